@@ -1,0 +1,49 @@
+"""The rules of Hearts and its computer players: pure Python, no I/O.
+
+>>> from engine import Card, Rules, Game
+>>> game = Game(Rules(players=4), seed=7)
+>>> game.phase
+'pass'
+"""
+
+from .cards import Card
+from .errors import IllegalMove
+from .events import (
+    CardPlayed,
+    CardsPassed,
+    CardsReceived,
+    Event,
+    GameOver,
+    HandScored,
+    HandStarted,
+    HeartsBroken,
+    MoonShot,
+    TrickWon,
+)
+from .game import Game, pass_target
+from .records import HandResult, TrickRecord
+from .rules import Rules
+from .scoring import magnitude_squared
+from .view import SeatView
+
+__all__ = [
+    "Card",
+    "CardPlayed",
+    "CardsPassed",
+    "CardsReceived",
+    "Event",
+    "Game",
+    "GameOver",
+    "HandResult",
+    "HandScored",
+    "HandStarted",
+    "HeartsBroken",
+    "IllegalMove",
+    "MoonShot",
+    "Rules",
+    "SeatView",
+    "TrickRecord",
+    "TrickWon",
+    "magnitude_squared",
+    "pass_target",
+]

@@ -1,0 +1,593 @@
+"""A game of Hearts: the deal, the pass, the play, the score, hand after hand.
+
+`Game` is the only thing that changes state. Every move checks everything first and
+changes nothing when it raises `IllegalMove`, so a rejected move never corrupts a game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+from . import play_rules, scoring
+from .cards import (
+    CARDS,
+    HEARTS_MASK,
+    SUIT_MASKS,
+    SUIT_SYMBOLS,
+    SUITS,
+    Card,
+    Mask,
+    bit,
+    cards_of,
+    codes,
+    deck_mask,
+    indices,
+    lowest,
+    mask_of,
+    mask_of_codes,
+)
+from .errors import IllegalMove
+from .events import (
+    CardPlayed,
+    CardsPassed,
+    CardsReceived,
+    Event,
+    GameOver,
+    HandScored,
+    HandStarted,
+    HeartsBroken,
+    MoonShot,
+    TrickWon,
+)
+from .records import HandResult, TrickRecord
+from .rules import MOON_CHOICES, MoonChoice, PassDirection, Rules
+from .scoring import Score
+from .view import SeatView, build_view
+
+Phase = Literal["pass", "play", "moon", "over"]
+JSON_FORMAT = 1
+
+
+def pass_target(seat: int, direction: PassDirection, players: int) -> int:
+    """The seat that receives what ``seat`` passes (left is the next seat in play order)."""
+    if direction == "left":
+        return (seat + 1) % players
+    if direction == "right":
+        return (seat - 1) % players
+    if direction == "across":
+        return (seat + players // 2) % players
+    return seat
+
+
+class Game:
+    """One game at one table, from the first deal to the winner.
+
+    ``deals``, when given, is used hand by hand instead of shuffling: each deal is a list of
+    ``players`` hands of card codes (two-player: the two hands, then the dead cards). Past
+    the last fixed deal the game shuffles from ``seed``.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int = 0,
+        deals: Sequence[Sequence[Sequence[str | Card]]] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else Rules()
+        self.seed = seed
+        n = self.rules.players
+        self._deck = deck_mask(n)
+        self._deals = [self._check_deal(d, i) for i, d in enumerate(deals or ())]
+        self._rng = random.Random(seed)
+        if first_dealer is not None and not 0 <= first_dealer < n:
+            raise ValueError(f"The first dealer must be a seat from 0 to {n - 1}.")
+        self.first_dealer = first_dealer if first_dealer is not None else self._rng.randrange(n)
+        self.dealer = self.first_dealer
+        self._hand_index = 0
+        self.scores: list[Score] = [scoring.zero(self.rules)] * n
+        self.hand_history: list[HandResult] = []
+        self.winners: tuple[int, ...] = ()
+        self._start_hand()
+
+    # ----------------------------------------------------------------- the deal
+
+    def _check_deal(self, deal: Sequence[Sequence[str | Card]], number: int) -> list[Mask]:
+        n = self.rules.players
+        want = n + 1 if n == 2 else n
+        where = f"Deal {number + 1}"
+        if len(deal) != want:
+            raise ValueError(f"{where} has {len(deal)} piles; it needs {want}.")
+        masks: list[Mask] = []
+        seen = 0
+        for pile_number, pile in enumerate(deal):
+            pile_list = list(pile)
+            mask = mask_of_codes(pile_list)
+            size = 2 if pile_number == n else self.rules.hand_size
+            if mask.bit_count() != len(pile_list) or mask & seen:
+                raise ValueError(f"{where} gives a card twice.")
+            if len(pile_list) != size:
+                raise ValueError(
+                    f"{where}: pile {pile_number + 1} has {len(pile_list)} cards, not {size}."
+                )
+            if mask & ~self._deck:
+                stray = ", ".join(codes(mask & ~self._deck))
+                raise ValueError(f"{where} uses cards that are not in this deck: {stray}.")
+            seen |= mask
+            masks.append(mask)
+        return masks
+
+    def _deal(self) -> tuple[list[Mask], Mask]:
+        n = self.rules.players
+        if self._hand_index < len(self._deals):
+            deal = self._deals[self._hand_index]
+            return list(deal[:n]), deal[n] if n == 2 else 0
+        deck = list(indices(self._deck))
+        self._rng.shuffle(deck)
+        hands = [0] * n
+        dead = 0
+        if n == 2:
+            # One card to the dead pile, thirteen each one at a time, the last one dead.
+            dead = bit(deck[0]) | bit(deck[-1])
+            deck = deck[1:-1]
+        for i, card in enumerate(deck):
+            hands[(self.dealer + 1 + i) % n] |= 1 << card
+        return hands, dead
+
+    def _start_hand(self) -> list[Event]:
+        n = self.rules.players
+        self.phase: Phase = "pass"
+        self._first_lead = 0
+        self.hands, self.dead = self._deal()
+        self.pass_direction: PassDirection = self.rules.pass_direction(self._hand_index)
+        self._passes: list[Mask | None] = [None] * n
+        self._received: list[Mask | None] = [None] * n
+        self.trick: list[tuple[int, Card]] = []
+        self._trick_cards: list[int] = []
+        self._trick_mask = 0
+        self.tricks: list[TrickRecord] = []
+        self.taken: list[Mask] = [0] * n
+        self.hearts_broken = False
+        self.current_player: int | None = None
+        self.leader: int | None = None
+        self._shooter: int | None = None
+        events: list[Event] = [HandStarted(self.hand_number, self.dealer, self.pass_direction)]
+        if self.pass_direction == "hold":
+            events.extend(self._begin_play())
+        return events
+
+    def _begin_play(self) -> list[Event]:
+        self.phase = "play"
+        in_play = 0
+        for hand in self.hands:
+            in_play |= hand
+        self._first_lead = lowest(in_play & SUIT_MASKS[0])
+        holder = next(s for s, h in enumerate(self.hands) if h >> self._first_lead & 1)
+        self.leader = self.current_player = holder
+        return self._two_player_only_hearts()
+
+    # ----------------------------------------------------------------- what one sees
+
+    @property
+    def hand_number(self) -> int:
+        """The hand being played, counted from 1."""
+        return self._hand_index + 1
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards ``seat`` holds, in display order."""
+        self._check_seat(seat)
+        return cards_of(self.hands[seat])
+
+    def legal_plays(self) -> list[Card]:
+        """The cards the current player may play; empty outside the play phase."""
+        if self.phase != "play" or self.current_player is None:
+            return []
+        return cards_of(self.legal_mask(self.current_player))
+
+    def legal_mask(self, seat: int) -> Mask:
+        """The cards ``seat`` could legally play now if it were their turn."""
+        return play_rules.legal_mask(
+            self.rules,
+            self.hands[seat],
+            self._trick_cards,
+            not self.tricks,
+            self.hearts_broken,
+            self._first_lead,
+        )
+
+    def waiting_for(self) -> list[int]:
+        """The seats whose move the game waits for now."""
+        if self.phase == "pass":
+            return [s for s, p in enumerate(self._passes) if p is None]
+        if self.phase in ("play", "moon") and self.current_player is not None:
+            return [self.current_player]
+        return []
+
+    def has_passed(self, seat: int) -> bool:
+        return self._passes[seat] is not None
+
+    def pass_target(self, seat: int) -> int:
+        return pass_target(seat, self.pass_direction, self.rules.players)
+
+    def pass_source(self, seat: int) -> int:
+        n = self.rules.players
+        return next(s for s in range(n) if self.pass_target(s) == seat)
+
+    def points_taken(self) -> tuple[Score, ...]:
+        """What each seat's tricks are worth so far this hand, before any moon."""
+        return tuple(scoring.cards_points(self.rules, pile) for pile in self.taken)
+
+    @property
+    def moon_shooter(self) -> int | None:
+        """The seat that must choose its moon option, while the phase is ``moon``."""
+        return self._shooter if self.phase == "moon" else None
+
+    def default_moon_choice(self) -> MoonChoice:
+        """What the shooter gets when they do not choose in time (RULES.md §5, ruling)."""
+        if self._shooter is None:
+            raise IllegalMove("no_moon", "Nobody has shot the moon.")
+        return scoring.best_moon_choice(self.rules, self.scores, self.taken, self._shooter)
+
+    def view(self, seat: int) -> SeatView:
+        """Everything ``seat`` may know, and nothing more."""
+        self._check_seat(seat)
+        return build_view(self, seat)
+
+    # ----------------------------------------------------------------- moves
+
+    def pass_cards(self, seat: int, cards: Iterable[Card | str]) -> list[Event]:
+        """Choose the three cards ``seat`` passes. When all have chosen, they change hands."""
+        self._check_seat(seat)
+        if self.phase != "pass":
+            raise self._wrong_phase("pass cards")
+        if self._passes[seat] is not None:
+            raise IllegalMove("already_passed", "You have already chosen your cards to pass.")
+        try:
+            chosen = [c if isinstance(c, Card) else Card.parse(c) for c in cards]
+        except ValueError as error:
+            raise IllegalMove("not_a_card", str(error)) from None
+        mask = mask_of(c.index for c in chosen)
+        if len(chosen) != 3 or mask.bit_count() != 3:
+            raise IllegalMove("pass_three", "Choose exactly 3 different cards to pass.")
+        if mask & ~self.hands[seat]:
+            missing = next(c for c in chosen if not self.hands[seat] >> c.index & 1)
+            raise IllegalMove("not_in_hand", f"You don't have {missing.symbol}.")
+        self._passes[seat] = mask
+        events: list[Event] = [CardsPassed(seat)]
+        if all(p is not None for p in self._passes):
+            events.extend(self._exchange())
+        return events
+
+    def _exchange(self) -> list[Event]:
+        n = self.rules.players
+        events: list[Event] = []
+        passes = [p or 0 for p in self._passes]
+        for seat in range(n):
+            self.hands[seat] &= ~passes[seat]
+        for seat in range(n):
+            to = self.pass_target(seat)
+            self.hands[to] |= passes[seat]
+            self._received[to] = passes[seat]
+            events.append(CardsReceived(to, seat, tuple(cards_of(passes[seat]))))
+        events.extend(self._begin_play())
+        return events
+
+    def play(self, seat: int, card: Card | str) -> list[Event]:
+        """Play ``card`` from ``seat`` to the trick."""
+        self._check_seat(seat)
+        if self.phase != "play":
+            raise self._wrong_phase("play a card")
+        if seat != self.current_player:
+            raise IllegalMove("not_your_turn", "It is not your turn.")
+        if not isinstance(card, Card):
+            try:
+                card = Card.parse(card)
+            except ValueError as error:
+                raise IllegalMove("not_a_card", str(error)) from None
+        hand = self.hands[seat]
+        index = card.index
+        if not hand >> index & 1:
+            raise IllegalMove("not_in_hand", f"You don't have {card.symbol}.")
+        if not self.legal_mask(seat) >> index & 1:
+            raise self._why_illegal(seat, card)
+        return self._play(seat, index)
+
+    def _play(self, seat: int, index: int) -> list[Event]:
+        """Play a card already known to be legal."""
+        rules = self.rules
+        card = CARDS[index]
+        events: list[Event] = [CardPlayed(seat, card)]
+        led_suit = self._trick_cards[0] // 13 if self._trick_cards else None
+        self.hands[seat] &= ~(1 << index)
+        self.trick.append((seat, card))
+        self._trick_cards.append(index)
+        self._trick_mask |= 1 << index
+        if not self.hearts_broken and play_rules.breaks_hearts(rules, index, led_suit):
+            self.hearts_broken = True
+            events.append(HeartsBroken(seat))
+        n = rules.players
+        if len(self.trick) < n:
+            self.current_player = (seat + 1) % n
+            events.extend(self._two_player_only_hearts())
+            return events
+        return events + self._finish_trick()
+
+    def _two_player_only_hearts(self) -> list[Event]:
+        # Two-player ruling: hearts break once a player holds nothing but hearts.
+        if self.rules.variant != "two_player" or self.hearts_broken:
+            return []
+        for s, hand in enumerate(self.hands):
+            if hand and not hand & ~HEARTS_MASK:
+                self.hearts_broken = True
+                return [HeartsBroken(s)]
+        return []
+
+    def _finish_trick(self) -> list[Event]:
+        rules = self.rules
+        mask = self._trick_mask
+        winner = self.trick[play_rules.trick_winner_index(rules, self._trick_cards)][0]
+        assert self.leader is not None
+        plays = tuple(self.trick)
+        self.tricks.append(TrickRecord(self.leader, plays, winner))
+        self.taken[winner] |= mask
+        events: list[Event] = [TrickWon(winner, plays, scoring.cards_points(rules, mask))]
+        self.trick = []
+        self._trick_cards = []
+        self._trick_mask = 0
+        self.leader = self.current_player = winner
+        if any(self.hands):
+            events.extend(self._two_player_only_hearts())
+            return events
+        return events + self._end_hand()
+
+    def _end_hand(self) -> list[Event]:
+        shooter = scoring.moon_shooter(self.rules, self.taken, self.dead)
+        if shooter is None:
+            return self._score_hand(None, None)
+        if self.rules.variant == "two_player":
+            return [MoonShot(shooter, None), *self._score_hand(shooter, None)]
+        if self.rules.moon == "choose":
+            self.phase = "moon"
+            self._shooter = self.current_player = shooter
+            return [MoonShot(shooter, None)]
+        choice: MoonChoice = self.rules.moon
+        return [MoonShot(shooter, choice), *self._score_hand(shooter, choice)]
+
+    def choose_moon(self, seat: int, choice: str) -> list[Event]:
+        """The shooter's choice: ``"subtract_from_shooter"`` or ``"add_to_others"``."""
+        self._check_seat(seat)
+        if self.phase != "moon":
+            raise self._wrong_phase("choose a moon option")
+        if seat != self._shooter:
+            raise IllegalMove("not_your_turn", "Only the player who shot the moon chooses.")
+        if choice not in MOON_CHOICES:
+            raise IllegalMove("bad_moon_choice", "Choose subtract_from_shooter or add_to_others.")
+        moon_choice: MoonChoice = choice  # type: ignore[assignment]
+        return [MoonShot(seat, moon_choice), *self._score_hand(seat, moon_choice)]
+
+    def _score_hand(self, shooter: int | None, choice: MoonChoice | None) -> list[Event]:
+        rules = self.rules
+        points = scoring.hand_points(rules, self.taken, shooter, choice)
+        self.scores = [t + p for t, p in zip(self.scores, points, strict=True)]
+        totals = tuple(self.scores)
+        self.hand_history.append(
+            HandResult(
+                self.hand_number,
+                self.dealer,
+                self.pass_direction,
+                points,
+                totals,
+                shooter,
+                choice,
+                tuple(cards_of(self.dead)),
+            )
+        )
+        events: list[Event] = [HandScored(self.hand_number, points, totals, shooter)]
+        winners = scoring.game_winners(rules, self.scores)
+        if winners is not None:
+            self.winners = winners
+            self.phase = "over"
+            self.current_player = None
+            self._shooter = None
+            return [*events, GameOver(winners, totals)]
+        self._hand_index += 1
+        self.dealer = (self.dealer + 1) % rules.players
+        return events + self._start_hand()
+
+    # ----------------------------------------------------------------- errors
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise IllegalMove("no_such_seat", f"There is no seat {seat!r} at this table.")
+        if not 0 <= seat < self.rules.players:
+            raise IllegalMove("no_such_seat", f"There is no seat {seat} at this table.")
+
+    def _wrong_phase(self, action: str) -> IllegalMove:
+        now = {
+            "pass": "everyone is choosing cards to pass",
+            "play": "cards are being played",
+            "moon": "the moon shooter is choosing",
+            "over": "the game is over",
+        }[self.phase]
+        if self.phase == "over":
+            return IllegalMove("game_over", "The game is over.")
+        return IllegalMove("wrong_phase", f"You can't {action} now: {now}.")
+
+    def _why_illegal(self, seat: int, card: Card) -> IllegalMove:
+        hand = self.hands[seat]
+        if not self.trick:
+            if not self.tricks:
+                first = CARDS[self._first_lead]
+                return IllegalMove(
+                    "must_lead_lowest_club", f"The first trick must be led with {first.symbol}."
+                )
+            return IllegalMove("hearts_not_broken", "Hearts are not broken yet.")
+        led = self._trick_cards[0] // 13
+        if hand & SUIT_MASKS[led]:
+            return IllegalMove("must_follow_suit", f"You must follow {SUIT_SYMBOLS[SUITS[led]]}.")
+        return IllegalMove("points_on_first_trick", "No hearts and no Q♠ on the first trick.")
+
+    # ----------------------------------------------------------------- JSON
+
+    def to_json(self) -> str:
+        """The whole game as JSON, random state included: `from_json` restores it exactly."""
+        variant_complex = self.rules.variant == "complex"
+
+        def score(value: Score) -> Any:
+            if variant_complex:
+                assert isinstance(value, complex)
+                return [round(value.real), round(value.imag)]
+            return value
+
+        data: dict[str, Any] = {
+            "format": JSON_FORMAT,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "rng": _rng_state_to_json(self._rng.getstate()),
+            "deals": [[codes(m) for m in deal] for deal in self._deals],
+            "first_dealer": self.first_dealer,
+            "dealer": self.dealer,
+            "hand_index": self._hand_index,
+            "phase": self.phase,
+            "pass_direction": self.pass_direction,
+            "hands": [codes(h) for h in self.hands],
+            "dead": codes(self.dead),
+            "passes": [None if p is None else codes(p) for p in self._passes],
+            "received": [None if p is None else codes(p) for p in self._received],
+            "first_lead": CARDS[self._first_lead].code if self.phase != "pass" else None,
+            "trick": [[s, c.code] for s, c in self.trick],
+            "leader": self.leader,
+            "current_player": self.current_player,
+            "tricks": [
+                [t.leader, [[s, c.code] for s, c in t.plays], t.winner] for t in self.tricks
+            ],
+            "taken": [codes(m) for m in self.taken],
+            "hearts_broken": self.hearts_broken,
+            "shooter": self._shooter,
+            "scores": [score(s) for s in self.scores],
+            "history": [
+                {
+                    "hand_number": h.hand_number,
+                    "dealer": h.dealer,
+                    "pass_direction": h.pass_direction,
+                    "points": [score(p) for p in h.points],
+                    "totals": [score(t) for t in h.totals],
+                    "shooter": h.shooter,
+                    "moon_choice": h.moon_choice,
+                    "dead": [c.code for c in h.dead],
+                }
+                for h in self.hand_history
+            ],
+            "winners": list(self.winners),
+        }
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """Restore a game saved by `to_json`. Raises `ValueError` on anything unreadable."""
+        try:
+            data = json.loads(text)
+            return cls._from_data(data)
+        except (KeyError, TypeError, IndexError, AttributeError) as error:
+            raise ValueError(f"Not a saved game: {error!r}") from None
+
+    @classmethod
+    def _from_data(cls, data: dict[str, Any]) -> Game:
+        if data.get("format") != JSON_FORMAT:
+            raise ValueError(f"Unknown saved game format {data.get('format')!r}.")
+        rules = Rules.from_dict(data["rules"])
+        game = cls.__new__(cls)
+        game.rules = rules
+        game.seed = data["seed"]
+        game._deck = deck_mask(rules.players)
+        game._deals = [game._check_deal(d, i) for i, d in enumerate(data["deals"])]
+        game._rng = random.Random()
+        game._rng.setstate(_rng_state_from_json(data["rng"]))
+        game.first_dealer = data["first_dealer"]
+        game.dealer = data["dealer"]
+        game._hand_index = data["hand_index"]
+        game.phase = data["phase"]
+        game.pass_direction = data["pass_direction"]
+        game.hands = [mask_of_codes(h) for h in data["hands"]]
+        game.dead = mask_of_codes(data["dead"])
+        game._passes = [None if p is None else mask_of_codes(p) for p in data["passes"]]
+        game._received = [None if p is None else mask_of_codes(p) for p in data["received"]]
+        first_lead = data["first_lead"]
+        game._first_lead = Card.parse(first_lead).index if first_lead else 0
+        game.trick = [(s, Card.parse(c)) for s, c in data["trick"]]
+        game._trick_cards = [c.index for _, c in game.trick]
+        game._trick_mask = mask_of(game._trick_cards)
+        game.leader = data["leader"]
+        game.current_player = data["current_player"]
+        game.tricks = [
+            TrickRecord(leader, tuple((s, Card.parse(c)) for s, c in plays), winner)
+            for leader, plays, winner in data["tricks"]
+        ]
+        game.taken = [mask_of_codes(t) for t in data["taken"]]
+        game.hearts_broken = data["hearts_broken"]
+        game._shooter = data["shooter"]
+
+        def score(value: Any) -> Score:
+            if rules.variant == "complex":
+                re, im = value
+                return complex(int(re), int(im))
+            return int(value)
+
+        game.scores = [score(s) for s in data["scores"]]
+        game.hand_history = [
+            HandResult(
+                h["hand_number"],
+                h["dealer"],
+                h["pass_direction"],
+                tuple(score(p) for p in h["points"]),
+                tuple(score(t) for t in h["totals"]),
+                h["shooter"],
+                h["moon_choice"],
+                tuple(Card.parse(c) for c in h["dead"]),
+            )
+            for h in data["history"]
+        ]
+        game.winners = tuple(data["winners"])
+        game._check_consistent()
+        return game
+
+    def _check_consistent(self) -> None:
+        n = self.rules.players
+        if self.phase not in ("pass", "play", "moon", "over"):
+            raise ValueError(f"Saved game has an unknown phase {self.phase!r}.")
+        if not (len(self.hands) == len(self.taken) == len(self.scores) == n):
+            raise ValueError("Saved game has the wrong number of seats.")
+        total = self._trick_mask | self.dead
+        for m in (*self.hands, *self.taken):
+            if m & total:
+                raise ValueError("Saved game has a card in two places.")
+            total |= m
+        if self.phase != "over" and total != self._deck:
+            raise ValueError("Saved game has lost or gained cards.")
+
+    def copy(self) -> Game:
+        """An independent copy (for search and what-ifs)."""
+        return Game.from_json(self.to_json())
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.rules.variant} {self.rules.players}p hand {self.hand_number} "
+            f"{self.phase} scores={self.scores}>"
+        )
+
+
+def _rng_state_to_json(state: tuple[Any, ...]) -> list[Any]:
+    version, internal, gauss = state
+    return [version, list(internal), gauss]
+
+
+def _rng_state_from_json(data: list[Any]) -> tuple[Any, ...]:
+    version, internal, gauss = data
+    return (version, tuple(internal), gauss)

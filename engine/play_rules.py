@@ -1,0 +1,64 @@
+"""The rules of one card to a trick, as pure functions on masks.
+
+`Game` and the computer players' fast playouts both use these, so there is one copy of
+what is legal and who takes a trick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import HEARTS, HEARTS_MASK, POINT_CARDS, QS_BIT, QUEEN_OF_SPADES, SUIT_MASKS, Mask
+from .rules import Rules
+
+
+def legal_mask(
+    rules: Rules,
+    hand: Mask,
+    trick: Sequence[int],
+    first_trick: bool,
+    hearts_broken: bool,
+    first_lead: int,
+) -> Mask:
+    """The cards of ``hand`` that may be played to ``trick`` (card indices in play order).
+
+    ``first_lead`` is the lowest club in play, which must lead the hand's first trick.
+    """
+    two_player = rules.variant == "two_player"
+    if not trick:
+        if first_trick:
+            return hand & (1 << first_lead)
+        if hearts_broken:
+            return hand
+        others = hand & ~HEARTS_MASK
+        if two_player:
+            return others or hand
+        # Hearts may be led unbroken only from a hand of hearts, or hearts and Q♠.
+        return others if others & ~QS_BIT else hand
+    allowed = hand & SUIT_MASKS[trick[0] // 13] or hand
+    if first_trick and rules.no_points_on_first_trick and not two_player:
+        # A hand with nothing else legal may play any point card (RULES.md §4.3, ruling).
+        allowed = allowed & ~POINT_CARDS or allowed
+    return allowed
+
+
+def breaks_hearts(rules: Rules, card: int, led_suit: int | None) -> bool:
+    """Whether playing ``card`` (to a trick led in ``led_suit``, None when leading) breaks
+    hearts. Two-player Hearts also breaks them when someone holds only hearts."""
+    suit = card // 13
+    if rules.variant == "two_player":
+        return suit == HEARTS or (led_suit is not None and suit != led_suit)
+    return suit == HEARTS or (card == QUEEN_OF_SPADES and rules.queen_breaks_hearts)
+
+
+def trick_winner_index(rules: Rules, trick: Sequence[int]) -> int:
+    """The position in ``trick`` (0 = the lead) of the card that takes it."""
+    mask = 0
+    for c in trick:
+        mask |= 1 << c
+    hearts = mask & HEARTS_MASK
+    if rules.variant == "two_player" and hearts:
+        best = hearts.bit_length() - 1
+    else:
+        best = (mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
+    return list(trick).index(best)

@@ -1,0 +1,140 @@
+"""What one seat may know. Computer players and the DM renderer read only this.
+
+`build_view` is the one place that decides what a seat sees, so a hidden card cannot leak
+by accident: other hands, other players' pass choices and the dead cards of the hand in
+play are never copied in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .cards import CARDS, SUIT_MASKS, Card, Mask, cards_of, deck_mask
+from .records import HandResult, TrickRecord
+from .rules import PassDirection, Rules
+from .scoring import Score
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat's knowledge of the game at one moment."""
+
+    seat: int
+    rules: Rules
+    hand_number: int
+    dealer: int
+    phase: str
+    current_player: int | None
+    pass_direction: PassDirection
+    pass_to: int
+    pass_from: int
+    hand: tuple[Card, ...]
+    hand_mask: Mask
+    passed: tuple[Card, ...] | None
+    """The cards this seat chose to pass this hand (None before choosing, or on a hold)."""
+    received: tuple[Card, ...] | None
+    """The cards passed to this seat, once everyone has chosen."""
+    waiting_for: tuple[int, ...]
+    trick: tuple[tuple[int, Card], ...]
+    leader: int | None
+    tricks: tuple[TrickRecord, ...]
+    hearts_broken: bool
+    points_taken: tuple[Score, ...]
+    hand_sizes: tuple[int, ...]
+    scores: tuple[Score, ...]
+    hand_history: tuple[HandResult, ...]
+    legal: tuple[Card, ...]
+    legal_mask: Mask
+    moon_shooter: int | None
+    winners: tuple[int, ...]
+    first_lead: Card | None
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def my_turn(self) -> bool:
+        return self.current_player == self.seat and self.phase in ("play", "moon")
+
+    @property
+    def played_mask(self) -> Mask:
+        """Every card played this hand, the trick in progress included."""
+        m = 0
+        for t in self.tricks:
+            for _, c in t.plays:
+                m |= 1 << c.index
+        for _, c in self.trick:
+            m |= 1 << c.index
+        return m
+
+    @property
+    def unseen_mask(self) -> Mask:
+        """Cards in play this hand whose place this seat does not know.
+
+        Cards this seat passed are known to be with the receiver until played, so they are
+        not counted as unseen. In two-player Hearts the dead cards are among the unseen.
+        """
+        known = self.hand_mask | self.played_mask
+        if self.passed is not None and self.received is not None:
+            for c in self.passed:
+                known |= 1 << c.index
+        return deck_mask(self.players) & ~known
+
+    def voids(self) -> list[set[str]]:
+        """For each seat, the suits it has shown it no longer holds (by not following)."""
+        result: list[set[str]] = [set() for _ in range(self.players)]
+        all_plays = [t.plays for t in self.tricks]
+        if self.trick:
+            all_plays.append(self.trick)
+        for plays in all_plays:
+            led = plays[0][1].suit
+            for seat, card in plays[1:]:
+                if card.suit != led:
+                    result[seat].add(led)
+        return result
+
+    def cards_played_by_suit(self) -> dict[str, list[Card]]:
+        """The cards played so far this hand, suit by suit (the card-keeping aid)."""
+        played = self.played_mask
+        return {s: cards_of(played & SUIT_MASKS[i]) for i, s in enumerate("CDSH")}
+
+
+def build_view(game: Game, seat: int) -> SeatView:
+    my_turn_to_play = game.phase == "play" and game.current_player == seat
+    legal_mask = game.legal_mask(seat) if my_turn_to_play else 0
+    passes = game._passes[seat]
+    received = game._received[seat]
+    return SeatView(
+        seat=seat,
+        rules=game.rules,
+        hand_number=game.hand_number,
+        dealer=game.dealer,
+        phase=game.phase,
+        current_player=game.current_player,
+        pass_direction=game.pass_direction,
+        pass_to=game.pass_target(seat),
+        pass_from=game.pass_source(seat),
+        hand=tuple(cards_of(game.hands[seat])),
+        hand_mask=game.hands[seat],
+        passed=None if passes is None else tuple(cards_of(passes)),
+        received=None if received is None else tuple(cards_of(received)),
+        waiting_for=tuple(game.waiting_for()),
+        trick=tuple(game.trick),
+        leader=game.leader,
+        tricks=tuple(game.tricks),
+        hearts_broken=game.hearts_broken,
+        points_taken=game.points_taken(),
+        hand_sizes=tuple(h.bit_count() for h in game.hands),
+        scores=tuple(game.scores),
+        hand_history=tuple(game.hand_history),
+        legal=tuple(cards_of(legal_mask)),
+        legal_mask=legal_mask,
+        moon_shooter=game.moon_shooter,
+        winners=game.winners,
+        first_lead=CARDS[game._first_lead] if game.phase != "pass" else None,
+    )

@@ -21,6 +21,7 @@ from .events import (
     TrickWon,
 )
 from .game import Game, pass_target
+from .moves import Move
 from .records import HandResult, TrickRecord
 from .rules import Rules
 from .scoring import magnitude_squared
@@ -40,6 +41,7 @@ __all__ = [
     "HeartsBroken",
     "IllegalMove",
     "MoonShot",
+    "Move",
     "Rules",
     "SeatView",
     "TrickRecord",

@@ -180,6 +180,11 @@ class Game:
     def players(self) -> int:
         return self.rules.players
 
+    @property
+    def fixed_deals(self) -> list[list[list[str]]]:
+        """The fixed deals the game was created with, as card codes (for replay)."""
+        return [[codes(m) for m in deal] for deal in self._deals]
+
     def hand(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds, in display order."""
         self._check_seat(seat)
@@ -451,7 +456,7 @@ class Game:
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "rng": _rng_state_to_json(self._rng.getstate()),
-            "deals": [[codes(m) for m in deal] for deal in self._deals],
+            "deals": self.fixed_deals,
             "first_dealer": self.first_dealer,
             "dealer": self.dealer,
             "hand_index": self._hand_index,

@@ -1,1 +1,62 @@
-"""storage"""
+"""Storage: the bot's only way to its database (SQLite through aiosqlite by default).
+
+>>> storage = await open_storage("data/hearts.db")   # doctest: +SKIP
+>>> game_id = await storage.create_lobby(chat_id, None, user_id, Rules(), seats)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import DatabaseInUse, GameNotFound, SchemaTooNew, StorageError, WrongGameStatus
+from .models import (
+    ChatSettings,
+    GameStatus,
+    GameTable,
+    HandLine,
+    JournalEntry,
+    PlayerGame,
+    PlayerStanding,
+    Score,
+    ScoreKind,
+    Seat,
+    SeatKind,
+    StoredGame,
+    User,
+    score_kind_of,
+)
+from .replay import ReplayError
+from .repository import Storage
+
+
+async def open_storage(path: str | Path) -> Storage:
+    """Open the database at ``path`` (a file path: SQLite), creating and migrating it."""
+    from .sqlite import SqliteStorage
+
+    return await SqliteStorage.open(path)
+
+
+__all__ = [
+    "ChatSettings",
+    "DatabaseInUse",
+    "GameNotFound",
+    "GameStatus",
+    "GameTable",
+    "HandLine",
+    "JournalEntry",
+    "PlayerGame",
+    "PlayerStanding",
+    "ReplayError",
+    "SchemaTooNew",
+    "Score",
+    "ScoreKind",
+    "Seat",
+    "SeatKind",
+    "Storage",
+    "StorageError",
+    "StoredGame",
+    "User",
+    "WrongGameStatus",
+    "open_storage",
+    "score_kind_of",
+]

@@ -1,0 +1,50 @@
+"""The errors storage raises, one type per kind of failure."""
+
+from __future__ import annotations
+
+
+class StorageError(Exception):
+    """Base class of every error raised by `storage`."""
+
+
+class SchemaTooNew(StorageError):
+    """The database was written by a newer version of the bot than this one."""
+
+    def __init__(self, path: str, found: int, known: int) -> None:
+        super().__init__(
+            f"The database {path} is at schema version {found}, but this version of the bot "
+            f"only knows versions up to {known}. Upgrade the bot, or restore a backup made "
+            "by this version."
+        )
+        self.path = path
+        self.found = found
+        self.known = known
+
+
+class GameNotFound(StorageError, LookupError):
+    """No game has this id."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"There is no game {game_id}.")
+        self.game_id = game_id
+
+
+class WrongGameStatus(StorageError):
+    """The operation needs the game in another status (e.g. a move for a finished game)."""
+
+    def __init__(self, game_id: int, status: str, wanted: str) -> None:
+        super().__init__(f"Game {game_id} is {status}; this needs it {wanted}.")
+        self.game_id = game_id
+        self.status = status
+        self.wanted = wanted
+
+
+class DatabaseInUse(StorageError):
+    """A restore was refused because something has the target database open."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(
+            f"The database {path} is in use (the bot or another program has it open). "
+            "Stop it before restoring over it."
+        )
+        self.path = path

@@ -1,0 +1,179 @@
+"""The schema, as an ordered list of migrations tracked in ``PRAGMA user_version``.
+
+Version N of the database is the result of applying ``MIGRATIONS[:N]``. Each migration is
+applied in one transaction together with the version bump, so a crash leaves the database
+at the old version or the new one, never between. Never edit a released migration; append.
+
+Schema (version 2):
+
+- ``chats``: settings per chat (default rules JSON, turn timer, computer level, language).
+- ``users``: Telegram users as last seen, and whether they have opened a private chat.
+- ``games``: one row per table: chat and forum topic, creator, status, rules JSON, the
+  replay origin (seed, first dealer, fixed deals), free-form ``meta`` JSON for the bot,
+  the latest engine snapshot and the journal length (``last_seq``).
+- ``game_seats``: the ordered seats of a game, human (with user id) or computer.
+- ``moves``: the append-only journal, ``(game_id, seq)``; triggers forbid changing it.
+- ``hand_points``: each scored hand's points and totals by seat, written as hands end.
+- ``game_results``: one row per seat of a finished game, denormalised (chat, user,
+  totals, won, moons, place) so that standings read one narrow index.
+- version 2 adds ``games.event_id`` for tournaments; their tables come in a later version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema: ``version`` is what ``user_version`` becomes."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+_V1 = Migration(
+    1,
+    "chats, users, games, seats, move journal, hand points, results",
+    (
+        """
+        CREATE TABLE chats (
+            chat_id        INTEGER PRIMARY KEY,
+            rules          TEXT    NOT NULL,
+            turn_timer_s   INTEGER NOT NULL,
+            computer_level TEXT    NOT NULL,
+            language       TEXT    NOT NULL,
+            track_cards    INTEGER NOT NULL,
+            updated_at     INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE users (
+            user_id      INTEGER PRIMARY KEY,
+            display_name TEXT    NOT NULL,
+            username     TEXT,
+            dm_open      INTEGER NOT NULL DEFAULT 0,
+            updated_at   INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE games (
+            id                INTEGER PRIMARY KEY,
+            chat_id           INTEGER NOT NULL,
+            thread_id         INTEGER,
+            creator_id        INTEGER NOT NULL,
+            status            TEXT    NOT NULL CHECK (status IN
+                                  ('lobby', 'active', 'finished', 'cancelled', 'quarantined')),
+            rules             TEXT    NOT NULL,
+            seed              INTEGER,
+            first_dealer      INTEGER,
+            dealer_from_seed  INTEGER NOT NULL DEFAULT 0,
+            fixed_deals       TEXT    NOT NULL DEFAULT '[]',
+            meta              TEXT    NOT NULL DEFAULT '{}',
+            snapshot          TEXT,
+            last_seq          INTEGER NOT NULL DEFAULT 0,
+            hands_recorded    INTEGER NOT NULL DEFAULT 0,
+            winners           TEXT,
+            quarantine_reason TEXT,
+            created_at        INTEGER NOT NULL,
+            started_at        INTEGER,
+            finished_at       INTEGER
+        )
+        """,
+        "CREATE INDEX games_open_by_chat ON games (chat_id, thread_id)"
+        " WHERE status IN ('lobby', 'active')",
+        "CREATE INDEX games_by_status ON games (status)",
+        """
+        CREATE TABLE game_seats (
+            game_id        INTEGER NOT NULL REFERENCES games (id),
+            seat           INTEGER NOT NULL,
+            kind           TEXT    NOT NULL CHECK (kind IN ('human', 'computer')),
+            user_id        INTEGER,
+            display_name   TEXT    NOT NULL,
+            computer_level TEXT,
+            PRIMARY KEY (game_id, seat),
+            CHECK ((kind = 'human') = (user_id IS NOT NULL))
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX game_seats_by_user ON game_seats (user_id, game_id)"
+        " WHERE user_id IS NOT NULL",
+        """
+        CREATE TABLE moves (
+            game_id    INTEGER NOT NULL REFERENCES games (id),
+            seq        INTEGER NOT NULL CHECK (seq >= 1),
+            move       TEXT    NOT NULL,
+            created_at INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TRIGGER moves_are_never_changed BEFORE UPDATE ON moves
+        BEGIN SELECT RAISE(ABORT, 'the move journal is append-only'); END
+        """,
+        """
+        CREATE TRIGGER moves_are_never_deleted BEFORE DELETE ON moves
+        BEGIN SELECT RAISE(ABORT, 'the move journal is append-only'); END
+        """,
+        """
+        CREATE TABLE hand_points (
+            game_id     INTEGER NOT NULL REFERENCES games (id),
+            hand_number INTEGER NOT NULL,
+            seat        INTEGER NOT NULL,
+            points_re   INTEGER NOT NULL,
+            points_im   INTEGER NOT NULL,
+            total_re    INTEGER NOT NULL,
+            total_im    INTEGER NOT NULL,
+            shot_moon   INTEGER NOT NULL,
+            PRIMARY KEY (game_id, hand_number, seat)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE game_results (
+            game_id     INTEGER NOT NULL REFERENCES games (id),
+            seat        INTEGER NOT NULL,
+            chat_id     INTEGER NOT NULL,
+            user_id     INTEGER,
+            score_kind  TEXT    NOT NULL CHECK (score_kind IN ('points', 'complex')),
+            players     INTEGER NOT NULL,
+            total_re    INTEGER NOT NULL,
+            total_im    INTEGER NOT NULL,
+            rank_key    INTEGER NOT NULL,
+            place       INTEGER NOT NULL,
+            won         INTEGER NOT NULL,
+            hands       INTEGER NOT NULL,
+            moons       INTEGER NOT NULL,
+            finished_at INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        ) WITHOUT ROWID
+        """,
+        # Covering indexes: a standings query reads only the index, never the table.
+        """
+        CREATE INDEX game_results_overall ON game_results
+            (score_kind, user_id, won, hands, total_re, total_im, moons, rank_key)
+            WHERE user_id IS NOT NULL
+        """,
+        """
+        CREATE INDEX game_results_by_chat ON game_results
+            (score_kind, chat_id, user_id, won, hands, total_re, total_im, moons, rank_key)
+            WHERE user_id IS NOT NULL
+        """,
+        "CREATE INDEX game_results_history ON game_results (user_id, finished_at)"
+        " WHERE user_id IS NOT NULL",
+    ),
+)
+
+_V2 = Migration(
+    2,
+    "room for events (tournaments): games.event_id",
+    (
+        "ALTER TABLE games ADD COLUMN event_id INTEGER",
+        "CREATE INDEX games_by_event ON games (event_id) WHERE event_id IS NOT NULL",
+    ),
+)
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2)
+LATEST_VERSION: Final = len(MIGRATIONS)
+
+assert all(m.version == i + 1 for i, m in enumerate(MIGRATIONS)), "migrations out of order"

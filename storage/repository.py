@@ -1,0 +1,173 @@
+"""The one way the bot reaches its database: the `Storage` protocol.
+
+`storage.sqlite.SqliteStorage` implements it on SQLite; a PostgreSQL backend would
+implement the same protocol and `storage.open_storage` would pick it from the address.
+Everything returned is a domain object from `storage.models`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from engine import Game, Move, Rules
+
+from .models import (
+    ChatSettings,
+    GameTable,
+    JournalEntry,
+    PlayerGame,
+    PlayerStanding,
+    ScoreKind,
+    Seat,
+    StoredGame,
+    User,
+)
+
+
+class Storage(Protocol):
+    """Chats, users, games with their move journal, and standings.
+
+    Every write is committed (durable) before its coroutine returns. Methods raise
+    `GameNotFound` for an unknown game id and `WrongGameStatus` for an operation the
+    game's status does not allow.
+    """
+
+    async def close(self) -> None: ...
+
+    # ------------------------------------------------------------ chats and users
+
+    async def get_chat_settings(self, chat_id: int) -> ChatSettings:
+        """The chat's settings, or the defaults if it never chose any."""
+        ...
+
+    async def save_chat_settings(self, settings: ChatSettings) -> None: ...
+
+    async def upsert_user(self, user_id: int, display_name: str, username: str | None) -> None:
+        """Remember a user's current name (keeps their ``dm_open`` flag)."""
+        ...
+
+    async def get_user(self, user_id: int) -> User | None: ...
+
+    async def set_dm_open(self, user_id: int, dm_open: bool) -> None: ...
+
+    async def dm_open(self, user_id: int) -> bool:
+        """Whether the bot may write to the user privately (False if unknown)."""
+        ...
+
+    # ------------------------------------------------------------ games
+
+    async def create_lobby(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        creator_id: int,
+        rules: Rules,
+        seats: list[Seat],
+        meta: dict[str, Any] | None = None,
+    ) -> int:
+        """A new table in the lobby; returns its id."""
+        ...
+
+    async def update_lobby(
+        self,
+        game_id: int,
+        rules: Rules | None = None,
+        seats: list[Seat] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        """Change a lobby's rules, seats or meta (None leaves it as it is)."""
+        ...
+
+    async def start_game(self, game_id: int, seats: list[Seat], game: Game) -> None:
+        """Lobby to active: the final seats and the game before its first move.
+
+        Raises `ValueError` if ``game`` cannot be rebuilt from its rules, seed, fixed deals
+        and first dealer (e.g. a move was already made), since replay would then fail.
+        """
+        ...
+
+    async def record_move(
+        self, game_id: int, move: Move, game_after: Game, meta: dict[str, Any] | None = None
+    ) -> int:
+        """Journal ``move`` and store ``game_after`` in one durable transaction.
+
+        Returns the move's sequence number (1, 2, ...). When ``game_after`` is over, the
+        results are written and the game becomes finished in the same transaction.
+        """
+        ...
+
+    async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None: ...
+
+    async def load_game(self, game_id: int, *, verify: bool = True) -> StoredGame:
+        """The game as stored. A snapshot that does not load (or, with ``verify``, a
+        journal that does not replay to it) quarantines the game: the result then has
+        status ``"quarantined"``, ``game`` None and the reason."""
+        ...
+
+    async def active_games(self) -> list[StoredGame]:
+        """Every lobby and active game, verified, to resume after a restart.
+
+        Games quarantined by this call are included with status ``"quarantined"`` so the
+        bot can tell their chats; the next call no longer lists them.
+        """
+        ...
+
+    async def game_in_chat(self, chat_id: int, thread_id: int | None) -> StoredGame | None:
+        """The lobby or active game of a chat (or of one forum topic), if any."""
+        ...
+
+    async def active_game_for_user(self, user_id: int) -> StoredGame | None:
+        """The lobby or active game where the user sits, if any."""
+        ...
+
+    async def cancel_game(self, game_id: int) -> None:
+        """Lobby or active to cancelled; its journal is kept."""
+        ...
+
+    async def quarantine_game(self, game_id: int, reason: str) -> None:
+        """Take a game out of play with a reason, keeping everything for inspection."""
+        ...
+
+    async def journal(self, game_id: int) -> list[JournalEntry]: ...
+
+    async def replay(self, game_id: int) -> Game:
+        """The game rebuilt from its origin and journal; raises `ReplayError`."""
+        ...
+
+    # ------------------------------------------------------------ standings
+
+    async def game_table(self, game_id: int) -> GameTable:
+        """The score table of a game, hand by hand, in play or finished."""
+        ...
+
+    async def standings(
+        self,
+        chat_id: int | None = None,
+        score_kind: ScoreKind = "points",
+        *,
+        limit: int = 20,
+        min_games: int = 1,
+    ) -> list[PlayerStanding]:
+        """Players by games won, then win rate, then fewest points per hand.
+
+        ``chat_id`` None means every chat.
+        """
+        ...
+
+    async def player_standing(
+        self, user_id: int, chat_id: int | None = None, score_kind: ScoreKind = "points"
+    ) -> PlayerStanding | None:
+        """One player's record, or None if they finished no such game."""
+        ...
+
+    async def player_history(
+        self, user_id: int, *, limit: int = 10, chat_id: int | None = None
+    ) -> list[PlayerGame]:
+        """The player's most recent finished games, newest first."""
+        ...
+
+    # ------------------------------------------------------------ operations
+
+    async def backup(self, dest_path: str) -> None:
+        """Copy the live database to ``dest_path`` consistently, while it is in use."""
+        ...

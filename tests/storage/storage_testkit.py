@@ -1,0 +1,72 @@
+"""Helpers for the storage tests: random legal games, and tables to seat them at."""
+
+from __future__ import annotations
+
+import random
+
+from engine import Game, Move, Rules
+from engine.rules import MOON_CHOICES
+from storage import Seat
+from storage.sqlite import SqliteStorage
+
+# Every variant: 2 to 6 players, Complex, Omnibus, and a moon option without a choice.
+VARIANTS: dict[str, Rules] = {
+    "two_player": Rules(players=2, variant="two_player", target=60),
+    "three": Rules(players=3, target=60),
+    "four": Rules(players=4, target=60),
+    "five": Rules(players=5, target=60),
+    "six": Rules(players=6, target=60),
+    "complex": Rules(players=4, variant="complex", target=40),
+    "omnibus": Rules(players=4, bonus_card="JD", moon="add_to_others", target=60),
+}
+
+
+def random_move(game: Game, rng: random.Random) -> Move:
+    """A legal move for ``game``, chosen at random."""
+    if game.phase == "pass":
+        seat = rng.choice(game.waiting_for())
+        return Move.pass_cards(seat, rng.sample(game.hand(seat), 3))
+    if game.phase == "play":
+        assert game.current_player is not None
+        return Move.play(game.current_player, rng.choice(game.legal_plays()))
+    if game.phase == "moon":
+        assert game.moon_shooter is not None
+        return Move.moon(game.moon_shooter, rng.choice(MOON_CHOICES))
+    raise AssertionError("the game is over")
+
+
+def seats_for(players: int, user_ids: list[int] | None = None) -> list[Seat]:
+    """Humans with ``user_ids`` first, computers in the other seats."""
+    users = user_ids or []
+    return [
+        Seat.human(i, users[i], f"Player {users[i]}")
+        if i < len(users)
+        else Seat.computer(i, f"Computer {i}")
+        for i in range(players)
+    ]
+
+
+async def play_stored(
+    store: SqliteStorage,
+    rules: Rules,
+    *,
+    seed: int,
+    chat_id: int = -100,
+    user_ids: list[int] | None = None,
+    max_moves: int | None = None,
+    first_dealer: int | None = None,
+) -> tuple[int, Game]:
+    """Create, start and play a random game through ``store``; returns its id and game."""
+    seats = seats_for(rules.players, user_ids)
+    creator = (user_ids or [1])[0]
+    game_id = await store.create_lobby(chat_id, None, creator, rules, seats, {"lobby": True})
+    game = Game(rules, seed=seed, first_dealer=first_dealer)
+    await store.start_game(game_id, seats, game)
+    rng = random.Random(seed)
+    moves = 0
+    while game.phase != "over" and (max_moves is None or moves < max_moves):
+        move = random_move(game, rng)
+        move.apply(game)
+        moves += 1
+        assert await store.record_move(game_id, move, game) == moves
+    return game_id, game

@@ -1,0 +1,236 @@
+"""The command line: ``hearts-bot`` (also ``python -m bot``).
+
+    hearts-bot                 run the bot: long polling, or a webhook if WEBHOOK_URL is set
+    hearts-bot --try           the same, but with no BOT_TOKEN the local sandbox instead
+    hearts-bot --sandbox       the local sandbox (a pretend Telegram in the browser)
+    hearts-bot check           health check: database and Bot API; exit 0 if all pass, else 1
+    hearts-bot backup [DEST]   online backup of the live database (default: into BACKUP_DIR)
+    hearts-bot restore SRC     put a backup in place; refused while the database is in use
+
+Exit codes: 0 success, 1 a failed check or a runtime failure, 2 bad configuration or usage.
+Configuration errors are printed as one sentence, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import logging
+import signal
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.config import ConfigError, Settings, load_settings
+
+logger = logging.getLogger("bot")
+
+PROG = "hearts-bot"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser; its help is the command reference."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="A Telegram bot that runs Hearts in group chats. Settings come from the "
+        "environment and .env (see .env.example).",
+    )
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--try",
+        dest="try_it",
+        action="store_true",
+        help="run the bot, or the local sandbox if BOT_TOKEN is not set",
+    )
+    mode.add_argument(
+        "--sandbox", action="store_true", help="run the local sandbox (no Telegram needed)"
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("check", help="check the database and the Bot API; exit 1 on failure")
+    backup = commands.add_parser("backup", help="back up the live database")
+    backup.add_argument(
+        "dest", nargs="?", type=Path, help="backup file or folder (default: BACKUP_DIR)"
+    )
+    restore = commands.add_parser("restore", help="restore the database from a backup")
+    restore.add_argument("src", type=Path, help="the backup file")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command and (args.try_it or args.sandbox):
+            parser.error(f"{args.command} cannot be combined with --try or --sandbox")
+    except SystemExit as exc:  # argparse exits on --help and on usage errors
+        return exc.code if isinstance(exc.code, int) else 2
+
+    try:
+        if args.sandbox:
+            return run_sandbox()
+        if args.try_it:
+            settings = load_settings(require_token=False)
+            if settings.bot_token is None:
+                print(
+                    "BOT_TOKEN is not set, so this starts the local sandbox (a pretend Telegram "
+                    "in your browser); set BOT_TOKEN to run the real bot.",
+                    flush=True,
+                )
+                return run_sandbox()
+            return run_bot(settings)
+        if args.command == "check":
+            return run_check(load_settings())
+        if args.command == "backup":
+            return run_backup(load_settings(require_token=False), args.dest)
+        if args.command == "restore":
+            return run_restore(load_settings(require_token=False), args.src)
+        return run_bot(load_settings())
+    except ConfigError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def run_sandbox() -> int:
+    """Hand over to the local sandbox (``sandbox.runner.main``)."""
+    try:
+        from sandbox.runner import main as sandbox_main
+    except ImportError as exc:
+        print(
+            f"{PROG}: the local sandbox is not available in this installation "
+            f"(sandbox.runner cannot be imported: {exc}); set BOT_TOKEN to run the real bot.",
+            file=sys.stderr,
+        )
+        return 1
+    result: Any = sandbox_main()
+    return result if isinstance(result, int) else 0
+
+
+def run_bot(settings: Settings) -> int:
+    """Run the bot until SIGINT or SIGTERM; returns 0 after a clean stop."""
+    from telegram import Update
+    from telegram.error import InvalidToken, NetworkError
+
+    from bot.health import attach_health_server
+    from bot.logs import setup_logging
+    from bot.webhook import run_webhook
+
+    setup_logging(settings)
+    try:
+        from bot.app import build_application
+    except ImportError as exc:
+        print(f"{PROG}: the bot application cannot be loaded ({exc}).", file=sys.stderr)
+        return 1
+
+    stop_signals = (signal.SIGINT, signal.SIGTERM)
+    try:
+        application = build_application(settings)
+        attach_health_server(application, settings)
+        if settings.webhook_mode:
+            logger.info("starting: webhook at %s", settings.webhook_url)
+            run_webhook(application, settings, stop_signals)
+        else:
+            logger.info("starting: polling %s", settings.telegram_api_base_url)
+            application.run_polling(allowed_updates=Update.ALL_TYPES, stop_signals=stop_signals)
+    except InvalidToken:
+        print(
+            f"{PROG}: the Bot API at {settings.telegram_api_base_url} rejected BOT_TOKEN; "
+            "check it with @BotFather.",
+            file=sys.stderr,
+        )
+        return 1
+    except NetworkError:
+        logger.exception("the Bot API cannot be reached")
+        print(
+            f"{PROG}: the Bot API at {settings.telegram_api_base_url} cannot be reached; "
+            "check the network and TELEGRAM_API_BASE_URL.",
+            file=sys.stderr,
+        )
+        return 1
+    except Exception:
+        logger.exception("the bot stopped after an unexpected error")
+        return 1
+    logger.info("stopped")
+    return 0
+
+
+def run_check(settings: Settings) -> int:
+    """Print every health check; 0 if all pass, 1 otherwise."""
+    from bot.health import run_checks
+    from bot.logs import setup_logging
+
+    setup_logging(settings)
+    checks = asyncio.run(run_checks(settings))
+    for check in checks:
+        print(f"{'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}", flush=True)
+    return 0 if all(check.ok for check in checks) else 1
+
+
+def default_backup_name(now: datetime | None = None) -> str:
+    """``hearts-20260131-120000.sqlite3``: sorts by time, one per second."""
+    moment = now or datetime.now(UTC)
+    return f"hearts-{moment:%Y%m%d-%H%M%S}.sqlite3"
+
+
+def run_backup(settings: Settings, dest: Path | None) -> int:
+    """Copy the live database to `dest` (a file, or a folder to put a dated file in)."""
+    from storage.errors import StorageError
+
+    if dest is None:
+        dest = settings.backup_dir / default_backup_name()
+    elif dest.is_dir():
+        dest = dest / default_backup_name()
+    if not settings.database_path.exists():
+        print(f"{PROG}: there is no database at {settings.database_path} to back up.")
+        return 1
+    if dest.exists():
+        print(f"{PROG}: {dest} already exists; choose another name.", file=sys.stderr)
+        return 1
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        from storage import backup_database  # type: ignore[attr-defined]
+
+        _run(backup_database(settings.database_path, dest))
+    except (StorageError, OSError) as exc:
+        print(f"{PROG}: backup failed: {exc}", file=sys.stderr)
+        return 1
+    print(f"backed up {settings.database_path} to {dest}")
+    return 0
+
+
+def run_restore(settings: Settings, src: Path) -> int:
+    """Replace the database with the backup `src`; refused while the database is in use."""
+    from storage.errors import StorageError
+
+    if not src.is_file():
+        print(f"{PROG}: there is no backup file {src}.", file=sys.stderr)
+        return 1
+    try:
+        from storage import restore_database  # type: ignore[attr-defined]
+
+        _run(restore_database(src, settings.database_path))
+    except (StorageError, OSError) as exc:
+        print(f"{PROG}: restore refused: {exc}", file=sys.stderr)
+        return 1
+    print(f"restored {settings.database_path} from {src}")
+    return 0
+
+
+def _run(result: Any) -> Any:
+    """Storage's operations may be coroutines or plain calls; wait for either."""
+    if inspect.isawaitable(result):
+        return asyncio.run(_await(result))
+    return result
+
+
+async def _await(awaitable: Any) -> Any:
+    return await awaitable
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,302 @@
+"""The bot's settings: read once at start from the environment and a ``.env`` file.
+
+Every variable is documented, with its default, in ``.env.example``. `load_settings`
+validates everything before the bot touches the network or the database, and reports the
+first bad value as a `ConfigError` whose message is one sentence an organiser can act on.
+No message ever contains the token (or the webhook secret) itself.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+DEFAULT_API_BASE_URL = "https://api.telegram.org/bot"
+DEFAULT_DATABASE_PATH = Path("data/hearts.sqlite3")
+DEFAULT_BACKUP_DIR = Path("data/backups")
+
+# Telegram only delivers webhooks to these ports (Bot API docs, setWebhook).
+WEBHOOK_PUBLIC_PORTS = (443, 80, 88, 8443)
+
+_TOKEN_RE = re.compile(r"^\d{5,20}:[A-Za-z0-9_-]{30,}$")
+_SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+_ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_HOSTNAME_RE = re.compile(rf"^(?=.{{1,253}}$){_LABEL}(\.{_LABEL})*$")
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_LOG_FORMATS = ("text", "json")
+
+
+class ConfigError(ValueError):
+    """A setting is missing or malformed; the message is one sentence naming the variable."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the bot reads from its environment, validated."""
+
+    bot_token: str | None
+    telegram_api_base_url: str = DEFAULT_API_BASE_URL
+    telegram_api_file_url: str | None = None
+    database_path: Path = DEFAULT_DATABASE_PATH
+    log_level: str = "INFO"
+    log_format: str = "text"
+    webhook_url: str | None = None
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+    webhook_secret: str | None = None
+    health_port: int | None = None
+    default_turn_timer: int = 60
+    computer_think_ms: int = 300
+    backup_dir: Path = DEFAULT_BACKUP_DIR
+
+    @property
+    def webhook_mode(self) -> bool:
+        """True when updates arrive by webhook, False when the bot polls."""
+        return self.webhook_url is not None
+
+    @property
+    def webhook_path(self) -> str:
+        """The path of `webhook_url` without slashes: where the local server listens."""
+        if self.webhook_url is None:
+            return ""
+        return urlsplit(self.webhook_url).path.strip("/")
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The values that must never be written to a log line or a message."""
+        return tuple(s for s in (self.bot_token, self.webhook_secret) if s)
+
+    def __repr__(self) -> str:
+        # The dataclass repr would print the token; keep it out of tracebacks and logs.
+        shown = {
+            name: ("<hidden>" if name in ("bot_token", "webhook_secret") and value else value)
+            for name, value in self.__dict__.items()
+        }
+        inner = ", ".join(f"{name}={value!r}" for name, value in shown.items())
+        return f"Settings({inner})"
+
+
+def parse_env_file(path: Path) -> dict[str, str]:
+    """Read ``KEY=VALUE`` lines as docker compose and systemd users write them.
+
+    Blank lines and ``#`` comments are skipped; ``export KEY=VALUE`` is accepted; a value
+    may be wrapped in single or double quotes (kept literally), and an unquoted value ends
+    at `` #``. Raises `ConfigError` naming the line number of a malformed line, never its
+    content (that line may hold the token).
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"The settings file {path} is not UTF-8 text.") from None
+    except OSError as exc:
+        raise ConfigError(f"The settings file {path} cannot be read ({_why(exc)}).") from None
+    values: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("export "):
+            line = line[len("export ") :].lstrip()
+        key, sep, value = line.partition("=")
+        key = key.strip()
+        if not sep or not _ENV_NAME_RE.match(key):
+            raise ConfigError(f"Line {number} of {path} is not of the form NAME=value.")
+        value = value.strip()
+        if value[:1] in ("'", '"'):
+            quote = value[0]
+            end = value.find(quote, 1)
+            rest = value[end + 1 :].strip() if end > 0 else ""
+            if end < 0 or (rest and not rest.startswith("#")):
+                raise ConfigError(f"Line {number} of {path} has an unterminated quoted value.")
+            value = value[1:end]
+        else:
+            value = re.split(r"\s+#", value, maxsplit=1)[0].rstrip()
+        values[key] = value
+    return values
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None,
+    env_file: Path | None = Path(".env"),
+    require_token: bool = True,
+) -> Settings:
+    """Read and validate the settings; the environment wins over the ``.env`` file.
+
+    An empty value counts as unset. ``require_token=False`` is for the try-it-out command,
+    which falls back to the local sandbox without a token. The database folder is created
+    if missing. Raises `ConfigError` for the first missing or malformed value.
+    """
+    env: dict[str, str] = {}
+    if env_file is not None and (env_file.exists() or env_file.is_symlink()):
+        env.update(parse_env_file(env_file))
+    env.update(os.environ if environ is None else environ)
+
+    def get(name: str) -> str | None:
+        value = env.get(name, "").strip()
+        return value or None
+
+    token = get("BOT_TOKEN")
+    if token is None:
+        if require_token:
+            raise ConfigError(
+                "BOT_TOKEN is not set: get a token from @BotFather and put it in the "
+                "environment or in .env (see .env.example)."
+            )
+    elif not _TOKEN_RE.match(token):
+        raise ConfigError(
+            "BOT_TOKEN is not a bot token: it should be the bot's number, a colon and at "
+            "least 30 letters, digits, '-' or '_', exactly as @BotFather gave it."
+        )
+
+    base_url = _http_url("TELEGRAM_API_BASE_URL", get("TELEGRAM_API_BASE_URL"))
+    file_url = _http_url("TELEGRAM_API_FILE_URL", get("TELEGRAM_API_FILE_URL"))
+
+    database_path = _database_path(get("DATABASE_PATH"))
+
+    log_level = (get("LOG_LEVEL") or "INFO").upper()
+    if log_level not in _LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(_LOG_LEVELS)}.")
+    log_format = (get("LOG_FORMAT") or "text").lower()
+    if log_format not in _LOG_FORMATS:
+        raise ConfigError("LOG_FORMAT must be text or json.")
+
+    webhook_url = _webhook_url(get("WEBHOOK_URL"))
+    webhook_listen = get("WEBHOOK_LISTEN") or "0.0.0.0"
+    if not _is_host(webhook_listen):
+        raise ConfigError("WEBHOOK_LISTEN must be an IP address or a host name, like 0.0.0.0.")
+    webhook_port = _port("WEBHOOK_PORT", get("WEBHOOK_PORT"), None) or 8443
+    webhook_secret = get("WEBHOOK_SECRET")
+    if webhook_secret is not None and not _SECRET_RE.match(webhook_secret):
+        raise ConfigError(
+            "WEBHOOK_SECRET must be 1 to 256 characters, each a letter, a digit, '-' or '_'."
+        )
+    if webhook_url is not None and webhook_secret is None:
+        raise ConfigError(
+            "WEBHOOK_SECRET is required when WEBHOOK_URL is set, so that only Telegram can "
+            "post updates to the bot."
+        )
+    health_port = _port("HEALTH_PORT", get("HEALTH_PORT"), None)
+    if webhook_url is not None and health_port == webhook_port:
+        raise ConfigError("HEALTH_PORT must differ from WEBHOOK_PORT.")
+
+    turn_timer = _int("DEFAULT_TURN_TIMER", get("DEFAULT_TURN_TIMER"), 60, 0, 86_400, "seconds")
+    think_ms = _int("COMPUTER_THINK_MS", get("COMPUTER_THINK_MS"), 300, 0, 60_000, "milliseconds")
+    backup_dir = Path(get("BACKUP_DIR") or DEFAULT_BACKUP_DIR).expanduser()
+
+    return Settings(
+        bot_token=token,
+        telegram_api_base_url=base_url or DEFAULT_API_BASE_URL,
+        telegram_api_file_url=file_url,
+        database_path=database_path,
+        log_level=log_level,
+        log_format=log_format,
+        webhook_url=webhook_url,
+        webhook_listen=webhook_listen,
+        webhook_port=webhook_port,
+        webhook_secret=webhook_secret,
+        health_port=health_port,
+        default_turn_timer=turn_timer,
+        computer_think_ms=think_ms,
+        backup_dir=backup_dir,
+    )
+
+
+def log_level_number(settings: Settings) -> int:
+    """The `logging` level for `Settings.log_level`."""
+    return logging.getLevelNamesMapping()[settings.log_level]
+
+
+def _http_url(name: str, value: str | None) -> str | None:
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(
+            f"{name} must be an http:// or https:// address, like https://api.telegram.org/bot."
+        )
+    return value
+
+
+def _webhook_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError:
+        raise ConfigError("WEBHOOK_URL is not a valid address.") from None
+    if parts.scheme != "https" or not parts.hostname:
+        raise ConfigError(
+            "WEBHOOK_URL must be an https:// address that Telegram can reach, "
+            "like https://hearts.example.org/telegram (leave it empty to poll)."
+        )
+    if parts.query or parts.fragment:
+        raise ConfigError("WEBHOOK_URL must not have a query string or a fragment.")
+    if port is not None and port not in WEBHOOK_PUBLIC_PORTS:
+        raise ConfigError(
+            "WEBHOOK_URL must use port 443, 80, 88 or 8443: Telegram allows no other."
+        )
+    return value
+
+
+def _port(name: str, value: str | None, default: int | None) -> int | None:
+    if value is None:
+        return default
+    if not value.isdigit() or not 1 <= int(value) <= 65535:
+        raise ConfigError(f"{name} must be a port number from 1 to 65535.")
+    return int(value)
+
+
+def _int(name: str, value: str | None, default: int, low: int, high: int, unit: str) -> int:
+    if value is None:
+        return default
+    if not value.isdigit() or not low <= int(value) <= high:
+        raise ConfigError(f"{name} must be a whole number of {unit} from {low} to {high}.")
+    return int(value)
+
+
+def _is_host(value: str) -> bool:
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        return bool(_HOSTNAME_RE.match(value))
+    return True
+
+
+def _database_path(value: str | None) -> Path:
+    path = Path(value).expanduser() if value else DEFAULT_DATABASE_PATH
+    if path.is_dir():
+        raise ConfigError(f"DATABASE_PATH {path} is a folder; it must name the database file.")
+    folder = path.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"DATABASE_PATH {path} is not usable: its folder {folder} cannot be created "
+            f"({_why(exc)})."
+        ) from None
+    # Root passes os.access checks on read-only mounts too, so try a real write.
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".write-test-", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise ConfigError(
+            f"DATABASE_PATH {path} is not usable: the bot cannot write in its folder {folder} "
+            f"({_why(exc)})."
+        ) from None
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise ConfigError(f"DATABASE_PATH {path} exists but the bot cannot read and write it.")
+    return path
+
+
+def _why(exc: OSError) -> str:
+    return (exc.strerror or type(exc).__name__).lower()

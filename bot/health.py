@@ -1,0 +1,214 @@
+"""Health checks: the database is readable, writable and at the current schema, and the
+Bot API answers ``getMe``.
+
+The same checks serve ``hearts-bot check`` (the Docker HEALTHCHECK, exit 0 or 1) and the
+HTTP endpoint ``GET /healthz`` on ``HEALTH_PORT`` (200 or 503 with the checks as JSON).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from telegram import Bot
+from telegram.error import InvalidToken, TelegramError
+from telegram.ext import Application
+from telegram.request import HTTPXRequest
+
+from bot.config import Settings
+from bot.logs import SecretRedactor
+
+logger = logging.getLogger(__name__)
+
+GetMe = Callable[[], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check's outcome; `detail` says what was found, in one short sentence."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+def check_database(path: Path, busy_timeout_s: float = 5.0) -> list[Check]:
+    """Whether the database file can be read and written, and its schema is current.
+
+    Never creates the file. A write is tried with ``BEGIN IMMEDIATE`` (which takes the
+    write lock) followed by a rollback, so nothing changes.
+    """
+    try:
+        from storage.migrations import LATEST_VERSION
+    except ImportError as exc:  # storage not installed: say so rather than crash
+        return [Check("database", False, f"the storage package cannot be imported ({exc})")]
+
+    if not path.exists():
+        return [
+            Check("database", False, f"{path} does not exist yet (the bot creates it on start)")
+        ]
+    try:
+        conn = sqlite3.connect(
+            f"{path.resolve().as_uri()}?mode=rw", uri=True, timeout=busy_timeout_s
+        )
+    except sqlite3.Error as exc:
+        return [Check("database", False, f"{path} cannot be opened ({exc})")]
+    try:
+        conn.isolation_level = None  # we issue BEGIN ourselves
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as exc:
+            return [Check("database", False, f"{path} cannot be read ({exc})")]
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            return [Check("database", False, f"{path} cannot be written ({exc})")]
+    finally:
+        conn.close()
+    checks = [Check("database", True, f"{path} is readable and writable")]
+    if version == LATEST_VERSION:
+        checks.append(Check("schema", True, f"schema version {version} is current"))
+    elif version < LATEST_VERSION:
+        checks.append(
+            Check(
+                "schema",
+                False,
+                f"schema version {version} is older than {LATEST_VERSION}; "
+                "the bot upgrades it when it starts",
+            )
+        )
+    else:
+        checks.append(
+            Check(
+                "schema",
+                False,
+                f"schema version {version} is newer than {LATEST_VERSION}; upgrade the bot",
+            )
+        )
+    return checks
+
+
+def make_bot(settings: Settings, timeout_s: float = 10.0) -> Bot:
+    """A plain `Bot` for one-off calls (``check``), with short timeouts."""
+    assert settings.bot_token is not None
+    request = HTTPXRequest(connect_timeout=timeout_s, read_timeout=timeout_s)
+    return Bot(
+        settings.bot_token,
+        base_url=settings.telegram_api_base_url,
+        base_file_url=settings.telegram_api_file_url or "https://api.telegram.org/file/bot",
+        request=request,
+        get_updates_request=request,
+    )
+
+
+async def check_bot_api(settings: Settings, get_me: GetMe | None = None) -> Check:
+    """Whether the Bot API at `settings.telegram_api_base_url` answers ``getMe``.
+
+    `get_me` is the running bot's method when there is one; otherwise a short-lived `Bot`
+    is built. The detail never contains the token.
+    """
+    redactor = SecretRedactor(settings.secrets)
+    if settings.bot_token is None:
+        return Check("bot_api", False, "BOT_TOKEN is not set")
+    where = settings.telegram_api_base_url
+    try:
+        if get_me is not None:
+            me = await get_me()
+        else:
+            async with make_bot(settings) as bot:
+                me = await bot.get_me()
+    except InvalidToken:
+        return Check("bot_api", False, f"{where} rejected BOT_TOKEN; check it with @BotFather")
+    except (TelegramError, OSError) as exc:
+        detail = redactor.redact(f"{where} cannot be reached ({exc})")
+        return Check("bot_api", False, detail)
+    return Check("bot_api", True, f"{where} answers getMe as @{me.username}")
+
+
+async def run_checks(settings: Settings, get_me: GetMe | None = None) -> list[Check]:
+    """Every check, the database ones off the event loop."""
+    database = await asyncio.to_thread(check_database, settings.database_path)
+    return [*database, await check_bot_api(settings, get_me)]
+
+
+def report(checks: list[Check]) -> dict[str, Any]:
+    """The JSON body of ``/healthz``."""
+    return {"ok": all(c.ok for c in checks), "checks": [asdict(c) for c in checks]}
+
+
+class HealthServer:
+    """``GET /healthz`` on `settings.health_port`: 200 when every check passes, else 503."""
+
+    def __init__(self, settings: Settings, get_me: GetMe | None = None) -> None:
+        self._settings = settings
+        self._get_me = get_me
+        self._runner: web.AppRunner | None = None
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        """Run the checks now and answer with their outcome."""
+        body = report(await run_checks(self._settings, self._get_me))
+        status = 200 if body["ok"] else 503
+        if not body["ok"]:
+            logger.warning("health check failed: %s", json.dumps(body["checks"]))
+        return web.json_response(body, status=status)
+
+    async def start(self, host: str | None = None, port: int | None = None) -> None:
+        """Start listening; `host` and `port` default to the settings."""
+        app = web.Application()
+        app.router.add_get("/healthz", self.healthz)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(
+            self._runner,
+            host or self._settings.webhook_listen,
+            port if port is not None else self._settings.health_port,
+        )
+        await site.start()
+        logger.info(
+            "health endpoint listening on port %s",
+            port if port is not None else self._settings.health_port,
+        )
+
+    async def stop(self) -> None:
+        """Stop listening; safe to call twice."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+
+def attach_health_server(
+    application: Application[Any, Any, Any, Any, Any, Any], settings: Settings
+) -> None:
+    """Serve ``/healthz`` for the application's lifetime, when ``HEALTH_PORT`` is set.
+
+    Chains onto the application's own ``post_init`` (which opens storage) and
+    ``post_shutdown`` (which closes it), so the endpoint starts after the bot is ready and
+    stops before storage closes.
+    """
+    if settings.health_port is None:
+        return
+    server = HealthServer(settings, get_me=application.bot.get_me)
+    inner_init = application.post_init
+    inner_shutdown = application.post_shutdown
+
+    async def post_init(app: Any) -> None:
+        if inner_init is not None:
+            await inner_init(app)
+        await server.start()
+
+    async def post_shutdown(app: Any) -> None:
+        await server.stop()
+        if inner_shutdown is not None:
+            await inner_shutdown(app)
+
+    application.post_init = post_init
+    application.post_shutdown = post_shutdown

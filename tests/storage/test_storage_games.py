@@ -1,0 +1,178 @@
+"""Chats, users and the life of a game: lobby, start, moves, finish, cancel, lookups."""
+
+from __future__ import annotations
+
+import pytest
+from storage_testkit import VARIANTS, play_stored, random_move, seats_for
+
+from engine import Game, Move, Rules
+from storage import ChatSettings, GameNotFound, Seat, WrongGameStatus
+from storage.sqlite import SqliteStorage
+
+
+async def test_chat_settings_default_then_saved(store: SqliteStorage) -> None:
+    default = await store.get_chat_settings(42)
+    assert default == ChatSettings(42)
+    assert default.rules == Rules().to_dict()
+    assert (default.turn_timer_s, default.computer_level, default.language) == (
+        60,
+        "standard",
+        "en",
+    )
+    assert default.track_cards is True
+    chosen = ChatSettings(42, Rules(players=5).to_dict(), 30, "strong", "de", False)
+    await store.save_chat_settings(chosen)
+    assert await store.get_chat_settings(42) == chosen
+    await store.save_chat_settings(ChatSettings(42, language="fr"))
+    assert (await store.get_chat_settings(42)).language == "fr"
+
+
+async def test_users_and_private_chats(store: SqliteStorage) -> None:
+    assert await store.dm_open(5) is False
+    await store.upsert_user(5, "Ada", "ada")
+    await store.set_dm_open(5, True)
+    await store.upsert_user(5, "Ada L.", None)  # a new name keeps the flag
+    user = await store.get_user(5)
+    assert user is not None and (user.display_name, user.username, user.dm_open) == (
+        "Ada L.",
+        None,
+        True,
+    )
+    await store.set_dm_open(6, True)  # never seen before
+    assert await store.dm_open(6) is True
+    await store.set_dm_open(5, False)
+    assert await store.dm_open(5) is False
+
+
+async def test_lobby_start_play_finish(store: SqliteStorage) -> None:
+    rules = Rules(players=4, target=40)
+    seats = seats_for(4, [11, 12])
+    game_id = await store.create_lobby(-1, 77, 11, rules, seats[:2], {"message_id": 9})
+    lobby = await store.load_game(game_id)
+    assert (lobby.status, lobby.thread_id, lobby.game, lobby.meta) == (
+        "lobby",
+        77,
+        None,
+        {"message_id": 9},
+    )
+    assert [s.user_id for s in lobby.seats] == [11, 12]
+    await store.update_lobby(game_id, seats=seats, meta={"message_id": 10})
+    assert (await store.load_game(game_id)).seats == tuple(seats)
+    assert (await store.game_in_chat(-1, 77)) is not None
+    assert (await store.game_in_chat(-1, None)) is None
+    found = await store.active_game_for_user(12)
+    assert found is not None and found.id == game_id and found.seat_of(12) == 1
+
+    game = Game(rules, seed=1)
+    await store.start_game(game_id, seats, game)
+    with pytest.raises(WrongGameStatus):
+        await store.update_lobby(game_id, meta={})
+    import random
+
+    rng = random.Random(1)
+    seq = 0
+    while game.phase != "over":
+        move = random_move(game, rng)
+        move.apply(game)
+        seq = await store.record_move(game_id, move, game, meta={"seq": seq + 1})
+    stored = await store.load_game(game_id)
+    assert stored.status == "finished" and stored.finished_at is not None
+    assert stored.last_seq == seq and stored.meta == {"seq": seq}
+    assert stored.game is not None and stored.game.to_json() == game.to_json()
+    assert await store.active_game_for_user(12) is None
+    assert await store.game_in_chat(-1, 77) is None
+    with pytest.raises(WrongGameStatus, match="finished"):
+        await store.record_move(game_id, Move.play(0, "2C"), game)
+    table = await store.game_table(game_id)
+    assert table.totals == tuple(game.scores) and table.winners == game.winners
+    assert [h.points for h in table.hands] == [h.points for h in game.hand_history]
+    assert [h.shooter for h in table.hands] == [h.shooter for h in game.hand_history]
+
+
+async def test_start_refuses_a_game_that_cannot_be_replayed(store: SqliteStorage) -> None:
+    rules = Rules(players=3)
+    seats = seats_for(3)
+    game_id = await store.create_lobby(-1, None, 1, rules, seats)
+    game = Game(rules, seed=2)
+    Move.pass_cards(0, game.hand(0)[:3]).apply(game)
+    with pytest.raises(ValueError, match="before any move"):
+        await store.start_game(game_id, seats, game)
+    assert (await store.load_game(game_id)).status == "lobby"
+
+
+@pytest.mark.parametrize("explicit_dealer", [None, 2])
+async def test_first_dealer_drawn_or_given_replays(
+    store: SqliteStorage, explicit_dealer: int | None
+) -> None:
+    # Game(rules, seed) draws its dealer from the seed; Game(..., first_dealer=d) does
+    # not, and deals differently. Both must replay.
+    game_id, game = await play_stored(
+        store, VARIANTS["four"], seed=9, max_moves=30, first_dealer=explicit_dealer
+    )
+    assert (await store.replay(game_id)).to_json() == game.to_json()
+
+
+async def test_unknown_games_and_bad_seats(store: SqliteStorage) -> None:
+    with pytest.raises(GameNotFound):
+        await store.load_game(999)
+    with pytest.raises(GameNotFound):
+        await store.set_meta(999, {})
+    with pytest.raises(ValueError, match="numbered"):
+        await store.create_lobby(-1, None, 1, Rules(), [Seat.computer(1, "A")])
+    with pytest.raises(ValueError):
+        Seat(0, "human", "nobody")
+
+
+async def test_cancel_keeps_the_journal(store: SqliteStorage) -> None:
+    game_id, _ = await play_stored(store, VARIANTS["three"], seed=4, max_moves=5, user_ids=[3])
+    await store.cancel_game(game_id)
+    assert (await store.load_game(game_id)).status == "cancelled"
+    assert [e.seq for e in await store.journal(game_id)] == [1, 2, 3, 4, 5]
+    assert await store.active_game_for_user(3) is None
+    with pytest.raises(WrongGameStatus):
+        await store.cancel_game(game_id)
+
+
+async def test_the_journal_is_append_only(store: SqliteStorage) -> None:
+    import sqlite3
+
+    game_id, _ = await play_stored(store, VARIANTS["four"], seed=4, max_moves=2)
+    for sql in ("UPDATE moves SET move = '{}'", "DELETE FROM moves"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            await store._writer.execute(sql)
+    assert len(await store.journal(game_id)) == 2
+
+
+async def test_a_failed_write_rolls_back_everything(
+    store: SqliteStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import random
+
+    rules = VARIANTS["three"]
+    game_id = await store.create_lobby(-1, None, 1, rules, seats_for(3))
+    game = Game(rules, seed=6)
+    await store.start_game(game_id, seats_for(3), game)
+    rng = random.Random(6)
+    while True:
+        move = random_move(game, rng)
+        before = game.to_json()
+        move.apply(game)
+        if game.phase == "over":
+            break
+        await store.record_move(game_id, move, game)
+    stored = await store.load_game(game_id)
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    # The last move fails after its journal row, its hand and its snapshot were written.
+    monkeypatch.setattr(store, "_write_results", broken)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        await store.record_move(game_id, move, game)
+    after = await store.load_game(game_id)
+    assert (after.status, after.last_seq) == ("active", stored.last_seq)
+    assert after.game is not None and after.game.to_json() == before
+    assert len((await store.game_table(game_id)).hands) == len(game.hand_history) - 1
+    monkeypatch.undo()  # and the lock was released: the retry goes through
+    assert await store.record_move(game_id, move, game) == stored.last_seq + 1
+    assert (await store.load_game(game_id)).status == "finished"

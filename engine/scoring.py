@@ -12,6 +12,7 @@ from .cards import (
     TEN_OF_CLUBS,
     TEN_OF_DIAMONDS,
     Mask,
+    deck_mask,
 )
 from .rules import MoonChoice, Rules
 
@@ -52,8 +53,11 @@ def cards_points(rules: Rules, taken: Mask) -> Score:
 
 
 def moon_shooter(rules: Rules, taken: Sequence[Mask], dead: Mask) -> int | None:
-    """The seat that took every point card in play, if any did."""
-    in_play = POINT_CARDS & ~dead
+    """The seat that took every point card in play, if any did.
+
+    In two-player Hearts the deck has only seven hearts, and dead ones are out of play.
+    """
+    in_play = POINT_CARDS & deck_mask(rules.players) & ~dead
     for seat, pile in enumerate(taken):
         if pile & in_play == in_play:
             return seat
@@ -162,13 +166,12 @@ def best_moon_choice(
     """
 
     def hurts(choice: MoonChoice) -> bool:
+        # "End the game" as the game itself decides it: a tie for lowest under play_on
+        # does not end it.
         points = hand_points(rules, taken, shooter, choice)
         after = [t + p for t, p in zip(totals, points, strict=True)]
-        if not any(reached_target(rules, t) for t in after):
-            return False
-        keys = [rank_key(rules, t) for t in after]
-        mine = keys[shooter]
-        return any(k <= mine for seat, k in enumerate(keys) if seat != shooter)
+        winners = game_winners(rules, after)
+        return winners is not None and winners != (shooter,)
 
     if hurts("add_to_others") and not hurts("subtract_from_shooter"):
         return "subtract_from_shooter"

@@ -564,7 +564,7 @@ class BotApiDouble:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0) -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
         """Wait until `predicate()` is truthy (checked after every change); return its value.
 
         Raises TimeoutError naming the last few events when it stays falsy.

@@ -1,0 +1,138 @@
+"""Standings, a player's history and a game's table, against figures worked out by hand."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+
+import pytest
+from storage_testkit import VARIANTS, play_stored
+
+from engine import Game, Rules
+from engine.scoring import magnitude_squared
+from storage.sqlite import SqliteStorage
+
+ADA, BOB, CY = 1, 2, 3
+
+
+async def test_standings_match_the_games(store: SqliteStorage) -> None:
+    await store.upsert_user(ADA, "Ada", "ada")
+    played: list[tuple[int, Game, list[int]]] = []
+    plan = [
+        (10, VARIANTS["four"], [ADA, BOB, CY]),
+        (10, VARIANTS["three"], [BOB, ADA]),
+        (10, VARIANTS["omnibus"], [CY, BOB, ADA]),
+        (20, VARIANTS["two_player"], [ADA, BOB]),
+        (20, VARIANTS["five"], [ADA]),
+        (10, VARIANTS["complex"], [ADA, BOB]),
+        (10, VARIANTS["complex"], [BOB, ADA]),
+    ]
+    for seed, (chat, rules, users) in enumerate(plan):
+        _, game = await play_stored(store, rules, seed=seed, chat_id=chat, user_ids=users)
+        played.append((chat, game, users))
+    # An unfinished game counts nowhere.
+    await play_stored(store, VARIANTS["four"], seed=50, chat_id=10, user_ids=[ADA], max_moves=9)
+
+    def expected(chat: int | None, kind: str) -> dict[int, dict[str, object]]:
+        out: dict[int, dict[str, object]] = defaultdict(lambda: defaultdict(int))
+        for game_chat, game, users in played:
+            if (chat is not None and game_chat != chat) or (
+                (game.rules.variant == "complex") != (kind == "complex")
+            ):
+                continue
+            for seat, user in enumerate(users):
+                row = out[user]
+                row["games"] += 1  # type: ignore[operator]
+                row["wins"] += int(seat in game.winners)  # type: ignore[operator]
+                row["hands"] += len(game.hand_history)  # type: ignore[operator]
+                row["points"] += game.scores[seat]  # type: ignore[operator]
+                row["moons"] += sum(h.shooter == seat for h in game.hand_history)  # type: ignore[operator]
+                row.setdefault("totals", []).append(game.scores[seat])  # type: ignore[attr-defined]
+        return out
+
+    for chat in (None, 10, 20):
+        for kind in ("points", "complex"):
+            want = expected(chat, kind)
+            got = {s.user_id: s for s in await store.standings(chat, kind)}  # type: ignore[arg-type]
+            assert set(got) == set(want), (chat, kind)
+            for user, row in want.items():
+                s = got[user]
+                assert (s.games_played, s.games_won, s.hands_played, s.moons_shot) == (
+                    row["games"],
+                    row["wins"],
+                    row["hands"],
+                    row["moons"],
+                )
+                assert s.win_rate == pytest.approx(s.games_won / s.games_played)
+                average = row["points"] / row["hands"]  # type: ignore[operator]
+                assert s.average_per_hand == pytest.approx(average)
+                totals = row["totals"]
+                key = magnitude_squared if kind == "complex" else (lambda t: t)
+                assert s.best_game == min(totals, key=key)  # type: ignore[call-overload]
+                assert s.worst_game == max(totals, key=key)  # type: ignore[call-overload]
+            order = [s.user_id for s in await store.standings(chat, kind)]  # type: ignore[arg-type]
+            wins = [got[u].games_won for u in order]
+            assert wins == sorted(wins, reverse=True)
+
+    overall = {s.user_id: s for s in await store.standings()}
+    assert overall[ADA].display_name == "Ada"  # the users table
+    assert overall[BOB].display_name == f"Player {BOB}"  # the seat, for a user never upserted
+    assert overall[ADA].games_played == 5
+    assert (
+        await store.player_standing(ADA, 20)
+        == {s.user_id: s for s in await store.standings(20)}[ADA]
+    )
+    assert await store.player_standing(99) is None
+    assert len(await store.standings(limit=2)) == 2
+    assert await store.standings(min_games=100) == []
+
+
+async def test_player_history_newest_first(store: SqliteStorage) -> None:
+    games = []
+    for seed in range(4):
+        rules = Rules(variant="complex", target=15) if seed == 2 else Rules(target=26)
+        game_id, game = await play_stored(store, rules, seed=seed, chat_id=seed % 2, user_ids=[ADA])
+        games.append((game_id, game))
+    history = await store.player_history(ADA, limit=3)
+    assert [h.game_id for h in history] == [g for g, _ in reversed(games)][:3]
+    for entry in history:
+        game = dict(games)[entry.game_id]
+        assert entry.total == game.scores[0]
+        assert entry.won == (0 in game.winners)
+        assert entry.hands == len(game.hand_history)
+        assert entry.place >= 1 and (entry.place == 1 or not entry.won)
+    assert [h.game_id for h in await store.player_history(ADA, chat_id=1)] == [
+        games[3][0],
+        games[1][0],
+    ]
+    assert history[1].score_kind == "complex" and isinstance(history[1].total, complex)
+
+
+async def test_hand_made_results(store: SqliteStorage) -> None:
+    # Three finished games written as rows, the sums checked by hand.
+    game_id, _ = await play_stored(store, Rules(players=3), seed=1, max_moves=1)
+    with sqlite3.connect(store.path) as db:
+        rows = [
+            # game, seat, user, total, won, hands, moons
+            (game_id, 0, ADA, 40, 1, 10, 1),
+            (game_id, 1, BOB, 120, 0, 10, 0),
+            (game_id, 2, None, 100, 0, 10, 0),
+        ]
+        for g, seat, user, total, won, hands, moons in rows:
+            db.execute(
+                "INSERT INTO game_results VALUES (?, ?, 7, ?, 'points', 3, ?, 0, ?, 1, ?, ?, ?, 0)",
+                (g, seat, user, total, total, won, hands, moons),
+            )
+    [ada, bob] = await store.standings(7)
+    assert (ada.user_id, ada.games_won, ada.average_per_hand, ada.moons_shot) == (ADA, 1, 4.0, 1)
+    assert (bob.user_id, bob.games_won, bob.average_per_hand, bob.best_game) == (BOB, 0, 12.0, 120)
+    assert ada.win_rate == 1.0 and bob.win_rate == 0.0
+
+
+async def test_table_of_a_game_in_play(store: SqliteStorage) -> None:
+    game_id, game = await play_stored(store, VARIANTS["four"], seed=3, max_moves=120)
+    table = await store.game_table(game_id)
+    assert table.status == "active" and table.winners == ()
+    assert len(table.hands) == len(game.hand_history) >= 1
+    assert table.totals == tuple(game.scores)
+    assert [h.totals for h in table.hands] == [h.totals for h in game.hand_history]

@@ -171,7 +171,9 @@ async def test_button_without_action_and_bad_url(bot: Bot, bot_api_double: BotAp
     group = bot_api_double.create_group("Cards")
     with pytest.raises(BadRequest, match=r"(?i)text buttons are unallowed in the inline keyboard"):
         await bot.send_message(
-            group.id, "x", reply_markup={"inline_keyboard": [[{"text": "plain"}]]}
+            group.id,
+            "x",
+            reply_markup={"inline_keyboard": [[{"text": "plain"}]]},  # type: ignore[arg-type]
         )
     bad_url = InlineKeyboardMarkup([[InlineKeyboardButton("Open", url="ftp://x")]])
     with pytest.raises(BadRequest, match="Button_url_invalid"):

@@ -52,6 +52,7 @@ class SeatView:
     moon_shooter: int | None
     winners: tuple[int, ...]
     first_lead: Card | None
+    """The hand's first lead, once this seat holds it or it has been played."""
 
     @property
     def players(self) -> int:
@@ -136,5 +137,16 @@ def build_view(game: Game, seat: int) -> SeatView:
         legal_mask=legal_mask,
         moon_shooter=game.moon_shooter,
         winners=game.winners,
-        first_lead=CARDS[game._first_lead] if game.phase != "pass" else None,
+        first_lead=_first_lead(game, seat),
     )
+
+
+def _first_lead(game: Game, seat: int) -> Card | None:
+    """The card that leads the hand, once this seat may know it: it holds it, or it has
+    been played. (In two-player Hearts it would otherwise tell whether 2♣ is dead.)"""
+    if game.phase == "pass":
+        return None
+    index = game._first_lead
+    if game.hands[seat] >> index & 1 or game.tricks or game.trick:
+        return CARDS[index]
+    return None

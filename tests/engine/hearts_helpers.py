@@ -135,3 +135,22 @@ SHOOTER_WITHOUT_TC = hands(
     "TC JD " + suit("S", "3456789TJQK"),
     "2S " + suit("H", "3456789TJQKA"),
 )
+
+
+def cards_in(value: object) -> set[Card]:
+    """Every `Card` reachable from ``value`` through dataclass fields and containers."""
+    import dataclasses
+
+    if isinstance(value, Card):
+        return {value}
+    found: set[Card] = set()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            found |= cards_in(getattr(value, f.name))
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            found |= cards_in(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found |= cards_in(key) | cards_in(item)
+    return found

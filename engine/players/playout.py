@@ -1,0 +1,96 @@
+"""Playing a hand out fast, on masks, for the sampling players.
+
+No `Game`, no `Card` objects: hands are int masks and a trick is a list of card indices.
+What is legal, what breaks hearts and who takes a trick come from `play_rules`, so the
+playouts follow the same rules as the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..cards import HEARTS_MASK, Mask
+from ..play_rules import breaks_hearts, legal_mask, trick_winner_index
+from ..rules import Rules
+from ..scoring import Score, best_moon_choice, hand_points, moon_shooter
+from .standard import standard_card
+
+Policy = Callable[[Rules, Mask, Sequence[int], Mask, Mask], int]
+"""(rules, legal, trick, hand, played this hand) -> the card to play."""
+
+
+def standard_policy(
+    rules: Rules, legal: Mask, trick: Sequence[int], hand: Mask, played: Mask
+) -> int:
+    return standard_card(rules, legal, trick)
+
+
+def play_out(
+    rules: Rules,
+    hands: list[Mask],
+    trick: list[int],
+    leader: int,
+    first_trick: bool,
+    hearts_broken: bool,
+    first_lead: int,
+    taken: list[Mask],
+    played: Mask,
+    policies: Sequence[Policy],
+) -> list[Mask]:
+    """Play the hand to its end from this position; ``hands``, ``trick`` and ``taken`` are
+    changed in place. Returns ``taken``. ``policies`` gives each seat's policy."""
+    n = rules.players
+    two_player = rules.variant == "two_player"
+    seat = (leader + len(trick)) % n
+    while True:
+        if two_player and not hearts_broken:
+            for h in hands[:n]:
+                if h and not h & ~HEARTS_MASK:
+                    hearts_broken = True
+        hand = hands[seat]
+        if not hand:
+            return taken
+        legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
+        card = policies[seat](rules, legal, trick, hand, played)
+        bit = 1 << card
+        hands[seat] = hand ^ bit
+        played |= bit
+        if not hearts_broken and breaks_hearts(rules, card, trick[0] // 13 if trick else None):
+            hearts_broken = True
+        trick.append(card)
+        if len(trick) < n:
+            seat = (seat + 1) % n
+            continue
+        winner = (leader + trick_winner_index(rules, trick)) % n
+        mask = 0
+        for c in trick:
+            mask |= 1 << c
+        taken[winner] |= mask
+        trick.clear()
+        leader = seat = winner
+        first_trick = False
+
+
+def final_points(
+    rules: Rules, taken: Sequence[Mask], dead: Mask, totals: Sequence[Score]
+) -> tuple[Score, ...]:
+    """Each seat's points for the hand; a shooter takes the rule book's default choice."""
+    shooter = moon_shooter(rules, taken, dead)
+    if shooter is None or rules.variant == "two_player":
+        return hand_points(rules, taken, shooter, None)
+    choice = rules.moon
+    if choice == "choose":
+        choice = best_moon_choice(rules, totals, taken, shooter)
+    return hand_points(rules, taken, shooter, choice)
+
+
+def magnitude(score: Score) -> float:
+    return abs(score)
+
+
+def hand_cost(rules: Rules, total: Score, points: Score) -> float:
+    """How much a hand's points hurt a seat: the points themselves, or in Complex Hearts
+    how much they grow the magnitude of its total."""
+    if rules.variant == "complex":
+        return abs(total + points) - abs(total)
+    return float(points)  # type: ignore[arg-type]

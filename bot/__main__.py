@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import inspect
 import logging
 import signal
 import sys
@@ -179,6 +178,7 @@ def default_backup_name(now: datetime | None = None) -> str:
 
 def run_backup(settings: Settings, dest: Path | None) -> int:
     """Copy the live database to `dest` (a file, or a folder to put a dated file in)."""
+    from storage.backup import backup_database
     from storage.errors import StorageError
 
     if dest is None:
@@ -186,16 +186,17 @@ def run_backup(settings: Settings, dest: Path | None) -> int:
     elif dest.is_dir():
         dest = dest / default_backup_name()
     if not settings.database_path.exists():
-        print(f"{PROG}: there is no database at {settings.database_path} to back up.")
+        print(
+            f"{PROG}: there is no database at {settings.database_path} to back up.",
+            file=sys.stderr,
+        )
         return 1
     if dest.exists():
         print(f"{PROG}: {dest} already exists; choose another name.", file=sys.stderr)
         return 1
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        from storage import backup_database  # type: ignore[attr-defined]
-
-        _run(backup_database(settings.database_path, dest))
+        backup_database(str(settings.database_path), str(dest))
     except (StorageError, OSError) as exc:
         print(f"{PROG}: backup failed: {exc}", file=sys.stderr)
         return 1
@@ -205,31 +206,19 @@ def run_backup(settings: Settings, dest: Path | None) -> int:
 
 def run_restore(settings: Settings, src: Path) -> int:
     """Replace the database with the backup `src`; refused while the database is in use."""
+    from storage.backup import restore_database
     from storage.errors import StorageError
 
     if not src.is_file():
         print(f"{PROG}: there is no backup file {src}.", file=sys.stderr)
         return 1
     try:
-        from storage import restore_database  # type: ignore[attr-defined]
-
-        _run(restore_database(src, settings.database_path))
+        restore_database(str(src), str(settings.database_path))
     except (StorageError, OSError) as exc:
         print(f"{PROG}: restore refused: {exc}", file=sys.stderr)
         return 1
     print(f"restored {settings.database_path} from {src}")
     return 0
-
-
-def _run(result: Any) -> Any:
-    """Storage's operations may be coroutines or plain calls; wait for either."""
-    if inspect.isawaitable(result):
-        return asyncio.run(_await(result))
-    return result
-
-
-async def _await(awaitable: Any) -> Any:
-    return await awaitable
 
 
 if __name__ == "__main__":

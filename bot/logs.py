@@ -46,11 +46,12 @@ class SecretRedactor(logging.Filter):
         for secret in secrets:
             if not secret:
                 continue
-            needles.add(secret)
-            needles.add(quote(secret, safe=""))
             _, colon, key = secret.partition(":")
             if colon and key:
-                needles.add(key)
+                needles.add(key)  # covers the whole token, raw or URL-quoted
+            else:
+                needles.add(secret)
+                needles.add(quote(secret, safe=""))
         # Longest first, so a secret containing another is replaced whole.
         self._needles = sorted(needles, key=len, reverse=True)
 

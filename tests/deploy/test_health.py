@@ -1,0 +1,184 @@
+"""The health check: ``hearts-bot check`` and ``GET /healthz``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.__main__ import main
+from bot.config import Settings
+from bot.health import Check, HealthServer, check_database
+from storage import open_storage
+from storage.migrations import LATEST_VERSION
+
+
+def make_database(path: Path) -> Path:
+    async def create() -> None:
+        storage = await open_storage(path)
+        await storage.close()
+
+    asyncio.run(create())
+    return path
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_bot_api: Any) -> Path:
+    """Environment for the CLI: the pretend Bot API and a database path; no .env file."""
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.startswith(("WEBHOOK_", "HEALTH_", "TELEGRAM_", "LOG_")):
+            monkeypatch.delenv(name)
+    database = tmp_path / "data" / "hearts.sqlite3"
+    monkeypatch.setenv("BOT_TOKEN", fake_bot_api.token)
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", fake_bot_api.base_url)
+    monkeypatch.setenv("DATABASE_PATH", str(database))
+    return database
+
+
+def test_check_passes(env: Path, capsys: pytest.CaptureFixture[str], fake_bot_api: Any) -> None:
+    make_database(env)
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in out] == ["ok   database", "ok   schema", "ok   bot_api"]
+    assert "@hearts_test_bot" in out[2]
+    assert "getMe" in fake_bot_api.methods()
+
+
+def test_check_fails_without_a_database(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL database:" in out and "does not exist yet" in out
+
+
+def test_check_fails_on_a_rejected_token(
+    env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_database(env)
+    other = "987654321:ZZZ-abcdefghijklmnopqrstuvwxyz_0123456789"
+    monkeypatch.setenv("BOT_TOKEN", other)
+    assert main(["check"]) == 1
+    captured = capsys.readouterr()
+    assert "FAIL bot_api:" in captured.out and "rejected BOT_TOKEN" in captured.out
+    assert other.split(":")[1] not in captured.out + captured.err
+
+
+def test_check_fails_when_the_api_is_unreachable(
+    env: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    unused_port: int,
+    fake_bot_api: Any,
+) -> None:
+    make_database(env)
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", f"http://127.0.0.1:{unused_port}/bot")
+    assert main(["check"]) == 1
+    captured = capsys.readouterr()
+    assert "FAIL bot_api:" in captured.out and "cannot be reached" in captured.out
+    assert fake_bot_api.token.split(":")[1] not in captured.out + captured.err
+
+
+def test_schema_behind_or_ahead(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {LATEST_VERSION - 1}")
+    database, schema = check_database(path)
+    assert database.ok and not schema.ok and "older" in schema.detail
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    assert "upgrade the bot" in check_database(path)[1].detail
+
+
+def test_fails_while_another_writer_holds_the_lock(tmp_path: Path) -> None:
+    path = make_database(tmp_path / "h.sqlite3")
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        (database,) = check_database(path, busy_timeout_s=0.1)
+    finally:
+        holder.close()
+    assert not database.ok and "cannot be written" in database.detail
+    assert all(c.ok for c in check_database(path))
+
+
+def check_as_nobody(path: Path) -> list[Check]:
+    """`check_database` in a forked child that dropped root for the "nobody" user."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: no exec, so the interpreter's files need not be readable
+        status = 1
+        try:
+            os.close(read_end)
+            os.setgid(65534)
+            os.setuid(65534)
+            result = json.dumps([asdict(c) for c in check_database(path)]).encode()
+            os.write(write_end, result)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    assert status == 0 and data, "the child check ran"
+    return [Check(**c) for c in json.loads(data)]
+
+
+def test_fails_when_the_database_is_not_writable() -> None:
+    # A real permission failure. Root ignores file modes, so as root the check runs in a
+    # child that became "nobody"; otherwise the file and folder are made read-only.
+    folder = Path(tempfile.mkdtemp(prefix="hearts-ro-"))
+    try:
+        folder.chmod(0o755)
+        path = make_database(folder / "h.sqlite3")
+        path.chmod(0o644)
+        if os.geteuid() == 0:
+            checks = check_as_nobody(path)
+        else:
+            path.chmod(0o444)
+            folder.chmod(0o555)
+            checks = check_database(path)
+        assert not checks[0].ok, checks
+        assert "cannot be" in checks[0].detail
+    finally:
+        folder.chmod(0o755)
+        for child in folder.iterdir():
+            child.unlink()
+        folder.rmdir()
+
+
+async def test_healthz_answers_200_when_healthy(tmp_path: Path, unused_port: int) -> None:
+    path = tmp_path / "h.sqlite3"
+    storage = await open_storage(path)
+    await storage.close()
+
+    class Me:
+        username = "hearts_test_bot"
+
+    async def get_me() -> Me:
+        return Me()
+
+    settings = Settings(bot_token="1:x", database_path=path, health_port=unused_port)
+    server = HealthServer(settings, get_me=get_me)
+    await server.start(host="127.0.0.1")
+    try:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{unused_port}/healthz") as response:
+                assert response.status == 200
+                body = await response.json()
+            path.unlink()
+            async with session.get(f"http://127.0.0.1:{unused_port}/healthz") as response:
+                assert response.status == 503
+    finally:
+        await server.stop()
+        await server.stop()
+    assert body["ok"] is True
+    assert [c["name"] for c in body["checks"]] == ["database", "schema", "bot_api"]

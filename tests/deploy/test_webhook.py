@@ -1,0 +1,205 @@
+"""Webhook mode against python-telegram-bot's real webhook server on 127.0.0.1.
+
+The application runs through `bot.webhook.run_webhook` (what ``hearts-bot`` runs) in a
+thread with its own event loop; the Bot API it registers the webhook with is the pretend
+one from conftest. Requests are then posted the way Telegram (or an attacker) would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from telegram import Update
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
+
+from bot.config import Settings
+from bot.health import attach_health_server
+from bot.logs import setup_logging
+from bot.webhook import run_webhook
+
+SECRET = "right_secret-123"
+WRONG = "wrong_secret-456"
+BODY_MARKER = "BODY-MARKER-do-not-log"
+
+
+@dataclass
+class Running:
+    settings: Settings
+    app: Application[Any, Any, Any, Any, Any, Any]
+    log: io.StringIO
+    received: list[int] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.settings.webhook_port}/{self.settings.webhook_path}"
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def listening(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
+def post(url: str, body: dict[str, Any], secret: str | None) -> int:
+    headers = {"Content-Type": "application/json"}
+    if secret is not None:
+        headers["X-Telegram-Bot-Api-Secret-Token"] = secret
+    request = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            status: int = response.status
+            return status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def update(update_id: int) -> dict[str, Any]:
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": 1,
+            "date": 0,
+            "chat": {"id": -100, "type": "group", "title": "t"},
+            "from": {"id": 5, "is_bot": False, "first_name": "Ann"},
+            "text": BODY_MARKER,
+        },
+    }
+
+
+@pytest.fixture
+def running(tmp_path: Path, fake_bot_api: Any, unused_port: int) -> Iterator[Running]:
+    health_port = unused_port + 1 if unused_port < 65535 else unused_port - 1
+    settings = Settings(
+        bot_token=fake_bot_api.token,
+        telegram_api_base_url=fake_bot_api.base_url,
+        database_path=tmp_path / "missing.sqlite3",
+        webhook_url="https://hearts.example.org/tg/hook",
+        webhook_listen="127.0.0.1",
+        webhook_port=unused_port,
+        webhook_secret=SECRET,
+        health_port=health_port,
+    )
+    log = io.StringIO()
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    setup_logging(settings, stream=log)
+
+    app = (
+        ApplicationBuilder()
+        .token(settings.bot_token or "")
+        .base_url(settings.telegram_api_base_url)
+        .build()
+    )
+    state = Running(settings, app, log)
+
+    async def record(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Remember which updates reached a handler."""
+        state.received.append(update.update_id)
+
+    app.add_handler(TypeHandler(Update, record))
+    attach_health_server(app, settings)
+    loops: list[asyncio.AbstractEventLoop] = []
+    errors: list[BaseException] = []
+
+    def serve() -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        loops.append(loop)
+        try:
+            run_webhook(app, settings, stop_signals=None)
+        except BaseException as exc:  # surfaced by the assertion below
+            errors.append(exc)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: app.running or bool(errors), "the application to start")
+        assert not errors, errors
+        assert listening(unused_port)
+        yield state
+    finally:
+        deadline = time.monotonic() + 10
+        while thread.is_alive() and time.monotonic() < deadline:
+            if app.running and not loops[0].is_closed():
+                loops[0].call_soon_threadsafe(app.stop_running)
+            thread.join(timeout=0.1)
+        for handler in list(root.handlers):
+            if handler not in handlers:
+                root.removeHandler(handler)
+        root.setLevel(level)
+        logging.getLogger("telegram.ext.Updater").filters.clear()
+        logging.getLogger("telegram.ext.Updater").setLevel(logging.NOTSET)
+    assert not thread.is_alive(), "the application stopped"
+
+
+def test_webhook_is_registered_with_the_secret(running: Running, fake_bot_api: Any) -> None:
+    calls = dict(fake_bot_api.calls)
+    assert calls["setWebhook"]["url"] == "https://hearts.example.org/tg/hook"
+    assert calls["setWebhook"]["secret_token"] == SECRET
+    assert "callback_query" in calls["setWebhook"]["allowed_updates"]
+
+
+def test_secret_is_checked_on_every_request(running: Running) -> None:
+    assert post(running.url, update(1), secret=None) == 403
+    assert post(running.url, update(2), secret=WRONG) == 403
+    assert post(running.url, update(3), secret=SECRET) == 200
+    wait_for(lambda: 3 in running.received, "update 3 to reach the handler")
+    time.sleep(0.1)
+    assert running.received == [3], "refused updates never reach a handler"
+
+    lines = [line for line in running.log.getvalue().splitlines() if "refused" in line]
+    assert len(lines) == 2, running.log.getvalue()
+    assert all(
+        " WARNING telegram.ext.Updater: webhook request refused with 403" in x for x in lines
+    )
+    assert "did not include the secret token" in lines[0]
+    assert "wrong secret token" in lines[1]
+    output = running.log.getvalue()
+    assert BODY_MARKER not in output, "the body is never logged"
+    assert WRONG not in output and SECRET not in output
+    assert running.settings.bot_token is not None
+    assert running.settings.bot_token.split(":")[1] not in output
+
+
+def test_other_paths_are_not_served(running: Running) -> None:
+    other = running.url.replace("/tg/hook", "/elsewhere")
+    assert post(other, update(4), secret=SECRET) == 404
+    assert running.received == []
+
+
+def test_health_endpoint_in_webhook_mode(running: Running) -> None:
+    url = f"http://127.0.0.1:{running.settings.health_port}/healthz"
+    wait_for(lambda: listening(running.settings.health_port or 0), "the health endpoint")
+    try:
+        urllib.request.urlopen(url, timeout=5)
+        raise AssertionError("expected 503: the database does not exist")
+    except urllib.error.HTTPError as error:
+        assert error.code == 503
+        body = json.loads(error.read())
+    assert body["ok"] is False
+    checks = {c["name"]: c for c in body["checks"]}
+    assert checks["database"]["ok"] is False and "does not exist" in checks["database"]["detail"]
+    assert checks["bot_api"]["ok"] is True and "@hearts_test_bot" in checks["bot_api"]["detail"]

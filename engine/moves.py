@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -27,7 +28,7 @@ class Move:
     choice: str | None = None
 
     @classmethod
-    def pass_cards(cls, seat: int, cards: list[Card | str] | tuple[Card | str, ...]) -> Move:
+    def pass_cards(cls, seat: int, cards: Sequence[Card | str]) -> Move:
         return cls("pass", seat, tuple(c if isinstance(c, Card) else Card.parse(c) for c in cards))
 
     @classmethod

@@ -1,0 +1,1 @@
+"""Benchmarks: figures printed, not timed tests. Run with ``./dev bench [name]``."""

@@ -1,0 +1,105 @@
+"""Random full hands per second for every variant, and OpenSpiel's C++ hearts beside ours.
+
+Both sides do the same work: deal, pass three random cards each (where the hand passes),
+and play random legal cards to the end of the hand, driven from Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from engine import Game, Rules
+
+VARIANTS: dict[str, Rules] = {
+    "4 players": Rules(players=4),
+    "3 players": Rules(players=3),
+    "5 players": Rules(players=5),
+    "6 players": Rules(players=6),
+    "omnibus (J♦)": Rules(bonus_card="JD"),
+    "complex": Rules(variant="complex"),
+    "two-player": Rules(players=2, variant="two_player"),
+}
+
+
+def our_hands(rules: Rules, hands: int, seed: int = 1) -> int:
+    """Play ``hands`` random full hands; returns the hands played."""
+    rng = random.Random(seed)
+    played = 0
+    game = Game(rules, seed=seed, first_dealer=0)
+    while played < hands:
+        if game.phase == "over":
+            game = Game(rules, seed=rng.randrange(1 << 30), first_dealer=0)
+        start = game.hand_number
+        while game.hand_number == start and game.phase != "over":
+            if game.phase == "pass":
+                for seat in game.waiting_for():
+                    game.pass_cards(seat, rng.sample(game.hand(seat), 3))
+            elif game.phase == "play":
+                seat = game.current_player
+                assert seat is not None
+                game.play(seat, rng.choice(game.legal_plays()))
+            else:
+                seat = game.current_player
+                assert seat is not None
+                game.choose_moon(seat, "add_to_others")
+        played += 1
+    return played
+
+
+def open_spiel_hands(hands: int, seed: int = 1) -> int:
+    import pyspiel  # type: ignore[import-not-found]
+
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(seed)
+    for _ in range(hands):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    return hands
+
+
+def rate(run: Callable[[], int], seconds: float) -> float:
+    """Hands per second: repeat ``run`` for about ``seconds``, best of the rounds."""
+    best = 0.0
+    deadline = time.perf_counter() + seconds
+    while True:
+        t0 = time.perf_counter()
+        n = run()
+        dt = time.perf_counter() - t0
+        best = max(best, n / dt)
+        if time.perf_counter() > deadline:
+            return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--batch", type=int, default=200, help="hands per timed round")
+    args = parser.parse_args()
+
+    print(f"{'variant':<16}{'hands/s':>10}")
+    for name, rules in VARIANTS.items():
+        r = rate(lambda rules=rules: our_hands(rules, args.batch), args.seconds)  # type: ignore[misc]
+        print(f"{name:<16}{r:>10.0f}")
+    ours = rate(lambda: our_hands(VARIANTS["4 players"], args.batch), args.seconds)
+    try:
+        theirs = rate(lambda: open_spiel_hands(args.batch), args.seconds)
+    except ImportError:
+        print("OpenSpiel is not installed (./dev bench installs it): no comparison")
+        return
+    print()
+    print("4-player random full hands per second, side by side (best round):")
+    print(f"  ours (engine.Game)         {ours:10.0f}")
+    print(f"  OpenSpiel C++ hearts       {theirs:10.0f}")
+    print(f"  ratio ours / OpenSpiel     {ours / theirs:10.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""Building the Application: the one place where handlers, storage and timers are wired."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+)
+
+from storage import open_storage
+
+from . import handlers
+from .config import Settings
+from .outbox import Outbox
+from .service import HeartsService, ServiceConfig
+from .thinker import Thinker
+
+log = logging.getLogger(__name__)
+
+GROUP_COMMANDS = [
+    ("newgame", "Open a table of Hearts"),
+    ("join", "Take a seat"),
+    ("leave", "Leave the table"),
+    ("start", "Start the game (host or admin)"),
+    ("cancel", "Cancel the table (host or admin)"),
+    ("scores", "This game and the leaderboard"),
+    ("rules", "The rules of this table"),
+    ("rejoin", "Take your seat back"),
+    ("help", "All commands"),
+]
+PRIVATE_COMMANDS = [
+    ("stats", "Your record"),
+    ("rejoin", "Take your seat back"),
+    ("rules", "The rules"),
+    ("help", "All commands"),
+]
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Pacing that tests and the sandbox turn down; production keeps the defaults."""
+
+    computer_delay: float = 1.0
+    group_edit_interval: float = 3.0
+    dm_edit_interval: float = 1.0
+    thinker_workers: int = 1
+    rate_limiter: bool = True
+
+
+def build_application(settings: Settings, tuning: Tuning | None = None) -> Application:  # type: ignore[type-arg]
+    """The bot, ready to run: its ``post_init`` opens storage and resumes every game."""
+    tuning = tuning or Tuning()
+    if not settings.bot_token:
+        raise ValueError("A bot token is needed to build the application.")
+    builder = (
+        ApplicationBuilder()
+        .token(settings.bot_token)
+        .base_url(settings.telegram_api_base_url)
+        .concurrent_updates(True)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+    )
+    if settings.telegram_api_file_url:
+        builder = builder.base_file_url(settings.telegram_api_file_url)
+    if tuning.rate_limiter:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))  # type: ignore[arg-type]
+    app = builder.build()
+    app.bot_data["settings"] = settings
+    app.bot_data["tuning"] = tuning
+    app.add_handler(CommandHandler(["newgame", "hearts"], handlers.new_game))
+    app.add_handler(CommandHandler("start", handlers.start))
+    app.add_handler(CommandHandler("join", handlers.join))
+    app.add_handler(CommandHandler("leave", handlers.leave))
+    app.add_handler(CommandHandler("cancel", handlers.cancel))
+    app.add_handler(CommandHandler("rejoin", handlers.rejoin))
+    app.add_handler(CommandHandler("scores", handlers.scores))
+    app.add_handler(CommandHandler("stats", handlers.stats))
+    app.add_handler(CommandHandler("rules", handlers.rules))
+    app.add_handler(CommandHandler("help", handlers.help_command))
+    app.add_handler(CallbackQueryHandler(handlers.button))
+    app.add_error_handler(handlers.error_handler)
+    return app
+
+
+async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
+    settings: Settings = app.bot_data["settings"]
+    tuning: Tuning = app.bot_data["tuning"]
+    storage = await open_storage(settings.database_path)
+    me = await app.bot.get_me()
+    outbox = Outbox(
+        app.bot,
+        group_interval=tuning.group_edit_interval,
+        dm_interval=tuning.dm_edit_interval,
+    )
+    thinker = Thinker(tuning.thinker_workers)
+
+    async def is_admin(chat_id: int, user_id: int) -> bool:
+        try:
+            member = await app.bot.get_chat_member(chat_id, user_id)
+        except TelegramError:
+            return False
+        return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+    service = HeartsService(
+        storage,
+        outbox,
+        thinker,
+        ServiceConfig(
+            bot_username=me.username or "",
+            computer_delay=tuning.computer_delay,
+            computer_budget_ms=settings.computer_think_ms,
+            default_turn_timer=settings.default_turn_timer,
+        ),
+        is_admin,
+    )
+    app.bot_data.update(storage=storage, outbox=outbox, thinker=thinker, service=service)
+    try:
+        await app.bot.set_my_commands(
+            [BotCommand(c, d) for c, d in GROUP_COMMANDS], scope=BotCommandScopeAllGroupChats()
+        )
+        await app.bot.set_my_commands(
+            [BotCommand(c, d) for c, d in PRIVATE_COMMANDS], scope=BotCommandScopeAllPrivateChats()
+        )
+    except TelegramError as error:
+        log.warning("could not register commands: %s", error)
+    await service.resume()
+    log.info("bot @%s ready", me.username)
+
+
+async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    service = app.bot_data.get("service")
+    if service is not None:
+        await service.close()
+    outbox = app.bot_data.get("outbox")
+    if outbox is not None:
+        await outbox.close()
+    thinker = app.bot_data.get("thinker")
+    if thinker is not None:
+        thinker.close()
+    storage = app.bot_data.get("storage")
+    if storage is not None:
+        await storage.close()

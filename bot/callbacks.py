@@ -1,0 +1,68 @@
+"""Compact callback data for inline buttons: what was pressed, in which game, for which hand.
+
+Telegram allows 64 bytes. A button says ``<action>:<game>:<stamp>:<arg>``, where the stamp
+is the hand number for DM buttons (so a button from an earlier hand is recognised as stale)
+and 0 for lobby buttons. Nothing in it is trusted: the service checks who pressed it, that
+the game is the one the message belongs to, and that the move is legal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+MAX_BYTES: Final = 64
+
+# Lobby (group) actions.
+JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK = (
+    "lj",
+    "ll",
+    "la",
+    "lr",
+    "ls",
+    "lc",
+    "lb",
+    "ro",
+    "lk",
+)
+# DM actions.
+CARD, PASS, MOON, TRACKER, NOOP = "c", "p", "m", "t", "n"
+
+ACTIONS: Final = frozenset(
+    {JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK}
+    | {CARD, PASS, MOON, TRACKER, NOOP}
+)
+
+
+class BadCallback(ValueError):
+    """Callback data this bot did not make (forged, or from another version)."""
+
+
+@dataclass(frozen=True)
+class Callback:
+    action: str
+    game_id: int
+    stamp: int = 0
+    arg: str = ""
+
+    def encode(self) -> str:
+        data = f"{self.action}:{self.game_id}:{self.stamp}:{self.arg}"
+        if len(data.encode()) > MAX_BYTES:
+            raise ValueError(f"callback data too long: {data!r}")
+        return data
+
+    @classmethod
+    def decode(cls, data: str | None) -> Callback:
+        if not data or len(data.encode()) > MAX_BYTES:
+            raise BadCallback("empty or oversized callback data")
+        parts = data.split(":", 3)
+        if len(parts) != 4 or parts[0] not in ACTIONS:
+            raise BadCallback(f"unknown callback data {data!r}")
+        action, game, stamp, arg = parts
+        if not (game.isdigit() and stamp.isdigit()) or len(game) > 12 or len(stamp) > 6:
+            raise BadCallback(f"malformed callback data {data!r}")
+        return cls(action, int(game), int(stamp), arg)
+
+
+def button(action: str, game_id: int, stamp: int = 0, arg: str = "") -> str:
+    return Callback(action, game_id, stamp, arg).encode()

@@ -1,0 +1,240 @@
+"""Telegram updates in, service calls out. Each handler parses, calls one method, answers."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from telegram import Chat, Update
+from telegram.constants import ChatType, ParseMode
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from . import callbacks as cb
+from .service import HeartsService, Person, UserError
+from .texts import t
+
+log = logging.getLogger(__name__)
+
+
+def service_of(context: ContextTypes.DEFAULT_TYPE) -> HeartsService:
+    service = context.bot_data["service"]
+    assert isinstance(service, HeartsService)
+    return service
+
+
+def person_of(update: Update) -> Person | None:
+    user = update.effective_user
+    if user is None or user.is_bot:
+        return None
+    return Person(user.id, user.full_name or user.username or str(user.id), user.username)
+
+
+def _thread_of(update: Update) -> int | None:
+    message = update.effective_message
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
+
+
+def _is_group(chat: Chat | None) -> bool:
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def _reply(update: Update, text: str) -> None:
+    message = update.effective_message
+    if message is not None:
+        await message.reply_text(text, parse_mode=ParseMode.HTML, do_quote=False)
+
+
+async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/newgame or /hearts: open a lobby in this group (or forum topic)."""
+    person, chat = person_of(update), update.effective_chat
+    if person is None or chat is None:
+        return
+    if not _is_group(chat):
+        await _reply(update, t("reply.group_only"))
+        return
+    try:
+        await service_of(context).new_table(chat.id, _thread_of(update), chat.title or "", person)
+    except UserError as error:
+        await _reply(update, str(error))
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start: in a DM, open the DM (and follow a deep link); in a group, start the game."""
+    person, chat = person_of(update), update.effective_chat
+    if person is None or chat is None:
+        return
+    service = service_of(context)
+    try:
+        if chat.type == ChatType.PRIVATE:
+            payload = context.args[0] if context.args else ""
+            await _reply(update, await service.open_dm(person, payload))
+            return
+        table = await service.table_in_chat(chat.id, _thread_of(update))
+        if table is None:
+            await _reply(update, t("reply.no_table"))
+            return
+        await _reply(update, await service.start(table.id, person))
+    except UserError as error:
+        await _reply(update, str(error))
+
+
+async def _group_table_command(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, action: str
+) -> None:
+    person, chat = person_of(update), update.effective_chat
+    if person is None or chat is None:
+        return
+    if not _is_group(chat):
+        await _reply(update, t("reply.group_only"))
+        return
+    service = service_of(context)
+    try:
+        table = await service.table_in_chat(chat.id, _thread_of(update))
+        if table is None:
+            await _reply(update, t("reply.no_table"))
+            return
+        if action == "join":
+            text = await service.join(table.id, person)
+        elif action == "leave":
+            text = await service.leave(table.id, person)
+        else:
+            text = await service.cancel_game(table.id, person)
+        await _reply(update, text)
+    except UserError as error:
+        await _reply(update, str(error))
+
+
+async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/join: take a seat at this chat's table."""
+    await _group_table_command(update, context, "join")
+
+
+async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/leave: leave the table (a computer player takes the seat mid-game)."""
+    await _group_table_command(update, context, "leave")
+
+
+async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/cancel: cancel this chat's table (host or admin)."""
+    await _group_table_command(update, context, "cancel")
+
+
+async def rejoin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rejoin: take your seat back from the computer player."""
+    person = person_of(update)
+    if person is None:
+        return
+    try:
+        await _reply(update, await service_of(context).rejoin(person))
+    except UserError as error:
+        await _reply(update, str(error))
+
+
+async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/scores: this game's standings and the chat's all-time leaderboard."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    if not _is_group(chat):
+        person = person_of(update)
+        if person is not None:
+            await _reply(update, await service_of(context).stats_text(person))
+        return
+    await _reply(update, await service_of(context).scores_text(chat.id, _thread_of(update)))
+
+
+async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/stats: your own record."""
+    person = person_of(update)
+    if person is None:
+        return
+    await _reply(update, await service_of(context).stats_text(person))
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rules: the rules of this chat's table, in short."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    await _reply(update, await service_of(context).rules_text(chat.id, _thread_of(update)))
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/help: the commands."""
+    await _reply(update, t("help"))
+
+
+async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every inline button: decode, check, act, and always answer with a toast."""
+    query = update.callback_query
+    person = person_of(update)
+    if query is None or person is None:
+        return
+    service = service_of(context)
+    try:
+        data = cb.Callback.decode(query.data)
+        toast = await _dispatch(service, data, person, query.message)
+    except cb.BadCallback:
+        toast = t("toast.unknown_button")
+    except UserError as error:
+        toast = str(error)
+    try:
+        await query.answer(toast[:200] or None)
+    except TelegramError as error:
+        log.info("could not answer callback: %s", error)
+
+
+async def _dispatch(
+    service: HeartsService, data: cb.Callback, person: Person, message: object
+) -> str:
+    g = data.game_id
+    table = service.tables.get(g)
+    # A button only acts on the table its message shows: a forged game id from another
+    # chat's message is refused.
+    chat_id = getattr(getattr(message, "chat", None), "id", None)
+    if table is not None and chat_id is not None:
+        in_group = chat_id == table.chat_id
+        in_dm = chat_id == person.id
+        if not (in_group or in_dm):
+            raise UserError(t("toast.unknown_button"))
+    if data.action == cb.JOIN:
+        return await service.join(g, person)
+    if data.action == cb.LEAVE:
+        return await service.leave(g, person)
+    if data.action == cb.ADD_COMPUTER:
+        return await service.add_computer(g, person)
+    if data.action == cb.RULES:
+        return await service.show_rules_menu(g, person, True)
+    if data.action == cb.BACK:
+        return await service.show_rules_menu(g, person, False)
+    if data.action == cb.SET_RULE:
+        option, _, value = data.arg.partition("=")
+        return await service.set_rule(g, person, option, value)
+    if data.action == cb.START:
+        return await service.start(g, person)
+    if data.action == cb.CANCEL:
+        return await service.cancel_game(g, person)
+    if data.action == cb.KICK:
+        if not data.arg.isdigit():
+            raise UserError(t("toast.unknown_button"))
+        return await service.remove_seat(g, int(data.arg), person)
+    if data.action == cb.CARD:
+        return await service.press_card(g, data.stamp, data.arg, person)
+    if data.action == cb.PASS:
+        return await service.press_pass(g, data.stamp, person)
+    if data.action == cb.MOON:
+        return await service.press_moon(g, data.stamp, data.arg, person)
+    if data.action == cb.TRACKER:
+        return await service.toggle_tracker(g, data.stamp, person)
+    return ""
+
+
+async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Log any exception a handler raised, with the update it came from."""
+    log.error("error while handling an update", exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        with contextlib.suppress(TelegramError):
+            await update.callback_query.answer("Something went wrong; please try again.")

@@ -1,0 +1,210 @@
+"""Sending to Telegram within its limits, without losing the latest state.
+
+Edits of one message are coalesced: while an edit is in flight or the message's chat is
+cooling down, newer states replace older ones and only the latest is sent (a group sees at
+most one table edit every few seconds, a DM about one a second). New messages, deletions
+and photos go out in order through the bot, whose `AIORateLimiter` waits out Telegram's
+per-chat and overall limits and `RetryAfter`. "Message is not modified" is success; a
+message that was deleted by its reader is sent again and the owner told its new id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from telegram import Bot, InlineKeyboardMarkup, InputFile
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+Replaced = Callable[[int, int, int], Awaitable[None]]
+"""Called as ``(chat_id, old_message_id, new_message_id)`` when a message was re-sent."""
+
+
+@dataclass
+class _Edit:
+    text: str
+    markup: InlineKeyboardMarkup | None
+    thread_id: int | None
+
+
+class Outbox:
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        group_interval: float = 3.0,
+        dm_interval: float = 1.0,
+        on_replaced: Replaced | None = None,
+    ) -> None:
+        self.bot = bot
+        self.group_interval = group_interval
+        self.dm_interval = dm_interval
+        self.on_replaced = on_replaced
+        self._pending: dict[tuple[int, int], _Edit] = {}
+        self._shown: dict[tuple[int, int], tuple[str, str]] = {}
+        self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._next_time: dict[int, float] = {}
+
+    # ------------------------------------------------------------ messages
+
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        thread_id: int | None = None,
+        *,
+        notify: bool = True,
+    ) -> int | None:
+        """Send a new message; its id, or None if the chat does not accept the bot."""
+        try:
+            message = await self._retrying(
+                lambda: self.bot.send_message(
+                    chat_id,
+                    text,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
+                    message_thread_id=thread_id,
+                    disable_notification=not notify,
+                    disable_web_page_preview=True,
+                )
+            )
+        except Forbidden:
+            log.info("chat %s does not accept messages from the bot", chat_id)
+            return None
+        self._shown[(chat_id, message.message_id)] = (text, _markup_key(markup))
+        return message.message_id
+
+    async def send_photo(
+        self, chat_id: int, png: bytes, caption: str, thread_id: int | None = None
+    ) -> int | None:
+        try:
+            message = await self._retrying(
+                lambda: self.bot.send_photo(
+                    chat_id,
+                    InputFile(png, filename="scores.png"),
+                    caption=caption,
+                    parse_mode=ParseMode.HTML,
+                    message_thread_id=thread_id,
+                )
+            )
+        except Forbidden:
+            return None
+        return message.message_id
+
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        self._pending.pop((chat_id, message_id), None)
+        self._shown.pop((chat_id, message_id), None)
+        try:
+            await self._retrying(lambda: self.bot.delete_message(chat_id, message_id))
+        except (BadRequest, Forbidden) as error:
+            log.debug("could not delete message %s in %s: %s", message_id, chat_id, error)
+
+    def edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        thread_id: int | None = None,
+    ) -> None:
+        """Show this state in a message soon; a later state replaces an unsent one."""
+        key = (chat_id, message_id)
+        if self._shown.get(key) == (text, _markup_key(markup)) and key not in self._pending:
+            return
+        self._pending[key] = _Edit(text, markup, thread_id)
+        worker = self._workers.get(key)
+        if worker is None or worker.done():
+            self._workers[key] = asyncio.create_task(self._edit_worker(key))
+
+    async def flush(self, timeout: float = 30.0) -> None:
+        """Wait until every pending edit has been sent (tests, and shutdown)."""
+        deadline = time.monotonic() + timeout
+        while any(not w.done() for w in self._workers.values()):
+            if time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        await self.flush(timeout=10.0)
+        for worker in self._workers.values():
+            worker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await worker
+
+    # ------------------------------------------------------------ internals
+
+    async def _edit_worker(self, key: tuple[int, int]) -> None:
+        chat_id, message_id = key
+        while key in self._pending:
+            wait = self._next_time.get(chat_id, 0.0) - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            edit = self._pending.pop(key, None)
+            if edit is None:
+                return
+            interval = self.group_interval if chat_id < 0 else self.dm_interval
+            self._next_time[chat_id] = time.monotonic() + interval
+            shown = (edit.text, _markup_key(edit.markup))
+            if self._shown.get(key) == shown:
+                continue
+            try:
+                await self._retrying(functools.partial(self._edit_now, chat_id, message_id, edit))
+                self._shown[key] = shown
+            except BadRequest as error:
+                text = str(error).lower()
+                if "not modified" in text:
+                    self._shown[key] = shown
+                elif "not found" in text or "can't be edited" in text:
+                    await self._replace(chat_id, message_id, edit)
+                    return
+                else:
+                    log.warning("edit of message %s in %s failed: %s", message_id, chat_id, error)
+            except Forbidden:
+                log.info("chat %s blocked the bot; edit dropped", chat_id)
+                return
+            except TelegramError as error:
+                log.warning("edit of message %s in %s failed: %s", message_id, chat_id, error)
+
+    async def _edit_now(self, chat_id: int, message_id: int, edit: _Edit) -> object:
+        return await self.bot.edit_message_text(
+            edit.text,
+            chat_id=chat_id,
+            message_id=message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=edit.markup,
+            disable_web_page_preview=True,
+        )
+
+    async def _replace(self, chat_id: int, old_id: int, edit: _Edit) -> None:
+        # The reader deleted the message: show the state in a new one.
+        new_id = await self.send(chat_id, edit.text, edit.markup, edit.thread_id, notify=False)
+        if new_id is not None and self.on_replaced is not None:
+            await self.on_replaced(chat_id, old_id, new_id)
+
+    async def _retrying(self, call: Callable[[], Awaitable[T]], tries: int = 4) -> T:
+        """One call, waiting out any RetryAfter the rate limiter let through."""
+        for attempt in range(tries):
+            try:
+                return await call()
+            except RetryAfter as error:
+                if attempt == tries - 1:
+                    raise
+                delay = error.retry_after
+                seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
+                await asyncio.sleep(float(seconds))
+        raise AssertionError("unreachable")
+
+
+def _markup_key(markup: InlineKeyboardMarkup | None) -> str:
+    return "" if markup is None else str(markup.to_dict())

@@ -1,0 +1,508 @@
+"""What people see: the lobby, the group's table message, each player's DM, results.
+
+Pure functions from a `Table` to text and inline keyboards; no I/O. The DM is built from
+``game.view(seat)`` only, so a player's screen can never show another player's cards.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import Card, HandResult, Rules, SeatView, magnitude_squared
+from engine.scoring import Score
+
+from . import callbacks as cb
+from .model import LEVELS, TARGETS, TIMERS, Table
+from .texts import t
+
+ARROWS = {"left": "→", "right": "←", "across": "↕", "hold": ""}
+SUIT_ORDER = ("S", "H", "C", "D")
+MAX_ROW = 7
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+# ---------------------------------------------------------------- scores
+
+
+def format_score(score: Score) -> str:
+    """``12``, ``−10``, ``12+13i``, ``26i``: the way RULES.md §5 writes scores."""
+    if isinstance(score, complex):
+        re, im = round(score.real), round(score.imag)
+        if im == 0:
+            text = str(re)
+        elif re == 0:
+            text = f"{im}i"
+        else:
+            text = f"{re}{'+' if im > 0 else '-'}{abs(im)}i"
+        return text.replace("-", "−")
+    return str(score).replace("-", "−")
+
+
+def format_total(score: Score) -> str:
+    """A total, with its magnitude beside it for Complex Hearts."""
+    if isinstance(score, complex):
+        return f"{format_score(score)} (|z| = {magnitude_squared(score) ** 0.5:.1f})"
+    return format_score(score)
+
+
+def variant_key(rules: Rules) -> str:
+    if rules.variant != "standard":
+        return rules.variant
+    if rules.bonus_card == "JD":
+        return "omnibus_jd"
+    if rules.bonus_card == "TD":
+        return "omnibus_td"
+    return "standard"
+
+
+def rules_summary(table: Table) -> str:
+    rules, options = table.rules, table.options
+    timer = t("timer.seconds", seconds=options.turn_timer) if options.turn_timer else t("timer.off")
+    return t(
+        "rules.summary",
+        players=rules.players,
+        variant=t(f"variant.{variant_key(rules)}"),
+        moon=t(f"moon.{rules.moon}") if rules.variant != "two_player" else "opponent +20",
+        queen=t("on" if rules.queen_breaks_hearts else "off"),
+        target=rules.target,
+        timer=timer,
+        level=t(f"level.{options.computer_level}"),
+    )
+
+
+def rules_text(rules: Rules) -> str:
+    """The table's rules in short (/rules)."""
+    if rules.variant == "two_player":
+        return t("rules.text.two_player", target=rules.target)
+    parts = []
+    if rules.variant == "complex":
+        parts.append(t("rules.text.complex", target=rules.target))
+    else:
+        parts.append(t("rules.text.standard", target=rules.target))
+    if rules.no_points_on_first_trick:
+        parts.append(t("rules.text.first_trick"))
+    if rules.bonus_card:
+        parts.append(t("rules.text.omnibus", card=Card.parse(rules.bonus_card).symbol))
+    return "\n".join(parts)
+
+
+# ---------------------------------------------------------------- lobby
+
+
+def lobby(table: Table) -> tuple[str, InlineKeyboardMarkup]:
+    lines = [t("lobby.title", creator=esc(table.creator_name)), esc(rules_summary(table)), ""]
+    lines.append(t("lobby.seats"))
+    for number, seat in enumerate(table.seats, start=1):
+        if seat is None:
+            who = t("lobby.empty_seat")
+        elif seat.kind == "computer":
+            who = t("lobby.computer", name=esc(seat.name))
+        else:
+            who = esc(seat.name)
+        lines.append(f"{number}. {who}")
+    for name in table.ui.pending.values():
+        lines.append("   " + t("lobby.waiting_dm", name=esc(name)))
+    lines += ["", t("lobby.hint")]
+    g = table.id
+    keyboard = [
+        [
+            InlineKeyboardButton(t("button.join"), callback_data=cb.button(cb.JOIN, g)),
+            InlineKeyboardButton(t("button.leave"), callback_data=cb.button(cb.LEAVE, g)),
+        ],
+        [
+            InlineKeyboardButton(
+                t("button.add_computer"), callback_data=cb.button(cb.ADD_COMPUTER, g)
+            ),
+            InlineKeyboardButton(t("button.rules"), callback_data=cb.button(cb.RULES, g)),
+        ],
+        [
+            InlineKeyboardButton(t("button.start"), callback_data=cb.button(cb.START, g)),
+            InlineKeyboardButton(t("button.cancel"), callback_data=cb.button(cb.CANCEL, g)),
+        ],
+    ]
+    return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+
+
+RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    "players": ("2", "3", "4", "5", "6"),
+    "variant": ("standard", "omnibus_jd", "omnibus_td", "complex", "two_player"),
+    "moon": ("choose", "add_to_others", "subtract_from_shooter"),
+    "queen": ("on", "off"),
+    "first": ("on", "off"),
+    "target": tuple(str(x) for x in TARGETS),
+    "timer": tuple(str(x) for x in TIMERS),
+    "level": LEVELS,
+    "tracker": ("on", "off"),
+}
+
+
+def current_rule_values(table: Table) -> dict[str, str]:
+    rules, options = table.rules, table.options
+    return {
+        "players": str(rules.players),
+        "variant": variant_key(rules),
+        "moon": rules.moon,
+        "queen": "on" if rules.queen_breaks_hearts else "off",
+        "first": "on" if rules.no_points_on_first_trick else "off",
+        "target": str(rules.target),
+        "timer": str(options.turn_timer),
+        "level": options.computer_level,
+        "tracker": "on" if options.track_cards else "off",
+    }
+
+
+def _choice_label(option: str, value: str) -> str:
+    if option == "variant":
+        return t(f"variant.{value}")
+    if option == "moon":
+        return t(f"moon.{value}")
+    if option == "timer":
+        return t("timer.seconds", seconds=value) if value != "0" else t("timer.off")
+    if option == "level":
+        return t(f"level.{value}")
+    if option in ("queen", "first", "tracker"):
+        return t(value)
+    return value
+
+
+RULE_LABELS = {
+    "players": "rules.players",
+    "variant": "rules.variant",
+    "moon": "rules.moon",
+    "queen": "rules.queen",
+    "first": "rules.first_trick",
+    "target": "rules.target",
+    "timer": "rules.timer",
+    "level": "rules.level",
+    "tracker": "rules.tracker",
+}
+
+
+def rules_menu(table: Table) -> tuple[str, InlineKeyboardMarkup]:
+    current = current_rule_values(table)
+    lines = [t("rules.menu_title"), esc(rules_summary(table))]
+    keyboard: list[list[InlineKeyboardButton]] = []
+    for option, values in RULE_CHOICES.items():
+        lines.append(
+            f"{t(RULE_LABELS[option])}: <b>{esc(_choice_label(option, current[option]))}</b>"
+        )
+        row = []
+        for value in values:
+            label = _choice_label(option, value)
+            if value == current[option]:
+                label = f"• {label}"
+            row.append(
+                InlineKeyboardButton(
+                    label, callback_data=cb.button(cb.SET_RULE, table.id, 0, f"{option}={value}")
+                )
+            )
+        keyboard.extend(row[i : i + 3] for i in range(0, len(row), 3))
+    keyboard.append(
+        [InlineKeyboardButton(t("button.back"), callback_data=cb.button(cb.BACK, table.id))]
+    )
+    return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+
+
+# ---------------------------------------------------------------- play
+
+
+def _plays(table: Table, plays: Sequence[tuple[int, Card]]) -> str:
+    return " · ".join(f"{esc(table.name(s))} {c.symbol}" for s, c in plays)
+
+
+def _scores_line(table: Table, scores: Sequence[Score], seat: int | None = None) -> str:
+    parts = []
+    for s, score in enumerate(scores):
+        name = "You" if s == seat else esc(table.name(s))
+        parts.append(f"{name} {format_score(score)}")
+    return " · ".join(parts)
+
+
+def _names(table: Table, seats: Sequence[int]) -> str:
+    return ", ".join(esc(table.name(s)) for s in seats)
+
+
+def winners_text(table: Table, winners: Sequence[int]) -> str:
+    return " and ".join(f"<b>{esc(table.name(s))}</b>" for s in winners)
+
+
+def table_message(table: Table) -> str:
+    """The group's one table message."""
+    game = table.game
+    assert game is not None
+    lines = [
+        t(
+            "table.title",
+            hand=game.hand_number,
+            direction=t(f"direction.{game.pass_direction}"),
+        ),
+        esc(rules_summary(table)),
+        "",
+    ]
+    if game.phase == "over":
+        lines.append(t("table.over", winners=winners_text(table, game.winners)))
+    elif game.phase == "pass":
+        lines.append(
+            t(
+                "table.passing",
+                direction=t(f"direction.{game.pass_direction}").removeprefix("pass "),
+                names=_names(table, game.waiting_for()),
+            )
+        )
+    elif game.phase == "moon":
+        assert game.current_player is not None
+        lines.append(t("table.moon", name=esc(table.name(game.current_player))))
+    else:
+        if game.trick:
+            lines.append(t("table.trick", cards=_plays(table, game.trick)))
+        elif game.tricks:
+            last = game.tricks[-1]
+            lines.append(
+                t(
+                    "dm.last_trick",
+                    cards=_plays(table, last.plays),
+                    name=esc(table.name(last.winner)),
+                )
+            )
+        assert game.current_player is not None
+        lines.append(t("table.turn", name=esc(table.name(game.current_player))))
+        lines.append(t("dm.hearts_broken" if game.hearts_broken else "dm.hearts_unbroken"))
+    lines += ["", t("table.scores_title")]
+    taken = game.points_taken()
+    for s, total in enumerate(game.scores):
+        marker = "▶ " if game.current_player == s and game.phase != "over" else ""
+        this_hand = f" ({format_score(taken[s])})" if game.phase in ("play", "moon") else ""
+        lines.append(f"{marker}{esc(table.name(s))}: {format_total(total)}{this_hand}")
+    if game.phase != "over":
+        lines += ["", t("table.follow_dm")]
+    return "\n".join(lines)
+
+
+def hand_result(table: Table, result: HandResult) -> str:
+    points = " · ".join(
+        f"{esc(table.name(s))} {format_score(p)}" for s, p in enumerate(result.points)
+    )
+    lines = [t("hand.result", hand=result.hand_number, points=points)]
+    if result.shooter is not None:
+        lines.append(t("hand.moon", name=esc(table.name(result.shooter))))
+    totals = " · ".join(
+        f"{esc(table.name(s))} {format_total(total)}" for s, total in enumerate(result.totals)
+    )
+    lines.append(t("hand.standings", totals=totals))
+    return "\n".join(lines)
+
+
+def _card_rows(
+    view: SeatView, table: Table, selected: set[str]
+) -> list[list[InlineKeyboardButton]]:
+    rows: list[list[InlineKeyboardButton]] = []
+    by_suit: dict[str, list[Card]] = {s: [] for s in SUIT_ORDER}
+    for card in view.hand:
+        by_suit[card.suit].append(card)
+    for suit in SUIT_ORDER:
+        cards = by_suit[suit]
+        buttons = []
+        for card in cards:
+            label = card.symbol
+            if card.code in selected:
+                label = f"✅{label}"
+            buttons.append(
+                InlineKeyboardButton(
+                    label,
+                    callback_data=cb.button(cb.CARD, table.id, view.hand_number, card.code),
+                )
+            )
+        rows.extend(buttons[i : i + MAX_ROW] for i in range(0, len(buttons), MAX_ROW))
+    return rows
+
+
+def dm(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | None]:
+    """One player's living DM message: the table from their seat and their cards."""
+    game = table.game
+    assert game is not None
+    view = game.view(seat)
+    g = table.id
+    lines = [t("dm.header", chat=esc(table.chat_title), hand=view.hand_number)]
+    lines.append(t("dm.scores", scores=_scores_line(table, view.scores, seat)))
+    lines.append("")
+    selected = set(table.ui.selections.get(seat, [])) if view.phase == "pass" else set()
+    extra_rows: list[list[InlineKeyboardButton]] = []
+    if view.phase == "over":
+        lines.append(t("dm.game_over", winners=winners_text(table, view.winners)))
+        return "\n".join(lines), None
+    if view.phase == "pass":
+        arrow = ARROWS[view.pass_direction]
+        if view.passed is None:
+            lines.append(t("dm.pass_to", arrow=arrow, name=esc(table.name(view.pass_to))))
+            lines.append(t("dm.pass_hint"))
+            extra_rows.append(
+                [
+                    InlineKeyboardButton(
+                        t(
+                            "button.pass",
+                            count=len(selected),
+                            arrow=f"{arrow} {table.name(view.pass_to)}",
+                        ),
+                        callback_data=cb.button(cb.PASS, g, view.hand_number),
+                    )
+                ]
+            )
+        else:
+            lines.append(
+                t(
+                    "dm.passed_waiting",
+                    cards=" ".join(c.symbol for c in view.passed),
+                    names=_names(table, view.waiting_for),
+                )
+            )
+    else:
+        if view.pass_direction == "hold":
+            if not view.tricks:
+                lines.append(t("dm.hold"))
+        elif view.received is not None and len(view.tricks) < 1:
+            lines.append(
+                t(
+                    "dm.received",
+                    cards=" ".join(f"<b>{c.symbol}</b>" for c in view.received),
+                    name=esc(table.name(view.pass_from)),
+                )
+            )
+        if view.trick:
+            lines.append(t("dm.trick", cards=_plays(table, view.trick)))
+        else:
+            lines.append(t("dm.trick_empty"))
+        if view.tricks:
+            last = view.tricks[-1]
+            lines.append(
+                t(
+                    "dm.last_trick",
+                    cards=_plays(table, last.plays),
+                    name=esc(table.name(last.winner)),
+                )
+            )
+        lines.append(t("dm.hearts_broken" if view.hearts_broken else "dm.hearts_unbroken"))
+        lines.append(t("dm.points_hand", points=_scores_line(table, view.points_taken, seat)))
+        lines.append("")
+        if view.phase == "moon":
+            if view.moon_shooter == seat:
+                lines.append(t("dm.moon_choose"))
+                complex_ = table.rules.variant == "complex"
+                suffix = "_complex" if complex_ else ""
+                extra_rows.append(
+                    [
+                        InlineKeyboardButton(
+                            t(f"button.moon_subtract{suffix}"),
+                            callback_data=cb.button(cb.MOON, g, view.hand_number, "s"),
+                        ),
+                        InlineKeyboardButton(
+                            t(f"button.moon_add{suffix}"),
+                            callback_data=cb.button(cb.MOON, g, view.hand_number, "a"),
+                        ),
+                    ]
+                )
+            else:
+                assert view.moon_shooter is not None
+                lines.append(t("dm.moon_waiting", name=esc(table.name(view.moon_shooter))))
+        elif view.current_player == seat:
+            lines.append(t("dm.your_turn"))
+        elif view.current_player is not None:
+            lines.append(t("dm.turn_of", name=esc(table.name(view.current_player))))
+    if table.options.track_cards:
+        is_open = table.ui.tracker_open.get(seat, False)
+        if is_open and view.phase in ("play", "moon"):
+            lines += ["", *tracker_lines(table, view)]
+        extra_rows.append(
+            [
+                InlineKeyboardButton(
+                    t("button.tracker_off" if is_open else "button.tracker_on"),
+                    callback_data=cb.button(cb.TRACKER, g, view.hand_number),
+                )
+            ]
+        )
+    keyboard = _card_rows(view, table, selected) + extra_rows
+    return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+
+
+def tracker_lines(table: Table, view: SeatView) -> list[str]:
+    """The card-keeping aid: cards played by suit, and who has shown a void."""
+    lines = [t("dm.tracker_title")]
+    symbols = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+    played = view.cards_played_by_suit()
+    for suit in SUIT_ORDER:
+        cards = " ".join(c.symbol[:-1] for c in played[suit]) or "—"
+        lines.append(f"{symbols[suit]} {cards}")
+    voids = [
+        f"{esc(table.name(s))} {''.join(symbols[x] for x in SUIT_ORDER if x in v)}"
+        for s, v in enumerate(view.voids())
+        if v and s != view.seat
+    ]
+    lines.append(t("dm.tracker_voids", voids=", ".join(voids) or t("dm.tracker_none")))
+    return lines
+
+
+# ---------------------------------------------------------------- chart
+
+PALETTE = [
+    (220, 50, 47),
+    (38, 139, 210),
+    (133, 153, 0),
+    (211, 54, 130),
+    (181, 137, 0),
+    (42, 161, 152),
+]
+
+
+def score_chart_png(table: Table) -> bytes:
+    """A line chart of every player's total hand by hand (|z| for Complex Hearts)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    game = table.game
+    assert game is not None
+    history = game.hand_history
+    n = table.rules.players
+
+    def value(score: Score) -> float:
+        return magnitude_squared(score) ** 0.5 if isinstance(score, complex) else float(score)
+
+    series = [[0.0] + [value(h.totals[s]) for h in history] for s in range(n)]
+    width, height, margin, legend = 800, 480, 60, 150
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=16)
+    lo = min(0.0, *(min(s) for s in series))
+    hi = max(float(table.rules.target), *(max(s) for s in series))
+    plot_w = width - margin - legend
+    plot_h = height - 2 * margin
+    hands = max(1, len(history))
+
+    def xy(i: int, v: float) -> tuple[float, float]:
+        return margin + plot_w * i / hands, margin + plot_h * (1 - (v - lo) / (hi - lo or 1))
+
+    draw.rectangle((margin, margin, margin + plot_w, margin + plot_h), outline="black")
+    target_y = xy(0, float(table.rules.target))[1]
+    draw.line((margin, target_y, margin + plot_w, target_y), fill=(180, 180, 180), width=1)
+    draw.text((margin + 4, target_y - 18), f"{table.rules.target}", fill=(120, 120, 120), font=font)
+    draw.text((margin, 15), t("game.winner_chart"), fill="black", font=font)
+    for i in range(hands + 1):
+        x, _ = xy(i, lo)
+        draw.text((x - 4, margin + plot_h + 6), str(i), fill="black", font=font)
+    for s in range(n):
+        color = PALETTE[s % len(PALETTE)]
+        points = [xy(i, v) for i, v in enumerate(series[s])]
+        draw.line(points, fill=color, width=3)
+        for p in points:
+            draw.ellipse((p[0] - 3, p[1] - 3, p[0] + 3, p[1] + 3), fill=color)
+        ly = margin + 24 * s
+        draw.rectangle((width - legend + 10, ly + 4, width - legend + 24, ly + 18), fill=color)
+        label = f"{table.name(s)[:12]} {series[s][-1]:.0f}"
+        draw.text((width - legend + 30, ly), label, fill="black", font=font)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()

@@ -1,0 +1,1004 @@
+"""The tables of every chat: lobby, play, timers and computer players.
+
+Handlers call one method here per update; each method takes the table's lock, asks the
+engine, makes the move durable in storage before anyone is answered, then updates what
+people see through the `Outbox`. A rejected input raises `UserError` with the sentence to
+show, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from engine import Card, Event, Game, GameOver, HandScored, IllegalMove, Move, Rules
+from storage.models import Seat as StoredSeat
+from storage.models import StoredGame
+from storage.repository import Storage
+
+from . import render
+from .model import LEVELS, TARGETS, TIMERS, Seat, Table, TableOptions, TableUI
+from .outbox import Outbox
+from .texts import t
+from .thinker import Thinker
+
+log = logging.getLogger(__name__)
+
+COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
+
+
+class UserError(Exception):
+    """A request the bot turns down; the message is shown to the person as it is."""
+
+
+@dataclass(frozen=True)
+class Person:
+    id: int
+    name: str
+    username: str | None = None
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    bot_username: str
+    computer_delay: float = 1.0
+    """Seconds a computer player 'thinks' before its card shows (natural pace)."""
+    computer_budget_ms: int = 300
+    default_turn_timer: int = 60
+    timeouts_before_away: int = 3
+
+
+class Scheduler:
+    """Named one-shot timers, each replaced when armed again (`turn:<game>` and so on)."""
+
+    def __init__(self) -> None:
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def arm(self, name: str, delay: float, action: Callable[[], Awaitable[None]]) -> None:
+        self.cancel(name)
+
+        async def run() -> None:
+            await asyncio.sleep(max(0.0, delay))
+            self._tasks.pop(name, None)
+            try:
+                await action()
+            except Exception:
+                log.exception("timer %s failed", name)
+
+        self._tasks[name] = asyncio.create_task(run(), name=name)
+
+    def cancel(self, name: str) -> None:
+        task = self._tasks.pop(name, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def cancel_game(self, game_id: int) -> None:
+        for name in [n for n in self._tasks if n.endswith(f":{game_id}")]:
+            self.cancel(name)
+
+    def names(self) -> list[str]:
+        return sorted(self._tasks)
+
+    async def close(self) -> None:
+        for name in list(self._tasks):
+            self.cancel(name)
+
+
+AdminCheck = Callable[[int, int], Awaitable[bool]]
+
+
+class HeartsService:
+    def __init__(
+        self,
+        storage: Storage,
+        outbox: Outbox,
+        thinker: Thinker,
+        config: ServiceConfig,
+        is_admin: AdminCheck,
+    ) -> None:
+        self.storage = storage
+        self.outbox = outbox
+        self.thinker = thinker
+        self.config = config
+        self.is_admin = is_admin
+        self.scheduler = Scheduler()
+        self.tables: dict[int, Table] = {}
+        self.seq: dict[int, int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        outbox.on_replaced = self._message_replaced
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    # ================================================================ loading
+
+    def _table_from_stored(self, stored: StoredGame) -> Table:
+        meta = stored.meta
+        seats: list[Seat | None] = [None] * stored.rules.players
+        seat_state = meta.get("seat_state", {})
+        for s in stored.seats:
+            extra = seat_state.get(str(s.seat), {})
+            seats[s.seat] = Seat(
+                kind=s.kind,
+                name=s.display_name,
+                user_id=s.user_id,
+                level=s.computer_level or "standard",
+                away=bool(extra.get("away", False)),
+                timeouts=int(extra.get("timeouts", 0)),
+            )
+        table = Table(
+            id=stored.id,
+            chat_id=stored.chat_id,
+            thread_id=stored.thread_id,
+            chat_title=meta.get("chat_title", ""),
+            creator_id=stored.creator_id,
+            creator_name=meta.get("creator_name", ""),
+            rules=stored.rules,
+            options=TableOptions.from_dict(meta.get("options", {})),
+            seats=seats,
+            status=stored.status,
+            game=stored.game,
+            ui=TableUI.from_dict(meta.get("ui", {})),
+        )
+        self.seq[table.id] = stored.last_seq
+        return table
+
+    @staticmethod
+    def _meta(table: Table) -> dict[str, Any]:
+        meta = table.meta()
+        meta["seat_state"] = {
+            str(n): {"away": s.away, "timeouts": s.timeouts}
+            for n, s in enumerate(table.seats)
+            if s is not None and s.kind == "human"
+        }
+        return meta
+
+    @staticmethod
+    def _stored_seats(table: Table) -> list[StoredSeat]:
+        out = []
+        for n, s in enumerate(table.seats):
+            if s is None:
+                continue
+            if s.kind == "human":
+                assert s.user_id is not None
+                out.append(StoredSeat.human(n, s.user_id, s.name))
+            else:
+                out.append(StoredSeat.computer(n, s.name, s.level))
+        return out
+
+    async def _get(self, game_id: int) -> Table:
+        table = self.tables.get(game_id)
+        if table is None:
+            raise UserError(t("toast.unknown_button"))
+        return table
+
+    async def table_in_chat(self, chat_id: int, thread_id: int | None) -> Table | None:
+        for table in self.tables.values():
+            if (
+                table.chat_id == chat_id
+                and table.thread_id == thread_id
+                and table.status in ("lobby", "active")
+            ):
+                return table
+        return None
+
+    def table_of_user(self, user_id: int) -> Table | None:
+        for table in self.tables.values():
+            if table.status in ("lobby", "active") and table.seat_of(user_id) is not None:
+                return table
+        return None
+
+    async def resume(self) -> None:
+        """After a start: load every open game, show it again, re-arm its timers."""
+        for stored in await self.storage.active_games():
+            if stored.status == "quarantined":
+                log.warning("game %s quarantined: %s", stored.id, stored.quarantine_reason)
+                await self.outbox.send(
+                    stored.chat_id, t("game.quarantined"), thread_id=stored.thread_id
+                )
+                continue
+            table = self._table_from_stored(stored)
+            self.tables[table.id] = table
+            log.info("resumed game %s in chat %s (%s)", table.id, table.chat_id, table.status)
+            if table.status == "lobby":
+                self._show_lobby(table)
+            else:
+                self._show_all(table)
+                self._schedule(table, resumed=True)
+
+    # ================================================================ lobby
+
+    async def new_table(
+        self, chat_id: int, thread_id: int | None, chat_title: str, person: Person
+    ) -> None:
+        await self.storage.upsert_user(person.id, person.name, person.username)
+        if await self.table_in_chat(chat_id, thread_id) is not None:
+            raise UserError(t("reply.table_exists"))
+        settings = await self.storage.get_chat_settings(chat_id)
+        try:
+            rules = Rules.from_dict(settings.rules)
+        except ValueError:
+            rules = Rules()
+        level = settings.computer_level if settings.computer_level in LEVELS else "standard"
+        options = TableOptions(
+            turn_timer=settings.turn_timer_s, computer_level=level, track_cards=settings.track_cards
+        )
+        table = Table(
+            id=0,
+            chat_id=chat_id,
+            thread_id=thread_id,
+            chat_title=chat_title,
+            creator_id=person.id,
+            creator_name=person.name,
+            rules=rules,
+            options=options,
+            seats=[None] * rules.players,
+        )
+        other = self.table_of_user(person.id)
+        if other is None:
+            table.seats[0] = Seat("human", person.name, person.id)
+            if not await self.storage.dm_open(person.id):
+                table.seats[0] = None
+                table.ui.pending[person.id] = person.name
+        table.id = await self.storage.create_lobby(
+            chat_id, thread_id, person.id, rules, self._stored_seats(table), self._meta(table)
+        )
+        self.tables[table.id] = table
+        self.seq[table.id] = 0
+        text, markup = render.lobby(table)
+        message_id = await self.outbox.send(chat_id, text, markup, thread_id)
+        table.ui.table_message_id = message_id
+        await self.storage.set_meta(table.id, self._meta(table))
+        if person.id in table.ui.pending:
+            await self._ask_to_open_dm(table, person)
+
+    async def _save_lobby(self, table: Table) -> None:
+        await self.storage.update_lobby(
+            table.id, table.rules, self._stored_seats(table), self._meta(table)
+        )
+        self._show_lobby(table)
+
+    def _show_lobby(self, table: Table) -> None:
+        if table.ui.table_message_id is None:
+            return
+        text, markup = render.lobby(table)
+        self.outbox.edit(table.chat_id, table.ui.table_message_id, text, markup, table.thread_id)
+
+    async def _lobby(self, game_id: int) -> Table:
+        table = await self._get(game_id)
+        if table.status != "lobby":
+            raise UserError(t("reply.game_in_progress"))
+        return table
+
+    async def _require_host(self, table: Table, person: Person) -> None:
+        if person.id == table.creator_id:
+            return
+        if await self.is_admin(table.chat_id, person.id):
+            return
+        raise UserError(t("toast.only_host", creator=table.creator_name))
+
+    async def join(self, game_id: int, person: Person) -> str:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            await self.storage.upsert_user(person.id, person.name, person.username)
+            if table.seat_of(person.id) is not None:
+                raise UserError(t("toast.already_seated"))
+            other = self.table_of_user(person.id)
+            if other is not None:
+                raise UserError(t("toast.other_table"))
+            if None not in table.seats:
+                raise UserError(t("toast.table_full"))
+            if not await self.storage.dm_open(person.id):
+                table.ui.pending[person.id] = person.name
+                await self._save_lobby(table)
+                await self._ask_to_open_dm(table, person)
+                return (
+                    t("reply.open_dm_first", name=person.name)
+                    .replace("<b>", "")
+                    .replace("</b>", "")
+                )
+            table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
+            table.ui.pending.pop(person.id, None)
+            await self._save_lobby(table)
+            return t("toast.joined")
+
+    async def _ask_to_open_dm(self, table: Table, person: Person) -> None:
+        url = f"https://t.me/{self.config.bot_username}?start=j{table.id}"
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton(t("button.open_dm"), url=url)]])
+        await self.outbox.send(
+            table.chat_id,
+            t("reply.open_dm_first", name=render.esc(person.name)),
+            markup,
+            table.thread_id,
+        )
+
+    async def leave(self, game_id: int, person: Person) -> str:
+        async with self.lock(game_id):
+            table = await self._get(game_id)
+            seat = table.seat_of(person.id)
+            if table.status == "lobby":
+                if seat is None:
+                    if table.ui.pending.pop(person.id, None) is not None:
+                        await self._save_lobby(table)
+                        return t("toast.left")
+                    raise UserError(t("toast.not_seated"))
+                table.seats[seat] = None
+                await self._save_lobby(table)
+                return t("toast.left")
+            if table.status != "active" or seat is None:
+                raise UserError(t("toast.not_seated"))
+            s = table.seats[seat]
+            assert s is not None
+            s.away = True
+            await self.storage.set_meta(table.id, self._meta(table))
+            await self._announce(table, t("game.left", name=render.esc(s.name)))
+            self._show_all(table)
+            self._schedule(table)
+            return t("toast.left")
+
+    async def add_computer(self, game_id: int, person: Person) -> str:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            await self._require_host(table, person)
+            if None not in table.seats:
+                raise UserError(t("toast.no_empty_seat"))
+            table.seats[table.seats.index(None)] = self._computer(table)
+            await self._save_lobby(table)
+            return t("toast.joined").split("!")[0] + "!"
+
+    def _computer(self, table: Table) -> Seat:
+        taken = {s.name for s in table.seats if s is not None}
+        level = table.options.computer_level
+        name = next(
+            (f"{n} ({level})" for n in COMPUTER_NAMES if f"{n} ({level})" not in taken),
+            f"Computer {len(taken) + 1}",
+        )
+        return Seat("computer", name, level=level)
+
+    async def remove_seat(self, game_id: int, seat: int, person: Person) -> str:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            await self._require_host(table, person)
+            if not 0 <= seat < len(table.seats) or table.seats[seat] is None:
+                raise UserError(t("toast.unknown_button"))
+            table.seats[seat] = None
+            await self._save_lobby(table)
+            return t("toast.removed")
+
+    async def show_rules_menu(self, game_id: int, person: Person, show: bool) -> str:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            if table.ui.table_message_id is None:
+                raise UserError(t("toast.unknown_button"))
+            if show:
+                await self._require_host(table, person)
+                text, markup = render.rules_menu(table)
+            else:
+                text, markup = render.lobby(table)
+            self.outbox.edit(
+                table.chat_id, table.ui.table_message_id, text, markup, table.thread_id
+            )
+            return ""
+
+    async def set_rule(self, game_id: int, person: Person, option: str, value: str) -> str:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            await self._require_host(table, person)
+            try:
+                rules, options = _changed_rules(table.rules, table.options, option, value)
+            except ValueError as error:
+                raise UserError(t("toast.bad_rule", reason=str(error))) from None
+            table.rules, table.options = rules, options
+            if len(table.seats) != rules.players:
+                table.resize(rules.players)
+            for seat in table.seats:
+                if seat is not None and seat.kind == "computer":
+                    seat.level = options.computer_level
+            settings = await self.storage.get_chat_settings(table.chat_id)
+            await self.storage.save_chat_settings(
+                type(settings)(
+                    chat_id=table.chat_id,
+                    rules=rules.to_dict(),
+                    turn_timer_s=options.turn_timer,
+                    computer_level=options.computer_level,
+                    language=settings.language,
+                    track_cards=options.track_cards,
+                )
+            )
+            await self.storage.update_lobby(
+                table.id, table.rules, self._stored_seats(table), self._meta(table)
+            )
+            assert table.ui.table_message_id is not None
+            text, markup = render.rules_menu(table)
+            self.outbox.edit(
+                table.chat_id, table.ui.table_message_id, text, markup, table.thread_id
+            )
+            return t("toast.rule_changed")
+
+    async def start(self, game_id: int, person: Person) -> str:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            await self._require_host(table, person)
+            if not table.humans():
+                raise UserError(t("toast.need_human"))
+            for n, seat in enumerate(table.seats):
+                if seat is None:
+                    table.seats[n] = self._computer(table)
+            table.ui.pending.clear()
+            game = Game(table.rules, seed=secrets.randbits(62))
+            await self.storage.start_game(table.id, self._stored_seats(table), game)
+            table.game = game
+            table.status = "active"
+            await self.storage.set_meta(table.id, self._meta(table))
+            await self._after_move(table, [], started=True)
+            return t("toast.starting")
+
+    async def cancel(self, chat_id: int, thread_id: int | None, person: Person) -> str:
+        table = await self.table_in_chat(chat_id, thread_id)
+        if table is None:
+            raise UserError(t("reply.cancel_nothing"))
+        return await self.cancel_game(table.id, person)
+
+    async def cancel_game(self, game_id: int, person: Person) -> str:
+        async with self.lock(game_id):
+            table = await self._get(game_id)
+            if table.status not in ("lobby", "active"):
+                raise UserError(t("reply.cancel_nothing"))
+            await self._require_host(table, person)
+            await self.storage.cancel_game(table.id)
+            table.status = "cancelled"
+            self.scheduler.cancel_game(table.id)
+            text = t("lobby.cancelled") if table.game is None else None
+            if text is not None and table.ui.table_message_id is not None:
+                self.outbox.edit(table.chat_id, table.ui.table_message_id, text, None)
+            if table.game is not None:
+                await self._announce(table, t("game.cancelled", name=render.esc(person.name)))
+                for seat, _ in table.humans():
+                    await self._clear_nudge(table, seat)
+                    msg = table.ui.dm_message_ids.get(seat)
+                    user = table.seats[seat]
+                    if msg is not None and user is not None and user.user_id is not None:
+                        self.outbox.edit(
+                            user.user_id, msg, t("game.cancelled", name=render.esc(person.name))
+                        )
+            self.tables.pop(table.id, None)
+            return t("toast.cancelled")
+
+    async def open_dm(self, person: Person, payload: str) -> str:
+        """``/start`` in private: the person can now get DMs; a deep link seats them."""
+        await self.storage.upsert_user(person.id, person.name, person.username)
+        await self.storage.set_dm_open(person.id, True)
+        if payload.startswith("j") and payload[1:].isdigit():
+            game_id = int(payload[1:])
+            async with self.lock(game_id):
+                table = self.tables.get(game_id)
+                if table is None or table.status != "lobby":
+                    playing = self.table_of_user(person.id)
+                    if playing is not None and playing.status == "active":
+                        return await self._resend_dm(playing, person)
+                    return t("reply.dm_link_stale")
+                table.ui.pending.pop(person.id, None)
+                if table.seat_of(person.id) is None:
+                    if self.table_of_user(person.id) is not None:
+                        await self._save_lobby(table)
+                        return t("toast.other_table")
+                    if None not in table.seats:
+                        await self._save_lobby(table)
+                        return t("toast.table_full")
+                    table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
+                await self._save_lobby(table)
+                return t("reply.seat_taken_after_dm", chat=render.esc(table.chat_title))
+        playing = self.table_of_user(person.id)
+        if playing is not None and playing.status == "active":
+            return await self._resend_dm(playing, person)
+        return t("reply.start_private", name=render.esc(person.name))
+
+    async def _resend_dm(self, table: Table, person: Person) -> str:
+        async with self.lock(table.id):
+            seat = table.seat_of(person.id)
+            if seat is not None:
+                table.ui.dm_message_ids.pop(seat, None)
+                await self._send_dm(table, seat)
+                await self.storage.set_meta(table.id, self._meta(table))
+        return t("reply.seat_taken_after_dm", chat=render.esc(table.chat_title))
+
+    # ================================================================ play
+
+    async def _playing(self, game_id: int, stamp: int, person: Person) -> tuple[Table, int, Game]:
+        table = self.tables.get(game_id)
+        if table is None or table.game is None:
+            raise UserError(t("toast.game_over"))
+        seat = table.seat_of(person.id)
+        if seat is None:
+            raise UserError(t("toast.not_your_game"))
+        game = table.game
+        if table.status != "active" or game.phase == "over":
+            raise UserError(t("toast.game_over"))
+        if stamp != game.hand_number:
+            raise UserError(t("toast.stale"))
+        return table, seat, game
+
+    async def press_card(self, game_id: int, stamp: int, code: str, person: Person) -> str:
+        async with self.lock(game_id):
+            table, seat, game = await self._playing(game_id, stamp, person)
+            try:
+                card = Card.parse(code)
+            except ValueError:
+                raise UserError(t("toast.unknown_button")) from None
+            if game.phase == "pass":
+                return await self._toggle_selection(table, seat, game, card)
+            if game.phase == "moon":
+                raise UserError(t("dm.moon_waiting", name=table.name(game.current_player or 0)))
+            await self._human_move(table, seat, Move.play(seat, card))
+            return t("toast.played", card=card.symbol)
+
+    async def _toggle_selection(self, table: Table, seat: int, game: Game, card: Card) -> str:
+        if game.has_passed(seat):
+            raise UserError(t("toast.passed"))
+        if card not in game.hand(seat):
+            raise UserError(IllegalMove("not_in_hand", f"You don't have {card.symbol}.").message)
+        chosen = table.ui.selections.setdefault(seat, [])
+        if card.code in chosen:
+            chosen.remove(card.code)
+        elif len(chosen) >= 3:
+            raise UserError(t("toast.selected", count=3) + " — tap one to unselect it.")
+        else:
+            chosen.append(card.code)
+        await self.storage.set_meta(table.id, self._meta(table))
+        self._show_dm(table, seat)
+        return t("toast.selected", count=len(chosen))
+
+    async def press_pass(self, game_id: int, stamp: int, person: Person) -> str:
+        async with self.lock(game_id):
+            table, seat, game = await self._playing(game_id, stamp, person)
+            if game.phase != "pass":
+                raise UserError(t("toast.stale"))
+            chosen = table.ui.selections.get(seat, [])
+            if len(chosen) != 3:
+                raise UserError(t("toast.choose_three"))
+            await self._human_move(table, seat, Move.pass_cards(seat, chosen))
+            return t("toast.passed")
+
+    async def press_moon(self, game_id: int, stamp: int, arg: str, person: Person) -> str:
+        async with self.lock(game_id):
+            table, seat, _ = await self._playing(game_id, stamp, person)
+            choice = {"s": "subtract_from_shooter", "a": "add_to_others"}.get(arg)
+            if choice is None:
+                raise UserError(t("toast.unknown_button"))
+            await self._human_move(table, seat, Move.moon(seat, choice))
+            return t("toast.moon_chosen")
+
+    async def toggle_tracker(self, game_id: int, stamp: int, person: Person) -> str:
+        async with self.lock(game_id):
+            table = self.tables.get(game_id)
+            seat = table.seat_of(person.id) if table is not None else None
+            if table is None or seat is None or table.game is None:
+                raise UserError(t("toast.not_your_game"))
+            if not table.options.track_cards:
+                raise UserError(t("toast.unknown_button"))
+            table.ui.tracker_open[seat] = not table.ui.tracker_open.get(seat, False)
+            await self.storage.set_meta(table.id, self._meta(table))
+            self._show_dm(table, seat)
+            return ""
+
+    async def rejoin(self, person: Person) -> str:
+        table = self.table_of_user(person.id)
+        if table is None or table.status != "active":
+            raise UserError(t("reply.not_away"))
+        async with self.lock(table.id):
+            seat = table.seat_of(person.id)
+            assert seat is not None
+            s = table.seats[seat]
+            assert s is not None
+            if not s.away:
+                raise UserError(t("reply.not_away"))
+            s.away = False
+            s.timeouts = 0
+            await self.storage.set_meta(table.id, self._meta(table))
+            await self._announce(table, t("game.rejoined", name=render.esc(s.name)))
+            table.ui.dm_message_ids.pop(seat, None)
+            await self._send_dm(table, seat)
+            await self.storage.set_meta(table.id, self._meta(table))
+            self._schedule(table)
+            return t("reply.rejoined")
+
+    async def _human_move(self, table: Table, seat: int, move: Move) -> None:
+        s = table.seats[seat]
+        assert s is not None
+        if s.away:
+            raise UserError(t("dm.away"))
+        s.timeouts = 0
+        await self._apply(table, move)
+
+    async def _apply(self, table: Table, move: Move) -> list[Event]:
+        """Make a move, durable before it is shown; an illegal one changes nothing."""
+        game = table.game
+        assert game is not None
+        before = game.to_json()
+        try:
+            events = move.apply(game)
+        except IllegalMove as error:
+            raise UserError(error.message) from None
+        if move.kind == "pass":
+            table.ui.selections.pop(move.seat, None)
+        try:
+            self.seq[table.id] = await self.storage.record_move(
+                table.id, move, game, self._meta(table)
+            )
+        except Exception:
+            table.game = Game.from_json(before)
+            raise
+        await self._after_move(table, events)
+        return events
+
+    async def _after_move(self, table: Table, events: list[Event], started: bool = False) -> None:
+        game = table.game
+        assert game is not None
+        acted = {
+            getattr(e, "seat", None) for e in events if e.kind in ("card_played", "cards_passed")
+        }
+        for event in events:
+            if isinstance(event, HandScored):
+                result = game.hand_history[event.hand_number - 1]
+                await self._announce(table, render.hand_result(table, result))
+            if isinstance(event, GameOver):
+                await self._finish(table)
+        for seat in acted:
+            if seat is not None:
+                await self._clear_nudge(table, seat)
+        if started:
+            for seat, _ in table.humans():
+                await self._send_dm(table, seat)
+            self._show_table(table)
+            await self.storage.set_meta(table.id, self._meta(table))
+        else:
+            self._show_all(table)
+        if game.phase != "over":
+            self._schedule(table)
+
+    async def _finish(self, table: Table) -> None:
+        game = table.game
+        assert game is not None
+        table.status = "finished"
+        self.scheduler.cancel_game(table.id)
+        text = t("table.over", winners=render.winners_text(table, game.winners))
+        await self._announce(table, text)
+        try:
+            png = render.score_chart_png(table)
+            await self.outbox.send_photo(table.chat_id, png, text, table.thread_id)
+        except Exception:
+            log.exception("score chart for game %s failed", table.id)
+        for seat, _ in table.humans():
+            await self._clear_nudge(table, seat)
+        self.tables.pop(table.id, None)
+
+    # ================================================================ turns
+
+    def _schedule(self, table: Table, resumed: bool = False) -> None:
+        """Arm what comes next: a computer's move, or the turn timer of a person."""
+        game = table.game
+        if game is None or table.status != "active" or game.phase == "over":
+            return
+        gid, version = table.id, self.seq.get(table.id, 0)
+        self.scheduler.cancel_game(gid)
+        waiting = game.waiting_for()
+        computers = [s for s in waiting if self._is_computer(table, s)]
+        humans = [s for s in waiting if s not in computers]
+        if computers:
+            delay = 0.0 if game.phase == "pass" else self.config.computer_delay
+            self.scheduler.arm(f"computer:{gid}", delay, lambda: self._computer_turn(gid, version))
+        if humans:
+            self._arm_timer(table, version, resumed)
+            for seat in humans:
+                if seat not in table.ui.nudge_message_ids:
+                    task = asyncio.create_task(self._nudge(gid, seat, version))
+                    self._background.add(task)
+                    task.add_done_callback(self._background.discard)
+        elif not resumed:
+            table.ui.deadline = None
+
+    def _is_computer(self, table: Table, seat: int) -> bool:
+        s = table.seats[seat]
+        return s is None or s.is_computer_now
+
+    def _arm_timer(self, table: Table, version: int, resumed: bool) -> None:
+        timer = table.options.turn_timer
+        if not timer:
+            table.ui.deadline = None
+            return
+        now = time.time()
+        if not (resumed and table.ui.deadline):
+            table.ui.deadline = now + timer
+            table.ui.reminded = False
+        remaining = max(1.0, table.ui.deadline - now)
+        gid = table.id
+        self.scheduler.arm(f"turn:{gid}", remaining, lambda: self._timeout(gid, version))
+        if not table.ui.reminded and remaining > timer / 2:
+            self.scheduler.arm(
+                f"remind:{gid}", remaining - timer / 2, lambda: self._remind(gid, version)
+            )
+
+    async def _nudge(self, gid: int, seat: int, version: int) -> None:
+        async with self.lock(gid):
+            table = self.tables.get(gid)
+            if table is None or table.game is None or self.seq.get(gid) != version:
+                return
+            s = table.seats[seat]
+            if s is None or s.user_id is None or seat in table.ui.nudge_message_ids:
+                return
+            key = {"pass": "dm.nudge_pass", "moon": "dm.nudge_moon"}.get(
+                table.game.phase, "dm.nudge"
+            )
+            message_id = await self.outbox.send(
+                s.user_id, t(key, chat=render.esc(table.chat_title))
+            )
+            if message_id is not None:
+                table.ui.nudge_message_ids[seat] = message_id
+
+    async def _clear_nudge(self, table: Table, seat: int) -> None:
+        message_id = table.ui.nudge_message_ids.pop(seat, None)
+        s = table.seats[seat]
+        if message_id is not None and s is not None and s.user_id is not None:
+            await self.outbox.delete(s.user_id, message_id)
+
+    async def _remind(self, gid: int, version: int) -> None:
+        async with self.lock(gid):
+            table = self.tables.get(gid)
+            if table is None or table.game is None or self.seq.get(gid) != version:
+                return
+            table.ui.reminded = True
+            seconds = int(table.options.turn_timer / 2)
+            for seat in table.game.waiting_for():
+                s = table.seats[seat]
+                if s is not None and s.user_id is not None and not s.is_computer_now:
+                    await self.outbox.send(
+                        s.user_id,
+                        t("dm.reminder", seconds=seconds, chat=render.esc(table.chat_title)),
+                    )
+
+    async def _timeout(self, gid: int, version: int) -> None:
+        """The turn timer ran out: a `standard` computer player moves for each late person."""
+        async with self.lock(gid):
+            table = self.tables.get(gid)
+            if table is None or table.game is None or self.seq.get(gid) != version:
+                return
+            game = table.game
+            for seat in list(game.waiting_for()):
+                if self._is_computer(table, seat) or game.phase == "over":
+                    continue
+                if seat not in game.waiting_for():
+                    continue
+                s = table.seats[seat]
+                assert s is not None
+                s.timeouts += 1
+                move = await self._decide(table, seat, "standard")
+                await self._announce(table, t("game.timeout_played", name=render.esc(s.name)))
+                if s.timeouts >= self.config.timeouts_before_away:
+                    s.away = True
+                    await self._announce(table, t("game.away", name=render.esc(s.name)))
+                    if s.user_id is not None:
+                        await self.outbox.send(s.user_id, t("dm.away"))
+                await self._apply(table, move)
+
+    async def _computer_turn(self, gid: int, version: int) -> None:
+        async with self.lock(gid):
+            table = self.tables.get(gid)
+            if table is None or table.game is None or self.seq.get(gid) != version:
+                return
+            game = table.game
+            for seat in list(game.waiting_for()):
+                if not self._is_computer(table, seat) or game.phase == "over":
+                    continue
+                if seat not in game.waiting_for():
+                    continue
+                s = table.seats[seat]
+                level = s.level if s is not None and s.kind == "computer" else "standard"
+                move = await self._decide(table, seat, level)
+                await self._apply(table, move)
+                if game.phase != "pass":
+                    break
+
+    async def _decide(self, table: Table, seat: int, level: str) -> Move:
+        game = table.game
+        assert game is not None
+        view = game.view(seat)
+        seed = hash((table.id, self.seq.get(table.id, 0), seat)) & 0x7FFFFFFF
+        budget = self.config.computer_budget_ms
+        if game.phase == "pass":
+            cards = await self.thinker.choose_pass(level, seed, view, budget)
+            return Move.pass_cards(seat, cards)
+        if game.phase == "moon":
+            return Move.moon(seat, await self.thinker.choose_moon(level, seed, view, budget))
+        return Move.play(seat, await self.thinker.choose_play(level, seed, view, budget))
+
+    # ================================================================ screens
+
+    def _show_all(self, table: Table) -> None:
+        self._show_table(table)
+        for seat, _ in table.humans():
+            self._show_dm(table, seat)
+
+    def _show_table(self, table: Table) -> None:
+        if table.ui.table_message_id is None or table.game is None:
+            return
+        url = f"https://t.me/{self.config.bot_username}"
+        markup = None
+        if table.game.phase != "over":
+            markup = InlineKeyboardMarkup([[InlineKeyboardButton(t("button.open_dm"), url=url)]])
+        self.outbox.edit(
+            table.chat_id,
+            table.ui.table_message_id,
+            render.table_message(table),
+            markup,
+            table.thread_id,
+        )
+
+    def _show_dm(self, table: Table, seat: int) -> None:
+        s = table.seats[seat]
+        message_id = table.ui.dm_message_ids.get(seat)
+        if s is None or s.user_id is None or message_id is None or table.game is None:
+            return
+        text, markup = render.dm(table, seat)
+        self.outbox.edit(s.user_id, message_id, text, markup)
+
+    async def _send_dm(self, table: Table, seat: int) -> None:
+        s = table.seats[seat]
+        if s is None or s.user_id is None or table.game is None:
+            return
+        text, markup = render.dm(table, seat)
+        message_id = await self.outbox.send(s.user_id, text, markup)
+        if message_id is None:
+            await self.storage.set_dm_open(s.user_id, False)
+            await self._ask_to_open_dm(table, Person(s.user_id, s.name))
+            return
+        table.ui.dm_message_ids[seat] = message_id
+
+    async def _announce(self, table: Table, text: str) -> None:
+        await self.outbox.send(table.chat_id, text, thread_id=table.thread_id, notify=False)
+
+    async def _message_replaced(self, chat_id: int, old_id: int, new_id: int) -> None:
+        for table in self.tables.values():
+            if table.chat_id == chat_id and table.ui.table_message_id == old_id:
+                table.ui.table_message_id = new_id
+            for seat, message_id in list(table.ui.dm_message_ids.items()):
+                s = table.seats[seat]
+                if message_id == old_id and s is not None and s.user_id == chat_id:
+                    table.ui.dm_message_ids[seat] = new_id
+            await self.storage.set_meta(table.id, self._meta(table))
+
+    # ================================================================ information
+
+    async def scores_text(self, chat_id: int, thread_id: int | None) -> str:
+        parts = []
+        table = await self.table_in_chat(chat_id, thread_id)
+        if table is not None and table.game is not None:
+            parts.append(t("scores.game_title"))
+            for result in table.game.hand_history:
+                parts.append(render.hand_result(table, result).split("\n")[0])
+            totals = " · ".join(
+                f"{render.esc(table.name(s))} {render.format_total(v)}"
+                for s, v in enumerate(table.game.scores)
+            )
+            parts.append(t("hand.standings", totals=totals))
+        else:
+            parts.append(t("scores.no_game"))
+        parts.append("")
+        parts.append(t("scores.board_title"))
+        board = await self.storage.standings(chat_id, "points", limit=10)
+        if not board:
+            parts.append(t("scores.board_empty"))
+        for rank, row in enumerate(board, start=1):
+            parts.append(
+                t(
+                    "scores.board_row",
+                    rank=rank,
+                    name=render.esc(row.display_name),
+                    won=row.games_won,
+                    played=row.games_played,
+                    rate=round(100 * row.win_rate),
+                    avg=_average(row.average_per_hand),
+                )
+            )
+        return "\n".join(parts)
+
+    async def stats_text(self, person: Person) -> str:
+        record = await self.storage.player_standing(person.id)
+        if record is None or record.games_played == 0:
+            return t("stats.none")
+        lines = [
+            t("stats.title"),
+            t(
+                "stats.body",
+                played=record.games_played,
+                won=record.games_won,
+                rate=round(100 * record.win_rate),
+                avg=_average(record.average_per_hand),
+                moons=record.moons_shot,
+                best=render.format_score(record.best_game) if record.best_game is not None else "—",
+                worst=render.format_score(record.worst_game)
+                if record.worst_game is not None
+                else "—",
+            ),
+        ]
+        return "\n".join(lines)
+
+    async def rules_text(self, chat_id: int, thread_id: int | None) -> str:
+        table = await self.table_in_chat(chat_id, thread_id)
+        if table is not None:
+            return render.rules_text(table.rules) + "\n\n" + render.esc(render.rules_summary(table))
+        settings = await self.storage.get_chat_settings(chat_id)
+        try:
+            rules = Rules.from_dict(settings.rules)
+        except ValueError:
+            rules = Rules()
+        return render.rules_text(rules)
+
+    async def close(self) -> None:
+        await self.scheduler.close()
+
+
+def _average(value: float | complex) -> str:
+    if isinstance(value, complex):
+        return render.format_score(complex(round(value.real, 1), round(value.imag, 1)))
+    return f"{value:.1f}"
+
+
+def _changed_rules(
+    rules: Rules, options: TableOptions, option: str, value: str
+) -> tuple[Rules, TableOptions]:
+    """Rules and options after one change in the lobby's menu; `ValueError` if impossible."""
+    data = rules.to_dict()
+    opts = options.to_dict()
+    if option == "players":
+        players = int(value)
+        data["players"] = players
+        if players == 2:
+            data.update(variant="two_player", bonus_card=None, pass_cycle=None)
+        elif data["variant"] == "two_player" or (data["variant"] == "complex" and players != 4):
+            data.update(variant="standard")
+    elif option == "variant":
+        variants = {
+            "standard": ("standard", None),
+            "omnibus_jd": ("standard", "JD"),
+            "omnibus_td": ("standard", "TD"),
+            "complex": ("complex", None),
+            "two_player": ("two_player", None),
+        }
+        if value not in variants:
+            raise ValueError(f"unknown variant {value}")
+        data["variant"], data["bonus_card"] = variants[value]
+        if value == "two_player":
+            data["players"] = 2
+        elif value == "complex" or data["players"] == 2:
+            data["players"] = 4
+    elif option == "moon":
+        data["moon"] = value
+    elif option in ("queen", "first"):
+        key = "queen_breaks_hearts" if option == "queen" else "no_points_on_first_trick"
+        data[key] = value == "on"
+    elif option == "target":
+        if int(value) not in TARGETS:
+            raise ValueError("unknown target")
+        data["target"] = int(value)
+    elif option == "timer":
+        if int(value) not in TIMERS:
+            raise ValueError("unknown timer")
+        opts["turn_timer"] = int(value)
+    elif option == "level":
+        if value not in LEVELS:
+            raise ValueError("unknown level")
+        opts["computer_level"] = value
+    elif option == "tracker":
+        opts["track_cards"] = value == "on"
+    else:
+        raise ValueError(f"unknown option {option}")
+    data["pass_cycle"] = None
+    return Rules.from_dict(data), TableOptions.from_dict(opts)

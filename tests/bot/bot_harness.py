@@ -1,0 +1,178 @@
+"""Running the real bot against the Bot API double, and playing it as people would."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from telegram.ext import Application
+
+from bot.app import Tuning, build_application
+from bot.config import Settings
+from bot.model import Table
+from bot.service import HeartsService
+from engine import Card
+from sandbox.double import BotApiDouble
+from sandbox.people import Group, Person
+
+FAST = Tuning(
+    computer_delay=0.0,
+    group_edit_interval=0.0,
+    dm_edit_interval=0.0,
+    thinker_workers=0,
+    rate_limiter=False,
+)
+
+
+def settings_for(double: BotApiDouble, database: Path) -> Settings:
+    return Settings(
+        bot_token=double.token,
+        telegram_api_base_url=double.base_url,
+        telegram_api_file_url=double.base_file_url,
+        database_path=database,
+        computer_think_ms=50,
+    )
+
+
+@asynccontextmanager
+async def running_bot(
+    double: BotApiDouble, database: Path, tuning: Tuning = FAST
+) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """The bot as run_polling runs it: initialize, post_init, poll, and a clean stop."""
+    app = build_application(settings_for(double, database), tuning)
+    await app.initialize()
+    assert app.post_init is not None
+    await app.post_init(app)
+    assert app.updater is not None
+    await app.updater.start_polling(poll_interval=0.0, timeout=1)
+    await app.start()
+    try:
+        yield app
+    finally:
+        await app.updater.stop()
+        await app.stop()
+        await app.shutdown()
+        assert app.post_shutdown is not None
+        await app.post_shutdown(app)
+
+
+def service_of(app: Application) -> HeartsService:  # type: ignore[type-arg]
+    service = app.bot_data["service"]
+    assert isinstance(service, HeartsService)
+    return service
+
+
+def table_in(app: Application, group: Group) -> Table:  # type: ignore[type-arg]
+    service = service_of(app)
+    for table in service.tables.values():
+        if table.chat_id == group.id:
+            return table
+    raise LookupError("no table in that group")
+
+
+async def open_table(
+    double: BotApiDouble, host: Person, group: Group, computers: int = 0, **rules: str
+) -> int:
+    """Host types /newgame, sets rules in the menu, adds computers; returns the lobby id."""
+    before = len(double.chat_view(group.id).bot_messages)
+    await host.send(group, "/newgame")
+    await double.wait_for(
+        lambda: any(
+            "Join" in str(m.labels) for m in double.chat_view(group.id).bot_messages[before:]
+        ),
+        5,
+    )
+    lobby = next(
+        m for m in reversed(double.chat_view(group.id).bot_messages) if "Join" in str(m.labels)
+    )
+    if rules:
+        await host.press(group, lobby.message_id, "⚙ Rules")
+        for option, value in rules.items():
+            data = await _rule_data(double, group, lobby.message_id, option, value)
+            await host.press(group, lobby.message_id, data=data)
+        await wait_for_button(double, group.id, lobby.message_id, "« Back")
+        await host.press(group, lobby.message_id, "« Back")
+        await wait_for_button(double, group.id, lobby.message_id, "🤖 Add computer")
+    for _ in range(computers):
+        await host.press(group, lobby.message_id, "🤖 Add computer")
+    return lobby.message_id
+
+
+def _find_rule(
+    double: BotApiDouble, group: Group, message_id: int, option: str, value: str
+) -> str | None:
+    message = double.chat_view(group.id).message(message_id)
+    assert message is not None
+    for button in message.all_buttons():
+        if button.callback_data and button.callback_data.endswith(f":{option}={value}"):
+            return button.callback_data
+    return None
+
+
+async def _rule_data(
+    double: BotApiDouble, group: Group, message_id: int, option: str, value: str
+) -> str:
+    await double.wait_for(
+        lambda: _find_rule(double, group, message_id, option, value) is not None, 5
+    )
+    data = _find_rule(double, group, message_id, option, value)
+    assert data is not None
+    return data
+
+
+async def wait_for_button(double: BotApiDouble, chat_id: int, message_id: int, label: str) -> None:
+    def shown() -> bool:
+        message = double.chat_view(chat_id).message(message_id)
+        return message is not None and any(b.label == label for b in message.all_buttons())
+
+    await double.wait_for(shown, 5)
+
+
+def _find_card(double: BotApiDouble, person: Person, card: Card, hand: int) -> str | None:
+    for message in reversed(double.chat_view(person.dm).bot_messages):
+        for button in message.all_buttons():
+            data = button.callback_data or ""
+            if data.startswith("c:") and data.endswith(f":{hand}:{card.code}"):
+                return data
+    return None
+
+
+async def card_button(double: BotApiDouble, person: Person, card: Card, hand: int) -> str:
+    """The callback data of ``card`` in the person's DM, once the DM shows that hand."""
+    await double.wait_for(lambda: _find_card(double, person, card, hand) is not None, 5)
+    data = _find_card(double, person, card, hand)
+    assert data is not None
+    return data
+
+
+def _dm_has(double: BotApiDouble, person: Person, prefix: str) -> bool:
+    return any(
+        b.label.startswith(prefix)
+        for m in double.chat_view(person.dm).bot_messages
+        for b in m.all_buttons()
+    )
+
+
+async def play_turn(
+    double: BotApiDouble, app: Application, person: Person, table: Table
+) -> str | None:  # type: ignore[type-arg]
+    """Make ``person``'s move the way they would, by pressing buttons; None if not their turn."""
+    game = table.game
+    assert game is not None
+    seat = table.seat_of(person.id)
+    assert seat is not None
+    if seat not in game.waiting_for():
+        return None
+    if game.phase == "pass":
+        for card in game.hand(seat)[-3:]:
+            data = await card_button(double, person, card, game.hand_number)
+            await person.press(person.dm, None, data=data)
+        await double.wait_for(lambda: _dm_has(double, person, "Pass 3/3"), 5)
+        return await person.press(person.dm, None, lambda b: b.label.startswith("Pass 3/3"))
+    if game.phase == "moon":
+        await double.wait_for(lambda: _dm_has(double, person, "+26 for everyone else"), 5)
+        return await person.press(person.dm, None, "+26 for everyone else")
+    card = game.legal_plays()[0]
+    data = await card_button(double, person, card, game.hand_number)
+    return await person.press(person.dm, None, data=data)

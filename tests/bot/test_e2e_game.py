@@ -1,0 +1,51 @@
+"""Whole games through the real python-telegram-bot stack, over HTTP, against the double."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot_harness import open_table, play_turn, running_bot, service_of, table_in
+
+from sandbox.testing import running_double
+
+
+async def test_one_person_and_three_computers_play_a_game_to_the_end(tmp_path: Path) -> None:
+    async with running_double() as double:
+        alice = double.create_user("Alice", username="alice")
+        group = double.create_group("Friday Hearts", members=[alice])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: double.chat_view(alice.dm).last() is not None, 5)
+            lobby_id = await open_table(double, alice, group, computers=3, target="50")
+            toast = await alice.press(group, lobby_id, "▶ Start")
+            assert toast == "Dealing the cards…"
+            table = table_in(app, group)
+            game = table.game
+            assert game is not None
+            moves = 0
+            while game.phase != "over":
+                answer = await play_turn(double, app, alice, table)
+                if answer is None:
+                    await double.wait_for(
+                        lambda: (
+                            game.phase == "over" or table.seat_of(alice.id) in game.waiting_for()
+                        ),
+                        10,
+                    )
+                else:
+                    moves += 1
+            assert moves > 13
+            assert max(game.scores) >= 50
+            await double.wait_for(
+                lambda: any(m.has_photo for m in double.chat_view(group.id).visible), 10
+            )
+            await service_of(app).outbox.flush()
+            group_text = "\n".join(m.text or "" for m in double.chat_view(group.id).visible)
+            assert "Game over" in group_text
+            await double.wait_for(
+                lambda: any(
+                    "Game over" in (m.text or "") for m in double.chat_view(alice.dm).visible
+                ),
+                5,
+            )
+            assert not double.unanswered_callbacks()

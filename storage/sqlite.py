@@ -5,11 +5,14 @@ coroutines ever share a transaction; every write is ``BEGIN IMMEDIATE`` ... ``CO
 (``ROLLBACK`` on any error). One reader connection, separate, so that in WAL mode reads
 never wait for a write in progress. Both: WAL, ``foreign_keys=ON``, a busy timeout.
 
-Durability. ``synchronous=FULL``: in WAL mode every commit fsyncs the log, so a move that
-`record_move` acknowledged survives a process kill *and* a power cut or kernel crash.
-``NORMAL`` would already survive a killed process (the bar) and is about 10x faster here,
-but an acknowledged move lost to a power cut is still a lost move, and FULL meets the
-speed bars with room to spare (see ``bench/storage_bench.py``).
+Durability. WAL with ``synchronous=NORMAL`` by default: a commit is in the WAL file (in
+the operating system's hands) before `record_move` returns, so an acknowledged move
+survives the bot being killed, crashing or redeployed at any instant; the test kills a
+writer with SIGKILL mid-stream to check it. What NORMAL does not promise is a power cut or
+kernel crash in the second or so before the OS writes the WAL out: that can lose the last
+moves (never corrupt the database). ``synchronous="FULL"`` closes that gap by fsyncing
+every commit, at about 2.5 ms a move on this machine (~400 moves/s, under the 1,000 bar),
+so it is an option of `SqliteStorage.open` for hosts that need it, not the default.
 """
 
 from __future__ import annotations
@@ -142,7 +145,7 @@ class SqliteStorage:
         self._write_lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path, *, synchronous: Synchronous = "FULL") -> SqliteStorage:
+    async def open(cls, path: str | Path, *, synchronous: Synchronous = "NORMAL") -> SqliteStorage:
         """Open (creating the file and its folders) and migrate to the latest schema.
 
         Raises `SchemaTooNew` for a database written by a newer version.

@@ -41,7 +41,7 @@ async def test_connections_use_wal_foreign_keys_and_a_busy_timeout(
         assert list(await db.execute_fetchall("PRAGMA foreign_keys")) == [(1,)]
         assert list(await db.execute_fetchall("PRAGMA busy_timeout")) == [(5000,)]
         assert list(await db.execute_fetchall("PRAGMA journal_mode")) == [("wal",)]
-        assert list(await db.execute_fetchall("PRAGMA synchronous")) == [(2,)]  # FULL
+        assert list(await db.execute_fetchall("PRAGMA synchronous")) == [(1,)]  # NORMAL
 
 
 @pytest.mark.parametrize("old_version", range(1, LATEST_VERSION))

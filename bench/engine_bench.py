@@ -38,19 +38,19 @@ def our_hands(rules: Rules, hands: int, seed: int = 1) -> int:
                 for seat in game.waiting_for():
                     game.pass_cards(seat, rng.sample(game.hand(seat), 3))
             elif game.phase == "play":
-                seat = game.current_player
-                assert seat is not None
-                game.play(seat, rng.choice(game.legal_plays()))
+                player = game.current_player
+                assert player is not None
+                game.play(player, rng.choice(game.legal_plays()))
             else:
-                seat = game.current_player
-                assert seat is not None
-                game.choose_moon(seat, "add_to_others")
+                shooter = game.current_player
+                assert shooter is not None
+                game.choose_moon(shooter, "add_to_others")
         played += 1
     return played
 
 
 def open_spiel_hands(hands: int, seed: int = 1) -> int:
-    import pyspiel  # type: ignore[import-not-found]
+    import pyspiel
 
     game = pyspiel.load_game("hearts")
     rng = random.Random(seed)

@@ -154,9 +154,7 @@ def _dm_has(double: BotApiDouble, person: Person, prefix: str) -> bool:
     )
 
 
-async def play_turn(
-    double: BotApiDouble, app: Application, person: Person, table: Table
-) -> str | None:  # type: ignore[type-arg]
+async def play_turn(double: BotApiDouble, person: Person, table: Table) -> str | None:
     """Make ``person``'s move the way they would, by pressing buttons; None if not their turn."""
     game = table.game
     assert game is not None

@@ -71,8 +71,8 @@ async def test_bad_games_are_quarantined_and_the_others_load(
         )
     resumed = {g.id: g for g in await store.active_games()}
     assert resumed[good].status == "active"
-    assert resumed[good].game is not None
-    assert resumed[good].game.to_json() == good_game.to_json()
+    good_loaded = resumed[good].game
+    assert good_loaded is not None and good_loaded.to_json() == good_game.to_json()
     for game_id, why in (
         (corrupt, "snapshot does not load"),
         (diverged, "replays to a different game"),

@@ -10,6 +10,7 @@ from storage_testkit import VARIANTS, play_stored
 
 from engine import Game, Rules
 from engine.scoring import magnitude_squared
+from storage import ScoreKind
 from storage.sqlite import SqliteStorage
 
 ADA, BOB, CY = 1, 2, 3
@@ -50,11 +51,13 @@ async def test_standings_match_the_games(store: SqliteStorage) -> None:
                 row.setdefault("totals", []).append(game.scores[seat])  # type: ignore[attr-defined]
         return out
 
-    for chat in (None, 10, 20):
-        for kind in ("points", "complex"):
-            want = expected(chat, kind)
-            got = {s.user_id: s for s in await store.standings(chat, kind)}  # type: ignore[arg-type]
-            assert set(got) == set(want), (chat, kind)
+    chats: tuple[int | None, ...] = (None, 10, 20)
+    kinds: tuple[ScoreKind, ...] = ("points", "complex")
+    for where in chats:
+        for kind in kinds:
+            want = expected(where, kind)
+            got = {s.user_id: s for s in await store.standings(where, kind)}
+            assert set(got) == set(want), (where, kind)
             for user, row in want.items():
                 s = got[user]
                 assert (s.games_played, s.games_won, s.hands_played, s.moons_shot) == (
@@ -70,7 +73,7 @@ async def test_standings_match_the_games(store: SqliteStorage) -> None:
                 key = magnitude_squared if kind == "complex" else (lambda t: t)
                 assert s.best_game == min(totals, key=key)  # type: ignore[call-overload]
                 assert s.worst_game == max(totals, key=key)  # type: ignore[call-overload]
-            order = [s.user_id for s in await store.standings(chat, kind)]  # type: ignore[arg-type]
+            order = [s.user_id for s in await store.standings(where, kind)]
             wins = [got[u].games_won for u in order]
             assert wins == sorted(wins, reverse=True)
 

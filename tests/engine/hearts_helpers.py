@@ -9,8 +9,9 @@ import pytest
 
 from engine import Card, Game, IllegalMove, Rules
 from engine.events import Event
+from engine.rules import PassDirection
 
-HOLD = ("hold",)
+HOLD: tuple[PassDirection, ...] = ("hold",)
 
 
 def hands(*piles: str) -> list[list[str]]:
@@ -89,13 +90,13 @@ def random_move(game: Game, rng: random.Random) -> list[Event]:
         seat = rng.choice(game.waiting_for())
         return game.pass_cards(seat, rng.sample(game.hand(seat), 3))
     if game.phase == "play":
-        seat = game.current_player
-        assert seat is not None
-        return game.play(seat, rng.choice(game.legal_plays()))
+        player = game.current_player
+        assert player is not None
+        return game.play(player, rng.choice(game.legal_plays()))
     if game.phase == "moon":
-        seat = game.moon_shooter
-        assert seat is not None
-        return game.choose_moon(seat, rng.choice(["add_to_others", "subtract_from_shooter"]))
+        shooter = game.moon_shooter
+        assert shooter is not None
+        return game.choose_moon(shooter, rng.choice(["add_to_others", "subtract_from_shooter"]))
     raise AssertionError("the game is over")
 
 

@@ -50,6 +50,6 @@ def test_cards_are_values_and_immutable() -> None:
     assert card == Card(card.index)
     assert len({Card.parse("QS"), Card.parse("qs")}) == 1
     with pytest.raises(AttributeError):
-        card.index = 3  # type: ignore[misc]
+        card.index = 3
     with pytest.raises(ValueError):
         Card(52)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from hearts_helpers import HOLD, SHOOTER_WITHOUT_TC, SUITED_DEAL, hands, play_hand, with_scores
 
@@ -13,7 +15,7 @@ def complex_game(deal: list[list[str]], moon: str = "choose", **options: object)
     return Game(rules, deals=[deal], first_dealer=3)
 
 
-def scored(events: list[object]) -> HandScored:
+def scored(events: Sequence[object]) -> HandScored:
     return next(e for e in events if isinstance(e, HandScored))
 
 

@@ -8,6 +8,7 @@ import pytest
 from hearts_helpers import HOLD, SUITED_DEAL, pass_all, play_hand, with_scores
 
 from engine import Game, Rules
+from engine.rules import Variant
 
 
 def round_trips(game: Game) -> Game:
@@ -69,7 +70,7 @@ def test_round_trip_complex_scores() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_restored_game_deals_the_same_next_hands(players: int) -> None:
-    variant = "two_player" if players == 2 else "standard"
+    variant: Variant = "two_player" if players == 2 else "standard"
     rules = Rules(
         players=players, variant=variant, pass_cycle=HOLD, moon="add_to_others", target=10_000
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from hearts_helpers import (
     HOLD,
@@ -18,7 +20,7 @@ from hearts_helpers import (
 from engine import Card, Game, GameOver, HandScored, MoonShot, Rules, TrickWon
 
 
-def scored(events: list[object]) -> HandScored:
+def scored(events: Sequence[object]) -> HandScored:
     return next(e for e in events if isinstance(e, HandScored))
 
 

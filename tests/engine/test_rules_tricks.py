@@ -6,6 +6,7 @@ import pytest
 from hearts_helpers import HOLD, SUITED_DEAL, hands, play_hand, rejects
 
 from engine import Card, CardPlayed, Game, HandScored, Rules, TrickWon
+from engine.rules import Variant
 
 DEAL = hands(
     "2C 3C 4C 2S 3S 4S 5S 6S 7S 8S 9S TS JS",
@@ -69,14 +70,14 @@ def test_moves_out_of_turn_or_of_cards_not_held_are_refused() -> None:
     )
     rejects(game, lambda: game.play(0, "XX"), "not_a_card")
     rejects(game, lambda: game.play(9, "2C"), "no_such_seat")
-    rejects(game, lambda: game.play(True, "2C"), "no_such_seat")  # type: ignore[arg-type]
+    rejects(game, lambda: game.play(True, "2C"), "no_such_seat")
     rejects(game, lambda: game.choose_moon(0, "add_to_others"), "wrong_phase")
     assert game.play(0, "2c") == [CardPlayed(0, Card.parse("2C"))]
 
 
 @pytest.mark.parametrize(("players", "tricks"), [(3, 17), (4, 13), (5, 10), (6, 8), (2, 13)])
 def test_hand_ends_when_all_cards_are_played(players: int, tricks: int) -> None:
-    variant = "two_player" if players == 2 else "standard"
+    variant: Variant = "two_player" if players == 2 else "standard"
     rules = Rules(players=players, variant=variant, pass_cycle=HOLD, moon="add_to_others")
     game = Game(rules, seed=5)
     events = []

@@ -83,8 +83,8 @@ def test_option_moon_unknown_rejected() -> None:
 @pytest.mark.parametrize("name", ["queen_breaks_hearts", "no_points_on_first_trick"])
 def test_on_off_options_must_be_booleans(name: str) -> None:
     with pytest.raises(ValueError, match=name):
-        Rules(**{name: 1})
-    assert getattr(Rules(**{name: False}), name) is False
+        Rules(**{name: 1})  # type: ignore[arg-type]
+    assert getattr(Rules(**{name: False}), name) is False  # type: ignore[arg-type]
 
 
 def test_option_pass_cycle_accepts_a_list_and_keeps_a_tuple() -> None:

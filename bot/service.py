@@ -92,6 +92,12 @@ class Scheduler:
 
 
 AdminCheck = Callable[[int, int], Awaitable[bool]]
+DealSource = Callable[["Table"], tuple[int, list[list[list[str]]] | None]]
+"""How a table's game is dealt: a seed and, optionally, fixed deals (tournaments, tests)."""
+
+
+def random_deal(table: Table) -> tuple[int, list[list[list[str]]] | None]:
+    return secrets.randbits(62), None
 
 
 class HeartsService:
@@ -109,6 +115,7 @@ class HeartsService:
         self.config = config
         self.is_admin = is_admin
         self.scheduler = Scheduler()
+        self.deal_source: DealSource = random_deal
         self.tables: dict[int, Table] = {}
         self.seq: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -433,7 +440,8 @@ class HeartsService:
                 if seat is None:
                     table.seats[n] = self._computer(table)
             table.ui.pending.clear()
-            game = Game(table.rules, seed=secrets.randbits(62))
+            seed, deals = self.deal_source(table)
+            game = Game(table.rules, seed=seed, deals=deals)
             await self.storage.start_game(table.id, self._stored_seats(table), game)
             table.game = game
             table.status = "active"

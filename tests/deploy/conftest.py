@@ -10,6 +10,7 @@ import json
 import logging
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -83,6 +84,8 @@ def fake_bot_api() -> Iterator[FakeBotApi]:
             else:
                 params = dict(parse_qsl(body))
             api.calls.append((method, params))
+            if method.lower() == "getupdates":
+                time.sleep(0.1)  # a long poll that ends empty, without spinning the client
             self._answer(200, {"ok": True, "result": _result(method.lower())})
 
         do_GET = do_POST
@@ -98,7 +101,11 @@ def fake_bot_api() -> Iterator[FakeBotApi]:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    class Server(ThreadingHTTPServer):
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            pass  # a client that hung up mid long-poll, as PTB does when it stops
+
+    server = Server(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     api.port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)

@@ -1,0 +1,75 @@
+"""The real entry point in a child process: start, serve /healthz, stop on SIGTERM.
+
+``python -m bot`` runs the lead's application (bot.app) against the pretend Bot API in
+polling mode. SIGTERM must end it cleanly: exit 0, "stopped" logged, the database closed
+(its WAL checkpointed away) and still healthy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from bot.health import check_database
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def wait_for_health(port: int, process: subprocess.Popen[str], timeout: float = 20) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.communicate()[1]
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                return json.loads(r.read())
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.05)
+    raise AssertionError("the health endpoint never answered")
+
+
+def test_sigterm_stops_the_bot_cleanly(tmp_path: Path, fake_bot_api: Any, unused_port: int) -> None:
+    database = tmp_path / "data" / "hearts.sqlite3"
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(ROOT),
+        "BOT_TOKEN": fake_bot_api.token,
+        "TELEGRAM_API_BASE_URL": fake_bot_api.base_url,
+        "DATABASE_PATH": str(database),
+        "HEALTH_PORT": str(unused_port),
+        "WEBHOOK_LISTEN": "127.0.0.1",
+        "LOG_FORMAT": "json",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        health = wait_for_health(unused_port, process)
+        assert health["ok"] is True, health
+        assert "getUpdates" in fake_bot_api.methods() or "deleteWebhook" in fake_bot_api.methods()
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 0, err
+    events = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    messages = [e["msg"] for e in events]
+    assert messages[-1] == "stopped", messages
+    assert not any(e["level"] in ("ERROR", "CRITICAL") for e in events), err
+    assert fake_bot_api.token.split(":")[1] not in err
+    assert not Path(f"{database}-wal").exists() or Path(f"{database}-wal").stat().st_size == 0
+    assert all(check.ok for check in check_database(database))

@@ -1,0 +1,104 @@
+"""Time, absence and restarts: the turn timer, computer take-overs, /rejoin, resuming."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot_harness import card_button, open_table, play_turn, running_bot, service_of, table_in
+
+from sandbox.testing import running_double
+
+
+async def test_timeouts_play_for_a_person_and_three_in_a_row_hand_the_seat_over(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Slowpokes", members=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, computers=3)
+            table = table_in(app, group)
+            table.options.turn_timer = 2  # the menu offers 30 s and up; tests cannot wait that long
+            await alice.press(group, lobby, "▶ Start")
+            seat = table.seat_of(alice.id)
+            assert seat is not None
+            s = table.seats[seat]
+            assert s is not None
+            await double.wait_for(lambda: s.away, 15)
+            texts = [m.text or "" for m in double.chat_view(group.id).visible]
+            assert sum("ran out of time" in t for t in texts) == 3
+            assert any("takes the seat until they /rejoin" in t for t in texts)
+            dm_texts = [m.text or "" for m in alice.dm_view().messages]
+            assert any("1 s left" in t for t in dm_texts)
+            await double.wait_for(
+                lambda: any("Send /rejoin" in (m.text or "") for m in alice.dm_view().messages), 5
+            )
+            # The computer now plays Alice's seat without waiting for a timer.
+            game = table.game
+            assert game is not None
+            played = len(game.tricks)
+            await double.wait_for(
+                lambda: len(game.tricks) >= played + 2 or game.hand_number > 1, 10
+            )
+            await alice.send(alice.dm, "/rejoin")
+            await double.wait_for(lambda: not s.away, 5)
+            assert s.timeouts == 0
+            await double.wait_for(
+                lambda: any(
+                    "is back" in (m.text or "") for m in double.chat_view(group.id).visible
+                ),
+                5,
+            )
+
+
+async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    async with running_double() as double:
+        people = [double.create_user(n) for n in ("Alice", "Bob", "Carol", "Dave")]
+        group = double.create_group("Restart", members=people)
+        async with running_bot(double, database) as app:
+            for p in people:
+                await p.start_bot()
+            await double.wait_for(lambda: people[3].dm_view().last() is not None, 5)
+            lobby = await open_table(double, people[0], group)
+            for p in people[1:]:
+                await p.press(group, lobby, "✋ Join")
+            await people[0].press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            game = table.game
+            assert game is not None
+            gid = table.id
+            while len(game.tricks) < 2 or len(game.trick) != 2:
+                for p in people:
+                    if len(game.tricks) >= 2 and len(game.trick) == 2:
+                        break
+                    await play_turn(double, p, table)
+            before = game.to_json()
+        # A new process of the bot on the same database.
+        async with running_bot(double, database) as app:
+            service = service_of(app)
+            assert gid in service.tables
+            table = service.tables[gid]
+            game = table.game
+            assert game is not None
+            assert game.to_json() == before
+            assert len(game.trick) == 2
+            # The DMs show the trick again and the game goes on to the end of the hand.
+            seat = game.current_player
+            assert seat is not None
+            card = game.legal_plays()[0]
+            data = await card_button(double, people[seat], card, game.hand_number)
+            assert (
+                await people[seat].press(people[seat].dm, None, data=data)
+                == f"Played {card.symbol}"
+            )
+            while game.hand_number == 1:
+                for p in people:
+                    if game.hand_number == 1:
+                        await play_turn(double, p, table)
+            assert len(game.hand_history) == 1
+            assert sum(game.hand_history[0].points) in (26, 78)
+            replayed = await service.storage.replay(gid)
+            assert replayed.to_json() == game.to_json()

@@ -96,13 +96,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_sandbox() -> int:
-    """Hand over to the local sandbox (``sandbox.runner.main``)."""
+    """Hand over to the local sandbox (``bot.sandbox_runner.main``)."""
     try:
-        from sandbox.runner import main as sandbox_main
+        from bot.sandbox_runner import main as sandbox_main
     except ImportError as exc:
         print(
             f"{PROG}: the local sandbox is not available in this installation "
-            f"(sandbox.runner cannot be imported: {exc}); set BOT_TOKEN to run the real bot.",
+            f"(bot.sandbox_runner cannot be imported: {exc}); set BOT_TOKEN to run the real bot.",
             file=sys.stderr,
         )
         return 1

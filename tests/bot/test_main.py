@@ -84,14 +84,14 @@ def fake_app(monkeypatch: pytest.MonkeyPatch) -> FakeApplication:
 @pytest.fixture
 def fake_sandbox(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
-    module = types.ModuleType("sandbox.runner")
+    module = types.ModuleType("bot.sandbox_runner")
 
     def sandbox_main() -> int:
         calls.append("sandbox")
         return 0
 
     module.main = sandbox_main  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "sandbox.runner", module)
+    monkeypatch.setitem(sys.modules, "bot.sandbox_runner", module)
     return calls
 
 
@@ -184,7 +184,7 @@ def test_sandbox_always_starts_the_sandbox(
 def test_missing_sandbox_is_reported(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setitem(sys.modules, "sandbox.runner", None)
+    monkeypatch.setitem(sys.modules, "bot.sandbox_runner", None)
     assert main(["--try"]) == 1
     err = capsys.readouterr().err
     assert "the local sandbox is not available" in err and "Traceback" not in err

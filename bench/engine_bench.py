@@ -25,28 +25,33 @@ VARIANTS: dict[str, Rules] = {
 
 
 def our_hands(rules: Rules, hands: int, seed: int = 1) -> int:
-    """Play ``hands`` random full hands; returns the hands played."""
+    """Play ``hands`` random full hands; returns the hands played.
+
+    The loop is as plain as OpenSpiel's below: look at the phase, list the legal moves,
+    pick one at random, apply it.
+    """
     rng = random.Random(seed)
-    played = 0
+    choice, sample = rng.choice, rng.sample
     game = Game(rules, seed=seed, first_dealer=0)
-    while played < hands:
-        if game.phase == "over":
+    finished = 0  # hands of the games already over
+    while True:
+        phase = game.phase
+        if phase == "play":
+            game.play(game.current_player, choice(game.legal_plays()))  # type: ignore[arg-type]
+            continue
+        done = finished + len(game.hand_history)
+        if done >= hands:
+            return done
+        if phase == "over":
+            finished = done
             game = Game(rules, seed=rng.randrange(1 << 30), first_dealer=0)
-        start = game.hand_number
-        while game.hand_number == start and game.phase != "over":
-            if game.phase == "pass":
-                for seat in game.waiting_for():
-                    game.pass_cards(seat, rng.sample(game.hand(seat), 3))
-            elif game.phase == "play":
-                player = game.current_player
-                assert player is not None
-                game.play(player, rng.choice(game.legal_plays()))
-            else:
-                shooter = game.current_player
-                assert shooter is not None
-                game.choose_moon(shooter, "add_to_others")
-        played += 1
-    return played
+        elif phase == "pass":
+            for seat in game.waiting_for():
+                game.pass_cards(seat, sample(game.hand(seat), 3))
+        else:
+            shooter = game.current_player
+            assert shooter is not None
+            game.choose_moon(shooter, "add_to_others")
 
 
 def open_spiel_hands(hands: int, seed: int = 1) -> int:

@@ -38,6 +38,9 @@ QS_BIT: Final = 1 << QUEEN_OF_SPADES
 POINT_CARDS: Final = HEARTS_MASK | QS_BIT
 
 
+BITS: Final = tuple(1 << i for i in range(52))
+
+
 def bit(index: CardIndex) -> Mask:
     return 1 << index
 
@@ -169,9 +172,30 @@ CARDS: Final[list[Card]] = []
 CARDS.extend(Card._make(i) for i in range(52))
 
 
+def _suit_tables() -> list[list[tuple[Card, ...]]]:
+    # For each suit, the cards of every 13-bit pattern: a hand becomes four lookups.
+    tables = []
+    for suit in range(4):
+        row: list[tuple[Card, ...]] = [()] * 8192
+        for m in range(1, 8192):
+            low = m & -m
+            row[m] = (CARDS[suit * 13 + low.bit_length() - 1], *row[m ^ low])
+        tables.append(row)
+    return tables
+
+
+_SUIT_CARDS: Final = _suit_tables()
+
+
 def cards_of(mask: Mask) -> list[Card]:
     """The cards in ``mask`` as `Card` objects, in display order."""
-    return [CARDS[i] for i in indices(mask)]
+    c, d, s, h = _SUIT_CARDS
+    return [
+        *c[mask & 0x1FFF],
+        *d[mask >> 13 & 0x1FFF],
+        *s[mask >> 26 & 0x1FFF],
+        *h[mask >> 39 & 0x1FFF],
+    ]
 
 
 def parse_cards(codes: Iterable[str | Card]) -> list[Card]:

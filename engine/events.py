@@ -1,8 +1,12 @@
-"""What a move caused, as data. Each move returns a list of these, in order."""
+"""What a move caused, as data. Each move returns a list of these, in order.
+
+Events are named tuples: cheap to make on the hot path of a playout, immutable, and
+printed the way they are written.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card
 from .rules import MoonChoice, PassDirection
@@ -10,24 +14,21 @@ from .rules import MoonChoice, PassDirection
 Score = int | complex
 
 
-@dataclass(frozen=True)
-class HandStarted:
+class HandStarted(NamedTuple):
     hand_number: int
     dealer: int
     pass_direction: PassDirection
     kind: str = "hand_started"
 
 
-@dataclass(frozen=True)
-class CardsPassed:
+class CardsPassed(NamedTuple):
     """``seat`` has chosen its cards (what they are is told only to that seat)."""
 
     seat: int
     kind: str = "cards_passed"
 
 
-@dataclass(frozen=True)
-class CardsReceived:
+class CardsReceived(NamedTuple):
     """After everyone has chosen: ``seat`` received ``cards`` from ``from_seat``."""
 
     seat: int
@@ -36,29 +37,25 @@ class CardsReceived:
     kind: str = "cards_received"
 
 
-@dataclass(frozen=True)
-class CardPlayed:
+class CardPlayed(NamedTuple):
     seat: int
     card: Card
     kind: str = "card_played"
 
 
-@dataclass(frozen=True)
-class HeartsBroken:
+class HeartsBroken(NamedTuple):
     seat: int
     kind: str = "hearts_broken"
 
 
-@dataclass(frozen=True)
-class TrickWon:
+class TrickWon(NamedTuple):
     seat: int
     cards: tuple[tuple[int, Card], ...]
     points: Score
     kind: str = "trick_won"
 
 
-@dataclass(frozen=True)
-class MoonShot:
+class MoonShot(NamedTuple):
     """``seat`` took every point card; ``choice`` is None while the shooter must choose."""
 
     seat: int
@@ -66,8 +63,7 @@ class MoonShot:
     kind: str = "moon_shot"
 
 
-@dataclass(frozen=True)
-class HandScored:
+class HandScored(NamedTuple):
     hand_number: int
     points: tuple[Score, ...]
     totals: tuple[Score, ...]
@@ -75,8 +71,7 @@ class HandScored:
     kind: str = "hand_scored"
 
 
-@dataclass(frozen=True)
-class GameOver:
+class GameOver(NamedTuple):
     winners: tuple[int, ...]
     totals: tuple[Score, ...]
     kind: str = "game_over"

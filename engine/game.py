@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from . import play_rules, scoring
 from .cards import (
+    BITS,
     CARDS,
     HEARTS_MASK,
     SUIT_MASKS,
@@ -20,7 +21,6 @@ from .cards import (
     SUITS,
     Card,
     Mask,
-    bit,
     cards_of,
     codes,
     deck_mask,
@@ -49,6 +49,22 @@ from .view import SeatView, build_view
 
 Phase = Literal["pass", "play", "moon", "over"]
 JSON_FORMAT = 1
+
+
+# Events and trick entries are immutable, so the ones made for every card are made once:
+# a playout then builds no objects per card it plays.
+_PLAYED = tuple(tuple(CardPlayed(seat, card) for card in CARDS) for seat in range(6))
+_IN_TRICK = tuple(tuple((seat, card) for card in CARDS) for seat in range(6))
+
+
+def shuffled(rng: random.Random, cards: list[int]) -> list[int]:
+    """``cards`` in a uniformly random order drawn from ``rng``.
+
+    Sorting by 64 random bits per card is uniform (a tie has probability about 2^-58) and
+    several times cheaper in Python than a swap-by-swap shuffle.
+    """
+    bits = rng.getrandbits
+    return sorted(cards, key=lambda _: bits(64))
 
 
 def pass_target(seat: int, direction: PassDirection, players: int) -> int:
@@ -81,11 +97,20 @@ class Game:
         self.seed = seed
         n = self.rules.players
         self._deck = deck_mask(n)
+        self._deck_list = list(indices(self._deck))
+        self._counted = scoring.counted_cards(self.rules)
+        self._breaking = play_rules.breaking_cards(self.rules)
+        self._players = self.rules.players
+        self._two_player = self.rules.variant == "two_player"
+        self._zero = scoring.zero(self.rules)
         self._deals = [self._check_deal(d, i) for i, d in enumerate(deals or ())]
         self._rng = random.Random(seed)
         if first_dealer is not None and not 0 <= first_dealer < n:
             raise ValueError(f"The first dealer must be a seat from 0 to {n - 1}.")
-        self.first_dealer = first_dealer if first_dealer is not None else self._rng.randrange(n)
+        # The dealer is drawn even when given, so that a seed deals the same cards whether
+        # the first dealer was drawn or named (storage replays games either way).
+        drawn = self._rng.randrange(n)
+        self.first_dealer = first_dealer if first_dealer is not None else drawn
         self.dealer = self.first_dealer
         self._hand_index = 0
         self.scores: list[Score] = [scoring.zero(self.rules)] * n
@@ -125,21 +150,26 @@ class Game:
         if self._hand_index < len(self._deals):
             deal = self._deals[self._hand_index]
             return list(deal[:n]), deal[n] if n == 2 else 0
-        deck = list(indices(self._deck))
-        self._rng.shuffle(deck)
-        hands = [0] * n
+        deck = self._shuffled()
         dead = 0
         if n == 2:
             # One card to the dead pile, thirteen each one at a time, the last one dead.
-            dead = bit(deck[0]) | bit(deck[-1])
+            dead = BITS[deck[0]] | BITS[deck[-1]]
             deck = deck[1:-1]
-        for i, card in enumerate(deck):
-            hands[(self.dealer + 1 + i) % n] |= 1 << card
+        # Card i goes to the seat i+1 places left of the dealer: every n-th card, summed
+        # as bits (the cards are distinct, so + is |).
+        hands = [0] * n
+        for k in range(n):
+            hands[(self.dealer + 1 + k) % n] = sum(map(BITS.__getitem__, deck[k::n]))
         return hands, dead
+
+    def _shuffled(self) -> list[int]:
+        return shuffled(self._rng, self._deck_list)
 
     def _start_hand(self) -> list[Event]:
         n = self.rules.players
         self.phase: Phase = "pass"
+        self._legal_cache: tuple[int, Mask] | None = None
         self._first_lead = 0
         self.hands, self.dead = self._deal()
         self.pass_direction: PassDirection = self.rules.pass_direction(self._hand_index)
@@ -192,13 +222,17 @@ class Game:
 
     def legal_plays(self) -> list[Card]:
         """The cards the current player may play; empty outside the play phase."""
-        if self.phase != "play" or self.current_player is None:
+        seat = self.current_player
+        if seat is None or self.phase != "play":
             return []
-        return cards_of(self.legal_mask(self.current_player))
+        return cards_of(self.legal_mask(seat))
 
     def legal_mask(self, seat: int) -> Mask:
         """The cards ``seat`` could legally play now if it were their turn."""
-        return play_rules.legal_mask(
+        cached = self._legal_cache
+        if cached is not None and cached[0] == seat:
+            return cached[1]
+        mask = play_rules.legal_mask(
             self.rules,
             self.hands[seat],
             self._trick_cards,
@@ -206,6 +240,9 @@ class Game:
             self.hearts_broken,
             self._first_lead,
         )
+        # Asked twice per card (to list and to check); any change of state clears it.
+        self._legal_cache = (seat, mask)
+        return mask
 
     def waiting_for(self) -> list[int]:
         """The seats whose move the game waits for now."""
@@ -272,6 +309,7 @@ class Game:
 
     def _exchange(self) -> list[Event]:
         n = self.rules.players
+        self._legal_cache = None
         events: list[Event] = []
         passes = [p or 0 for p in self._passes]
         for seat in range(n):
@@ -286,6 +324,18 @@ class Game:
 
     def play(self, seat: int, card: Card | str) -> list[Event]:
         """Play ``card`` from ``seat`` to the trick."""
+        # The common case, a legal card from the player on turn, is checked in one go;
+        # anything else takes the long way, which finds the reason to give.
+        if seat == self.current_player and type(seat) is int and type(card) is Card:
+            cached = self._legal_cache
+            legal = cached[1] if cached is not None and cached[0] == seat else None
+            if legal is None and self.phase == "play":
+                legal = self.legal_mask(seat)
+            if legal is not None and legal >> card.index & 1:
+                return self._play(seat, card.index)
+        return self._refuse_or_play(seat, card)
+
+    def _refuse_or_play(self, seat: int, card: Card | str) -> list[Event]:
         self._check_seat(seat)
         if self.phase != "play":
             raise self._wrong_phase("play a card")
@@ -306,23 +356,28 @@ class Game:
 
     def _play(self, seat: int, index: int) -> list[Event]:
         """Play a card already known to be legal."""
-        rules = self.rules
-        card = CARDS[index]
-        events: list[Event] = [CardPlayed(seat, card)]
-        led_suit = self._trick_cards[0] // 13 if self._trick_cards else None
-        self.hands[seat] &= ~(1 << index)
-        self.trick.append((seat, card))
-        self._trick_cards.append(index)
-        self._trick_mask |= 1 << index
-        if not self.hearts_broken and play_rules.breaks_hearts(rules, index, led_suit):
+        self._legal_cache = None
+        events: list[Event] = [_PLAYED[seat][index]]
+        trick_cards = self._trick_cards
+        led_suit = trick_cards[0] // 13 if trick_cards else None
+        self.hands[seat] &= ~BITS[index]
+        self.trick.append(_IN_TRICK[seat][index])
+        trick_cards.append(index)
+        self._trick_mask |= BITS[index]
+        if not self.hearts_broken and (
+            BITS[index] & self._breaking
+            or (self._two_player and play_rules.breaks_hearts(self.rules, index, led_suit))
+        ):
             self.hearts_broken = True
             events.append(HeartsBroken(seat))
-        n = rules.players
-        if len(self.trick) < n:
+        n = self._players
+        if len(trick_cards) < n:
             self.current_player = (seat + 1) % n
-            events.extend(self._two_player_only_hearts())
+            if self._two_player:
+                events.extend(self._two_player_only_hearts())
             return events
-        return events + self._finish_trick()
+        events.extend(self._finish_trick())
+        return events
 
     def _two_player_only_hearts(self) -> list[Event]:
         # Two-player ruling: hearts break once a player holds nothing but hearts.
@@ -337,20 +392,24 @@ class Game:
     def _finish_trick(self) -> list[Event]:
         rules = self.rules
         mask = self._trick_mask
-        winner = self.trick[play_rules.trick_winner_index(rules, self._trick_cards)][0]
+        trick = self.trick
+        winner = trick[play_rules.trick_winner_position(rules, self._trick_cards, mask)][0]
         assert self.leader is not None
-        plays = tuple(self.trick)
+        plays = tuple(trick)
         self.tricks.append(TrickRecord(self.leader, plays, winner))
         self.taken[winner] |= mask
-        events: list[Event] = [TrickWon(winner, plays, scoring.cards_points(rules, mask))]
+        points = scoring.cards_points(rules, mask) if mask & self._counted else self._zero
+        events: list[Event] = [TrickWon(winner, plays, points)]
         self.trick = []
         self._trick_cards = []
         self._trick_mask = 0
         self.leader = self.current_player = winner
         if any(self.hands):
-            events.extend(self._two_player_only_hearts())
+            if rules.variant == "two_player":
+                events.extend(self._two_player_only_hearts())
             return events
-        return events + self._end_hand()
+        events.extend(self._end_hand())
+        return events
 
     def _end_hand(self) -> list[Event]:
         shooter = scoring.moon_shooter(self.rules, self.taken, self.dead)
@@ -512,6 +571,12 @@ class Game:
         game.rules = rules
         game.seed = data["seed"]
         game._deck = deck_mask(rules.players)
+        game._deck_list = list(indices(game._deck))
+        game._counted = scoring.counted_cards(rules)
+        game._breaking = play_rules.breaking_cards(rules)
+        game._players = rules.players
+        game._two_player = rules.variant == "two_player"
+        game._zero = scoring.zero(rules)
         game._deals = [game._check_deal(d, i) for i, d in enumerate(data["deals"])]
         game._rng = random.Random()
         game._rng.setstate(_rng_state_from_json(data["rng"]))
@@ -526,6 +591,7 @@ class Game:
         game._received = [None if p is None else mask_of_codes(p) for p in data["received"]]
         first_lead = data["first_lead"]
         game._first_lead = Card.parse(first_lead).index if first_lead else 0
+        game._legal_cache = None
         game.trick = [(s, Card.parse(c)) for s, c in data["trick"]]
         game._trick_cards = [c.index for _, c in game.trick]
         game._trick_mask = mask_of(game._trick_cards)

@@ -42,6 +42,13 @@ def legal_mask(
     return allowed
 
 
+def breaking_cards(rules: Rules) -> Mask:
+    """The cards that break hearts whenever they are played (RULES.md §4.5, §6)."""
+    if rules.queen_breaks_hearts and rules.variant != "two_player":
+        return HEARTS_MASK | QS_BIT
+    return HEARTS_MASK
+
+
 def breaks_hearts(rules: Rules, card: int, led_suit: int | None) -> bool:
     """Whether playing ``card`` (to a trick led in ``led_suit``, None when leading) breaks
     hearts. Two-player Hearts also breaks them when someone holds only hearts."""
@@ -56,9 +63,14 @@ def trick_winner_index(rules: Rules, trick: Sequence[int]) -> int:
     mask = 0
     for c in trick:
         mask |= 1 << c
+    return trick_winner_position(rules, trick, mask)
+
+
+def trick_winner_position(rules: Rules, trick: Sequence[int], mask: Mask) -> int:
+    """`trick_winner_index` for a caller that already has the trick's mask."""
     hearts = mask & HEARTS_MASK
     if rules.variant == "two_player" and hearts:
         best = hearts.bit_length() - 1
     else:
         best = (mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
-    return list(trick).index(best)
+    return trick.index(best)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card
 from .rules import MoonChoice, PassDirection
 from .scoring import Score
 
 
-@dataclass(frozen=True)
-class TrickRecord:
+class TrickRecord(NamedTuple):
     """A finished trick: who led, the cards in play order, who took it."""
 
     leader: int

@@ -31,6 +31,13 @@ def bonus_bit(rules: Rules) -> Mask:
     return 0
 
 
+def counted_cards(rules: Rules) -> Mask:
+    """Every card that can change a hand's score under ``rules``: a pile with none of them
+    is worth zero."""
+    special = (1 << JACK_OF_DIAMONDS | 1 << TEN_OF_CLUBS) if rules.variant == "complex" else 0
+    return POINT_CARDS | bonus_bit(rules) | special
+
+
 def zero(rules: Rules) -> Score:
     return 0j if rules.variant == "complex" else 0
 

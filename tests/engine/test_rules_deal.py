@@ -8,6 +8,7 @@ import pytest
 from hearts_helpers import HOLD, codes, hands, pass_all, play_hand, suit
 
 from engine import Card, Game, Rules
+from engine.game import shuffled
 
 RANKS = "23456789TJQKA"
 ALL_CARDS = {r + s for s in "CDSH" for r in RANKS}
@@ -72,8 +73,9 @@ def test_holder_of_lowest_club_in_play_leads_it(players: int, lead: str) -> None
 def test_cards_are_dealt_one_at_a_time_starting_left_of_the_dealer(players: int) -> None:
     seed, dealer = 11, players - 1
     game = Game(rules_for(players), seed=seed, first_dealer=dealer)
-    deck = [c for c in range(52) if game._deck >> c & 1]
-    random.Random(seed).shuffle(deck)
+    rng = random.Random(seed)
+    rng.randrange(players)  # the first dealer's draw, made even when the dealer is named
+    deck = shuffled(rng, [c for c in range(52) if game._deck >> c & 1])
     expected: list[set[int]] = [set() for _ in range(players)]
     if players == 2:
         # One card to the dead pile, thirteen each, the last card dead.

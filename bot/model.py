@@ -100,6 +100,9 @@ class Table:
     status: str = "lobby"
     game: Game | None = None
     ui: TableUI = field(default_factory=TableUI)
+    event_id: int | None = None
+    """The tournament this table plays in: its group sees the event's status, not a table
+    message and hand results of its own."""
 
     def seat_of(self, user_id: int) -> int | None:
         for number, seat in enumerate(self.seats):

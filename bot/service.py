@@ -92,6 +92,8 @@ class Scheduler:
 
 
 AdminCheck = Callable[[int, int], Awaitable[bool]]
+Listener = Callable[["Table", list[Event]], Awaitable[None]]
+"""Told of every move a table makes (after it is stored and shown), and of its start."""
 DealSource = Callable[["Table"], tuple[int, list[list[list[str]]] | None]]
 """How a table's game is dealt: a seed and, optionally, fixed deals (tournaments, tests)."""
 
@@ -116,6 +118,7 @@ class HeartsService:
         self.is_admin = is_admin
         self.scheduler = Scheduler()
         self.deal_source: DealSource = random_deal
+        self.listeners: list[Listener] = []
         self.tables: dict[int, Table] = {}
         self.seq: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -154,6 +157,7 @@ class HeartsService:
             status=stored.status,
             game=stored.game,
             ui=TableUI.from_dict(meta.get("ui", {})),
+            event_id=stored.event_id,
         )
         self.seq[table.id] = stored.last_seq
         return table
@@ -193,6 +197,7 @@ class HeartsService:
                 table.chat_id == chat_id
                 and table.thread_id == thread_id
                 and table.status in ("lobby", "active")
+                and table.event_id is None
             ):
                 return table
         return None
@@ -449,6 +454,64 @@ class HeartsService:
             await self._after_move(table, [], started=True)
             return t("toast.starting")
 
+    async def start_event_table(
+        self,
+        *,
+        event_id: int,
+        chat_id: int,
+        thread_id: int | None,
+        chat_title: str,
+        organiser: Person,
+        rules: Rules,
+        options: TableOptions,
+        seats: list[Seat],
+        seed: int,
+        deals: list[list[list[str]]] | None = None,
+    ) -> Table:
+        """Seat a tournament table and deal: its players get their DMs at once."""
+        table = Table(
+            id=0,
+            chat_id=chat_id,
+            thread_id=thread_id,
+            chat_title=chat_title,
+            creator_id=organiser.id,
+            creator_name=organiser.name,
+            rules=rules,
+            options=options,
+            seats=list(seats),
+            event_id=event_id,
+        )
+        table.id = await self.storage.create_lobby(
+            chat_id,
+            thread_id,
+            organiser.id,
+            rules,
+            self._stored_seats(table),
+            self._meta(table),
+            event_id=event_id,
+        )
+        self.tables[table.id] = table
+        self.seq[table.id] = 0
+        async with self.lock(table.id):
+            game = Game(rules, seed=seed, deals=deals)
+            await self.storage.start_game(table.id, self._stored_seats(table), game)
+            table.game = game
+            table.status = "active"
+            await self._after_move(table, [], started=True)
+        return table
+
+    async def replace_with_computer(self, game_id: int, seat: int) -> None:
+        """A seat's person is gone for good (a no-show, a removed player): a computer plays."""
+        async with self.lock(game_id):
+            table = await self._get(game_id)
+            s = table.seats[seat]
+            if s is None or s.kind == "computer" or s.away:
+                return
+            s.away = True
+            await self.storage.set_meta(table.id, self._meta(table))
+            self._show_all(table)
+            self._schedule(table)
+
     async def cancel(self, chat_id: int, thread_id: int | None, person: Person) -> str:
         table = await self.table_in_chat(chat_id, thread_id)
         if table is None:
@@ -671,6 +734,11 @@ class HeartsService:
             self._show_all(table)
         if game.phase != "over":
             self._schedule(table)
+        for listener in self.listeners:
+            try:
+                await listener(table, events)
+            except Exception:
+                log.exception("listener failed for game %s", table.id)
 
     async def _finish(self, table: Table) -> None:
         game = table.game
@@ -679,11 +747,12 @@ class HeartsService:
         self.scheduler.cancel_game(table.id)
         text = t("table.over", winners=render.winners_text(table, game.winners))
         await self._announce(table, text)
-        try:
-            png = render.score_chart_png(table)
-            await self.outbox.send_photo(table.chat_id, png, text, table.thread_id)
-        except Exception:
-            log.exception("score chart for game %s failed", table.id)
+        if table.event_id is None:
+            try:
+                png = render.score_chart_png(table)
+                await self.outbox.send_photo(table.chat_id, png, text, table.thread_id)
+            except Exception:
+                log.exception("score chart for game %s failed", table.id)
         for seat, _ in table.humans():
             await self._clear_nudge(table, seat)
         self.tables.pop(table.id, None)
@@ -870,6 +939,8 @@ class HeartsService:
         table.ui.dm_message_ids[seat] = message_id
 
     async def _announce(self, table: Table, text: str) -> None:
+        if table.event_id is not None:
+            return  # a tournament's group follows the event's status message instead
         await self.outbox.send(table.chat_id, text, thread_id=table.thread_id, notify=False)
 
     async def _message_replaced(self, chat_id: int, old_id: int, new_id: int) -> None:

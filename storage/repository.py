@@ -64,8 +64,9 @@ class Storage(Protocol):
         rules: Rules,
         seats: list[Seat],
         meta: dict[str, Any] | None = None,
+        event_id: int | None = None,
     ) -> int:
-        """A new table in the lobby; returns its id."""
+        """A new table in the lobby (of a tournament, with ``event_id``); returns its id."""
         ...
 
     async def update_lobby(

@@ -266,11 +266,12 @@ class SqliteStorage:
         rules: Rules,
         seats: list[Seat],
         meta: dict[str, Any] | None = None,
+        event_id: int | None = None,
     ) -> int:
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO games (chat_id, thread_id, creator_id, status, rules, meta,"
-                " created_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?)",
+                " created_at, event_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
                 (
                     chat_id,
                     thread_id,
@@ -278,6 +279,7 @@ class SqliteStorage:
                     _dumps(rules.to_dict()),
                     _dumps(meta or {}),
                     _now_ms(),
+                    event_id,
                 ),
             )
             game_id = cursor.lastrowid

@@ -169,8 +169,9 @@ async def play_turn(double: BotApiDouble, person: Person, table: Table) -> str |
         await double.wait_for(lambda: _dm_has(double, person, "Pass 3/3"), 5)
         return await person.press(person.dm, None, lambda b: b.label.startswith("Pass 3/3"))
     if game.phase == "moon":
-        await double.wait_for(lambda: _dm_has(double, person, "+26 for everyone else"), 5)
-        return await person.press(person.dm, None, "+26 for everyone else")
+        # "+26 for everyone else", or "+(13+13i) for everyone else" in Complex Hearts.
+        await double.wait_for(lambda: _dm_has(double, person, "+"), 5)
+        return await person.press(person.dm, None, lambda b: b.label.endswith("everyone else"))
     card = game.legal_plays()[0]
     data = await card_button(double, person, card, game.hand_number)
     return await person.press(person.dm, None, data=data)

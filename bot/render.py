@@ -127,6 +127,16 @@ def lobby(table: Table) -> tuple[str, InlineKeyboardMarkup]:
             InlineKeyboardButton(t("button.cancel"), callback_data=cb.button(cb.CANCEL, g)),
         ],
     ]
+    # The host can empty any seat but their own ("✖ 2" empties seat 2).
+    removable = [
+        InlineKeyboardButton(
+            t("button.remove_seat", seat=n + 1), callback_data=cb.button(cb.KICK, g, 0, str(n))
+        )
+        for n, seat in enumerate(table.seats)
+        if seat is not None and seat.user_id != table.creator_id
+    ]
+    if removable:
+        keyboard.append(removable)
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)
 
 

@@ -364,7 +364,7 @@ class HeartsService:
                 raise UserError(t("toast.no_empty_seat"))
             table.seats[table.seats.index(None)] = self._computer(table)
             await self._save_lobby(table)
-            return t("toast.joined").split("!")[0] + "!"
+            return t("toast.computer_added")
 
     def _computer(self, table: Table) -> Seat:
         taken = {s.name for s in table.seats if s is not None}

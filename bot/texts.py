@@ -17,7 +17,7 @@ EN: Final[dict[str, str]] = {
     "lobby.computer": "🤖 {name}",
     "lobby.waiting_dm": "{name} (opening their DM…)",
     "lobby.hint": "Tap <b>Join</b> to sit down. Empty seats are filled with computer players "
-    "when the game starts.",
+    "when the game starts. The host can empty a seat with ✖.",
     "lobby.cancelled": "♥ This table was cancelled.",
     "button.join": "✋ Join",
     "button.leave": "🚪 Leave",
@@ -26,6 +26,7 @@ EN: Final[dict[str, str]] = {
     "button.start": "▶ Start",
     "button.cancel": "✖ Cancel",
     "button.back": "« Back",
+    "button.remove_seat": "✖ {seat}",
     "button.open_dm": "Open my cards in a DM",
     # Rules menu
     "rules.menu_title": "⚙ <b>Table rules</b> — tap to change",
@@ -59,6 +60,7 @@ EN: Final[dict[str, str]] = {
     # Toasts and replies
     "toast.joined": "You're in! Your cards will come in a DM.",
     "toast.left": "You left the table.",
+    "toast.computer_added": "Computer player added.",
     "toast.already_seated": "You're already at this table.",
     "toast.other_table": "You're already playing at another table. Finish or /leave it first.",
     "toast.table_full": "The table is full.",

@@ -49,3 +49,26 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(tmp_path: P
                 5,
             )
             assert not double.unanswered_callbacks()
+            # The finished game counts in the player's record and the chat's leaderboard.
+            await alice.send(alice.dm, "/stats")
+            record = await double.wait_for(
+                lambda: next(
+                    (m for m in alice.dm_view().bot_messages if "Your record" in (m.text or "")),
+                    None,
+                ),
+                5,
+            )
+            assert "Games: 1" in (record.text or "")
+            await alice.send(group, "/scores")
+            board = await double.wait_for(
+                lambda: next(
+                    (
+                        m
+                        for m in double.chat_view(group.id).bot_messages
+                        if "All-time leaderboard" in (m.text or "")
+                    ),
+                    None,
+                ),
+                5,
+            )
+            assert "1. " in (board.text or "")

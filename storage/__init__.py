@@ -9,6 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from .errors import DatabaseInUse, GameNotFound, SchemaTooNew, StorageError, WrongGameStatus
+from .events import (
+    EventOptions,
+    EventSeat,
+    EventStatus,
+    EventTable,
+    Registration,
+    RegistrationStatus,
+    StoredEvent,
+)
 from .models import (
     ChatSettings,
     GameStatus,
@@ -39,6 +48,10 @@ async def open_storage(path: str | Path) -> Storage:
 __all__ = [
     "ChatSettings",
     "DatabaseInUse",
+    "EventOptions",
+    "EventSeat",
+    "EventStatus",
+    "EventTable",
     "GameNotFound",
     "GameStatus",
     "GameTable",
@@ -46,6 +59,8 @@ __all__ = [
     "JournalEntry",
     "PlayerGame",
     "PlayerStanding",
+    "Registration",
+    "RegistrationStatus",
     "ReplayError",
     "SchemaTooNew",
     "Score",
@@ -54,6 +69,7 @@ __all__ = [
     "SeatKind",
     "Storage",
     "StorageError",
+    "StoredEvent",
     "StoredGame",
     "User",
     "WrongGameStatus",

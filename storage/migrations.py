@@ -17,6 +17,11 @@ Schema (version 2):
 - ``game_results``: one row per seat of a finished game, denormalised (chat, user,
   totals, won, moons, place) so that standings read one narrow index.
 - version 2 adds ``games.event_id`` for tournaments; their tables come in a later version.
+- version 3 adds events: ``events`` (one per tournament: group, organiser, name, rules and
+  options JSON, time zone, start and registration deadline, status, current round, meta
+  JSON for the bot's messages), ``event_registrations`` (who entered, and how it ended),
+  ``event_tables`` and ``event_seats`` (each round's draw, results and no-shows) and
+  ``event_reminders`` (announcements already sent, so restarts never repeat them).
 """
 
 from __future__ import annotations
@@ -173,7 +178,91 @@ _V2 = Migration(
     ),
 )
 
-MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2)
+_V3 = Migration(
+    3,
+    "events: registrations, rounds, table draws, reminders sent",
+    (
+        """
+        CREATE TABLE events (
+            id                    INTEGER PRIMARY KEY,
+            chat_id               INTEGER NOT NULL,
+            thread_id             INTEGER,
+            organiser_id          INTEGER NOT NULL,
+            organiser_name        TEXT    NOT NULL,
+            name                  TEXT    NOT NULL,
+            rules                 TEXT    NOT NULL,
+            options               TEXT    NOT NULL,
+            time_zone             TEXT    NOT NULL,
+            starts_at             INTEGER,
+            registration_deadline INTEGER,
+            status                TEXT    NOT NULL CHECK (status IN
+                                      ('registration', 'running', 'paused', 'finished',
+                                       'cancelled')),
+            current_round         INTEGER NOT NULL DEFAULT 0,
+            meta                  TEXT    NOT NULL DEFAULT '{}',
+            created_at            INTEGER NOT NULL,
+            finished_at           INTEGER
+        )
+        """,
+        "CREATE INDEX events_open ON events (status)"
+        " WHERE status IN ('registration', 'running', 'paused')",
+        "CREATE INDEX events_by_chat ON events (chat_id, thread_id, id)",
+        """
+        CREATE TABLE event_registrations (
+            event_id      INTEGER NOT NULL REFERENCES events (id),
+            user_id       INTEGER NOT NULL,
+            display_name  TEXT    NOT NULL,
+            username      TEXT,
+            status        TEXT    NOT NULL CHECK (status IN
+                              ('pending', 'registered', 'withdrawn', 'removed', 'eliminated')),
+            registered_at INTEGER NOT NULL,
+            final_place   INTEGER,
+            PRIMARY KEY (event_id, user_id)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE event_tables (
+            event_id INTEGER NOT NULL REFERENCES events (id),
+            round    INTEGER NOT NULL CHECK (round >= 1),
+            table_no INTEGER NOT NULL CHECK (table_no >= 1),
+            seed     INTEGER NOT NULL,
+            game_id  INTEGER REFERENCES games (id),
+            status   TEXT    NOT NULL CHECK (status IN ('playing', 'finished', 'cancelled')),
+            PRIMARY KEY (event_id, round, table_no)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE event_seats (
+            event_id     INTEGER NOT NULL,
+            round        INTEGER NOT NULL,
+            table_no     INTEGER NOT NULL,
+            seat         INTEGER NOT NULL,
+            user_id      INTEGER,
+            display_name TEXT    NOT NULL,
+            present      INTEGER NOT NULL DEFAULT 0,
+            no_show      INTEGER NOT NULL DEFAULT 0,
+            place        INTEGER,
+            total_re     INTEGER,
+            total_im     INTEGER,
+            advanced     INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (event_id, round, table_no, seat),
+            FOREIGN KEY (event_id, round, table_no)
+                REFERENCES event_tables (event_id, round, table_no)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE event_reminders (
+            event_id   INTEGER NOT NULL REFERENCES events (id),
+            kind       TEXT    NOT NULL,
+            message_id INTEGER,
+            sent_at    INTEGER NOT NULL,
+            PRIMARY KEY (event_id, kind)
+        ) WITHOUT ROWID
+        """,
+    ),
+)
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3)
 LATEST_VERSION: Final = len(MIGRATIONS)
 
 assert all(m.version == i + 1 for i, m in enumerate(MIGRATIONS)), "migrations out of order"

@@ -7,10 +7,13 @@ Everything returned is a domain object from `storage.models`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, Protocol
 
 from engine import Game, Move, Rules
 
+from .events import EventOptions, EventTable, Registration, StoredEvent
 from .models import (
     ChatSettings,
     GameTable,
@@ -166,6 +169,66 @@ class Storage(Protocol):
     ) -> list[PlayerGame]:
         """The player's most recent finished games, newest first."""
         ...
+
+    # ------------------------------------------------------------ events (tournaments)
+
+    async def create_event(
+        self,
+        *,
+        chat_id: int,
+        thread_id: int | None,
+        organiser_id: int,
+        organiser_name: str,
+        name: str,
+        rules: Rules,
+        options: EventOptions,
+        time_zone: str,
+        starts_at: datetime | None,
+        registration_deadline: datetime | None,
+        meta: dict[str, Any] | None = None,
+    ) -> StoredEvent:
+        """A new event, open for registration."""
+        ...
+
+    async def save_event(self, event: StoredEvent) -> None:
+        """Write the event's changeable fields; finishing or cancelling stamps the time."""
+        ...
+
+    async def get_event(self, event_id: int) -> StoredEvent | None: ...
+
+    async def open_events(self) -> list[StoredEvent]:
+        """Events in registration, running or paused (to resume after a restart)."""
+        ...
+
+    async def events_in_chat(self, chat_id: int, *, limit: int = 10) -> list[StoredEvent]:
+        """The chat's events, newest first."""
+        ...
+
+    async def save_registration(self, registration: Registration) -> None:
+        """Insert or update one person's entry."""
+        ...
+
+    async def save_registrations(self, registrations: Sequence[Registration]) -> None:
+        """Update the status and final place of several entries in one transaction."""
+        ...
+
+    async def registrations(self, event_id: int) -> list[Registration]:
+        """Every entry of the event (any status), in registration order."""
+        ...
+
+    async def save_event_table(self, table: EventTable) -> None:
+        """Insert or replace a round's table and its seats."""
+        ...
+
+    async def event_tables(self, event_id: int, round: int | None = None) -> list[EventTable]:
+        """The event's tables (of one round, or all), by round and table number."""
+        ...
+
+    async def mark_reminder(self, event_id: int, kind: str, message_id: int | None = None) -> bool:
+        """Claim an announcement before sending it; False if it was claimed already."""
+        ...
+
+    async def reminders_sent(self, event_id: int) -> set[str]: ...
 
     # ------------------------------------------------------------ operations
 

@@ -35,6 +35,7 @@ from engine.scoring import rank_key
 
 from . import backup as backup_module
 from .errors import GameNotFound, SchemaTooNew, StorageError, WrongGameStatus
+from .events_sqlite import SqliteEvents
 from .migrations import LATEST_VERSION, MIGRATIONS
 from .models import (
     OPEN_STATUSES,
@@ -133,7 +134,7 @@ async def migrate(db: aiosqlite.Connection, path: str, target: int = LATEST_VERS
             raise
 
 
-class SqliteStorage:
+class SqliteStorage(SqliteEvents):
     """The SQLite implementation of `storage.repository.Storage`. Open with `open`."""
 
     def __init__(

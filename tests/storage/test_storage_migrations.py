@@ -57,6 +57,11 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
     await store.close()
     with sqlite3.connect(db_path) as db:
         db.execute(f"PRAGMA user_version = {old_version}")
+        if old_version < 3:
+            for table in ("event_reminders", "event_seats", "event_tables"):
+                db.execute(f"DROP TABLE {table}")
+            db.execute("DROP TABLE event_registrations")
+            db.execute("DROP TABLE events")
         if old_version < 2:
             db.execute("DROP INDEX games_by_event")
             db.execute("ALTER TABLE games DROP COLUMN event_id")

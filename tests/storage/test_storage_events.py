@@ -1,0 +1,108 @@
+"""Events in storage: from version 2, round trips of events, entries, draws and reminders."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import aiosqlite
+from storage_testkit import play_stored
+
+from engine import Rules
+from storage import EventOptions, EventSeat, EventTable, Registration
+from storage.migrations import LATEST_VERSION
+from storage.sqlite import SqliteStorage, migrate, user_version
+
+START = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
+
+
+async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        assert await migrate(db, str(db_path), target=2) == 2
+    store = await SqliteStorage.open(db_path)
+    game_id, _ = await play_stored(store, Rules(players=3, target=30), seed=5, user_ids=[7])
+    await store.close()
+    with sqlite3.connect(db_path) as db:
+        for table in ("event_reminders", "event_seats", "event_tables", "event_registrations"):
+            db.execute(f"DROP TABLE {table}")
+        db.execute("DROP TABLE events")
+        db.execute("PRAGMA user_version = 2")
+    store = await SqliteStorage.open(db_path)
+    try:
+        assert await user_version(store._writer) == LATEST_VERSION >= 3
+        assert (await store.load_game(game_id)).status == "finished"
+        event = await store.create_event(
+            chat_id=-5,
+            thread_id=None,
+            organiser_id=1,
+            organiser_name="Kumar",
+            name="Chematoodlon",
+            rules=Rules(),
+            options=EventOptions(),
+            time_zone="Asia/Kolkata",
+            starts_at=START,
+            registration_deadline=None,
+        )
+        assert event.id == 1 and event.status == "registration"
+    finally:
+        await store.close()
+
+
+async def test_an_event_its_entries_draw_and_reminders_round_trip(store: SqliteStorage) -> None:
+    options = EventOptions(
+        table_size=4, advance_per_table=1, duplicate_deals=True, allowed_usernames=("amy",)
+    )
+    event = await store.create_event(
+        chat_id=-5,
+        thread_id=9,
+        organiser_id=1,
+        organiser_name="Kumar",
+        name="Spring Cup",
+        rules=Rules(players=4, target=50),
+        options=options,
+        time_zone="Asia/Kolkata",
+        starts_at=START,
+        registration_deadline=START - timedelta(hours=1),
+        meta={"message_id": 12},
+    )
+    assert event.options == options and event.rules == Rules(players=4, target=50)
+    assert event.starts_at == START and event.meta == {"message_id": 12}
+    assert [e.id for e in await store.open_events()] == [event.id]
+
+    running = replace(event, status="running", current_round=1)
+    await store.save_event(running)
+    assert await store.get_event(event.id) == running
+
+    for uid in (3, 2):
+        await store.save_registration(
+            Registration(event.id, uid, f"P{uid}", None, "registered", START + timedelta(uid))
+        )
+    entries = await store.registrations(event.id)
+    assert [r.user_id for r in entries] == [2, 3]
+    await store.save_registrations([replace(entries[0], status="eliminated", final_place=2)])
+    assert (await store.registrations(event.id))[0].final_place == 2
+
+    seats = (EventSeat(0, "P2", 2), EventSeat(1, "P3", 3), EventSeat(2, "Ada (easy)"))
+    table = EventTable(event.id, 1, 1, seed=77, seats=seats)
+    await store.save_event_table(table)
+    done = replace(
+        table,
+        status="finished",
+        seats=(replace(seats[0], present=True, place=1, total=3, advanced=True), *seats[1:]),
+    )
+    await store.save_event_table(done)
+    assert await store.event_tables(event.id, 1) == [done]
+    assert await store.event_tables(event.id, 2) == []
+
+    assert await store.mark_reminder(event.id, "hour")
+    assert not await store.mark_reminder(event.id, "hour")
+    assert await store.reminders_sent(event.id) == {"hour"}
+
+    await store.save_event(replace(running, status="finished"))
+    finished = await store.get_event(event.id)
+    assert finished is not None and finished.finished_at is not None
+    assert await store.open_events() == []
+    assert [e.id for e in await store.events_in_chat(-5)] == [event.id]

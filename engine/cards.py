@@ -194,7 +194,7 @@ def cards_of(mask: Mask) -> list[Card]:
         *c[mask & 0x1FFF],
         *d[mask >> 13 & 0x1FFF],
         *s[mask >> 26 & 0x1FFF],
-        *h[mask >> 39 & 0x1FFF],
+        *h[mask >> 39],
     ]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from .cards import Card
@@ -18,8 +17,7 @@ class TrickRecord(NamedTuple):
     winner: int
 
 
-@dataclass(frozen=True)
-class HandResult:
+class HandResult(NamedTuple):
     """One scored hand."""
 
     hand_number: int

@@ -92,6 +92,8 @@ class Scheduler:
 
 
 AdminCheck = Callable[[int, int], Awaitable[bool]]
+StartHook = Callable[["Person", int], Awaitable[str]]
+"""Handles a ``/start <letter><id>`` deep link for another service (``e<id>``: events)."""
 Listener = Callable[["Table", list[Event]], Awaitable[None]]
 """Told of every move a table makes (after it is stored and shown), and of its start."""
 DealSource = Callable[["Table"], tuple[int, list[list[list[str]]] | None]]
@@ -119,6 +121,7 @@ class HeartsService:
         self.scheduler = Scheduler()
         self.deal_source: DealSource = random_deal
         self.listeners: list[Listener] = []
+        self.start_hooks: dict[str, StartHook] = {}
         self.tables: dict[int, Table] = {}
         self.seq: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
@@ -547,6 +550,9 @@ class HeartsService:
         """``/start`` in private: the person can now get DMs; a deep link seats them."""
         await self.storage.upsert_user(person.id, person.name, person.username)
         await self.storage.set_dm_open(person.id, True)
+        hook = self.start_hooks.get(payload[:1])
+        if hook is not None and payload[1:].isdigit():
+            return await hook(person, int(payload[1:]))
         if payload.startswith("j") and payload[1:].isdigit():
             game_id = int(payload[1:])
             async with self.lock(game_id):

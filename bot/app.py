@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.constants import ChatMemberStatus
@@ -20,6 +22,7 @@ from storage import open_storage
 
 from . import handlers
 from .config import Settings
+from .events import EventService, system_clock
 from .outbox import Outbox
 from .service import HeartsService, ServiceConfig
 from .thinker import Thinker
@@ -35,6 +38,7 @@ GROUP_COMMANDS = [
     ("scores", "This game and the leaderboard"),
     ("rules", "The rules of this table"),
     ("rejoin", "Take your seat back"),
+    ("event", "Tournaments: register, rounds, standings"),
     ("help", "All commands"),
 ]
 PRIVATE_COMMANDS = [
@@ -54,6 +58,8 @@ class Tuning:
     dm_edit_interval: float = 1.0
     thinker_workers: int = 1
     rate_limiter: bool = True
+    clock: Callable[[], datetime] | None = None
+    """What time it is for events' reminders and rounds (tests pass a manual clock)."""
 
 
 def build_application(settings: Settings, tuning: Tuning | None = None) -> Application:  # type: ignore[type-arg]
@@ -85,6 +91,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
     app.add_handler(CommandHandler("scores", handlers.scores))
     app.add_handler(CommandHandler("stats", handlers.stats))
     app.add_handler(CommandHandler("rules", handlers.rules))
+    app.add_handler(CommandHandler("event", handlers.event))
     app.add_handler(CommandHandler("help", handlers.help_command))
     app.add_handler(CallbackQueryHandler(handlers.button))
     app.add_error_handler(handlers.error_handler)
@@ -122,7 +129,18 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         ),
         is_admin,
     )
-    app.bot_data.update(storage=storage, outbox=outbox, thinker=thinker, service=service)
+
+    async def member_status(chat_id: int, user_id: int) -> str | None:
+        try:
+            member = await app.bot.get_chat_member(chat_id, user_id)
+        except TelegramError:
+            return None
+        return str(member.status)
+
+    events = EventService(service, member_status, tuning.clock or system_clock)
+    app.bot_data.update(
+        storage=storage, outbox=outbox, thinker=thinker, service=service, events=events
+    )
     try:
         await app.bot.set_my_commands(
             [BotCommand(c, d) for c, d in GROUP_COMMANDS], scope=BotCommandScopeAllGroupChats()
@@ -133,6 +151,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     except TelegramError as error:
         log.warning("could not register commands: %s", error)
     await service.resume()
+    await events.resume()
     log.info("bot @%s ready", me.username)
 
 

@@ -27,10 +27,14 @@ JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK = (
 )
 # DM actions.
 CARD, PASS, MOON, TRACKER, NOOP = "c", "p", "m", "t", "n"
+# Event (tournament) actions: the id field holds the event's id, not a game's.
+EVENT_REGISTER, EVENT_WITHDRAW = "er", "ew"
+EVENT_ACTIONS: Final = frozenset({EVENT_REGISTER, EVENT_WITHDRAW})
 
 ACTIONS: Final = frozenset(
     {JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK}
     | {CARD, PASS, MOON, TRACKER, NOOP}
+    | EVENT_ACTIONS
 )
 
 

@@ -11,6 +11,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from . import callbacks as cb
+from .events import EventService
 from .service import HeartsService, Person, UserError
 from .texts import t
 
@@ -21,6 +22,12 @@ def service_of(context: ContextTypes.DEFAULT_TYPE) -> HeartsService:
     service = context.bot_data["service"]
     assert isinstance(service, HeartsService)
     return service
+
+
+def events_of(context: ContextTypes.DEFAULT_TYPE) -> EventService:
+    events = context.bot_data["events"]
+    assert isinstance(events, EventService)
+    return events
 
 
 def person_of(update: Update) -> Person | None:
@@ -143,7 +150,9 @@ async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if person is not None:
             await _reply(update, await service_of(context).stats_text(person))
         return
-    await _reply(update, await service_of(context).scores_text(chat.id, _thread_of(update)))
+    text = await service_of(context).scores_text(chat.id, _thread_of(update))
+    event_text = await events_of(context).scores_text(chat.id)
+    await _reply(update, f"{text}\n\n{event_text}" if event_text else text)
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -162,6 +171,30 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _reply(update, await service_of(context).rules_text(chat.id, _thread_of(update)))
 
 
+async def event(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/event [new|start|pause|resume|cancel|remove|only|invite|withdraw|help]: tournaments."""
+    person, chat, message = person_of(update), update.effective_chat, update.effective_message
+    if person is None or chat is None or message is None:
+        return
+    if not _is_group(chat):
+        await _reply(update, t("event.reply.group_only"))
+        return
+    _, _, text = (message.text or "").partition(" ")
+    replied = message.reply_to_message
+    target = None
+    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+        user = replied.from_user
+        target = Person(user.id, user.full_name or user.username or str(user.id), user.username)
+    try:
+        answer = await events_of(context).command(
+            chat.id, _thread_of(update), chat.title or "", person, text.strip(), target
+        )
+    except UserError as error:
+        answer = str(error)
+    if answer:
+        await _reply(update, answer)
+
+
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: the commands."""
     await _reply(update, t("help"))
@@ -176,7 +209,10 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     service = service_of(context)
     try:
         data = cb.Callback.decode(query.data)
-        toast = await _dispatch(service, data, person, query.message)
+        if data.action in cb.EVENT_ACTIONS:
+            toast = await _dispatch_event(events_of(context), data, person)
+        else:
+            toast = await _dispatch(service, data, person, query.message)
     except cb.BadCallback:
         toast = t("toast.unknown_button")
     except UserError as error:
@@ -185,6 +221,12 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await query.answer(toast[:200] or None)
     except TelegramError as error:
         log.info("could not answer callback: %s", error)
+
+
+async def _dispatch_event(events: EventService, data: cb.Callback, person: Person) -> str:
+    if data.action == cb.EVENT_REGISTER:
+        return await events.register(data.game_id, person)
+    return await events.withdraw(data.game_id, person)
 
 
 async def _dispatch(

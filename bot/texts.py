@@ -178,7 +178,119 @@ EN: Final[dict[str, str]] = {
     "/stats — your own record (in a DM)\n"
     "/rules — the rules of this table\n"
     "/rejoin — take your seat back from the computer\n"
+    "/event — tournaments over several tables (<code>/event help</code>)\n"
     "/help — this list",
+    # ------------------------------------------------------------------ Events
+    # Multi-table tournaments (bot/events.py); every event sentence lives here.
+    "event.title": "🏆 <b>{name}</b> — a Hearts event by {organiser}",
+    "event.starts": "Starts: <b>{when}</b>",
+    "event.starts_manual": "Starts when the organiser sends /event start.",
+    "event.deadline": "Registration closes: {when}",
+    "event.format": "Tables of {size} · {advance} · {rules}",
+    "event.advance_per_table": "the best {count} of each table go on",
+    "event.advance_overall": "the best {count} of each round go on",
+    "event.extras_duplicate": "duplicate deals (every table of a round gets the same cards)",
+    "event.extras_computers": "computer players fill short tables",
+    "event.extras_grace": "no-shows are replaced by a computer after {minutes} min and "
+    "cannot go on",
+    "event.only": "Open to: {names} (and anyone invited)",
+    "event.members_only": "Open to members of this group.",
+    "event.registered_count": "Registered: <b>{count}</b>",
+    "event.status.registration": "Registration is open: tap <b>Register</b>.",
+    "event.status.closed": "Registration is closed.",
+    "event.status.running": "Round {round} is being played.",
+    "event.status.paused": "⏸ Paused by the organiser.",
+    "event.status.finished": "🏁 Finished.",
+    "event.status.cancelled": "✖ Cancelled.",
+    "event.button.register": "✋ Register",
+    "event.button.withdraw": "🚪 Withdraw",
+    "event.button.open_dm": "Open a DM with me to register",
+    "event.round_title": "🏆 <b>{name}</b> · round {round}",
+    "event.final_title": "🏆 <b>{name}</b> · the final",
+    "event.table_line": "Table {no} · hand {hand}: {scores}",
+    "event.table_line_done": "Table {no} 🏁 {scores}",
+    "event.table_line_cancelled": "Table {no}: cancelled",
+    "event.goes_on": "→ {names}",
+    "event.no_show_mark": " (no-show)",
+    "event.computer_mark": "🤖 {name}",
+    # Replies and toasts
+    "event.toast.registered": "You're registered! {count} so far.",
+    "event.toast.already": "You're already registered.",
+    "event.toast.withdrawn": "You've withdrawn from the event.",
+    "event.toast.not_registered": "You're not registered.",
+    "event.toast.closed": "Registration for this event is closed.",
+    "event.toast.open_dm": "Open a DM with me first (the button below), then you're in.",
+    "event.refused.not_member": "Sorry, this event is for members of {chat} only.",
+    "event.refused.not_listed": "Sorry, the organiser opened this event to a list of "
+    "people, and you're not on it. Ask them for an invitation.",
+    "event.refused.removed": "The organiser removed you from this event.",
+    "event.refused.no_username": "Sorry, this event is open to a list of usernames, and "
+    "you have no Telegram username.",
+    "event.open_dm": "{name}, I can't message you yet: tap below and press <b>Start</b> to "
+    "finish registering for {event}.",
+    "event.dm_registered": "✅ You're registered for <b>{event}</b> in {chat}. {when}",
+    "event.dm_round": "🏆 <b>{event}</b>, round {round}: you're at table {table}. Your cards "
+    "follow.",
+    "event.reply.admin_only": "Only a group admin can create an event.",
+    "event.reply.organiser_only": "Only the organiser ({name}) or a group admin can do that.",
+    "event.reply.group_only": "Events are run in a group: send /event there.",
+    "event.reply.none": "There's no event here. A group admin can create one:\n"
+    '<code>/event new "Spring Cup" 2026-12-01 18:00 Asia/Kolkata</code>',
+    "event.reply.exists": "There's already an event open here: {name}. Finish or "
+    "<code>/event cancel</code> it first.",
+    "event.reply.bad": "I didn't understand that: {reason}\nSee <code>/event help</code>.",
+    "event.reply.past": "That start time has already passed.",
+    "event.reply.round_running": "Round {round} is still being played.",
+    "event.reply.not_enough": "At least 2 people must be registered to start.",
+    "event.reply.paused": "Paused. <code>/event resume</code> carries on.",
+    "event.reply.resumed": "Resumed.",
+    "event.reply.not_paused": "The event isn't paused.",
+    "event.reply.cancelled": "Cancelled.",
+    "event.reply.removed": "{name} was removed.",
+    "event.reply.who": "Whom? Reply to their message or give their @username.",
+    "event.reply.unknown_player": "No one called {name} is registered.",
+    "event.reply.list_set": "Done: {names}.",
+    "event.reply.over": "That event is over.",
+    "event.reply.started": "Starting round {round}.",
+    "event.help": "🏆 <b>Events</b> (tournaments over several tables)\n"
+    '<code>/event new "Name" [YYYY-MM-DD HH:MM [Area/City]] [options]</code> — create '
+    "one (group admins). Options: <code>size=4</code> (3–6 per table), "
+    "<code>advance=2</code> (best per table go on) or <code>top=8</code> (best of the round), "
+    "<code>computers=on</code> (fill short tables), <code>duplicate=on</code> (same deals at "
+    "every table), <code>grace=5</code> (minutes before a no-show is replaced), "
+    "<code>deadline=2026-12-01T17:00</code>, <code>target=100</code>, "
+    "<code>only=@ann,@bob</code>, <code>invite=@cat</code>. The table rules are this "
+    "group's (change them in a table's ⚙ Rules). Without a time, the organiser starts it.\n"
+    "<code>/event</code> — the event's state: registered, round, tables, standings\n"
+    "<code>/event withdraw</code> — take your name off (or tap Withdraw)\n"
+    "Organiser or admins: <code>/event start</code> (the next round now), "
+    "<code>/event pause</code>, <code>/event resume</code>, <code>/event cancel</code>, "
+    "<code>/event remove @name</code> (or as a reply), <code>/event only @a @b</code>, "
+    "<code>/event invite @c</code>.",
+    # Announcements (posted in the group)
+    "event.announce.day": "📅 <b>{name}</b> starts tomorrow, {when}. {count} registered so "
+    "far: tap Register on the event message to join.",
+    "event.announce.hour": "⏰ <b>{name}</b> starts in an hour ({when}). {count} registered.",
+    "event.announce.start": "▶ <b>{name}</b>, round {round}: {players} players at {tables} "
+    "tables. Your cards are in your DMs with me. Good luck!",
+    "event.announce.deadline": "🔒 Registration for <b>{name}</b> is closed: {count} registered.",
+    "event.announce.results": "📋 <b>{name}</b>, round {round} is over. Going on: {names}.",
+    "event.announce.final": "🏆 <b>{name}</b> is over! The winner is <b>{winner}</b>.\n{ranking}",
+    "event.announce.no_winner": "🏁 <b>{name}</b> ended without a winner: no one was left "
+    "to go on.",
+    "event.announce.too_few": "✖ <b>{name}</b> was cancelled: fewer than 2 people registered.",
+    "event.announce.no_show": "⌛ {names} didn't show up in round {round}: a computer plays "
+    "their seat, and they can't go on.",
+    "event.announce.paused": "⏸ <b>{name}</b> is paused by {by}. Games in progress go on; no "
+    "new round starts until it resumes.",
+    "event.announce.resumed": "▶ <b>{name}</b> carries on ({by}).",
+    "event.announce.cancelled": "✖ <b>{name}</b> was cancelled by {by}.",
+    "event.announce.removed": "🚫 {player} was removed from <b>{name}</b> by {by}.",
+    "event.announce.withdrew": "🚪 {player} withdrew from <b>{name}</b>.",
+    "event.announce.waiting": "⏸ Round {round} is over, but the event is paused: the next "
+    "round starts on <code>/event resume</code> or <code>/event start</code>.",
+    "event.ranking_row": "{place}. {name}",
+    "event.scores_title": "<b>Event: {name}</b> ({status})",
     "rules.text.standard": "<b>Hearts</b>: avoid hearts (1 point each) and Q♠ (13). Follow suit "
     "if you can. The holder of the lowest club leads it. Hearts can't be led until broken. "
     "Take all the hearts and Q♠ to shoot the moon. Lowest score wins when someone reaches "

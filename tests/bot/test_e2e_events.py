@@ -1,0 +1,306 @@
+"""Events (tournaments) through the real stack against the double, on a manual clock."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot_harness import FAST, play_turn, running_bot, service_of
+from telegram.ext import Application
+
+from bot.events import EventService, ManualClock
+from engine import Rules
+from sandbox.double import BotApiDouble
+from sandbox.people import Group, Person
+from sandbox.testing import running_double
+from storage import ChatSettings
+
+# Far from the machine's own clock, so that nothing real-time ever fires for these events.
+START = datetime(2031, 6, 1, 12, 30, tzinfo=UTC)  # 18:00 in Asia/Kolkata
+
+
+def events_of(app: Application) -> EventService:  # type: ignore[type-arg]
+    events = app.bot_data["events"]
+    assert isinstance(events, EventService)
+    return events
+
+
+def texts(double: BotApiDouble, chat_id: int) -> list[str]:
+    return [m.text or "" for m in double.chat_view(chat_id).visible]
+
+
+def message_text(double: BotApiDouble, chat_id: int, message_id: int) -> str:
+    message = double.chat_view(chat_id).message(message_id)
+    return (message.text or "") if message is not None else ""
+
+
+def count(double: BotApiDouble, chat_id: int, fragment: str) -> int:
+    return sum(fragment in text for text in texts(double, chat_id))
+
+
+async def said(double: BotApiDouble, chat_id: int, fragment: str, times: int = 1) -> None:
+    await double.wait_for(lambda: count(double, chat_id, fragment) >= times, 5)
+
+
+async def create_event(double: BotApiDouble, organiser: Person, group: Group, text: str) -> int:
+    """The organiser sends ``/event new ...``; returns the event message's id."""
+    await organiser.send(group, f"/event new {text}")
+    message = await double.wait_for(
+        lambda: next(
+            (m for m in double.chat_view(group.id).bot_messages if "✋ Register" in str(m.labels)),
+            None,
+        ),
+        5,
+    )
+    return message.message_id
+
+
+async def tick(app: Application, clock: ManualClock, to: datetime) -> None:  # type: ignore[type-arg]
+    clock.now = to
+    await events_of(app).tick()
+    await service_of(app).outbox.flush()
+
+
+async def play_round(
+    double: BotApiDouble,
+    app: Application,  # type: ignore[type-arg]
+    people: list[Person],
+    event_id: int,
+    *,
+    absent: frozenset[int] = frozenset(),
+    stop_after_moves: int | None = None,
+) -> None:
+    """Everyone present plays their turns by pressing buttons until the round ends (or
+    ``stop_after_moves`` presses were made)."""
+    service, events = service_of(app), events_of(app)
+    event = await events.storage.get_event(event_id)
+    assert event is not None
+    round_no, moves = event.current_round, 0
+    while True:
+        event = await events.storage.get_event(event_id)
+        assert event is not None
+        if event.current_round != round_no or event.status != "running":
+            return
+        acted = False
+        for table in list(service.tables.values()):
+            if table.event_id != event_id or table.game is None or table.game.phase == "over":
+                continue
+            for person in people:
+                seat = table.seat_of(person.id)
+                if person.id in absent or seat is None:
+                    continue
+                s = table.seats[seat]
+                if s is None or s.away:
+                    continue
+                if await play_turn(double, person, table) is not None:
+                    acted, moves = True, moves + 1
+                    if stop_after_moves is not None and moves >= stop_after_moves:
+                        return
+        if not acted:
+            await asyncio.sleep(0.02)
+
+
+async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_restart(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "db.sqlite3"
+    clock = ManualClock(START - timedelta(days=3))
+    tuning = replace(FAST, clock=clock)
+    async with running_double() as double:
+        names = [f"P{n:02d}" for n in range(13)]
+        people = [double.create_user(n, username=n.lower()) for n in names]
+        kumar = double.create_user("Kumar", username="kumar")
+        group = double.create_group("Chem Eng", members=people, admins=[kumar])
+        no_show = people[5]
+        async with running_bot(double, database, tuning) as app:
+            # One-hand games: the group's rules are the event's.
+            await service_of(app).storage.save_chat_settings(
+                ChatSettings(group.id, rules=Rules(target=1, ties="share").to_dict())
+            )
+            for p in people[:12]:
+                await p.start_bot()
+            await double.wait_for(lambda: people[11].dm_view().last() is not None, 5)
+            event_message = await create_event(
+                double,
+                kumar,
+                group,
+                '"Spring Cup" 2031-06-01 18:00 Asia/Kolkata size=4 advance=2 duplicate=on grace=5',
+            )
+            shown = double.chat_view(group.id).message(event_message)
+            assert shown is not None and "Tables of 4" in (shown.text or "")
+            assert "Sun 1 Jun 2031, 18:00 (Asia/Kolkata)" in (shown.text or "")
+            for p in people[:12]:
+                assert (await p.press(group, event_message, "✋ Register") or "").startswith(
+                    "You're registered!"
+                )
+            # P12 never opened the bot: a deep link leads them there, then they count.
+            late = people[12]
+            assert "Open a DM" in (await late.press(group, event_message, "✋ Register") or "")
+            await double.wait_for(
+                lambda: late.button_deep_link(group, "Open a DM with me to register"), 5
+            )
+            payload = late.button_deep_link(group, "Open a DM with me to register")
+            assert payload is not None and payload.startswith("e")
+            await late.start_bot(payload)
+            await said(double, late.dm, "You're registered for Spring Cup")
+            await double.wait_for(
+                lambda: "Registered: 13" in message_text(double, group.id, event_message), 5
+            )
+            events = events_of(app)
+            event = (await events.storage.events_in_chat(group.id))[0]
+
+            # The start time: round 1 is drawn, 13 players at tables of 5, 4 and 4.
+            await tick(app, clock, START)
+            await said(double, group.id, "round 1: 13 players at 3 tables")
+            tables = await events.storage.event_tables(event.id, 1)
+            assert sorted(len(t.seats) for t in tables) == [4, 4, 5]
+            assert all(s.user_id is not None for t in tables for s in t.seats)
+            # Duplicate deals: both tables of four hold exactly the same cards, seat by seat.
+            service = service_of(app)
+            fours = [service.tables[t.game_id or 0] for t in tables if len(t.seats) == 4]
+            deals = [
+                [[c.code for c in tb.game.hand(s)] for s in range(4)]
+                for tb in fours
+                if tb.game is not None
+            ]
+            assert len(deals) == 2 and deals[0] == deals[1]
+            stored = [await events.storage.load_game(tb.id) for tb in fours]
+            assert stored[0].fixed_deals == stored[1].fixed_deals != []
+
+            # Everyone but the no-show plays; after the grace period a computer takes over.
+            absent = frozenset({no_show.id})
+            await play_round(double, app, people, event.id, absent=absent, stop_after_moves=30)
+            await tick(app, clock, START + timedelta(minutes=6))
+            await said(double, group.id, "P05 didn't show up in round 1")
+            await play_round(double, app, people, event.id, absent=absent)
+            await said(double, group.id, "round 1 is over")
+            r1 = await events.storage.event_tables(event.id, 1)
+            going = {s.user_id for t in r1 for s in t.seats if s.advanced}
+            assert len(going) == 6 and no_show.id not in going
+            assert all(sum(s.advanced for s in t.seats) == 2 for t in r1)
+            # Round 2: six players at two tables of three.
+            await said(double, group.id, "round 2: 6 players at 2 tables")
+            r2 = await events.storage.event_tables(event.id, 2)
+            assert [len(t.seats) for t in r2] == [3, 3]
+            await play_round(double, app, people, event.id, stop_after_moves=5)
+            r2 = await events.storage.event_tables(event.id, 2)
+            games_before = {
+                t.game_id: service.tables[t.game_id or 0].game.to_json()  # type: ignore[union-attr]
+                for t in r2
+            }
+        # A restart in the middle of round 2: both tables resume where they were.
+        async with running_bot(double, database, tuning) as app:
+            service, events = service_of(app), events_of(app)
+            for game_id, before in games_before.items():
+                assert game_id in service.tables
+                game = service.tables[game_id].game
+                assert game is not None and game.to_json() == before
+            await play_round(double, app, people, event.id)
+            await said(double, group.id, "round 2 is over")
+            # The final: four players at one table decide the winner.
+            final = await events.storage.event_tables(event.id, 3)
+            assert len(final) == 1 and len(final[0].seats) == 4
+            await play_round(double, app, people, event.id)
+            await said(double, group.id, "Spring Cup is over! The winner is")
+            done = await events.storage.get_event(event.id)
+            assert done is not None and done.status == "finished"
+            entries = await events.storage.registrations(event.id)
+            ranked = sorted((r for r in entries if r.final_place), key=lambda r: r.final_place or 0)
+            assert len(ranked) == 13 and ranked[-1].user_id == no_show.id
+            winner = next(
+                s for s in (await events.storage.event_tables(event.id, 3))[0].seats if s.place == 1
+            )
+            assert ranked[0].user_id == winner.user_id
+            # The ranking stays: /event and /scores show it.
+            await kumar.send(group, "/scores")
+            await said(double, group.id, "Event: Spring Cup")
+            assert not double.unanswered_callbacks()
+
+
+async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    clock = ManualClock(START - timedelta(days=3))
+    tuning = replace(FAST, clock=clock)
+    async with running_double() as double:
+        ann, bob = double.create_user("Ann", username="ann"), double.create_user("Bob")
+        kumar = double.create_user("Kumar")
+        group = double.create_group("Chem Eng", members=[ann, bob], admins=[kumar])
+        async with running_bot(double, database, tuning) as app:
+            for p in (ann, bob):
+                await p.start_bot()
+            await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
+            message = await create_event(
+                double, kumar, group, "Cup 2031-06-01 18:00 Asia/Kolkata deadline=17:30"
+            )
+            for p in (ann, bob):
+                await p.press(group, message, "✋ Register")
+            await tick(app, clock, START - timedelta(hours=25))
+            assert count(double, group.id, "starts tomorrow") == 0
+            await tick(app, clock, START - timedelta(hours=24))
+            await said(double, group.id, "starts tomorrow")
+            await tick(app, clock, START - timedelta(hours=23))
+            assert count(double, group.id, "starts tomorrow") == 1
+            # The timer armed for the next moment is the hour-before reminder.
+            assert "events:tick" in service_of(app).scheduler.names()
+        async with running_bot(double, database, tuning) as app:
+            await tick(app, clock, START - timedelta(minutes=59))
+            await said(double, group.id, "starts in an hour")
+            await tick(app, clock, START - timedelta(minutes=30))
+            await said(double, group.id, "Registration for Cup is closed: 2 registered")
+            late = double.create_user("Cat")
+            group.add(late)
+            # The button is gone; an old client's press is refused with the reason.
+            assert "✋ Register" not in str(double.chat_view(group.id).message(message))
+            event_id = (await events_of(app).storage.events_in_chat(group.id))[0].id
+            answer = await late.press_forged(group, message, f"er:{event_id}:0:")
+            assert answer == "Registration for this event is closed."
+        async with running_bot(double, database, tuning) as app:
+            await tick(app, clock, START + timedelta(seconds=1))
+            await said(double, group.id, "round 1: 2 players at 1 tables")
+            assert count(double, group.id, "starts tomorrow") == 1
+            assert count(double, group.id, "starts in an hour") == 1
+            assert count(double, group.id, "is closed") == 1
+            # A table of two people and two computers, dealt in their DMs.
+            await double.wait_for(
+                lambda: any("Pass 0/3" in str(m.labels) for m in ann.dm_view().bot_messages), 5
+            )
+            await kumar.send(group, "/event cancel")
+            await said(double, group.id, "was cancelled by Kumar")
+            assert not [t for t in service_of(app).tables.values() if t.event_id is not None]
+
+
+async def test_only_eligible_people_register_and_refusals_say_why(tmp_path: Path) -> None:
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        zed = double.create_user("Zed", username="zed")
+        out = double.create_user("Out", username="out")
+        kumar = double.create_user("Kumar")
+        group = double.create_group("Chem Eng", members=[ann, zed], admins=[kumar])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            for p in (ann, zed, out):
+                await p.start_bot()
+            await double.wait_for(lambda: out.dm_view().last() is not None, 5)
+            # Only an admin creates events.
+            await ann.send(group, "/event new Cup")
+            await said(double, group.id, "Only a group admin can create an event")
+            message = await create_event(double, kumar, group, "Cup only=@ann")
+            assert "registered" in (await ann.press(group, message, "✋ Register") or "")
+            refusal = await zed.press(group, message, "✋ Register")
+            assert refusal is not None and "you're not on it" in refusal
+            # Someone outside the group who got the link is refused: members only.
+            event_id = (await events_of(app).storage.events_in_chat(group.id))[0].id
+            await out.start_bot(f"e{event_id}")
+            await said(double, out.dm, "for members of Chem Eng only")
+            # An invitation widens it.
+            await kumar.send(group, "/event invite @out")
+            await said(double, group.id, "Done: @out")
+            await out.start_bot(f"e{event_id}")
+            await said(double, out.dm, "You're registered for Cup")
+            await kumar.send(group, "/event remove @ann")
+            await said(double, group.id, "Ann was removed from")
+            assert "removed you" in (await ann.press(group, message, "✋ Register") or "")
+            await double.wait_for(
+                lambda: "Registered: 1\n" in message_text(double, group.id, message), 5
+            )

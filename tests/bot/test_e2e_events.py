@@ -168,6 +168,16 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             assert len(deals) == 2 and deals[0] == deals[1]
             stored = [await events.storage.load_game(tb.id) for tb in fours]
             assert stored[0].fixed_deals == stored[1].fixed_deals != []
+            # The group follows one status line per table; /event shows the same state.
+            await said(double, group.id, "Spring Cup · round 1\nTable 1 · hand 1: ")
+            status = next(t for t in texts(double, group.id) if "· round 1\nTable" in t)
+            assert [line[:7] for line in status.splitlines()[1:]] == [
+                "Table 1",
+                "Table 2",
+                "Table 3",
+            ]
+            await kumar.send(group, "/event")
+            await said(double, group.id, "Round 1 is being played.")
 
             # Everyone but the no-show plays; after the grace period a computer takes over.
             absent = frozenset({no_show.id})
@@ -298,6 +308,13 @@ async def test_only_eligible_people_register_and_refusals_say_why(tmp_path: Path
             await said(double, group.id, "Done: @out")
             await out.start_bot(f"e{event_id}")
             await said(double, out.dm, "You're registered for Cup")
+            await kumar.send(group, "/event pause")
+            await said(double, group.id, "Cup is paused by Kumar")
+            assert "closed" in (await zed.press(group, message, "✋ Register") or "")
+            await ann.send(group, "/event resume")
+            await said(double, group.id, "Only the organiser (Kumar) or a group admin")
+            await kumar.send(group, "/event resume")
+            await said(double, group.id, "Cup carries on (Kumar)")
             await kumar.send(group, "/event remove @ann")
             await said(double, group.id, "Ann was removed from")
             assert "removed you" in (await ann.press(group, message, "✋ Register") or "")

@@ -1,0 +1,49 @@
+"""The real bot in a process of its own, for the crash test: ``python tests/bot/crash_bot.py``.
+
+Settings come from the environment exactly as for ``python -m bot`` (``BOT_TOKEN``,
+``TELEGRAM_API_BASE_URL``, ``DATABASE_PATH``, ``LOG_LEVEL``; no ``.env`` is read), and the
+pacing is the test harness's fast one: no delay for computers, no edit coalescing interval,
+no rate limiter (the double's limits are off in the crash test). ``CRASH_BOT_DM_INTERVAL``
+and ``CRASH_BOT_GROUP_INTERVAL`` (seconds) turn the edit intervals up if a test wants them.
+
+The process polls until it is killed; the crash test kills it with SIGKILL, so nothing here
+may rely on a clean shutdown.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from telegram import Update
+
+from bot.app import Tuning, build_application
+from bot.config import ConfigError, load_settings
+from bot.logs import setup_logging
+
+
+def tuning_from_env() -> Tuning:
+    """The harness's FAST pacing, with the edit intervals read from the environment."""
+    return Tuning(
+        computer_delay=0.0,
+        group_edit_interval=float(os.environ.get("CRASH_BOT_GROUP_INTERVAL", "0")),
+        dm_edit_interval=float(os.environ.get("CRASH_BOT_DM_INTERVAL", "0")),
+        thinker_workers=0,
+        rate_limiter=False,
+    )
+
+
+def main() -> int:
+    try:
+        settings = load_settings(env_file=None)
+    except ConfigError as error:
+        print(f"crash_bot: {error}", file=sys.stderr)
+        return 2
+    setup_logging(settings)
+    app = build_application(settings, tuning_from_env())
+    app.run_polling(poll_interval=0.0, timeout=1, allowed_updates=Update.ALL_TYPES)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

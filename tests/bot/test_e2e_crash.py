@@ -1,0 +1,401 @@
+"""The bot process killed with SIGKILL in the middle of a trick, and started again.
+
+The bot runs as a separate process (`crash_bot.py`) against the double in this process; four
+people play every card by pressing buttons in their DMs. This process cannot see the bot's
+memory, so the database is the oracle for whose turn it is and which cards are legal: it is
+opened read-only after each answered press (a move is stored before it is answered).
+
+What a press made while the bot is dead gets, as this test pins it down: Telegram (here the
+double) keeps the update until a bot confirms it, so the restarted bot receives it and acts
+on it like any other press. Within Telegram's answer window the person gets the usual toast
+("Played X"). After the window the card is still played if it is still legal (the DM shows
+it), but the answer is refused with "query is too old": the bot logs that at info level and
+goes on, and the person's client simply stops showing the spinner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import os
+import signal
+import sqlite3
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from bot_harness import open_table
+
+from engine import Card, Game, Move, Rules
+from sandbox.double import BotApiDouble
+from sandbox.people import Group, Person
+from sandbox.testing import running_double
+from sandbox.views import CallbackRecord
+from storage.replay import Origin, replay, same_state
+
+CRASH_BOT = Path(__file__).with_name("crash_bot.py")
+TARGET = 50
+
+
+class BotProcess:
+    """`crash_bot.py` as a child process, pointed at the double and one database file."""
+
+    def __init__(self, double: BotApiDouble, database: Path, logs: Path) -> None:
+        self.double = double
+        self.database = database
+        self.logs = logs
+        self.starts = 0
+        self.process: asyncio.subprocess.Process | None = None
+        self._log_file: IO[bytes] | None = None
+
+    def _env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("BOT_", "TELEGRAM_"))}
+        env.update(
+            BOT_TOKEN=self.double.token,
+            TELEGRAM_API_BASE_URL=self.double.base_url,
+            TELEGRAM_API_FILE_URL=self.double.base_file_url,
+            DATABASE_PATH=str(self.database),
+            LOG_LEVEL="INFO",
+            PYTHONUNBUFFERED="1",
+        )
+        return env
+
+    async def start(self) -> None:
+        """Start the bot and wait until it polls (its post_init has resumed every game)."""
+        assert self.process is None or self.process.returncode is not None
+        self.starts += 1
+        self._log_file = (self.logs / f"bot-{self.starts}.log").open("wb")
+        polls = self.double.call_count("getUpdates")
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(CRASH_BOT),
+            env=self._env(),
+            stdout=self._log_file,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        process = self.process
+        await self.double.wait_for(
+            lambda: self.double.call_count("getUpdates") > polls or process.returncode is not None,
+            30,
+        )
+        assert process.returncode is None, f"the bot exited: {self.log_text()[-2000:]}"
+
+    async def kill(self) -> None:
+        """SIGKILL: no shutdown hook runs, nothing is flushed."""
+        assert self.process is not None and self.process.returncode is None
+        self.process.send_signal(signal.SIGKILL)
+        assert await self.process.wait() == -signal.SIGKILL
+        self._close_log()
+
+    async def stop(self) -> None:
+        """A clean stop (SIGTERM), falling back to SIGKILL."""
+        if self.process is None or self.process.returncode is not None:
+            self._close_log()
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.process.wait(), 15)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+        self._close_log()
+
+    def _close_log(self) -> None:
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+
+    def log_text(self) -> str:
+        return "\n".join(
+            (self.logs / f"bot-{n}.log").read_text(errors="replace")
+            for n in range(1, self.starts + 1)
+        )
+
+
+# ------------------------------------------------------------------ the database as oracle
+
+
+@dataclass(frozen=True)
+class StoredState:
+    game_id: int
+    status: str
+    game: Game
+    user_of_seat: dict[int, int]
+
+
+def _read_only(database: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)
+
+
+def read_state(database: Path, chat_id: int) -> StoredState:
+    """The chat's latest game as stored: its snapshot and who sits where."""
+    with contextlib.closing(_read_only(database)) as db:
+        game_id, status, snapshot = db.execute(
+            "SELECT id, status, snapshot FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1",
+            (chat_id,),
+        ).fetchone()
+        seats = db.execute(
+            "SELECT seat, user_id FROM game_seats WHERE game_id = ?", (game_id,)
+        ).fetchall()
+    assert snapshot is not None, "the game has not started"
+    return StoredState(game_id, status, Game.from_json(snapshot), dict(seats))
+
+
+def read_journal(database: Path, game_id: int) -> tuple[Origin, list[tuple[int, dict]], str]:  # type: ignore[type-arg]
+    """The game's origin, its journal of moves, and its snapshot."""
+    with contextlib.closing(_read_only(database)) as db:
+        rules, seed, first_dealer, from_seed, deals, last_seq, snapshot = db.execute(
+            "SELECT rules, seed, first_dealer, dealer_from_seed, fixed_deals, last_seq, snapshot"
+            " FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        moves = db.execute(
+            "SELECT seq, move FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+    assert len(moves) == last_seq
+    origin = Origin(
+        Rules.from_dict(json.loads(rules)),
+        seed,
+        None if from_seed else first_dealer,
+        json.loads(deals),
+    )
+    return origin, [(seq, json.loads(move)) for seq, move in moves], snapshot
+
+
+# ------------------------------------------------------------------ pressing buttons
+
+
+def _find(double: BotApiDouble, person: Person, want: str) -> str | None:
+    """Callback data of the newest DM button whose data is `want` or starts with it."""
+    for message in reversed(double.chat_view(person.dm).visible):
+        for button in message.all_buttons():
+            data = button.callback_data or ""
+            if data == want or (want.endswith(":") and data.startswith(want)):
+                return data
+    return None
+
+
+async def dm_button(double: BotApiDouble, person: Person, data: str) -> str:
+    """Wait until the person's DM shows the button with this callback data."""
+    return await double.wait_for(lambda: _find(double, person, data), 10)
+
+
+@dataclass
+class Referee:
+    """Presses every move for the four people and remembers the plays it made."""
+
+    double: BotApiDouble
+    database: Path
+    group: Group
+    people: dict[int, Person]
+    plays: list[tuple[int, str]] = field(default_factory=list)
+    """(user id, card code) of every play pressed, in order."""
+    expired: list[tuple[int, str]] = field(default_factory=list)
+    """The plays pressed while the bot was dead whose answer window ran out."""
+
+    def state(self) -> StoredState:
+        return read_state(self.database, self.group.id)
+
+    async def press(self, person: Person, data: str) -> str | None:
+        await dm_button(self.double, person, data)
+        return await person.press(person.dm, None, data=data, timeout=10)
+
+    async def move(self) -> bool:
+        """Make the next move the stored game waits for; False once the game is over."""
+        state = self.state()
+        game, g = state.game, state.game_id
+        if game.phase == "over":
+            return False
+        hand = game.hand_number
+        if game.phase == "pass":
+            for seat in game.waiting_for():
+                person = self.people[state.user_of_seat[seat]]
+                for count, card in enumerate(game.hand(seat)[-3:], start=1):
+                    toast = await self.press(person, f"c:{g}:{hand}:{card.code}")
+                    assert toast == f"{count}/3 selected"
+                await self.double.wait_for(
+                    functools.partial(_ready_to_pass, self.double, person), 10
+                )
+                toast = await self.press(person, f"p:{g}:{hand}:")
+                assert toast == "Passed. Waiting for the others…"
+            return True
+        seat = game.waiting_for()[0]
+        person = self.people[state.user_of_seat[seat]]
+        if game.phase == "moon":
+            assert await self.press(person, f"m:{g}:{hand}:a") == "Done!"
+            return True
+        card = game.legal_plays()[0]
+        toast = await self.press(person, f"c:{g}:{hand}:{card.code}")
+        assert toast == f"Played {card.symbol}"
+        self.plays.append((person.id, card.code))
+        return True
+
+    async def play_until(self, done: Callable[[StoredState], bool]) -> StoredState:
+        """Move until `done(state)` holds for the stored game (checked after every move)."""
+        while not done(state := self.state()):
+            assert await self.move(), "the game ended first"
+        return state
+
+    async def press_while_dead(self) -> tuple[CallbackRecord, Card]:
+        """The player to move presses a legal card while no bot runs; returns the press."""
+        state = self.state()
+        game = state.game
+        person = self.people[state.user_of_seat[game.waiting_for()[0]]]
+        card = game.legal_plays()[0]
+        data = await dm_button(
+            self.double, person, f"c:{state.game_id}:{game.hand_number}:{card.code}"
+        )
+        before = set(self.double.callbacks)
+        await person.press(person.dm, None, data=data, wait=False)
+        (record,) = (c for i, c in self.double.callbacks.items() if i not in before)
+        self.plays.append((person.id, card.code))
+        return record, card
+
+
+def _ready_to_pass(double: BotApiDouble, person: Person) -> bool:
+    """The DM's Pass button counts the three cards chosen."""
+    return any(
+        b.label.startswith("Pass 3/3")
+        for m in double.chat_view(person.dm).visible
+        for b in m.all_buttons()
+    )
+
+
+def mid_trick(hand: int, tricks: int, cards: int) -> Callable[[StoredState], bool]:
+    """In hand `hand`, after `tricks` whole tricks and `cards` cards of the next one."""
+
+    def done(state: StoredState) -> bool:
+        g = state.game
+        return (
+            g.hand_number > hand
+            or g.phase == "over"
+            or (g.hand_number == hand and len(g.tricks) == tricks and len(g.trick) == cards)
+        )
+
+    return done
+
+
+# ------------------------------------------------------------------ the test
+
+
+async def test_sigkill_in_the_middle_of_a_trick_loses_and_repeats_no_card(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "hearts.sqlite3"
+    async with running_double() as double:
+        names = ("Alice", "Bob", "Carol", "Dave")
+        people = [double.create_user(n, username=n.lower()) for n in names]
+        group = double.create_group("Crash", members=people, admins=people[:1])
+        bot = BotProcess(double, database, tmp_path)
+        await bot.start()
+        try:
+            for person in people:
+                await person.start_bot()
+            await double.wait_for(lambda: all(p.dm_view().last() for p in people), 10)
+            lobby = await open_table(double, people[0], group, target=str(TARGET), timer="0")
+            for person in people[1:]:
+                assert await person.press(group, lobby, "✋ Join") is not None
+            assert await people[0].press(group, lobby, "▶ Start") == "Dealing the cards…"
+            referee = Referee(double, database, group, {p.id: p for p in people})
+
+            # 1. Killed right after the second card of the third trick of hand 1 was
+            # answered, while its DM edits may still be on their way.
+            state = await referee.play_until(mid_trick(1, 2, 2))
+            assert (state.game.hand_number, len(state.game.trick)) == (1, 2)
+            await bot.kill()
+            stored = read_state(database, group.id)
+            assert stored.game.to_json() == state.game.to_json(), "an answered move was lost"
+            # A press while the bot is dead is answered by the restarted bot.
+            record, card = await referee.press_while_dead()
+            await asyncio.sleep(0.3)
+            assert record.answer is None
+            await bot.start()
+            await double.wait_for(lambda: record.answer is not None, 10)
+            assert record.answer is not None and record.answer.text == f"Played {card.symbol}"
+            after = read_state(database, group.id).game
+            assert len(after.trick) == 3 and after.trick[-1][1] == card
+
+            # 2. Killed again mid-trick in a later hand; this time the dead time outlasts
+            # the answer window: the press is still played, its answer is refused.
+            state = await referee.play_until(mid_trick(2, 5, 1))
+            await bot.kill()
+            double.callback_timeout = 0.2
+            record, card = await referee.press_while_dead()
+            await asyncio.sleep(0.4)
+            await bot.start()
+            await double.wait_for(
+                lambda: (
+                    len(read_state(database, group.id).game.trick) == 2
+                    or read_state(database, group.id).game.hand_number > 2
+                ),
+                10,
+            )
+            await double.idle(quiet=0.2)
+            assert record.answer is None
+            double.callback_timeout = 15.0
+            referee.expired.append((record.user_id, card.code))
+
+            # 3. The game goes on to its end.
+            final = await referee.play_until(lambda s: s.game.phase == "over")
+            assert final.status == "finished"
+            assert max(int(abs(s)) for s in final.game.scores) >= TARGET
+            await double.wait_for(
+                lambda: any(m.has_photo for m in double.chat_view(group.id).visible), 10
+            )
+        finally:
+            await bot.stop()
+
+        # The journal replays to the snapshot; every card of each hand is played once.
+        origin, moves, snapshot = read_journal(database, final.game_id)
+        assert same_state(replay(origin, moves).to_json(), snapshot)
+        game = origin.new_game()
+        journal_plays: list[tuple[int, str]] = []
+        plays_by_hand: dict[int, list[str]] = {}
+        held: dict[int, list[list[str]]] = {}
+        for _, data in moves:
+            move = Move.from_dict(data)
+            if game.phase == "play" and game.hand_number not in held:
+                held[game.hand_number] = [
+                    sorted(c.code for c in game.hand(s)) for s in range(game.players)
+                ]
+            if move.kind == "play":
+                code = move.cards[0].code
+                plays_by_hand.setdefault(game.hand_number, []).append(code)
+                journal_plays.append((final.user_of_seat[move.seat], code))
+            move.apply(game)
+        assert len(plays_by_hand) == len(final.game.hand_history) >= 2
+        for hand, played in plays_by_hand.items():
+            assert len(played) == 52 and len(set(played)) == 52, f"hand {hand}"
+            assert sorted(played) == sorted(c for h in held[hand] for c in h)
+
+        # Every play pressed is in the journal once, in order, and nothing else is.
+        assert journal_plays == referee.plays
+        # People saw each of their plays accepted exactly once ("Played X"), except the
+        # press whose answer window ran out while the bot was dead.
+        expired = referee.expired
+        toasts = Counter(
+            (t.user_id, t.text) for t in double.toasts if (t.text or "").startswith("Played ")
+        )
+        # Card symbols repeat from hand to hand, so count them per person over the game.
+        expected = Counter(
+            (user, f"Played {Card.parse(code).symbol}") for user, code in referee.plays
+        ) - Counter((user, f"Played {Card.parse(code).symbol}") for user, code in expired)
+        assert toasts == expected
+        unanswered = double.unanswered_callbacks()
+        assert [(c.user_id, c.data.rsplit(":", 1)[-1]) for c in unanswered] == expired
+
+        # The group saw each hand's result once and the end of the game once.
+        group_texts = [m.text or "" for m in double.chat_view(group.id).visible]
+        for hand in range(1, len(final.game.hand_history) + 1):
+            assert sum(t.startswith(f"✋ Hand {hand}:") for t in group_texts) == 1, hand
+        assert sum("Game over" in t for t in group_texts) >= 1
+
+        logs = bot.log_text()
+        assert bot.starts == 3
+        assert "Traceback" not in logs and " ERROR " not in logs, logs[-3000:]
+        assert "could not answer callback" in logs

@@ -1,0 +1,27 @@
+"""Options for the whole suite: ``--run-slow`` runs the tests marked ``slow``.
+
+Slow soak, load and strength runs are skipped by default so that ``./dev test`` stays fast;
+``./dev test --run-slow`` (or ``pytest --run-slow -m slow``) runs them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--run-slow",
+        action="store_true",
+        default=False,
+        help="also run the slow soak, load and strength tests (marked slow)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--run-slow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --run-slow")
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(skip)

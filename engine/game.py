@@ -55,6 +55,7 @@ JSON_FORMAT = 1
 # a playout then builds no objects per card it plays.
 _PLAYED = tuple(tuple(CardPlayed(seat, card) for card in CARDS) for seat in range(6))
 _IN_TRICK = tuple(tuple((seat, card) for card in CARDS) for seat in range(6))
+_PASSED = tuple(CardsPassed(seat) for seat in range(6))
 _new_tuple = tuple.__new__
 
 
@@ -187,7 +188,12 @@ class Game:
         self.current_player: int | None = None
         self.leader: int | None = None
         self._shooter: int | None = None
-        events: list[Event] = [HandStarted(self.hand_number, self.dealer, self.pass_direction)]
+        events: list[Event] = [
+            _new_tuple(
+                HandStarted,
+                (self._hand_index + 1, self.dealer, self.pass_direction, "hand_started"),
+            )
+        ]
         if self.pass_direction == "hold":
             events.extend(self._begin_play())
         return events
@@ -198,9 +204,10 @@ class Game:
         for hand in self.hands:
             in_play |= hand
         self._first_lead = lowest(in_play & SUIT_MASKS[0])
-        holder = next(s for s, h in enumerate(self.hands) if h >> self._first_lead & 1)
+        lead_bit = BITS[self._first_lead]
+        holder = next(s for s, h in enumerate(self.hands) if h & lead_bit)
         self.leader = self.current_player = holder
-        return self._two_player_only_hearts()
+        return self._two_player_only_hearts() if self._two_player else []
 
     # ----------------------------------------------------------------- what one sees
 
@@ -306,19 +313,24 @@ class Game:
             raise self._wrong_phase("pass cards")
         if self._passes[seat] is not None:
             raise IllegalMove("already_passed", "You have already chosen your cards to pass.")
-        try:
-            chosen = [c if isinstance(c, Card) else Card.parse(c) for c in cards]
-        except ValueError as error:
-            raise IllegalMove("not_a_card", str(error)) from None
-        mask = mask_of(c.index for c in chosen)
+        chosen: list[Card] = []
+        mask = 0
+        for c in cards:
+            if type(c) is not Card:
+                try:
+                    c = Card.parse(c)  # type: ignore[arg-type]
+                except (ValueError, AttributeError) as error:
+                    raise IllegalMove("not_a_card", str(error)) from None
+            chosen.append(c)
+            mask |= BITS[c.index]
         if len(chosen) != 3 or mask.bit_count() != 3:
             raise IllegalMove("pass_three", "Choose exactly 3 different cards to pass.")
         if mask & ~self.hands[seat]:
             missing = next(c for c in chosen if not self.hands[seat] >> c.index & 1)
             raise IllegalMove("not_in_hand", f"You don't have {missing.symbol}.")
         self._passes[seat] = mask
-        events: list[Event] = [CardsPassed(seat)]
-        if all(p is not None for p in self._passes):
+        events: list[Event] = [_PASSED[seat]]
+        if None not in self._passes:
             events.extend(self._exchange())
         return events
 
@@ -329,11 +341,13 @@ class Game:
         passes = [p or 0 for p in self._passes]
         for seat in range(n):
             self.hands[seat] &= ~passes[seat]
+        direction = self.pass_direction
         for seat in range(n):
-            to = self.pass_target(seat)
+            to = pass_target(seat, direction, n)
             self.hands[to] |= passes[seat]
             self._received[to] = passes[seat]
-            events.append(CardsReceived(to, seat, tuple(cards_of(passes[seat]))))
+            received = (to, seat, tuple(cards_of(passes[seat])), "cards_received")
+            events.append(_new_tuple(CardsReceived, received))
         events.extend(self._begin_play())
         return events
 
@@ -485,6 +499,8 @@ class Game:
     # ----------------------------------------------------------------- errors
 
     def _check_seat(self, seat: int) -> None:
+        if type(seat) is int and 0 <= seat < self._players:
+            return
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise IllegalMove("no_such_seat", f"There is no seat {seat!r} at this table.")
         if not 0 <= seat < self.rules.players:

@@ -145,6 +145,13 @@ class Outbox:
     # ------------------------------------------------------------ internals
 
     async def _edit_worker(self, key: tuple[int, int]) -> None:
+        try:
+            await self._send_edits(key)
+        finally:
+            if self._workers.get(key) is asyncio.current_task():
+                del self._workers[key]
+
+    async def _send_edits(self, key: tuple[int, int]) -> None:
         chat_id, message_id = key
         while key in self._pending:
             wait = self._next_time.get(chat_id, 0.0) - time.monotonic()

@@ -279,4 +279,4 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
         with contextlib.suppress(TelegramError):
-            await update.callback_query.answer("Something went wrong; please try again.")
+            await update.callback_query.answer(t("toast.error"))

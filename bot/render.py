@@ -69,7 +69,7 @@ def rules_summary(table: Table) -> str:
         "rules.summary",
         players=rules.players,
         variant=t(f"variant.{variant_key(rules)}"),
-        moon=t(f"moon.{rules.moon}") if rules.variant != "two_player" else "opponent +20",
+        moon=t(f"moon.{rules.moon}") if rules.variant != "two_player" else t("moon.two_player"),
         queen=t("on" if rules.queen_breaks_hearts else "off"),
         target=rules.target,
         timer=timer,
@@ -230,7 +230,7 @@ def _plays(table: Table, plays: Sequence[tuple[int, Card]]) -> str:
 def _scores_line(table: Table, scores: Sequence[Score], seat: int | None = None) -> str:
     parts = []
     for s, score in enumerate(scores):
-        name = "You" if s == seat else esc(table.name(s))
+        name = t("you") if s == seat else esc(table.name(s))
         parts.append(f"{name} {format_score(score)}")
     return " · ".join(parts)
 
@@ -240,7 +240,7 @@ def _names(table: Table, seats: Sequence[int]) -> str:
 
 
 def winners_text(table: Table, winners: Sequence[int]) -> str:
-    return " and ".join(f"<b>{esc(table.name(s))}</b>" for s in winners)
+    return t("and").join(f"<b>{esc(table.name(s))}</b>" for s in winners)
 
 
 def table_message(table: Table) -> str:

@@ -374,7 +374,7 @@ class HeartsService:
         level = table.options.computer_level
         name = next(
             (f"{n} ({level})" for n in COMPUTER_NAMES if f"{n} ({level})" not in taken),
-            f"Computer {len(taken) + 1}",
+            t("computer.fallback_name", number=len(taken) + 1),
         )
         return Seat("computer", name, level=level)
 
@@ -621,12 +621,12 @@ class HeartsService:
         if game.has_passed(seat):
             raise UserError(t("toast.passed"))
         if card not in game.hand(seat):
-            raise UserError(IllegalMove("not_in_hand", f"You don't have {card.symbol}.").message)
+            raise UserError(t("toast.not_in_hand", card=card.symbol))
         chosen = table.ui.selections.setdefault(seat, [])
         if card.code in chosen:
             chosen.remove(card.code)
         elif len(chosen) >= 3:
-            raise UserError(t("toast.selected", count=3) + " — tap one to unselect it.")
+            raise UserError(t("toast.unselect_first"))
         else:
             chosen.append(card.code)
         await self.storage.set_meta(table.id, self._meta(table))

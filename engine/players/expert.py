@@ -25,6 +25,7 @@ import time
 from ..cards import (
     CARDS,
     HEARTS,
+    HEARTS_MASK,
     JACK_OF_DIAMONDS,
     QS_BIT,
     QUEEN_OF_SPADES,
@@ -35,16 +36,23 @@ from ..cards import (
     cards_of,
 )
 from ..rules import Rules
-from ..scoring import Score, bonus_bit, game_winners
+from ..scoring import Score, bonus_bit, counted_cards, game_winners
 from ..view import SeatView
 from .knowledge import Knowledge, decision_rng
 from .moon import best_standing_choice
-from .playout import hand_cost, standard_policy
+from .playout import hand_cost
 from .sampling import evaluate_cards, pick
+from .smart import smart_card
 from .standard import card_value, standard_card
 
-EXPERT_DEALS = 160
-"""Deals sampled per decision: well within 300 ms on this machine, p99 included."""
+EXPERT_WORK = 200.0
+"""Playout steps (one card played in one playout) per millisecond of budget: the number
+of deals is this work divided by the cost of a deal, so it is fixed by the view and the
+budget (decisions stay deterministic) and fills about 40% of the budget on this machine."""
+MIN_DEALS = 100
+MAX_DEALS = 2000
+DEAL_OVERHEAD = 30
+"""What sampling one deal costs, in playout steps."""
 GAME_SWING = 15.0
 """What winning (or losing) the game in a playout is worth, in points of the hand."""
 
@@ -52,9 +60,10 @@ GAME_SWING = 15.0
 class ExpertPlayer:
     level = "expert"
 
-    def __init__(self, seed: int = 0, deals: int = EXPERT_DEALS) -> None:
+    def __init__(self, seed: int = 0, deals: int | None = None) -> None:
         self.seed = seed
         self.deals = deals
+        """A fixed number of deals per decision; None: as many as the budget affords."""
 
     def choose_pass(self, view: SeatView, budget_ms: float = 300) -> list[Card]:
         return cards_of(expert_pass(view.rules, view.hand_mask))
@@ -85,22 +94,64 @@ class ExpertPlayer:
                     )
             return cost
 
-        costs = evaluate_cards(
+        groups = equivalent_groups(rules, legal, view.played_mask)
+        reps = 0
+        for g in groups:
+            reps |= g & -g
+        if reps & (reps - 1) == 0:
+            return CARDS[preferred]
+        deals = self.deals
+        if deals is None:
+            steps = reps.bit_count() * sum(view.hand_sizes) + DEAL_OVERHEAD
+            deals = min(MAX_DEALS, max(MIN_DEALS, int(budget_ms * EXPERT_WORK / steps)))
+        rep_costs = evaluate_cards(
             rules,
             know,
-            legal,
+            reps,
             decision_rng(self.seed, view, "expert"),
-            self.deals,
-            [standard_policy] * rules.players,
+            deals,
+            [smart_card] * rules.players,
             utility,
             start + budget_ms / 1000 * 0.8,
             weights=inferred_weights(view),
             totals=totals,
         )
+        costs: dict[int, float] = {}
+        for g in groups:
+            cost = rep_costs[(g & -g).bit_length() - 1]
+            m = g
+            while m:
+                low = m & -m
+                costs[low.bit_length() - 1] = cost
+                m ^= low
         return CARDS[pick(costs, preferred)]
 
     def choose_moon(self, view: SeatView, budget_ms: float = 300) -> str:
         return best_standing_choice(view)
+
+
+def equivalent_groups(rules: Rules, legal: Mask, played: Mask) -> list[Mask]:
+    """The legal cards in groups that play alike: cards of a suit with no card between
+    them but played ones, and of the same value (the Q♠ and a bonus card stand alone)."""
+    special = counted_cards(rules) & ~HEARTS_MASK
+    groups: list[Mask] = []
+    for suit in range(4):
+        current = 0
+        for c in range(13 * suit, 13 * suit + 13):
+            bit = 1 << c
+            if played & bit:
+                continue
+            if legal & bit and not special & bit:
+                current |= bit
+                continue
+            if current:
+                groups.append(current)
+                current = 0
+            if legal & bit:
+                groups.append(bit)
+        if current:
+            groups.append(current)
+    return groups
 
 
 def _game_can_end(rules: Rules, totals: tuple[Score, ...]) -> bool:

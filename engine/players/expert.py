@@ -9,7 +9,12 @@
   two; a player who discarded something else while void probably has no Q♠ and nothing
   higher-valued than its discard. These are soft (weights, not certainties), so they
   cannot make a deal impossible.
-- More deals, the same deals for every card (common random numbers).
+- A better model of the table: every seat of a playout follows `smart_card` (no Q♠
+  taken on a clean trick, no A♠/K♠ led into a live queen, spade honours and high hearts
+  discarded first), not `standard_card`.
+- More deals, the same deals for every card (common random numbers): as many as the
+  budget affords, fixed by the view and the budget (so still deterministic); touching
+  cards (nothing but played cards between them, same value) are played out once.
 - Game awareness: when the game can end this hand, a playout that ends it with this seat
   the sole winner counts as a gain, and one that ends it with another winner as a loss.
 - Complex Hearts: the cost of a hand is how much it grows the magnitude of the total.

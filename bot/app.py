@@ -101,7 +101,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     settings: Settings = app.bot_data["settings"]
     tuning: Tuning = app.bot_data["tuning"]
-    storage = await open_storage(settings.database_path)
+    storage = await open_storage(settings.database_path, synchronous=settings.database_synchronous)
     me = await app.bot.get_me()
     outbox = Outbox(
         app.bot,

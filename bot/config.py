@@ -46,6 +46,7 @@ class Settings:
     telegram_api_base_url: str = DEFAULT_API_BASE_URL
     telegram_api_file_url: str | None = None
     database_path: Path = DEFAULT_DATABASE_PATH
+    database_synchronous: str = "NORMAL"
     log_level: str = "INFO"
     log_format: str = "text"
     webhook_url: str | None = None
@@ -160,6 +161,9 @@ def load_settings(
     file_url = _http_url("TELEGRAM_API_FILE_URL", get("TELEGRAM_API_FILE_URL"))
 
     database_path = _database_path(get("DATABASE_PATH"))
+    synchronous = (get("DATABASE_SYNCHRONOUS") or "NORMAL").upper()
+    if synchronous not in ("NORMAL", "FULL"):
+        raise ConfigError("DATABASE_SYNCHRONOUS must be NORMAL or FULL.")
 
     log_level = (get("LOG_LEVEL") or "INFO").upper()
     if log_level not in _LOG_LEVELS:
@@ -198,6 +202,7 @@ def load_settings(
         database_path=database_path,
         log_level=log_level,
         log_format=log_format,
+        database_synchronous=synchronous,
         webhook_url=webhook_url,
         webhook_listen=webhook_listen,
         webhook_port=webhook_port,

@@ -8,6 +8,7 @@ import sys
 BENCHMARKS = {
     "engine": "bench.engine_bench",
     "storage": "bench.storage_bench",
+    "load": "bench.load",
 }
 
 

@@ -1,0 +1,507 @@
+"""Load: many tables of four people playing at once against one bot, through the double.
+
+    python -m bench load [--tables 100] [--hands 1] [--think 0.3 1.0] [--seed 1]
+
+One bot (in this process, production pacing: `Tuning()` with the `AIORateLimiter` on) runs
+against the Bot API double with Telegram's flood limits on (`RateLimits()`). Every table has
+four simulated people; each one presses a legal card in their DM after a think time, as a
+person would, until every table has played `--hands` hands (the passes included). Printed:
+time from a press to the bot's answer (answerCallbackQuery) and to the edit of the DM that
+shows the card gone, updates handled per second, peak memory, errors and 429s. Everything
+listens on 127.0.0.1 only, and the run stops by itself (`--deadline` seconds at most).
+
+The simulated people read whose turn it is and which cards are legal from the bot's memory
+(in process); they press only buttons their DM shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from telegram.ext import Application
+
+from bot.app import Tuning, build_application
+from bot.config import Settings
+from bot.model import Table
+from bot.service import HeartsService
+from sandbox.double import BotApiDouble
+from sandbox.limits import RateLimits
+from sandbox.people import Group, NotAnswered, Person
+from sandbox.testing import running_double
+from sandbox.views import CallbackRecord
+
+
+@dataclass(frozen=True)
+class LoadConfig:
+    tables: int = 100
+    hands: int = 1
+    think: tuple[float, float] = (0.3, 1.0)
+    seed: int = 1
+    ramp: float = 30.0
+    """Seconds over which the tables open, one after the other (people do not all start
+    in the same second)."""
+    deadline: float = 600.0
+    """Seconds the whole run may take; past it the people stop pressing."""
+    answer_timeout: float = 30.0
+
+
+@dataclass
+class Press:
+    record: CallbackRecord
+    answered: float | None = None
+    """When the double got the answer (its clock, like ``record.created``)."""
+
+    @property
+    def toast(self) -> str | None:
+        return self.record.answer.text if self.record.answer is not None else None
+
+
+class LogCounter(logging.Handler):
+    """Counts the bot's log records by level, and keeps the first few errors."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.levels: Counter[str] = Counter()
+        self.rate_limit_retries = 0
+        self.samples: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.levels[record.levelname] += 1
+        if record.getMessage().startswith("Rate limit hit"):
+            self.rate_limit_retries += 1
+        if record.levelno >= logging.WARNING and len(self.samples) < 10:
+            self.samples.append(f"{record.levelname} {record.name}: {record.getMessage()[:200]}")
+
+
+@dataclass
+class LoadResult:
+    config: LoadConfig
+    tables_done: int
+    presses: list[Press]
+    play_seconds: float
+    setup_seconds: float
+    updates: int
+    answer_latencies: list[float]
+    edit_latencies: list[float]
+    unanswered: int
+    unexpected_toasts: list[str]
+    bot_errors: int
+    bot_warnings: int
+    bot_samples: list[str]
+    rate_limit_retries: int
+    double_errors: Counter[str]
+    too_many_requests: Counter[str]
+    calls: Counter[str]
+    peak_rss_mb: float
+    start_rss_mb: float
+    hit_deadline: bool
+    extra: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> int:
+        return (
+            self.bot_errors
+            + sum(self.double_errors.values())
+            + self.unanswered
+            + len(self.unexpected_toasts)
+            + (self.config.tables - self.tables_done)
+        )
+
+    @property
+    def count_429(self) -> int:
+        return sum(self.too_many_requests.values())
+
+    def report(self) -> str:
+        def ms(values: list[float], q: float) -> str:
+            if not values:
+                return "-"
+            if q == 0.5:
+                return f"{statistics.median(values) * 1000:.0f} ms"
+            cut = statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
+            return f"{cut * 1000:.0f} ms"
+
+        lines = [
+            f"load: {self.config.tables} tables × 4 people, {self.config.hands} hand(s) each, "
+            f"think {self.config.think[0]}–{self.config.think[1]} s, "
+            f"tables opened over {self.config.ramp:.0f} s",
+            f"  setup (start, lobbies, deal): {self.setup_seconds:.1f} s; "
+            f"play: {self.play_seconds:.1f} s; tables finished: {self.tables_done}"
+            + (" (DEADLINE HIT)" if self.hit_deadline else ""),
+            f"  presses: {len(self.presses)}; updates: {self.updates} "
+            f"({self.updates / max(self.play_seconds, 1e-9):.1f}/s handled while playing)",
+            f"  press → answer:   median {ms(self.answer_latencies, 0.5)}, "
+            f"p99 {ms(self.answer_latencies, 0.99)}, "
+            f"max {max(self.answer_latencies, default=0) * 1000:.0f} ms",
+            f"  press → DM edit:  median {ms(self.edit_latencies, 0.5)}, "
+            f"p99 {ms(self.edit_latencies, 0.99)}, "
+            f"max {max(self.edit_latencies, default=0) * 1000:.0f} ms "
+            f"({len(self.edit_latencies)} plays)",
+            f"  peak memory (RSS, bot + double + people in one process): "
+            f"{self.peak_rss_mb:.0f} MB (before the bot started: {self.start_rss_mb:.0f} MB)",
+            f"  errors: {self.errors} (bot logged {self.bot_errors} errors; double answered "
+            f"{sum(self.double_errors.values())} errors other than 429; "
+            f"{self.unanswered} presses unanswered; "
+            f"{len(self.unexpected_toasts)} unexpected toasts)",
+            f"  429s: {self.count_429} {dict(self.too_many_requests)}; "
+            f"rate limiter retries: {self.rate_limit_retries}; bot warnings: {self.bot_warnings}",
+            f"  Bot API calls: {dict(self.calls.most_common())}",
+        ]
+        if self.double_errors:
+            lines.append(f"  double errors: {dict(self.double_errors)}")
+        if self.unexpected_toasts:
+            lines.append(f"  unexpected toasts: {self.unexpected_toasts[:5]}")
+        if self.bot_samples:
+            lines.append("  first bot warnings/errors:")
+            lines.extend(f"    {s}" for s in self.bot_samples)
+        return "\n".join(lines)
+
+
+def _rss_mb() -> float:
+    # ru_maxrss is in kilobytes on Linux.
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+class LoadRun:
+    def __init__(self, config: LoadConfig, double: BotApiDouble, app: Application) -> None:  # type: ignore[type-arg]
+        self.config = config
+        self.double = double
+        self.app = app
+        self.rng = random.Random(config.seed)
+        self.presses: list[Press] = []
+        self.unexpected: list[str] = []
+        self.stop_at = time.monotonic() + config.deadline
+        self.hit_deadline = False
+
+    @property
+    def service(self) -> HeartsService:
+        service = self.app.bot_data["service"]
+        assert isinstance(service, HeartsService)
+        return service
+
+    def _think(self) -> float:
+        low, high = self.config.think
+        return self.rng.uniform(low, high)
+
+    async def press(self, table: Table, person: Person, data: str, expect: str) -> str | None:
+        """Press the DM button with this data once the DM shows it; count odd answers."""
+        try:
+            message_id = await self.double.wait_for(
+                lambda: _shows(self.double, table, person, data), self.config.answer_timeout
+            )
+        except TimeoutError:
+            self.unexpected.append(f"{data}: the DM never showed the button")
+            return None
+        before = set(self.double.callbacks)
+        await person.press(person.dm, message_id, data=data, wait=False)
+        (record,) = (c for i, c in self.double.callbacks.items() if i not in before)
+        self.presses.append(Press(record))
+        try:
+            await self.double.wait_for(
+                lambda: record.answer is not None, self.config.answer_timeout
+            )
+        except TimeoutError:
+            return None
+        assert record.answer is not None
+        toast = record.answer.text
+        if not (toast or "").startswith(expect):
+            self.unexpected.append(f"{data}: {toast!r}")
+        return toast
+
+    async def monitor(self, every: float) -> None:
+        """Print a line of progress to stderr every `every` seconds."""
+        began = time.monotonic()
+        seen = 0
+        while True:
+            await asyncio.sleep(every)
+            fresh = self.presses[seen:]
+            seen = len(self.presses)
+            waits = sorted(
+                time.monotonic() - p.record.created for p in fresh if p.record.answer is None
+            )
+            outbox = self.service.outbox
+            print(
+                f"[{time.monotonic() - began:5.0f} s] presses {seen} (+{len(fresh)}), "
+                f"still unanswered of those {len(waits)}, "
+                f"429s {self.double.error_count(429)}, other errors "
+                f"{len(self.double.errors) - self.double.error_count(429)}, "
+                f"edits pending {len(outbox._pending)}, "
+                f"requests in flight {self.double._in_flight}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    async def setup_table(self, n: int) -> tuple[Table, list[Person]] | None:
+        """Four people open their DMs, one opens a table, three join, it starts.
+
+        None (and counted) if the bot did not answer a step in time.
+        """
+        double = self.double
+        await asyncio.sleep(self.config.ramp * n / max(self.config.tables, 1))
+        people = [double.create_user(f"P{n}-{i}", username=f"p{n}_{i}") for i in range(4)]
+        group = double.create_group(f"Table {n}", members=people, admins=people[:1])
+        timeout = self.config.answer_timeout
+        try:
+            for person in people:
+                await person.start_bot()
+            await double.wait_for(lambda: all(p.dm_view().last() for p in people), timeout)
+            await people[0].send(group, "/newgame")
+            lobby = await double.wait_for(lambda: _lobby(double, group), timeout)
+            for person in people[1:]:
+                await asyncio.sleep(self._think())
+                await person.press(group, lobby, "✋ Join", timeout=timeout)
+            table = next(t for t in self.service.tables.values() if t.chat_id == group.id)
+            await double.wait_for(lambda: None not in table.seats, timeout)
+            toast = await people[0].press(group, lobby, "▶ Start", timeout=timeout)
+        except (TimeoutError, NotAnswered) as error:
+            self.unexpected.append(f"table {n} setup: {error}")
+            return None
+        if toast != "Dealing the cards…":
+            self.unexpected.append(f"table {n} start: {toast!r}")
+        return table, people
+
+    async def play_table(self, table: Table, people: list[Person]) -> bool:
+        """Play `hands` hands; True if the table got there before the deadline."""
+        by_user = {p.id: p for p in people}
+        g = table.id
+        while True:
+            game = table.game
+            if game is None or game.phase == "over" or game.hand_number > self.config.hands:
+                return True
+            if time.monotonic() > self.stop_at:
+                self.hit_deadline = True
+                return False
+            hand = game.hand_number
+            if game.phase == "pass":
+                await asyncio.gather(
+                    *(
+                        self._pass(table, seat, by_user[_user(table, seat)])
+                        for seat in game.waiting_for()
+                    )
+                )
+                continue
+            (seat,) = game.waiting_for()
+            person = by_user[_user(table, seat)]
+            await asyncio.sleep(self._think())
+            if game.phase == "moon":
+                await self.press(table, person, f"m:{g}:{hand}:a", "Done")
+                continue
+            card = self.rng.choice(game.legal_plays())
+            await self.press(table, person, f"c:{g}:{hand}:{card.code}", f"Played {card.symbol}")
+
+    async def _pass(self, table: Table, seat: int, person: Person) -> None:
+        game = table.game
+        assert game is not None
+        g, hand = table.id, game.hand_number
+        for count, card in enumerate(self.rng.sample(game.hand(seat), 3), start=1):
+            await asyncio.sleep(self._think())
+            await self.press(table, person, f"c:{g}:{hand}:{card.code}", f"{count}/3 selected")
+        await asyncio.sleep(self._think())
+        await self.press(table, person, f"p:{g}:{hand}:", "Passed")
+
+
+def _user(table: Table, seat: int) -> int:
+    s = table.seats[seat]
+    assert s is not None and s.user_id is not None
+    return s.user_id
+
+
+def _shows(double: BotApiDouble, table: Table, person: Person, data: str) -> int | None:
+    """The id of the person's living DM message if it has the button with this data.
+
+    Cheap on purpose: hundreds of people wait on it, and it runs after every change.
+    """
+    seat = table.seat_of(person.id)
+    message_id = table.ui.dm_message_ids.get(seat) if seat is not None else None
+    if message_id is None:
+        return None
+    message = double.stored_message(person.dm, message_id)
+    if message is None or message.deleted or not message.reply_markup:
+        return None
+    for row in message.reply_markup.get("inline_keyboard", []):
+        for button in row:
+            if button.get("callback_data") == data:
+                return message_id
+    return None
+
+
+def _lobby(double: BotApiDouble, group: Group) -> int | None:
+    for message in double.chat_view(group.id).bot_messages:
+        if any(b.label == "✋ Join" for b in message.all_buttons()):
+            return message.message_id
+    return None
+
+
+def time_answers(double: BotApiDouble, presses: list[Press]) -> None:
+    """Set each answered press's `answered` from the double's toast events.
+
+    A person has at most one press waiting at a time, so their toasts come in the order of
+    their answered presses.
+    """
+    toasts: dict[int, list[float]] = {}
+    for event in double.events:
+        # Presses in DMs only: the lobby's Join and Start presses are not measured.
+        if event.kind == "toast" and event.user_id is not None and event.chat_id == event.user_id:
+            toasts.setdefault(event.user_id, []).append(event.at)
+    by_user: dict[int, list[Press]] = {}
+    for press in presses:
+        if press.record.answer is not None:
+            by_user.setdefault(press.record.user_id, []).append(press)
+    for user, answered in by_user.items():
+        for press, at in zip(answered, toasts.get(user, []), strict=False):
+            press.answered = at
+
+
+def edit_latencies(double: BotApiDouble, presses: list[Press]) -> list[float]:
+    """For each accepted play: press → the first edit of the DM whose buttons lack the card."""
+    edits: dict[int, list[tuple[float, frozenset[str]]]] = {}
+    for event in double.events:
+        if event.kind == "edited" and event.message is not None and event.chat_id > 0:
+            data = frozenset(b.callback_data or "" for b in event.message.all_buttons())
+            edits.setdefault(event.chat_id, []).append((event.at, data))
+    found = []
+    for press in presses:
+        record = press.record
+        if not record.data.startswith("c:") or not (press.toast or "").startswith("Played"):
+            continue
+        for at, data in edits.get(record.chat_id, []):
+            if at >= record.created and record.data not in data:
+                found.append(at - record.created)
+                break
+    return found
+
+
+async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) -> LoadResult:
+    """Run the load and measure it; nothing is asserted here."""
+    counter = LogCounter()
+    root = logging.getLogger()
+    old_level = root.level
+    root.addHandler(counter)
+    root.setLevel(logging.INFO)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    start_rss = _rss_mb()
+    try:
+        async with running_double(RateLimits(), callback_timeout=15.0) as double:
+            settings = Settings(
+                bot_token=double.token,
+                telegram_api_base_url=double.base_url,
+                telegram_api_file_url=double.base_file_url,
+                database_path=database,
+            )
+            app = build_application(settings, Tuning())
+            await app.initialize()
+            assert app.post_init is not None
+            await app.post_init(app)
+            assert app.updater is not None
+            await app.updater.start_polling(poll_interval=0.0, timeout=10)
+            await app.start()
+            try:
+                run = LoadRun(config, double, app)
+                monitor = asyncio.create_task(run.monitor(10.0)) if not quiet else None
+                began = time.monotonic()
+                seated = await asyncio.gather(*(run.setup_table(n) for n in range(config.tables)))
+                setup_seconds = time.monotonic() - began
+                run.stop_at = time.monotonic() + config.deadline
+                first_event = len(double.events)
+                play_began = time.monotonic()
+                done = await asyncio.gather(
+                    *(run.play_table(*table) for table in seated if table is not None)
+                )
+                play_seconds = time.monotonic() - play_began
+                # Every press and message of a person is one update for the bot.
+                updates = sum(
+                    e.kind in ("callback", "user_message") for e in double.events[first_event:]
+                )
+                await double.idle(quiet=0.5, timeout=120)
+                if monitor is not None:
+                    monitor.cancel()
+            finally:
+                await app.updater.stop()
+                await app.stop()
+                await app.shutdown()
+                assert app.post_shutdown is not None
+                await app.post_shutdown(app)
+            errors: Counter[str] = Counter()
+            too_many: Counter[str] = Counter()
+            for error in double.errors:
+                kind = "group" if (error.chat_id or 0) < 0 else "dm"
+                if error.error_code == 429:
+                    too_many[f"{error.method} {kind}"] += 1
+                else:
+                    errors[f"{error.method} {error.error_code} {error.description[:60]}"] += 1
+            calls: Counter[str] = Counter()
+            for (method, _), n in double.calls.items():
+                calls[method] += n
+            time_answers(double, run.presses)
+            answered = [p for p in run.presses if p.answered is not None]
+            return LoadResult(
+                config=config,
+                tables_done=sum(done),
+                presses=run.presses,
+                play_seconds=play_seconds,
+                setup_seconds=setup_seconds,
+                updates=updates,
+                answer_latencies=[
+                    p.answered - p.record.created for p in answered if p.answered is not None
+                ],
+                edit_latencies=edit_latencies(double, run.presses),
+                unanswered=len(run.presses) - len(answered),
+                unexpected_toasts=run.unexpected,
+                bot_errors=counter.levels["ERROR"] + counter.levels["CRITICAL"],
+                bot_warnings=counter.levels["WARNING"],
+                bot_samples=counter.samples,
+                rate_limit_retries=counter.rate_limit_retries,
+                double_errors=errors,
+                too_many_requests=too_many,
+                calls=calls,
+                peak_rss_mb=_rss_mb(),
+                start_rss_mb=start_rss,
+                hit_deadline=run.hit_deadline,
+            )
+    finally:
+        root.removeHandler(counter)
+        root.setLevel(old_level)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench load",
+        description="Many tables of four people playing at once against one bot.",
+    )
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--hands", type=int, default=1)
+    parser.add_argument("--think", type=float, nargs=2, default=(0.3, 1.0), metavar=("MIN", "MAX"))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ramp", type=float, default=30.0)
+    parser.add_argument("--deadline", type=float, default=600.0)
+    parser.add_argument("--progress", action="store_true", help="a line every 10 s on stderr")
+    args = parser.parse_args()
+    config = LoadConfig(
+        tables=args.tables,
+        hands=args.hands,
+        think=(args.think[0], args.think[1]),
+        seed=args.seed,
+        ramp=args.ramp,
+        deadline=args.deadline,
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        result = asyncio.run(
+            run_load(config, Path(folder) / "load.sqlite3", quiet=not args.progress)
+        )
+    print(result.report(), flush=True)
+    if result.errors:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

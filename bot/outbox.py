@@ -2,10 +2,16 @@
 
 Edits of one message are coalesced: while an edit is in flight or the message's chat is
 cooling down, newer states replace older ones and only the latest is sent (a group sees at
-most one table edit every few seconds, a DM about one a second). New messages, deletions
-and photos go out in order through the bot, whose `AIORateLimiter` waits out Telegram's
-per-chat and overall limits and `RetryAfter`. "Message is not modified" is success; a
-message that was deleted by its reader is sent again and the owner told its new id.
+most one table edit every few seconds, a DM about one a second). A new message counts
+against its chat's pace too, so that messages and edits together stay within Telegram's
+per-chat limit (one 429 makes `AIORateLimiter` hold back every request of the bot, answers
+to button presses included). When the bot has a rate limiter, edits also wait for a share
+of Telegram's overall 30 a second *before* they are handed to it: the limiter's queue is
+first come, first served, so edits must not fill it ahead of new messages and deletions,
+and an edit that waits here can still be replaced by a newer state. New messages and photos
+go out in order through the bot, whose `AIORateLimiter` waits out Telegram's limits and
+`RetryAfter`; deletions are sent in the background. "Message is not modified" is success;
+a message that was deleted by its reader is sent again and the owner told its new id.
 """
 
 from __future__ import annotations
@@ -45,15 +51,24 @@ class Outbox:
         group_interval: float = 3.0,
         dm_interval: float = 1.0,
         on_replaced: Replaced | None = None,
+        edits_per_second: float | None = None,
     ) -> None:
+        """`edits_per_second`: the overall pace of edits; by default 20 a second when the
+        bot has a rate limiter (a third of Telegram's 30 left for messages and deletions),
+        unlimited when it has none (tests)."""
         self.bot = bot
         self.group_interval = group_interval
         self.dm_interval = dm_interval
         self.on_replaced = on_replaced
+        if edits_per_second is None and getattr(bot, "rate_limiter", None) is not None:
+            edits_per_second = 20.0
+        self._edit_gap = 1.0 / edits_per_second if edits_per_second else 0.0
+        self._next_edit = 0.0
         self._pending: dict[tuple[int, int], _Edit] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._next_time: dict[int, float] = {}
+        self._deletions: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ messages
 
@@ -67,6 +82,7 @@ class Outbox:
         notify: bool = True,
     ) -> int | None:
         """Send a new message; its id, or None if the chat does not accept the bot."""
+        self._count_message(chat_id)
         try:
             message = await self._retrying(
                 lambda: self.bot.send_message(
@@ -88,6 +104,7 @@ class Outbox:
     async def send_photo(
         self, chat_id: int, png: bytes, caption: str, thread_id: int | None = None
     ) -> int | None:
+        self._count_message(chat_id)
         try:
             message = await self._retrying(
                 lambda: self.bot.send_photo(
@@ -103,12 +120,24 @@ class Outbox:
         return message.message_id
 
     async def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message soon; returns at once (nothing waits for a deletion).
+
+        Under load the rate limiter may hold the call for seconds, and callers delete
+        from inside a move, before the press is answered.
+        """
         self._pending.pop((chat_id, message_id), None)
         self._shown.pop((chat_id, message_id), None)
+        task = asyncio.create_task(self._delete_now(chat_id, message_id))
+        self._deletions.add(task)
+        task.add_done_callback(self._deletions.discard)
+
+    async def _delete_now(self, chat_id: int, message_id: int) -> None:
         try:
             await self._retrying(lambda: self.bot.delete_message(chat_id, message_id))
         except (BadRequest, Forbidden) as error:
             log.debug("could not delete message %s in %s: %s", message_id, chat_id, error)
+        except TelegramError as error:
+            log.warning("could not delete message %s in %s: %s", message_id, chat_id, error)
 
     def edit(
         self,
@@ -130,17 +159,17 @@ class Outbox:
     async def flush(self, timeout: float = 30.0) -> None:
         """Wait until every pending edit has been sent (tests, and shutdown)."""
         deadline = time.monotonic() + timeout
-        while any(not w.done() for w in self._workers.values()):
+        while self._deletions or any(not w.done() for w in self._workers.values()):
             if time.monotonic() > deadline:
                 break
             await asyncio.sleep(0.01)
 
     async def close(self) -> None:
         await self.flush(timeout=10.0)
-        for worker in self._workers.values():
-            worker.cancel()
+        for task in [*self._workers.values(), *self._deletions]:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await worker
+                await task
 
     # ------------------------------------------------------------ internals
 
@@ -157,14 +186,15 @@ class Outbox:
             wait = self._next_time.get(chat_id, 0.0) - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
+                continue  # a new message may have pushed the chat's turn further
+            await self._overall_turn()
             edit = self._pending.pop(key, None)
             if edit is None:
                 return
-            interval = self.group_interval if chat_id < 0 else self.dm_interval
-            self._next_time[chat_id] = time.monotonic() + interval
             shown = (edit.text, _markup_key(edit.markup))
             if self._shown.get(key) == shown:
                 continue
+            self._count_message(chat_id)
             try:
                 await self._retrying(functools.partial(self._edit_now, chat_id, message_id, edit))
                 self._shown[key] = shown
@@ -182,6 +212,26 @@ class Outbox:
                 return
             except TelegramError as error:
                 log.warning("edit of message %s in %s failed: %s", message_id, chat_id, error)
+
+    def _interval(self, chat_id: int) -> float:
+        return self.group_interval if chat_id < 0 else self.dm_interval
+
+    def _count_message(self, chat_id: int) -> None:
+        """A message or an edit goes to the chat now: its next edit waits an interval."""
+        now = time.monotonic()
+        self._next_time[chat_id] = max(now, self._next_time.get(chat_id, 0.0)) + self._interval(
+            chat_id
+        )
+
+    async def _overall_turn(self) -> None:
+        """Wait for this edit's slot in the overall pace of edits (first come, first served)."""
+        if not self._edit_gap:
+            return
+        now = time.monotonic()
+        turn = max(now, self._next_edit)
+        self._next_edit = turn + self._edit_gap
+        if turn > now:
+            await asyncio.sleep(turn - now)
 
     async def _edit_now(self, chat_id: int, message_id: int, edit: _Edit) -> object:
         return await self.bot.edit_message_text(

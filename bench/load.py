@@ -428,6 +428,8 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
             finally:
                 await app.updater.stop()
                 await app.stop()
+                assert app.post_stop is not None
+                await app.post_stop(app)
                 await app.shutdown()
                 assert app.post_shutdown is not None
                 await app.post_shutdown(app)

@@ -58,6 +58,8 @@ class Tuning:
     dm_edit_interval: float = 1.0
     thinker_workers: int = 1
     rate_limiter: bool = True
+    nudge_delay: float = 5.0
+    """Seconds into a person's turn before their "your turn" message."""
     clock: Callable[[], datetime] | None = None
     """What time it is for events' reminders and rounds (tests pass a manual clock)."""
 
@@ -73,6 +75,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
         .base_url(settings.telegram_api_base_url)
         .concurrent_updates(True)
         .post_init(_post_init)
+        .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
     )
     if settings.telegram_api_file_url:
@@ -125,6 +128,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
             bot_username=me.username or "",
             computer_delay=tuning.computer_delay,
             computer_budget_ms=settings.computer_think_ms,
+            nudge_delay=tuning.nudge_delay,
             default_turn_timer=settings.default_turn_timer,
         ),
         is_admin,
@@ -153,6 +157,16 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     await service.resume()
     await events.resume()
     log.info("bot @%s ready", me.username)
+
+
+async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
+    """Updates have stopped: send what is still pending while the bot can still send."""
+    service = app.bot_data.get("service")
+    if service is not None:
+        await service.close()
+    outbox = app.bot_data.get("outbox")
+    if outbox is not None:
+        await outbox.flush(timeout=10.0)
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

@@ -41,6 +41,7 @@ class _Edit:
     text: str
     markup: InlineKeyboardMarkup | None
     thread_id: int | None
+    urgent: bool = False
 
 
 class Outbox:
@@ -69,6 +70,8 @@ class Outbox:
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._next_time: dict[int, float] = {}
         self._deletions: set[asyncio.Task[None]] = set()
+        self._posts: set[asyncio.Task[int | None]] = set()
+        self._chat_order: dict[int, asyncio.Lock] = {}
 
     # ------------------------------------------------------------ messages
 
@@ -100,6 +103,39 @@ class Outbox:
             return None
         self._shown[(chat_id, message.message_id)] = (text, _markup_key(markup))
         return message.message_id
+
+    def post(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        thread_id: int | None = None,
+        *,
+        notify: bool = True,
+        photo: bytes | None = None,
+    ) -> asyncio.Task[int | None]:
+        """Send soon, in order with the chat's other posts; nobody has to wait for it.
+
+        The task gives the new message's id (None if the chat refused it). Moves post their
+        announcements this way, so a person's press is answered without waiting on
+        Telegram's limits.
+        """
+        order = self._chat_order.setdefault(chat_id, asyncio.Lock())
+
+        async def run() -> int | None:
+            async with order:
+                try:
+                    if photo is not None:
+                        return await self.send_photo(chat_id, photo, text, thread_id)
+                    return await self.send(chat_id, text, markup, thread_id, notify=notify)
+                except TelegramError as error:
+                    log.warning("message to %s failed: %s", chat_id, error)
+                    return None
+
+        task = asyncio.create_task(run())
+        self._posts.add(task)
+        task.add_done_callback(self._posts.discard)
+        return task
 
     async def send_photo(
         self, chat_id: int, png: bytes, caption: str, thread_id: int | None = None
@@ -146,12 +182,18 @@ class Outbox:
         text: str,
         markup: InlineKeyboardMarkup | None = None,
         thread_id: int | None = None,
+        *,
+        urgent: bool = False,
     ) -> None:
-        """Show this state in a message soon; a later state replaces an unsent one."""
+        """Show this state in a message soon; a later state replaces an unsent one.
+
+        An urgent edit (the screen of the person who must act now) keeps its chat's pace
+        but does not queue behind other chats' edits.
+        """
         key = (chat_id, message_id)
         if self._shown.get(key) == (text, _markup_key(markup)) and key not in self._pending:
             return
-        self._pending[key] = _Edit(text, markup, thread_id)
+        self._pending[key] = _Edit(text, markup, thread_id, urgent)
         worker = self._workers.get(key)
         if worker is None or worker.done():
             self._workers[key] = asyncio.create_task(self._edit_worker(key))
@@ -159,14 +201,14 @@ class Outbox:
     async def flush(self, timeout: float = 30.0) -> None:
         """Wait until every pending edit has been sent (tests, and shutdown)."""
         deadline = time.monotonic() + timeout
-        while self._deletions or any(not w.done() for w in self._workers.values()):
+        while self._deletions or self._posts or any(not w.done() for w in self._workers.values()):
             if time.monotonic() > deadline:
                 break
             await asyncio.sleep(0.01)
 
     async def close(self) -> None:
         await self.flush(timeout=10.0)
-        for task in [*self._workers.values(), *self._deletions]:
+        for task in [*self._workers.values(), *self._deletions, *self._posts]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -187,7 +229,9 @@ class Outbox:
             if wait > 0:
                 await asyncio.sleep(wait)
                 continue  # a new message may have pushed the chat's turn further
-            await self._overall_turn()
+            pending = self._pending.get(key)
+            if pending is not None and not pending.urgent:
+                await self._overall_turn()
             edit = self._pending.pop(key, None)
             if edit is None:
                 return

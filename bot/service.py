@@ -9,10 +9,11 @@ show, and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +52,8 @@ class ServiceConfig:
     computer_delay: float = 1.0
     """Seconds a computer player 'thinks' before its card shows (natural pace)."""
     computer_budget_ms: int = 300
+    nudge_delay: float = 5.0
+    """Seconds into a person's turn before the "your turn" message (0: at once)."""
     default_turn_timer: int = 60
     timeouts_before_away: int = 3
 
@@ -60,9 +63,12 @@ class Scheduler:
 
     def __init__(self) -> None:
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self.closed = False
 
     def arm(self, name: str, delay: float, action: Callable[[], Awaitable[None]]) -> None:
         self.cancel(name)
+        if self.closed:
+            return  # shutting down: what is stored resumes on the next start
 
         async def run() -> None:
             await asyncio.sleep(max(0.0, delay))
@@ -87,6 +93,7 @@ class Scheduler:
         return sorted(self._tasks)
 
     async def close(self) -> None:
+        self.closed = True
         for name in list(self._tasks):
             self.cancel(name)
 
@@ -328,7 +335,7 @@ class HeartsService:
     async def _ask_to_open_dm(self, table: Table, person: Person) -> None:
         url = f"https://t.me/{self.config.bot_username}?start=j{table.id}"
         markup = InlineKeyboardMarkup([[InlineKeyboardButton(t("button.open_dm"), url=url)]])
-        await self.outbox.send(
+        self.outbox.post(
             table.chat_id,
             t("reply.open_dm_first", name=render.esc(person.name)),
             markup,
@@ -354,7 +361,7 @@ class HeartsService:
             assert s is not None
             s.away = True
             await self.storage.set_meta(table.id, self._meta(table))
-            await self._announce(table, t("game.left", name=render.esc(s.name)))
+            self._announce(table, t("game.left", name=render.esc(s.name)))
             self._show_all(table)
             self._schedule(table)
             return t("toast.left")
@@ -534,7 +541,7 @@ class HeartsService:
             if text is not None and table.ui.table_message_id is not None:
                 self.outbox.edit(table.chat_id, table.ui.table_message_id, text, None)
             if table.game is not None:
-                await self._announce(table, t("game.cancelled", name=render.esc(person.name)))
+                self._announce(table, t("game.cancelled", name=render.esc(person.name)))
                 for seat, _ in table.humans():
                     await self._clear_nudge(table, seat)
                     msg = table.ui.dm_message_ids.get(seat)
@@ -680,7 +687,7 @@ class HeartsService:
             s.away = False
             s.timeouts = 0
             await self.storage.set_meta(table.id, self._meta(table))
-            await self._announce(table, t("game.rejoined", name=render.esc(s.name)))
+            self._announce(table, t("game.rejoined", name=render.esc(s.name)))
             table.ui.dm_message_ids.pop(seat, None)
             await self._send_dm(table, seat)
             await self.storage.set_meta(table.id, self._meta(table))
@@ -725,7 +732,7 @@ class HeartsService:
         for event in events:
             if isinstance(event, HandScored):
                 result = game.hand_history[event.hand_number - 1]
-                await self._announce(table, render.hand_result(table, result))
+                self._announce(table, render.hand_result(table, result))
             if isinstance(event, GameOver):
                 await self._finish(table)
         for seat in acted:
@@ -733,9 +740,8 @@ class HeartsService:
                 await self._clear_nudge(table, seat)
         if started:
             for seat, _ in table.humans():
-                await self._send_dm(table, seat)
+                self._post_dm(table, seat)
             self._show_table(table)
-            await self.storage.set_meta(table.id, self._meta(table))
         else:
             self._show_all(table)
         if game.phase != "over":
@@ -752,11 +758,11 @@ class HeartsService:
         table.status = "finished"
         self.scheduler.cancel_game(table.id)
         text = t("table.over", winners=render.winners_text(table, game.winners))
-        await self._announce(table, text)
+        self._announce(table, text)
         if table.event_id is None:
             try:
                 png = render.score_chart_png(table)
-                await self.outbox.send_photo(table.chat_id, png, text, table.thread_id)
+                self.outbox.post(table.chat_id, text, thread_id=table.thread_id, photo=png)
             except Exception:
                 log.exception("score chart for game %s failed", table.id)
         for seat, _ in table.humans():
@@ -782,9 +788,11 @@ class HeartsService:
             self._arm_timer(table, version, resumed)
             for seat in humans:
                 if seat not in table.ui.nudge_message_ids:
-                    task = asyncio.create_task(self._nudge(gid, seat, version))
-                    self._background.add(task)
-                    task.add_done_callback(self._background.discard)
+                    self.scheduler.arm(
+                        f"nudge{seat}:{gid}",
+                        self.config.nudge_delay,
+                        functools.partial(self._nudge, gid, seat, version),
+                    )
         elif not resumed:
             table.ui.deadline = None
 
@@ -810,21 +818,30 @@ class HeartsService:
             )
 
     async def _nudge(self, gid: int, seat: int, version: int) -> None:
-        async with self.lock(gid):
-            table = self.tables.get(gid)
-            if table is None or table.game is None or self.seq.get(gid) != version:
-                return
-            s = table.seats[seat]
-            if s is None or s.user_id is None or seat in table.ui.nudge_message_ids:
-                return
-            key = {"pass": "dm.nudge_pass", "moon": "dm.nudge_moon"}.get(
-                table.game.phase, "dm.nudge"
-            )
-            message_id = await self.outbox.send(
-                s.user_id, t(key, chat=render.esc(table.chat_title))
-            )
-            if message_id is not None:
-                table.ui.nudge_message_ids[seat] = message_id
+        """A short message that it is this person's turn, so their phone tells them.
+
+        Sent a few seconds into the turn (someone playing with the chat open has moved by
+        then and gets no buzz), and never under the table's lock: Telegram's limits must
+        not hold up the game.
+        """
+        table = self.tables.get(gid)
+        if table is None or table.game is None or self.seq.get(gid) != version:
+            return
+        s = table.seats[seat]
+        if s is None or s.user_id is None or seat in table.ui.nudge_message_ids:
+            return
+        key = {"pass": "dm.nudge_pass", "moon": "dm.nudge_moon"}.get(table.game.phase, "dm.nudge")
+        message_id = await self.outbox.send(s.user_id, t(key, chat=render.esc(table.chat_title)))
+        if message_id is None:
+            return
+        if (
+            self.seq.get(gid) != version
+            or table.game.phase == "over"
+            or seat not in table.game.waiting_for()
+        ):
+            await self.outbox.delete(s.user_id, message_id)  # they moved while it was sent
+            return
+        table.ui.nudge_message_ids[seat] = message_id
 
     async def _clear_nudge(self, table: Table, seat: int) -> None:
         message_id = table.ui.nudge_message_ids.pop(seat, None)
@@ -842,7 +859,7 @@ class HeartsService:
             for seat in table.game.waiting_for():
                 s = table.seats[seat]
                 if s is not None and s.user_id is not None and not s.is_computer_now:
-                    await self.outbox.send(
+                    self.outbox.post(
                         s.user_id,
                         t("dm.reminder", seconds=seconds, chat=render.esc(table.chat_title)),
                     )
@@ -863,12 +880,12 @@ class HeartsService:
                 assert s is not None
                 s.timeouts += 1
                 move = await self._decide(table, seat, "standard")
-                await self._announce(table, t("game.timeout_played", name=render.esc(s.name)))
+                self._announce(table, t("game.timeout_played", name=render.esc(s.name)))
                 if s.timeouts >= self.config.timeouts_before_away:
                     s.away = True
-                    await self._announce(table, t("game.away", name=render.esc(s.name)))
+                    self._announce(table, t("game.away", name=render.esc(s.name)))
                     if s.user_id is not None:
-                        await self.outbox.send(s.user_id, t("dm.away"))
+                        self.outbox.post(s.user_id, t("dm.away"))
                 await self._apply(table, move)
 
     async def _computer_turn(self, gid: int, version: int) -> None:
@@ -932,6 +949,32 @@ class HeartsService:
         text, markup = render.dm(table, seat)
         self.outbox.edit(s.user_id, message_id, text, markup)
 
+    def _post_dm(self, table: Table, seat: int) -> None:
+        """Send a player's living DM without waiting; its id is kept when it is known."""
+        s = table.seats[seat]
+        if s is None or s.user_id is None or table.game is None:
+            return
+        user_id, name = s.user_id, s.name
+        text, markup = render.dm(table, seat)
+        sent = self.outbox.post(user_id, text, markup)
+
+        async def keep_id() -> None:
+            message_id = await sent
+            if message_id is None:
+                await self.storage.set_dm_open(user_id, False)
+                await self._ask_to_open_dm(table, Person(user_id, name))
+                return
+            table.ui.dm_message_ids[seat] = message_id
+            await self.storage.set_meta(table.id, self._meta(table))
+            self._show_dm(table, seat)  # moves made while it was on its way
+
+        self._spawn(keep_id())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     async def _send_dm(self, table: Table, seat: int) -> None:
         s = table.seats[seat]
         if s is None or s.user_id is None or table.game is None:
@@ -944,10 +987,11 @@ class HeartsService:
             return
         table.ui.dm_message_ids[seat] = message_id
 
-    async def _announce(self, table: Table, text: str) -> None:
+    def _announce(self, table: Table, text: str) -> None:
+        """Post to the group (in order, without waiting for Telegram)."""
         if table.event_id is not None:
             return  # a tournament's group follows the event's status message instead
-        await self.outbox.send(table.chat_id, text, thread_id=table.thread_id, notify=False)
+        self.outbox.post(table.chat_id, text, thread_id=table.thread_id, notify=False)
 
     async def _message_replaced(self, chat_id: int, old_id: int, new_id: int) -> None:
         for table in self.tables.values():

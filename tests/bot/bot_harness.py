@@ -22,6 +22,7 @@ FAST = Tuning(
     dm_edit_interval=0.0,
     thinker_workers=0,
     rate_limiter=False,
+    nudge_delay=0.0,
 )
 
 
@@ -52,6 +53,8 @@ async def running_bot(
     finally:
         await app.updater.stop()
         await app.stop()
+        assert app.post_stop is not None
+        await app.post_stop(app)
         await app.shutdown()
         assert app.post_shutdown is not None
         await app.post_shutdown(app)

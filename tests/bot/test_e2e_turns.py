@@ -27,9 +27,14 @@ async def test_timeouts_play_for_a_person_and_three_in_a_row_hand_the_seat_over(
             s = table.seats[seat]
             assert s is not None
             await double.wait_for(lambda: s.away, 15)
-            texts = [m.text or "" for m in double.chat_view(group.id).visible]
-            assert sum("ran out of time" in t for t in texts) == 3
-            assert any("takes the seat until they /rejoin" in t for t in texts)
+
+            def group_texts() -> list[str]:
+                return [m.text or "" for m in double.chat_view(group.id).visible]
+
+            await double.wait_for(
+                lambda: any("takes the seat until they /rejoin" in t for t in group_texts()), 5
+            )
+            assert sum("ran out of time" in t for t in group_texts()) == 3
             dm_texts = [m.text or "" for m in alice.dm_view().messages]
             assert any("1 s left" in t for t in dm_texts)
             await double.wait_for(

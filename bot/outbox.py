@@ -84,8 +84,11 @@ class Outbox:
         *,
         notify: bool = True,
     ) -> int | None:
-        """Send a new message; its id, or None if the chat does not accept the bot."""
-        self._count_message(chat_id)
+        """Send a new message; its id, or None if the chat does not accept the bot.
+
+        It waits for the chat's turn: messages and edits share each chat's pace.
+        """
+        await self._chat_turn(chat_id)
         try:
             message = await self._retrying(
                 lambda: self.bot.send_message(
@@ -140,7 +143,7 @@ class Outbox:
     async def send_photo(
         self, chat_id: int, png: bytes, caption: str, thread_id: int | None = None
     ) -> int | None:
-        self._count_message(chat_id)
+        await self._chat_turn(chat_id)
         try:
             message = await self._retrying(
                 lambda: self.bot.send_photo(
@@ -259,6 +262,12 @@ class Outbox:
 
     def _interval(self, chat_id: int) -> float:
         return self.group_interval if chat_id < 0 else self.dm_interval
+
+    async def _chat_turn(self, chat_id: int) -> None:
+        """Wait until the chat may get another message, and take that turn."""
+        while (wait := self._next_time.get(chat_id, 0.0) - time.monotonic()) > 0:
+            await asyncio.sleep(wait)
+        self._count_message(chat_id)
 
     def _count_message(self, chat_id: int) -> None:
         """A message or an edit goes to the chat now: its next edit waits an interval."""

@@ -36,12 +36,24 @@ Replaced = Callable[[int, int, int], Awaitable[None]]
 """Called as ``(chat_id, old_message_id, new_message_id)`` when a message was re-sent."""
 
 
+Screen = tuple[str, InlineKeyboardMarkup | None]
+
+
 @dataclass
 class _Edit:
     text: str
     markup: InlineKeyboardMarkup | None
     thread_id: int | None
     urgent: bool = False
+    render: Callable[[], Screen] | None = None
+    """Makes text and markup when the edit is sent: a state replaced before then is never
+    rendered at all."""
+
+    def screen(self) -> Screen:
+        if self.render is not None:
+            self.text, self.markup = self.render()
+            self.render = None
+        return self.text, self.markup
 
 
 class Outbox:
@@ -197,9 +209,25 @@ class Outbox:
         if self._shown.get(key) == (text, _markup_key(markup)) and key not in self._pending:
             return
         self._pending[key] = _Edit(text, markup, thread_id, urgent)
+        self._start_worker(key)
+
+    def _start_worker(self, key: tuple[int, int]) -> None:
         worker = self._workers.get(key)
         if worker is None or worker.done():
             self._workers[key] = asyncio.create_task(self._edit_worker(key))
+
+    def edit_later(
+        self,
+        chat_id: int,
+        message_id: int,
+        render: Callable[[], Screen],
+        thread_id: int | None = None,
+        *,
+        urgent: bool = False,
+    ) -> None:
+        """Like `edit`, but the text and markup are made only when the edit is sent."""
+        self._pending[(chat_id, message_id)] = _Edit("", None, thread_id, urgent, render)
+        self._start_worker((chat_id, message_id))
 
     async def flush(self, timeout: float = 30.0) -> None:
         """Wait until every pending edit has been sent (tests, and shutdown)."""
@@ -238,7 +266,8 @@ class Outbox:
             edit = self._pending.pop(key, None)
             if edit is None:
                 return
-            shown = (edit.text, _markup_key(edit.markup))
+            text, markup = edit.screen()
+            shown = (text, _markup_key(markup))
             if self._shown.get(key) == shown:
                 continue
             self._count_message(chat_id)

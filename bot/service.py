@@ -377,10 +377,11 @@ class HeartsService:
             return t("toast.computer_added")
 
     def _computer(self, table: Table) -> Seat:
+        """A computer player with a name not yet at the table (its level is in the rules)."""
         taken = {s.name for s in table.seats if s is not None}
         level = table.options.computer_level
         name = next(
-            (f"{n} ({level})" for n in COMPUTER_NAMES if f"{n} ({level})" not in taken),
+            (n for n in COMPUTER_NAMES if n not in taken),
             t("computer.fallback_name", number=len(taken) + 1),
         )
         return Seat("computer", name, level=level)
@@ -923,31 +924,33 @@ class HeartsService:
 
     def _show_all(self, table: Table) -> None:
         self._show_table(table)
+        acting = set(table.game.waiting_for()) if table.game is not None else set()
         for seat, _ in table.humans():
-            self._show_dm(table, seat)
+            self._show_dm(table, seat, urgent=seat in acting)
 
     def _show_table(self, table: Table) -> None:
         if table.ui.table_message_id is None or table.game is None:
             return
         url = f"https://t.me/{self.config.bot_username}"
-        markup = None
-        if table.game.phase != "over":
-            markup = InlineKeyboardMarkup([[InlineKeyboardButton(t("button.open_dm"), url=url)]])
-        self.outbox.edit(
-            table.chat_id,
-            table.ui.table_message_id,
-            render.table_message(table),
-            markup,
-            table.thread_id,
-        )
 
-    def _show_dm(self, table: Table, seat: int) -> None:
+        def screen() -> tuple[str, InlineKeyboardMarkup | None]:
+            markup = None
+            if table.game is not None and table.game.phase != "over":
+                button = InlineKeyboardButton(t("button.open_dm"), url=url)
+                markup = InlineKeyboardMarkup([[button]])
+            return render.table_message(table), markup
+
+        self.outbox.edit_later(table.chat_id, table.ui.table_message_id, screen, table.thread_id)
+
+    def _show_dm(self, table: Table, seat: int, *, urgent: bool = False) -> None:
+        """Bring a player's DM up to date (rendered when sent: the latest state wins)."""
         s = table.seats[seat]
         message_id = table.ui.dm_message_ids.get(seat)
         if s is None or s.user_id is None or message_id is None or table.game is None:
             return
-        text, markup = render.dm(table, seat)
-        self.outbox.edit(s.user_id, message_id, text, markup)
+        self.outbox.edit_later(
+            s.user_id, message_id, functools.partial(render.dm, table, seat), urgent=urgent
+        )
 
     def _post_dm(self, table: Table, seat: int) -> None:
         """Send a player's living DM without waiting; its id is kept when it is known."""

@@ -133,6 +133,7 @@ class HeartsService:
         self.seq: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._meta_dirty: set[int] = set()
         outbox.on_replaced = self._message_replaced
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -234,6 +235,9 @@ class HeartsService:
                 self._show_lobby(table)
             else:
                 self._show_all(table)
+                for seat, _ in table.humans():
+                    if seat not in table.ui.dm_message_ids:
+                        self._post_dm(table, seat)  # it was on its way when the bot stopped
                 self._schedule(table, resumed=True)
 
     # ================================================================ lobby
@@ -637,7 +641,7 @@ class HeartsService:
             raise UserError(t("toast.unselect_first"))
         else:
             chosen.append(card.code)
-        await self.storage.set_meta(table.id, self._meta(table))
+        self._save_meta_soon(table)
         self._show_dm(table, seat)
         return t("toast.selected", count=len(chosen))
 
@@ -670,7 +674,7 @@ class HeartsService:
             if not table.options.track_cards:
                 raise UserError(t("toast.unknown_button"))
             table.ui.tracker_open[seat] = not table.ui.tracker_open.get(seat, False)
-            await self.storage.set_meta(table.id, self._meta(table))
+            self._save_meta_soon(table)
             self._show_dm(table, seat)
             return ""
 
@@ -968,10 +972,31 @@ class HeartsService:
                 await self._ask_to_open_dm(table, Person(user_id, name))
                 return
             table.ui.dm_message_ids[seat] = message_id
-            await self.storage.set_meta(table.id, self._meta(table))
+            self._save_meta_soon(table)
             self._show_dm(table, seat)  # moves made while it was on its way
 
         self._spawn(keep_id())
+
+    def _save_meta_soon(self, table: Table) -> None:
+        """Store a table's screen state (message ids, selections) within a second.
+
+        Such state is not worth a transaction per tap: under load those writes queue up
+        behind the moves. Moves store it with them anyway; this catches what comes between.
+        """
+        if table.id in self._meta_dirty:
+            return
+        self._meta_dirty.add(table.id)
+
+        async def save() -> None:
+            await asyncio.sleep(1.0)
+            self._meta_dirty.discard(table.id)
+            if table.status in ("lobby", "active"):
+                try:
+                    await self.storage.set_meta(table.id, self._meta(table))
+                except Exception:
+                    log.exception("could not store the screen state of game %s", table.id)
+
+        self._spawn(save())
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -1004,7 +1029,7 @@ class HeartsService:
                 s = table.seats[seat]
                 if message_id == old_id and s is not None and s.user_id == chat_id:
                     table.ui.dm_message_ids[seat] = new_id
-            await self.storage.set_meta(table.id, self._meta(table))
+            self._save_meta_soon(table)
 
     # ================================================================ information
 
@@ -1075,6 +1100,13 @@ class HeartsService:
 
     async def close(self) -> None:
         await self.scheduler.close()
+        for game_id in list(self._meta_dirty):
+            table = self.tables.get(game_id)
+            if table is not None and table.status in ("lobby", "active"):
+                await self.storage.set_meta(game_id, self._meta(table))
+        self._meta_dirty.clear()
+        for task in list(self._background):
+            task.cancel()
 
 
 def _average(value: float | complex) -> str:

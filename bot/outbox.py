@@ -19,6 +19,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import heapq
+import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -56,6 +58,49 @@ class _Edit:
         return self.text, self.markup
 
 
+SEND, URGENT, DELETE, EDIT = range(4)
+"""Priorities in the overall pace, most urgent first."""
+
+
+class Pacer:
+    """Hands out turns at a steady rate, the most urgent waiting request first.
+
+    Telegram allows about 30 requests a second overall; a 429 makes python-telegram-bot's
+    rate limiter hold back every request of the bot (answers to presses too), so the bot
+    paces itself below that, and decides what goes first when there is more to say than
+    time to say it: new messages, then the screen of whoever must act, then deletions,
+    then everyone else's screens (whose edits coalesce while they wait).
+    """
+
+    def __init__(self, per_second: float) -> None:
+        self.gap = 1.0 / per_second
+        self._next = 0.0
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._count = itertools.count()
+        self._runner: asyncio.Task[None] | None = None
+
+    async def turn(self, priority: int) -> None:
+        now = time.monotonic()
+        if not self._waiting and self._next <= now:
+            self._next = now + self.gap
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._count), future))
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.create_task(self._run())
+        await future
+
+    async def _run(self) -> None:
+        while self._waiting:
+            wait = self._next - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            _, _, future = heapq.heappop(self._waiting)
+            self._next = max(time.monotonic(), self._next) + self.gap
+            if not future.done():
+                future.set_result(None)
+
+
 class Outbox:
     def __init__(
         self,
@@ -64,19 +109,18 @@ class Outbox:
         group_interval: float = 3.0,
         dm_interval: float = 1.0,
         on_replaced: Replaced | None = None,
-        edits_per_second: float | None = None,
+        per_second: float | None = None,
     ) -> None:
-        """`edits_per_second`: the overall pace of edits; by default 20 a second when the
-        bot has a rate limiter (a third of Telegram's 30 left for messages and deletions),
-        unlimited when it has none (tests)."""
+        """`per_second`: the overall pace of messages, edits and deletions; by default 25 a
+        second when the bot has a rate limiter (Telegram allows 30), unpaced without one
+        (tests)."""
         self.bot = bot
         self.group_interval = group_interval
         self.dm_interval = dm_interval
         self.on_replaced = on_replaced
-        if edits_per_second is None and getattr(bot, "rate_limiter", None) is not None:
-            edits_per_second = 20.0
-        self._edit_gap = 1.0 / edits_per_second if edits_per_second else 0.0
-        self._next_edit = 0.0
+        if per_second is None and getattr(bot, "rate_limiter", None) is not None:
+            per_second = 25.0
+        self._pacer = Pacer(per_second) if per_second else None
         self._pending: dict[tuple[int, int], _Edit] = {}
         self._shown: dict[tuple[int, int], tuple[str, str]] = {}
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
@@ -101,6 +145,7 @@ class Outbox:
         It waits for the chat's turn: messages and edits share each chat's pace.
         """
         await self._chat_turn(chat_id)
+        await self._overall_turn(SEND)
         try:
             message = await self._retrying(
                 lambda: self.bot.send_message(
@@ -156,6 +201,7 @@ class Outbox:
         self, chat_id: int, png: bytes, caption: str, thread_id: int | None = None
     ) -> int | None:
         await self._chat_turn(chat_id)
+        await self._overall_turn(SEND)
         try:
             message = await self._retrying(
                 lambda: self.bot.send_photo(
@@ -183,6 +229,7 @@ class Outbox:
         task.add_done_callback(self._deletions.discard)
 
     async def _delete_now(self, chat_id: int, message_id: int) -> None:
+        await self._overall_turn(DELETE)
         try:
             await self._retrying(lambda: self.bot.delete_message(chat_id, message_id))
         except (BadRequest, Forbidden) as error:
@@ -261,8 +308,8 @@ class Outbox:
                 await asyncio.sleep(wait)
                 continue  # a new message may have pushed the chat's turn further
             pending = self._pending.get(key)
-            if pending is not None and not pending.urgent:
-                await self._overall_turn()
+            if pending is not None:
+                await self._overall_turn(URGENT if pending.urgent else EDIT)
             edit = self._pending.pop(key, None)
             if edit is None:
                 return
@@ -305,15 +352,10 @@ class Outbox:
             chat_id
         )
 
-    async def _overall_turn(self) -> None:
-        """Wait for this edit's slot in the overall pace of edits (first come, first served)."""
-        if not self._edit_gap:
-            return
-        now = time.monotonic()
-        turn = max(now, self._next_edit)
-        self._next_edit = turn + self._edit_gap
-        if turn > now:
-            await asyncio.sleep(turn - now)
+    async def _overall_turn(self, priority: int) -> None:
+        """Wait for this request's turn in the bot's overall pace."""
+        if self._pacer is not None:
+            await self._pacer.turn(priority)
 
     async def _edit_now(self, chat_id: int, message_id: int, edit: _Edit) -> object:
         return await self.bot.edit_message_text(

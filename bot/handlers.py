@@ -6,7 +6,7 @@ import contextlib
 import logging
 
 from telegram import Chat, Update
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -48,10 +48,11 @@ def _is_group(chat: Chat | None) -> bool:
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-async def _reply(update: Update, text: str) -> None:
-    message = update.effective_message
-    if message is not None:
-        await message.reply_text(text, parse_mode=ParseMode.HTML, do_quote=False)
+async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
+    """Answer a command in its chat (and topic), paced with everything else the bot sends."""
+    chat = update.effective_chat
+    if chat is not None:
+        await service_of(context).outbox.send(chat.id, text, thread_id=_thread_of(update))
 
 
 async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -60,12 +61,12 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if person is None or chat is None:
         return
     if not _is_group(chat):
-        await _reply(update, t("reply.group_only"))
+        await _reply(update, context, t("reply.group_only"))
         return
     try:
         await service_of(context).new_table(chat.id, _thread_of(update), chat.title or "", person)
     except UserError as error:
-        await _reply(update, str(error))
+        await _reply(update, context, str(error))
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -77,15 +78,15 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         if chat.type == ChatType.PRIVATE:
             payload = context.args[0] if context.args else ""
-            await _reply(update, await service.open_dm(person, payload))
+            await _reply(update, context, await service.open_dm(person, payload))
             return
         table = await service.table_in_chat(chat.id, _thread_of(update))
         if table is None:
-            await _reply(update, t("reply.no_table"))
+            await _reply(update, context, t("reply.no_table"))
             return
-        await _reply(update, await service.start(table.id, person))
+        await _reply(update, context, await service.start(table.id, person))
     except UserError as error:
-        await _reply(update, str(error))
+        await _reply(update, context, str(error))
 
 
 async def _group_table_command(
@@ -95,13 +96,13 @@ async def _group_table_command(
     if person is None or chat is None:
         return
     if not _is_group(chat):
-        await _reply(update, t("reply.group_only"))
+        await _reply(update, context, t("reply.group_only"))
         return
     service = service_of(context)
     try:
         table = await service.table_in_chat(chat.id, _thread_of(update))
         if table is None:
-            await _reply(update, t("reply.no_table"))
+            await _reply(update, context, t("reply.no_table"))
             return
         if action == "join":
             text = await service.join(table.id, person)
@@ -109,9 +110,9 @@ async def _group_table_command(
             text = await service.leave(table.id, person)
         else:
             text = await service.cancel_game(table.id, person)
-        await _reply(update, text)
+        await _reply(update, context, text)
     except UserError as error:
-        await _reply(update, str(error))
+        await _reply(update, context, str(error))
 
 
 async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -135,9 +136,9 @@ async def rejoin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if person is None:
         return
     try:
-        await _reply(update, await service_of(context).rejoin(person))
+        await _reply(update, context, await service_of(context).rejoin(person))
     except UserError as error:
-        await _reply(update, str(error))
+        await _reply(update, context, str(error))
 
 
 async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -148,11 +149,11 @@ async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not _is_group(chat):
         person = person_of(update)
         if person is not None:
-            await _reply(update, await service_of(context).stats_text(person))
+            await _reply(update, context, await service_of(context).stats_text(person))
         return
     text = await service_of(context).scores_text(chat.id, _thread_of(update))
     event_text = await events_of(context).scores_text(chat.id)
-    await _reply(update, f"{text}\n\n{event_text}" if event_text else text)
+    await _reply(update, context, f"{text}\n\n{event_text}" if event_text else text)
 
 
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -160,7 +161,7 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     person = person_of(update)
     if person is None:
         return
-    await _reply(update, await service_of(context).stats_text(person))
+    await _reply(update, context, await service_of(context).stats_text(person))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -168,7 +169,7 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    await _reply(update, await service_of(context).rules_text(chat.id, _thread_of(update)))
+    await _reply(update, context, await service_of(context).rules_text(chat.id, _thread_of(update)))
 
 
 async def event(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -177,7 +178,7 @@ async def event(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if person is None or chat is None or message is None:
         return
     if not _is_group(chat):
-        await _reply(update, t("event.reply.group_only"))
+        await _reply(update, context, t("event.reply.group_only"))
         return
     _, _, text = (message.text or "").partition(" ")
     replied = message.reply_to_message
@@ -192,12 +193,12 @@ async def event(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except UserError as error:
         answer = str(error)
     if answer:
-        await _reply(update, answer)
+        await _reply(update, context, answer)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: the commands."""
-    await _reply(update, t("help"))
+    await _reply(update, context, t("help"))
 
 
 async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

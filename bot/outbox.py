@@ -58,7 +58,7 @@ class _Edit:
         return self.text, self.markup
 
 
-SEND, URGENT, DELETE, EDIT = range(4)
+URGENT, SEND, EDIT, DELETE = range(4)
 """Priorities in the overall pace, most urgent first."""
 
 
@@ -68,8 +68,8 @@ class Pacer:
     Telegram allows about 30 requests a second overall; a 429 makes python-telegram-bot's
     rate limiter hold back every request of the bot (answers to presses too), so the bot
     paces itself below that, and decides what goes first when there is more to say than
-    time to say it: new messages, then the screen of whoever must act, then deletions,
-    then everyone else's screens (whose edits coalesce while they wait).
+    time to say it: the screen of whoever must act, then new messages, then everyone
+    else's screens (whose edits coalesce while they wait), then deletions.
     """
 
     def __init__(self, per_second: float) -> None:

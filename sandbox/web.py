@@ -217,7 +217,8 @@ class SandboxWeb:
 
     async def _state(self, request: web.Request) -> web.Response:
         since = _query_int(request, "since")
-        wait = min(float(_query_int(request, "wait") or 20), MAX_WAIT)
+        asked = _query_int(request, "wait")
+        wait = min(float(20 if asked is None else max(asked, 0)), MAX_WAIT)
         if since is not None and self.version() <= since and not self._closing:
             with contextlib.suppress(TimeoutError):
                 await self.double.wait_for(

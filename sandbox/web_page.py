@@ -488,7 +488,7 @@ function drawChat(panel, chat) {
     const names = chat.members.map(personName).join(", ");
     panel.subtitle.textContent = "group · " + names + " and " + app.bot.name + " (bot)";
   } else {
-    panel.subtitle.textContent = "private chat with @" + app.bot.username;
+    panel.subtitle.textContent = "DM with " + app.bot.name + " (bot)";
     const open = chat.dm_open;
     panel.form.style.display = open ? "" : "none";
     if (!open && !panel.startBar.isConnected) panel.el.append(panel.startBar);

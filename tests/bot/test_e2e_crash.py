@@ -399,3 +399,41 @@ async def test_sigkill_in_the_middle_of_a_trick_loses_and_repeats_no_card(
         assert bot.starts == 3
         assert "Traceback" not in logs and " ERROR " not in logs, logs[-3000:]
         assert "could not answer callback" in logs
+
+
+async def test_sigterm_mid_game_stops_cleanly_and_the_restart_resumes_the_game(
+    tmp_path: Path,
+) -> None:
+    """A deploy or `systemctl restart`: SIGTERM in the middle of a trick, then a new start."""
+    database = tmp_path / "hearts.sqlite3"
+    async with running_double() as double:
+        names = ("Alice", "Bob", "Carol", "Dave")
+        people = [double.create_user(n, username=n.lower()) for n in names]
+        group = double.create_group("Deploy", members=people, admins=people[:1])
+        bot = BotProcess(double, database, tmp_path)
+        await bot.start()
+        try:
+            for person in people:
+                await person.start_bot()
+            await double.wait_for(lambda: all(p.dm_view().last() for p in people), 10)
+            lobby = await open_table(double, people[0], group, timer="0")
+            for person in people[1:]:
+                await person.press(group, lobby, "✋ Join")
+            await people[0].press(group, lobby, "▶ Start")
+            referee = Referee(double, database, group, {p.id: p for p in people})
+            state = await referee.play_until(mid_trick(1, 1, 2))
+            assert bot.process is not None
+            await bot.stop()
+            assert bot.process.returncode == 0, bot.log_text()
+            assert "Traceback" not in bot.log_text()
+            stored = read_state(database, group.id)
+            assert stored.status == "active"
+            assert stored.game.to_json() == state.game.to_json()
+            await bot.start()
+            state = await referee.play_until(lambda s: s.game.hand_number == 2)
+            assert len(state.game.hand_history) == 1
+            _origin, journal, snapshot = read_journal(database, stored.game_id)
+            assert snapshot == state.game.to_json()
+            assert len(journal) >= 52
+        finally:
+            await bot.stop()

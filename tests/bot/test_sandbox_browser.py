@@ -9,6 +9,7 @@ fails (it never downloads a browser).
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -43,8 +44,8 @@ TRICKS_TO_PLAY = 3
 
 
 def chromium_path() -> str:
-    """Debian's chromium, or a failure that says how to install it."""
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    """Debian's chromium ($CHROMIUM overrides), or a failure that says how to install it."""
+    found = os.environ.get("CHROMIUM") or shutil.which("chromium")
     if found is None and Path("/usr/bin/chromium").exists():
         found = "/usr/bin/chromium"
     if found is None:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from telegram.ext import Application
 
-from bot.app import Tuning, build_application
+from bot.app import Tuning, build_application, polling
 from bot.config import Settings
 from bot.model import Table
 from bot.service import HeartsService
@@ -401,13 +401,7 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 database_path=database,
             )
             app = build_application(settings, Tuning())
-            await app.initialize()
-            assert app.post_init is not None
-            await app.post_init(app)
-            assert app.updater is not None
-            await app.updater.start_polling(poll_interval=0.0, timeout=10)
-            await app.start()
-            try:
+            async with polling(app):
                 run = LoadRun(config, double, app)
                 monitor = asyncio.create_task(run.monitor(10.0)) if not quiet else None
                 began = time.monotonic()
@@ -424,17 +418,14 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 updates = sum(
                     e.kind in ("callback", "user_message") for e in double.events[first_event:]
                 )
-                await double.idle(quiet=0.5, timeout=120)
+                try:
+                    await double.idle(quiet=0.5, timeout=120)
+                except TimeoutError as busy:
+                    # Report what kept the bot busy rather than losing the run's figures.
+                    recent = [f"{e.kind} {e.method} {e.chat_id}" for e in double.events[-8:]]
+                    print(f"  (never idle after play: {busy}; last: {recent})", file=sys.stderr)
                 if monitor is not None:
                     monitor.cancel()
-            finally:
-                await app.updater.stop()
-                await app.stop()
-                assert app.post_stop is not None
-                await app.post_stop(app)
-                await app.shutdown()
-                assert app.post_shutdown is not None
-                await app.post_shutdown(app)
             errors: Counter[str] = Counter()
             too_many: Counter[str] = Counter()
             for error in double.errors:

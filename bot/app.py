@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import (
@@ -99,6 +105,39 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
     app.add_handler(CallbackQueryHandler(handlers.button))
     app.add_error_handler(handlers.error_handler)
     return app
+
+
+@asynccontextmanager
+async def polling(
+    app: Application,  # type: ignore[type-arg]
+    poll_timeout: int = 10,
+) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """Run ``app`` inside ``async with``, in the order ``run_polling`` uses.
+
+    initialize, post_init, poll, start; then stop polling, stop, post_stop (which sends
+    what is pending), shutdown, post_shutdown (which closes storage). For the sandbox, the
+    test harness and the load test, which need the bot running beside other work.
+    """
+    await app.initialize()
+    try:
+        if app.post_init is not None:
+            await app.post_init(app)
+        assert app.updater is not None
+        await app.updater.start_polling(
+            poll_interval=0.0, timeout=poll_timeout, allowed_updates=Update.ALL_TYPES
+        )
+        await app.start()
+        yield app
+    finally:
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+            if app.post_stop is not None:
+                await app.post_stop(app)
+        await app.shutdown()
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
 
 
 async def _post_init(app: Application) -> None:  # type: ignore[type-arg]

@@ -28,10 +28,9 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from telegram import Update
 from telegram.ext import Application
 
-from bot.app import Tuning, build_application
+from bot.app import Tuning, build_application, polling
 from bot.config import Settings
 from bot.logs import setup_logging
 from sandbox.double import BotApiDouble
@@ -112,15 +111,7 @@ async def sandbox_world(
         if computer_think_ms is not None:
             settings = dataclasses.replace(settings, computer_think_ms=computer_think_ms)
         app = build_application(settings, tuning)
-        await app.initialize()
-        try:
-            assert app.post_init is not None
-            await app.post_init(app)
-            assert app.updater is not None
-            await app.updater.start_polling(
-                poll_interval=0.0, timeout=10, allowed_updates=Update.ALL_TYPES
-            )
-            await app.start()
+        async with polling(app):
             for person in people:
                 await person.start_bot()
             page = SandboxWeb(double, group, people, host=host, port=web_port)
@@ -129,19 +120,6 @@ async def sandbox_world(
                 yield SandboxWorld(double, group, people, app, page)
             finally:
                 await page.stop()
-        finally:
-            await _stop_bot(app)
-
-
-async def _stop_bot(app: Application) -> None:  # type: ignore[type-arg]
-    """The reverse of starting: stop polling, stop, shut down, then post_shutdown."""
-    if app.updater is not None and app.updater.running:
-        await app.updater.stop()
-    if app.running:
-        await app.stop()
-    await app.shutdown()
-    if app.post_shutdown is not None:
-        await app.post_shutdown(app)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from telegram.ext import Application
 
-from bot.app import Tuning, build_application
+from bot.app import Tuning, build_application, polling
 from bot.config import Settings
 from bot.model import Table
 from bot.service import HeartsService
@@ -42,22 +42,8 @@ async def running_bot(
 ) -> AsyncIterator[Application]:  # type: ignore[type-arg]
     """The bot as run_polling runs it: initialize, post_init, poll, and a clean stop."""
     app = build_application(settings_for(double, database), tuning)
-    await app.initialize()
-    assert app.post_init is not None
-    await app.post_init(app)
-    assert app.updater is not None
-    await app.updater.start_polling(poll_interval=0.0, timeout=1)
-    await app.start()
-    try:
+    async with polling(app, poll_timeout=1):
         yield app
-    finally:
-        await app.updater.stop()
-        await app.stop()
-        assert app.post_stop is not None
-        await app.post_stop(app)
-        await app.shutdown()
-        assert app.post_shutdown is not None
-        await app.post_shutdown(app)
 
 
 def service_of(app: Application) -> HeartsService:  # type: ignore[type-arg]

@@ -114,6 +114,11 @@ async def sandbox_world(
         async with polling(app):
             for person in people:
                 await person.start_bot()
+            # Open the page only once the bot has greeted everyone: a press that overtakes
+            # a person's /start would be told the bot cannot write to them yet.
+            await double.wait_for(
+                lambda: all(any(m.from_bot for m in p.dm_view().visible) for p in people), 15
+            )
             page = SandboxWeb(double, group, people, host=host, port=web_port)
             await page.start()
             try:

@@ -128,6 +128,7 @@ class Outbox:
         self._deletions: set[asyncio.Task[None]] = set()
         self._posts: set[asyncio.Task[int | None]] = set()
         self._chat_order: dict[int, asyncio.Lock] = {}
+        self._sends_waiting: dict[int, int] = {}
 
     # ------------------------------------------------------------ messages
 
@@ -304,8 +305,8 @@ class Outbox:
         chat_id, message_id = key
         while key in self._pending:
             wait = self._next_time.get(chat_id, 0.0) - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
+            if wait > 0 or self._sends_waiting.get(chat_id):
+                await asyncio.sleep(max(wait, 0.05))
                 continue  # a new message may have pushed the chat's turn further
             pending = self._pending.get(key)
             if pending is not None:
@@ -340,10 +341,18 @@ class Outbox:
         return self.group_interval if chat_id < 0 else self.dm_interval
 
     async def _chat_turn(self, chat_id: int) -> None:
-        """Wait until the chat may get another message, and take that turn."""
-        while (wait := self._next_time.get(chat_id, 0.0) - time.monotonic()) > 0:
-            await asyncio.sleep(wait)
-        self._count_message(chat_id)
+        """Wait until the chat may get another message, and take that turn.
+
+        While a message waits, the chat's edits hold back: in a group, hand results and
+        announcements must not queue behind table edits that the next edit replaces.
+        """
+        self._sends_waiting[chat_id] = self._sends_waiting.get(chat_id, 0) + 1
+        try:
+            while (wait := self._next_time.get(chat_id, 0.0) - time.monotonic()) > 0:
+                await asyncio.sleep(wait)
+            self._count_message(chat_id)
+        finally:
+            self._sends_waiting[chat_id] -= 1
 
     def _count_message(self, chat_id: int) -> None:
         """A message or an edit goes to the chat now: its next edit waits an interval."""

@@ -88,6 +88,26 @@ async def open_table(
     return lobby.message_id
 
 
+async def seat_everyone(
+    double: BotApiDouble,
+    app: Application,  # type: ignore[type-arg]
+    group: Group,
+    people: list[Person],
+) -> tuple[int, Table]:
+    """Everyone opens the bot's DM, the first opens a table and the rest join it.
+
+    Returns the lobby message and the table; the caller presses Start (after any change
+    it wants to make to the table first).
+    """
+    for person in people:
+        await person.start_bot()
+    await double.wait_for(lambda: people[-1].dm_view().last() is not None, 5)
+    lobby = await open_table(double, people[0], group)
+    for person in people[1:]:
+        await person.press(group, lobby, "✋ Join")
+    return lobby, table_in(app, group)
+
+
 def _find_rule(
     double: BotApiDouble, group: Group, message_id: int, option: str, value: str
 ) -> str | None:

@@ -9,6 +9,7 @@ from bot_harness import (
     open_table,
     play_turn,
     running_bot,
+    seat_everyone,
     service_of,
     table_in,
 )
@@ -196,13 +197,7 @@ async def test_a_moon_shot_lets_the_shooter_choose(tmp_path: Path) -> None:
         alice = people[0]
         group = double.create_group("Moon", members=people)
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
-            for p in people:
-                await p.start_bot()
-            await double.wait_for(lambda: double.chat_view(people[3].dm).last() is not None, 5)
-            lobby = await open_table(double, alice, group)
-            for p in people[1:]:
-                await p.press(group, lobby, "✋ Join")
-            table = table_in(app, group)
+            lobby, table = await seat_everyone(double, app, group, people)
             table.rules = Rules(pass_cycle=("hold",))
             service_of(app).deal_source = lambda _table: (1, [MOON_DEAL])
             await alice.press(group, lobby, "▶ Start")

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot_harness import card_button, open_table, play_turn, running_bot, service_of, table_in
+from bot_harness import (
+    card_button,
+    open_table,
+    play_turn,
+    running_bot,
+    seat_everyone,
+    service_of,
+    table_in,
+)
 
 from sandbox.testing import running_double
 
@@ -64,14 +72,8 @@ async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(tmp_path: Path) 
         people = [double.create_user(n) for n in ("Alice", "Bob", "Carol", "Dave")]
         group = double.create_group("Restart", members=people)
         async with running_bot(double, database) as app:
-            for p in people:
-                await p.start_bot()
-            await double.wait_for(lambda: people[3].dm_view().last() is not None, 5)
-            lobby = await open_table(double, people[0], group)
-            for p in people[1:]:
-                await p.press(group, lobby, "✋ Join")
+            lobby, table = await seat_everyone(double, app, group, people)
             await people[0].press(group, lobby, "▶ Start")
-            table = table_in(app, group)
             game = table.game
             assert game is not None
             gid = table.id

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import open_table, play_turn, running_bot, service_of, table_in
+from bot_harness import open_table, play_turn, running_bot, seat_everyone, service_of, table_in
 
 from sandbox.testing import running_double
 
@@ -126,14 +126,8 @@ async def test_bot_api_calls_for_one_hand_of_four_people(tmp_path: Path) -> None
         people = [double.create_user(n) for n in ("Alice", "Bob", "Carol", "Dave")]
         group = double.create_group("Counting", members=people)
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
-            for p in people:
-                await p.start_bot()
-            await double.wait_for(lambda: people[3].dm_view().last() is not None, 5)
-            lobby = await open_table(double, people[0], group)
-            for p in people[1:]:
-                await p.press(group, lobby, "✋ Join")
+            lobby, table = await seat_everyone(double, app, group, people)
             await people[0].press(group, lobby, "▶ Start")
-            table = table_in(app, group)
             game = table.game
             assert game is not None
             await double.idle()

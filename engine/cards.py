@@ -7,6 +7,7 @@ built once at import; the rules work on them, and `Card` is what the outside see
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from typing import Final
 
@@ -198,6 +199,17 @@ def cards_of(mask: Mask) -> list[Card]:
     ]
 
 
+def cards_in(mask: Mask) -> tuple[Card, ...]:
+    """`cards_of` as a tuple."""
+    c, d, s, h = _SUIT_CARDS
+    return (
+        *c[mask & 0x1FFF],
+        *d[mask >> 13 & 0x1FFF],
+        *s[mask >> 26 & 0x1FFF],
+        *h[mask >> 39],
+    )
+
+
 def parse_cards(codes: Iterable[str | Card]) -> list[Card]:
     return [c if isinstance(c, Card) else Card.parse(c) for c in codes]
 
@@ -210,6 +222,7 @@ def mask_of_codes(items: Iterable[str | Card]) -> Mask:
     return mask_of(c.index for c in parse_cards(items))
 
 
+@functools.cache
 def deck_mask(players: int) -> Mask:
     """The cards in play for a player count (RULES.md §2)."""
     if players == 2:

@@ -6,10 +6,11 @@ changes nothing when it raises `IllegalMove`, so a rejected move never corrupts 
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from . import play_rules, scoring
 from .cards import (
@@ -21,6 +22,7 @@ from .cards import (
     SUITS,
     Card,
     Mask,
+    cards_in,
     cards_of,
     codes,
     deck_mask,
@@ -59,12 +61,15 @@ _PASSED = tuple(CardsPassed(seat) for seat in range(6))
 _new_tuple = tuple.__new__
 
 
-def shuffled(rng: random.Random, cards: list[int]) -> list[int]:
+def shuffled(rng: random.Random, cards: Sequence[int]) -> list[int]:
     """``cards`` in a uniformly random order drawn from ``rng``.
 
-    Each card gets an independent 64-bit random key (a tie has probability about 2^-58)
+    Each card gets an independent 64-bit random key (a tie has probability about 2^-53)
     and the cards are sorted by key. The keys come from one draw of the generator and the
     sort runs in C: several times cheaper than a swap-by-swap shuffle in Python.
+
+    Stored games replay their deals from the seed, so this must give the same order for
+    the same generator state in every version (a test pins a deal).
     """
     n = len(cards)
     keys = memoryview(rng.getrandbits(64 * n).to_bytes(8 * n, "little")).cast("Q")
@@ -82,6 +87,39 @@ def pass_target(seat: int, direction: PassDirection, players: int) -> int:
     return seat
 
 
+class _Fixed(NamedTuple):
+    """What the rules fix for a whole game, looked up once a game instead of once a card."""
+
+    deck: Mask
+    deck_list: tuple[int, ...]
+    counted: Mask
+    breaking: Mask
+    players: int
+    next_seat: tuple[int, ...]
+    tricks_per_hand: int
+    two_player: bool
+    zero: Score
+
+
+@functools.lru_cache(maxsize=64)
+def _fixed_by_rules(rules: Rules) -> _Fixed:
+    """Made once per rule set, so that a new game starts in microseconds."""
+    n = rules.players
+    deck = deck_mask(n)
+    deck_list = tuple(indices(deck))
+    return _Fixed(
+        deck=deck,
+        deck_list=deck_list,
+        counted=scoring.counted_cards(rules),
+        breaking=play_rules.breaking_cards(rules),
+        players=n,
+        next_seat=tuple((seat + 1) % n for seat in range(n)),
+        tricks_per_hand=rules.hand_size,
+        two_player=rules.variant == "two_player",
+        zero=scoring.zero(rules),
+    )
+
+
 class Game:
     """One game at one table, from the first deal to the winner.
 
@@ -89,6 +127,47 @@ class Game:
     ``players`` hands of card codes (two-player: the two hands, then the dead cards). Past
     the last fixed deal the game shuffles from ``seed``.
     """
+
+    # Slots: a game has more attributes than CPython shares among instance dictionaries,
+    # and slot access is what keeps the per-card path quick.
+    __slots__ = (
+        "_breaking",
+        "_counted",
+        "_deals",
+        "_deck",
+        "_deck_list",
+        "_first_lead",
+        "_hand_index",
+        "_legal",
+        "_next_seat",
+        "_passes",
+        "_players",
+        "_received",
+        "_rng",
+        "_shooter",
+        "_trick_cards",
+        "_trick_mask",
+        "_tricks_per_hand",
+        "_two_player",
+        "_zero",
+        "current_player",
+        "dead",
+        "dealer",
+        "first_dealer",
+        "hand_history",
+        "hands",
+        "hearts_broken",
+        "leader",
+        "pass_direction",
+        "phase",
+        "rules",
+        "scores",
+        "seed",
+        "taken",
+        "trick",
+        "tricks",
+        "winners",
+    )
 
     def __init__(
         self,
@@ -100,13 +179,7 @@ class Game:
         self.rules = rules if rules is not None else Rules()
         self.seed = seed
         n = self.rules.players
-        self._deck = deck_mask(n)
-        self._deck_list = list(indices(self._deck))
-        self._counted = scoring.counted_cards(self.rules)
-        self._breaking = play_rules.breaking_cards(self.rules)
-        self._players = self.rules.players
-        self._two_player = self.rules.variant == "two_player"
-        self._zero = scoring.zero(self.rules)
+        self._set_derived()
         self._deals = [self._check_deal(d, i) for i, d in enumerate(deals or ())]
         self._rng = random.Random(seed)
         if first_dealer is not None and not 0 <= first_dealer < n:
@@ -121,6 +194,18 @@ class Game:
         self.hand_history: list[HandResult] = []
         self.winners: tuple[int, ...] = ()
         self._start_hand()
+
+    def _set_derived(self) -> None:
+        fixed = _fixed_by_rules(self.rules)
+        self._deck = fixed.deck
+        self._deck_list = fixed.deck_list
+        self._counted = fixed.counted
+        self._breaking = fixed.breaking
+        self._players = fixed.players
+        self._next_seat = fixed.next_seat
+        self._tricks_per_hand = fixed.tricks_per_hand
+        self._two_player = fixed.two_player
+        self._zero = fixed.zero
 
     # ----------------------------------------------------------------- the deal
 
@@ -173,7 +258,8 @@ class Game:
     def _start_hand(self) -> list[Event]:
         n = self.rules.players
         self.phase: Phase = "pass"
-        self._legal_cache: tuple[int, Mask] | None = None
+        self._legal: Mask = 0
+        """The cards the player on turn may play: 0 whenever no card may be played."""
         self._first_lead = 0
         self.hands, self.dead = self._deal()
         self.pass_direction: PassDirection = self.rules.pass_direction(self._hand_index)
@@ -200,14 +286,13 @@ class Game:
 
     def _begin_play(self) -> list[Event]:
         self.phase = "play"
-        in_play = 0
-        for hand in self.hands:
-            in_play |= hand
-        self._first_lead = lowest(in_play & SUIT_MASKS[0])
+        self._first_lead = lowest(self._deck & ~self.dead & SUIT_MASKS[0])
         lead_bit = BITS[self._first_lead]
         holder = next(s for s, h in enumerate(self.hands) if h & lead_bit)
         self.leader = self.current_player = holder
-        return self._two_player_only_hearts() if self._two_player else []
+        events = self._two_player_only_hearts() if self._two_player else []
+        self._legal = self._legal_for(holder)
+        return events
 
     # ----------------------------------------------------------------- what one sees
 
@@ -232,29 +317,16 @@ class Game:
 
     def legal_plays(self) -> list[Card]:
         """The cards the current player may play; empty outside the play phase."""
-        seat = self.current_player
-        if seat is None or self.phase != "play":
-            return []
-        cached = self._legal_cache
-        if cached is not None and cached[0] == seat:
-            return cards_of(cached[1])
-        mask = play_rules.legal_mask(
-            self.rules,
-            self.hands[seat],
-            self._trick_cards,
-            not self.tricks,
-            self.hearts_broken,
-            self._first_lead,
-        )
-        self._legal_cache = (seat, mask)
-        return cards_of(mask)
+        return cards_of(self._legal)
 
     def legal_mask(self, seat: int) -> Mask:
         """The cards ``seat`` could legally play now if it were their turn."""
-        cached = self._legal_cache
-        if cached is not None and cached[0] == seat:
-            return cached[1]
-        mask = play_rules.legal_mask(
+        if seat == self.current_player and self.phase == "play":
+            return self._legal
+        return self._legal_for(seat)
+
+    def _legal_for(self, seat: int) -> Mask:
+        return play_rules.legal_mask(
             self.rules,
             self.hands[seat],
             self._trick_cards,
@@ -262,9 +334,6 @@ class Game:
             self.hearts_broken,
             self._first_lead,
         )
-        # Asked twice per card (to list and to check); any change of state clears it.
-        self._legal_cache = (seat, mask)
-        return mask
 
     def waiting_for(self) -> list[int]:
         """The seats whose move the game waits for now."""
@@ -336,7 +405,6 @@ class Game:
 
     def _exchange(self) -> list[Event]:
         n = self.rules.players
-        self._legal_cache = None
         events: list[Event] = []
         passes = [p or 0 for p in self._passes]
         for seat in range(n):
@@ -346,7 +414,7 @@ class Game:
             to = pass_target(seat, direction, n)
             self.hands[to] |= passes[seat]
             self._received[to] = passes[seat]
-            received = (to, seat, tuple(cards_of(passes[seat])), "cards_received")
+            received = (to, seat, cards_in(passes[seat]), "cards_received")
             events.append(_new_tuple(CardsReceived, received))
         events.extend(self._begin_play())
         return events
@@ -357,38 +425,44 @@ class Game:
         # played here; anything else takes the long way, which finds the reason to give.
         if seat != self.current_player or type(seat) is not int or type(card) is not Card:
             return self._check_then_play(seat, card)
-        cached = self._legal_cache
-        if cached is not None and cached[0] == seat:
-            legal = cached[1]
-        elif self.phase == "play":
-            legal = self.legal_mask(seat)
-        else:
-            return self._check_then_play(seat, card)
         index = card.index
-        if not legal >> index & 1:
+        if not self._legal >> index & 1:
             return self._check_then_play(seat, card)
-        self._legal_cache = None
-        events: list[Event] = [_PLAYED[seat][index]]
-        trick_cards = self._trick_cards
-        led_suit = trick_cards[0] // 13 if trick_cards else None
-        self.hands[seat] &= ~BITS[index]
+        self._legal = 0  # until the next player is known
+        bit = BITS[index]
+        self.hands[seat] ^= bit
         self.trick.append(_IN_TRICK[seat][index])
+        trick_cards = self._trick_cards
         trick_cards.append(index)
-        self._trick_mask |= BITS[index]
+        self._trick_mask |= bit
+        events: list[Event] = [_PLAYED[seat][index]]
         if not self.hearts_broken and (
-            BITS[index] & self._breaking
-            or (self._two_player and play_rules.breaks_hearts(self.rules, index, led_suit))
+            bit & self._breaking or (self._two_player and self._two_player_breaks(index))
         ):
             self.hearts_broken = True
             events.append(HeartsBroken(seat))
-        n = self._players
-        if len(trick_cards) < n:
-            self.current_player = (seat + 1) % n
+        if len(trick_cards) < self._players:
+            seat = self.current_player = self._next_seat[seat]
             if self._two_player:
                 events.extend(self._two_player_only_hearts())
+            # `_legal_for`, written out: this is the hottest line of a playout.
+            self._legal = play_rules.legal_mask(
+                self.rules,
+                self.hands[seat],
+                trick_cards,
+                not self.tricks,
+                self.hearts_broken,
+                self._first_lead,
+            )
             return events
         events.extend(self._finish_trick())
         return events
+
+    def _two_player_breaks(self, index: int) -> bool:
+        """Whether the card just played breaks hearts by two-player Hearts' own rule."""
+        trick_cards = self._trick_cards
+        led_suit = trick_cards[0] // 13 if len(trick_cards) > 1 else None
+        return play_rules.breaks_hearts(self.rules, index, led_suit)
 
     def _check_then_play(self, seat: int, card: Card | str) -> list[Event]:
         """Raise the `IllegalMove` that explains a refused card, or play a legal one."""
@@ -422,12 +496,13 @@ class Game:
     def _finish_trick(self) -> list[Event]:
         rules = self.rules
         mask = self._trick_mask
-        trick = self.trick
-        winner = trick[play_rules.trick_winner_position(rules, self._trick_cards, mask)][0]
-        assert self.leader is not None
-        plays = tuple(trick)
+        leader = self.leader
+        assert leader is not None
+        position = play_rules.trick_winner_position(rules, self._trick_cards, mask)
+        winner = (leader + position) % self._players
+        plays = tuple(self.trick)
         # tuple.__new__ builds the named tuples without their Python-level __new__.
-        self.tricks.append(_new_tuple(TrickRecord, (self.leader, plays, winner)))
+        self.tricks.append(_new_tuple(TrickRecord, (leader, plays, winner)))
         self.taken[winner] |= mask
         points = scoring.cards_points(rules, mask) if mask & self._counted else self._zero
         events: list[Event] = [_new_tuple(TrickWon, (winner, plays, points, "trick_won"))]
@@ -435,9 +510,10 @@ class Game:
         self._trick_cards = []
         self._trick_mask = 0
         self.leader = self.current_player = winner
-        if any(self.hands):
-            if rules.variant == "two_player":
+        if len(self.tricks) < self._tricks_per_hand:
+            if self._two_player:
                 events.extend(self._two_player_only_hearts())
+            self._legal = self._legal_for(winner)
             return events
         events.extend(self._end_hand())
         return events
@@ -481,7 +557,7 @@ class Game:
                 totals,
                 shooter,
                 choice,
-                tuple(cards_of(self.dead)),
+                cards_in(self.dead),
             )
         )
         events: list[Event] = [HandScored(self.hand_number, points, totals, shooter)]
@@ -603,13 +679,7 @@ class Game:
         game = cls.__new__(cls)
         game.rules = rules
         game.seed = data["seed"]
-        game._deck = deck_mask(rules.players)
-        game._deck_list = list(indices(game._deck))
-        game._counted = scoring.counted_cards(rules)
-        game._breaking = play_rules.breaking_cards(rules)
-        game._players = rules.players
-        game._two_player = rules.variant == "two_player"
-        game._zero = scoring.zero(rules)
+        game._set_derived()
         game._deals = [game._check_deal(d, i) for i, d in enumerate(data["deals"])]
         game._rng = random.Random()
         game._rng.setstate(_rng_state_from_json(data["rng"]))
@@ -624,7 +694,6 @@ class Game:
         game._received = [None if p is None else mask_of_codes(p) for p in data["received"]]
         first_lead = data["first_lead"]
         game._first_lead = Card.parse(first_lead).index if first_lead else 0
-        game._legal_cache = None
         game.trick = [(s, Card.parse(c)) for s, c in data["trick"]]
         game._trick_cards = [c.index for _, c in game.trick]
         game._trick_mask = mask_of(game._trick_cards)
@@ -660,6 +729,9 @@ class Game:
         ]
         game.winners = tuple(data["winners"])
         game._check_consistent()
+        game._legal = 0
+        if game.phase == "play" and game.current_player is not None:
+            game._legal = game._legal_for(game.current_player)
         return game
 
     def _check_consistent(self) -> None:

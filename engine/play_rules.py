@@ -24,22 +24,21 @@ def legal_mask(
 
     ``first_lead`` is the lowest club in play, which must lead the hand's first trick.
     """
-    two_player = rules.variant == "two_player"
-    if not trick:
-        if first_trick:
-            return hand & (1 << first_lead)
-        if hearts_broken:
-            return hand
-        others = hand & ~HEARTS_MASK
-        if two_player:
-            return others or hand
-        # Hearts may be led unbroken only from a hand of hearts, or hearts and Q♠.
-        return others if others & ~QS_BIT else hand
-    allowed = hand & SUIT_MASKS[trick[0] // 13] or hand
-    if first_trick and rules.no_points_on_first_trick and not two_player:
-        # A hand with nothing else legal may play any point card (RULES.md §4.3, ruling).
-        allowed = allowed & ~POINT_CARDS or allowed
-    return allowed
+    if trick:
+        allowed = hand & SUIT_MASKS[trick[0] // 13] or hand
+        if first_trick and rules.no_points_on_first_trick and rules.variant != "two_player":
+            # A hand with nothing else legal may play any point card (RULES.md §4.3, ruling).
+            allowed = allowed & ~POINT_CARDS or allowed
+        return allowed
+    if first_trick:
+        return hand & (1 << first_lead)
+    if hearts_broken:
+        return hand
+    others = hand & ~HEARTS_MASK
+    if rules.variant == "two_player":
+        return others or hand
+    # Hearts may be led unbroken only from a hand of hearts, or hearts and Q♠.
+    return others if others & ~QS_BIT else hand
 
 
 def breaking_cards(rules: Rules) -> Mask:

@@ -136,26 +136,26 @@ def rank_key(rules: Rules, score: Score) -> int:
 
 
 def reached_target(rules: Rules, score: Score) -> bool:
-    if rules.variant == "complex":
-        return magnitude_squared(score) >= rules.target * rules.target
-    assert isinstance(score, int)
-    return score >= rules.target
+    return rank_key(rules, score) >= _goal(rules)
+
+
+def _goal(rules: Rules) -> int:
+    """The `rank_key` at which a total has reached the target."""
+    return rules.target * rules.target if rules.variant == "complex" else rules.target
 
 
 def game_winners(rules: Rules, totals: Sequence[Score]) -> tuple[int, ...] | None:
     """The winners if the game ends with these totals, else None (play another hand)."""
-    reached = [seat for seat, total in enumerate(totals) if reached_target(rules, total)]
-    if not reached:
+    keys = [rank_key(rules, total) for total in totals]
+    goal = _goal(rules)
+    if max(keys) < goal:
         return None
     if rules.variant == "two_player":
         # The first to reach the target loses; if both do, the lower wins; equal plays on.
-        if len(reached) == 1:
-            return (1 - reached[0],)
-        a, b = totals
-        if a == b:
-            return None
-        return (0,) if rank_key(rules, a) < rank_key(rules, b) else (1,)
-    keys = [rank_key(rules, total) for total in totals]
+        a, b = keys
+        if a >= goal and b >= goal:
+            return None if a == b else ((0,) if a < b else (1,))
+        return (1,) if a >= goal else (0,)
     low = min(keys)
     lowest = tuple(seat for seat, key in enumerate(keys) if key == low)
     if len(lowest) == 1 or rules.ties == "share":

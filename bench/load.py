@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import logging
 import random
+import re
 import resource
 import statistics
 import sys
@@ -96,6 +98,7 @@ class LoadResult:
     updates: int
     answer_latencies: list[float]
     edit_latencies: list[float]
+    turn_latencies: list[float]
     unanswered: int
     unexpected_toasts: list[str]
     bot_errors: int
@@ -137,8 +140,9 @@ class LoadResult:
             f"load: {self.config.tables} tables × 4 people, {self.config.hands} hand(s) each, "
             f"think {self.config.think[0]}–{self.config.think[1]} s, "
             f"tables opened over {self.config.ramp:.0f} s",
-            f"  setup (start, lobbies, deal): {self.setup_seconds:.1f} s; "
-            f"play: {self.play_seconds:.1f} s; tables finished: {self.tables_done}"
+            f"  until the last table was dealt: {self.setup_seconds:.1f} s; "
+            f"from the first deal to the end: {self.play_seconds:.1f} s; "
+            f"tables finished: {self.tables_done}"
             + (" (DEADLINE HIT)" if self.hit_deadline else ""),
             f"  presses: {len(self.presses)}; updates: {self.updates} "
             f"({self.updates / max(self.play_seconds, 1e-9):.1f}/s handled while playing)",
@@ -149,6 +153,10 @@ class LoadResult:
             f"p99 {ms(self.edit_latencies, 0.99)}, "
             f"max {max(self.edit_latencies, default=0) * 1000:.0f} ms "
             f"({len(self.edit_latencies)} plays)",
+            f"  turn → that person's DM edit: median {ms(self.turn_latencies, 0.5)}, "
+            f"p99 {ms(self.turn_latencies, 0.99)}, "
+            f"max {max(self.turn_latencies, default=0) * 1000:.0f} ms "
+            f"({len(self.turn_latencies)} turns)",
             f"  peak memory (RSS, bot + double + people in one process): "
             f"{self.peak_rss_mb:.0f} MB (before the bot started: {self.start_rss_mb:.0f} MB)",
             f"  errors: {self.errors} (bot logged {self.bot_errors} errors; double answered "
@@ -162,7 +170,13 @@ class LoadResult:
         if self.double_errors:
             lines.append(f"  double errors: {dict(self.double_errors)}")
         if self.unexpected_toasts:
-            lines.append(f"  unexpected toasts: {self.unexpected_toasts[:5]}")
+            # "c:12:1:QS: 'It is not your turn.'" → "c: 'It is not your turn.'"
+            kinds = Counter(
+                re.sub(r"^(\w+):[\w:]*?: ", r"\1: ", re.sub(r"\d+", "N", u))[:90]
+                for u in self.unexpected_toasts
+            )
+            lines.append(f"  unexpected toasts by kind: {dict(kinds.most_common(8))}")
+            lines.append(f"  first unexpected toasts: {self.unexpected_toasts[:3]}")
         if self.bot_samples:
             lines.append("  first bot warnings/errors:")
             lines.extend(f"    {s}" for s in self.bot_samples)
@@ -184,6 +198,9 @@ class LoadRun:
         self.unexpected: list[str] = []
         self.stop_at = time.monotonic() + config.deadline
         self.hit_deadline = False
+        self.turns: list[tuple[int, float]] = []
+        """(a person's DM, when their turn to play began): for `turn_latencies`."""
+        self.seated_at: list[float] = []
 
     @property
     def service(self) -> HeartsService:
@@ -243,7 +260,7 @@ class LoadRun:
                 flush=True,
             )
 
-    async def setup_table(self, n: int) -> tuple[Table, list[Person]] | None:
+    async def setup_table(self, n: int) -> tuple[Table, list[Person], Group] | None:
         """Four people open their DMs, one opens a table, three join, it starts.
 
         None (and counted) if the bot did not answer a step in time.
@@ -270,7 +287,7 @@ class LoadRun:
             return None
         if toast != "Dealing the cards…":
             self.unexpected.append(f"table {n} start: {toast!r}")
-        return table, people
+        return table, people, group
 
     async def play_table(self, table: Table, people: list[Person]) -> bool:
         """Play `hands` hands; True if the table got there before the deadline."""
@@ -294,12 +311,34 @@ class LoadRun:
                 continue
             (seat,) = game.waiting_for()
             person = by_user[_user(table, seat)]
+            if game.phase == "play":
+                self.turns.append((person.dm, time.monotonic()))
             await asyncio.sleep(self._think())
             if game.phase == "moon":
                 await self.press(table, person, f"m:{g}:{hand}:a", "Done")
                 continue
             card = self.rng.choice(game.legal_plays())
             await self.press(table, person, f"c:{g}:{hand}:{card.code}", f"Played {card.symbol}")
+
+    async def run_table(self, n: int) -> bool:
+        """Open table ``n`` and play it at once, as people do once the cards are dealt."""
+        seated = await self.setup_table(n)
+        if seated is None:
+            return False
+        table, people, group = seated
+        self.seated_at.append(time.monotonic())
+        done = await self.play_table(table, people)
+        if done and table.status == "active":
+            # The hands to measure are played: the host ends the game, so that no turn
+            # timer plays on for the people who stopped.
+            await people[0].send(group, "/cancel")
+            try:
+                await self.double.wait_for(
+                    lambda: table.status == "cancelled", self.config.answer_timeout
+                )
+            except TimeoutError:
+                self.unexpected.append(f"table {n}: /cancel was not obeyed")
+        return done
 
     async def _pass(self, table: Table, seat: int, person: Person) -> None:
         game = table.game
@@ -383,6 +422,25 @@ def edit_latencies(double: BotApiDouble, presses: list[Press]) -> list[float]:
     return found
 
 
+def turn_latencies(double: BotApiDouble, turns: list[tuple[int, float]]) -> list[float]:
+    """For each turn to play a card: its start → the first edit of that person's DM after it.
+
+    Screens are rendered when their edit is sent, so that edit shows the turn: how long a
+    person waits before their phone shows that it is their move.
+    """
+    edits: dict[int, list[float]] = {}
+    for event in double.events:
+        if event.kind == "edited" and event.chat_id > 0:
+            edits.setdefault(event.chat_id, []).append(event.at)
+    found = []
+    for chat_id, began in turns:
+        times = edits.get(chat_id, [])
+        at = next((t for t in times[bisect.bisect_left(times, began) :]), None)
+        if at is not None:
+            found.append(at - began)
+    return found
+
+
 async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) -> LoadResult:
     """Run the load and measure it; nothing is asserted here."""
     counter = LogCounter()
@@ -405,18 +463,16 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 run = LoadRun(config, double, app)
                 monitor = asyncio.create_task(run.monitor(10.0)) if not quiet else None
                 began = time.monotonic()
-                seated = await asyncio.gather(*(run.setup_table(n) for n in range(config.tables)))
-                setup_seconds = time.monotonic() - began
-                run.stop_at = time.monotonic() + config.deadline
                 first_event = len(double.events)
-                play_began = time.monotonic()
-                done = await asyncio.gather(
-                    *(run.play_table(*table) for table in seated if table is not None)
-                )
-                play_seconds = time.monotonic() - play_began
+                done = await asyncio.gather(*(run.run_table(n) for n in range(config.tables)))
+                ended = time.monotonic()
+                setup_seconds = max(run.seated_at, default=ended) - began
+                play_began = min(run.seated_at, default=ended)
+                play_seconds = ended - play_began
                 # Every press and message of a person is one update for the bot.
                 updates = sum(
-                    e.kind in ("callback", "user_message") for e in double.events[first_event:]
+                    e.kind in ("callback", "user_message") and e.at >= play_began
+                    for e in double.events[first_event:]
                 )
                 try:
                     await double.idle(quiet=0.5, timeout=120)
@@ -450,6 +506,7 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                     p.answered - p.record.created for p in answered if p.answered is not None
                 ],
                 edit_latencies=edit_latencies(double, run.presses),
+                turn_latencies=turn_latencies(double, run.turns),
                 unanswered=len(run.presses) - len(answered),
                 unexpected_toasts=run.unexpected,
                 bot_errors=counter.levels["ERROR"] + counter.levels["CRITICAL"],

@@ -199,13 +199,17 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
-    """Updates have stopped: send what is still pending while the bot can still send."""
+    """Updates have stopped: send what is still pending while the bot can still send.
+
+    What is not sent within the outbox's grace is dropped here, before the bot's connection
+    closes (the next start shows every table and DM again).
+    """
     service = app.bot_data.get("service")
     if service is not None:
         await service.close()
     outbox = app.bot_data.get("outbox")
     if outbox is not None:
-        await outbox.flush(timeout=10.0)
+        await outbox.close()
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

@@ -23,9 +23,9 @@ import heapq
 import itertools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile
 from telegram.constants import ParseMode
@@ -58,8 +58,14 @@ class _Edit:
         return self.text, self.markup
 
 
-URGENT, SEND, EDIT, DELETE = range(4)
-"""Priorities in the overall pace, most urgent first."""
+URGENT, POST, DELETE, EDIT, GROUP_EDIT = range(5)
+"""Priorities in the overall pace, most urgent first.
+
+URGENT: what a person is waiting for now: the screen of whoever must act, and a reply to
+what someone just did (`send`). POST: messages nobody waits for: announcements, results, a
+"your turn" message (`post`). DELETE, then EDIT: everyone else's screens. GROUP_EDIT last:
+the groups' table messages, whose readers watch rather than play.
+"""
 
 
 class Pacer:
@@ -68,37 +74,60 @@ class Pacer:
     Telegram allows about 30 requests a second overall; a 429 makes python-telegram-bot's
     rate limiter hold back every request of the bot (answers to presses too), so the bot
     paces itself below that, and decides what goes first when there is more to say than
-    time to say it: the screen of whoever must act, then new messages, then everyone
-    else's screens (whose edits coalesce while they wait), then deletions.
+    time to say it: what a person waits for now, then messages nobody waits for, then
+    deletions (a "your turn" message that is no longer true), then everyone else's screens,
+    and last the groups' table messages (waiting edits coalesce, so those at the back show
+    the latest state when their turn comes). Turns of equal priority go in arrival order.
     """
 
     def __init__(self, per_second: float) -> None:
         self.gap = 1.0 / per_second
         self._next = 0.0
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[list[Any]] = []
+        """A heap of ``[priority, arrival, future]``; a promoted entry's future is None."""
+        self._by_key: dict[Hashable, list[Any]] = {}
         self._count = itertools.count()
         self._runner: asyncio.Task[None] | None = None
 
-    async def turn(self, priority: int) -> None:
+    async def turn(self, priority: int, key: Hashable | None = None) -> None:
+        """Wait for a turn. With a `key`, `promote` can move the wait up while it lasts."""
         now = time.monotonic()
         if not self._waiting and self._next <= now:
             self._next = now + self.gap
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (priority, next(self._count), future))
+        entry = [priority, next(self._count), future]
+        heapq.heappush(self._waiting, entry)
+        if key is not None:
+            self._by_key[key] = entry
         if self._runner is None or self._runner.done():
             self._runner = asyncio.create_task(self._run())
-        await future
+        try:
+            await future
+        finally:
+            if key is not None and self._by_key.get(key, [None, None, None])[2] is future:
+                del self._by_key[key]
+
+    def promote(self, key: Hashable, priority: int) -> None:
+        """Move the turn waited for under `key` up to `priority` (if it waits lower)."""
+        entry = self._by_key.get(key)
+        if entry is None or entry[0] <= priority or entry[2] is None or entry[2].done():
+            return
+        moved = [priority, next(self._count), entry[2]]
+        entry[2] = None  # the old place in the heap is skipped when it comes up
+        heapq.heappush(self._waiting, moved)
+        self._by_key[key] = moved
 
     async def _run(self) -> None:
         while self._waiting:
             wait = self._next - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            _, _, future = heapq.heappop(self._waiting)
+            future = heapq.heappop(self._waiting)[2]
+            if future is None or future.done():
+                continue  # promoted, or its waiter gave up: the turn goes to the next
             self._next = max(time.monotonic(), self._next) + self.gap
-            if not future.done():
-                future.set_result(None)
+            future.set_result(None)
 
 
 class Outbox:
@@ -140,13 +169,23 @@ class Outbox:
         thread_id: int | None = None,
         *,
         notify: bool = True,
+        wanted: Callable[[], bool] | None = None,
+        priority: int = URGENT,
     ) -> int | None:
         """Send a new message; its id, or None if the chat does not accept the bot.
 
-        It waits for the chat's turn: messages and edits share each chat's pace.
+        It waits for the chat's turn (messages and edits share each chat's pace), and for
+        its turn in the overall pace: at once for a reply someone waits for (URGENT), later
+        for a POST. `wanted`, when given, is asked again when the message's turn comes: one
+        no longer wanted by then (a "your turn" for a move already made) is not sent, and
+        gives None.
         """
+        if wanted is not None and not wanted():
+            return None
         await self._chat_turn(chat_id)
-        await self._overall_turn(SEND)
+        await self._overall_turn(priority)
+        if wanted is not None and not wanted():
+            return None
         try:
             message = await self._retrying(
                 lambda: self.bot.send_message(
@@ -174,12 +213,14 @@ class Outbox:
         *,
         notify: bool = True,
         photo: bytes | None = None,
+        priority: int = POST,
     ) -> asyncio.Task[int | None]:
         """Send soon, in order with the chat's other posts; nobody has to wait for it.
 
         The task gives the new message's id (None if the chat refused it). Moves post their
         announcements this way, so a person's press is answered without waiting on
-        Telegram's limits.
+        Telegram's limits. A post someone does wait for (their screen at a game's start)
+        says so with ``priority=URGENT``.
         """
         order = self._chat_order.setdefault(chat_id, asyncio.Lock())
 
@@ -188,7 +229,9 @@ class Outbox:
                 try:
                     if photo is not None:
                         return await self.send_photo(chat_id, photo, text, thread_id)
-                    return await self.send(chat_id, text, markup, thread_id, notify=notify)
+                    return await self.send(
+                        chat_id, text, markup, thread_id, notify=notify, priority=priority
+                    )
                 except TelegramError as error:
                     log.warning("message to %s failed: %s", chat_id, error)
                     return None
@@ -202,7 +245,7 @@ class Outbox:
         self, chat_id: int, png: bytes, caption: str, thread_id: int | None = None
     ) -> int | None:
         await self._chat_turn(chat_id)
-        await self._overall_turn(SEND)
+        await self._overall_turn(POST)
         try:
             message = await self._retrying(
                 lambda: self.bot.send_photo(
@@ -257,12 +300,16 @@ class Outbox:
         if self._shown.get(key) == (text, _markup_key(markup)) and key not in self._pending:
             return
         self._pending[key] = _Edit(text, markup, thread_id, urgent)
-        self._start_worker(key)
+        self._start_worker(key, urgent)
 
-    def _start_worker(self, key: tuple[int, int]) -> None:
+    def _start_worker(self, key: tuple[int, int], urgent: bool) -> None:
         worker = self._workers.get(key)
         if worker is None or worker.done():
             self._workers[key] = asyncio.create_task(self._edit_worker(key))
+        elif urgent and self._pacer is not None:
+            # An older state of this message may be waiting its turn as an ordinary edit:
+            # the person must act now, so it moves to the front.
+            self._pacer.promote(key, URGENT)
 
     def edit_later(
         self,
@@ -275,7 +322,7 @@ class Outbox:
     ) -> None:
         """Like `edit`, but the text and markup are made only when the edit is sent."""
         self._pending[(chat_id, message_id)] = _Edit("", None, thread_id, urgent, render)
-        self._start_worker((chat_id, message_id))
+        self._start_worker((chat_id, message_id), urgent)
 
     async def flush(self, timeout: float = 30.0) -> None:
         """Wait until every pending edit has been sent (tests, and shutdown)."""
@@ -285,9 +332,18 @@ class Outbox:
                 break
             await asyncio.sleep(0.01)
 
-    async def close(self) -> None:
-        await self.flush(timeout=10.0)
-        for task in [*self._workers.values(), *self._deletions, *self._posts]:
+    async def close(self, grace: float = 10.0) -> None:
+        """Send what is pending for up to `grace` seconds, then drop the rest.
+
+        Called when updates stop, while the bot can still send; calling it again is harmless.
+        """
+        await self.flush(timeout=grace)
+        unsent = [
+            t for t in [*self._workers.values(), *self._deletions, *self._posts] if not t.done()
+        ]
+        if unsent:
+            log.info("stopping with %d sends, edits or deletions unsent", len(unsent))
+        for task in unsent:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -310,7 +366,9 @@ class Outbox:
                 continue  # a new message may have pushed the chat's turn further
             pending = self._pending.get(key)
             if pending is not None:
-                await self._overall_turn(URGENT if pending.urgent else EDIT)
+                await self._overall_turn(
+                    URGENT if pending.urgent else EDIT if chat_id > 0 else GROUP_EDIT, key
+                )
             edit = self._pending.pop(key, None)
             if edit is None:
                 return
@@ -361,10 +419,10 @@ class Outbox:
             chat_id
         )
 
-    async def _overall_turn(self, priority: int) -> None:
+    async def _overall_turn(self, priority: int, key: Hashable | None = None) -> None:
         """Wait for this request's turn in the bot's overall pace."""
         if self._pacer is not None:
-            await self._pacer.turn(priority)
+            await self._pacer.turn(priority, key)
 
     async def _edit_now(self, chat_id: int, message_id: int, edit: _Edit) -> object:
         return await self.bot.edit_message_text(

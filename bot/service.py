@@ -26,7 +26,7 @@ from storage.repository import Storage
 
 from . import render
 from .model import LEVELS, TARGETS, TIMERS, Seat, Table, TableOptions, TableUI
-from .outbox import Outbox
+from .outbox import POST, URGENT, Outbox
 from .texts import t
 from .thinker import Thinker
 
@@ -835,15 +835,19 @@ class HeartsService:
         s = table.seats[seat]
         if s is None or s.user_id is None or seat in table.ui.nudge_message_ids:
             return
-        key = {"pass": "dm.nudge_pass", "moon": "dm.nudge_moon"}.get(table.game.phase, "dm.nudge")
-        message_id = await self.outbox.send(s.user_id, t(key, chat=render.esc(table.chat_title)))
+        game = table.game
+        key = {"pass": "dm.nudge_pass", "moon": "dm.nudge_moon"}.get(game.phase, "dm.nudge")
+
+        def still_their_turn() -> bool:
+            return self.seq.get(gid) == version and seat in game.waiting_for()
+
+        # Under load the message may wait for its turn longer than the person takes to move:
+        # then it is not sent at all.
+        text = t(key, chat=render.esc(table.chat_title))
+        message_id = await self.outbox.send(s.user_id, text, wanted=still_their_turn, priority=POST)
         if message_id is None:
             return
-        if (
-            self.seq.get(gid) != version
-            or table.game.phase == "over"
-            or seat not in table.game.waiting_for()
-        ):
+        if not still_their_turn():
             await self.outbox.delete(s.user_id, message_id)  # they moved while it was sent
             return
         table.ui.nudge_message_ids[seat] = message_id
@@ -928,7 +932,7 @@ class HeartsService:
 
     def _show_all(self, table: Table) -> None:
         self._show_table(table)
-        acting = set(table.game.waiting_for()) if table.game is not None else set()
+        acting = _must_look_now(table.game) if table.game is not None else set()
         for seat, _ in table.humans():
             self._show_dm(table, seat, urgent=seat in acting)
 
@@ -963,7 +967,7 @@ class HeartsService:
             return
         user_id, name = s.user_id, s.name
         text, markup = render.dm(table, seat)
-        sent = self.outbox.post(user_id, text, markup)
+        sent = self.outbox.post(user_id, text, markup, priority=URGENT)
 
         async def keep_id() -> None:
             message_id = await sent
@@ -1107,6 +1111,16 @@ class HeartsService:
         self._meta_dirty.clear()
         for task in list(self._background):
             task.cancel()
+
+
+def _must_look_now(game: Game) -> set[int]:
+    """The seats whose screen changed in a way they must see at once: who must play or
+    choose a moon option, and everyone at a new deal. (Another player's pass changes only
+    a mark on the others' screens.)"""
+    if game.phase == "pass":
+        fresh_deal = not any(game.has_passed(s) for s in range(game.players))
+        return set(game.waiting_for()) if fresh_deal else set()
+    return set(game.waiting_for())
 
 
 def _average(value: float | complex) -> str:

@@ -1,0 +1,150 @@
+"""The outbox's order under Telegram's overall pace, and its stop.
+
+The pace is what decides what a person sees first when there is more to say than
+Telegram's 30 requests a second allow: these tests run a real python-telegram-bot `Bot`
+against the double and read the order of what reached it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.outbox import DELETE, EDIT, GROUP_EDIT, POST, URGENT, Outbox, Pacer
+from sandbox.double import BotApiDouble
+from sandbox.testing import make_bot, running_double
+
+
+async def test_the_pacer_serves_waiting_turns_most_urgent_first() -> None:
+    pacer = Pacer(per_second=50)
+    await pacer.turn(EDIT)  # takes the current slot: everyone below has to wait
+    served: list[int] = []
+
+    async def wait(priority: int) -> None:
+        await pacer.turn(priority)
+        served.append(priority)
+
+    # Queued least urgent first, so arrival order would give the opposite answer.
+    waiting = [GROUP_EDIT, EDIT, DELETE, POST, URGENT]
+    await asyncio.gather(*(wait(p) for p in waiting))
+    assert served == [URGENT, POST, DELETE, EDIT, GROUP_EDIT]
+
+
+async def test_a_promoted_wait_goes_first_and_its_old_place_costs_no_turn() -> None:
+    pacer = Pacer(per_second=10)
+    await pacer.turn(EDIT)
+    served: list[str] = []
+
+    async def wait(name: str, priority: int) -> None:
+        await pacer.turn(priority, key=name)
+        served.append(name)
+
+    waits = [asyncio.create_task(wait(n, EDIT)) for n in ("ann", "bob", "cy")]
+    await asyncio.sleep(0)  # all three are queued, in that order
+    pacer.promote("cy", URGENT)
+    pacer.promote("ann", GROUP_EDIT)  # never moves a wait down
+    began = time.monotonic()
+    await asyncio.gather(*waits)
+    assert served == ["cy", "ann", "bob"]
+    # Three turns after the first one: three gaps of 100 ms, not four.
+    assert time.monotonic() - began < 0.35
+
+
+async def test_the_pacer_keeps_its_pace() -> None:
+    pacer = Pacer(per_second=40)
+    began = time.monotonic()
+    await asyncio.gather(*(pacer.turn(EDIT) for _ in range(9)))
+    # The first turn is free; the other eight wait a gap of 25 ms each.
+    assert time.monotonic() - began >= 8 * 0.025 * 0.9
+
+
+async def _chats(double: BotApiDouble) -> tuple[int, int]:
+    person = double.create_user("Ann", username="ann")
+    await person.start_bot()
+    group = double.create_group("Hearts night", members=[person], admins=[person])
+    return person.dm, group.id
+
+
+async def test_under_load_the_acting_screen_then_deletions_then_dms_then_the_group() -> None:
+    async with running_double() as double, make_bot(double) as bot:
+        dm, group = await _chats(double)
+        # 5 a second: the requests below queue up behind the sends' pace.
+        outbox = Outbox(bot, group_interval=0.0, dm_interval=0.0, per_second=5)
+        table = await outbox.send(group, "table")
+        screen = await outbox.send(dm, "your cards")
+        other = await outbox.send(dm, "another game's cards")
+        nudge = await outbox.send(dm, "your turn")
+        assert None not in (table, screen, other, nudge)
+        assert table and screen and other and nudge
+        first = len(double.events)
+        # All at once, least urgent first: the group's table, another DM screen, a stale
+        # "your turn", and the screen of the person who must act now.
+        outbox.edit(group, table, "table, one card later")
+        outbox.edit(dm, other, "another game, one card later")
+        await outbox.delete(dm, nudge)
+        outbox.edit(dm, screen, "your cards: your turn", urgent=True)
+        await outbox.flush(timeout=5.0)
+        order = [(e.kind, e.chat_id, e.message_id) for e in double.events[first:]]
+        await outbox.close()
+    assert order == [
+        ("edited", dm, screen),
+        ("deleted", dm, nudge),
+        ("edited", dm, other),
+        ("edited", group, table),
+    ]
+
+
+async def test_an_ordinary_edit_waiting_its_turn_jumps_the_queue_when_it_becomes_urgent() -> None:
+    async with running_double() as double, make_bot(double) as bot:
+        dm, _ = await _chats(double)
+        outbox = Outbox(bot, group_interval=0.0, dm_interval=0.0, per_second=5)
+        screens = [await outbox.send(dm, f"screen {n}") for n in range(3)]
+        assert all(screens)
+        first = len(double.events)
+        for n, message_id in enumerate(screens):
+            assert message_id is not None
+            outbox.edit(dm, message_id, f"screen {n}, one card later")
+        await asyncio.sleep(0.01)  # the three edits wait in the pace, in that order
+        last = screens[2]
+        assert last is not None
+        outbox.edit(dm, last, "screen 2: your turn", urgent=True)
+        await outbox.flush(timeout=5.0)
+        order = [e.message_id for e in double.events[first:] if e.kind == "edited"]
+        texts = [e.message.text for e in double.events[first:] if e.message is not None]
+        await outbox.close()
+    assert order == [screens[2], screens[0], screens[1]]
+    assert "screen 2: your turn" in texts
+    assert "screen 2, one card later" not in texts  # replaced before it was sent
+
+
+async def test_a_message_no_longer_wanted_when_its_turn_comes_is_not_sent() -> None:
+    async with running_double() as double, make_bot(double) as bot:
+        dm, _ = await _chats(double)
+        outbox = Outbox(bot, dm_interval=0.0, per_second=5)
+        await outbox.send(dm, "your cards")
+        moved = False
+        nudge = asyncio.create_task(outbox.send(dm, "your turn", wanted=lambda: not moved))
+        await asyncio.sleep(0.05)  # waiting for its turn in the pace
+        moved = True
+        assert await nudge is None
+        assert [e.message.text for e in double.events if e.message is not None][-1] == (
+            "your cards"
+        )
+        await outbox.close()
+
+
+async def test_stopping_drops_what_the_pace_did_not_reach_without_sending_it() -> None:
+    async with running_double() as double, make_bot(double) as bot:
+        dm, _ = await _chats(double)
+        outbox = Outbox(bot, dm_interval=0.0, per_second=2)  # one request every 0.5 s
+        messages = [await outbox.send(dm, f"message {n}") for n in range(3)]
+        for message_id in messages:
+            assert message_id is not None
+            await outbox.delete(dm, message_id)
+        await outbox.close(grace=0.1)
+        after_close = len(double.events)
+        # The bot could still send: nothing the outbox held may reach Telegram now.
+        await asyncio.sleep(2.0)
+        assert len(double.events) == after_close
+        assert sum(e.kind == "deleted" for e in double.events) < 3
+        await outbox.close()  # post_shutdown closes it again after post_stop: harmless

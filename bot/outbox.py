@@ -46,7 +46,7 @@ class _Edit:
     text: str
     markup: InlineKeyboardMarkup | None
     thread_id: int | None
-    urgent: bool = False
+    priority: int = 0
     render: Callable[[], Screen] | None = None
     """Makes text and markup when the edit is sent: a state replaced before then is never
     rendered at all."""
@@ -58,13 +58,14 @@ class _Edit:
         return self.text, self.markup
 
 
-URGENT, POST, DELETE, EDIT, GROUP_EDIT = range(5)
+URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT = range(6)
 """Priorities in the overall pace, most urgent first.
 
 URGENT: what a person is waiting for now: the screen of whoever must act, and a reply to
 what someone just did (`send`). POST: messages nobody waits for: announcements, results, a
-"your turn" message (`post`). DELETE, then EDIT: everyone else's screens. GROUP_EDIT last:
-the groups' table messages, whose readers watch rather than play.
+"your turn" message (`post`). MOVED: the screen of whoever just moved (their toast already
+said what happened). DELETE. EDIT: everyone else's screens. GROUP_EDIT last: the groups'
+table messages, whose readers watch rather than play.
 """
 
 
@@ -289,27 +290,27 @@ class Outbox:
         markup: InlineKeyboardMarkup | None = None,
         thread_id: int | None = None,
         *,
-        urgent: bool = False,
+        priority: int = EDIT,
     ) -> None:
         """Show this state in a message soon; a later state replaces an unsent one.
 
-        An urgent edit (the screen of the person who must act now) keeps its chat's pace
-        but does not queue behind other chats' edits.
+        Every edit keeps its chat's pace; its `priority` places it in the overall pace (an
+        edit of a group's message never goes before GROUP_EDIT unless it is URGENT or MOVED).
         """
         key = (chat_id, message_id)
         if self._shown.get(key) == (text, _markup_key(markup)) and key not in self._pending:
             return
-        self._pending[key] = _Edit(text, markup, thread_id, urgent)
-        self._start_worker(key, urgent)
+        self._pending[key] = _Edit(text, markup, thread_id, priority)
+        self._start_worker(key, priority)
 
-    def _start_worker(self, key: tuple[int, int], urgent: bool) -> None:
+    def _start_worker(self, key: tuple[int, int], priority: int) -> None:
         worker = self._workers.get(key)
         if worker is None or worker.done():
             self._workers[key] = asyncio.create_task(self._edit_worker(key))
-        elif urgent and self._pacer is not None:
-            # An older state of this message may be waiting its turn as an ordinary edit:
-            # the person must act now, so it moves to the front.
-            self._pacer.promote(key, URGENT)
+        elif self._pacer is not None:
+            # An older state of this message may be waiting its turn at a lower priority
+            # (a screen that became the acting person's): the wait moves up.
+            self._pacer.promote(key, _edit_priority(key[0], priority))
 
     def edit_later(
         self,
@@ -318,11 +319,11 @@ class Outbox:
         render: Callable[[], Screen],
         thread_id: int | None = None,
         *,
-        urgent: bool = False,
+        priority: int = EDIT,
     ) -> None:
         """Like `edit`, but the text and markup are made only when the edit is sent."""
-        self._pending[(chat_id, message_id)] = _Edit("", None, thread_id, urgent, render)
-        self._start_worker((chat_id, message_id), urgent)
+        self._pending[(chat_id, message_id)] = _Edit("", None, thread_id, priority, render)
+        self._start_worker((chat_id, message_id), priority)
 
     async def flush(self, timeout: float = 30.0) -> None:
         """Wait until every pending edit has been sent (tests, and shutdown)."""
@@ -366,9 +367,7 @@ class Outbox:
                 continue  # a new message may have pushed the chat's turn further
             pending = self._pending.get(key)
             if pending is not None:
-                await self._overall_turn(
-                    URGENT if pending.urgent else EDIT if chat_id > 0 else GROUP_EDIT, key
-                )
+                await self._overall_turn(_edit_priority(chat_id, pending.priority), key)
             edit = self._pending.pop(key, None)
             if edit is None:
                 return
@@ -452,6 +451,12 @@ class Outbox:
                 seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
                 await asyncio.sleep(float(seconds))
         raise AssertionError("unreachable")
+
+
+def _edit_priority(chat_id: int, priority: int) -> int:
+    """Where an edit waits: a group's message (a negative chat id) at GROUP_EDIT at best,
+    unless someone waits for it."""
+    return priority if chat_id > 0 or priority < DELETE else max(priority, GROUP_EDIT)
 
 
 def _markup_key(markup: InlineKeyboardMarkup | None) -> str:

@@ -13,20 +13,32 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Collection, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine import Card, Event, Game, GameOver, HandScored, IllegalMove, Move, Rules
+from engine import (
+    Card,
+    CardPlayed,
+    CardsPassed,
+    Event,
+    Game,
+    GameOver,
+    HandScored,
+    IllegalMove,
+    MoonShot,
+    Move,
+    Rules,
+)
 from storage.models import Seat as StoredSeat
 from storage.models import StoredGame
 from storage.repository import Storage
 
 from . import render
 from .model import LEVELS, TARGETS, TIMERS, Seat, Table, TableOptions, TableUI
-from .outbox import POST, URGENT, Outbox
+from .outbox import EDIT, MOVED, POST, URGENT, Outbox
 from .texts import t
 from .thinker import Thinker
 
@@ -642,7 +654,7 @@ class HeartsService:
         else:
             chosen.append(card.code)
         self._save_meta_soon(table)
-        self._show_dm(table, seat)
+        self._show_dm(table, seat, MOVED)
         return t("toast.selected", count=len(chosen))
 
     async def press_pass(self, game_id: int, stamp: int, person: Person) -> str:
@@ -675,7 +687,7 @@ class HeartsService:
                 raise UserError(t("toast.unknown_button"))
             table.ui.tracker_open[seat] = not table.ui.tracker_open.get(seat, False)
             self._save_meta_soon(table)
-            self._show_dm(table, seat)
+            self._show_dm(table, seat, MOVED)
             return ""
 
     async def rejoin(self, person: Person) -> str:
@@ -731,9 +743,7 @@ class HeartsService:
     async def _after_move(self, table: Table, events: list[Event], started: bool = False) -> None:
         game = table.game
         assert game is not None
-        acted = {
-            getattr(e, "seat", None) for e in events if e.kind in ("card_played", "cards_passed")
-        }
+        acted = {e.seat for e in events if isinstance(e, CardPlayed | CardsPassed | MoonShot)}
         for event in events:
             if isinstance(event, HandScored):
                 result = game.hand_history[event.hand_number - 1]
@@ -741,14 +751,13 @@ class HeartsService:
             if isinstance(event, GameOver):
                 await self._finish(table)
         for seat in acted:
-            if seat is not None:
-                await self._clear_nudge(table, seat)
+            await self._clear_nudge(table, seat)
         if started:
             for seat, _ in table.humans():
                 self._post_dm(table, seat)
             self._show_table(table)
         else:
-            self._show_all(table)
+            self._show_all(table, moved=acted)
         if game.phase != "over":
             self._schedule(table)
         for listener in self.listeners:
@@ -930,11 +939,13 @@ class HeartsService:
 
     # ================================================================ screens
 
-    def _show_all(self, table: Table) -> None:
+    def _show_all(self, table: Table, moved: Collection[int] = ()) -> None:
+        """Bring the table and every DM up to date; `moved`: the seats that just moved."""
         self._show_table(table)
         acting = _must_look_now(table.game) if table.game is not None else set()
         for seat, _ in table.humans():
-            self._show_dm(table, seat, urgent=seat in acting)
+            priority = URGENT if seat in acting else MOVED if seat in moved else EDIT
+            self._show_dm(table, seat, priority)
 
     def _show_table(self, table: Table) -> None:
         if table.ui.table_message_id is None or table.game is None:
@@ -950,14 +961,14 @@ class HeartsService:
 
         self.outbox.edit_later(table.chat_id, table.ui.table_message_id, screen, table.thread_id)
 
-    def _show_dm(self, table: Table, seat: int, *, urgent: bool = False) -> None:
+    def _show_dm(self, table: Table, seat: int, priority: int = EDIT) -> None:
         """Bring a player's DM up to date (rendered when sent: the latest state wins)."""
         s = table.seats[seat]
         message_id = table.ui.dm_message_ids.get(seat)
         if s is None or s.user_id is None or message_id is None or table.game is None:
             return
         self.outbox.edit_later(
-            s.user_id, message_id, functools.partial(render.dm, table, seat), urgent=urgent
+            s.user_id, message_id, functools.partial(render.dm, table, seat), priority=priority
         )
 
     def _post_dm(self, table: Table, seat: int) -> None:

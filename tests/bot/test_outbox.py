@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.outbox import DELETE, EDIT, GROUP_EDIT, POST, URGENT, Outbox, Pacer
+from bot.outbox import DELETE, EDIT, GROUP_EDIT, MOVED, POST, URGENT, Outbox, Pacer
 from sandbox.double import BotApiDouble
 from sandbox.testing import make_bot, running_double
 
@@ -25,9 +25,9 @@ async def test_the_pacer_serves_waiting_turns_most_urgent_first() -> None:
         served.append(priority)
 
     # Queued least urgent first, so arrival order would give the opposite answer.
-    waiting = [GROUP_EDIT, EDIT, DELETE, POST, URGENT]
+    waiting = [GROUP_EDIT, EDIT, DELETE, MOVED, POST, URGENT]
     await asyncio.gather(*(wait(p) for p in waiting))
-    assert served == [URGENT, POST, DELETE, EDIT, GROUP_EDIT]
+    assert served == [URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT]
 
 
 async def test_a_promoted_wait_goes_first_and_its_old_place_costs_no_turn() -> None:
@@ -65,29 +65,32 @@ async def _chats(double: BotApiDouble) -> tuple[int, int]:
     return person.dm, group.id
 
 
-async def test_under_load_the_acting_screen_then_deletions_then_dms_then_the_group() -> None:
+async def test_under_load_what_people_wait_for_goes_first_and_the_group_table_last() -> None:
     async with running_double() as double, make_bot(double) as bot:
         dm, group = await _chats(double)
         # 5 a second: the requests below queue up behind the sends' pace.
         outbox = Outbox(bot, group_interval=0.0, dm_interval=0.0, per_second=5)
+        ids = [await outbox.send(dm, name) for name in ("acting", "moved", "other", "nudge")]
         table = await outbox.send(group, "table")
-        screen = await outbox.send(dm, "your cards")
-        other = await outbox.send(dm, "another game's cards")
-        nudge = await outbox.send(dm, "your turn")
-        assert None not in (table, screen, other, nudge)
-        assert table and screen and other and nudge
+        assert table is not None and None not in ids
+        acting, moved, other, nudge = (i for i in ids if i is not None)
         first = len(double.events)
-        # All at once, least urgent first: the group's table, another DM screen, a stale
-        # "your turn", and the screen of the person who must act now.
+        # All at once, least urgent first: the group's table (even asked for as an ordinary
+        # edit), another game's screen, a stale "your turn", the screen of who just played,
+        # an announcement, and the screen of the person who must act now.
         outbox.edit(group, table, "table, one card later")
         outbox.edit(dm, other, "another game, one card later")
         await outbox.delete(dm, nudge)
-        outbox.edit(dm, screen, "your cards: your turn", urgent=True)
+        outbox.edit(dm, moved, "the card you played is gone", priority=MOVED)
+        outbox.post(group, "Ann took the trick")
+        outbox.edit(dm, acting, "your turn", priority=URGENT)
         await outbox.flush(timeout=5.0)
         order = [(e.kind, e.chat_id, e.message_id) for e in double.events[first:]]
         await outbox.close()
     assert order == [
-        ("edited", dm, screen),
+        ("edited", dm, acting),
+        ("sent", group, table + 1),
+        ("edited", dm, moved),
         ("deleted", dm, nudge),
         ("edited", dm, other),
         ("edited", group, table),
@@ -107,7 +110,7 @@ async def test_an_ordinary_edit_waiting_its_turn_jumps_the_queue_when_it_becomes
         await asyncio.sleep(0.01)  # the three edits wait in the pace, in that order
         last = screens[2]
         assert last is not None
-        outbox.edit(dm, last, "screen 2: your turn", urgent=True)
+        outbox.edit(dm, last, "screen 2: your turn", priority=URGENT)
         await outbox.flush(timeout=5.0)
         order = [e.message_id for e in double.events[first:] if e.kind == "edited"]
         texts = [e.message.text for e in double.events[first:] if e.message is not None]

@@ -41,23 +41,6 @@ Replaced = Callable[[int, int, int], Awaitable[None]]
 Screen = tuple[str, InlineKeyboardMarkup | None]
 
 
-@dataclass
-class _Edit:
-    text: str
-    markup: InlineKeyboardMarkup | None
-    thread_id: int | None
-    priority: int = 0
-    render: Callable[[], Screen] | None = None
-    """Makes text and markup when the edit is sent: a state replaced before then is never
-    rendered at all."""
-
-    def screen(self) -> Screen:
-        if self.render is not None:
-            self.text, self.markup = self.render()
-            self.render = None
-        return self.text, self.markup
-
-
 URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT = range(6)
 """Priorities in the overall pace, most urgent first.
 
@@ -69,16 +52,32 @@ table messages, whose readers watch rather than play.
 """
 
 
+@dataclass
+class _Edit:
+    text: str
+    markup: InlineKeyboardMarkup | None
+    thread_id: int | None
+    priority: int = EDIT
+    render: Callable[[], Screen] | None = None
+    """Makes text and markup when the edit is sent: a state replaced before then is never
+    rendered at all."""
+
+    def screen(self) -> Screen:
+        if self.render is not None:
+            self.text, self.markup = self.render()
+            self.render = None
+        return self.text, self.markup
+
+
 class Pacer:
     """Hands out turns at a steady rate, the most urgent waiting request first.
 
     Telegram allows about 30 requests a second overall; a 429 makes python-telegram-bot's
     rate limiter hold back every request of the bot (answers to presses too), so the bot
     paces itself below that, and decides what goes first when there is more to say than
-    time to say it: what a person waits for now, then messages nobody waits for, then
-    deletions (a "your turn" message that is no longer true), then everyone else's screens,
-    and last the groups' table messages (waiting edits coalesce, so those at the back show
-    the latest state when their turn comes). Turns of equal priority go in arrival order.
+    time to say it: the lowest priority number (see `URGENT` and the others above), and
+    among equals the first to ask. Waiting edits coalesce, so those at the back show the
+    latest state when their turn comes.
     """
 
     def __init__(self, per_second: float) -> None:
@@ -106,7 +105,7 @@ class Pacer:
         try:
             await future
         finally:
-            if key is not None and self._by_key.get(key, [None, None, None])[2] is future:
+            if key is not None and self._by_key[key][2] is future:
                 del self._by_key[key]
 
     def promote(self, key: Hashable, priority: int) -> None:

@@ -5,10 +5,12 @@
 One bot (in this process, production pacing: `Tuning()` with the `AIORateLimiter` on) runs
 against the Bot API double with Telegram's flood limits on (`RateLimits()`). Every table has
 four simulated people; each one presses a legal card in their DM after a think time, as a
-person would, until every table has played `--hands` hands (the passes included). Printed:
-time from a press to the bot's answer (answerCallbackQuery) and to the edit of the DM that
-shows the card gone, updates handled per second, peak memory, errors and 429s. Everything
-listens on 127.0.0.1 only, and the run stops by itself (`--deadline` seconds at most).
+person would, until every table has played `--hands` hands (the passes included), and the
+host then cancels the game. Printed: time from a press to the bot's answer
+(answerCallbackQuery) and to the edit of the DM that shows the card gone, time from the
+start of a turn to the edit of that person's DM, updates handled per second, peak memory,
+errors and 429s. Everything listens on 127.0.0.1 only, and the run stops by itself
+(`--deadline` seconds at most).
 
 The simulated people read whose turn it is and which cards are legal from the bot's memory
 (in process); they press only buttons their DM shows.
@@ -435,9 +437,9 @@ def turn_latencies(double: BotApiDouble, turns: list[tuple[int, float]]) -> list
     found = []
     for chat_id, began in turns:
         times = edits.get(chat_id, [])
-        at = next((t for t in times[bisect.bisect_left(times, began) :]), None)
-        if at is not None:
-            found.append(at - began)
+        i = bisect.bisect_left(times, began)
+        if i < len(times):
+            found.append(times[i] - began)
     return found
 
 

@@ -42,6 +42,7 @@ from storage.events import (
 from . import event_render as er
 from . import tournament as tour
 from .model import LEVELS, Seat, Table, TableOptions
+from .outbox import MOVED
 from .render import esc
 from .service import COMPUTER_NAMES, HeartsService, Person, UserError
 from .texts import t
@@ -512,7 +513,10 @@ class EventService:
             text, markup = er.event_message(
                 event, entries, registration_open=self._registration_open(event)
             )
-            self.outbox.edit(event.chat_id, message_id, text, markup, event.thread_id)
+            # After a registration or a withdrawal: that person is looking at the count.
+            self.outbox.edit(
+                event.chat_id, message_id, text, markup, event.thread_id, priority=MOVED
+            )
         return len(er.registered(entries))
 
     async def _announce(self, event: StoredEvent, text: str) -> int | None:

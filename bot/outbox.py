@@ -96,7 +96,7 @@ class Pacer:
             self._next = now + self.gap
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        entry = [priority, next(self._count), future]
+        entry: list[Any] = [priority, next(self._count), future]
         heapq.heappush(self._waiting, entry)
         if key is not None:
             self._by_key[key] = entry
@@ -105,7 +105,8 @@ class Pacer:
         try:
             await future
         finally:
-            if key is not None and self._by_key[key][2] is future:
+            latest = self._by_key.get(key) if key is not None else None
+            if latest is not None and latest[2] is future:
                 del self._by_key[key]
 
     def promote(self, key: Hashable, priority: int) -> None:
@@ -158,6 +159,8 @@ class Outbox:
         self._posts: set[asyncio.Task[int | None]] = set()
         self._chat_order: dict[int, asyncio.Lock] = {}
         self._sends_waiting: dict[int, int] = {}
+        self._closed = False
+        """Set by `close`: nothing more is sent, even by a caller already waiting its turn."""
 
     # ------------------------------------------------------------ messages
 
@@ -180,11 +183,11 @@ class Outbox:
         no longer wanted by then (a "your turn" for a move already made) is not sent, and
         gives None.
         """
-        if wanted is not None and not wanted():
+        if self._closed or (wanted is not None and not wanted()):
             return None
         await self._chat_turn(chat_id)
         await self._overall_turn(priority)
-        if wanted is not None and not wanted():
+        if self._closed or (wanted is not None and not wanted()):
             return None
         try:
             message = await self._retrying(
@@ -246,6 +249,8 @@ class Outbox:
     ) -> int | None:
         await self._chat_turn(chat_id)
         await self._overall_turn(POST)
+        if self._closed:
+            return None
         try:
             message = await self._retrying(
                 lambda: self.bot.send_photo(
@@ -268,12 +273,16 @@ class Outbox:
         """
         self._pending.pop((chat_id, message_id), None)
         self._shown.pop((chat_id, message_id), None)
+        if self._closed:
+            return
         task = asyncio.create_task(self._delete_now(chat_id, message_id))
         self._deletions.add(task)
         task.add_done_callback(self._deletions.discard)
 
     async def _delete_now(self, chat_id: int, message_id: int) -> None:
         await self._overall_turn(DELETE)
+        if self._closed:
+            return
         try:
             await self._retrying(lambda: self.bot.delete_message(chat_id, message_id))
         except (BadRequest, Forbidden) as error:
@@ -299,8 +308,18 @@ class Outbox:
         key = (chat_id, message_id)
         if self._shown.get(key) == (text, _markup_key(markup)) and key not in self._pending:
             return
-        self._pending[key] = _Edit(text, markup, thread_id, priority)
-        self._start_worker(key, priority)
+        self._replace_pending(key, _Edit(text, markup, thread_id, priority))
+
+    def _replace_pending(self, key: tuple[int, int], edit: _Edit) -> None:
+        """Make `edit` the state to show next, keeping the most urgent priority asked for
+        since the last one was sent (the person who had to act still has to see it)."""
+        if self._closed:
+            return
+        older = self._pending.get(key)
+        if older is not None:
+            edit.priority = min(edit.priority, older.priority)
+        self._pending[key] = edit
+        self._start_worker(key, edit.priority)
 
     def _start_worker(self, key: tuple[int, int], priority: int) -> None:
         worker = self._workers.get(key)
@@ -321,8 +340,7 @@ class Outbox:
         priority: int = EDIT,
     ) -> None:
         """Like `edit`, but the text and markup are made only when the edit is sent."""
-        self._pending[(chat_id, message_id)] = _Edit("", None, thread_id, priority, render)
-        self._start_worker((chat_id, message_id), priority)
+        self._replace_pending((chat_id, message_id), _Edit("", None, thread_id, priority, render))
 
     async def flush(self, timeout: float = 30.0) -> None:
         """Wait until every pending edit has been sent (tests, and shutdown)."""
@@ -338,6 +356,7 @@ class Outbox:
         Called when updates stop, while the bot can still send; calling it again is harmless.
         """
         await self.flush(timeout=grace)
+        self._closed = True
         unsent = [
             t for t in [*self._workers.values(), *self._deletions, *self._posts] if not t.done()
         ]
@@ -368,7 +387,7 @@ class Outbox:
             if pending is not None:
                 await self._overall_turn(_edit_priority(chat_id, pending.priority), key)
             edit = self._pending.pop(key, None)
-            if edit is None:
+            if edit is None or self._closed:
                 return
             text, markup = edit.screen()
             shown = (text, _markup_key(markup))

@@ -308,7 +308,10 @@ class HeartsService:
         if table.ui.table_message_id is None:
             return
         text, markup = render.lobby(table)
-        self.outbox.edit(table.chat_id, table.ui.table_message_id, text, markup, table.thread_id)
+        # Shown after someone joined, left or changed something: they are looking at it.
+        self.outbox.edit(
+            table.chat_id, table.ui.table_message_id, text, markup, table.thread_id, priority=MOVED
+        )
 
     async def _lobby(self, game_id: int) -> Table:
         table = await self._get(game_id)
@@ -422,8 +425,14 @@ class HeartsService:
                 text, markup = render.rules_menu(table)
             else:
                 text, markup = render.lobby(table)
+            # The press gets no toast: the menu itself is the answer.
             self.outbox.edit(
-                table.chat_id, table.ui.table_message_id, text, markup, table.thread_id
+                table.chat_id,
+                table.ui.table_message_id,
+                text,
+                markup,
+                table.thread_id,
+                priority=URGENT,
             )
             return ""
 
@@ -458,7 +467,12 @@ class HeartsService:
             assert table.ui.table_message_id is not None
             text, markup = render.rules_menu(table)
             self.outbox.edit(
-                table.chat_id, table.ui.table_message_id, text, markup, table.thread_id
+                table.chat_id,
+                table.ui.table_message_id,
+                text,
+                markup,
+                table.thread_id,
+                priority=URGENT,
             )
             return t("toast.rule_changed")
 
@@ -556,7 +570,9 @@ class HeartsService:
             self.scheduler.cancel_game(table.id)
             text = t("lobby.cancelled") if table.game is None else None
             if text is not None and table.ui.table_message_id is not None:
-                self.outbox.edit(table.chat_id, table.ui.table_message_id, text, None)
+                self.outbox.edit(
+                    table.chat_id, table.ui.table_message_id, text, None, priority=MOVED
+                )
             if table.game is not None:
                 self._announce(table, t("game.cancelled", name=render.esc(person.name)))
                 for seat, _ in table.humans():

@@ -151,3 +151,37 @@ async def test_stopping_drops_what_the_pace_did_not_reach_without_sending_it() -
         assert len(double.events) == after_close
         assert sum(e.kind == "deleted" for e in double.events) < 3
         await outbox.close()  # post_shutdown closes it again after post_stop: harmless
+
+
+async def test_a_later_state_keeps_the_urgency_of_the_one_it_replaces() -> None:
+    async with running_double() as double, make_bot(double) as bot:
+        dm, _ = await _chats(double)
+        outbox = Outbox(bot, group_interval=0.0, dm_interval=0.0, per_second=5)
+        screens = [await outbox.send(dm, f"screen {n}") for n in range(3)]
+        first = len(double.events)
+        s0, s1, s2 = (s for s in screens if s is not None)
+        outbox.edit(dm, s0, "screen 0, one card later")
+        outbox.edit(dm, s1, "screen 1, one card later")
+        # Their turn, and before that is sent, another card: the person still must act.
+        outbox.edit(dm, s2, "screen 2: your turn", priority=URGENT)
+        outbox.edit(dm, s2, "screen 2: your turn, a card later", priority=EDIT)
+        await outbox.flush(timeout=5.0)
+        order = [e.message_id for e in double.events[first:] if e.kind == "edited"]
+        await outbox.close()
+    assert order == [s2, s0, s1]
+
+
+async def test_after_stopping_a_send_waiting_for_its_turn_is_dropped() -> None:
+    async with running_double() as double, make_bot(double) as bot:
+        dm, _ = await _chats(double)
+        outbox = Outbox(bot, dm_interval=0.0, per_second=2)
+        await outbox.send(dm, "your cards")
+        waiting = asyncio.create_task(outbox.send(dm, "your turn", priority=POST))
+        await asyncio.sleep(0.05)
+        await outbox.close(grace=0.0)
+        assert await waiting is None
+        await outbox.delete(dm, 1)
+        await asyncio.sleep(0.6)
+        texts = [e.message.text for e in double.events if e.message is not None]
+        assert "your turn" not in texts
+        assert not any(e.kind == "deleted" for e in double.events)

@@ -307,10 +307,21 @@ class HeartsService:
     def _show_lobby(self, table: Table) -> None:
         if table.ui.table_message_id is None:
             return
-        text, markup = render.lobby(table)
         # Shown after someone joined, left or changed something: they are looking at it.
+        self._edit_table_message(table, *render.lobby(table), priority=MOVED)
+
+    def _edit_table_message(
+        self, table: Table, text: str, markup: InlineKeyboardMarkup | None, priority: int
+    ) -> None:
+        """Show a lobby or its rules menu in the table's message in the group."""
+        assert table.ui.table_message_id is not None
         self.outbox.edit(
-            table.chat_id, table.ui.table_message_id, text, markup, table.thread_id, priority=MOVED
+            table.chat_id,
+            table.ui.table_message_id,
+            text,
+            markup,
+            table.thread_id,
+            priority=priority,
         )
 
     async def _lobby(self, game_id: int) -> Table:
@@ -426,14 +437,7 @@ class HeartsService:
             else:
                 text, markup = render.lobby(table)
             # The press gets no toast: the menu itself is the answer.
-            self.outbox.edit(
-                table.chat_id,
-                table.ui.table_message_id,
-                text,
-                markup,
-                table.thread_id,
-                priority=URGENT,
-            )
+            self._edit_table_message(table, text, markup, priority=URGENT)
             return ""
 
     async def set_rule(self, game_id: int, person: Person, option: str, value: str) -> str:
@@ -464,16 +468,7 @@ class HeartsService:
             await self.storage.update_lobby(
                 table.id, table.rules, self._stored_seats(table), self._meta(table)
             )
-            assert table.ui.table_message_id is not None
-            text, markup = render.rules_menu(table)
-            self.outbox.edit(
-                table.chat_id,
-                table.ui.table_message_id,
-                text,
-                markup,
-                table.thread_id,
-                priority=URGENT,
-            )
+            self._edit_table_message(table, *render.rules_menu(table), priority=URGENT)
             return t("toast.rule_changed")
 
     async def start(self, game_id: int, person: Person) -> str:
@@ -570,9 +565,7 @@ class HeartsService:
             self.scheduler.cancel_game(table.id)
             text = t("lobby.cancelled") if table.game is None else None
             if text is not None and table.ui.table_message_id is not None:
-                self.outbox.edit(
-                    table.chat_id, table.ui.table_message_id, text, None, priority=MOVED
-                )
+                self._edit_table_message(table, text, None, priority=MOVED)
             if table.game is not None:
                 self._announce(table, t("game.cancelled", name=render.esc(person.name)))
                 for seat, _ in table.humans():

@@ -112,7 +112,7 @@ class Pacer:
     def promote(self, key: Hashable, priority: int) -> None:
         """Move the turn waited for under `key` up to `priority` (if it waits lower)."""
         entry = self._by_key.get(key)
-        if entry is None or entry[0] <= priority or entry[2] is None or entry[2].done():
+        if entry is None or entry[0] <= priority or entry[2].done():
             return
         moved = [priority, next(self._count), entry[2]]
         entry[2] = None  # the old place in the heap is skipped when it comes up

@@ -199,17 +199,6 @@ def cards_of(mask: Mask) -> list[Card]:
     ]
 
 
-def cards_in(mask: Mask) -> tuple[Card, ...]:
-    """`cards_of` as a tuple."""
-    c, d, s, h = _SUIT_CARDS
-    return (
-        *c[mask & 0x1FFF],
-        *d[mask >> 13 & 0x1FFF],
-        *s[mask >> 26 & 0x1FFF],
-        *h[mask >> 39],
-    )
-
-
 def parse_cards(codes: Iterable[str | Card]) -> list[Card]:
     return [c if isinstance(c, Card) else Card.parse(c) for c in codes]
 

@@ -22,7 +22,6 @@ from .cards import (
     SUITS,
     Card,
     Mask,
-    cards_in,
     cards_of,
     codes,
     deck_mask,
@@ -414,7 +413,7 @@ class Game:
             to = pass_target(seat, direction, n)
             self.hands[to] |= passes[seat]
             self._received[to] = passes[seat]
-            received = (to, seat, cards_in(passes[seat]), "cards_received")
+            received = (to, seat, tuple(cards_of(passes[seat])), "cards_received")
             events.append(_new_tuple(CardsReceived, received))
         events.extend(self._begin_play())
         return events
@@ -557,7 +556,7 @@ class Game:
                 totals,
                 shooter,
                 choice,
-                cards_in(self.dead),
+                tuple(cards_of(self.dead)),
             )
         )
         events: list[Event] = [HandScored(self.hand_number, points, totals, shooter)]

@@ -8,7 +8,7 @@ import pytest
 from hearts_helpers import HOLD, codes, hands, pass_all, play_hand, suit
 
 from engine import Card, Game, Rules
-from engine.cards import cards_in
+from engine.cards import cards_of
 from engine.game import shuffled
 
 RANKS = "23456789TJQKA"
@@ -261,4 +261,4 @@ def test_a_seed_deals_the_same_cards_in_every_version(
     variant = "two_player" if players == 2 else "standard"
     game = Game(Rules(players=players, variant=variant), seed=2026, first_dealer=0)
     assert [" ".join(codes(game.hand(s))) for s in range(players)] == expected_hands
-    assert " ".join(c.code for c in cards_in(game.dead)) == expected_dead
+    assert " ".join(c.code for c in cards_of(game.dead)) == expected_dead

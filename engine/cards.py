@@ -16,7 +16,6 @@ Mask = int
 
 SUITS: Final = "CDSH"
 SUIT_SYMBOLS: Final = {"C": "♣", "D": "♦", "S": "♠", "H": "♥"}
-SUIT_NAMES: Final = {"C": "clubs", "D": "diamonds", "S": "spades", "H": "hearts"}
 RANK_CODES: Final = "23456789TJQKA"
 RANK_NAMES: Final = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
 
@@ -42,18 +41,6 @@ POINT_CARDS: Final = HEARTS_MASK | QS_BIT
 BITS: Final = tuple(1 << i for i in range(52))
 
 
-def bit(index: CardIndex) -> Mask:
-    return 1 << index
-
-
-def suit_of(index: CardIndex) -> int:
-    return index // 13
-
-
-def rank_of(index: CardIndex) -> int:
-    return index % 13 + 2
-
-
 def indices(mask: Mask) -> Iterator[CardIndex]:
     """The card indices in ``mask``, lowest first."""
     while mask:
@@ -62,18 +49,9 @@ def indices(mask: Mask) -> Iterator[CardIndex]:
         mask ^= low
 
 
-def count(mask: Mask) -> int:
-    return mask.bit_count()
-
-
 def lowest(mask: Mask) -> CardIndex:
     """The lowest card index in a non-empty mask."""
     return (mask & -mask).bit_length() - 1
-
-
-def highest(mask: Mask) -> CardIndex:
-    """The highest card index in a non-empty mask."""
-    return mask.bit_length() - 1
 
 
 def mask_of(cards: Iterable[CardIndex]) -> Mask:
@@ -199,16 +177,12 @@ def cards_of(mask: Mask) -> list[Card]:
     ]
 
 
-def parse_cards(codes: Iterable[str | Card]) -> list[Card]:
-    return [c if isinstance(c, Card) else Card.parse(c) for c in codes]
-
-
 def codes(mask: Mask) -> list[str]:
     return [CARDS[i].code for i in indices(mask)]
 
 
 def mask_of_codes(items: Iterable[str | Card]) -> Mask:
-    return mask_of(c.index for c in parse_cards(items))
+    return mask_of((c if isinstance(c, Card) else Card.parse(c)).index for c in items)
 
 
 @functools.cache

@@ -10,7 +10,7 @@ import functools
 import json
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from . import play_rules, scoring
 from .cards import (
@@ -46,7 +46,7 @@ from .events import (
 from .records import HandResult, TrickRecord
 from .rules import MOON_CHOICES, MoonChoice, PassDirection, Rules
 from .scoring import Score
-from .view import SeatView, build_view
+from .view import SeatView
 
 Phase = Literal["pass", "play", "moon", "over"]
 JSON_FORMAT = 1
@@ -117,6 +117,9 @@ def _fixed_by_rules(rules: Rules) -> _Fixed:
         two_player=rules.variant == "two_player",
         zero=scoring.zero(rules),
     )
+
+
+_UNSET: Final = object()
 
 
 class Game:
@@ -370,7 +373,49 @@ class Game:
     def view(self, seat: int) -> SeatView:
         """Everything ``seat`` may know, and nothing more."""
         self._check_seat(seat)
-        return build_view(self, seat)
+        my_turn_to_play = self.phase == "play" and self.current_player == seat
+        legal_mask = self.legal_mask(seat) if my_turn_to_play else 0
+        passes = self._passes[seat]
+        received = self._received[seat]
+        return SeatView(
+            seat=seat,
+            rules=self.rules,
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            phase=self.phase,
+            current_player=self.current_player,
+            pass_direction=self.pass_direction,
+            pass_to=self.pass_target(seat),
+            pass_from=self.pass_source(seat),
+            hand=tuple(cards_of(self.hands[seat])),
+            hand_mask=self.hands[seat],
+            passed=None if passes is None else tuple(cards_of(passes)),
+            received=None if received is None else tuple(cards_of(received)),
+            waiting_for=tuple(self.waiting_for()),
+            trick=tuple(self.trick),
+            leader=self.leader,
+            tricks=tuple(self.tricks),
+            hearts_broken=self.hearts_broken,
+            points_taken=self.points_taken(),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            scores=tuple(self.scores),
+            hand_history=tuple(self.hand_history),
+            legal=tuple(cards_of(legal_mask)),
+            legal_mask=legal_mask,
+            moon_shooter=self.moon_shooter,
+            winners=self.winners,
+            first_lead=self._first_lead_seen_by(seat),
+        )
+
+    def _first_lead_seen_by(self, seat: int) -> Card | None:
+        """The card that leads the hand, once ``seat`` may know it: it holds it, or it has
+        been played. (In two-player Hearts it would otherwise tell whether 2♣ is dead.)"""
+        if self.phase == "pass":
+            return None
+        index = self._first_lead
+        if self.hands[seat] >> index & 1 or self.tricks or self.trick:
+            return CARDS[index]
+        return None
 
     # ----------------------------------------------------------------- moves
 
@@ -748,8 +793,21 @@ class Game:
             raise ValueError("Saved game has lost or gained cards.")
 
     def copy(self) -> Game:
-        """An independent copy (for search and what-ifs)."""
-        return Game.from_json(self.to_json())
+        """An independent copy, cheap enough to take before every move (the bot keeps one
+        to roll back a move whose saving failed) and for search and what-ifs.
+
+        Every list is copied; what the lists hold (ints, cards, tuples) is immutable, so
+        nothing is shared that a move could change. The shuffle's state is copied too.
+        """
+        twin = object.__new__(Game)
+        for name in Game.__slots__:
+            value = getattr(self, name, _UNSET)
+            if value is _UNSET:
+                continue
+            setattr(twin, name, value.copy() if type(value) is list else value)
+        twin._rng = random.Random()
+        twin._rng.setstate(self._rng.getstate())
+        return twin
 
     def __repr__(self) -> str:
         return (

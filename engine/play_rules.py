@@ -57,19 +57,16 @@ def breaks_hearts(rules: Rules, card: int, led_suit: int | None) -> bool:
     return suit == HEARTS or (card == QUEEN_OF_SPADES and rules.queen_breaks_hearts)
 
 
-def trick_winner_index(rules: Rules, trick: Sequence[int]) -> int:
-    """The position in ``trick`` (0 = the lead) of the card that takes it."""
-    mask = 0
-    for c in trick:
-        mask |= 1 << c
-    return trick_winner_position(rules, trick, mask)
+def winning_card(rules: Rules, trick: Sequence[int], mask: Mask) -> int:
+    """The card taking ``trick`` so far (complete or not; ``mask`` holds its cards): the
+    highest card of the suit led, or in two-player Hearts the highest heart (RULES.md §4.4,
+    §8)."""
+    hearts = mask & HEARTS_MASK
+    if rules.variant == "two_player" and hearts:
+        return hearts.bit_length() - 1
+    return (mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
 
 
 def trick_winner_position(rules: Rules, trick: Sequence[int], mask: Mask) -> int:
-    """`trick_winner_index` for a caller that already has the trick's mask."""
-    hearts = mask & HEARTS_MASK
-    if rules.variant == "two_player" and hearts:
-        best = hearts.bit_length() - 1
-    else:
-        best = (mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
-    return trick.index(best)
+    """The position in ``trick`` (0 = the lead) of the card that takes it."""
+    return trick.index(winning_card(rules, trick, mask))

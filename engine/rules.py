@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Final, Literal
 
 Variant = Literal["standard", "complex", "two_player"]
@@ -115,6 +116,45 @@ class Rules:
     @property
     def hand_size(self) -> int:
         return {2: 13, 3: 17, 4: 13, 5: 10, 6: 8}[self.players]
+
+    def with_players(self, players: int) -> Rules:
+        """These rules for ``players``, every other choice kept where it still applies.
+
+        Two players play two-player Hearts (no bonus card); Complex Hearts is for four, so
+        another count plays standard; two-player rules for more players become standard.
+        The pass cycle goes back to the default for the new count. `ValueError` outside 2-6.
+        """
+        variant: Variant = self.variant
+        bonus = self.bonus_card
+        if players == 2:
+            variant, bonus = "two_player", None
+        elif variant == "two_player" or (variant == "complex" and players != 4):
+            variant = "standard"
+        return replace(self, players=players, variant=variant, bonus_card=bonus, pass_cycle=None)
+
+    def with_variant(self, variant: Variant, bonus_card: str | None = None) -> Rules:
+        """These rules for ``variant`` (and Omnibus ``bonus_card`` in standard), with the
+        player count it needs: two for two-player Hearts, four for Complex Hearts, and four
+        again when standard Hearts follows a two-player table. The pass cycle is reset."""
+        players = self.players
+        if variant == "two_player":
+            players = 2
+        elif variant == "complex" or players == 2:
+            players = 4
+        return replace(
+            self, players=players, variant=variant, bonus_card=bonus_card, pass_cycle=None
+        )
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any] | None) -> Rules:
+        """The rules kept in a chat's settings or a stored row, or the defaults when they
+        are missing or no longer valid (an option renamed or removed since they were kept)."""
+        if not data:
+            return cls()
+        try:
+            return cls.from_dict(dict(data))
+        except (TypeError, ValueError):
+            return cls()
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -135,10 +135,6 @@ def rank_key(rules: Rules, score: Score) -> int:
     return score
 
 
-def reached_target(rules: Rules, score: Score) -> bool:
-    return rank_key(rules, score) >= _goal(rules)
-
-
 def _goal(rules: Rules) -> int:
     """The `rank_key` at which a total has reached the target."""
     return rules.target * rules.target if rules.variant == "complex" else rules.target

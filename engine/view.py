@@ -1,22 +1,18 @@
 """What one seat may know. Computer players and the DM renderer read only this.
 
-`build_view` is the one place that decides what a seat sees, so a hidden card cannot leak
+`Game.view` is the one place that decides what a seat sees, so a hidden card cannot leak
 by accident: other hands, other players' pass choices and the dead cards of the hand in
-play are never copied in.
+play are never copied in. This module holds only the view's type and imports no `Game`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from .cards import CARDS, SUIT_MASKS, Card, Mask, cards_of, deck_mask
+from .cards import SUIT_MASKS, Card, Mask, cards_of, deck_mask
 from .records import HandResult, TrickRecord
 from .rules import PassDirection, Rules
 from .scoring import Score
-
-if TYPE_CHECKING:
-    from .game import Game
 
 
 @dataclass(frozen=True)
@@ -59,10 +55,6 @@ class SeatView:
         return self.rules.players
 
     @property
-    def my_turn(self) -> bool:
-        return self.current_player == self.seat and self.phase in ("play", "moon")
-
-    @property
     def played_mask(self) -> Mask:
         """Every card played this hand, the trick in progress included."""
         m = 0
@@ -103,50 +95,3 @@ class SeatView:
         """The cards played so far this hand, suit by suit (the card-keeping aid)."""
         played = self.played_mask
         return {s: cards_of(played & SUIT_MASKS[i]) for i, s in enumerate("CDSH")}
-
-
-def build_view(game: Game, seat: int) -> SeatView:
-    my_turn_to_play = game.phase == "play" and game.current_player == seat
-    legal_mask = game.legal_mask(seat) if my_turn_to_play else 0
-    passes = game._passes[seat]
-    received = game._received[seat]
-    return SeatView(
-        seat=seat,
-        rules=game.rules,
-        hand_number=game.hand_number,
-        dealer=game.dealer,
-        phase=game.phase,
-        current_player=game.current_player,
-        pass_direction=game.pass_direction,
-        pass_to=game.pass_target(seat),
-        pass_from=game.pass_source(seat),
-        hand=tuple(cards_of(game.hands[seat])),
-        hand_mask=game.hands[seat],
-        passed=None if passes is None else tuple(cards_of(passes)),
-        received=None if received is None else tuple(cards_of(received)),
-        waiting_for=tuple(game.waiting_for()),
-        trick=tuple(game.trick),
-        leader=game.leader,
-        tricks=tuple(game.tricks),
-        hearts_broken=game.hearts_broken,
-        points_taken=game.points_taken(),
-        hand_sizes=tuple(h.bit_count() for h in game.hands),
-        scores=tuple(game.scores),
-        hand_history=tuple(game.hand_history),
-        legal=tuple(cards_of(legal_mask)),
-        legal_mask=legal_mask,
-        moon_shooter=game.moon_shooter,
-        winners=game.winners,
-        first_lead=_first_lead(game, seat),
-    )
-
-
-def _first_lead(game: Game, seat: int) -> Card | None:
-    """The card that leads the hand, once this seat may know it: it holds it, or it has
-    been played. (In two-player Hearts it would otherwise tell whether 2♣ is dead.)"""
-    if game.phase == "pass":
-        return None
-    index = game._first_lead
-    if game.hands[seat] >> index & 1 or game.tricks or game.trick:
-        return CARDS[index]
-    return None

@@ -40,6 +40,7 @@ from ..cards import (
     Mask,
     cards_of,
 )
+from ..play_rules import winning_card
 from ..rules import Rules
 from ..scoring import Score, bonus_bit, counted_cards, game_winners
 from ..view import SeatView
@@ -224,23 +225,22 @@ def inferred_weights(view: SeatView) -> list[list[float]]:
     if view.trick:
         plays_by_trick.append((view.trick, False))
     for number, (plays, _) in enumerate(plays_by_trick):
-        led = plays[0][1].index // 13
-        winner = plays[0][1].index
-        for seat, card in plays[1:]:
-            c = card.index
+        trick = [card.index for _, card in plays]
+        led = trick[0] // 13
+        mask = 1 << trick[0]
+        for i in range(1, len(trick)):
+            seat, c = plays[i][0], trick[i]
+            winner = winning_card(view.rules, trick[:i], mask)
             row = weights[seat]
             if c // 13 == led:
                 if c < winner and winner // 13 == led:
                     for x in range(c + 1, winner):
                         row[x] *= 0.5  # ducked with the highest card under the winner
-                if c > winner and winner // 13 == led:
-                    winner = c
             elif number > 0 and c != QUEEN_OF_SPADES:
                 row[QUEEN_OF_SPADES] *= 0.15
                 value = card_value(c)
                 for x in range(52):
                     if card_value(x) > value:
                         row[x] *= 0.7
-            if c // 13 == HEARTS and led != HEARTS and view.rules.variant == "two_player":
-                winner = c if winner // 13 != HEARTS or c > winner else winner
+            mask |= 1 << c
     return weights

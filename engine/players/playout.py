@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..cards import HEARTS_MASK, Mask
-from ..play_rules import breaks_hearts, legal_mask, trick_winner_index
+from ..play_rules import breaks_hearts, legal_mask, trick_winner_position
 from ..rules import Rules
 from ..scoring import Score, best_moon_choice, hand_points, moon_shooter
 from .standard import standard_card
@@ -61,10 +61,10 @@ def play_out(
         if len(trick) < n:
             seat = (seat + 1) % n
             continue
-        winner = (leader + trick_winner_index(rules, trick)) % n
         mask = 0
         for c in trick:
             mask |= 1 << c
+        winner = (leader + trick_winner_position(rules, trick, mask)) % n
         taken[winner] |= mask
         trick.clear()
         leader = seat = winner

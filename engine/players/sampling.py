@@ -74,7 +74,7 @@ def _play_first(
     hearts_broken: bool,
     policies: Sequence[Policy],
 ) -> list[Mask]:
-    from ..play_rules import breaks_hearts, trick_winner_index
+    from ..play_rules import breaks_hearts, trick_winner_position
 
     n = rules.players
     if not hearts_broken and breaks_hearts(rules, card, trick[0] // 13 if trick else None):
@@ -84,10 +84,10 @@ def _play_first(
     leader = know.leader
     first_trick = know.first_trick
     if len(trick) == n:
-        winner = (leader + trick_winner_index(rules, trick)) % n
         mask = 0
         for c in trick:
             mask |= 1 << c
+        winner = (leader + trick_winner_position(rules, trick, mask)) % n
         taken[winner] |= mask
         trick.clear()
         leader = winner

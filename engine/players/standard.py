@@ -11,7 +11,7 @@ Interpretations (RULES.md §7 leaves these open):
 - "Void" (cannot follow the suit led) is checked before the seat's position.
 - "Points in the trick" means a heart or the Q♠ in it (the cards that cost points).
 - A card "takes the trick" if it would be the winning card were the trick to end now
-  (`play_rules.trick_winner_index`), so a heart trumps in two-player Hearts.
+  (`play_rules.winning_card`), so a heart trumps in two-player Hearts.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from ..cards import CARDS, POINT_CARDS, QS_BIT, QUEEN_OF_SPADES, SUIT_MASKS, Card, Mask
-from ..play_rules import trick_winner_index
+from ..cards import CARDS, POINT_CARDS, QS_BIT, QUEEN_OF_SPADES, SUIT_MASKS, Card, Mask, cards_of
+from ..play_rules import winning_card
 from ..rules import Rules
 from ..view import SeatView
 from .moon import best_standing_choice
@@ -80,16 +80,16 @@ def standard_card(rules: Rules, legal: Mask, trick: Sequence[int]) -> int:
         if legal & QS_BIT:
             return QUEEN_OF_SPADES
         return highest_valued(legal)
-    winner = trick[trick_winner_index(rules, trick)]
+    trick_mask = 0
+    for c in trick:
+        trick_mask |= 1 << c
+    winner = winning_card(rules, trick, trick_mask)
     # Following a trick trumped by a heart (two-player), nothing we play takes it.
     under = legal & ((1 << winner) - 1) if legal & SUIT_MASKS[winner // 13] else legal
     if len(trick) < rules.players - 1:
         if under:
             return under.bit_length() - 1
         return (legal & -legal).bit_length() - 1
-    trick_mask = 0
-    for c in trick:
-        trick_mask |= 1 << c
     if trick_mask & POINT_CARDS:
         if under:
             return under.bit_length() - 1
@@ -107,7 +107,7 @@ class StandardPlayer:
         self.seed = seed
 
     def choose_pass(self, view: SeatView, budget_ms: float = 300) -> list[Card]:
-        return [CARDS[i] for i in _indices(standard_pass(view.hand_mask))]
+        return cards_of(standard_pass(view.hand_mask))
 
     def choose_play(self, view: SeatView, budget_ms: float = 300) -> Card:
         trick = [c.index for _, c in view.trick]
@@ -115,12 +115,3 @@ class StandardPlayer:
 
     def choose_moon(self, view: SeatView, budget_ms: float = 300) -> str:
         return best_standing_choice(view)
-
-
-def _indices(mask: Mask) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -105,3 +105,29 @@ def test_copy_is_independent() -> None:
     copy.play(copy.current_player or 0, copy.legal_plays()[0])
     assert game.trick == []
     assert copy.trick != []
+
+
+def test_copy_is_the_same_game_at_every_step_and_deals_the_same_next_hands() -> None:
+    for rules in (Rules(), Rules(players=3), Rules(variant="complex"), Rules(2, "two_player")):
+        game = Game(rules, seed=11)
+        for _ in range(400):
+            if game.phase == "over":
+                break
+            twin = game.copy()
+            assert twin.to_json() == game.to_json()
+            _advance(game)
+            _advance(twin)
+            assert twin.to_json() == game.to_json()
+
+
+def _advance(game: Game) -> None:
+    """One move by whoever must move (the same choice for equal games)."""
+    if game.phase == "pass":
+        seat = game.waiting_for()[0]
+        game.pass_cards(seat, game.hand(seat)[:3])
+    elif game.phase == "moon":
+        game.choose_moon(game.waiting_for()[0], "add_to_others")
+    else:
+        seat = game.current_player
+        assert seat is not None
+        game.play(seat, game.legal_plays()[0])

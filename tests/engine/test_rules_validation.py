@@ -139,3 +139,35 @@ def test_rules_round_trip_through_dicts_and_reject_unknown_keys() -> None:
 def test_rules_are_immutable() -> None:
     with pytest.raises(AttributeError):
         Rules().target = 50  # type: ignore[misc]
+
+
+def test_changing_the_player_count_keeps_what_still_applies() -> None:
+    omnibus = Rules(bonus_card="JD", moon="add_to_others", target=50)
+    assert omnibus.with_players(5) == Rules(
+        players=5, bonus_card="JD", moon="add_to_others", target=50
+    )
+    two = omnibus.with_players(2)
+    assert (two.players, two.variant, two.bonus_card, two.target) == (2, "two_player", None, 50)
+    assert two.with_players(4).variant == "standard"
+    assert Rules(variant="complex").with_players(3).variant == "standard"
+    assert Rules(players=4, pass_cycle=("across",)).with_players(5).pass_cycle is None
+    with pytest.raises(ValueError, match="2 to 6"):
+        Rules().with_players(7)
+
+
+def test_changing_the_variant_seats_the_count_it_needs() -> None:
+    assert Rules(players=5).with_variant("two_player").players == 2
+    assert Rules(players=5).with_variant("complex").players == 4
+    assert Rules(players=5).with_variant("standard", "TD") == Rules(players=5, bonus_card="TD")
+    back = Rules(players=2, variant="two_player").with_variant("standard")
+    assert (back.players, back.variant) == (4, "standard")
+    with pytest.raises(ValueError, match="bonus card"):
+        Rules().with_variant("complex", "JD")
+
+
+def test_stored_rules_that_no_longer_validate_fall_back_to_the_defaults() -> None:
+    assert Rules.from_stored(None) == Rules()
+    assert Rules.from_stored({}) == Rules()
+    assert Rules.from_stored({"players": 3, "target": 50}) == Rules(players=3, target=50)
+    assert Rules.from_stored({"players": 9}) == Rules()
+    assert Rules.from_stored({"renamed_option": True}) == Rules()

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from typing import Final
 
 MAX_BYTES: Final = 64
+MAX_ID: Final = 2**63 - 1
+"""The largest id SQLite stores (a signed 64-bit integer); anything above is not ours."""
+MAX_STAMP: Final = 999_999
 
 # Lobby (group) actions.
 JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK = (
@@ -63,9 +66,23 @@ class Callback:
         if len(parts) != 4 or parts[0] not in ACTIONS:
             raise BadCallback(f"unknown callback data {data!r}")
         action, game, stamp, arg = parts
-        if not (game.isdigit() and stamp.isdigit()) or len(game) > 12 or len(stamp) > 6:
+        game_id = parse_id(game)
+        hand = parse_id(stamp, MAX_STAMP)
+        if game_id is None or hand is None:
             raise BadCallback(f"malformed callback data {data!r}")
-        return cls(action, int(game), int(stamp), arg)
+        return cls(action, game_id, hand, arg)
+
+
+def parse_id(text: str, limit: int = MAX_ID) -> int | None:
+    """``text`` as a number from 0 to ``limit`` if it is only ASCII digits, else None.
+
+    ``str.isdigit`` alone also accepts digits such as ``'²'`` that ``int`` refuses, and
+    an id above SQLite's 64-bit integers overflows in a query: both are refused here.
+    """
+    if not text or len(text) > len(str(limit)) or not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    return value if value <= limit else None
 
 
 def button(action: str, game_id: int, stamp: int = 0, arg: str = "") -> str:

@@ -261,9 +261,10 @@ async def _dispatch(
     if data.action == cb.CANCEL:
         return await service.cancel_game(g, person)
     if data.action == cb.KICK:
-        if not data.arg.isdigit():
+        seat = cb.parse_id(data.arg, 99)
+        if seat is None:
             raise UserError(t("toast.unknown_button"))
-        return await service.remove_seat(g, int(data.arg), person)
+        return await service.remove_seat(g, seat, person)
     if data.action == cb.CARD:
         return await service.press_card(g, data.stamp, data.arg, person)
     if data.action == cb.PASS:

@@ -37,6 +37,7 @@ from storage.models import StoredGame
 from storage.repository import Storage
 
 from . import render
+from .callbacks import parse_id
 from .model import LEVELS, TARGETS, TIMERS, Seat, Table, TableOptions, TableUI
 from .outbox import EDIT, MOVED, POST, URGENT, Outbox
 from .texts import t
@@ -431,8 +432,9 @@ class HeartsService:
             table = await self._lobby(game_id)
             if table.ui.table_message_id is None:
                 raise UserError(t("toast.unknown_button"))
+            # Both ways, like every change to the lobby: only its host or an admin.
+            await self._require_host(table, person)
             if show:
-                await self._require_host(table, person)
                 text, markup = render.rules_menu(table)
             else:
                 text, markup = render.lobby(table)
@@ -584,10 +586,15 @@ class HeartsService:
         await self.storage.upsert_user(person.id, person.name, person.username)
         await self.storage.set_dm_open(person.id, True)
         hook = self.start_hooks.get(payload[:1])
-        if hook is not None and payload[1:].isdigit():
-            return await hook(person, int(payload[1:]))
-        if payload.startswith("j") and payload[1:].isdigit():
-            game_id = int(payload[1:])
+        if hook is not None:
+            target = parse_id(payload[1:])
+            if target is None:
+                return t("reply.bad_link")
+            return await hook(person, target)
+        if payload.startswith("j"):
+            game_id = parse_id(payload[1:])
+            if game_id is None:
+                return t("reply.bad_link")
             async with self.lock(game_id):
                 table = self.tables.get(game_id)
                 if table is None or table.status != "lobby":

@@ -105,6 +105,7 @@ EN: Final[dict[str, str]] = {
     "reply.seat_taken_after_dm": "You're seated at the table in {chat}. Your cards will come "
     "here when the game starts.",
     "reply.dm_link_stale": "That table isn't open any more.",
+    "reply.bad_link": "That link isn't one of mine: ask for a new one in the group.",
     # DM during play
     "dm.header": "♥ <b>Hearts</b> · {chat} · hand {hand}",
     "dm.pass_to": "Pass 3 cards {arrow} <b>{name}</b>",

@@ -159,6 +159,19 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
             return False
         return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
+    async def is_member(chat_id: int, user_id: int) -> bool:
+        try:
+            member = await app.bot.get_chat_member(chat_id, user_id)
+        except TelegramError:
+            return False
+        if member.status == ChatMemberStatus.RESTRICTED:
+            return bool(getattr(member, "is_member", False))
+        return member.status in (
+            ChatMemberStatus.MEMBER,
+            ChatMemberStatus.ADMINISTRATOR,
+            ChatMemberStatus.OWNER,
+        )
+
     service = HeartsService(
         storage,
         outbox,
@@ -171,6 +184,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
             default_turn_timer=settings.default_turn_timer,
         ),
         is_admin,
+        is_member,
     )
 
     async def member_status(chat_id: int, user_id: int) -> str | None:

@@ -105,7 +105,7 @@ async def _group_table_command(
             await _reply(update, context, t("reply.no_table"))
             return
         if action == "join":
-            text = await service.join(table.id, person)
+            text = await service.join(table.id, person, in_group=True)
         elif action == "leave":
             text = await service.leave(table.id, person)
         else:
@@ -238,13 +238,14 @@ async def _dispatch(
     # A button only acts on the table its message shows: a forged game id from another
     # chat's message is refused.
     chat_id = getattr(getattr(message, "chat", None), "id", None)
+    in_group = table is not None and chat_id == table.chat_id
     if table is not None and chat_id is not None:
-        in_group = chat_id == table.chat_id
         in_dm = chat_id == person.id
         if not (in_group or in_dm):
             raise UserError(t("toast.unknown_button"))
     if data.action == cb.JOIN:
-        return await service.join(g, person)
+        # Pressed anywhere but in the table's group, it must prove membership first.
+        return await service.join(g, person, in_group=in_group)
     if data.action == cb.LEAVE:
         return await service.leave(g, person)
     if data.action == cb.ADD_COMPUTER:

@@ -103,6 +103,8 @@ class Table:
     event_id: int | None = None
     """The tournament this table plays in: its group sees the event's status, not a table
     message and hand results of its own."""
+    join_token: str = ""
+    """The table's id in ``/start j<token>`` links: random, so no one can guess a link."""
 
     def seat_of(self, user_id: int) -> int | None:
         for number, seat in enumerate(self.seats):

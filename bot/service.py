@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection, Coroutine
@@ -112,6 +113,11 @@ class Scheduler:
 
 
 AdminCheck = Callable[[int, int], Awaitable[bool]]
+"""``(chat_id, user_id)`` → whether the person is an admin (or, for `MemberCheck`, a
+member) of the chat; False when Telegram cannot tell."""
+MemberCheck = AdminCheck
+JOIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a table's link token looks like (`secrets.token_urlsafe`, or the migration's hex)."""
 StartHook = Callable[["Person", int], Awaitable[str]]
 """Handles a ``/start <letter><id>`` deep link for another service (``e<id>``: events)."""
 Listener = Callable[["Table", list[Event]], Awaitable[None]]
@@ -132,17 +138,21 @@ class HeartsService:
         thinker: Thinker,
         config: ServiceConfig,
         is_admin: AdminCheck,
+        is_member: MemberCheck,
     ) -> None:
         self.storage = storage
         self.outbox = outbox
         self.thinker = thinker
         self.config = config
         self.is_admin = is_admin
+        self.is_member = is_member
         self.scheduler = Scheduler()
         self.deal_source: DealSource = random_deal
         self.listeners: list[Listener] = []
         self.start_hooks: dict[str, StartHook] = {}
         self.tables: dict[int, Table] = {}
+        self._by_token: dict[str, int] = {}
+        """Lobbies by their link token (kept in step with `tables` by `_register`)."""
         self.seq: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
@@ -151,6 +161,17 @@ class HeartsService:
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def _register(self, table: Table) -> None:
+        """Keep a live table, and index it."""
+        self.tables[table.id] = table
+        if table.join_token:
+            self._by_token[table.join_token] = table.id
+
+    def _unregister(self, table: Table) -> None:
+        """Forget a table that ended (finished, cancelled, expired)."""
+        self.tables.pop(table.id, None)
+        self._by_token.pop(table.join_token, None)
 
     # ================================================================ loading
 
@@ -182,6 +203,7 @@ class HeartsService:
             game=stored.game,
             ui=TableUI.from_dict(meta.get("ui", {})),
             event_id=stored.event_id,
+            join_token=stored.join_token,
         )
         self.seq[table.id] = stored.last_seq
         return table
@@ -242,7 +264,7 @@ class HeartsService:
                 )
                 continue
             table = self._table_from_stored(stored)
-            self.tables[table.id] = table
+            self._register(table)
             log.info("resumed game %s in chat %s (%s)", table.id, table.chat_id, table.status)
             if table.status == "lobby":
                 self._show_lobby(table)
@@ -280,6 +302,7 @@ class HeartsService:
             rules=rules,
             options=options,
             seats=[None] * rules.players,
+            join_token=secrets.token_urlsafe(9),
         )
         other = self.table_of_user(person.id)
         if other is None:
@@ -288,9 +311,15 @@ class HeartsService:
                 table.seats[0] = None
                 table.ui.pending[person.id] = person.name
         table.id = await self.storage.create_lobby(
-            chat_id, thread_id, person.id, rules, self._stored_seats(table), self._meta(table)
+            chat_id,
+            thread_id,
+            person.id,
+            rules,
+            self._stored_seats(table),
+            self._meta(table),
+            join_token=table.join_token,
         )
-        self.tables[table.id] = table
+        self._register(table)
         self.seq[table.id] = 0
         text, markup = render.lobby(table)
         message_id = await self.outbox.send(chat_id, text, markup, thread_id)
@@ -338,7 +367,16 @@ class HeartsService:
             return
         raise UserError(t("toast.only_host", creator=table.creator_name))
 
-    async def join(self, game_id: int, person: Person) -> str:
+    async def join(self, game_id: int, person: Person, *, in_group: bool = False) -> str:
+        """Seat ``person``; `in_group`: they pressed Join in the table's own group.
+
+        Anywhere else (a button forged in a DM) they must first prove, through Telegram,
+        that they are a member of the table's group.
+        """
+        if not in_group:
+            table = await self._lobby(game_id)
+            if not await self.is_member(table.chat_id, person.id):
+                raise UserError(t("reply.members_only"))
         async with self.lock(game_id):
             table = await self._lobby(game_id)
             await self.storage.upsert_user(person.id, person.name, person.username)
@@ -364,7 +402,7 @@ class HeartsService:
             return t("toast.joined")
 
     async def _ask_to_open_dm(self, table: Table, person: Person) -> None:
-        url = f"https://t.me/{self.config.bot_username}?start=j{table.id}"
+        url = f"https://t.me/{self.config.bot_username}?start=j{table.join_token}"
         markup = InlineKeyboardMarkup([[InlineKeyboardButton(t("button.open_dm"), url=url)]])
         self.outbox.post(
             table.chat_id,
@@ -528,7 +566,7 @@ class HeartsService:
             self._meta(table),
             event_id=event_id,
         )
-        self.tables[table.id] = table
+        self._register(table)
         self.seq[table.id] = 0
         async with self.lock(table.id):
             game = Game(rules, seed=seed, deals=deals)
@@ -578,7 +616,7 @@ class HeartsService:
                         self.outbox.edit(
                             user.user_id, msg, t("game.cancelled", name=render.esc(person.name))
                         )
-            self.tables.pop(table.id, None)
+            self._unregister(table)
             return t("toast.cancelled")
 
     async def open_dm(self, person: Person, payload: str) -> str:
@@ -592,31 +630,46 @@ class HeartsService:
                 return t("reply.bad_link")
             return await hook(person, target)
         if payload.startswith("j"):
-            game_id = parse_id(payload[1:])
-            if game_id is None:
+            if not JOIN_TOKEN.fullmatch(payload[1:]):
                 return t("reply.bad_link")
-            async with self.lock(game_id):
-                table = self.tables.get(game_id)
-                if table is None or table.status != "lobby":
-                    playing = self.table_of_user(person.id)
-                    if playing is not None and playing.status == "active":
-                        return await self._resend_dm(playing, person)
-                    return t("reply.dm_link_stale")
-                table.ui.pending.pop(person.id, None)
-                if table.seat_of(person.id) is None:
-                    if self.table_of_user(person.id) is not None:
-                        await self._save_lobby(table)
-                        return t("toast.other_table")
-                    if None not in table.seats:
-                        await self._save_lobby(table)
-                        return t("toast.table_full")
-                    table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
-                await self._save_lobby(table)
-                return t("reply.seat_taken_after_dm", chat=render.esc(table.chat_title))
+            return await self._join_from_link(person, payload[1:])
         playing = self.table_of_user(person.id)
         if playing is not None and playing.status == "active":
             return await self._resend_dm(playing, person)
         return t("reply.start_private", name=render.esc(person.name))
+
+    async def _join_from_link(self, person: Person, token: str) -> str:
+        """``/start j<token>``: seat a member of the table's group who opened their DM.
+
+        Nothing about the table (not even that it exists) is told to someone who is not a
+        member of its group.
+        """
+        game_id = self._by_token.get(token, 0)
+        table = self.tables.get(game_id)
+        if table is None or table.status != "lobby":
+            playing = self.table_of_user(person.id)
+            if playing is not None and playing.status == "active":
+                return await self._resend_dm(playing, person)
+            return t("reply.dm_link_stale")
+        # Someone who pressed Join in the group (pending) has shown they are in it.
+        proven = table.seat_of(person.id) is not None or person.id in table.ui.pending
+        if not proven and not await self.is_member(table.chat_id, person.id):
+            return t("reply.members_only")
+        async with self.lock(game_id):
+            table = self.tables.get(game_id)
+            if table is None or table.status != "lobby":
+                return t("reply.dm_link_stale")
+            table.ui.pending.pop(person.id, None)
+            if table.seat_of(person.id) is None:
+                if self.table_of_user(person.id) is not None:
+                    await self._save_lobby(table)
+                    return t("toast.other_table")
+                if None not in table.seats:
+                    await self._save_lobby(table)
+                    return t("toast.table_full")
+                table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
+            await self._save_lobby(table)
+            return t("reply.seat_taken_after_dm", chat=render.esc(table.chat_title))
 
     async def _resend_dm(self, table: Table, person: Person) -> str:
         async with self.lock(table.id):
@@ -797,7 +850,7 @@ class HeartsService:
                 log.exception("score chart for game %s failed", table.id)
         for seat, _ in table.humans():
             await self._clear_nudge(table, seat)
-        self.tables.pop(table.id, None)
+        self._unregister(table)
 
     # ================================================================ turns
 

@@ -106,6 +106,7 @@ EN: Final[dict[str, str]] = {
     "here when the game starts.",
     "reply.dm_link_stale": "That table isn't open any more.",
     "reply.bad_link": "That link isn't one of mine: ask for a new one in the group.",
+    "reply.members_only": "Only members of the table's group can sit at it.",
     # DM during play
     "dm.header": "♥ <b>Hearts</b> · {chat} · hand {hand}",
     "dm.pass_to": "Pass 3 cards {arrow} <b>{name}</b>",

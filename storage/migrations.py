@@ -22,6 +22,8 @@ Schema (version 2):
   JSON for the bot's messages), ``event_registrations`` (who entered, and how it ended),
   ``event_tables`` and ``event_seats`` (each round's draw, results and no-shows) and
   ``event_reminders`` (announcements already sent, so restarts never repeat them).
+- version 4 adds ``games.join_token``, a random token per table used in ``/start`` links
+  instead of the guessable row id.
 """
 
 from __future__ import annotations
@@ -262,7 +264,19 @@ _V3 = Migration(
     ),
 )
 
-MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3)
+_V4 = Migration(
+    4,
+    "games.join_token: the unguessable id of a table in its /start links",
+    (
+        "ALTER TABLE games ADD COLUMN join_token TEXT",
+        # Tables from before get a token too (18 random hex digits: 72 bits, like
+        # secrets.token_urlsafe(9)); links they showed with the row id stop working.
+        "UPDATE games SET join_token = lower(hex(randomblob(9)))",
+        "CREATE UNIQUE INDEX games_by_join_token ON games (join_token)",
+    ),
+)
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3, _V4)
 LATEST_VERSION: Final = len(MIGRATIONS)
 
 assert all(m.version == i + 1 for i, m in enumerate(MIGRATIONS)), "migrations out of order"

@@ -101,6 +101,8 @@ class StoredGame:
     finished_at: datetime | None
     quarantine_reason: str | None = None
     event_id: int | None = None
+    join_token: str = ""
+    """The table's id in ``/start`` links: random, so a link cannot be guessed."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in at this table, if any."""

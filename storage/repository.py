@@ -68,8 +68,13 @@ class Storage(Protocol):
         seats: list[Seat],
         meta: dict[str, Any] | None = None,
         event_id: int | None = None,
+        join_token: str | None = None,
     ) -> int:
-        """A new table in the lobby (of a tournament, with ``event_id``); returns its id."""
+        """A new table in the lobby (of a tournament, with ``event_id``); returns its id.
+
+        ``join_token`` is the table's id in links (random: made here when None); read it
+        back with `load_game`.
+        """
         ...
 
     async def update_lobby(

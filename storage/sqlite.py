@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -63,7 +64,7 @@ Synchronous = Literal["FULL", "NORMAL"]
 _GAME_COLUMNS: Final = """
     g.id, g.chat_id, g.thread_id, g.creator_id, g.status, g.rules, g.seed, g.first_dealer,
     g.dealer_from_seed, g.fixed_deals, g.meta, g.snapshot, g.last_seq, g.quarantine_reason,
-    g.created_at, g.started_at, g.finished_at, g.event_id,
+    g.created_at, g.started_at, g.finished_at, g.event_id, g.join_token,
     (SELECT json_group_array(json_array(seat, kind, display_name, user_id, computer_level))
        FROM (SELECT * FROM game_seats s WHERE s.game_id = g.id ORDER BY s.seat))
 """
@@ -268,11 +269,12 @@ class SqliteStorage(SqliteEvents):
         seats: list[Seat],
         meta: dict[str, Any] | None = None,
         event_id: int | None = None,
+        join_token: str | None = None,
     ) -> int:
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO games (chat_id, thread_id, creator_id, status, rules, meta,"
-                " created_at, event_id) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                " created_at, event_id, join_token) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
                 (
                     chat_id,
                     thread_id,
@@ -281,6 +283,7 @@ class SqliteStorage(SqliteEvents):
                     _dumps(meta or {}),
                     _now_ms(),
                     event_id,
+                    join_token or secrets.token_urlsafe(9),
                 ),
             )
             game_id = cursor.lastrowid
@@ -544,6 +547,7 @@ class SqliteStorage(SqliteEvents):
             started_at,
             finished_at,
             event_id,
+            join_token,
             seats_json,
         ) = row
         stored = StoredGame(
@@ -568,6 +572,7 @@ class SqliteStorage(SqliteEvents):
             finished_at=_time(finished_at),
             quarantine_reason=reason,
             event_id=event_id,
+            join_token=join_token or "",
         )
         try:
             rules = Rules.from_dict(json.loads(rules_json))

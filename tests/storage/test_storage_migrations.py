@@ -57,6 +57,9 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
     await store.close()
     with sqlite3.connect(db_path) as db:
         db.execute(f"PRAGMA user_version = {old_version}")
+        if old_version < 4:
+            db.execute("DROP INDEX games_by_join_token")
+            db.execute("ALTER TABLE games DROP COLUMN join_token")
         if old_version < 3:
             for table in ("event_reminders", "event_seats", "event_tables"):
                 db.execute(f"DROP TABLE {table}")
@@ -72,6 +75,7 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
         ]
         loaded = await store.load_game(game_id)
         assert loaded.status == "finished"
+        assert len(loaded.join_token) >= 12  # older rows get an unguessable token too
         assert loaded.game is not None and loaded.game.to_json() == game.to_json()
         assert (await store.player_history(7))[0].game_id == game_id
     finally:

@@ -29,6 +29,7 @@ from storage import open_storage
 from . import handlers
 from .config import Settings
 from .events import EventService, system_clock
+from .flood import CommandLimiter
 from .outbox import Outbox
 from .service import HeartsService, ServiceConfig
 from .thinker import Thinker
@@ -91,6 +92,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
     app = builder.build()
     app.bot_data["settings"] = settings
     app.bot_data["tuning"] = tuning
+    app.bot_data["command_limiter"] = CommandLimiter()
     app.add_handler(CommandHandler(["newgame", "hearts"], handlers.new_game))
     app.add_handler(CommandHandler("start", handlers.start))
     app.add_handler(CommandHandler("join", handlers.join))

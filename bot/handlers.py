@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
+from collections.abc import Callable, Coroutine
+from contextvars import ContextVar
+from typing import Any
 
 from telegram import Chat, Update
 from telegram.constants import ChatType
@@ -12,6 +16,8 @@ from telegram.ext import ContextTypes
 
 from . import callbacks as cb
 from .events import EventService
+from .flood import CommandLimiter, Verdict
+from .outbox import URGENT, Slot
 from .service import HeartsService, Person, UserError
 from .texts import t
 
@@ -48,27 +54,81 @@ def _is_group(chat: Chat | None) -> bool:
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
-async def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
-    """Answer a command in its chat (and topic), paced with everything else the bot sends."""
+_reply_slot: ContextVar[Slot | None] = ContextVar("reply_slot", default=None)
+"""The place in its chat's order kept for the answer of the command being handled."""
+
+
+def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
+    """Answer a command in its chat (and topic) without waiting for the chat's pace.
+
+    The answer goes out in the order the commands came (in the place `command` kept for
+    it), ahead of what nobody waits for in the bot's overall pace; the handler returns at
+    once, so one chat's pace never holds a handler that another chat's update needs."""
     chat = update.effective_chat
-    if chat is not None:
-        await service_of(context).outbox.send(chat.id, text, thread_id=_thread_of(update))
+    if chat is None:
+        return
+    slot = _reply_slot.get()
+    if slot is not None and not slot.used:
+        slot.post(text, thread_id=_thread_of(update))
+    else:
+        service_of(context).outbox.post(
+            chat.id, text, thread_id=_thread_of(update), priority=URGENT
+        )
 
 
+def limiter_of(context: ContextTypes.DEFAULT_TYPE) -> CommandLimiter:
+    limiter = context.bot_data["command_limiter"]
+    assert isinstance(limiter, CommandLimiter)
+    return limiter
+
+
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+
+
+def command(handler: Handler) -> Handler:
+    """A command handler, behind its sender's command rate and with its answer's place kept.
+
+    Someone over their rate (`CommandLimiter`) is told once and then ignored until their
+    bucket refills. Otherwise the answer's place in the chat's order is taken now, in the
+    order the updates came, so answers to commands in a row go out in that order."""
+
+    @functools.wraps(handler)
+    async def gated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        user, chat = update.effective_user, update.effective_chat
+        if user is not None:
+            verdict = limiter_of(context).check(user.id)
+            if verdict is Verdict.WARN:
+                _reply(update, context, t("reply.too_fast"))
+            if verdict is not Verdict.ALLOW:
+                return
+        slot = service_of(context).outbox.reserve(chat.id) if chat is not None else None
+        token = _reply_slot.set(slot)
+        try:
+            await handler(update, context)
+        finally:
+            _reply_slot.reset(token)
+            if slot is not None:
+                slot.release()
+
+    return gated
+
+
+@command
 async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/newgame or /hearts: open a lobby in this group (or forum topic)."""
     person, chat = person_of(update), update.effective_chat
     if person is None or chat is None:
         return
     if not _is_group(chat):
-        await _reply(update, context, t("reply.group_only"))
+        _reply(update, context, t("reply.group_only"))
         return
     try:
         await service_of(context).new_table(chat.id, _thread_of(update), chat.title or "", person)
     except UserError as error:
-        await _reply(update, context, str(error))
+        _reply(update, context, str(error))
 
 
+@command
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/start: in a DM, open the DM (and follow a deep link); in a group, start the game."""
     person, chat = person_of(update), update.effective_chat
@@ -78,15 +138,15 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         if chat.type == ChatType.PRIVATE:
             payload = context.args[0] if context.args else ""
-            await _reply(update, context, await service.open_dm(person, payload))
+            _reply(update, context, await service.open_dm(person, payload))
             return
         table = await service.table_in_chat(chat.id, _thread_of(update))
         if table is None:
-            await _reply(update, context, t("reply.no_table"))
+            _reply(update, context, t("reply.no_table"))
             return
-        await _reply(update, context, await service.start(table.id, person))
+        _reply(update, context, await service.start(table.id, person))
     except UserError as error:
-        await _reply(update, context, str(error))
+        _reply(update, context, str(error))
 
 
 async def _group_table_command(
@@ -96,13 +156,13 @@ async def _group_table_command(
     if person is None or chat is None:
         return
     if not _is_group(chat):
-        await _reply(update, context, t("reply.group_only"))
+        _reply(update, context, t("reply.group_only"))
         return
     service = service_of(context)
     try:
         table = await service.table_in_chat(chat.id, _thread_of(update))
         if table is None:
-            await _reply(update, context, t("reply.no_table"))
+            _reply(update, context, t("reply.no_table"))
             return
         if action == "join":
             text = await service.join(table.id, person, in_group=True)
@@ -110,37 +170,42 @@ async def _group_table_command(
             text = await service.leave(table.id, person)
         else:
             text = await service.cancel_game(table.id, person)
-        await _reply(update, context, text)
+        _reply(update, context, text)
     except UserError as error:
-        await _reply(update, context, str(error))
+        _reply(update, context, str(error))
 
 
+@command
 async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/join: take a seat at this chat's table."""
     await _group_table_command(update, context, "join")
 
 
+@command
 async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/leave: leave the table (a computer player takes the seat mid-game)."""
     await _group_table_command(update, context, "leave")
 
 
+@command
 async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/cancel: cancel this chat's table (host or admin)."""
     await _group_table_command(update, context, "cancel")
 
 
+@command
 async def rejoin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rejoin: take your seat back from the computer player."""
     person = person_of(update)
     if person is None:
         return
     try:
-        await _reply(update, context, await service_of(context).rejoin(person))
+        _reply(update, context, await service_of(context).rejoin(person))
     except UserError as error:
-        await _reply(update, context, str(error))
+        _reply(update, context, str(error))
 
 
+@command
 async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/scores: this game's standings and the chat's all-time leaderboard."""
     chat = update.effective_chat
@@ -149,36 +214,39 @@ async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not _is_group(chat):
         person = person_of(update)
         if person is not None:
-            await _reply(update, context, await service_of(context).stats_text(person))
+            _reply(update, context, await service_of(context).stats_text(person))
         return
     text = await service_of(context).scores_text(chat.id, _thread_of(update))
     event_text = await events_of(context).scores_text(chat.id)
-    await _reply(update, context, f"{text}\n\n{event_text}" if event_text else text)
+    _reply(update, context, f"{text}\n\n{event_text}" if event_text else text)
 
 
+@command
 async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/stats: your own record."""
     person = person_of(update)
     if person is None:
         return
-    await _reply(update, context, await service_of(context).stats_text(person))
+    _reply(update, context, await service_of(context).stats_text(person))
 
 
+@command
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules: the rules of this chat's table, in short."""
     chat = update.effective_chat
     if chat is None:
         return
-    await _reply(update, context, await service_of(context).rules_text(chat.id, _thread_of(update)))
+    _reply(update, context, await service_of(context).rules_text(chat.id, _thread_of(update)))
 
 
+@command
 async def event(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/event [new|start|pause|resume|cancel|remove|only|invite|withdraw|help]: tournaments."""
     person, chat, message = person_of(update), update.effective_chat, update.effective_message
     if person is None or chat is None or message is None:
         return
     if not _is_group(chat):
-        await _reply(update, context, t("event.reply.group_only"))
+        _reply(update, context, t("event.reply.group_only"))
         return
     _, _, text = (message.text or "").partition(" ")
     replied = message.reply_to_message
@@ -193,12 +261,13 @@ async def event(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except UserError as error:
         answer = str(error)
     if answer:
-        await _reply(update, context, answer)
+        _reply(update, context, answer)
 
 
+@command
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: the commands."""
-    await _reply(update, context, t("help"))
+    _reply(update, context, t("help"))
 
 
 async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -12,6 +12,13 @@ and an edit that waits here can still be replaced by a newer state. New messages
 go out in order through the bot, whose `AIORateLimiter` waits out Telegram's limits and
 `RetryAfter`; deletions are sent in the background. "Message is not modified" is success;
 a message that was deleted by its reader is sent again and the owner told its new id.
+
+A chat that answers 403 because the bot was removed from it or blocked is *gone*: its
+pending edits and posts are dropped, nothing more is written to it until `resume_chat`,
+and `on_gone` tells the owner once. Per-chat state is dropped when it is no longer needed:
+a chat's pace once it has cooled down, its post order once its posts are out; what was
+last shown in each message (to skip an edit that changes nothing) is a short digest,
+kept for a bounded number of recent messages.
 """
 
 from __future__ import annotations
@@ -19,10 +26,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import heapq
 import itertools
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -36,6 +45,21 @@ T = TypeVar("T")
 
 Replaced = Callable[[int, int, int], Awaitable[None]]
 """Called as ``(chat_id, old_message_id, new_message_id)`` when a message was re-sent."""
+Gone = Callable[[int], Awaitable[None]]
+"""Called as ``(chat_id)`` when a chat stopped accepting the bot (removed or blocked)."""
+
+GONE_REASONS = ("bot was kicked", "bot is not a member", "bot was blocked by the user")
+"""403 descriptions that mean the bot may not write to the chat until it is let back in
+(unlike "can't initiate conversation": a person who never opened the DM)."""
+
+SHOWN_LIMIT = 20_000
+"""How many messages' last shown state the outbox remembers (to skip an edit that would
+change nothing); an older one forgotten costs at most one edit Telegram calls "not
+modified"."""
+
+URGENT_BURST = 2
+"""How many intervals ahead of its pace a chat may take a reply someone waits for: three
+answers to three commands go out at once, then the chat's pace holds."""
 
 
 Screen = tuple[str, InlineKeyboardMarkup | None]
@@ -109,6 +133,10 @@ class Pacer:
             if latest is not None and latest[2] is future:
                 del self._by_key[key]
 
+    def waiting_keys(self) -> int:
+        """How many keyed waits are held (memory tests)."""
+        return len(self._by_key)
+
     def promote(self, key: Hashable, priority: int) -> None:
         """Move the turn waited for under `key` up to `priority` (if it waits lower)."""
         entry = self._by_key.get(key)
@@ -131,6 +159,41 @@ class Pacer:
             future.set_result(None)
 
 
+@dataclass(frozen=True)
+class _Post:
+    text: str
+    markup: InlineKeyboardMarkup | None
+    thread_id: int | None
+    priority: int
+
+
+class Slot:
+    """A place in a chat's order of posts (see `Outbox.reserve`): fill it once, or release
+    it so the posts after it go on."""
+
+    def __init__(self, fill: asyncio.Future[_Post | None]) -> None:
+        self._fill = fill
+
+    @property
+    def used(self) -> bool:
+        return self._fill.done()
+
+    def post(
+        self,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        thread_id: int | None = None,
+        *,
+        priority: int = URGENT,
+    ) -> None:
+        if not self._fill.done():
+            self._fill.set_result(_Post(text, markup, thread_id, priority))
+
+    def release(self) -> None:
+        if not self._fill.done():
+            self._fill.set_result(None)
+
+
 class Outbox:
     def __init__(
         self,
@@ -140,6 +203,7 @@ class Outbox:
         dm_interval: float = 1.0,
         on_replaced: Replaced | None = None,
         per_second: float | None = None,
+        on_gone: Gone | None = None,
     ) -> None:
         """`per_second`: the overall pace of messages, edits and deletions; by default 25 a
         second when the bot has a rate limiter (Telegram allows 30), unpaced without one
@@ -148,17 +212,25 @@ class Outbox:
         self.group_interval = group_interval
         self.dm_interval = dm_interval
         self.on_replaced = on_replaced
+        self.on_gone = on_gone
         if per_second is None and getattr(bot, "rate_limiter", None) is not None:
             per_second = 25.0
         self._pacer = Pacer(per_second) if per_second else None
         self._pending: dict[tuple[int, int], _Edit] = {}
-        self._shown: dict[tuple[int, int], tuple[str, str]] = {}
+        self._shown: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+        """A digest of what each recent message shows, oldest first (`SHOWN_LIMIT`)."""
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._next_time: dict[int, float] = {}
+        """When each chat may next get a message or an edit; dropped once it has passed."""
+        self._paced_since_sweep = 0
         self._deletions: set[asyncio.Task[None]] = set()
         self._posts: set[asyncio.Task[int | None]] = set()
-        self._chat_order: dict[int, asyncio.Lock] = {}
+        self._last_post: dict[int, asyncio.Task[int | None]] = {}
+        """Each chat's newest post still on its way: the next one goes after it."""
         self._sends_waiting: dict[int, int] = {}
+        self._gone: set[int] = set()
+        """Chats that answered 403 because the bot was removed or blocked."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         """Set by `close`: nothing more is sent, even by a caller already waiting its turn."""
 
@@ -183,11 +255,11 @@ class Outbox:
         no longer wanted by then (a "your turn" for a move already made) is not sent, and
         gives None.
         """
-        if self._closed or (wanted is not None and not wanted()):
+        if self._closed or chat_id in self._gone or (wanted is not None and not wanted()):
             return None
-        await self._chat_turn(chat_id)
+        await self._chat_turn(chat_id, priority)
         await self._overall_turn(priority)
-        if self._closed or (wanted is not None and not wanted()):
+        if self._closed or chat_id in self._gone or (wanted is not None and not wanted()):
             return None
         try:
             message = await self._retrying(
@@ -201,10 +273,11 @@ class Outbox:
                     disable_web_page_preview=True,
                 )
             )
-        except Forbidden:
+        except Forbidden as error:
             log.info("chat %s does not accept messages from the bot", chat_id)
+            self._refused(chat_id, error)
             return None
-        self._shown[(chat_id, message.message_id)] = (text, _markup_key(markup))
+        self._remember_shown((chat_id, message.message_id), _digest(text, markup))
         return message.message_id
 
     def post(
@@ -225,31 +298,69 @@ class Outbox:
         Telegram's limits. A post someone does wait for (their screen at a game's start)
         says so with ``priority=URGENT``.
         """
-        order = self._chat_order.setdefault(chat_id, asyncio.Lock())
 
         async def run() -> int | None:
-            async with order:
-                try:
-                    if photo is not None:
-                        return await self.send_photo(chat_id, photo, text, thread_id)
-                    return await self.send(
-                        chat_id, text, markup, thread_id, notify=notify, priority=priority
-                    )
-                except TelegramError as error:
-                    log.warning("message to %s failed: %s", chat_id, error)
-                    return None
+            if photo is not None:
+                return await self.send_photo(chat_id, photo, text, thread_id)
+            return await self.send(
+                chat_id, text, markup, thread_id, notify=notify, priority=priority
+            )
+
+        return self._in_order(chat_id, run)
+
+    def reserve(self, chat_id: int) -> Slot:
+        """Take the chat's next place in the order of posts before the message is known.
+
+        A command's answer keeps the place its command came in, however long working it
+        out takes; the posts after it wait until the slot is filled or released."""
+        fill: asyncio.Future[_Post | None] = asyncio.get_running_loop().create_future()
+
+        async def run() -> int | None:
+            message = await fill
+            if message is None:
+                return None
+            return await self.send(
+                chat_id, message.text, message.markup, message.thread_id, priority=message.priority
+            )
+
+        self._in_order(chat_id, run)
+        return Slot(fill)
+
+    def _in_order(
+        self, chat_id: int, make: Callable[[], Awaitable[int | None]]
+    ) -> asyncio.Task[int | None]:
+        """Run `make` after the chat's posts before it, without waiting for it here."""
+        before = self._last_post.get(chat_id)
+
+        async def run() -> int | None:
+            if before is not None and not before.done():
+                await asyncio.wait([before])
+            try:
+                return await make()
+            except TelegramError as error:
+                log.warning("message to %s failed: %s", chat_id, error)
+                return None
 
         task = asyncio.create_task(run())
+        self._last_post[chat_id] = task
         self._posts.add(task)
-        task.add_done_callback(self._posts.discard)
+
+        def done(finished: asyncio.Task[int | None]) -> None:
+            self._posts.discard(finished)
+            if self._last_post.get(chat_id) is finished:
+                del self._last_post[chat_id]
+
+        task.add_done_callback(done)
         return task
 
     async def send_photo(
         self, chat_id: int, png: bytes, caption: str, thread_id: int | None = None
     ) -> int | None:
-        await self._chat_turn(chat_id)
+        if self._closed or chat_id in self._gone:
+            return None
+        await self._chat_turn(chat_id, POST)
         await self._overall_turn(POST)
-        if self._closed:
+        if self._closed or chat_id in self._gone:
             return None
         try:
             message = await self._retrying(
@@ -261,7 +372,8 @@ class Outbox:
                     message_thread_id=thread_id,
                 )
             )
-        except Forbidden:
+        except Forbidden as error:
+            self._refused(chat_id, error)
             return None
         return message.message_id
 
@@ -273,7 +385,7 @@ class Outbox:
         """
         self._pending.pop((chat_id, message_id), None)
         self._shown.pop((chat_id, message_id), None)
-        if self._closed:
+        if self._closed or chat_id in self._gone:
             return
         task = asyncio.create_task(self._delete_now(chat_id, message_id))
         self._deletions.add(task)
@@ -281,11 +393,14 @@ class Outbox:
 
     async def _delete_now(self, chat_id: int, message_id: int) -> None:
         await self._overall_turn(DELETE)
-        if self._closed:
+        if self._closed or chat_id in self._gone:
             return
         try:
             await self._retrying(lambda: self.bot.delete_message(chat_id, message_id))
-        except (BadRequest, Forbidden) as error:
+        except Forbidden as error:
+            log.debug("could not delete message %s in %s: %s", message_id, chat_id, error)
+            self._refused(chat_id, error)
+        except BadRequest as error:
             log.debug("could not delete message %s in %s: %s", message_id, chat_id, error)
         except TelegramError as error:
             log.warning("could not delete message %s in %s: %s", message_id, chat_id, error)
@@ -306,14 +421,14 @@ class Outbox:
         edit of a group's message never goes before GROUP_EDIT unless it is URGENT or MOVED).
         """
         key = (chat_id, message_id)
-        if self._shown.get(key) == (text, _markup_key(markup)) and key not in self._pending:
+        if self._shown.get(key) == _digest(text, markup) and key not in self._pending:
             return
         self._replace_pending(key, _Edit(text, markup, thread_id, priority))
 
     def _replace_pending(self, key: tuple[int, int], edit: _Edit) -> None:
         """Make `edit` the state to show next, keeping the most urgent priority asked for
         since the last one was sent (the person who had to act still has to see it)."""
-        if self._closed:
+        if self._closed or key[0] in self._gone:
             return
         older = self._pending.get(key)
         if older is not None:
@@ -358,7 +473,9 @@ class Outbox:
         await self.flush(timeout=grace)
         self._closed = True
         unsent = [
-            t for t in [*self._workers.values(), *self._deletions, *self._posts] if not t.done()
+            t
+            for t in [*self._workers.values(), *self._deletions, *self._posts, *self._tasks]
+            if not t.done()
         ]
         if unsent:
             log.info("stopping with %d sends, edits or deletions unsent", len(unsent))
@@ -387,27 +504,28 @@ class Outbox:
             if pending is not None:
                 await self._overall_turn(_edit_priority(chat_id, pending.priority), key)
             edit = self._pending.pop(key, None)
-            if edit is None or self._closed:
+            if edit is None or self._closed or chat_id in self._gone:
                 return
             text, markup = edit.screen()
-            shown = (text, _markup_key(markup))
+            shown = _digest(text, markup)
             if self._shown.get(key) == shown:
                 continue
             self._count_message(chat_id)
             try:
                 await self._retrying(functools.partial(self._edit_now, chat_id, message_id, edit))
-                self._shown[key] = shown
+                self._remember_shown(key, shown)
             except BadRequest as error:
                 text = str(error).lower()
                 if "not modified" in text:
-                    self._shown[key] = shown
+                    self._remember_shown(key, shown)
                 elif "not found" in text or "can't be edited" in text:
                     await self._replace(chat_id, message_id, edit)
                     return
                 else:
                     log.warning("edit of message %s in %s failed: %s", message_id, chat_id, error)
-            except Forbidden:
-                log.info("chat %s blocked the bot; edit dropped", chat_id)
+            except Forbidden as error:
+                log.info("chat %s refused the bot; edit dropped", chat_id)
+                self._refused(chat_id, error)
                 return
             except TelegramError as error:
                 log.warning("edit of message %s in %s failed: %s", message_id, chat_id, error)
@@ -415,19 +533,25 @@ class Outbox:
     def _interval(self, chat_id: int) -> float:
         return self.group_interval if chat_id < 0 else self.dm_interval
 
-    async def _chat_turn(self, chat_id: int) -> None:
+    async def _chat_turn(self, chat_id: int, priority: int = POST) -> None:
         """Wait until the chat may get another message, and take that turn.
 
         While a message waits, the chat's edits hold back: in a group, hand results and
-        announcements must not queue behind table edits that the next edit replaces.
+        announcements must not queue behind table edits that the next edit replaces. A
+        reply someone waits for (URGENT) may run up to `URGENT_BURST` intervals ahead of
+        the chat's pace, so a few commands in a row are answered at once; what follows
+        (edits included) waits until the pace has caught up.
         """
+        ahead = URGENT_BURST * self._interval(chat_id) if priority == URGENT else 0.0
         self._sends_waiting[chat_id] = self._sends_waiting.get(chat_id, 0) + 1
         try:
-            while (wait := self._next_time.get(chat_id, 0.0) - time.monotonic()) > 0:
+            while (wait := self._next_time.get(chat_id, 0.0) - ahead - time.monotonic()) > 0:
                 await asyncio.sleep(wait)
             self._count_message(chat_id)
         finally:
             self._sends_waiting[chat_id] -= 1
+            if not self._sends_waiting[chat_id]:
+                del self._sends_waiting[chat_id]
 
     def _count_message(self, chat_id: int) -> None:
         """A message or an edit goes to the chat now: its next edit waits an interval."""
@@ -435,6 +559,83 @@ class Outbox:
         self._next_time[chat_id] = max(now, self._next_time.get(chat_id, 0.0)) + self._interval(
             chat_id
         )
+        self._paced_since_sweep += 1
+        if self._paced_since_sweep > len(self._next_time):
+            self._forget_cooled()
+
+    def _forget_cooled(self) -> None:
+        """Drop the pace of every chat that has cooled down (a missing pace means "now").
+
+        Swept after as many paced requests as there are chats, so the dictionary holds
+        at most the chats paced recently, at a constant cost per request."""
+        now = time.monotonic()
+        self._paced_since_sweep = 0
+        for chat_id in [c for c, when in self._next_time.items() if when <= now]:
+            del self._next_time[chat_id]
+
+    def _remember_shown(self, key: tuple[int, int], shown: bytes) -> None:
+        self._shown[key] = shown
+        self._shown.move_to_end(key)
+        while len(self._shown) > SHOWN_LIMIT:
+            self._shown.popitem(last=False)
+
+    # ------------------------------------------------------------ chats that refuse the bot
+
+    def _refused(self, chat_id: int, error: Forbidden) -> None:
+        """A 403: if it says the bot was removed or blocked, stop writing to the chat."""
+        reason = str(error).lower()
+        if chat_id in self._gone or not any(r in reason for r in GONE_REASONS):
+            return
+        log.info("chat %s removed or blocked the bot: its writes stop", chat_id)
+        self._gone.add(chat_id)
+        for key in [k for k in self._pending if k[0] == chat_id]:
+            del self._pending[key]
+        for key in [k for k in self._shown if k[0] == chat_id]:
+            del self._shown[key]
+        self._next_time.pop(chat_id, None)
+        if self.on_gone is not None and not self._closed:
+            # Not awaited here: the write that met the 403 may hold the table's lock.
+            task = asyncio.create_task(self._tell_gone(chat_id))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _tell_gone(self, chat_id: int) -> None:
+        assert self.on_gone is not None
+        try:
+            await self.on_gone(chat_id)
+        except Exception:
+            log.exception("handling chat %s that removed or blocked the bot failed", chat_id)
+
+    def is_gone(self, chat_id: int) -> bool:
+        """Whether the chat removed or blocked the bot (nothing is written to it)."""
+        return chat_id in self._gone
+
+    def resume_chat(self, chat_id: int) -> bool:
+        """The bot is back in the chat (added again, or unblocked): writes resume.
+
+        Returns whether the chat had been gone."""
+        if chat_id not in self._gone:
+            return False
+        self._gone.discard(chat_id)
+        log.info("chat %s accepts the bot again", chat_id)
+        return True
+
+    def state_sizes(self) -> dict[str, int]:
+        """How many entries each per-chat or per-message structure holds (memory tests);
+        chats whose pace has cooled down are dropped first."""
+        self._forget_cooled()
+        return {
+            "pending": len(self._pending),
+            "shown": len(self._shown),
+            "workers": len(self._workers),
+            "next_time": len(self._next_time),
+            "sends_waiting": len(self._sends_waiting),
+            "last_post": len(self._last_post),
+            "posts": len(self._posts),
+            "deletions": len(self._deletions),
+            "gone": len(self._gone),
+            "pacer_keys": self._pacer.waiting_keys() if self._pacer is not None else 0,
+        }
 
     async def _overall_turn(self, priority: int, key: Hashable | None = None) -> None:
         """Wait for this request's turn in the bot's overall pace."""
@@ -477,5 +678,9 @@ def _edit_priority(chat_id: int, priority: int) -> int:
     return priority if chat_id > 0 or priority < DELETE else max(priority, GROUP_EDIT)
 
 
-def _markup_key(markup: InlineKeyboardMarkup | None) -> str:
-    return "" if markup is None else str(markup.to_dict())
+def _digest(text: str, markup: InlineKeyboardMarkup | None) -> bytes:
+    """A short fingerprint of what a message shows (text and buttons)."""
+    shown = hashlib.blake2b(text.encode(), digest_size=16)
+    if markup is not None:
+        shown.update(b"\0" + str(markup.to_dict()).encode())
+    return shown.digest()

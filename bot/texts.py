@@ -98,6 +98,7 @@ EN: Final[dict[str, str]] = {
     "reply.private_only": "Send that to me in a private chat.",
     "reply.game_in_progress": "A game is already in progress here.",
     "reply.cancel_nothing": "There's nothing to cancel here.",
+    "reply.too_fast": "You're sending commands too fast. I'll answer again in a few seconds.",
     "reply.rejoined": "Welcome back! Your seat is yours again.",
     "reply.not_away": "You're not away from any game.",
     "reply.start_private": "Hi {name}! I run games of ♥ Hearts in groups. Add me to a group and "

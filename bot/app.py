@@ -21,6 +21,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
 )
 
@@ -105,6 +106,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
     app.add_handler(CommandHandler("event", handlers.event))
     app.add_handler(CommandHandler("help", handlers.help_command))
     app.add_handler(CallbackQueryHandler(handlers.button))
+    app.add_handler(ChatMemberHandler(handlers.membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(handlers.error_handler)
     return app
 

@@ -21,6 +21,7 @@ import logging
 import re
 import secrets
 import shlex
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -203,7 +204,8 @@ class EventService:
         self.outbox = service.outbox
         self.member_status = member_status
         self.clock = clock
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = weakref.WeakValueDictionary[int, asyncio.Lock]()
+        """An event's lock while someone holds or waits for it (then it is dropped)."""
         self._present: set[tuple[int, int]] = set()
         """(game id, seat) of people who made a move of their own, not yet stored."""
         self._finished: dict[int, Game] = {}
@@ -212,7 +214,10 @@ class EventService:
         service.start_hooks["e"] = self._deep_link
 
     def lock(self, event_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(event_id, asyncio.Lock())
+        lock = self._locks.get(event_id)
+        if lock is None:
+            lock = self._locks[event_id] = asyncio.Lock()
+        return lock
 
     # ------------------------------------------------------------------ looking up
 
@@ -807,6 +812,9 @@ class EventService:
                 new = await self._settled(event, table)
                 if new != table:
                     await self.storage.save_event_table(new)
+                for seat in new.seats:
+                    if seat.present:  # stored: no need to remember it any more
+                        self._present.discard((new.game_id or 0, seat.seat))
                 updated.append(new)
             await self._refresh_round(event)
             if updated and all(tb.status != "playing" for tb in updated):

@@ -10,7 +10,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from telegram import Chat, Update
-from telegram.constants import ChatType
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
@@ -268,6 +268,24 @@ async def event(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/help: the commands."""
     _reply(update, context, t("help"))
+
+
+async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The bot's own status in a chat changed: removed or blocked, or let back in."""
+    change = update.my_chat_member
+    if change is None:
+        return
+    chat_id, status = change.chat.id, change.new_chat_member.status
+    service = service_of(context)
+    if status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
+        service.outbox.mark_gone(chat_id)  # tells the service (`HeartsService.chat_gone`)
+    elif status in (
+        ChatMemberStatus.MEMBER,
+        ChatMemberStatus.ADMINISTRATOR,
+        ChatMemberStatus.OWNER,
+        ChatMemberStatus.RESTRICTED,
+    ):
+        service.chat_back(chat_id)
 
 
 async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -277,7 +277,10 @@ class Outbox:
             log.info("chat %s does not accept messages from the bot", chat_id)
             self._refused(chat_id, error)
             return None
-        self._remember_shown((chat_id, message.message_id), _digest(text, markup))
+        if markup is not None:
+            # A message with buttons is edited later; a plain answer seldom is (and then
+            # at the cost of one edit Telegram calls "not modified").
+            self._remember_shown((chat_id, message.message_id), _digest(text, markup))
         return message.message_id
 
     def post(
@@ -584,7 +587,14 @@ class Outbox:
     def _refused(self, chat_id: int, error: Forbidden) -> None:
         """A 403: if it says the bot was removed or blocked, stop writing to the chat."""
         reason = str(error).lower()
-        if chat_id in self._gone or not any(r in reason for r in GONE_REASONS):
+        if any(r in reason for r in GONE_REASONS):
+            self.mark_gone(chat_id)
+
+    def mark_gone(self, chat_id: int) -> None:
+        """The chat removed or blocked the bot (a 403 said so, or Telegram's
+        ``my_chat_member``): drop what waits for it, write nothing more to it until
+        `resume_chat`, and tell `on_gone` once."""
+        if chat_id in self._gone:
             return
         log.info("chat %s removed or blocked the bot: its writes stop", chat_id)
         self._gone.add(chat_id)

@@ -14,6 +14,7 @@ import logging
 import re
 import secrets
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Collection, Coroutine
 from dataclasses import dataclass
 from typing import Any
@@ -153,25 +154,84 @@ class HeartsService:
         self.tables: dict[int, Table] = {}
         self._by_token: dict[str, int] = {}
         """Lobbies by their link token (kept in step with `tables` by `_register`)."""
+        self._by_chat: dict[tuple[int, int | None], int] = {}
+        """The group's own table (not a tournament's) by chat and topic."""
+        self._in_chat: dict[int, set[int]] = {}
+        """Every live table of a chat (its own and a tournament's)."""
+        self._by_user: dict[int, int] = {}
+        """The table each person sits at (kept by `_index_seats`)."""
+        self._users_at: dict[int, set[int]] = {}
         self.seq: dict[int, int] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = weakref.WeakValueDictionary[int, asyncio.Lock]()
+        """A table's lock while someone holds or waits for it (then it is dropped)."""
+        self._seating = asyncio.Lock()
+        """Held while deciding whether a chat may open a table or a person may sit down,
+        so two at once keep the rules one at a time keeps (one table a chat, one seat a
+        person). Taken after a table's lock, never before."""
         self._background: set[asyncio.Task[None]] = set()
         self._meta_dirty: set[int] = set()
         outbox.on_replaced = self._message_replaced
+        outbox.on_gone = self.chat_gone
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        """A table's lock: the same one for everyone who holds or waits for it, and nothing
+        kept once nobody does (a forged id costs nothing after its press is answered)."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     def _register(self, table: Table) -> None:
         """Keep a live table, and index it."""
         self.tables[table.id] = table
         if table.join_token:
             self._by_token[table.join_token] = table.id
+        if table.event_id is None:
+            self._by_chat[(table.chat_id, table.thread_id)] = table.id
+        self._in_chat.setdefault(table.chat_id, set()).add(table.id)
+        self._index_seats(table)
 
     def _unregister(self, table: Table) -> None:
-        """Forget a table that ended (finished, cancelled, expired)."""
+        """Forget a table that ended (finished, cancelled, expired), and all kept for it."""
         self.tables.pop(table.id, None)
         self._by_token.pop(table.join_token, None)
+        if self._by_chat.get((table.chat_id, table.thread_id)) == table.id:
+            del self._by_chat[(table.chat_id, table.thread_id)]
+        in_chat = self._in_chat.get(table.chat_id)
+        if in_chat is not None:
+            in_chat.discard(table.id)
+            if not in_chat:
+                del self._in_chat[table.chat_id]
+        for user_id in self._users_at.pop(table.id, set()):
+            if self._by_user.get(user_id) == table.id:
+                del self._by_user[user_id]
+        self.seq.pop(table.id, None)
+        self.scheduler.cancel_game(table.id)
+
+    def _index_seats(self, table: Table) -> None:
+        """Index who sits at ``table`` now (after its seats changed)."""
+        now = {s.user_id for s in table.seats if s is not None and s.user_id is not None}
+        for user_id in self._users_at.get(table.id, set()) - now:
+            if self._by_user.get(user_id) == table.id:
+                del self._by_user[user_id]
+        for user_id in now:
+            self._by_user[user_id] = table.id
+        self._users_at[table.id] = now
+
+    def kept_sizes(self) -> dict[str, int]:
+        """How much is held per table, chat or person (memory tests)."""
+        return {
+            "tables": len(self.tables),
+            "locks": len(self._locks),
+            "seq": len(self.seq),
+            "by_token": len(self._by_token),
+            "by_chat": len(self._by_chat),
+            "in_chat": len(self._in_chat),
+            "by_user": len(self._by_user),
+            "users_at": len(self._users_at),
+            "meta_dirty": len(self._meta_dirty),
+            "timers": len(self.scheduler.names()),
+        }
 
     # ================================================================ loading
 
@@ -238,21 +298,16 @@ class HeartsService:
         return table
 
     async def table_in_chat(self, chat_id: int, thread_id: int | None) -> Table | None:
-        for table in self.tables.values():
-            if (
-                table.chat_id == chat_id
-                and table.thread_id == thread_id
-                and table.status in ("lobby", "active")
-                and table.event_id is None
-            ):
-                return table
+        table = self.tables.get(self._by_chat.get((chat_id, thread_id), 0))
+        if table is not None and table.status in ("lobby", "active"):
+            return table
         return None
 
     def table_of_user(self, user_id: int) -> Table | None:
-        for table in self.tables.values():
-            if table.status in ("lobby", "active") and table.seat_of(user_id) is not None:
-                return table
-        return None
+        table = self.tables.get(self._by_user.get(user_id, 0))
+        if table is None or table.status not in ("lobby", "active"):
+            return None
+        return table if table.seat_of(user_id) is not None else None
 
     async def resume(self) -> None:
         """After a start: load every open game, show it again, re-arm its timers."""
@@ -281,13 +336,23 @@ class HeartsService:
         self, chat_id: int, thread_id: int | None, chat_title: str, person: Person
     ) -> None:
         await self.storage.upsert_user(person.id, person.name, person.username)
-        if await self.table_in_chat(chat_id, thread_id) is not None:
-            raise UserError(t("reply.table_exists"))
+        async with self._seating:
+            if await self.table_in_chat(chat_id, thread_id) is not None:
+                raise UserError(t("reply.table_exists"))
+            table = await self._open_lobby(chat_id, thread_id, chat_title, person)
+        text, markup = render.lobby(table)
+        message_id = await self.outbox.send(chat_id, text, markup, thread_id)
+        table.ui.table_message_id = message_id
+        await self.storage.set_meta(table.id, self._meta(table))
+        if person.id in table.ui.pending:
+            await self._ask_to_open_dm(table, person)
+
+    async def _open_lobby(
+        self, chat_id: int, thread_id: int | None, chat_title: str, person: Person
+    ) -> Table:
+        """A new lobby, stored and indexed, its host seated if they sit nowhere else."""
         settings = await self.storage.get_chat_settings(chat_id)
-        try:
-            rules = Rules.from_dict(settings.rules)
-        except ValueError:
-            rules = Rules()
+        rules = Rules.from_stored(settings.rules)
         level = settings.computer_level if settings.computer_level in LEVELS else "standard"
         options = TableOptions(
             turn_timer=settings.turn_timer_s, computer_level=level, track_cards=settings.track_cards
@@ -321,14 +386,10 @@ class HeartsService:
         )
         self._register(table)
         self.seq[table.id] = 0
-        text, markup = render.lobby(table)
-        message_id = await self.outbox.send(chat_id, text, markup, thread_id)
-        table.ui.table_message_id = message_id
-        await self.storage.set_meta(table.id, self._meta(table))
-        if person.id in table.ui.pending:
-            await self._ask_to_open_dm(table, person)
+        return table
 
     async def _save_lobby(self, table: Table) -> None:
+        self._index_seats(table)
         await self.storage.update_lobby(
             table.id, table.rules, self._stored_seats(table), self._meta(table)
         )
@@ -377,7 +438,7 @@ class HeartsService:
             table = await self._lobby(game_id)
             if not await self.is_member(table.chat_id, person.id):
                 raise UserError(t("reply.members_only"))
-        async with self.lock(game_id):
+        async with self.lock(game_id), self._seating:
             table = await self._lobby(game_id)
             await self.storage.upsert_user(person.id, person.name, person.username)
             if table.seat_of(person.id) is not None:
@@ -588,6 +649,58 @@ class HeartsService:
             self._show_all(table)
             self._schedule(table)
 
+    async def chat_gone(self, chat_id: int) -> None:
+        """The chat removed or blocked the bot (the outbox already writes nothing to it).
+
+        A person who blocked the bot leaves their lobby, or a computer player holds their
+        seat in a game (``/rejoin`` after unblocking takes it back). A group that removed
+        the bot ends its tables: the players still reachable are told in their DMs.
+        """
+        if chat_id > 0:
+            await self.storage.set_dm_open(chat_id, False)
+            table = self.table_of_user(chat_id)
+            if table is None:
+                return
+            async with self.lock(table.id):
+                seat = table.seat_of(chat_id)
+                if seat is None or table.status not in ("lobby", "active"):
+                    return
+                s = table.seats[seat]
+                assert s is not None
+                if table.status == "lobby":
+                    table.seats[seat] = None
+                    await self._save_lobby(table)
+                    return
+                if not s.away:
+                    s.away = True
+                    await self.storage.set_meta(table.id, self._meta(table))
+                    self._announce(table, t("game.blocked", name=render.esc(s.name)))
+                    self._show_all(table)
+                    self._schedule(table)
+            return
+        for game_id in sorted(self._in_chat.get(chat_id, set())):
+            async with self.lock(game_id):
+                table = self.tables.get(game_id)
+                if table is None or table.status not in ("lobby", "active"):
+                    continue
+                log.info("game %s ends: chat %s removed the bot", table.id, chat_id)
+                await self.storage.cancel_game(table.id)
+                table.status = "cancelled"
+                text = t("game.bot_removed", chat=render.esc(table.chat_title))
+                for seat, s in table.humans():
+                    await self._clear_nudge(table, seat)
+                    assert s.user_id is not None
+                    msg = table.ui.dm_message_ids.get(seat)
+                    if msg is not None:
+                        self.outbox.edit(s.user_id, msg, text)
+                    elif table.game is None:
+                        self.outbox.post(s.user_id, text)
+                self._unregister(table)
+
+    def chat_back(self, chat_id: int) -> None:
+        """The bot was added back to a group, or unblocked: it may write there again."""
+        self.outbox.resume_chat(chat_id)
+
     async def cancel(self, chat_id: int, thread_id: int | None, person: Person) -> str:
         table = await self.table_in_chat(chat_id, thread_id)
         if table is None:
@@ -623,6 +736,7 @@ class HeartsService:
         """``/start`` in private: the person can now get DMs; a deep link seats them."""
         await self.storage.upsert_user(person.id, person.name, person.username)
         await self.storage.set_dm_open(person.id, True)
+        self.outbox.resume_chat(person.id)  # a person who writes has not blocked the bot
         hook = self.start_hooks.get(payload[:1])
         if hook is not None:
             target = parse_id(payload[1:])
@@ -655,7 +769,7 @@ class HeartsService:
         proven = table.seat_of(person.id) is not None or person.id in table.ui.pending
         if not proven and not await self.is_member(table.chat_id, person.id):
             return t("reply.members_only")
-        async with self.lock(game_id):
+        async with self.lock(game_id), self._seating:
             table = self.tables.get(game_id)
             if table is None or table.status != "lobby":
                 return t("reply.dm_link_stale")
@@ -1106,7 +1220,10 @@ class HeartsService:
         self.outbox.post(table.chat_id, text, thread_id=table.thread_id, notify=False)
 
     async def _message_replaced(self, chat_id: int, old_id: int, new_id: int) -> None:
-        for table in self.tables.values():
+        ids = set(self._in_chat.get(chat_id, ()))
+        if chat_id in self._by_user:
+            ids.add(self._by_user[chat_id])
+        for table in [self.tables[i] for i in ids if i in self.tables]:
             if table.chat_id == chat_id and table.ui.table_message_id == old_id:
                 table.ui.table_message_id = new_id
             for seat, message_id in list(table.ui.dm_message_ids.items()):

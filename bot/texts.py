@@ -162,6 +162,9 @@ EN: Final[dict[str, str]] = {
     "game.timeout_played": "⏱ {name} ran out of time; a computer player chose for them.",
     "game.away": "💤 {name} timed out 3 times; a computer player takes the seat until they "
     "/rejoin.",
+    "game.blocked": "🚫 {name} blocked me; a computer player takes the seat until they "
+    "unblock me and send /rejoin.",
+    "game.bot_removed": "✖ I was removed from {chat}, so its game has ended.",
     "game.left": "🚪 {name} left; a computer player takes the seat.",
     "game.rejoined": "👋 {name} is back.",
     "game.quarantined": "⚠ This game's saved state could not be read, so it was set aside. "

@@ -457,6 +457,28 @@ class BotApiDouble:
         self._touch()
         return update_id
 
+    def bot_membership_changed(self, chat_id: int, by: int, old: str, new: str) -> int:
+        """Tell the bot its status in a chat changed (``my_chat_member``): removed from a
+        group or blocked ("kicked" / "left"), added back or unblocked ("member")."""
+        bot = self.bot.to_api()
+
+        def member(status: str) -> Json:
+            data: Json = {"user": bot, "status": status}
+            if status == "kicked":
+                data["until_date"] = 0
+            return data
+
+        return self.push_update(
+            "my_chat_member",
+            {
+                "chat": self.chat(chat_id).to_api(),
+                "from": self.user(by).to_api(),
+                "date": int(time.time()),
+                "old_chat_member": member(old),
+                "new_chat_member": member(new),
+            },
+        )
+
     def record_event(
         self,
         kind: EventKind,

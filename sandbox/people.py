@@ -58,9 +58,22 @@ class Group:
         chat.topics[message.message_id] = name
         return message.message_id
 
-    def remove_bot(self) -> None:
-        """Kick the bot: its calls about this group get 403 from now on."""
-        self.double.chat(self.id).bot_member = False
+    def remove_bot(self, by: Person | None = None) -> None:
+        """Kick the bot: its calls about this group get 403 from now on (and it is told,
+        as Telegram tells it, with a ``my_chat_member`` update)."""
+        chat = self.double.chat(self.id)
+        chat.bot_member = False
+        sender = by.id if by is not None else min(chat.members, default=None)
+        if sender is not None:  # Telegram tells the bot who removed it
+            self.double.bot_membership_changed(self.id, sender, "member", "kicked")
+
+    def add_bot(self, by: Person | None = None) -> None:
+        """Add the bot back to the group."""
+        chat = self.double.chat(self.id)
+        chat.bot_member = True
+        sender = by.id if by is not None else min(chat.members, default=None)
+        if sender is not None:
+            self.double.bot_membership_changed(self.id, sender, "left", "member")
 
     def view(self) -> ChatView:
         return self.double.chat_view(self.id)
@@ -149,9 +162,11 @@ class Person:
     def block_bot(self) -> None:
         """Block the bot: its messages to this person get 403 from now on."""
         self.double.user(self.id).blocked_bot = True
+        self.double.bot_membership_changed(self.id, self.id, "member", "kicked")
 
     def unblock_bot(self) -> None:
         self.double.user(self.id).blocked_bot = False
+        self.double.bot_membership_changed(self.id, self.id, "kicked", "member")
 
     def _find_message(
         self, chat_id: int, message_id: int | None, matcher: ButtonMatcher

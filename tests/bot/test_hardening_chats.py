@@ -1,0 +1,156 @@
+"""Chats that shut the bot out, and tables and seats made at the same moment (issue 12,
+items 6 and 10b).
+
+A group that removes the bot ends its table (the players are told in their DMs) and gets
+no more writes until the bot is added back; a player who blocks the bot leaves their
+lobby or has a computer player hold their seat. Two /newgame at once make one table, and
+one person pressing Join in two groups at once sits at one of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot_harness import open_table, running_bot, seat_everyone, service_of, table_in
+
+from bot.texts import t
+from sandbox.testing import running_double
+
+
+async def test_a_group_that_removes_the_bot_ends_its_game_and_gets_no_more_writes(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        alice, bob = double.create_user("Alice"), double.create_user("Bob")
+        group = double.create_group("Kicked", members=[alice, bob], admins=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            lobby, table = await seat_everyone(double, app, group, [alice, bob])
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            await double.idle()
+            service = service_of(app)
+
+            double.reset_counters()
+            group.remove_bot(by=alice)
+            await double.wait_for(lambda: table.status == "cancelled", 5)
+            await double.idle()
+            ended = t("game.bot_removed", chat="Kicked")
+            for person in (alice, bob):
+                assert any(ended in (m.text or "") for m in person.dm_view().bot_messages)
+            assert service.tables == {} and service.kept_sizes()["in_chat"] == 0
+            # Nothing more was written to the group (Telegram sends no updates from a group
+            # that removed the bot, so nothing there asks for an answer either).
+            assert double.call_count(chat_id=group.id) == 0, double.calls_in_chat(group.id)
+
+            # Added back, the bot answers there again and a new table opens.
+            group.add_bot(by=alice)
+            await double.idle()
+            await open_table(double, alice, group)
+            assert table_in(app, group).status == "lobby"
+
+
+async def test_a_player_who_blocks_the_bot_is_replaced_and_takes_the_seat_back(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        alice, bob = double.create_user("Alice"), double.create_user("Bob")
+        group = double.create_group("Blocked", members=[alice, bob], admins=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            lobby, table = await seat_everyone(double, app, group, [alice, bob])
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            await double.idle()
+            seat = table.seat_of(bob.id)
+            assert seat is not None
+
+            bob.block_bot()
+            await double.wait_for(lambda: table.seats[seat].away, 5)  # type: ignore[union-attr]
+            await double.idle()
+            texts = [m.text or "" for m in double.chat_view(group.id).bot_messages]
+            assert any("Bob blocked me" in text for text in texts)
+            double.reset_counters()
+            # The game goes on without writing to Bob: no refused request piles up.
+            await double.wait_for(lambda: table.seat_of(alice.id) in table.game.waiting_for(), 10)  # type: ignore[union-attr]
+            assert double.call_count(chat_id=bob.id) == 0 and double.error_count(403) == 0
+
+            bob.unblock_bot()
+            await double.idle()
+            before = len(bob.dm_view().bot_messages)
+            await bob.send(bob.dm, "/rejoin")
+            await double.wait_for(lambda: len(bob.dm_view().bot_messages) > before, 5)
+            assert not table.seats[seat].away  # type: ignore[union-attr]
+
+
+async def test_a_player_who_blocks_the_bot_leaves_the_lobby(tmp_path: Path) -> None:
+    async with running_double() as double:
+        alice, bob = double.create_user("Alice"), double.create_user("Bob")
+        group = double.create_group("Lobby", members=[alice, bob])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            _, table = await seat_everyone(double, app, group, [alice, bob])
+            assert table.seat_of(bob.id) is not None
+            bob.block_bot()
+            await double.wait_for(lambda: table.seat_of(bob.id) is None, 5)
+            assert service_of(app).table_of_user(bob.id) is None
+
+
+async def test_two_newgame_at_once_make_one_table(tmp_path: Path) -> None:
+    async with running_double() as double:
+        alice, bob = double.create_user("Alice"), double.create_user("Bob")
+        group = double.create_group("Race", members=[alice, bob])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            for person in (alice, bob):
+                await person.start_bot()
+            await double.idle()
+            await asyncio.gather(alice.send(group, "/newgame"), bob.send(group, "/newgame"))
+            await double.idle()
+            service = service_of(app)
+            assert [tb.chat_id for tb in service.tables.values()] == [group.id]
+            texts = [m.text or "" for m in double.chat_view(group.id).bot_messages]
+            assert texts.count(t("reply.table_exists")) == 1
+
+
+async def test_one_person_joining_two_groups_at_once_sits_at_one_table(tmp_path: Path) -> None:
+    async with running_double() as double:
+        alice, carol, bob = (double.create_user(n) for n in ("Alice", "Carol", "Bob"))
+        first = double.create_group("First", members=[alice, bob])
+        second = double.create_group("Second", members=[carol, bob])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            for person in (alice, carol, bob):
+                await person.start_bot()
+            await double.idle()
+            one = await open_table(double, alice, first)
+            two = await open_table(double, carol, second)
+            toasts = await asyncio.gather(
+                bob.press(first, one, "✋ Join"), bob.press(second, two, "✋ Join")
+            )
+            assert sorted(str(x) for x in toasts) == sorted(
+                [t("toast.joined"), t("toast.other_table")]
+            )
+            seated = [
+                tb for tb in service_of(app).tables.values() if tb.seat_of(bob.id) is not None
+            ]
+            assert len(seated) == 1
+
+
+async def test_a_403_alone_tells_the_bot_it_was_removed(tmp_path: Path) -> None:
+    """Telegram's ``my_chat_member`` can come late (or the bot was down): the first write
+    refused with "bot was kicked" ends the group's table just the same, and is the last."""
+    async with running_double() as double:
+        alice, bob = double.create_user("Alice"), double.create_user("Bob")
+        group = double.create_group("Silent", members=[alice, bob])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            _, table = await seat_everyone(double, app, group, [alice, bob])
+            await double.idle()
+            double.chat(group.id).bot_member = False  # removed, and no update about it
+            double.reset_counters()
+            await bob.send(group, "/leave")  # its lobby edit and reply meet a 403
+            await double.wait_for(lambda: table.status == "cancelled", 5)
+            await double.idle()
+            assert double.error_count(403) <= 2  # the edit and the reply already under way
+            ended = t("game.bot_removed", chat="Silent")
+            assert any(ended in (m.text or "") for m in alice.dm_view().bot_messages)

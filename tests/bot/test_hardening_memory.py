@@ -1,0 +1,89 @@
+"""Memory that only grew (issue 12, item 8): forged presses and commands in their
+thousands leave every per-table, per-chat and per-person structure at its size before.
+
+A lock per forged id, the text of every message sent, pacing per chat, locks per event,
+buckets per person: each is dropped when its thing ends, or bounded.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from bot_harness import running_bot, seat_everyone, service_of
+
+from bot.events import EventService
+from bot.flood import CommandLimiter
+from sandbox.testing import running_double
+
+FORGED_PRESSES = 9_000
+BATCH = 1_000
+COMMANDERS = 1_000
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _sizes(app: Any) -> dict[str, int]:
+    service = service_of(app)
+    events = app.bot_data["events"]
+    assert isinstance(events, EventService)
+    sizes = {f"service.{k}": v for k, v in service.kept_sizes().items()}
+    sizes |= {f"outbox.{k}": v for k, v in service.outbox.state_sizes().items()}
+    sizes |= {
+        "events.locks": len(events._locks),
+        "events.present": len(events._present),
+        "events.finished": len(events._finished),
+        "limiter": len(app.bot_data["command_limiter"]),
+    }
+    return sizes
+
+
+async def test_ten_thousand_forged_presses_and_commands_leave_nothing_behind(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        alice, bob = double.create_user("Alice"), double.create_user("Bob")
+        mallory = double.create_user("Mallory")
+        group = double.create_group("Target", members=[alice, bob, mallory])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            clock = Clock()
+            app.bot_data["command_limiter"] = CommandLimiter(clock=clock)
+            lobby, table = await seat_everyone(double, app, group, [alice, bob])
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            await mallory.start_bot()
+            await double.idle()
+            before = _sizes(app)
+
+            rng = random.Random(12)
+            group_message = double.stored_message(group.id, lobby)
+            dm_message = double.stored_message(
+                mallory.id, mallory.dm_view().bot_messages[-1].message_id
+            )
+            assert group_message is not None and dm_message is not None
+            actions = ("lj", "ll", "c", "p", "lk", "er", "ew", "lr", "ls")
+            for n in range(FORGED_PRESSES):
+                forged_id = rng.randrange(10**6, 2**62)
+                data = f"{actions[n % len(actions)]}:{forged_id}:0:QS"
+                message = group_message if n % 2 else dm_message
+                double.new_callback(mallory.id, message, data)
+                if n % BATCH == BATCH - 1:  # each answered within Telegram's 15 s
+                    await double.idle(quiet=0.2, timeout=60)
+            for n in range(COMMANDERS):
+                person = double.create_user(f"P{n}")
+                forged = rng.randrange(10**6, 2**62)
+                await person.start_bot(f"e{forged}" if n % 2 else f"j{forged:x}")
+            await double.idle(quiet=0.5, timeout=120)
+            assert double.unanswered_callbacks() == []
+            clock.now += 60.0  # every bucket has filled up again: it is forgotten
+            after = _sizes(app)
+            grown = {k: (before[k], v) for k, v in after.items() if v > before[k]}
+            assert grown == {}, grown

@@ -26,7 +26,8 @@ DEFAULT_BACKUP_DIR = Path("data/backups")
 WEBHOOK_PUBLIC_PORTS = (443, 80, 88, 8443)
 
 _TOKEN_RE = re.compile(r"^\d{5,20}:[A-Za-z0-9_-]{30,}$")
-_SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+_SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{32,256}$")
+"""Telegram allows 1 to 256 of these; fewer than 32 could be guessed."""
 _ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _HOSTNAME_RE = re.compile(rf"^(?=.{{1,253}}$){_LABEL}(\.{_LABEL})*$")
@@ -50,7 +51,7 @@ class Settings:
     log_level: str = "INFO"
     log_format: str = "text"
     webhook_url: str | None = None
-    webhook_listen: str = "0.0.0.0"
+    webhook_listen: str = "127.0.0.1"
     webhook_port: int = 8443
     webhook_secret: str | None = None
     health_port: int | None = None
@@ -173,14 +174,15 @@ def load_settings(
         raise ConfigError("LOG_FORMAT must be text or json.")
 
     webhook_url = _webhook_url(get("WEBHOOK_URL"))
-    webhook_listen = get("WEBHOOK_LISTEN") or "0.0.0.0"
+    webhook_listen = get("WEBHOOK_LISTEN") or "127.0.0.1"
     if not _is_host(webhook_listen):
         raise ConfigError("WEBHOOK_LISTEN must be an IP address or a host name, like 0.0.0.0.")
     webhook_port = _port("WEBHOOK_PORT", get("WEBHOOK_PORT"), None) or 8443
     webhook_secret = get("WEBHOOK_SECRET")
     if webhook_secret is not None and not _SECRET_RE.match(webhook_secret):
         raise ConfigError(
-            "WEBHOOK_SECRET must be 1 to 256 characters, each a letter, a digit, '-' or '_'."
+            "WEBHOOK_SECRET must be 32 to 256 characters, each a letter, a digit, '-' or '_' "
+            '(make one with: python3 -c "import secrets; print(secrets.token_urlsafe(32))").'
         )
     if webhook_url is not None and webhook_secret is None:
         raise ConfigError(

@@ -1,75 +1,142 @@
-"""Webhook mode: python-telegram-bot's own webhook server, behind an https proxy.
+"""Webhook mode: our own small aiohttp server behind an https proxy.
 
 Telegram posts updates to ``WEBHOOK_URL``; a reverse proxy (Caddy, nginx) terminates TLS
 and forwards to ``http://WEBHOOK_LISTEN:WEBHOOK_PORT/<path of WEBHOOK_URL>``. Every request
-must carry ``X-Telegram-Bot-Api-Secret-Token: WEBHOOK_SECRET``; PTB's server answers 403
-otherwise. PTB reports that only at DEBUG level (and with the wrong secret in it), so
-`RejectionLog` turns it into one WARNING line without the body or the secret.
+must carry ``X-Telegram-Bot-Api-Secret-Token: WEBHOOK_SECRET``, and the secret is checked
+from the headers *before any of the body is read*: a stranger's 95 MB POST is answered 403
+at once and costs no memory. A body above `MAX_BODY` (Telegram's updates are a few KB) is
+answered 413 without being read either. Refusals are logged as one WARNING line, without
+the body or the secret.
+
+`GuardedUpdater` takes the place of python-telegram-bot's Updater (whose tornado server
+reads the whole body, up to 100 MB, before it looks at the secret) for ``run_webhook``:
+the application's start, stop signals and shutdown stay python-telegram-bot's.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hmac
+import json
 import logging
 from collections.abc import Sequence
 from signal import Signals
 from typing import Any
 
+from aiohttp import web
 from telegram import Update
-from telegram.ext import Application
+from telegram.ext import Application, Updater
 
-from bot.config import Settings, log_level_number
+from bot.config import Settings
 
-# PTB's webhook handler logs as "telegram.ext.Updater" (webhookhandler.py, pinned 22.8).
-UPDATER_LOGGER = "telegram.ext.Updater"
-_SECRET_MESSAGES = (
-    "Request did not include the secret token",
-    "Request had the wrong secret token: %s",
-)
+log = logging.getLogger("bot.webhook")
 
-
-class RejectionLog(logging.Filter):
-    """On PTB's updater logger: a refused webhook request becomes one WARNING line.
-
-    The logger itself must let DEBUG through for PTB's messages to reach this filter, so
-    the filter also applies the configured threshold to everything else it sees.
-    """
-
-    def __init__(self, threshold: int) -> None:
-        super().__init__()
-        self.threshold = threshold
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.msg in _SECRET_MESSAGES:
-            return False  # the "Exception in TelegramHandler" record that follows says it
-        if record.msg == "%s - %s" and isinstance(record.args, tuple) and len(record.args) == 2:
-            remote_ip, what = record.args
-            status, reason = _http_error(record.exc_info)
-            if what == "Exception in TelegramHandler" and status is not None:
-                record.levelno = logging.WARNING if status == 403 else logging.INFO
-                record.levelname = logging.getLevelName(record.levelno)
-                record.msg = "webhook request refused with %s (%s) from %s; body not logged"
-                record.args = (status, reason, remote_ip)
-                record.exc_info = None
-                record.exc_text = None
-        return record.levelno >= self.threshold
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+MAX_BODY = 512 * 1024
+"""The largest request body read: an update is a few KB (a long message, a photo's ids)."""
 
 
-def _http_error(exc_info: Any) -> tuple[int | None, str]:
-    value = exc_info[1] if isinstance(exc_info, tuple) else exc_info
-    status = getattr(value, "status_code", None)
-    if not isinstance(status, int):
-        return None, ""
-    return status, str(getattr(value, "reason", None) or "refused")
+class WebhookServer:
+    """Serves ``POST /<path>`` with the secret, and nothing else."""
+
+    def __init__(self, bot: Any, queue: asyncio.Queue[object], path: str, secret: str) -> None:
+        self.bot = bot
+        self.queue = queue
+        self.path = "/" + path.strip("/")
+        self._secret = secret.encode()
+        self._runner: web.AppRunner | None = None
+
+    async def start(self, listen: str, port: int) -> None:
+        app = web.Application(client_max_size=MAX_BODY)
+        app.router.add_route("*", "/{tail:.*}", self.handle)
+        # No lingering: a refused request's unread body is not drained, the connection
+        # closes.
+        self._runner = web.AppRunner(app, access_log=None, lingering_time=0)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, listen, port).start()
+
+    async def shutdown(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        remote = request.remote or "?"
+        if request.path != self.path:
+            return web.Response(status=404)
+        if request.method != "POST":
+            return web.Response(status=405)
+        supplied = request.headers.get(SECRET_HEADER)
+        if supplied is None or not hmac.compare_digest(supplied.encode(), self._secret):
+            reason = (
+                "request did not include the secret token"
+                if supplied is None
+                else "request had the wrong secret token"
+            )
+            return self._refuse(403, reason, remote)
+        size = request.content_length
+        if size is not None and size > MAX_BODY:
+            return self._refuse(413, f"body of {size} bytes", remote)
+        body = await request.content.read(MAX_BODY + 1)
+        if len(body) > MAX_BODY:
+            return self._refuse(413, "body too large", remote)
+        try:
+            update = Update.de_json(json.loads(body), self.bot)
+        except (ValueError, TypeError, KeyError) as error:
+            return self._refuse(400, f"not an update ({type(error).__name__})", remote)
+        await self.queue.put(update)
+        return web.Response(status=200)
+
+    @staticmethod
+    def _refuse(status: int, reason: str, remote: str) -> web.Response:
+        level = logging.WARNING if status in (403, 413) else logging.INFO
+        log.log(
+            level,
+            "webhook request refused with %s (%s) from %s; body not logged",
+            status,
+            reason,
+            remote,
+        )
+        response = web.Response(status=status)
+        response.force_close()
+        return response
 
 
-def install_rejection_log(settings: Settings) -> None:
-    """Make refused webhook requests visible at WARNING (idempotent)."""
-    updater_logger = logging.getLogger(UPDATER_LOGGER)
-    for old in list(updater_logger.filters):
-        if isinstance(old, RejectionLog):
-            updater_logger.removeFilter(old)
-    updater_logger.addFilter(RejectionLog(log_level_number(settings)))
-    updater_logger.setLevel(logging.DEBUG)
+class GuardedUpdater(Updater):
+    """python-telegram-bot's Updater, with `WebhookServer` for its webhook."""
+
+    async def start_webhook(  # type: ignore[override]
+        self,
+        listen: str = "127.0.0.1",
+        port: int = 80,
+        url_path: str = "",
+        bootstrap_retries: int = 0,
+        webhook_url: str | None = None,
+        allowed_updates: Sequence[str] | None = None,
+        drop_pending_updates: bool | None = None,
+        secret_token: str | None = None,
+        **_: Any,
+    ) -> asyncio.Queue[object]:
+        if not secret_token:
+            raise ValueError("the webhook needs a secret")
+        if self.running:
+            raise RuntimeError("This Updater is already running!")
+        server = WebhookServer(self.bot, self.update_queue, url_path, secret_token)
+        await server.start(listen, port)
+        try:
+            await self._bootstrap(
+                max_retries=bootstrap_retries,
+                webhook_url=webhook_url,
+                allowed_updates=allowed_updates,
+                drop_pending_updates=drop_pending_updates,
+                secret_token=secret_token,
+            )
+        except BaseException:
+            await server.shutdown()
+            raise
+        self._httpd = server  # type: ignore[assignment]  # Updater.stop shuts it down
+        self._running = True
+        return self.update_queue
 
 
 def webhook_options(settings: Settings) -> dict[str, Any]:
@@ -92,5 +159,5 @@ def run_webhook(
     stop_signals: Sequence[Signals] | None,
 ) -> None:
     """Register the webhook with Telegram and serve it until a stop signal arrives."""
-    install_rejection_log(settings)
+    application.updater = GuardedUpdater(application.bot, application.update_queue)
     application.run_webhook(**webhook_options(settings), stop_signals=stop_signals)

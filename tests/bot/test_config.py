@@ -36,7 +36,7 @@ def test_defaults(tmp_path: Path) -> None:
     assert (tmp_path / "db").is_dir(), "the database folder is created"
     assert settings.log_level == "INFO" and settings.log_format == "text"
     assert settings.webhook_url is None and not settings.webhook_mode
-    assert (settings.webhook_listen, settings.webhook_port) == ("0.0.0.0", 8443)
+    assert (settings.webhook_listen, settings.webhook_port) == ("127.0.0.1", 8443)
     assert settings.webhook_secret is None and settings.health_port is None
     assert settings.default_turn_timer == 60 and settings.computer_think_ms == 300
     assert settings.backup_dir == Path("data/backups")
@@ -52,7 +52,7 @@ def test_every_value_is_read(tmp_path: Path) -> None:
         WEBHOOK_URL="https://hearts.example.org/telegram/hook",
         WEBHOOK_LISTEN="127.0.0.1",
         WEBHOOK_PORT="9000",
-        WEBHOOK_SECRET="s3cret_-X",
+        WEBHOOK_SECRET="s3cret_-X" * 4,
         HEALTH_PORT="9001",
         DEFAULT_TURN_TIMER="0",
         COMPUTER_THINK_MS="0",
@@ -63,19 +63,19 @@ def test_every_value_is_read(tmp_path: Path) -> None:
     assert (settings.log_level, settings.log_format) == ("DEBUG", "json")
     assert settings.webhook_mode and settings.webhook_path == "telegram/hook"
     assert (settings.webhook_listen, settings.webhook_port) == ("127.0.0.1", 9000)
-    assert settings.webhook_secret == "s3cret_-X" and settings.health_port == 9001
+    assert settings.webhook_secret == "s3cret_-X" * 4 and settings.health_port == 9001
     assert settings.default_turn_timer == 0 and settings.computer_think_ms == 0
     assert settings.backup_dir == tmp_path / "backups"
 
 
 def test_repr_hides_the_secrets(tmp_path: Path) -> None:
     settings = load(
-        tmp_path, WEBHOOK_URL="https://bot.example.org/x", WEBHOOK_SECRET="verysecretvalue"
+        tmp_path, WEBHOOK_URL="https://bot.example.org/x", WEBHOOK_SECRET="verysecretvalue" * 3
     )
     text = repr(settings)
     assert SECRET_PART not in text and "verysecretvalue" not in text
     assert "database_path" in text
-    assert settings.secrets == (TOKEN, "verysecretvalue")
+    assert settings.secrets == (TOKEN, "verysecretvalue" * 3)
 
 
 def test_empty_values_count_as_unset(tmp_path: Path) -> None:
@@ -103,8 +103,9 @@ def test_empty_values_count_as_unset(tmp_path: Path) -> None:
         ({"WEBHOOK_URL": "https://bot.example.org:99999/h"}, "WEBHOOK_URL is not a valid"),
         ({"WEBHOOK_URL": "https://bot.example.org/h?x=1"}, "must not have a query string"),
         ({"WEBHOOK_URL": "https://bot.example.org/h"}, "WEBHOOK_SECRET is required"),
-        ({"WEBHOOK_SECRET": "has space"}, "WEBHOOK_SECRET must be 1 to 256"),
-        ({"WEBHOOK_SECRET": "x" * 257}, "WEBHOOK_SECRET must be 1 to 256"),
+        ({"WEBHOOK_SECRET": "has space"}, "WEBHOOK_SECRET must be 32 to 256"),
+        ({"WEBHOOK_SECRET": "x" * 257}, "WEBHOOK_SECRET must be 32 to 256"),
+        ({"WEBHOOK_SECRET": "x" * 31}, "WEBHOOK_SECRET must be 32 to 256"),
         ({"WEBHOOK_LISTEN": "not a host!"}, "WEBHOOK_LISTEN must be an IP address"),
         ({"WEBHOOK_PORT": "0"}, "WEBHOOK_PORT must be a port number"),
         ({"WEBHOOK_PORT": "65536"}, "WEBHOOK_PORT must be a port number"),
@@ -113,7 +114,7 @@ def test_empty_values_count_as_unset(tmp_path: Path) -> None:
         (
             {
                 "WEBHOOK_URL": "https://b.example.org/h",
-                "WEBHOOK_SECRET": "abc",
+                "WEBHOOK_SECRET": "abc" * 11,
                 "HEALTH_PORT": "8443",
             },
             "HEALTH_PORT must differ from WEBHOOK_PORT",

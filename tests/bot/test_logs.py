@@ -16,7 +16,7 @@ from bot.logs import REDACTED, SecretRedactor, setup_logging
 
 TOKEN = "123456789:AAE-abcdefghijklmnopqrstuvwxyz_0123456789"
 KEY = TOKEN.split(":")[1]
-WEBHOOK_SECRET = "hook-secret_value"
+WEBHOOK_SECRET = "hook-secret_value" * 2
 
 
 def settings(tmp_path: Path, log_format: str = "text", level: str = "DEBUG") -> Settings:

@@ -18,6 +18,7 @@ from telegram import Update
 from telegram.error import InvalidToken
 
 from bot.__main__ import default_backup_name, main
+from bot.webhook import GuardedUpdater
 from storage import open_storage
 
 TOKEN = "123456789:AAE-abcdefghijklmnopqrstuvwxyz_0123456789"
@@ -62,6 +63,8 @@ class FakeApplication:
         self.post_init = None
         self.post_shutdown = None
         self.bot = types.SimpleNamespace(get_me=None)
+        self.update_queue: Any = None
+        self.updater: Any = None
 
     def run_polling(self, **kwargs: Any) -> None:
         self.runs.append(("polling", kwargs))
@@ -207,7 +210,7 @@ def test_webhook_when_url_is_set(
 ) -> None:
     monkeypatch.setenv("BOT_TOKEN", TOKEN)
     monkeypatch.setenv("WEBHOOK_URL", "https://hearts.example.org/tg")
-    monkeypatch.setenv("WEBHOOK_SECRET", "abc_DEF-1")
+    monkeypatch.setenv("WEBHOOK_SECRET", "abc_DEF-1" * 4)
     monkeypatch.setenv("WEBHOOK_LISTEN", "127.0.0.1")
     monkeypatch.setenv("WEBHOOK_PORT", "8081")
     assert main([]) == 0
@@ -216,8 +219,9 @@ def test_webhook_when_url_is_set(
     assert kwargs["listen"] == "127.0.0.1" and kwargs["port"] == 8081
     assert kwargs["url_path"] == "tg"
     assert kwargs["webhook_url"] == "https://hearts.example.org/tg"
-    assert kwargs["secret_token"] == "abc_DEF-1"
+    assert kwargs["secret_token"] == "abc_DEF-1" * 4
     assert tuple(kwargs["stop_signals"]) == (signal.SIGINT, signal.SIGTERM)
+    assert isinstance(fake_app.updater, GuardedUpdater)  # the secret before the body
 
 
 def test_rejected_token_is_one_sentence(

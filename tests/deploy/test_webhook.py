@@ -30,8 +30,8 @@ from bot.health import attach_health_server
 from bot.logs import setup_logging
 from bot.webhook import run_webhook
 
-SECRET = "right_secret-123"
-WRONG = "wrong_secret-456"
+SECRET = "right_secret-123" + "x" * 20
+WRONG = "wrong_secret-456" + "x" * 20
 BODY_MARKER = "BODY-MARKER-do-not-log"
 
 
@@ -150,9 +150,56 @@ def running(tmp_path: Path, fake_bot_api: Any, unused_port: int) -> Iterator[Run
             if handler not in handlers:
                 root.removeHandler(handler)
         root.setLevel(level)
-        logging.getLogger("telegram.ext.Updater").filters.clear()
-        logging.getLogger("telegram.ext.Updater").setLevel(logging.NOTSET)
     assert not thread.is_alive(), "the application stopped"
+
+
+def _raw_post(port: int, path: str, headers: dict[str, str], length: int, send: int) -> int:
+    """POST with a Content-Length of `length`, sending `send` bytes of it; the status (0
+    when the server closed the connection without answering)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        sock.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\n{head}\r\n".encode()
+        )
+        chunk = b"x" * 65536
+        try:
+            for _ in range(send // len(chunk)):
+                sock.sendall(chunk)
+        except OSError:
+            pass  # the server answered and closed: the rest is not read
+        try:
+            status_line = sock.recv(200).split(b"\r\n", 1)[0]
+        except OSError:
+            return 0
+    parts = status_line.split()
+    return int(parts[1]) if len(parts) > 1 else 0
+
+
+def _rss_kb() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def test_a_big_body_is_refused_unread_with_or_without_the_secret(running: Running) -> None:
+    port, path = running.settings.webhook_port, "/tg/hook"
+    before = _rss_kb()
+    # 95 MB announced, without the secret, three times: 403 from the headers alone.
+    for _ in range(3):
+        status = _raw_post(port, path, {}, 95_000_000, send=4_000_000)
+        assert status == 403
+    # With the secret: 413, unread.
+    secret = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
+    assert _raw_post(port, path, secret, 95_000_000, send=4_000_000) == 413
+    grown_mb = (_rss_kb() - before) / 1024
+    assert grown_mb < 10, f"memory grew by {grown_mb:.1f} MB"
+    # A normal update with the secret still goes through.
+    assert post(running.url, update(9), secret=SECRET) == 200
+    wait_for(lambda: 9 in running.received, "update 9 to reach the handler")
+    lines = [x for x in running.log.getvalue().splitlines() if "refused with 413" in x]
+    assert len(lines) == 1 and "95000000" in lines[0]
 
 
 def test_webhook_is_registered_with_the_secret(running: Running, fake_bot_api: Any) -> None:
@@ -172,9 +219,7 @@ def test_secret_is_checked_on_every_request(running: Running) -> None:
 
     lines = [line for line in running.log.getvalue().splitlines() if "refused" in line]
     assert len(lines) == 2, running.log.getvalue()
-    assert all(
-        " WARNING telegram.ext.Updater: webhook request refused with 403" in x for x in lines
-    )
+    assert all(" WARNING bot.webhook: webhook request refused with 403" in x for x in lines)
     assert "did not include the secret token" in lines[0]
     assert "wrong secret token" in lines[1]
     output = running.log.getvalue()

@@ -19,6 +19,21 @@ MAX_NAMES = 40
 """Names listed on the event message; beyond that only the count (Telegram's 4096 chars)."""
 
 
+def _within(names: Sequence[str], budget: int, total: int | None = None) -> str:
+    """``names`` joined by commas, as many as fit in `budget` characters, then "…, +N":
+    an event's message keeps well within Telegram's 4,096 characters, whoever registers."""
+    total = len(names) if total is None else total
+    shown: list[str] = []
+    used = 0
+    for name in names:
+        if used + len(name) + 2 > budget:
+            break
+        shown.append(name)
+        used += len(name) + 2
+    text = ", ".join(shown)
+    return f"{text} … +{total - len(shown)}" if total > len(shown) else text
+
+
 def when(moment: datetime, time_zone: str) -> str:
     """A moment as the group reads it: ``Tue 1 Dec 2026, 18:00 (Asia/Kolkata)``."""
     local = moment.astimezone(ZoneInfo(time_zone))
@@ -59,7 +74,7 @@ def event_message(
     extras.append(t("event.extras_grace", minutes=round(o.grace_s / 60)))
     lines.append(" · ".join(extras))
     if o.allowed_usernames:
-        names = ", ".join("@" + esc(u) for u in o.allowed_usernames)
+        names = _within(["@" + esc(u) for u in o.allowed_usernames], 800)
         lines.append(t("event.only", names=names))
     else:
         lines.append(t("event.members_only"))
@@ -67,8 +82,7 @@ def event_message(
     lines.append("")
     lines.append(t("event.registered_count", count=len(people)))
     if people:
-        shown = ", ".join(esc(r.display_name) for r in people[:MAX_NAMES])
-        lines.append(shown + (" …" if len(people) > MAX_NAMES else ""))
+        lines.append(_within([esc(r.display_name) for r in people[:MAX_NAMES]], 1500, len(people)))
     lines.append("")
     if event.status == "registration":
         lines.append(t("event.status.registration" if registration_open else "event.status.closed"))

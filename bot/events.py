@@ -25,7 +25,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -95,13 +95,37 @@ _TIME = re.compile(r"^\d{1,2}:\d{2}$")
 _SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 
 
-def _usernames(value: str) -> tuple[str, ...]:
+_USERNAME = re.compile(r"^[a-z0-9_]{1,32}$")
+MAX_TARGET: Final = 1000
+MAX_AHEAD: Final = timedelta(days=366)
+"""How far ahead an event may start (or close registration): a year and a day."""
+
+
+def _usernames(key: str, value: str) -> tuple[str, ...]:
     parts = re.split(r"[,\s]+", value)
-    return tuple(sorted({p.lstrip("@").lower() for p in parts if p.lstrip("@")}))
+    names = sorted({p.lstrip("@").lower() for p in parts if p.lstrip("@")})
+    bad = next((n for n in names if not _USERNAME.match(n)), None)
+    if bad is not None:
+        raise ValueError(f"{key}= takes Telegram usernames; {bad[:40]!r} is not one")
+    if len(names) > EventOptions.MAX_USERNAMES:
+        raise ValueError(f"{key}= takes at most {EventOptions.MAX_USERNAMES} usernames")
+    return tuple(names)
+
+
+def _whole(key: str, value: str, low: int, high: int) -> int:
+    """``value`` as a whole number from `low` to `high` (ASCII digits only), or a sentence
+    naming the option and its range."""
+    if not (value.isascii() and value.isdigit()) or len(value) > 7 or not low <= int(value) <= high:
+        raise ValueError(f"{key}= takes a whole number from {low} to {high}")
+    return int(value)
 
 
 def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> EventRequest:
-    """Parse the words after ``/event new``; `ValueError` with a sentence for people."""
+    """Parse the words after ``/event new``; `ValueError` with a sentence for people.
+
+    Every number has a range (`EventOptions.RANGES`, `MAX_TARGET`) and every date lies
+    within `MAX_AHEAD`, checked here before anything is computed with it."""
+    ranges = EventOptions.RANGES
     name_parts: list[str] = []
     date = clock = None
     tz = default_tz
@@ -116,36 +140,32 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> EventRequ
         elif "=" in word:
             key, _, value = word.partition("=")
             key = key.lower()
-            try:
-                if key in ("size", "advance", "top", "grace", "timer"):
-                    number = int(value)
-                    if key == "size":
-                        values["table_size"] = number
-                    elif key == "advance":
-                        values["advance_per_table"] = number
-                    elif key == "top":
-                        values["advance_overall"] = number
-                    elif key == "grace":
-                        values["grace_s"] = number * 60
-                    else:
-                        values["turn_timer"] = number
-                elif key in ("computers", "duplicate"):
-                    field = "computer_fill" if key == "computers" else "duplicate_deals"
-                    values[field] = _SWITCH[value.lower()]
-                elif key == "only":
-                    values["allowed_usernames"] = _usernames(value)
-                elif key == "invite":
-                    values["invited_usernames"] = _usernames(value)
-                elif key == "level" and value in LEVELS:
-                    values["computer_level"] = value
-                elif key == "deadline":
-                    deadline_text = value
-                elif key == "target":
-                    target = int(value)
-                else:
-                    raise ValueError(f"unknown option {word!r}")
-            except (KeyError, ValueError):
-                raise ValueError(f"unknown option or value {word!r}") from None
+            if key == "size":
+                values["table_size"] = _whole(key, value, *ranges["table_size"])
+            elif key == "advance":
+                values["advance_per_table"] = _whole(key, value, *ranges["advance_per_table"])
+            elif key == "top":
+                values["advance_overall"] = _whole(key, value, *ranges["advance_overall"])
+            elif key == "grace":
+                low, high = ranges["grace_s"]
+                values["grace_s"] = _whole(key, value, low // 60, high // 60) * 60
+            elif key == "timer":
+                values["turn_timer"] = _whole(key, value, *ranges["turn_timer"])
+            elif key == "target":
+                target = _whole(key, value, 1, MAX_TARGET)
+            elif key in ("computers", "duplicate") and value.lower() in _SWITCH:
+                field = "computer_fill" if key == "computers" else "duplicate_deals"
+                values[field] = _SWITCH[value.lower()]
+            elif key == "only":
+                values["allowed_usernames"] = _usernames(key, value)
+            elif key == "invite":
+                values["invited_usernames"] = _usernames(key, value)
+            elif key == "level" and value in LEVELS:
+                values["computer_level"] = value
+            elif key == "deadline":
+                deadline_text = value
+            else:
+                raise ValueError(f"unknown option or value {word[:60]!r}")
         elif "/" in word or word.upper() == "UTC":
             tz = word
         else:
@@ -153,12 +173,14 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> EventRequ
     try:
         zone = ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"unknown time zone {tz!r} (try Europe/Berlin or Asia/Kolkata)") from None
+        raise ValueError(
+            f"unknown time zone {tz[:60]!r} (try Europe/Berlin or Asia/Kolkata)"
+        ) from None
     starts_at = None
     if date is not None or clock is not None:
         if date is None:
             date = now.astimezone(zone).date().isoformat()
-        starts_at = _local(f"{date}T{clock or '00:00'}", zone)
+        starts_at = _local(f"{date}T{clock or '00:00'}", zone, now)
         if starts_at <= now:
             raise ValueError(t("event.reply.past"))
     deadline = None
@@ -166,28 +188,24 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> EventRequ
         if _TIME.match(deadline_text) and starts_at is not None:
             day = starts_at.astimezone(zone).date().isoformat()
             deadline_text = f"{day}T{deadline_text}"
-        deadline = _local(deadline_text, zone)
+        deadline = _local(deadline_text, zone, now)
     options = EventOptions(**values)
-    if not tour.MIN_TABLE <= options.table_size <= tour.MAX_TABLE:
-        raise ValueError(f"tables seat {tour.MIN_TABLE} to {tour.MAX_TABLE}")
     if not 1 <= options.advance_per_table < options.table_size:
         raise ValueError(f"advance must be from 1 to {options.table_size - 1}")
-    if options.advance_overall is not None and options.advance_overall < 1:
-        raise ValueError("top must be 1 or more")
-    if options.grace_s < 60:
-        raise ValueError("the grace period is at least 1 minute")
-    if target is not None and target < 1:
-        raise ValueError("the target is 1 or more")
     name = " ".join(name_parts).strip() or "Hearts Cup"
     return EventRequest(name[:80], starts_at, tz, deadline, options, target)
 
 
-def _local(text: str, zone: ZoneInfo) -> datetime:
+def _local(text: str, zone: ZoneInfo, now: datetime) -> datetime:
+    """A date and time in the group's zone, as UTC; within `MAX_AHEAD` of `now`."""
+    problem = f"{text[:40]!r} is not a date and time like 2026-12-01 18:00"
     try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a date and time like 2026-12-01 18:00") from None
-    return moment.replace(tzinfo=zone).astimezone(UTC)
+        moment = datetime.fromisoformat(text).replace(tzinfo=zone).astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise ValueError(problem) from None
+    if moment - now > MAX_AHEAD:
+        raise ValueError(f"{text[:40]!r} is more than a year away")
+    return moment
 
 
 # ====================================================================== the service
@@ -317,10 +335,7 @@ class EventService:
         except ValueError as error:
             return t("event.reply.bad", reason=esc(str(error)))
         settings = await self.storage.get_chat_settings(chat_id)
-        try:
-            base = Rules.from_dict(settings.rules)
-        except ValueError:
-            base = Rules()
+        base = Rules.from_stored(settings.rules)
         if request.target is not None:
             base = Rules.from_dict({**base.to_dict(), "target": request.target})
         if base.players == 2:
@@ -532,7 +547,10 @@ class EventService:
     async def set_list(self, event_id: int, which: str, words: Sequence[str]) -> str:
         async with self.lock(event_id):
             event = await self._event(event_id)
-            names = _usernames(" ".join(words))
+            try:
+                names = _usernames(which, " ".join(words))
+            except ValueError as error:
+                raise UserError(str(error)) from None
             if which == "only":
                 options = replace(event.options, allowed_usernames=names)
             else:
@@ -972,8 +990,18 @@ class EventService:
                 async with self.lock(event.id):
                     await self._tick_event(event.id)
             except Exception:
-                log.exception("event %s: tick failed", event.id)
+                await self._failed(event, "tick")
         await self._arm_tick_async()
+
+    async def _failed(self, event: StoredEvent, what: str) -> None:
+        """One event's step failed: log it, tell its organiser once (in the event's group),
+        and go on with the other events."""
+        log.exception("event %s: %s failed", event.id, what)
+        try:
+            if await self.storage.mark_reminder(event.id, "trouble"):
+                await self._announce(event, t("event.announce.trouble", name=esc(event.name)))
+        except Exception:
+            log.exception("event %s: could not tell the organiser", event.id)
 
     async def _tick_event(self, event_id: int) -> None:
         event = await self.storage.get_event(event_id)
@@ -1057,23 +1085,30 @@ class EventService:
         now = self.clock()
         moments = []
         for event in await self.storage.open_events():
-            sent = await self.storage.reminders_sent(event.id)
-            if event.status == "registration":
-                moment = tour.next_due(
-                    event.starts_at, event.registration_deadline, event.created_at, now, sent
-                )
-                if moment is not None:
-                    moments.append(moment)
-            elif event.status == "running" and f"grace:{event.current_round}" not in sent:
-                end = self._grace_end(event)
-                if end is not None:
-                    moments.append(end)
+            try:
+                moment = await self._next_moment(event, now)
+            except Exception:
+                await self._failed(event, "planning its next step")
+                continue
+            if moment is not None:
+                moments.append(moment)
         if not moments:
             self.service.scheduler.cancel("events:tick")
             return
         delay = (min(moments) - now).total_seconds()
         delay = min(max(delay, 1.0), MAX_TICK_S)
         self.service.scheduler.arm("events:tick", delay, self.tick)
+
+    async def _next_moment(self, event: StoredEvent, now: datetime) -> datetime | None:
+        """When the event next has something to do (a reminder, its start, a grace end)."""
+        sent = await self.storage.reminders_sent(event.id)
+        if event.status == "registration":
+            return tour.next_due(
+                event.starts_at, event.registration_deadline, event.created_at, now, sent
+            )
+        if event.status == "running" and f"grace:{event.current_round}" not in sent:
+            return self._grace_end(event)
+        return None
 
     # ------------------------------------------------------------------ restarts
 
@@ -1092,7 +1127,10 @@ class EventService:
                         await self._refresh_round(event)
                 log.info("resumed event %s in chat %s (%s)", event.id, event.chat_id, event.status)
             except Exception:
-                log.exception("event %s: could not resume", event.id)
+                await self._failed(event, "resuming")
             if event.status in ("running", "paused"):
-                await self._sync(event.id)
+                try:
+                    await self._sync(event.id)
+                except Exception:
+                    await self._failed(event, "catching up")
         await self.tick()

@@ -14,6 +14,8 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from storage.errors import StorageUnavailable
+
 from . import callbacks as cb
 from .events import EventService
 from .flood import CommandLimiter, Verdict
@@ -105,6 +107,9 @@ def command(handler: Handler) -> Handler:
         token = _reply_slot.set(slot)
         try:
             await handler(update, context)
+        except StorageUnavailable:
+            log.warning("command %s: the database cannot be written", handler.__name__)
+            _reply(update, context, t("reply.storage_trouble"))
         finally:
             _reply_slot.reset(token)
             if slot is not None:
@@ -305,6 +310,9 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         toast = t("toast.unknown_button")
     except UserError as error:
         toast = str(error)
+    except StorageUnavailable:
+        log.warning("button %s: the database cannot be written", query.data)
+        toast = t("reply.storage_trouble")
     try:
         await query.answer(toast[:200] or None)
     except TelegramError as error:

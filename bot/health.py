@@ -148,14 +148,30 @@ def report(checks: list[Check]) -> dict[str, Any]:
 class HealthServer:
     """``GET /healthz`` on `settings.health_port`: 200 when every check passes, else 503."""
 
-    def __init__(self, settings: Settings, get_me: GetMe | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        get_me: GetMe | None = None,
+        write_failure: Callable[[], str | None] | None = None,
+    ) -> None:
+        """`write_failure`: why the running bot's last write failed (None: it went
+        through); a test write of the check's own cannot see a full disk."""
         self._settings = settings
         self._get_me = get_me
+        self._write_failure = write_failure
         self._runner: web.AppRunner | None = None
 
     async def healthz(self, request: web.Request) -> web.Response:
         """Run the checks now and answer with their outcome."""
-        body = report(await run_checks(self._settings, self._get_me))
+        checks = await run_checks(self._settings, self._get_me)
+        if self._write_failure is not None:
+            failure = self._write_failure()
+            checks.append(
+                Check("writes", True, "the bot's writes go through")
+                if failure is None
+                else Check("writes", False, f"the bot's last write failed ({failure})")
+            )
+        body = report(checks)
         status = 200 if body["ok"] else 503
         if not body["ok"]:
             logger.warning("health check failed: %s", json.dumps(body["checks"]))
@@ -196,7 +212,12 @@ def attach_health_server(
     """
     if settings.health_port is None:
         return
-    server = HealthServer(settings, get_me=application.bot.get_me)
+
+    def write_failure() -> str | None:
+        failure = getattr(application.bot_data.get("storage"), "write_failure", None)
+        return failure if isinstance(failure, str) else None
+
+    server = HealthServer(settings, get_me=application.bot.get_me, write_failure=write_failure)
     inner_init = application.post_init
     inner_shutdown = application.post_shutdown
 

@@ -34,6 +34,7 @@ from engine import (
     Move,
     Rules,
 )
+from storage.errors import StorageUnavailable
 from storage.models import Seat as StoredSeat
 from storage.models import StoredGame
 from storage.repository import Storage
@@ -73,14 +74,28 @@ class ServiceConfig:
     timeouts_before_away: int = 3
 
 
+RETRY_FIRST_S = 0.5
+RETRY_MAX_S = 30.0
+
+
 class Scheduler:
     """Named one-shot timers, each replaced when armed again (`turn:<game>` and so on)."""
 
     def __init__(self) -> None:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.closed = False
+        self.on_trouble: Callable[[str, bool], Awaitable[None]] | None = None
+        """Told ``(name, True)`` when a timer's step met a storage error (it is tried
+        again), and ``(name, False)`` when a retried step went through."""
 
-    def arm(self, name: str, delay: float, action: Callable[[], Awaitable[None]]) -> None:
+    def arm(
+        self, name: str, delay: float, action: Callable[[], Awaitable[None]], *, retry: int = 0
+    ) -> None:
+        """Run `action` after `delay` seconds under `name` (replacing what was armed).
+
+        A step that fails because the database cannot be written is tried again, after
+        `RETRY_FIRST_S`, then twice as long each time up to `RETRY_MAX_S`, until it goes
+        through; unless something armed the same name meanwhile (the game moved on)."""
         self.cancel(name)
         if self.closed:
             return  # shutting down: what is stored resumes on the next start
@@ -90,10 +105,29 @@ class Scheduler:
             self._tasks.pop(name, None)
             try:
                 await action()
+            except StorageUnavailable as error:
+                wait = min(RETRY_FIRST_S * 2**retry, RETRY_MAX_S)
+                log.warning("timer %s: %s; trying again in %.0f s", name, error, wait)
+                await self._tell(name, True)
+                if name not in self._tasks:
+                    self.arm(name, wait, action, retry=retry + 1)
+                return
             except Exception:
                 log.exception("timer %s failed", name)
+                return
+            if retry:
+                log.info("timer %s went through after %d retries", name, retry)
+                await self._tell(name, False)
 
         self._tasks[name] = asyncio.create_task(run(), name=name)
+
+    async def _tell(self, name: str, failing: bool) -> None:
+        if self.on_trouble is None:
+            return
+        try:
+            await self.on_trouble(name, failing)
+        except Exception:
+            log.exception("telling about timer %s failed", name)
 
     def cancel(self, name: str) -> None:
         task = self._tasks.pop(name, None)
@@ -172,6 +206,9 @@ class HeartsService:
         self._meta_dirty: set[int] = set()
         outbox.on_replaced = self._message_replaced
         outbox.on_gone = self.chat_gone
+        self.scheduler.on_trouble = self._timer_trouble
+        self._troubled: set[int] = set()
+        """Tables told that their moves cannot be saved just now."""
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """A table's lock: the same one for everyone who holds or waits for it, and nothing
@@ -206,6 +243,7 @@ class HeartsService:
             if self._by_user.get(user_id) == table.id:
                 del self._by_user[user_id]
         self.seq.pop(table.id, None)
+        self._troubled.discard(table.id)
         self.scheduler.cancel_game(table.id)
 
     def _index_seats(self, table: Table) -> None:
@@ -697,6 +735,26 @@ class HeartsService:
                         self.outbox.post(s.user_id, text)
                 self._unregister(table)
 
+    async def _timer_trouble(self, name: str, failing: bool) -> None:
+        """A table's timer met a storage error (or went through again): its people are
+        told once that the game waits, and once that it goes on."""
+        _, _, tail = name.rpartition(":")
+        table = self.tables.get(int(tail)) if tail.isdigit() else None
+        if table is None or failing == (table.id in self._troubled):
+            return
+        if failing:
+            self._troubled.add(table.id)
+            text = t("game.storage_trouble")
+        else:
+            self._troubled.discard(table.id)
+            text = t("game.storage_back")
+        if table.event_id is None:
+            self._announce(table, text)
+        else:
+            for _, s in table.humans():
+                if s.user_id is not None and not s.away:
+                    self.outbox.post(s.user_id, text)
+
     def chat_back(self, chat_id: int) -> None:
         """The bot was added back to a group, or unblocked: it may write there again."""
         self.outbox.resume_chat(chat_id)
@@ -906,7 +964,7 @@ class HeartsService:
         """Make a move, durable before it is shown; an illegal one changes nothing."""
         game = table.game
         assert game is not None
-        before = game.to_json()
+        before = game.copy()
         try:
             events = move.apply(game)
         except IllegalMove as error:
@@ -918,7 +976,7 @@ class HeartsService:
                 table.id, move, game, self._meta(table)
             )
         except Exception:
-            table.game = Game.from_json(before)
+            table.game = before  # not stored: as if the move was never made
             raise
         await self._after_move(table, events)
         return events

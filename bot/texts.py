@@ -165,6 +165,10 @@ EN: Final[dict[str, str]] = {
     "game.blocked": "🚫 {name} blocked me; a computer player takes the seat until they "
     "unblock me and send /rejoin.",
     "game.bot_removed": "✖ I was removed from {chat}, so its game has ended.",
+    "game.storage_trouble": "⚠ I can't save moves right now, so this game waits. It goes on "
+    "by itself as soon as I can.",
+    "game.storage_back": "✅ Saving works again: the game goes on.",
+    "reply.storage_trouble": "I can't save anything right now. Please try again in a minute.",
     "game.left": "🚪 {name} left; a computer player takes the seat.",
     "game.rejoined": "👋 {name} is back.",
     "game.quarantined": "⚠ This game's saved state could not be read, so it was set aside. "
@@ -297,6 +301,8 @@ EN: Final[dict[str, str]] = {
     "event.announce.paused": "⏸ <b>{name}</b> is paused by {by}. Games in progress go on; no "
     "new round starts until it resumes.",
     "event.announce.resumed": "▶ <b>{name}</b> carries on ({by}).",
+    "event.announce.trouble": "⚠ Something went wrong while running <b>{name}</b>; the other "
+    "events go on. The organiser can /event pause it, or /event cancel it.",
     "event.announce.cancelled": "✖ <b>{name}</b> was cancelled by {by}.",
     "event.announce.removed": "🚫 {player} was removed from <b>{name}</b> by {by}.",
     "event.announce.withdrew": "🚪 {player} withdrew from <b>{name}</b>.",

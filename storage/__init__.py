@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import DatabaseInUse, GameNotFound, SchemaTooNew, StorageError, WrongGameStatus
+from .errors import (
+    DatabaseInUse,
+    GameNotFound,
+    SchemaTooNew,
+    StorageError,
+    StorageUnavailable,
+    WrongGameStatus,
+)
 from .events import (
     EventOptions,
     EventSeat,
@@ -75,6 +82,7 @@ __all__ = [
     "SeatKind",
     "Storage",
     "StorageError",
+    "StorageUnavailable",
     "StoredEvent",
     "StoredGame",
     "User",

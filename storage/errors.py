@@ -48,3 +48,8 @@ class DatabaseInUse(StorageError):
             "Stop it before restoring over it."
         )
         self.path = path
+
+
+class StorageUnavailable(StorageError):
+    """The database could not be written or read just now (disk full, an I/O error, a
+    lock held too long). Nothing was changed; the same step may succeed when tried again."""

@@ -8,13 +8,16 @@ were sent are recorded so that a restart neither loses nor repeats them.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
-from typing import Any, Final, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from engine import Rules
 
 from .models import Score
+
+log = logging.getLogger(__name__)
 
 EventStatus = Literal["registration", "running", "paused", "finished", "cancelled"]
 EVENT_STATUSES: Final = ("registration", "running", "paused", "finished", "cancelled")
@@ -47,6 +50,18 @@ class EventOptions:
     turn_timer: int = 60
     computer_level: str = "standard"
 
+    RANGES: ClassVar[dict[str, tuple[int, int]]] = {
+        "table_size": (3, 6),
+        "advance_per_table": (1, 5),
+        "advance_overall": (1, 1000),
+        "grace_s": (60, 24 * 3600),
+        "turn_timer": (0, 3600),
+    }
+    """The whole numbers each option may hold (an organiser's are checked against these)."""
+    MAX_USERNAMES: ClassVar[int] = 100
+    """At most this many usernames in ``only=`` or ``invite=``: the event's message lists
+    them and must stay within Telegram's 4,096 characters."""
+
     def __post_init__(self) -> None:
         for name in ("allowed_usernames", "invited_usernames"):
             value = getattr(self, name)
@@ -61,8 +76,31 @@ class EventOptions:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EventOptions:
+        """The stored options, each number brought within its range and each list within
+        `MAX_USERNAMES` (rows written before the ranges existed may hold anything)."""
         known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        values = {k: v for k, v in data.items() if k in known}
+        defaults = cls()
+        for name, (low, high) in cls.RANGES.items():
+            value = values.get(name, getattr(defaults, name))
+            if value is None and name == "advance_overall":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                values[name] = getattr(defaults, name)
+            elif not low <= value <= high:
+                log.warning(
+                    "stored event option %s=%s is out of range: %s used",
+                    name,
+                    value,
+                    min(max(value, low), high),
+                )
+                values[name] = min(max(value, low), high)
+        for name in ("allowed_usernames", "invited_usernames"):
+            names = values.get(name, ())
+            values[name] = (
+                tuple(names)[: cls.MAX_USERNAMES] if isinstance(names, list | tuple) else ()
+            )
+        return cls(**values)
 
 
 @dataclass(frozen=True)

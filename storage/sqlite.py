@@ -18,9 +18,11 @@ so it is an option of `SqliteStorage.open` for hosts that need it, not the defau
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -35,7 +37,7 @@ from engine import Game, Move, Rules
 from engine.scoring import rank_key
 
 from . import backup as backup_module
-from .errors import GameNotFound, SchemaTooNew, StorageError, WrongGameStatus
+from .errors import GameNotFound, SchemaTooNew, StorageError, StorageUnavailable, WrongGameStatus
 from .events_sqlite import SqliteEvents
 from .migrations import LATEST_VERSION, MIGRATIONS
 from .models import (
@@ -145,6 +147,8 @@ class SqliteStorage(SqliteEvents):
         self._writer = writer
         self._reader = reader
         self._write_lock = asyncio.Lock()
+        self.write_failure: str | None = None
+        """Why the last write failed (None once a write succeeds again): `/healthz`."""
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: Synchronous = "NORMAL") -> SqliteStorage:
@@ -180,14 +184,24 @@ class SqliteStorage(SqliteEvents):
         """One write transaction, alone: commits when the block ends, rolls back on error."""
         async with self._write_lock:
             db = self._writer
-            await db.execute("BEGIN IMMEDIATE")
             try:
-                yield db
-            except BaseException:
+                await db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield db
+                except BaseException:
+                    if db.in_transaction:
+                        with contextlib.suppress(sqlite3.Error):
+                            await db.execute("ROLLBACK")
+                    raise
+                await db.execute("COMMIT")
+            except sqlite3.OperationalError as error:
+                # Disk full, I/O error, busy: nothing was written; the caller may retry.
                 if db.in_transaction:
-                    await db.execute("ROLLBACK")
-                raise
-            await db.execute("COMMIT")
+                    with contextlib.suppress(sqlite3.Error):
+                        await db.execute("ROLLBACK")
+                self.write_failure = str(error)
+                raise StorageUnavailable(f"the database cannot be written: {error}") from error
+            self.write_failure = None
 
     async def _read(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         return list(await self._reader.execute_fetchall(sql, parameters))

@@ -1,0 +1,124 @@
+"""An organiser's numbers and one broken event stop nothing else (issue 12, items 1 and 9).
+
+Every number ``/event new`` takes has a range, every date lies within a year, the username
+lists are bounded; rows stored before the ranges existed load within them; and one event
+whose step fails is logged and its organiser told once, while the other groups' events get
+their reminders, the shared timer stays armed, and a restart resumes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from bot_harness import FAST, running_bot, service_of
+from test_e2e_events import START, count, create_event, events_of, said, tick
+
+from bot.event_render import event_message
+from bot.events import ManualClock, parse_new
+from engine import Rules
+from sandbox.testing import running_double
+from storage.events import EventOptions, Registration, StoredEvent
+
+NOW = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (["grace=99999999999999"], "grace= takes a whole number from 1 to 1440"),
+        (["timer=-5"], "timer= takes a whole number from 0 to 3600"),
+        (["target=99999999999999999999999999"], "target= takes a whole number from 1 to 1000"),
+        (["size=²"], "size= takes a whole number from 3 to 6"),
+        (["top=0"], "top= takes a whole number from 1 to 1000"),
+        (["9999-12-31", "23:59", "America/Los_Angeles"], "is not a date|more than a year"),
+        (["2029-01-01", "10:00"], "is more than a year away"),
+        (["2026-12-01", "10:00", "deadline=9999-12-31T23:59"], "is not a date|more than a year"),
+        (["only=" + ",".join(f"user{n:03}" for n in range(400))], "at most 100 usernames"),
+        (["invite=@ok,<b>x</b>"], "is not one"),
+    ],
+)
+def test_every_number_and_date_of_event_new_has_a_range(words: list[str], says: str) -> None:
+    with pytest.raises(ValueError, match=says):
+        parse_new(words, "UTC", NOW)
+
+
+def test_options_stored_out_of_range_load_within_range() -> None:
+    options = EventOptions.from_dict(
+        {
+            "grace_s": 99999999999999,
+            "turn_timer": -5,
+            "table_size": "4",
+            "advance_overall": None,
+            "allowed_usernames": [f"u{n}" for n in range(500)],
+        }
+    )
+    assert options.grace_s == 24 * 3600 and options.turn_timer == 0
+    assert options.table_size == 4 and options.advance_overall is None
+    assert len(options.allowed_usernames) == EventOptions.MAX_USERNAMES
+
+
+async def test_one_broken_event_stops_neither_the_others_nor_a_restart(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    clock = ManualClock(START - timedelta(days=3))
+    tuning = replace(FAST, clock=clock)
+    async with running_double() as double:
+        kumar, lena = double.create_user("Kumar"), double.create_user("Lena")
+        broken = double.create_group("Broken", members=[kumar], admins=[kumar])
+        fine = double.create_group("Fine", members=[lena], admins=[lena])
+        async with running_bot(double, database, tuning) as app:
+            await create_event(double, kumar, broken, "Bad Cup 2031-06-01 18:00 Asia/Kolkata")
+            await create_event(double, lena, fine, "Good Cup 2031-06-01 18:00 Asia/Kolkata")
+            bad_id = (await events_of(app).storage.events_in_chat(broken.id))[0].id
+        # A row as an older version (or a bad hand) may have left it: a grace period that
+        # overflows any date, and a time zone that no longer exists.
+        with sqlite3.connect(database) as db:
+            db.execute(
+                "UPDATE events SET time_zone = 'Nowhere/Gone',"
+                " options = json_set(options, '$.grace_s', 99999999999999) WHERE id = ?",
+                (bad_id,),
+            )
+        async with running_bot(double, database, tuning) as app:  # resume does not raise
+            bad = await events_of(app).storage.get_event(bad_id)
+            assert bad is not None and bad.options.grace_s == 24 * 3600
+            await tick(app, clock, START - timedelta(hours=24))
+            await said(double, fine.id, "starts tomorrow")
+            await said(double, broken.id, "Something went wrong while running")
+            assert "events:tick" in service_of(app).scheduler.names()
+            await tick(app, clock, START - timedelta(minutes=59))
+            await said(double, fine.id, "starts in an hour")
+        async with running_bot(double, database, tuning) as app:
+            await tick(app, clock, START + timedelta(seconds=1))
+            assert count(double, broken.id, "Something went wrong while running") == 1
+            assert count(double, fine.id, "Something went wrong") == 0
+
+
+def test_the_event_message_fits_telegram_with_the_most_names_allowed() -> None:
+    options = EventOptions(allowed_usernames=tuple(f"{n:03}" + "u" * 29 for n in range(100)))
+    event = StoredEvent(
+        id=1,
+        chat_id=-5,
+        thread_id=None,
+        organiser_id=1,
+        organiser_name="K" * 64,
+        name="C" * 80,
+        rules=Rules(),
+        options=options,
+        time_zone="Asia/Kolkata",
+        starts_at=START,
+        registration_deadline=START,
+        status="registration",
+        current_round=0,
+        meta={},
+        created_at=NOW,
+    )
+    entries = [
+        Registration(1, n, "Ñ" * 40 + "<&>" * 8, None, "registered", NOW) for n in range(300)
+    ]
+    text, markup = event_message(event, entries, registration_open=True)
+    assert len(text) < 4096, len(text)
+    assert markup is not None and "Register" in str(markup.to_dict())
+    assert "… +290" in text  # the rest are counted, not listed

@@ -59,10 +59,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
+    """Run the command line; returns the exit code.
+
+    After ``--sandbox`` (or ``--try`` without a token) the sandbox's own options follow,
+    e.g. ``--try --port 8090``; they are handed to `bot.sandbox_runner.main`.
+    """
     parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    sandbox_args: list[str] = []
+    if (
+        words
+        and words[0] in ("--try", "--sandbox")
+        and words[1:2] != []
+        and (words[1].startswith("-") and words[1] not in ("-h", "--help", "--try", "--sandbox"))
+    ):
+        words, sandbox_args = words[:1], words[1:]
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
         if args.command and (args.try_it or args.sandbox):
             parser.error(f"{args.command} cannot be combined with --try or --sandbox")
     except SystemExit as exc:  # argparse exits on --help and on usage errors
@@ -70,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         if args.sandbox:
-            return run_sandbox()
+            return run_sandbox(sandbox_args)
         if args.try_it:
             settings = load_settings(require_token=False)
             if settings.bot_token is None:
@@ -79,7 +92,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "in your browser); set BOT_TOKEN to run the real bot.",
                     flush=True,
                 )
-                return run_sandbox()
+                return run_sandbox(sandbox_args)
+            if sandbox_args:
+                print(
+                    f"{PROG}: {' '.join(sandbox_args)}: these options are the sandbox's, and "
+                    "BOT_TOKEN is set, so the real bot runs; unset it or use ./dev sandbox.",
+                    file=sys.stderr,
+                )
+                return 2
             return run_bot(settings)
         if args.command == "check":
             return run_check(load_settings())
@@ -95,8 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def run_sandbox() -> int:
-    """Hand over to the local sandbox (``bot.sandbox_runner.main``)."""
+def run_sandbox(argv: Sequence[str] = ()) -> int:
+    """Hand over to the local sandbox (``bot.sandbox_runner.main``) with its options."""
     try:
         from bot.sandbox_runner import main as sandbox_main
     except ImportError as exc:
@@ -106,7 +126,7 @@ def run_sandbox() -> int:
             file=sys.stderr,
         )
         return 1
-    result: Any = sandbox_main()
+    result: Any = sandbox_main(list(argv))
     return result if isinstance(result, int) else 0
 
 

@@ -4,7 +4,7 @@
     python -m bot.sandbox_runner --port 8081 --no-browser
 
 The double runs on 127.0.0.1 with Telegram's flood limits; a group "Hearts sandbox" and
-four people (You, Bob, Carol, Dave) who have opened the bot's DM live in it. The bot is
+four people (Ana, Bob, Carol, Dave) who have opened the bot's DM live in it. The bot is
 built by `build_application` exactly as in production and polls the double; the page at
 http://127.0.0.1:8080/ shows the group and each person's DM, and acts as those people.
 The options can also come from the environment (SANDBOX_PORT, SANDBOX_NO_BROWSER=1,
@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 PROG = "hearts-bot --sandbox"
 DEFAULT_PORT = 8080
 GROUP_TITLE = "Hearts sandbox"
-PEOPLE = ("You", "Bob", "Carol", "Dave")
+PEOPLE = ("Ana", "Bob", "Carol", "Dave")
 BOT_USERNAME = "hearts_sandbox_bot"
 
 SANDBOX_TUNING = Tuning(
@@ -179,7 +179,7 @@ async def serve(database: Path, port: int, *, open_browser: bool, verbose: bool)
     except OSError as exc:
         print(
             f"{PROG}: cannot serve the page on 127.0.0.1:{port} ({exc.strerror or exc}); "
-            "choose another port with --port or SANDBOX_PORT.",
+            "choose another port with --port (e.g. ./dev run --port 8090) or SANDBOX_PORT.",
             file=sys.stderr,
         )
         return 1

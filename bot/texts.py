@@ -270,20 +270,31 @@ EN: Final[dict[str, str]] = {
     "event.reply.over": "That event is over.",
     "event.reply.started": "Starting round {round}.",
     "event.help": "🏆 <b>Events</b> (tournaments over several tables)\n"
-    '<code>/event new "Name" [YYYY-MM-DD HH:MM [Area/City]] [options]</code> — create '
-    "one (group admins). Options: <code>size=4</code> (3–6 per table), "
-    "<code>advance=2</code> (best per table go on) or <code>top=8</code> (best of the round), "
-    "<code>computers=on</code> (fill short tables), <code>duplicate=on</code> (same deals at "
-    "every table), <code>grace=5</code> (minutes before a no-show is replaced), "
-    "<code>deadline=2026-12-01T17:00</code>, <code>target=100</code>, "
-    "<code>only=@ann,@bob</code>, <code>invite=@cat</code>. The table rules are this "
-    "group's (change them in a table's ⚙ Rules). Without a time, the organiser starts it.\n"
-    "<code>/event</code> — the event's state: registered, round, tables, standings\n"
-    "<code>/event withdraw</code> — take your name off (or tap Withdraw)\n"
-    "Organiser or admins: <code>/event start</code> (the next round now), "
-    "<code>/event pause</code>, <code>/event resume</code>, <code>/event cancel</code>, "
-    "<code>/event remove @name</code> (or as a reply), <code>/event only @a @b</code>, "
-    "<code>/event invite @c</code>.",
+    "\n"
+    "<b>Create</b> (group admins):\n"
+    '<code>/event new "Name" [YYYY-MM-DD HH:MM [Area/City]] [options]</code>\n'
+    "Without a time, the organiser starts it. Table rules are this group's (⚙ Rules).\n"
+    "\n"
+    "<b>Options</b>:\n"
+    "• <code>size=4</code> — players per table (3–6)\n"
+    "• <code>advance=2</code> — the best of each table go on\n"
+    "• <code>top=8</code> — or the best of the whole round\n"
+    "• <code>computers=on</code> — computers fill short tables\n"
+    "• <code>duplicate=on</code> — the same deals at every table\n"
+    "• <code>grace=5</code> — minutes before a no-show is replaced\n"
+    "• <code>deadline=2026-12-01T17:00</code> — registration closes\n"
+    "• <code>target=100</code>, <code>timer=60</code>, <code>level=easy</code> — game rules\n"
+    "• <code>only=@ann,@bob</code>, <code>invite=@cat</code> — who may register\n"
+    "\n"
+    "<b>Everyone</b>:\n"
+    "• <code>/event</code> — registered, round, tables, standings\n"
+    "• <code>/event withdraw</code> — take your name off (or tap Withdraw)\n"
+    "\n"
+    "<b>Organiser or admins</b>:\n"
+    "• <code>/event start</code> — the next round now\n"
+    "• <code>/event pause</code>, <code>/event resume</code>, <code>/event cancel</code>\n"
+    "• <code>/event remove @name</code> (or as a reply)\n"
+    "• <code>/event only @a @b</code>, <code>/event invite @c</code>",
     # Announcements (posted in the group)
     "event.announce.day": "📅 <b>{name}</b> starts tomorrow, {when}. {count} registered so "
     "far: tap Register on the event message to join.",

@@ -89,8 +89,8 @@ def fake_sandbox(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
     module = types.ModuleType("bot.sandbox_runner")
 
-    def sandbox_main() -> int:
-        calls.append("sandbox")
+    def sandbox_main(argv: list[str] | None = None) -> int:
+        calls.append(" ".join(["sandbox", *(argv or [])]))
         return 0
 
     module.main = sandbox_main  # type: ignore[attr-defined]
@@ -182,6 +182,21 @@ def test_sandbox_always_starts_the_sandbox(
     monkeypatch.setenv("BOT_TOKEN", TOKEN)
     assert main(["--sandbox"]) == 0
     assert fake_sandbox == ["sandbox"]
+
+
+def test_the_sandbox_options_pass_through_try_and_sandbox(
+    monkeypatch: pytest.MonkeyPatch,
+    fake_sandbox: list[str],
+    fake_app: FakeApplication,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # ./dev run --port 8090 is `python -m bot --try --port 8090`.
+    assert main(["--try", "--port", "8090", "--no-browser"]) == 0
+    assert main(["--sandbox", "--port", "8091"]) == 0
+    assert fake_sandbox == ["sandbox --port 8090 --no-browser", "sandbox --port 8091"]
+    monkeypatch.setenv("BOT_TOKEN", TOKEN)
+    assert main(["--try", "--port", "8090"]) == 2
+    assert "--port 8090" in capsys.readouterr().err and fake_app.runs == []
 
 
 def test_missing_sandbox_is_reported(

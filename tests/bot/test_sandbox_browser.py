@@ -2,7 +2,7 @@
 
 The runner's world (the real bot, the double, the web page) runs in this process; the
 browser opens a table in the group, adds three computers, starts, passes three cards and
-plays a few tricks in You's DM, all by typing and clicking on the page. A screenshot goes
+plays a few tricks in Ana's DM, all by typing and clicking on the page. A screenshot goes
 to test-artifacts/sandbox.png. Needs the `chromium` Debian package; without it the test
 fails (it never downloads a browser).
 """
@@ -84,8 +84,8 @@ async def test_a_person_plays_in_the_browser(tmp_path: Path) -> None:
             group = page.locator(f'section.panel[data-chat-id="{world.group.id}"]')
             dm = page.locator(f'section.panel[data-chat-id="{you.dm}"]')
             await expect(dm.locator(".msg")).not_to_have_count(0)
-            await expect(dm).to_contain_text("Hi You!")
-            await expect(group).to_have_attribute("data-person", "You")
+            await expect(dm).to_contain_text("Hi Ana!")
+            await expect(group).to_have_attribute("data-person", "Ana")
 
             # The group: /newgame, three computers, Start.
             await group.locator("input[name=text]").fill("/newgame")
@@ -101,7 +101,7 @@ async def test_a_person_plays_in_the_browser(tmp_path: Path) -> None:
             await lobby.locator(".kb-btn", has_text="Start").click()
             await expect(group.locator(".toast", has_text="Dealing the cards")).to_be_visible()
 
-            # You's DM: choose three cards, pass them.
+            # Ana's DM: choose three cards, pass them.
             hand = dm.locator(".msg", has=page.locator(".kb-btn.card")).last
             await expect(hand.locator(".kb-btn.card")).to_have_count(13)
             await expect(hand).to_contain_text("Pass 3 cards")

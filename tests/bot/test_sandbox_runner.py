@@ -21,10 +21,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_sandbox_command_serves_the_world_and_stops_on_sigterm(tmp_path: Path) -> None:
-    env = {**os.environ, "SANDBOX_NO_BROWSER": "1", "SANDBOX_PORT": "0"}
+    env = {**os.environ, "SANDBOX_NO_BROWSER": "1"}
     env.pop("BOT_TOKEN", None)
+    env.pop("SANDBOX_PORT", None)
+    # What `./dev sandbox --port 0` runs: the sandbox's options after --sandbox.
     process = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--sandbox"],
+        [sys.executable, "-m", "bot", "--sandbox", "--port", "0"],
         cwd=tmp_path,
         env={**env, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE,
@@ -47,7 +49,7 @@ def test_sandbox_command_serves_the_world_and_stops_on_sigterm(tmp_path: Path) -
             time.sleep(0.2)
         assert [c["title"] for c in state["chats"]] == [
             "Hearts sandbox",
-            "You",
+            "Ana",
             "Bob",
             "Carol",
             "Dave",

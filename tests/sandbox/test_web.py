@@ -57,7 +57,7 @@ def chat_in(state: dict[str, Any], chat_id: int) -> dict[str, Any]:
 @pytest_asyncio.fixture
 async def world(bot: Bot, bot_api_double: BotApiDouble) -> AsyncIterator[World]:
     double = bot_api_double
-    you = double.create_user("You", username="you")
+    you = double.create_user("Ana", username="ana")
     bob = double.create_user("Bob", username="bob")
     group = double.create_group("Hearts sandbox", members=[you, bob], creator=you)
     web = SandboxWeb(double, group, [you, bob], port=0, press_timeout=1.0)
@@ -83,7 +83,7 @@ async def test_state_lists_the_group_and_every_dm(world: World) -> None:
     assert group["title"] == "Hearts sandbox"
     assert group["members"] == [world.you.id, world.bob.id]
     assert chat_in(state, world.you.dm)["person_id"] == world.you.id
-    assert [p["name"] for p in state["people"]] == ["You", "Bob"]
+    assert [p["name"] for p in state["people"]] == ["Ana", "Bob"]
     assert state["bot"]["username"] == world.double.bot_username
     assert not chat_in(state, world.bob.dm)["dm_open"]
 

@@ -47,9 +47,9 @@ def format_score(score: Score) -> str:
 
 def format_total(score: Score) -> str:
     """A total, with its magnitude beside it for Complex Hearts."""
-    if isinstance(score, complex):
-        return f"{format_score(score)} (|z| = {magnitude_squared(score) ** 0.5:.1f})"
-    return format_score(score)
+    if isinstance(score, complex) and round(score.real) != 0 and round(score.imag) != 0:
+        return f"{format_score(score)} |z| {magnitude_squared(score) ** 0.5:.1f}"
+    return format_score(score)  # 0, 12 or 26i: its magnitude is plain to see
 
 
 def variant_key(rules: Rules) -> str:
@@ -65,15 +65,21 @@ def variant_key(rules: Rules) -> str:
 def rules_summary(table: Table) -> str:
     rules, options = table.rules, table.options
     timer = t("timer.seconds", seconds=options.turn_timer) if options.turn_timer else t("timer.off")
+    values = {
+        "players": rules.players,
+        "variant": t(f"variant.{variant_key(rules)}"),
+        "target": rules.target,
+        "timer": timer,
+        "level": t(f"level.{options.computer_level}"),
+    }
+    if rules.variant == "two_player":
+        # Moon, Q♠ and first-trick options do nothing here (README, Rules).
+        return t("rules.summary.two_player", moon=t("moon.two_player"), **values)
     return t(
         "rules.summary",
-        players=rules.players,
-        variant=t(f"variant.{variant_key(rules)}"),
-        moon=t(f"moon.{rules.moon}") if rules.variant != "two_player" else t("moon.two_player"),
+        moon=t(f"moon.{rules.moon}"),
         queen=t("on" if rules.queen_breaks_hearts else "off"),
-        target=rules.target,
-        timer=timer,
-        level=t(f"level.{options.computer_level}"),
+        **values,
     )
 
 
@@ -151,6 +157,16 @@ RULE_CHOICES: dict[str, tuple[str, ...]] = {
     "level": LEVELS,
     "tracker": ("on", "off"),
 }
+RULE_ROW = {"players": 5, "variant": 3, "moon": 2, "target": 4, "timer": 4, "level": 4}
+"""Buttons per row of the menu (2 when not named): short values share a row."""
+TWO_PLAYER_IGNORES = ("moon", "queen", "first")
+"""Options two-player Hearts accepts and ignores (README, Rules): not offered for it."""
+
+
+def rule_options(rules: Rules) -> list[str]:
+    """The options of the rules menu that do something under `rules`."""
+    skip = TWO_PLAYER_IGNORES if rules.variant == "two_player" else ()
+    return [option for option in RULE_CHOICES if option not in skip]
 
 
 def current_rule_values(table: Table) -> dict[str, str]:
@@ -177,7 +193,9 @@ def _choice_label(option: str, value: str) -> str:
         return t("timer.seconds", seconds=value) if value != "0" else t("timer.off")
     if option == "level":
         return t(f"level.{value}")
-    if option in ("queen", "first", "tracker"):
+    if option == "first":
+        return t(f"rules.first_trick.{value}")
+    if option in ("queen", "tracker"):
         return t(value)
     return value
 
@@ -196,24 +214,30 @@ RULE_LABELS = {
 
 
 def rules_menu(table: Table) -> tuple[str, InlineKeyboardMarkup]:
+    """The host's menu: a line and a row of buttons per option that applies to the variant;
+    the first button of each row names the option ("Q♠ breaks hearts: on | off")."""
     current = current_rule_values(table)
-    lines = [t("rules.menu_title"), esc(rules_summary(table))]
+    lines = [t("rules.menu_title"), esc(rules_summary(table)), ""]
     keyboard: list[list[InlineKeyboardButton]] = []
-    for option, values in RULE_CHOICES.items():
+    for option in rule_options(table.rules):
+        label = t(RULE_LABELS[option])
         lines.append(
-            f"{t(RULE_LABELS[option])}: <b>{esc(_choice_label(option, current[option]))}</b>"
+            t("rules.menu_line", label=label, value=esc(_choice_label(option, current[option])))
         )
         row = []
-        for value in values:
-            label = _choice_label(option, value)
+        for value in RULE_CHOICES[option]:
+            text = _choice_label(option, value)
             if value == current[option]:
-                label = f"• {label}"
+                text = f"• {text}"
+            if not row:
+                text = t("rules.button_first", label=label, value=text)
             row.append(
                 InlineKeyboardButton(
-                    label, callback_data=cb.button(cb.SET_RULE, table.id, 0, f"{option}={value}")
+                    text, callback_data=cb.button(cb.SET_RULE, table.id, 0, f"{option}={value}")
                 )
             )
-        keyboard.extend(row[i : i + 3] for i in range(0, len(row), 3))
+        width = RULE_ROW.get(option, 2)
+        keyboard.extend(row[i : i + width] for i in range(0, len(row), width))
     keyboard.append(
         [InlineKeyboardButton(t("button.back"), callback_data=cb.button(cb.BACK, table.id))]
     )
@@ -284,11 +308,13 @@ def table_message(table: Table) -> str:
         assert game.current_player is not None
         lines.append(t("table.turn", name=esc(table.name(game.current_player))))
         lines.append(t("dm.hearts_broken" if game.hearts_broken else "dm.hearts_unbroken"))
-    lines += ["", t("table.scores_title")]
+    in_hand = game.phase in ("play", "moon")
+    title = {"over": "table.scores_final", "play": "table.scores_hand", "moon": "table.scores_hand"}
+    lines += ["", t(title.get(game.phase, "table.scores_title"))]
     taken = game.points_taken()
     for s, total in enumerate(game.scores):
         marker = "▶ " if game.current_player == s and game.phase != "over" else ""
-        this_hand = f" ({format_score(taken[s])})" if game.phase in ("play", "moon") else ""
+        this_hand = f" ({format_score(taken[s])})" if in_hand else ""
         lines.append(f"{marker}{esc(table.name(s))}: {format_total(total)}{this_hand}")
     if game.phase != "over":
         lines += ["", t("table.follow_dm")]
@@ -309,9 +335,25 @@ def hand_result(table: Table, result: HandResult) -> str:
     return "\n".join(lines)
 
 
+def card_label(card: Card, chosen: bool = False, received: bool = False) -> str:
+    """A card button's label: ``[Q♠]`` chosen to pass, ``•Q♠`` just received; at most five
+    characters, so a row of seven still shows every label whole on a phone."""
+    if chosen:
+        return t("card.chosen", card=card.symbol)
+    if received:
+        return t("card.received", card=card.symbol)
+    return card.symbol
+
+
 def _card_rows(
     view: SeatView, table: Table, selected: set[str]
 ) -> list[list[InlineKeyboardButton]]:
+    # Received cards stay marked until the first trick is complete.
+    fresh = (
+        {c.code for c in view.received}
+        if view.received is not None and view.phase != "pass" and not view.tricks
+        else set()
+    )
     rows: list[list[InlineKeyboardButton]] = []
     by_suit: dict[str, list[Card]] = {s: [] for s in SUIT_ORDER}
     for card in view.hand:
@@ -320,9 +362,7 @@ def _card_rows(
         cards = by_suit[suit]
         buttons = []
         for card in cards:
-            label = card.symbol
-            if card.code in selected:
-                label = f"✅{label}"
+            label = card_label(card, card.code in selected, card.code in fresh)
             buttons.append(
                 InlineKeyboardButton(
                     label,

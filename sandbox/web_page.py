@@ -143,6 +143,7 @@ section.panel.flash .chat-head { animation: flash 1.2s ease-out; }
 .kb-btn.card.red { color: var(--red); }
 .kb-btn.card.chosen { background: #ffe59a; border-color: #e0a800;
   box-shadow: 0 0 0 2px #f2c12e inset; }
+.kb-btn.card.received { border-color: #65aadd; box-shadow: 0 0 0 2px #9fcdef inset; }
 .kb-btn.pending::before { content: ""; position: absolute; top: 4px; right: 4px; width: 9px;
   height: 9px; border-radius: 50%; border: 2px solid currentColor; border-right-color:
   transparent; animation: spin .7s linear infinite; }
@@ -201,7 +202,7 @@ form.composer button { flex: none; border: 0; width: 36px; height: 36px; border-
 <script>
 "use strict";
 const COLORS = ["#e17076", "#7bc862", "#65aadd", "#a695e7", "#ee7aae", "#6ec9cb", "#faa774"];
-const CARD_RE = /^(✅\s*)?(10|[2-9JQKA])([♠♥♦♣])$/u;
+const CARD_RE = /^(\[|•)?(10|[2-9JQKA])([♠♥♦♣])\]?$/u;
 const app = {
   version: -1, bot: {name: "Hearts", username: "bot"}, people: [], panels: new Map(),
   order: [], active: null, groupAs: null, started: false,
@@ -427,7 +428,7 @@ function drawMessage(panel, m) {
         let cls = "kb-btn";
         if (b.url) cls += " link";
         if (card) cls += " card" + ("♥♦".includes(card[3]) ? " red" : "") +
-          (card[1] ? " chosen" : "");
+          (card[1] === "[" ? " chosen" : card[1] === "•" ? " received" : "");
         r.append(h("button", {class: cls, type: "button", title: b.url || b.label,
           "data-callback": b.data, "data-url": b.url, text: b.label}));
       }

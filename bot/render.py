@@ -65,7 +65,7 @@ def variant_key(rules: Rules) -> str:
 def rules_summary(table: Table) -> str:
     rules, options = table.rules, table.options
     timer = t("timer.seconds", seconds=options.turn_timer) if options.turn_timer else t("timer.off")
-    values = {
+    values: dict[str, object] = {
         "players": rules.players,
         "variant": t(f"variant.{variant_key(rules)}"),
         "target": rules.target,
@@ -224,7 +224,7 @@ def rules_menu(table: Table) -> tuple[str, InlineKeyboardMarkup]:
         lines.append(
             t("rules.menu_line", label=label, value=esc(_choice_label(option, current[option])))
         )
-        row = []
+        row: list[InlineKeyboardButton] = []
         for value in RULE_CHOICES[option]:
             text = _choice_label(option, value)
             if value == current[option]:

@@ -347,7 +347,7 @@ EN: Final[dict[str, str]] = {
 LANGUAGES: Final[dict[str, dict[str, str]]] = {"en": EN}
 
 
-def t(key: str, lang: str = "en", **values: object) -> str:
+def t(key: str, lang: str = "en", /, **values: object) -> str:
     """The text for ``key`` in ``lang`` (English when missing), formatted with ``values``."""
     template = LANGUAGES.get(lang, EN).get(key) or EN[key]
     return template.format(**values) if values else template

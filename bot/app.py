@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, ClassVar
 
 from telegram import (
     BotCommand,
@@ -70,6 +71,47 @@ class Tuning:
     """Seconds into a person's turn before their "your turn" message."""
     clock: Callable[[], datetime] | None = None
     """What time it is for events' reminders and rounds (tests pass a manual clock)."""
+    lobby_ttl_s: float = 6 * 3600
+    """A lobby nobody starts closes after this long."""
+
+
+class MessageRateLimiter(AIORateLimiter):
+    """`AIORateLimiter` for what Telegram limits per chat: messages sent and edited.
+
+    Left alone, it also paces a group's ``getChatMember`` by the group's 20 messages a
+    minute, so a dozen people registering at once waited up to a minute for the check of
+    their membership (issue 12, item 7). Reads and answers to presses go straight out.
+    """
+
+    PACED: ClassVar[frozenset[str]] = frozenset(
+        {
+            "sendMessage",
+            "sendPhoto",
+            "sendDocument",
+            "sendMediaGroup",
+            "editMessageText",
+            "editMessageReplyMarkup",
+            "editMessageCaption",
+            "deleteMessage",
+            "pinChatMessage",
+            "unpinChatMessage",
+        }
+    )
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, Any]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> Any:
+        if endpoint in self.PACED:
+            return await super().process_request(
+                callback, args, kwargs, endpoint, data, rate_limit_args
+            )
+        return await callback(*args, **kwargs)
 
 
 def build_application(settings: Settings, tuning: Tuning | None = None) -> Application:  # type: ignore[type-arg]
@@ -89,7 +131,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
     if settings.telegram_api_file_url:
         builder = builder.base_file_url(settings.telegram_api_file_url)
     if tuning.rate_limiter:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))  # type: ignore[arg-type]
+        builder = builder.rate_limiter(MessageRateLimiter(max_retries=3))  # type: ignore[arg-type]
     app = builder.build()
     app.bot_data["settings"] = settings
     app.bot_data["tuning"] = tuning
@@ -186,6 +228,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
             computer_budget_ms=settings.computer_think_ms,
             nudge_delay=tuning.nudge_delay,
             default_turn_timer=settings.default_turn_timer,
+            lobby_ttl_s=tuning.lobby_ttl_s,
         ),
         is_admin,
         is_member,

@@ -421,7 +421,9 @@ class EventService:
                 markup = InlineKeyboardMarkup(
                     [[InlineKeyboardButton(t("event.button.open_dm"), url=url)]]
                 )
-                await self.outbox.send(
+                # Posted, not awaited: the press is answered now, not after the group's
+                # pace lets this message out (twelve at once would wait 36 s).
+                self.outbox.post(
                     event.chat_id,
                     t("event.open_dm", name=esc(person.name), event=esc(event.name)),
                     markup,
@@ -539,8 +541,10 @@ class EventService:
             )
         return len(er.registered(entries))
 
-    async def _announce(self, event: StoredEvent, text: str) -> int | None:
-        return await self.outbox.send(event.chat_id, text, thread_id=event.thread_id)
+    async def _announce(self, event: StoredEvent, text: str) -> None:
+        """Post to the event's group, in order, without holding the event's lock for the
+        group's pace."""
+        self.outbox.post(event.chat_id, text, thread_id=event.thread_id)
 
     # ------------------------------------------------------------------ organiser
 
@@ -767,7 +771,7 @@ class EventService:
             ]
             for s in table.seats:
                 if s.user_id is not None:
-                    await self.outbox.send(
+                    self.outbox.post(
                         s.user_id,
                         t(
                             "event.dm_round",

@@ -17,6 +17,7 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable, Collection, Coroutine
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -72,6 +73,8 @@ class ServiceConfig:
     """Seconds into a person's turn before the "your turn" message (0: at once)."""
     default_turn_timer: int = 60
     timeouts_before_away: int = 3
+    lobby_ttl_s: float = 6 * 3600
+    """A lobby not started within this long closes (with a line in its message)."""
 
 
 RETRY_FIRST_S = 0.5
@@ -350,23 +353,50 @@ class HeartsService:
     async def resume(self) -> None:
         """After a start: load every open game, show it again, re-arm its timers."""
         for stored in await self.storage.active_games():
-            if stored.status == "quarantined":
-                log.warning("game %s quarantined: %s", stored.id, stored.quarantine_reason)
-                await self.outbox.send(
-                    stored.chat_id, t("game.quarantined"), thread_id=stored.thread_id
+            try:
+                self._resume_one(stored)
+            except Exception:  # one bad table never keeps the others (or the bot) down
+                log.exception("game %s could not be resumed", stored.id)
+                self.tables.pop(stored.id, None)
+
+    def _resume_one(self, stored: StoredGame) -> None:
+        if stored.status == "quarantined":
+            log.warning("game %s quarantined: %s", stored.id, stored.quarantine_reason)
+            self.outbox.post(stored.chat_id, t("game.quarantined"), thread_id=stored.thread_id)
+            return
+        table = self._table_from_stored(stored)
+        self._register(table)
+        log.info("resumed game %s in chat %s (%s)", table.id, table.chat_id, table.status)
+        if table.status == "lobby":
+            age = (datetime.now(UTC) - stored.created_at).total_seconds()
+            self._arm_lobby_expiry(table, self.config.lobby_ttl_s - age)
+            self._show_lobby(table)
+        else:
+            self._show_all(table)
+            for seat, _ in table.humans():
+                if seat not in table.ui.dm_message_ids:
+                    self._post_dm(table, seat)  # it was on its way when the bot stopped
+            self._schedule(table, resumed=True)
+
+    def _arm_lobby_expiry(self, table: Table, delay: float) -> None:
+        """A lobby nobody starts closes after `ServiceConfig.lobby_ttl_s`."""
+        gid = table.id
+        self.scheduler.arm(f"lobby:{gid}", max(delay, 0.0), lambda: self._expire_lobby(gid))
+
+    async def _expire_lobby(self, game_id: int) -> None:
+        async with self.lock(game_id):
+            table = self.tables.get(game_id)
+            if table is None or table.status != "lobby":
+                return
+            await self.storage.cancel_game(table.id)
+            table.status = "cancelled"
+            hours = round(self.config.lobby_ttl_s / 3600)
+            if table.ui.table_message_id is not None:
+                self._edit_table_message(
+                    table, t("lobby.expired", hours=hours), None, priority=MOVED
                 )
-                continue
-            table = self._table_from_stored(stored)
-            self._register(table)
-            log.info("resumed game %s in chat %s (%s)", table.id, table.chat_id, table.status)
-            if table.status == "lobby":
-                self._show_lobby(table)
-            else:
-                self._show_all(table)
-                for seat, _ in table.humans():
-                    if seat not in table.ui.dm_message_ids:
-                        self._post_dm(table, seat)  # it was on its way when the bot stopped
-                self._schedule(table, resumed=True)
+            log.info("lobby %s in chat %s expired", table.id, table.chat_id)
+            self._unregister(table)
 
     # ================================================================ lobby
 
@@ -424,6 +454,7 @@ class HeartsService:
         )
         self._register(table)
         self.seq[table.id] = 0
+        self._arm_lobby_expiry(table, self.config.lobby_ttl_s)
         return table
 
     async def _save_lobby(self, table: Table) -> None:

@@ -19,6 +19,8 @@ EN: Final[dict[str, str]] = {
     "lobby.hint": "Tap <b>Join</b> to sit down. Empty seats are filled with computer players "
     "when the game starts. The host can empty a seat with ✖.",
     "lobby.cancelled": "♥ This table was cancelled.",
+    "lobby.expired": "⌛ This table closed: nobody started it within {hours} hours. Send "
+    "/newgame to open a new one.",
     "button.join": "✋ Join",
     "button.leave": "🚪 Leave",
     "button.add_computer": "🤖 Add computer",

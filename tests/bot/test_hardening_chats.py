@@ -10,9 +10,10 @@ one person pressing Join in two groups at once sits at one of them.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
-from bot_harness import open_table, running_bot, seat_everyone, service_of, table_in
+from bot_harness import FAST, open_table, running_bot, seat_everyone, service_of, table_in
 
 from bot.texts import t
 from sandbox.testing import running_double
@@ -154,3 +155,39 @@ async def test_a_403_alone_tells_the_bot_it_was_removed(tmp_path: Path) -> None:
             assert double.error_count(403) <= 2  # the edit and the reply already under way
             ended = t("game.bot_removed", chat="Silent")
             assert any(ended in (m.text or "") for m in alice.dm_view().bot_messages)
+
+
+async def test_a_lobby_nobody_starts_closes_and_says_so(tmp_path: Path) -> None:
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Idle", members=[alice])
+        tuning = replace(FAST, lobby_ttl_s=1.0)
+        async with running_bot(double, tmp_path / "db.sqlite3", tuning) as app:
+            await alice.start_bot()
+            lobby = await open_table(double, alice, group)
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.status == "cancelled", 5)
+            await double.idle()
+            shown = double.chat_view(group.id).message(lobby)
+            assert shown is not None and (shown.text or "").startswith("⌛ This table closed")
+            assert list(shown.all_buttons()) == []
+            assert service_of(app).kept_sizes()["by_user"] == 0
+            await open_table(double, alice, group)  # the chat may open a new one
+
+
+async def test_a_lobby_that_expired_while_the_bot_was_down_closes_at_start(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "db.sqlite3"
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Down", members=[alice])
+        async with running_bot(double, database) as app:
+            await alice.start_bot()
+            lobby = await open_table(double, alice, group)
+        await asyncio.sleep(1.1)
+        async with running_bot(double, database, replace(FAST, lobby_ttl_s=1.0)) as app:
+            await double.wait_for(lambda: not service_of(app).tables, 5)
+            await double.idle()
+            shown = double.chat_view(group.id).message(lobby)
+            assert shown is not None and (shown.text or "").startswith("⌛ This table closed")

@@ -8,18 +8,23 @@ their reminders, the shared timer stays armed, and a restart resumes.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import time
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bot_harness import FAST, running_bot, service_of
 from test_e2e_events import START, count, create_event, events_of, said, tick
 
+from bot.app import Tuning
 from bot.event_render import event_message
 from bot.events import ManualClock, parse_new
 from engine import Rules
+from sandbox.limits import RateLimits
 from sandbox.testing import running_double
 from storage.events import EventOptions, Registration, StoredEvent
 
@@ -122,3 +127,40 @@ def test_the_event_message_fits_telegram_with_the_most_names_allowed() -> None:
     assert len(text) < 4096, len(text)
     assert markup is not None and "Register" in str(markup.to_dict())
     assert "… +290" in text  # the rest are counted, not listed
+
+
+async def test_twelve_people_pressing_register_at_once_are_all_answered_promptly(
+    tmp_path: Path,
+) -> None:
+    """With production pacing (the rate limiter on, a group's 3 s between edits, and the
+    double holding the bot to Telegram's flood limits): half of them have not opened the
+    bot's DM yet, so each of those presses also posts a line in the group."""
+    clock = ManualClock(START - timedelta(days=3))
+    async with running_double(RateLimits()) as double:
+        kumar = double.create_user("Kumar")
+        people = [double.create_user(f"P{n}", username=f"p{n}") for n in range(12)]
+        group = double.create_group("Rush", members=people, admins=[kumar])
+        tuning = Tuning(computer_delay=0.0, thinker_workers=0, clock=clock)
+        async with running_bot(double, tmp_path / "db.sqlite3", tuning) as app:
+            for person in people[:6]:
+                await person.start_bot()
+            message = await create_event(double, kumar, group, "Rush Cup 2031-06-01 18:00")
+            began = time.monotonic()
+            answers = await asyncio.gather(
+                *(p.press(group, message, "✋ Register", timeout=15) for p in people)
+            )
+            answered_in = time.monotonic() - began
+            assert all(answers) and answered_in < 5.0, (answers, answered_in)
+            for person in people[6:]:
+                await person.start_bot(f"e{(await _event_id(app, group.id))}")
+            event_id = await _event_id(app, group.id)
+            for _ in range(100):
+                entries = await events_of(app).storage.registrations(event_id)
+                if sum(e.status == "registered" for e in entries) == 12:
+                    break
+                await asyncio.sleep(0.1)
+            assert sum(e.status == "registered" for e in entries) == 12
+
+
+async def _event_id(app: Any, chat_id: int) -> int:
+    return (await events_of(app).storage.events_in_chat(chat_id))[0].id

@@ -33,6 +33,7 @@ from .config import Settings
 from .events import EventService, system_clock
 from .flood import CommandLimiter
 from .outbox import Outbox
+from .poller import ConfirmingUpdater
 from .service import HeartsService, ServiceConfig
 from .thinker import Thinker
 
@@ -133,6 +134,8 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
     if tuning.rate_limiter:
         builder = builder.rate_limiter(MessageRateLimiter(max_retries=3))  # type: ignore[arg-type]
     app = builder.build()
+    # Polling confirms an update only once it was handled (bot/poller.py).
+    app.updater = ConfirmingUpdater(app.bot, app.update_queue, app.process_update)
     app.bot_data["settings"] = settings
     app.bot_data["tuning"] = tuning
     app.bot_data["command_limiter"] = CommandLimiter()

@@ -232,6 +232,9 @@ class BotApiDouble:
         self._port = port
         self._runner: web.AppRunner | None = None
         self.url = ""
+        self._held: dict[str, asyncio.Event] = {}
+        self.holding: dict[str, int] = {}
+        """Requests waiting in `hold`, by method."""
 
         self.users: dict[int, UserRecord] = {}
         self.chats: dict[int, ChatRecord] = {}
@@ -655,6 +658,13 @@ class BotApiDouble:
             self._in_flight += 1
             self._touch()
         try:
+            gate = self._held.get(name)
+            if gate is not None:
+                self.holding[name] = self.holding.get(name, 0) + 1
+                try:
+                    await gate.wait()
+                finally:
+                    self.holding[name] -= 1
             result = await handler(params)
         except ApiError as exc:
             self.errors.append(ApiErrorRecord(name, chat_id, exc.code, exc.description))
@@ -664,6 +674,15 @@ class BotApiDouble:
                 self._in_flight -= 1
                 self._touch()
         return web.json_response({"ok": True, "result": result})
+
+    def hold(self, method: str) -> None:
+        """Keep every call of `method` waiting (as a slow Telegram would) until `release`."""
+        self._held.setdefault(method, asyncio.Event())
+
+    def release(self, method: str) -> None:
+        gate = self._held.pop(method, None)
+        if gate is not None:
+            gate.set()
 
     def _chat_of_call(self, method: str, params: Json) -> int | None:
         if method == "answerCallbackQuery":

@@ -7,10 +7,15 @@ opened read-only after each answered press (a move is stored before it is answer
 
 What a press made while the bot is dead gets, as this test pins it down: Telegram (here the
 double) keeps the update until a bot confirms it, so the restarted bot receives it and acts
-on it like any other press. Within Telegram's answer window the person gets the usual toast
-("Played X"). After the window the card is still played if it is still legal (the DM shows
-it), but the answer is refused with "query is too old": the bot logs that at info level and
-goes on, and the person's client simply stops showing the spinner.
+on it like any other press. An update the bot had fetched but not finished handling when it
+was killed is kept the same way: the bot's poller (`bot.poller`) confirms an update
+only once it has been handled (python-telegram-bot's own Updater confirmed it on its next
+poll, so such a press used to be lost silently; see the last test here).
+
+Within Telegram's answer window the person gets the usual toast ("Played X"). After the
+window the card is still played if it is still legal (the DM shows it), but the answer is
+refused with "query is too old": the bot logs that at info level and goes on, and the
+person's client simply stops showing the spinner.
 """
 
 from __future__ import annotations
@@ -435,5 +440,64 @@ async def test_sigterm_mid_game_stops_cleanly_and_the_restart_resumes_the_game(
             _origin, journal, snapshot = read_journal(database, stored.game_id)
             assert snapshot == state.game.to_json()
             assert len(journal) >= 52
+        finally:
+            await bot.stop()
+
+
+def _join_token(database: Path, chat_id: int) -> str:
+    with contextlib.closing(_read_only(database)) as db:
+        (token,) = db.execute(
+            "SELECT join_token FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (chat_id,)
+        ).fetchone()
+    return str(token)
+
+
+def _seated(database: Path, chat_id: int) -> list[int]:
+    with contextlib.closing(_read_only(database)) as db:
+        rows = db.execute(
+            "SELECT s.user_id FROM game_seats s JOIN games g ON g.id = s.game_id"
+            " WHERE g.chat_id = ? ORDER BY s.seat",
+            (chat_id,),
+        ).fetchall()
+    return [user for (user,) in rows]
+
+
+async def test_an_update_in_flight_when_the_bot_is_killed_is_handled_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    """Dave opens a table's link; while the bot asks Telegram whether he is a member of
+    the group (held unanswered here), the process is killed. The restarted bot gets the
+    same update again, seats him, and tells him once."""
+    database = tmp_path / "hearts.sqlite3"
+    async with running_double() as double:
+        alice, dave = double.create_user("Alice"), double.create_user("Dave")
+        group = double.create_group("Flight", members=[alice, dave], admins=[alice])
+        bot = BotProcess(double, database, tmp_path)
+        await bot.start()
+        try:
+            for person in (alice, dave):
+                await person.start_bot()
+            await double.wait_for(lambda: dave.dm_view().last() is not None, 10)
+            await open_table(double, alice, group)
+            token = _join_token(database, group.id)
+            before = len(dave.dm_view().bot_messages)
+
+            double.hold("getChatMember")
+            await dave.start_bot(f"j{token}")
+            await double.wait_for(lambda: double.holding.get("getChatMember", 0) > 0, 10)
+            await asyncio.sleep(0.3)  # the bot polls again meanwhile: nothing is confirmed
+            await bot.kill()
+            double.release("getChatMember")
+            assert _seated(database, group.id) == [alice.id]
+
+            await bot.start()
+            await double.wait_for(lambda: dave.id in _seated(database, group.id), 10)
+            await double.wait_for(lambda: len(dave.dm_view().bot_messages) > before, 10)
+            await double.idle(quiet=0.3)
+            replies = [m.text or "" for m in dave.dm_view().bot_messages[before:]]
+            assert replies == [
+                "You're seated at the table in Flight. Your cards will come "
+                "here when the game starts."
+            ]
         finally:
             await bot.stop()

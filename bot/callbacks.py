@@ -29,14 +29,16 @@ JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK = (
     "lk",
 )
 # DM actions.
-CARD, PASS, MOON, TRACKER, NOOP = "c", "p", "m", "t", "n"
+CARD, PASS, MOON, TRACKER = "c", "p", "m", "t"
+# Group actions under a finished game.
+REMATCH: Final = "rm"
 # Event (tournament) actions: the id field holds the event's id, not a game's.
 EVENT_REGISTER, EVENT_WITHDRAW = "er", "ew"
 EVENT_ACTIONS: Final = frozenset({EVENT_REGISTER, EVENT_WITHDRAW})
 
 ACTIONS: Final = frozenset(
     {JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK}
-    | {CARD, PASS, MOON, TRACKER, NOOP}
+    | {CARD, PASS, MOON, TRACKER, REMATCH}
     | EVENT_ACTIONS
 )
 

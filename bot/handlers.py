@@ -354,6 +354,8 @@ async def _dispatch(
         return await service.set_rule(g, person, option, value)
     if data.action == cb.START:
         return await service.start(g, person)
+    if data.action == cb.REMATCH:
+        return await service.rematch(g, person, chat_id)
     if data.action == cb.CANCEL:
         return await service.cancel_game(g, person)
     if data.action == cb.KICK:

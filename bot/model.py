@@ -61,6 +61,11 @@ class TableUI:
     table_message_id: int | None = None
     dm_message_ids: dict[int, int] = field(default_factory=dict)
     nudge_message_ids: dict[int, int] = field(default_factory=dict)
+    reminder_message_ids: dict[int, int] = field(default_factory=dict)
+    """The "⏰ 30 s left" DM of each seat, deleted once the person has moved."""
+    idle_message_ids: dict[int, int] = field(default_factory=dict)
+    """The group's one message about a seat that keeps timing out, edited as it goes on
+    (0 while it is on its way)."""
     selections: dict[int, list[str]] = field(default_factory=dict)
     tracker_open: dict[int, bool] = field(default_factory=dict)
     pending: dict[int, str] = field(default_factory=dict)
@@ -78,6 +83,8 @@ class TableUI:
         # JSON turns int keys into strings.
         ui.dm_message_ids = {int(k): v for k, v in ui.dm_message_ids.items()}
         ui.nudge_message_ids = {int(k): v for k, v in ui.nudge_message_ids.items()}
+        ui.reminder_message_ids = {int(k): v for k, v in ui.reminder_message_ids.items()}
+        ui.idle_message_ids = {int(k): v for k, v in ui.idle_message_ids.items()}
         ui.selections = {int(k): v for k, v in ui.selections.items()}
         ui.tracker_open = {int(k): v for k, v in ui.tracker_open.items()}
         ui.pending = {int(k): v for k, v in ui.pending.items()}

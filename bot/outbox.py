@@ -220,6 +220,8 @@ class Outbox:
         self._shown: OrderedDict[tuple[int, int], bytes] = OrderedDict()
         """A digest of what each recent message shows, oldest first (`SHOWN_LIMIT`)."""
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._wake: dict[tuple[int, int], asyncio.Event] = {}
+        """Wakes a message's edit worker waiting out the pace (see `_ahead`)."""
         self._next_time: dict[int, float] = {}
         """When each chat may next get a message or an edit; dropped once it has passed."""
         self._paced_since_sweep = 0
@@ -443,6 +445,10 @@ class Outbox:
         worker = self._workers.get(key)
         if worker is None or worker.done():
             self._workers[key] = asyncio.create_task(self._edit_worker(key))
+            return
+        wake = self._wake.get(key)
+        if wake is not None and key[0] > 0 and priority <= MOVED:
+            wake.set()
         elif self._pacer is not None:
             # An older state of this message may be waiting its turn at a lower priority
             # (a screen that became the acting person's): the wait moves up.
@@ -495,13 +501,19 @@ class Outbox:
         finally:
             if self._workers.get(key) is asyncio.current_task():
                 del self._workers[key]
+                self._wake.pop(key, None)
 
     async def _send_edits(self, key: tuple[int, int]) -> None:
         chat_id, message_id = key
         while key in self._pending:
-            wait = self._next_time.get(chat_id, 0.0) - time.monotonic()
-            if wait > 0 or self._sends_waiting.get(chat_id):
-                await asyncio.sleep(max(wait, 0.05))
+            ahead = self._ahead(key)
+            wait = self._next_time.get(chat_id, 0.0) - ahead - time.monotonic()
+            if wait > 0 or (self._sends_waiting.get(chat_id) and not ahead):
+                # Woken early when the pending state becomes the presser's own screen.
+                wake = self._wake.setdefault(key, asyncio.Event())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), max(wait, 0.05))
+                wake.clear()
                 continue  # a new message may have pushed the chat's turn further
             pending = self._pending.get(key)
             if pending is not None:
@@ -532,6 +544,16 @@ class Outbox:
                 return
             except TelegramError as error:
                 log.warning("edit of message %s in %s failed: %s", message_id, chat_id, error)
+
+    def _ahead(self, key: tuple[int, int]) -> float:
+        """How far ahead of a chat's pace an edit may go: in a DM, the screen of the person
+        who just pressed (their card's highlight, their played card) goes out at once, up
+        to `URGENT_BURST` intervals early (three quick taps); the chat's pace then catches
+        up."""
+        pending = self._pending.get(key)
+        if key[0] > 0 and pending is not None and pending.priority <= MOVED:
+            return URGENT_BURST * self._interval(key[0])
+        return 0.0
 
     def _interval(self, chat_id: int) -> float:
         return self.group_interval if chat_id < 0 else self.dm_interval
@@ -638,6 +660,7 @@ class Outbox:
             "pending": len(self._pending),
             "shown": len(self._shown),
             "workers": len(self._workers),
+            "wake": len(self._wake),
             "next_time": len(self._next_time),
             "sends_waiting": len(self._sends_waiting),
             "last_post": len(self._last_post),

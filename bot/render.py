@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import html
 import io
+import math
+import time
 from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from engine import Card, HandResult, Rules, SeatView, magnitude_squared
+from engine.cards import FULL_DECK, codes, deck_mask
 from engine.scoring import Score
 
 from . import callbacks as cb
@@ -157,7 +160,7 @@ RULE_CHOICES: dict[str, tuple[str, ...]] = {
     "level": LEVELS,
     "tracker": ("on", "off"),
 }
-RULE_ROW = {"players": 5, "variant": 3, "moon": 2, "target": 4, "timer": 4, "level": 4}
+RULE_ROW = {"players": 4, "variant": 3, "moon": 2, "target": 4, "timer": 4, "level": 4}
 """Buttons per row of the menu (2 when not named): short values share a row."""
 TWO_PLAYER_IGNORES = ("moon", "queen", "first")
 """Options two-player Hearts accepts and ignores (README, Rules): not offered for it."""
@@ -213,14 +216,30 @@ RULE_LABELS = {
 }
 
 
+RULE_ICONS = {
+    "players": "👥",
+    "variant": "🃏",
+    "moon": "🌕",
+    "queen": "♠",
+    "first": "1️⃣",
+    "target": "🎯",
+    "timer": "⏱",
+    "level": "🤖",
+    "tracker": "📋",
+}
+"""Each option's mark: on its line in the menu's text and on every button of its row, so a
+row says what it sets however narrow a phone makes its buttons."""
+
+
 def rules_menu(table: Table) -> tuple[str, InlineKeyboardMarkup]:
-    """The host's menu: a line and a row of buttons per option that applies to the variant;
-    the first button of each row names the option ("Q♠ breaks hearts: on | off")."""
+    """The host's menu: a line per option that applies to the variant ("🎯 Target: 100"),
+    and a row of buttons for it, each marked with the option's icon ("🎯 •100")."""
     current = current_rule_values(table)
     lines = [t("rules.menu_title"), esc(rules_summary(table)), ""]
     keyboard: list[list[InlineKeyboardButton]] = []
     for option in rule_options(table.rules):
-        label = t(RULE_LABELS[option])
+        icon = RULE_ICONS[option]
+        label = f"{icon} {t(RULE_LABELS[option])}"
         lines.append(
             t("rules.menu_line", label=label, value=esc(_choice_label(option, current[option])))
         )
@@ -228,12 +247,11 @@ def rules_menu(table: Table) -> tuple[str, InlineKeyboardMarkup]:
         for value in RULE_CHOICES[option]:
             text = _choice_label(option, value)
             if value == current[option]:
-                text = f"• {text}"
-            if not row:
-                text = t("rules.button_first", label=label, value=text)
+                text = f"•{text}"
             row.append(
                 InlineKeyboardButton(
-                    text, callback_data=cb.button(cb.SET_RULE, table.id, 0, f"{option}={value}")
+                    f"{icon} {text}",
+                    callback_data=cb.button(cb.SET_RULE, table.id, 0, f"{option}={value}"),
                 )
             )
         width = RULE_ROW.get(option, 2)
@@ -321,6 +339,16 @@ def table_message(table: Table) -> str:
     return "\n".join(lines)
 
 
+def cancelled(table: Table) -> str:
+    """The table's message after its game was cancelled: the standings it stopped at."""
+    game = table.game
+    assert game is not None
+    lines = [t("table.cancelled_title", hand=game.hand_number), ""]
+    for seat, total in enumerate(game.scores):
+        lines.append(f"{esc(table.name(seat))}: {format_total(total)}")
+    return "\n".join(lines)
+
+
 def hand_result(table: Table, result: HandResult) -> str:
     points = " · ".join(
         f"{esc(table.name(s))} {format_score(p)}" for s, p in enumerate(result.points)
@@ -373,6 +401,21 @@ def _card_rows(
     return rows
 
 
+def removed_cards(players: int) -> list[Card]:
+    """The cards taken out of the deck for this many players (RULES.md §2); none for four,
+    and two-player Hearts plays a deck of its own (the README's rules say which)."""
+    if players in (2, 4):
+        return []
+    return [Card.parse(code) for code in codes(FULL_DECK & ~deck_mask(players))]
+
+
+def _trick_number(view: SeatView, seat: int) -> tuple[int, int]:
+    """This trick's number and how many the hand has (5/13), from the reader's cards."""
+    played_now = any(s == seat for s, _ in view.trick)
+    number = len(view.tricks) + 1
+    return number, len(view.tricks) + len(view.hand) + (1 if played_now else 0)
+
+
 def dm(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | None]:
     """One player's living DM message: the table from their seat and their cards."""
     game = table.game
@@ -381,12 +424,22 @@ def dm(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | None]:
     g = table.id
     lines = [t("dm.header", chat=esc(table.chat_title), hand=view.hand_number)]
     lines.append(t("dm.scores", scores=_scores_line(table, view.scores, seat)))
+    removed = removed_cards(table.rules.players)
+    if removed and view.phase != "over":
+        lines.append(t("dm.removed", cards=" ".join(c.symbol for c in removed)))
     lines.append("")
     selected = set(table.ui.selections.get(seat, [])) if view.phase == "pass" else set()
     extra_rows: list[list[InlineKeyboardButton]] = []
     if view.phase == "over":
         lines.append(t("dm.game_over", winners=winners_text(table, view.winners)))
         return "\n".join(lines), None
+    history = game.hand_history
+    if history and (view.phase == "pass" or (view.phase == "play" and not view.tricks)):
+        # Until the next hand's first trick: how the last hand went (who took what, moon).
+        previous = history[-1]
+        shown = 2 if previous.shooter is not None else 1
+        lines.extend(hand_result(table, previous).split("\n")[:shown])
+        lines.append("")
     if view.phase == "pass":
         arrow = ARROWS[view.pass_direction]
         if view.passed is None:
@@ -424,10 +477,14 @@ def dm(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | None]:
                     name=esc(table.name(view.pass_from)),
                 )
             )
+        number, total = _trick_number(view, seat)
         if view.trick:
-            lines.append(t("dm.trick", cards=_plays(table, view.trick)))
+            lines.append(t("dm.trick", number=number, total=total, cards=_plays(table, view.trick)))
         else:
-            lines.append(t("dm.trick_empty"))
+            lines.append(t("dm.trick_empty", number=number, total=total))
+        if view.current_player == seat and table.ui.deadline is not None:
+            left = max(0, round(table.ui.deadline - time.time()))
+            lines.append(t("dm.time_left", minutes=left // 60, seconds=f"{left % 60:02}"))
         if view.tricks:
             last = view.tricks[-1]
             lines.append(
@@ -509,6 +566,14 @@ PALETTE = [
 ]
 
 
+def _round_step(raw: float) -> float:
+    """The round number (1, 2, 5 times a power of ten) nearest above `raw`: axis steps."""
+    if raw <= 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(raw))
+    return float(next(m * power for m in (1, 2, 5, 10) if m * power >= raw))
+
+
 def score_chart_png(table: Table) -> bytes:
     """A line chart of every player's total hand by hand (|z| for Complex Hearts)."""
     from PIL import Image, ImageDraw, ImageFont
@@ -522,10 +587,10 @@ def score_chart_png(table: Table) -> bytes:
         return magnitude_squared(score) ** 0.5 if isinstance(score, complex) else float(score)
 
     series = [[0.0] + [value(h.totals[s]) for h in history] for s in range(n)]
-    width, height, margin, legend = 800, 480, 60, 150
+    width, height, margin, legend = 900, 540, 70, 190
     image = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=16)
+    font = ImageFont.load_default(size=20)
     lo = min(0.0, *(min(s) for s in series))
     hi = max(float(table.rules.target), *(max(s) for s in series))
     plot_w = width - margin - legend
@@ -535,22 +600,38 @@ def score_chart_png(table: Table) -> bytes:
     def xy(i: int, v: float) -> tuple[float, float]:
         return margin + plot_w * i / hands, margin + plot_h * (1 - (v - lo) / (hi - lo or 1))
 
+    # Points on the left with light grid lines at a round step, the target marked.
+    step = _round_step((hi - lo) / 5)
+    tick = step * math.ceil(lo / step)
+    while tick <= hi:
+        y = xy(0, tick)[1]
+        draw.line((margin, y, margin + plot_w, y), fill=(232, 232, 232), width=1)
+        draw.text((margin - 8, y), f"{tick:g}", fill="black", font=font, anchor="rm")
+        tick += step
     draw.rectangle((margin, margin, margin + plot_w, margin + plot_h), outline="black")
     target_y = xy(0, float(table.rules.target))[1]
-    draw.line((margin, target_y, margin + plot_w, target_y), fill=(180, 180, 180), width=1)
-    draw.text((margin + 4, target_y - 18), f"{table.rules.target}", fill=(120, 120, 120), font=font)
-    draw.text((margin, 15), t("game.winner_chart"), fill="black", font=font)
-    for i in range(hands + 1):
+    draw.line((margin, target_y, margin + plot_w, target_y), fill=(200, 60, 60), width=2)
+    draw.text(
+        (margin + plot_w - 6, target_y - 4),
+        t("chart.target", target=table.rules.target),
+        fill=(200, 60, 60),
+        font=font,
+        anchor="rb",
+    )
+    draw.text((margin, 18), t("game.winner_chart"), fill="black", font=font)
+    every = max(1, math.ceil(hands / 12))  # at most a dozen hand labels
+    for i in range(0, hands + 1, every):
         x, _ = xy(i, lo)
-        draw.text((x - 4, margin + plot_h + 6), str(i), fill="black", font=font)
+        label = t("chart.hand", hand=i) if i else t("chart.start")
+        draw.text((x, margin + plot_h + 8), label, fill="black", font=font, anchor="mt")
     for s in range(n):
         color = PALETTE[s % len(PALETTE)]
         points = [xy(i, v) for i, v in enumerate(series[s])]
         draw.line(points, fill=color, width=3)
         for p in points:
             draw.ellipse((p[0] - 3, p[1] - 3, p[0] + 3, p[1] + 3), fill=color)
-        ly = margin + 24 * s
-        draw.rectangle((width - legend + 10, ly + 4, width - legend + 24, ly + 18), fill=color)
+        ly = margin + 30 * s
+        draw.rectangle((width - legend + 10, ly + 4, width - legend + 26, ly + 20), fill=color)
         label = f"{table.name(s)[:12]} {series[s][-1]:.0f}"
         draw.text((width - legend + 30, ly), label, fill="black", font=font)
     out = io.BytesIO()

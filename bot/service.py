@@ -35,11 +35,12 @@ from engine import (
     Move,
     Rules,
 )
-from storage.errors import StorageUnavailable
+from storage.errors import GameNotFound, StorageUnavailable
 from storage.models import Seat as StoredSeat
 from storage.models import StoredGame
 from storage.repository import Storage
 
+from . import callbacks as cb
 from . import render
 from .callbacks import parse_id
 from .model import LEVELS, TARGETS, TIMERS, Seat, Table, TableOptions, TableUI
@@ -211,6 +212,8 @@ class HeartsService:
         outbox.on_gone = self.chat_gone
         self.scheduler.on_trouble = self._timer_trouble
         self._troubled: set[int] = set()
+        self._idle_text: dict[tuple[int, int], str] = {}
+        """The newest text of an idle notice still on its way to the group."""
         """Tables told that their moves cannot be saved just now."""
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -560,10 +563,10 @@ class HeartsService:
             assert s is not None
             s.away = True
             await self.storage.set_meta(table.id, self._meta(table))
-            self._announce(table, t("game.left", name=render.esc(s.name)))
             self._show_all(table)
             self._schedule(table)
-            return t("toast.left")
+            # One line in the group says it, for everyone (the /leave is answered by it).
+            return t("game.left", name=render.esc(s.name))
 
     async def add_computer(self, game_id: int, person: Person) -> str:
         async with self.lock(game_id):
@@ -790,6 +793,53 @@ class HeartsService:
         """The bot was added back to a group, or unblocked: it may write there again."""
         self.outbox.resume_chat(chat_id)
 
+    async def rematch(self, game_id: int, person: Person, chat_id: int | None) -> str:
+        """« New game » under a finished game: a lobby in the same chat with the same rules
+        and options, its host the presser; the people who played (and are free, with their
+        DM open) keep their seats, computers theirs."""
+        try:
+            stored = await self.storage.load_game(game_id, verify=False)
+        except GameNotFound:
+            raise UserError(t("toast.unknown_button")) from None
+        if stored.status != "finished" or stored.event_id is not None or chat_id != stored.chat_id:
+            raise UserError(t("toast.unknown_button"))
+        old = self._table_from_stored(stored)
+        self.seq.pop(old.id, None)
+        if await self.table_in_chat(old.chat_id, old.thread_id) is not None:
+            raise UserError(t("reply.table_exists"))
+        await self.storage.upsert_user(person.id, person.name, person.username)
+        async with self._seating:
+            if await self.table_in_chat(old.chat_id, old.thread_id) is not None:
+                raise UserError(t("reply.table_exists"))
+            table = await self._open_lobby(old.chat_id, old.thread_id, old.chat_title, person)
+            table.rules, table.options = old.rules, old.options
+            table.seats = [s for s in table.seats if s is not None]  # the host, if seated
+            table.seats += [None] * (old.rules.players - len(table.seats))
+            for s in old.seats:
+                if s is None or None not in table.seats:
+                    continue
+                if s.kind == "computer":
+                    table.seats[table.seats.index(None)] = self._computer(table)
+                elif await self._free_to_sit(s.user_id, person):
+                    assert s.user_id is not None
+                    table.seats[table.seats.index(None)] = Seat("human", s.name, s.user_id)
+            self._index_seats(table)
+            await self.storage.update_lobby(
+                table.id, table.rules, self._stored_seats(table), self._meta(table)
+            )
+        text, markup = render.lobby(table)
+        table.ui.table_message_id = await self.outbox.send(
+            table.chat_id, text, markup, table.thread_id
+        )
+        await self.storage.set_meta(table.id, self._meta(table))
+        return t("toast.rematch")
+
+    async def _free_to_sit(self, user_id: int | None, host: Person) -> bool:
+        """Whether a player of the last game can be seated at its rematch now."""
+        if user_id is None or user_id == host.id or self.table_of_user(user_id) is not None:
+            return False
+        return await self.storage.dm_open(user_id)
+
     async def cancel(self, chat_id: int, thread_id: int | None, person: Person) -> str:
         table = await self.table_in_chat(chat_id, thread_id)
         if table is None:
@@ -805,11 +855,12 @@ class HeartsService:
             await self.storage.cancel_game(table.id)
             table.status = "cancelled"
             self.scheduler.cancel_game(table.id)
-            text = t("lobby.cancelled") if table.game is None else None
-            if text is not None and table.ui.table_message_id is not None:
+            said = t("game.cancelled", name=render.esc(person.name))
+            if table.ui.table_message_id is not None:
+                # The table's message stops showing whose turn it is, and its button.
+                text = t("lobby.cancelled") if table.game is None else render.cancelled(table)
                 self._edit_table_message(table, text, None, priority=MOVED)
             if table.game is not None:
-                self._announce(table, t("game.cancelled", name=render.esc(person.name)))
                 for seat, _ in table.humans():
                     await self._clear_nudge(table, seat)
                     msg = table.ui.dm_message_ids.get(seat)
@@ -819,7 +870,9 @@ class HeartsService:
                             user.user_id, msg, t("game.cancelled", name=render.esc(person.name))
                         )
             self._unregister(table)
-            return t("toast.cancelled")
+            # A started game's /cancel is answered with one line in the group (the toast of a
+            # lobby's button is enough for a lobby).
+            return said if table.game is not None else t("toast.cancelled")
 
     async def open_dm(self, person: Person, payload: str) -> str:
         """``/start`` in private: the person can now get DMs; a deep link seats them."""
@@ -975,6 +1028,7 @@ class HeartsService:
                 raise UserError(t("reply.not_away"))
             s.away = False
             s.timeouts = 0
+            table.ui.idle_message_ids.pop(seat, None)
             await self.storage.set_meta(table.id, self._meta(table))
             self._announce(table, t("game.rejoined", name=render.esc(s.name)))
             table.ui.dm_message_ids.pop(seat, None)
@@ -989,6 +1043,7 @@ class HeartsService:
         if s.away:
             raise UserError(t("dm.away"))
         s.timeouts = 0
+        table.ui.idle_message_ids.pop(seat, None)  # a next spell of timeouts gets its own
         await self._apply(table, move)
 
     async def _apply(self, table: Table, move: Move) -> list[Event]:
@@ -1044,13 +1099,16 @@ class HeartsService:
         table.status = "finished"
         self.scheduler.cancel_game(table.id)
         text = t("table.over", winners=render.winners_text(table, game.winners))
-        self._announce(table, text)
         if table.event_id is None:
+            # Announced once: the chart with the result as its caption (the table's message
+            # shows the final standings and the rematch button).
             try:
                 png = render.score_chart_png(table)
-                self.outbox.post(table.chat_id, text, thread_id=table.thread_id, photo=png)
             except Exception:
                 log.exception("score chart for game %s failed", table.id)
+                self._announce(table, text)
+            else:
+                self.outbox.post(table.chat_id, text, thread_id=table.thread_id, photo=png)
         for seat, _ in table.humans():
             await self._clear_nudge(table, seat)
         self._unregister(table)
@@ -1134,10 +1192,13 @@ class HeartsService:
         table.ui.nudge_message_ids[seat] = message_id
 
     async def _clear_nudge(self, table: Table, seat: int) -> None:
-        message_id = table.ui.nudge_message_ids.pop(seat, None)
+        """The person moved (or the game ended): their "your turn" and "30 s left" DMs
+        are no longer true, so they go."""
         s = table.seats[seat]
-        if message_id is not None and s is not None and s.user_id is not None:
-            await self.outbox.delete(s.user_id, message_id)
+        for ids in (table.ui.nudge_message_ids, table.ui.reminder_message_ids):
+            message_id = ids.pop(seat, None)
+            if message_id is not None and s is not None and s.user_id is not None:
+                await self.outbox.delete(s.user_id, message_id)
 
     async def _remind(self, gid: int, version: int) -> None:
         async with self.lock(gid):
@@ -1149,10 +1210,30 @@ class HeartsService:
             for seat in table.game.waiting_for():
                 s = table.seats[seat]
                 if s is not None and s.user_id is not None and not s.is_computer_now:
-                    self.outbox.post(
+                    sent = self.outbox.post(
                         s.user_id,
                         t("dm.reminder", seconds=seconds, chat=render.esc(table.chat_title)),
                     )
+                    self._spawn(self._keep_reminder(table, seat, s.user_id, version, sent))
+
+    async def _keep_reminder(
+        self,
+        table: Table,
+        seat: int,
+        user_id: int,
+        version: int,
+        sent: Awaitable[int | None],
+    ) -> None:
+        """Keep the reminder's id to delete it when the person moves (or at once, if they
+        moved while it was on its way)."""
+        message_id = await sent
+        if message_id is None:
+            return
+        if self.seq.get(table.id) == version and table.status == "active":
+            table.ui.reminder_message_ids[seat] = message_id
+            self._save_meta_soon(table)
+        else:
+            await self.outbox.delete(user_id, message_id)
 
     async def _timeout(self, gid: int, version: int) -> None:
         """The turn timer ran out: a `standard` computer player moves for each late person."""
@@ -1170,13 +1251,45 @@ class HeartsService:
                 assert s is not None
                 s.timeouts += 1
                 move = await self._decide(table, seat, "standard")
-                self._announce(table, t("game.timeout_played", name=render.esc(s.name)))
+                name = render.esc(s.name)
                 if s.timeouts >= self.config.timeouts_before_away:
                     s.away = True
-                    self._announce(table, t("game.away", name=render.esc(s.name)))
+                    self._idle_notice(table, seat, t("game.away", name=name, times=s.timeouts))
                     if s.user_id is not None:
                         self.outbox.post(s.user_id, t("dm.away"))
+                else:
+                    self._idle_notice(
+                        table, seat, t("game.timeout_played", name=name, times=s.timeouts)
+                    )
                 await self._apply(table, move)
+
+    def _idle_notice(self, table: Table, seat: int, text: str) -> None:
+        """One group message per spell of timeouts of a seat, edited as the spell goes on
+        (a timeout, another, the computer taking over), instead of one message each."""
+        if table.event_id is not None:
+            return  # a tournament's group follows the event's status message instead
+        ids = table.ui.idle_message_ids
+        self._idle_text[(table.id, seat)] = text
+        message_id = ids.get(seat)
+        if message_id:
+            self.outbox.edit(table.chat_id, message_id, text, None, table.thread_id)
+            return
+        if message_id == 0:
+            return  # on its way: it is edited to the newest text when it arrives
+        ids[seat] = 0
+        sent = self.outbox.post(table.chat_id, text, thread_id=table.thread_id, notify=False)
+
+        async def keep_id() -> None:
+            new_id = await sent
+            latest = self._idle_text.pop((table.id, seat), text)
+            if new_id is None or ids.get(seat) != 0:
+                return
+            ids[seat] = new_id
+            self._save_meta_soon(table)
+            if latest != text:
+                self.outbox.edit(table.chat_id, new_id, latest, None, table.thread_id)
+
+        self._spawn(keep_id())
 
     async def _computer_turn(self, gid: int, version: int) -> None:
         async with self.lock(gid):
@@ -1228,6 +1341,11 @@ class HeartsService:
             markup = None
             if table.game is not None and table.game.phase != "over":
                 button = InlineKeyboardButton(t("button.open_dm"), url=url)
+                markup = InlineKeyboardMarkup([[button]])
+            elif table.event_id is None:
+                # The game is over: the same seats and rules, one press away.
+                data = cb.button(cb.REMATCH, table.id)
+                button = InlineKeyboardButton(t("button.rematch"), callback_data=data)
                 markup = InlineKeyboardMarkup([[button]])
             return render.table_message(table), markup
 
@@ -1326,8 +1444,16 @@ class HeartsService:
     async def scores_text(self, chat_id: int, thread_id: int | None) -> str:
         parts = []
         table = await self.table_in_chat(chat_id, thread_id)
+        title = "scores.game_title"
+        if table is None or table.game is None:
+            # Until a new game starts, the last one finished here, hand by hand.
+            stored = await self.storage.last_finished_game(chat_id, thread_id)
+            if stored is not None and stored.game is not None:
+                table = self._table_from_stored(stored)
+                self.seq.pop(table.id, None)
+                title = "scores.last_game_title"
         if table is not None and table.game is not None:
-            parts.append(t("scores.game_title"))
+            parts.append(t(title))
             for result in table.game.hand_history:
                 parts.append(render.hand_result(table, result).split("\n")[0])
             totals = " · ".join(

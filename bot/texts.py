@@ -60,7 +60,6 @@ EN: Final[dict[str, str]] = {
     "level.pro": "pro",
     "level.expert": "expert",
     "rules.menu_line": "{label}: <b>{value}</b>",
-    "rules.button_first": "{label}: {value}",
     "rules.summary.two_player": "{players} players · {variant} · moon: {moon} · to {target} · "
     "turn timer: {timer} · computer: {level}",
     "rules.summary": "{players} players · {variant} · moon: {moon} · Q♠ breaks hearts: "
@@ -96,6 +95,8 @@ EN: Final[dict[str, str]] = {
     "toast.moon_chosen": "Done!",
     "toast.rule_changed": "Rules changed.",
     "toast.cancelled": "Table cancelled.",
+    "toast.rematch": "A new table is open: same rules, same seats.",
+    "button.rematch": "🔁 New game",
     "toast.bad_rule": "That combination isn't possible: {reason}",
     "toast.removed": "Seat emptied.",
     "reply.open_dm_first": "{name}, I can't message you yet. Tap below, press <b>Start</b> in "
@@ -125,8 +126,10 @@ EN: Final[dict[str, str]] = {
     "dm.hold": "No passing this hand.",
     "dm.your_turn": "👉 <b>Your turn.</b>",
     "dm.turn_of": "Waiting for <b>{name}</b>.",
-    "dm.trick": "Trick: {cards}",
-    "dm.trick_empty": "Trick: —",
+    "dm.trick": "Trick {number}/{total}: {cards}",
+    "dm.trick_empty": "Trick {number}/{total}: —",
+    "dm.time_left": "⏱ {minutes}:{seconds} left to play.",
+    "dm.removed": "Out of the deck this game: {cards}",
     "dm.last_trick": "Last trick: {cards} → {name}",
     "dm.hearts_broken": "💔 Hearts are broken.",
     "dm.hearts_unbroken": "♥ Hearts are not broken.",
@@ -163,6 +166,10 @@ EN: Final[dict[str, str]] = {
     "table.scores_hand": "<b>Scores</b> (this hand's points in brackets)",
     "table.scores_final": "<b>Final scores</b>",
     "table.over": "🏁 <b>Game over!</b> {winners} won.",
+    "table.cancelled_title": "♥ <b>Hearts</b> · ✖ cancelled during hand {hand}",
+    "chart.target": "target {target}",
+    "chart.hand": "H{hand}",
+    "chart.start": "start",
     "table.follow_dm": "Play from your DM with me.",
     "direction.left": "pass left",
     "direction.right": "pass right",
@@ -171,9 +178,10 @@ EN: Final[dict[str, str]] = {
     "hand.result": "✋ <b>Hand {hand}</b>: {points}",
     "hand.moon": "🌕 {name} shot the moon!",
     "hand.standings": "Standings: {totals}",
-    "game.timeout_played": "⏱ {name} ran out of time; a computer player chose for them.",
-    "game.away": "💤 {name} timed out 3 times; a computer player takes the seat until they "
-    "/rejoin.",
+    "game.timeout_played": "⏱ {name} ran out of time ({times}×); a computer player chose a "
+    "card for {name}.",
+    "game.away": "💤 {name} ran out of time {times} times in a row, so a computer player "
+    "plays for {name} until {name} sends /rejoin.",
     "game.blocked": "🚫 {name} blocked me; a computer player takes the seat until they "
     "unblock me and send /rejoin.",
     "game.bot_removed": "✖ I was removed from {chat}, so its game has ended.",
@@ -189,6 +197,7 @@ EN: Final[dict[str, str]] = {
     "game.winner_chart": "Score by hand",
     # Scores and stats
     "scores.game_title": "<b>This game</b>",
+    "scores.last_game_title": "<b>The last game here</b> (finished), hand by hand:",
     "scores.no_game": "No game is running here.",
     "scores.board_title": "<b>All-time leaderboard</b>",
     "scores.board_empty": "No finished games in this chat yet.",

@@ -125,6 +125,10 @@ class Storage(Protocol):
         """The lobby or active game of a chat (or of one forum topic), if any."""
         ...
 
+    async def last_finished_game(self, chat_id: int, thread_id: int | None) -> StoredGame | None:
+        """The chat's (or forum topic's) latest finished game of its own (not a tournament's)."""
+        ...
+
     async def active_game_for_user(self, user_id: int) -> StoredGame | None:
         """The lobby or active game where the user sits, if any."""
         ...

@@ -533,6 +533,14 @@ class SqliteStorage(SqliteEvents):
         )
         return await self._to_stored_game(rows[0], verify=False) if rows else None
 
+    async def last_finished_game(self, chat_id: int, thread_id: int | None) -> StoredGame | None:
+        rows = await self._game_rows(
+            "g.chat_id = ? AND g.thread_id IS ? AND g.status = 'finished'"
+            " AND g.event_id IS NULL ORDER BY g.id DESC LIMIT 1",
+            (chat_id, thread_id),
+        )
+        return await self._to_stored_game(rows[0], verify=False) if rows else None
+
     async def active_game_for_user(self, user_id: int) -> StoredGame | None:
         rows = await self._game_rows(
             "g.id IN (SELECT game_id FROM game_seats WHERE user_id = ?)"

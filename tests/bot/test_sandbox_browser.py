@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bot_harness import table_in
@@ -57,6 +58,12 @@ def chromium_path() -> str:
     return found
 
 
+async def shoot(page: Any, name: str) -> None:
+    """A screenshot kept as a test artifact (test-artifacts/ is not in git)."""
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SCREENSHOT.parent / f"sandbox-{name}.png"))
+
+
 async def test_a_person_plays_in_the_browser(tmp_path: Path) -> None:
     chromium = chromium_path()
     try:
@@ -93,6 +100,15 @@ async def test_a_person_plays_in_the_browser(tmp_path: Path) -> None:
             lobby = group.locator(".msg", has=page.locator(".kb-btn", has_text="Add computer"))
             await expect(lobby).to_have_count(1)
             await expect(group.locator(".msg.out")).to_contain_text("/newgame")
+            # The rules menu: every row names what it sets; a game to 50, to see it end.
+            lobby_id = await lobby.get_attribute("data-message-id")
+            lobby = group.locator(f'.msg[data-message-id="{lobby_id}"]')
+            await lobby.locator(".kb-btn", has_text="Rules").click()
+            await expect(lobby).to_contain_text("Q♠ breaks hearts")
+            await lobby.locator('.kb-btn[data-callback$=":target=50"]').click()
+            await expect(lobby.locator(".text")).to_contain_text("Target: 50")
+            await shoot(page, "rules-menu")
+            await lobby.locator(".kb-btn", has_text="Back").click()
             for count in range(1, 4):
                 await lobby.locator(".kb-btn", has_text="Add computer").click()
                 await expect(lobby.locator(".text")).to_contain_text(
@@ -140,7 +156,25 @@ async def test_a_person_plays_in_the_browser(tmp_path: Path) -> None:
             assert world.double.error_count(400) == 0
 
             await expect(page.locator(".toast")).to_have_count(0)  # toasts fade out
+            await expect(dm).to_contain_text(re.compile(r"Trick \d+/13"))
+            await shoot(page, "dm-mid-trick")
             SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
             await page.screenshot(path=str(SCREENSHOT))
+
+            # Ana leaves: computers play on. The next hand's DM opens with the last one's
+            # result; the game ends with one announcement and a rematch button.
+            await group.locator("input[name=text]").fill("/leave")
+            await group.locator("input[name=text]").press("Enter")
+            await world.double.wait_for(lambda: game.hand_number >= 2, 30)
+            await expect(dm).to_contain_text("Hand 1:", timeout=15000)
+            await shoot(page, "end-of-hand")
+            await world.double.wait_for(lambda: table.status == "finished", 60)
+            await expect(group).to_contain_text("Final scores", timeout=15000)
+            await expect(group.locator(".kb-btn", has_text="New game")).to_have_count(1)
+            chart = group.locator(".msg.photo img")
+            await expect(chart).to_have_count(1, timeout=15000)
+            await chart.scroll_into_view_if_needed()
+            await expect(group.locator(".msg.photo")).to_contain_text("Game over")
+            await shoot(page, "game-end")
         finally:
             await browser.close()

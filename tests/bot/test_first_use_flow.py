@@ -1,0 +1,184 @@
+"""What a newcomer's first games show in the group and the DM (issue 19, items 1, 2 and 8).
+
+Messages that stop being true are edited or deleted; the end of a game is announced once,
+with a button for a rematch; /scores shows the last game until a new one starts; an idle
+player causes one group message per spell of timeouts, edited as it goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from bot_harness import (
+    FAST,
+    card_button,
+    open_table,
+    play_turn,
+    running_bot,
+    seat_everyone,
+    service_of,
+    table_in,
+)
+
+from bot.texts import t
+from sandbox.double import BotApiDouble
+from sandbox.testing import running_double
+
+
+def group_texts(double: BotApiDouble, chat_id: int) -> list[str]:
+    return [m.text or m.caption or "" for m in double.chat_view(chat_id).visible]
+
+
+async def test_cancel_of_a_started_game_edits_its_table_message_and_says_so_once(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        alice, bob = double.create_user("Alice"), double.create_user("Bob")
+        group = double.create_group("Cancel", members=[alice, bob], admins=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            lobby, table = await seat_everyone(double, app, group, [alice, bob])
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            await double.idle()
+            before = len(double.chat_view(group.id).bot_messages)
+            await alice.send(group, "/cancel")
+            await double.wait_for(lambda: table.status == "cancelled", 5)
+            await double.idle()
+            new = double.chat_view(group.id).bot_messages[before:]
+            assert [m.text for m in new] == ["✖ The game was cancelled by Alice."]
+            shown = double.chat_view(group.id).message(table.ui.table_message_id or 0)
+            assert shown is not None and "cancelled during hand 1" in (shown.text or "")
+            assert "Turn:" not in (shown.text or "") and list(shown.all_buttons()) == []
+            for person in (alice, bob):
+                last = person.dm_view().bot_messages[-1]
+                assert "cancelled by Alice" in (last.text or "") and not list(last.all_buttons())
+
+
+async def test_a_finished_game_is_announced_once_offers_a_rematch_and_stays_in_scores(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("End", members=[alice], admins=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await alice.start_bot()
+            await double.idle()
+            lobby = await open_table(double, alice, group, computers=3, target="50")
+            await alice.press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            await alice.send(group, "/leave")  # the computers play the game to its end
+            await double.wait_for(lambda: table.status == "finished", 60)
+            await double.idle()
+
+            texts = group_texts(double, group.id)
+            announced = [x for x in texts if "Game over" in x]
+            # The table's message (edited to the final standings) and the chart's caption.
+            assert len(announced) == 2, announced
+            charts = [m for m in double.chat_view(group.id).visible if m.has_photo]
+            assert len(charts) == 1
+            final = double.chat_view(group.id).message(lobby)
+            assert final is not None and "Final scores" in (final.text or "")
+
+            before = len(double.chat_view(group.id).bot_messages)
+            await alice.send(group, "/scores")
+            await double.wait_for(lambda: len(double.chat_view(group.id).bot_messages) > before, 5)
+            scores = double.chat_view(group.id).bot_messages[-1].text or ""
+            assert scores.startswith("The last game here")
+            assert "Hand 1" in scores
+
+            toast = await alice.press(group, lobby, "🔁 New game")
+            assert toast == t("toast.rematch")
+            rematch = await double.wait_for(
+                lambda: next(
+                    (tb for tb in service_of(app).tables.values() if tb.status == "lobby"), None
+                ),
+                5,
+            )
+            assert rematch.id != table.id and rematch.rules == table.rules
+            assert [s.kind for s in rematch.seats if s is not None] == ["human"] + ["computer"] * 3
+            assert rematch.seat_of(alice.id) == 0
+            # Pressed again, the chat already has its table.
+            again = await alice.press(group, lobby, "🔁 New game")
+            assert again == t("reply.table_exists")
+
+
+async def test_an_idle_player_causes_one_group_message_edited_as_it_goes_on(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        alice, bob = double.create_user("Alice"), double.create_user("Bob")
+        group = double.create_group("Idle", members=[alice, bob], admins=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3", replace(FAST)) as app:
+            lobby, table = await seat_everyone(double, app, group, [alice, bob])
+            service = service_of(app)
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "🤖 Add computer")
+            table.options = replace(table.options, turn_timer=1)
+            service.config = replace(service.config, timeouts_before_away=3)
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            before = len(double.chat_view(group.id).bot_messages)
+            # Alice plays whenever it is her turn; Bob never does.
+            bob_seat = table.seat_of(bob.id)
+            assert bob_seat is not None
+
+            while not table.seats[bob_seat].away:  # type: ignore[union-attr]
+                await play_turn(double, alice, table)
+                await double.wait_for(
+                    lambda: (
+                        table.seats[bob_seat].away  # type: ignore[union-attr]
+                        or table.seat_of(alice.id) in table.game.waiting_for()
+                    ),  # type: ignore[union-attr]
+                    10,
+                )
+            await double.idle()
+            new = [m.text or "" for m in double.chat_view(group.id).bot_messages[before:]]
+            about_bob = [x for x in new if "Bob" in x]
+            assert len(about_bob) == 1, new
+            assert about_bob[0].startswith("💤 Bob ran out of time 3 times in a row")
+            # Bob was reminded before each timeout; none of the reminders is still shown.
+            reminders = [m for m in bob.dm_view().messages if (m.text or "").startswith("⏰")]
+            assert reminders and all(m.deleted for m in reminders)
+
+
+async def test_the_pressers_own_screen_is_edited_at_once_with_production_dm_pacing(
+    tmp_path: Path,
+) -> None:
+    """Two cards chosen a moment apart: the second highlight shows without waiting out the
+    DM's one-second edit interval (issue 19, item 7)."""
+    tuning = replace(FAST, dm_edit_interval=1.0)
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Quick", members=[alice], admins=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3", tuning) as app:
+            await alice.start_bot()
+            await double.idle()
+            lobby = await open_table(double, alice, group, computers=3)
+            started = await alice.press(group, lobby, "▶ Start")
+            assert started == "Dealing the cards…", started
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            seat = table.seat_of(alice.id)
+            assert seat is not None and table.game is not None
+            first, second = table.game.hand(seat)[:2]
+            await double.idle()
+            await asyncio.sleep(2.1)  # the deal's messages are out and the DM's pace is idle
+            for card in (first, second):
+                data = await card_button(double, alice, card, 1)
+                began = time.monotonic()
+                await alice.press(alice.dm, None, data=data)
+                await double.wait_for(
+                    lambda c=card: any(
+                        b.label == f"[{c.symbol}]"
+                        for m in alice.dm_view().bot_messages
+                        for b in m.all_buttons()
+                    ),
+                    5,
+                )
+                assert time.monotonic() - began < 0.5, card

@@ -272,7 +272,11 @@ def _plays(table: Table, plays: Sequence[tuple[int, Card]]) -> str:
 def _scores_line(table: Table, scores: Sequence[Score], seat: int | None = None) -> str:
     parts = []
     for s, score in enumerate(scores):
-        name = t("you") if s == seat else esc(table.name(s))
+        # People by name; the reader's own, in bold, is the one marked "you" (a person may
+        # well be called You).
+        name = esc(table.name(s))
+        if s == seat:
+            name = t("you_named", name=name)
         parts.append(f"{name} {format_score(score)}")
     return " · ".join(parts)
 
@@ -382,10 +386,14 @@ def _card_rows(
         if view.received is not None and view.phase != "pass" and not view.tricks
         else set()
     )
+    # Cards passed are gone from the hand as far as the reader is concerned (the engine
+    # keeps them until everyone has passed): no longer buttons, named in the text instead.
+    gone = set(view.passed or ()) if view.phase == "pass" else set()
     rows: list[list[InlineKeyboardButton]] = []
     by_suit: dict[str, list[Card]] = {s: [] for s in SUIT_ORDER}
     for card in view.hand:
-        by_suit[card.suit].append(card)
+        if card not in gone:
+            by_suit[card.suit].append(card)
     for suit in SUIT_ORDER:
         cards = by_suit[suit]
         buttons = []

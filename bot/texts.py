@@ -71,7 +71,7 @@ EN: Final[dict[str, str]] = {
     "toast.unselect_first": "3/3 selected — tap one to unselect it.",
     "toast.not_in_hand": "You don't have {card}.",
     "toast.error": "Something went wrong; please try again.",
-    "you": "You",
+    "you_named": "<b>{name}</b> (you)",
     "and": " and ",
     "computer.fallback_name": "Computer {number}",
     "moon.two_player": "opponent +20",

@@ -11,6 +11,7 @@ import asyncio
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from bot_harness import (
     FAST,
@@ -26,6 +27,13 @@ from bot_harness import (
 from bot.texts import t
 from sandbox.double import BotApiDouble
 from sandbox.testing import running_double
+
+
+def _living(double: BotApiDouble, person: Any) -> Any:
+    """The person's living game message in their DM (the one with the cards)."""
+    return next(
+        m for m in reversed(person.dm_view().visible) if (m.text or "").startswith("♥ Hearts")
+    )
 
 
 def group_texts(double: BotApiDouble, chat_id: int) -> list[str]:
@@ -74,12 +82,16 @@ async def test_a_finished_game_is_announced_once_offers_a_rematch_and_stays_in_s
             await double.wait_for(lambda: table.game is not None, 5)
             await alice.send(group, "/leave")  # the computers play the game to its end
             await double.wait_for(lambda: table.status == "finished", 60)
-            await double.idle()
+            # The chart is drawn before it is sent: wait for it, not for a quiet moment.
+            await double.wait_for(
+                lambda: any(m.has_photo for m in double.chat_view(group.id).visible), 10
+            )
+            await double.idle(quiet=0.3)
 
             texts = group_texts(double, group.id)
             announced = [x for x in texts if "Game over" in x]
             # The table's message (edited to the final standings) and the chart's caption.
-            assert len(announced) == 2, announced
+            assert len(announced) == 2, texts
             charts = [m for m in double.chat_view(group.id).visible if m.has_photo]
             assert len(charts) == 1
             final = double.chat_view(group.id).message(lobby)
@@ -182,3 +194,60 @@ async def test_the_pressers_own_screen_is_edited_at_once_with_production_dm_paci
                     5,
                 )
                 assert time.monotonic() - began < 0.5, card
+
+
+async def test_passed_cards_are_no_longer_buttons_while_the_others_choose(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        alice, bob = double.create_user("Alice"), double.create_user("Bob")
+        group = double.create_group("Pass", members=[alice, bob], admins=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            lobby, table = await seat_everyone(double, app, group, [alice, bob])
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            seat = table.seat_of(alice.id)
+            assert seat is not None and table.game is not None
+            passed = table.game.hand(seat)[-3:]  # what play_turn passes
+            assert await play_turn(double, alice, table) is not None
+            await double.idle()
+            screen = _living(double, alice)
+            labels = [b.label for b in screen.all_buttons()]
+            assert not any(c.symbol in label for c in passed for label in labels), labels
+            assert (
+                sum(1 for b in screen.all_buttons() if (b.callback_data or "").startswith("c:"))
+                == 10
+            )
+            assert "You passed" in (screen.text or "")
+
+
+async def test_screens_name_people_and_label_what_their_numbers_are(tmp_path: Path) -> None:
+    """A person called You does not collide with the reader (issue 19, item 4); the group's
+    standings say what their numbers are, and a chosen card's label is short (item 5)."""
+    async with running_double() as double:
+        alice, you = double.create_user("Alice"), double.create_user("You")
+        group = double.create_group("Names", members=[alice, you], admins=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            lobby, table = await seat_everyone(double, app, group, [alice, you])
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            await double.idle()
+            seat = table.seat_of(alice.id)
+            assert seat is not None and table.game is not None
+            card = table.game.hand(seat)[0]
+            await alice.press(alice.dm, None, data=await card_button(double, alice, card, 1))
+            await double.idle()
+            screen = _living(double, alice)
+            text = screen.text or ""
+            assert "Alice (you) 0" in text and " You 0" in text
+            other = _living(double, you).text or ""
+            assert "You (you) 0" in other and "Alice 0" in other
+            assert f"[{card.symbol}]" in [b.label for b in screen.all_buttons()]
+            shown = double.chat_view(group.id).message(lobby)
+            assert shown is not None
+            # While passing there are no points this hand: totals alone, titled plainly.
+            assert "Scores\n" in (shown.text or "") and "(0)" not in (shown.text or "")

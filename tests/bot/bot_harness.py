@@ -108,6 +108,21 @@ async def seat_everyone(
     return lobby, table_in(app, group)
 
 
+async def start_with_computers(
+    double: BotApiDouble,
+    app: Application,  # type: ignore[type-arg]
+    group: Group,
+    people: list[Person],
+) -> tuple[int, Table]:
+    """`seat_everyone`, computers in the empty seats, Start; returns when cards are dealt."""
+    lobby, table = await seat_everyone(double, app, group, people)
+    for _ in range(table.rules.players - len(people)):
+        await people[0].press(group, lobby, "🤖 Add computer")
+    await people[0].press(group, lobby, "▶ Start")
+    await double.wait_for(lambda: table.game is not None, 5)
+    return lobby, table
+
+
 def _find_rule(
     double: BotApiDouble, group: Group, message_id: int, option: str, value: str
 ) -> str | None:

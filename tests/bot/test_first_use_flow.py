@@ -21,6 +21,7 @@ from bot_harness import (
     running_bot,
     seat_everyone,
     service_of,
+    start_with_computers,
     table_in,
 )
 
@@ -47,11 +48,7 @@ async def test_cancel_of_a_started_game_edits_its_table_message_and_says_so_once
         alice, bob = double.create_user("Alice"), double.create_user("Bob")
         group = double.create_group("Cancel", members=[alice, bob], admins=[alice])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
-            lobby, table = await seat_everyone(double, app, group, [alice, bob])
-            await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "▶ Start")
-            await double.wait_for(lambda: table.game is not None, 5)
+            _, table = await start_with_computers(double, app, group, [alice, bob])
             await double.idle()
             before = len(double.chat_view(group.id).bot_messages)
             await alice.send(group, "/cancel")
@@ -203,11 +200,7 @@ async def test_passed_cards_are_no_longer_buttons_while_the_others_choose(
         alice, bob = double.create_user("Alice"), double.create_user("Bob")
         group = double.create_group("Pass", members=[alice, bob], admins=[alice])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
-            lobby, table = await seat_everyone(double, app, group, [alice, bob])
-            await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "▶ Start")
-            await double.wait_for(lambda: table.game is not None, 5)
+            _, table = await start_with_computers(double, app, group, [alice, bob])
             seat = table.seat_of(alice.id)
             assert seat is not None and table.game is not None
             passed = table.game.hand(seat)[-3:]  # what play_turn passes
@@ -230,11 +223,7 @@ async def test_screens_name_people_and_label_what_their_numbers_are(tmp_path: Pa
         alice, you = double.create_user("Alice"), double.create_user("You")
         group = double.create_group("Names", members=[alice, you], admins=[alice])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
-            lobby, table = await seat_everyone(double, app, group, [alice, you])
-            await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "▶ Start")
-            await double.wait_for(lambda: table.game is not None, 5)
+            lobby, table = await start_with_computers(double, app, group, [alice, you])
             await double.idle()
             seat = table.seat_of(alice.id)
             assert seat is not None and table.game is not None

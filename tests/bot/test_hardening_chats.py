@@ -13,7 +13,15 @@ import asyncio
 from dataclasses import replace
 from pathlib import Path
 
-from bot_harness import FAST, open_table, running_bot, seat_everyone, service_of, table_in
+from bot_harness import (
+    FAST,
+    open_table,
+    running_bot,
+    seat_everyone,
+    service_of,
+    start_with_computers,
+    table_in,
+)
 
 from bot.texts import t
 from sandbox.testing import running_double
@@ -26,11 +34,7 @@ async def test_a_group_that_removes_the_bot_ends_its_game_and_gets_no_more_write
         alice, bob = double.create_user("Alice"), double.create_user("Bob")
         group = double.create_group("Kicked", members=[alice, bob], admins=[alice])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
-            lobby, table = await seat_everyone(double, app, group, [alice, bob])
-            await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "▶ Start")
-            await double.wait_for(lambda: table.game is not None, 5)
+            _, table = await start_with_computers(double, app, group, [alice, bob])
             await double.idle()
             service = service_of(app)
 
@@ -60,11 +64,7 @@ async def test_a_player_who_blocks_the_bot_is_replaced_and_takes_the_seat_back(
         alice, bob = double.create_user("Alice"), double.create_user("Bob")
         group = double.create_group("Blocked", members=[alice, bob], admins=[alice])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
-            lobby, table = await seat_everyone(double, app, group, [alice, bob])
-            await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "▶ Start")
-            await double.wait_for(lambda: table.game is not None, 5)
+            _, table = await start_with_computers(double, app, group, [alice, bob])
             await double.idle()
             seat = table.seat_of(bob.id)
             assert seat is not None

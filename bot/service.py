@@ -35,6 +35,7 @@ from engine import (
     Move,
     Rules,
 )
+from engine.rules import Variant
 from storage.errors import GameNotFound, StorageUnavailable
 from storage.models import Seat as StoredSeat
 from storage.models import StoredGame
@@ -1508,11 +1509,7 @@ class HeartsService:
         if table is not None:
             return render.rules_text(table.rules) + "\n\n" + render.esc(render.rules_summary(table))
         settings = await self.storage.get_chat_settings(chat_id)
-        try:
-            rules = Rules.from_dict(settings.rules)
-        except ValueError:
-            rules = Rules()
-        return render.rules_text(rules)
+        return render.rules_text(Rules.from_stored(settings.rules))
 
     async def close(self) -> None:
         await self.scheduler.close()
@@ -1545,31 +1542,22 @@ def _changed_rules(
     rules: Rules, options: TableOptions, option: str, value: str
 ) -> tuple[Rules, TableOptions]:
     """Rules and options after one change in the lobby's menu; `ValueError` if impossible."""
-    data = rules.to_dict()
-    opts = options.to_dict()
+    variants: dict[str, tuple[Variant, str | None]] = {
+        "standard": ("standard", None),
+        "omnibus_jd": ("standard", "JD"),
+        "omnibus_td": ("standard", "TD"),
+        "complex": ("complex", None),
+        "two_player": ("two_player", None),
+    }
     if option == "players":
-        players = int(value)
-        data["players"] = players
-        if players == 2:
-            data.update(variant="two_player", bonus_card=None, pass_cycle=None)
-        elif data["variant"] == "two_player" or (data["variant"] == "complex" and players != 4):
-            data.update(variant="standard")
-    elif option == "variant":
-        variants = {
-            "standard": ("standard", None),
-            "omnibus_jd": ("standard", "JD"),
-            "omnibus_td": ("standard", "TD"),
-            "complex": ("complex", None),
-            "two_player": ("two_player", None),
-        }
+        return rules.with_players(int(value)), options
+    if option == "variant":
         if value not in variants:
             raise ValueError(f"unknown variant {value}")
-        data["variant"], data["bonus_card"] = variants[value]
-        if value == "two_player":
-            data["players"] = 2
-        elif value == "complex" or data["players"] == 2:
-            data["players"] = 4
-    elif option == "moon":
+        return rules.with_variant(*variants[value]), options
+    data = rules.to_dict()
+    opts = options.to_dict()
+    if option == "moon":
         data["moon"] = value
     elif option in ("queen", "first"):
         key = "queen_breaks_hearts" if option == "queen" else "no_points_on_first_trick"

@@ -348,7 +348,7 @@ class EventService:
             # Rules for one table size only (Complex Hearts): short tables need computers.
             options = replace(options, computer_fill=True)
         if not any(w.lower().startswith("timer=") for w in words):
-            options = replace(options, turn_timer=settings.turn_timer_s)
+            options = replace(options, turn_timer=self.service.turn_timer_of(settings))
         event = await self.storage.create_event(
             chat_id=chat_id,
             thread_id=thread_id,

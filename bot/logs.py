@@ -22,7 +22,7 @@ from bot.config import Settings, log_level_number
 REDACTED = "[REDACTED]"
 
 # Loggers that are too chatty at INFO for a long-running bot, or that log request URLs.
-_QUIET_LOGGERS = ("httpx", "httpcore", "apscheduler", "aiohttp.access", "tornado.access")
+_QUIET_LOGGERS = ("httpx", "httpcore", "aiohttp.access")
 
 # Attributes every LogRecord has; anything else came from ``extra=``.
 _STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {

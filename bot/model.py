@@ -32,13 +32,6 @@ class Seat:
     def is_computer_now(self) -> bool:
         return self.kind == "computer" or self.away
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(**data)
-
 
 @dataclass
 class TableOptions:

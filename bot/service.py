@@ -37,8 +37,8 @@ from engine import (
 )
 from engine.rules import Variant
 from storage.errors import GameNotFound, StorageUnavailable
+from storage.models import ChatSettings, StoredGame
 from storage.models import Seat as StoredSeat
-from storage.models import StoredGame
 from storage.repository import Storage
 
 from . import callbacks as cb
@@ -427,7 +427,9 @@ class HeartsService:
         rules = Rules.from_stored(settings.rules)
         level = settings.computer_level if settings.computer_level in LEVELS else "standard"
         options = TableOptions(
-            turn_timer=settings.turn_timer_s, computer_level=level, track_cards=settings.track_cards
+            turn_timer=self.turn_timer_of(settings),
+            computer_level=level,
+            track_cards=settings.track_cards,
         )
         table = Table(
             id=0,
@@ -460,6 +462,12 @@ class HeartsService:
         self.seq[table.id] = 0
         self._arm_lobby_expiry(table, self.config.lobby_ttl_s)
         return table
+
+    def turn_timer_of(self, settings: ChatSettings) -> int:
+        """The turn timer a chat's new tables get: its own choice, else the bot's default."""
+        if settings.turn_timer_s is None:
+            return self.config.default_turn_timer
+        return settings.turn_timer_s
 
     async def _save_lobby(self, table: Table) -> None:
         self._index_seats(table)

@@ -34,7 +34,8 @@ class ChatSettings:
 
     chat_id: int
     rules: dict[str, Any] = field(default_factory=lambda: Rules().to_dict())
-    turn_timer_s: int = 60
+    turn_timer_s: int | None = None
+    """None until the chat chooses: the bot's own default (``DEFAULT_TURN_TIMER``) applies."""
     computer_level: str = "standard"
     language: str = "en"
     track_cards: bool = True

@@ -231,7 +231,7 @@ class SqliteStorage(SqliteEvents):
                 (
                     settings.chat_id,
                     _dumps(settings.rules),
-                    settings.turn_timer_s,
+                    60 if settings.turn_timer_s is None else settings.turn_timer_s,
                     settings.computer_level,
                     settings.language,
                     int(settings.track_cards),

@@ -118,7 +118,8 @@ def test_token_never_appears(tmp_path: Path, restore_logging: None, log_format: 
 def test_quiet_libraries(tmp_path: Path, restore_logging: None) -> None:
     stream = capture(tmp_path)
     logging.getLogger("httpx").info("HTTP Request: GET https://api.telegram.org/bot%s", TOKEN)
-    logging.getLogger("apscheduler.executors.default").info("Running job turn:1")
+    logging.getLogger("httpcore.connection").info("connect_tcp.started host='api.telegram.org'")
+    logging.getLogger("aiohttp.access").info("127.0.0.1 GET /healthz 200")
     assert stream.getvalue() == ""
     assert logging.getLogger("httpx").getEffectiveLevel() == logging.WARNING
 

@@ -15,7 +15,7 @@ async def test_chat_settings_default_then_saved(store: SqliteStorage) -> None:
     assert default == ChatSettings(42)
     assert default.rules == Rules().to_dict()
     assert (default.turn_timer_s, default.computer_level, default.language) == (
-        60,
+        None,  # not chosen: the bot's DEFAULT_TURN_TIMER applies
         "standard",
         "en",
     )

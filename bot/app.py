@@ -132,7 +132,8 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
     if settings.telegram_api_file_url:
         builder = builder.base_file_url(settings.telegram_api_file_url)
     if tuning.rate_limiter:
-        builder = builder.rate_limiter(MessageRateLimiter(max_retries=3))  # type: ignore[arg-type]
+        # No retries of its own: the outbox retries (one owner, at most 4 tries a request).
+        builder = builder.rate_limiter(MessageRateLimiter(max_retries=0))  # type: ignore[arg-type]
     app = builder.build()
     # Polling confirms an update only once it was handled (bot/poller.py).
     app.updater = ConfirmingUpdater(app.bot, app.update_queue, app.process_update)

@@ -469,10 +469,17 @@ class Outbox:
     async def flush(self, timeout: float = 30.0) -> None:
         """Wait until every pending edit has been sent (tests, and shutdown)."""
         deadline = time.monotonic() + timeout
-        while self._deletions or self._posts or any(not w.done() for w in self._workers.values()):
-            if time.monotonic() > deadline:
-                break
-            await asyncio.sleep(0.01)
+        while True:
+            # Waits on the work itself (what is under way may start more: loop until none).
+            running = [
+                *self._deletions,
+                *self._posts,
+                *(w for w in self._workers.values() if not w.done()),
+            ]
+            remaining = deadline - time.monotonic()
+            if not running or remaining <= 0:
+                return
+            await asyncio.wait(running, timeout=remaining)
 
     async def close(self, grace: float = 10.0) -> None:
         """Send what is pending for up to `grace` seconds, then drop the rest.
@@ -692,7 +699,9 @@ class Outbox:
             await self.on_replaced(chat_id, old_id, new_id)
 
     async def _retrying(self, call: Callable[[], Awaitable[T]], tries: int = 4) -> T:
-        """One call, waiting out any RetryAfter the rate limiter let through."""
+        """One call, waiting out a RetryAfter: the outbox is the one place that retries a
+        message (the rate limiter passes RetryAfter on at once, see `bot.app`), so a request
+        is tried at most `tries` times."""
         for attempt in range(tries):
             try:
                 return await call()

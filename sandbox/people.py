@@ -7,13 +7,66 @@ becomes an update the bot receives through getUpdates, exactly as from Telegram.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
-from sandbox.views import ButtonMatcher, CallbackRecord, ChatView, MessageView
+from sandbox.records import ChatRecord, Json, StoredMessage, UserRecord
+from sandbox.views import ButtonMatcher, CallbackRecord, ChatView, EventKind, MessageView
 
-if TYPE_CHECKING:
-    from sandbox.double import BotApiDouble, StoredMessage
+T = TypeVar("T")
+
+
+class World(Protocol):
+    """What people need of the double (`sandbox.double.BotApiDouble`): its records, and a
+    way to send the bot updates. Typed here so that this module does not import the double,
+    which makes people."""
+
+    bot: UserRecord
+    chats: dict[int, ChatRecord]
+
+    @property
+    def bot_username(self) -> str: ...
+
+    def user(self, user_id: int) -> UserRecord: ...
+
+    def chat(self, chat_id: int) -> ChatRecord: ...
+
+    def chat_view(self, chat_id: int) -> ChatView: ...
+
+    def stored_message(self, chat_id: int, message_id: int) -> StoredMessage | None: ...
+
+    def new_message(
+        self,
+        chat_id: int,
+        sender_id: int,
+        *,
+        text: str | None = None,
+        entities: list[Json] | None = None,
+        thread_id: int | None = None,
+        reply_to: int | None = None,
+        service: Json | None = None,
+    ) -> StoredMessage: ...
+
+    def new_callback(self, user_id: int, message: StoredMessage, data: str) -> CallbackRecord: ...
+
+    def message_to_api(self, message: StoredMessage, *, nested: bool = True) -> Json: ...
+
+    def push_update(self, kind: str, payload: Json) -> int: ...
+
+    def record_event(
+        self,
+        kind: EventKind,
+        chat_id: int,
+        message: StoredMessage | None,
+        *,
+        method: str | None = None,
+        user_id: int | None = None,
+    ) -> None: ...
+
+    def bot_membership_changed(self, chat_id: int, by: int, old: str, new: str) -> int: ...
+
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T: ...
 
 
 class NotAnswered(AssertionError):
@@ -24,7 +77,7 @@ class NotAnswered(AssertionError):
 class Group:
     """A supergroup in the double (optionally a forum), seen from the test."""
 
-    double: BotApiDouble
+    double: World
     id: int
 
     @property
@@ -86,7 +139,7 @@ Chat = Group | int
 class Person:
     """A simulated Telegram user."""
 
-    double: BotApiDouble
+    double: World
     id: int
 
     @property

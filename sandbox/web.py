@@ -25,9 +25,10 @@ from urllib.parse import parse_qs, urlsplit
 
 from aiohttp import web
 
-from sandbox.double import BotApiDouble, StoredMessage
+from sandbox.double import BotApiDouble
 from sandbox.markup import utf16_len
 from sandbox.people import Group, NotAnswered, Person
+from sandbox.records import StoredMessage
 from sandbox.web_page import PAGE_HTML
 
 Json = dict[str, Any]

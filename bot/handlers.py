@@ -5,8 +5,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from telegram import Chat, Update
@@ -302,10 +303,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     service = service_of(context)
     try:
         data = cb.Callback.decode(query.data)
-        if data.action in cb.EVENT_ACTIONS:
-            toast = await _dispatch_event(events_of(context), data, person)
-        else:
-            toast = await _dispatch(service, data, person, query.message)
+        toast = await _dispatch(service, events_of(context), data, person, query.message)
     except cb.BadCallback:
         toast = t("toast.unknown_button")
     except UserError as error:
@@ -319,59 +317,75 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.info("could not answer callback: %s", error)
 
 
-async def _dispatch_event(events: EventService, data: cb.Callback, person: Person) -> str:
-    if data.action == cb.EVENT_REGISTER:
-        return await events.register(data.game_id, person)
-    return await events.withdraw(data.game_id, person)
+@dataclass(frozen=True)
+class Press:
+    """One checked button press: who pressed what, and whether in the table's own group."""
+
+    service: HeartsService
+    events: EventService
+    data: cb.Callback
+    person: Person
+    chat_id: int | None
+    in_group: bool
+
+    @property
+    def id(self) -> int:
+        """The game's id (an event's, for the event buttons)."""
+        return self.data.game_id
+
+
+def _set_rule(p: Press) -> Awaitable[str]:
+    option, _, value = p.data.arg.partition("=")
+    return p.service.set_rule(p.id, p.person, option, value)
+
+
+def _kick(p: Press) -> Awaitable[str]:
+    seat = cb.parse_id(p.data.arg, 99)
+    if seat is None:
+        raise UserError(t("toast.unknown_button"))
+    return p.service.remove_seat(p.id, seat, p.person)
+
+
+ROUTES: dict[str, Callable[[Press], Awaitable[str]]] = {
+    # Pressed anywhere but in the table's group, Join must prove membership first.
+    cb.JOIN: lambda p: p.service.join(p.id, p.person, in_group=p.in_group),
+    cb.LEAVE: lambda p: p.service.leave(p.id, p.person),
+    cb.ADD_COMPUTER: lambda p: p.service.add_computer(p.id, p.person),
+    cb.RULES: lambda p: p.service.show_rules_menu(p.id, p.person, True),
+    cb.BACK: lambda p: p.service.show_rules_menu(p.id, p.person, False),
+    cb.SET_RULE: _set_rule,
+    cb.START: lambda p: p.service.start(p.id, p.person),
+    cb.REMATCH: lambda p: p.service.rematch(p.id, p.person, p.chat_id),
+    cb.CANCEL: lambda p: p.service.cancel_game(p.id, p.person),
+    cb.KICK: _kick,
+    cb.CARD: lambda p: p.service.press_card(p.id, p.data.stamp, p.data.arg, p.person),
+    cb.PASS: lambda p: p.service.press_pass(p.id, p.data.stamp, p.person),
+    cb.MOON: lambda p: p.service.press_moon(p.id, p.data.stamp, p.data.arg, p.person),
+    cb.TRACKER: lambda p: p.service.toggle_tracker(p.id, p.data.stamp, p.person),
+    cb.EVENT_REGISTER: lambda p: p.events.register(p.id, p.person),
+    cb.EVENT_WITHDRAW: lambda p: p.events.withdraw(p.id, p.person),
+}
+"""What each button does, by its callback action (`bot.callbacks`)."""
 
 
 async def _dispatch(
-    service: HeartsService, data: cb.Callback, person: Person, message: object
+    service: HeartsService,
+    events: EventService,
+    data: cb.Callback,
+    person: Person,
+    message: object,
 ) -> str:
-    g = data.game_id
-    table = service.tables.get(g)
+    chat_id = getattr(getattr(message, "chat", None), "id", None)
+    table = None if data.action in cb.EVENT_ACTIONS else service.tables.get(data.game_id)
     # A button only acts on the table its message shows: a forged game id from another
     # chat's message is refused.
-    chat_id = getattr(getattr(message, "chat", None), "id", None)
     in_group = table is not None and chat_id == table.chat_id
-    if table is not None and chat_id is not None:
-        in_dm = chat_id == person.id
-        if not (in_group or in_dm):
-            raise UserError(t("toast.unknown_button"))
-    if data.action == cb.JOIN:
-        # Pressed anywhere but in the table's group, it must prove membership first.
-        return await service.join(g, person, in_group=in_group)
-    if data.action == cb.LEAVE:
-        return await service.leave(g, person)
-    if data.action == cb.ADD_COMPUTER:
-        return await service.add_computer(g, person)
-    if data.action == cb.RULES:
-        return await service.show_rules_menu(g, person, True)
-    if data.action == cb.BACK:
-        return await service.show_rules_menu(g, person, False)
-    if data.action == cb.SET_RULE:
-        option, _, value = data.arg.partition("=")
-        return await service.set_rule(g, person, option, value)
-    if data.action == cb.START:
-        return await service.start(g, person)
-    if data.action == cb.REMATCH:
-        return await service.rematch(g, person, chat_id)
-    if data.action == cb.CANCEL:
-        return await service.cancel_game(g, person)
-    if data.action == cb.KICK:
-        seat = cb.parse_id(data.arg, 99)
-        if seat is None:
-            raise UserError(t("toast.unknown_button"))
-        return await service.remove_seat(g, seat, person)
-    if data.action == cb.CARD:
-        return await service.press_card(g, data.stamp, data.arg, person)
-    if data.action == cb.PASS:
-        return await service.press_pass(g, data.stamp, person)
-    if data.action == cb.MOON:
-        return await service.press_moon(g, data.stamp, data.arg, person)
-    if data.action == cb.TRACKER:
-        return await service.toggle_tracker(g, data.stamp, person)
-    return ""
+    if table is not None and chat_id is not None and not (in_group or chat_id == person.id):
+        raise UserError(t("toast.unknown_button"))
+    route = ROUTES.get(data.action)
+    if route is None:
+        return ""
+    return await route(Press(service, events, data, person, chat_id, in_group))
 
 
 async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -365,7 +365,7 @@ class EventService:
         await self.storage.upsert_user(person.id, person.name, person.username)
         text, markup = er.event_message(event, [], registration_open=True)
         message_id = await self.outbox.send(chat_id, text, markup, thread_id)
-        await self.storage.mark_reminder(event.id, "open", message_id)
+        await self.storage.claim_once(event.id, "open", message_id)
         event = replace(event, meta={**event.meta, "message_id": message_id})
         await self.storage.save_event(event)
         self._arm_tick()
@@ -609,7 +609,7 @@ class EventService:
                 entries = await self.storage.registrations(event.id)
                 if len(er.registered(entries)) < 2:
                     return t("event.reply.not_enough")
-                await self.storage.mark_reminder(event.id, "start")
+                await self.storage.claim_once(event.id, "start")
                 await self._start_round(event, 1)
                 return None
             if event.meta.get("done_round") != event.current_round:
@@ -924,7 +924,7 @@ class EventService:
         await self.storage.save_event(event)
         await self._refresh_round(event)
         names = {r.user_id: r.display_name for r in entries}
-        if await self.storage.mark_reminder(event.id, f"results:{event.current_round}"):
+        if await self.storage.claim_once(event.id, f"results:{event.current_round}"):
             await self._announce(
                 event,
                 t(
@@ -969,7 +969,7 @@ class EventService:
         await self.storage.save_event(event)
         await self._refresh_event_message(event)
         await self._refresh_round(event)
-        if not await self.storage.mark_reminder(event.id, "final"):
+        if not await self.storage.claim_once(event.id, "final"):
             return
         if not final:
             await self._announce(event, t("event.announce.no_winner", name=esc(event.name)))
@@ -1002,7 +1002,7 @@ class EventService:
         and go on with the other events."""
         log.exception("event %s: %s failed", event.id, what)
         try:
-            if await self.storage.mark_reminder(event.id, "trouble"):
+            if await self.storage.claim_once(event.id, "trouble"):
                 await self._announce(event, t("event.announce.trouble", name=esc(event.name)))
         except Exception:
             log.exception("event %s: could not tell the organiser", event.id)
@@ -1012,13 +1012,13 @@ class EventService:
         if event is None:
             return
         now = self.clock()
-        sent = await self.storage.reminders_sent(event.id)
+        sent = await self.storage.claimed(event.id)
         if event.status == "registration":
             deadline = event.registration_deadline
             if (
                 deadline is not None
                 and now >= deadline
-                and await self.storage.mark_reminder(event.id, "deadline")
+                and await self.storage.claim_once(event.id, "deadline")
             ):
                 count = await self._refresh_event_message(event)
                 await self._announce(
@@ -1026,7 +1026,7 @@ class EventService:
                     t("event.announce.deadline", name=esc(event.name), count=count),
                 )
             for kind in tour.due_reminders(event.starts_at, event.created_at, now, sent):
-                if await self.storage.mark_reminder(event.id, kind):
+                if await self.storage.claim_once(event.id, kind):
                     count = len(er.registered(await self.storage.registrations(event.id)))
                     assert event.starts_at is not None
                     await self._announce(
@@ -1041,7 +1041,7 @@ class EventService:
             if (
                 event.starts_at is not None
                 and now >= event.starts_at
-                and await self.storage.mark_reminder(event.id, "start")
+                and await self.storage.claim_once(event.id, "start")
             ):
                 await self._start_round(event, 1)
         elif event.status == "running":
@@ -1057,7 +1057,7 @@ class EventService:
         end = self._grace_end(event)
         if end is None or now < end:
             return
-        if not await self.storage.mark_reminder(event.id, f"grace:{event.current_round}"):
+        if not await self.storage.claim_once(event.id, f"grace:{event.current_round}"):
             return
         missing = []
         for table in await self.storage.event_tables(event.id, event.current_round):
@@ -1105,7 +1105,7 @@ class EventService:
 
     async def _next_moment(self, event: StoredEvent, now: datetime) -> datetime | None:
         """When the event next has something to do (a reminder, its start, a grace end)."""
-        sent = await self.storage.reminders_sent(event.id)
+        sent = await self.storage.claimed(event.id)
         if event.status == "registration":
             return tour.next_due(
                 event.starts_at, event.registration_deadline, event.created_at, now, sent

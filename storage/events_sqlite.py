@@ -305,13 +305,15 @@ class SqliteEvents:
         rows = await self._read("SELECT rules FROM events WHERE id = ?", (event_id,))
         return bool(rows) and json.loads(rows[0][0]).get("variant") == "complex"
 
-    # ------------------------------------------------------------ reminders
+    # ------------------------------------------------------------ one-time actions
 
-    async def mark_reminder(self, event_id: int, kind: str, message_id: int | None = None) -> bool:
-        """Claim reminder ``kind`` before sending it; False if it was already claimed.
+    async def claim_once(self, event_id: int, kind: str, message_id: int | None = None) -> bool:
+        """Claim one-time action ``kind`` (a reminder, "start", "final", "results:N", ...)
+        before doing it; False if it was already claimed.
 
-        Claiming first means a crash between the claim and the send loses that one
-        reminder rather than ever posting it twice.
+        Claiming first means a crash between the claim and the action loses that one
+        action rather than ever doing it twice. (The table keeps its first name,
+        ``event_reminders``.)
         """
         async with self._transaction() as db:
             cursor = await db.execute(
@@ -321,6 +323,6 @@ class SqliteEvents:
             )
             return cursor.rowcount == 1
 
-    async def reminders_sent(self, event_id: int) -> set[str]:
+    async def claimed(self, event_id: int) -> set[str]:
         rows = await self._read("SELECT kind FROM event_reminders WHERE event_id = ?", (event_id,))
         return {r[0] for r in rows}

@@ -233,11 +233,14 @@ class Storage(Protocol):
         """The event's tables (of one round, or all), by round and table number."""
         ...
 
-    async def mark_reminder(self, event_id: int, kind: str, message_id: int | None = None) -> bool:
-        """Claim an announcement before sending it; False if it was claimed already."""
+    async def claim_once(self, event_id: int, kind: str, message_id: int | None = None) -> bool:
+        """Claim a one-time action of an event (a reminder, its start, a round's results,
+        the final) before doing it; False if it was claimed already, also before a restart."""
         ...
 
-    async def reminders_sent(self, event_id: int) -> set[str]: ...
+    async def claimed(self, event_id: int) -> set[str]:
+        """The one-time actions of an event claimed so far."""
+        ...
 
     # ------------------------------------------------------------ operations
 

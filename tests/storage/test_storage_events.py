@@ -100,9 +100,9 @@ async def test_an_event_its_entries_draw_and_reminders_round_trip(store: SqliteS
     assert await store.event_tables(event.id, 1) == [done]
     assert await store.event_tables(event.id, 2) == []
 
-    assert await store.mark_reminder(event.id, "hour")
-    assert not await store.mark_reminder(event.id, "hour")
-    assert await store.reminders_sent(event.id) == {"hour"}
+    assert await store.claim_once(event.id, "hour")
+    assert not await store.claim_once(event.id, "hour")
+    assert await store.claimed(event.id) == {"hour"}
 
     await store.save_event(replace(running, status="finished"))
     finished = await store.get_event(event.id)

@@ -310,7 +310,6 @@ class HeartsService:
             event_id=stored.event_id,
             join_token=stored.join_token,
         )
-        self.seq[table.id] = stored.last_seq
         return table
 
     @staticmethod
@@ -370,6 +369,7 @@ class HeartsService:
             return
         table = self._table_from_stored(stored)
         self._register(table)
+        self.seq[table.id] = stored.last_seq
         log.info("resumed game %s in chat %s (%s)", table.id, table.chat_id, table.status)
         if table.status == "lobby":
             age = (datetime.now(UTC) - stored.created_at).total_seconds()
@@ -392,15 +392,9 @@ class HeartsService:
             table = self.tables.get(game_id)
             if table is None or table.status != "lobby":
                 return
-            await self.storage.cancel_game(table.id)
-            table.status = "cancelled"
             hours = round(self.config.lobby_ttl_s / 3600)
-            if table.ui.table_message_id is not None:
-                self._edit_table_message(
-                    table, t("lobby.expired", hours=hours), None, priority=MOVED
-                )
             log.info("lobby %s in chat %s expired", table.id, table.chat_id)
-            self._unregister(table)
+            await self._close(table, t("lobby.expired", hours=hours), None)
 
     # ================================================================ lobby
 
@@ -412,25 +406,32 @@ class HeartsService:
             if await self.table_in_chat(chat_id, thread_id) is not None:
                 raise UserError(t("reply.table_exists"))
             table = await self._open_lobby(chat_id, thread_id, chat_title, person)
-        text, markup = render.lobby(table)
-        message_id = await self.outbox.send(chat_id, text, markup, thread_id)
-        table.ui.table_message_id = message_id
-        await self.storage.set_meta(table.id, self._meta(table))
-        if person.id in table.ui.pending:
-            await self._ask_to_open_dm(table, person)
+        await self._show_new_lobby(table, person)
 
     async def _open_lobby(
-        self, chat_id: int, thread_id: int | None, chat_title: str, person: Person
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        chat_title: str,
+        person: Person,
+        like: Table | None = None,
     ) -> Table:
-        """A new lobby, stored and indexed, its host seated if they sit nowhere else."""
-        settings = await self.storage.get_chat_settings(chat_id)
-        rules = Rules.from_stored(settings.rules)
-        level = settings.computer_level if settings.computer_level in LEVELS else "standard"
-        options = TableOptions(
-            turn_timer=self.turn_timer_of(settings),
-            computer_level=level,
-            track_cards=settings.track_cards,
-        )
+        """A new lobby, stored and indexed, its host seated if they sit nowhere else.
+
+        With the rules and options of the chat's settings; or of `like` (a rematch), whose
+        computers and free people (DM open) keep a seat too.
+        """
+        if like is not None:
+            rules, options = like.rules, like.options
+        else:
+            settings = await self.storage.get_chat_settings(chat_id)
+            rules = Rules.from_stored(settings.rules)
+            level = settings.computer_level if settings.computer_level in LEVELS else "standard"
+            options = TableOptions(
+                turn_timer=self.turn_timer_of(settings),
+                computer_level=level,
+                track_cards=settings.track_cards,
+            )
         table = Table(
             id=0,
             chat_id=chat_id,
@@ -449,6 +450,14 @@ class HeartsService:
             if not await self.storage.dm_open(person.id):
                 table.seats[0] = None
                 table.ui.pending[person.id] = person.name
+        for s in like.seats if like is not None else []:
+            if s is None or None not in table.seats:
+                continue
+            if s.kind == "computer":
+                table.seats[table.seats.index(None)] = self._computer(table)
+            elif await self._free_to_sit(s.user_id, person):
+                assert s.user_id is not None
+                table.seats[table.seats.index(None)] = Seat("human", s.name, s.user_id)
         table.id = await self.storage.create_lobby(
             chat_id,
             thread_id,
@@ -462,6 +471,15 @@ class HeartsService:
         self.seq[table.id] = 0
         self._arm_lobby_expiry(table, self.config.lobby_ttl_s)
         return table
+
+    async def _show_new_lobby(self, table: Table, host: Person) -> None:
+        """Post a new lobby's message; ask its host to open the DM if they have not."""
+        text, markup = render.lobby(table)
+        message_id = await self.outbox.send(table.chat_id, text, markup, table.thread_id)
+        table.ui.table_message_id = message_id
+        await self.storage.set_meta(table.id, self._meta(table))
+        if host.id in table.ui.pending:
+            await self._ask_to_open_dm(table, host)
 
     def turn_timer_of(self, settings: ChatSettings) -> int:
         """The turn timer a chat's new tables get: its own choice, else the bot's default."""
@@ -765,18 +783,9 @@ class HeartsService:
                 if table is None or table.status not in ("lobby", "active"):
                     continue
                 log.info("game %s ends: chat %s removed the bot", table.id, chat_id)
-                await self.storage.cancel_game(table.id)
-                table.status = "cancelled"
                 text = t("game.bot_removed", chat=render.esc(table.chat_title))
-                for seat, s in table.humans():
-                    await self._clear_nudge(table, seat)
-                    assert s.user_id is not None
-                    msg = table.ui.dm_message_ids.get(seat)
-                    if msg is not None:
-                        self.outbox.edit(s.user_id, msg, text)
-                    elif table.game is None:
-                        self.outbox.post(s.user_id, text)
-                self._unregister(table)
+                # Its group cannot be written to: the players hear it in their DMs.
+                await self._close(table, None, text, post_to_lobby=True)
 
     async def _timer_trouble(self, name: str, failing: bool) -> None:
         """A table's timer met a storage error (or went through again): its people are
@@ -813,34 +822,16 @@ class HeartsService:
         if stored.status != "finished" or stored.event_id is not None or chat_id != stored.chat_id:
             raise UserError(t("toast.unknown_button"))
         old = self._table_from_stored(stored)
-        self.seq.pop(old.id, None)
         if await self.table_in_chat(old.chat_id, old.thread_id) is not None:
             raise UserError(t("reply.table_exists"))
         await self.storage.upsert_user(person.id, person.name, person.username)
         async with self._seating:
             if await self.table_in_chat(old.chat_id, old.thread_id) is not None:
                 raise UserError(t("reply.table_exists"))
-            table = await self._open_lobby(old.chat_id, old.thread_id, old.chat_title, person)
-            table.rules, table.options = old.rules, old.options
-            table.seats = [s for s in table.seats if s is not None]  # the host, if seated
-            table.seats += [None] * (old.rules.players - len(table.seats))
-            for s in old.seats:
-                if s is None or None not in table.seats:
-                    continue
-                if s.kind == "computer":
-                    table.seats[table.seats.index(None)] = self._computer(table)
-                elif await self._free_to_sit(s.user_id, person):
-                    assert s.user_id is not None
-                    table.seats[table.seats.index(None)] = Seat("human", s.name, s.user_id)
-            self._index_seats(table)
-            await self.storage.update_lobby(
-                table.id, table.rules, self._stored_seats(table), self._meta(table)
+            table = await self._open_lobby(
+                old.chat_id, old.thread_id, old.chat_title, person, like=old
             )
-        text, markup = render.lobby(table)
-        table.ui.table_message_id = await self.outbox.send(
-            table.chat_id, text, markup, table.thread_id
-        )
-        await self.storage.set_meta(table.id, self._meta(table))
+        await self._show_new_lobby(table, person)
         return t("toast.rematch")
 
     async def _free_to_sit(self, user_id: int | None, host: Person) -> bool:
@@ -861,27 +852,40 @@ class HeartsService:
             if table.status not in ("lobby", "active"):
                 raise UserError(t("reply.cancel_nothing"))
             await self._require_host(table, person)
-            await self.storage.cancel_game(table.id)
-            table.status = "cancelled"
-            self.scheduler.cancel_game(table.id)
             said = t("game.cancelled", name=render.esc(person.name))
-            if table.ui.table_message_id is not None:
-                # The table's message stops showing whose turn it is, and its button.
-                text = t("lobby.cancelled") if table.game is None else render.cancelled(table)
-                self._edit_table_message(table, text, None, priority=MOVED)
-            if table.game is not None:
-                for seat, _ in table.humans():
-                    await self._clear_nudge(table, seat)
-                    msg = table.ui.dm_message_ids.get(seat)
-                    user = table.seats[seat]
-                    if msg is not None and user is not None and user.user_id is not None:
-                        self.outbox.edit(
-                            user.user_id, msg, t("game.cancelled", name=render.esc(person.name))
-                        )
-            self._unregister(table)
+            # The table's message stops showing whose turn it is, and its button.
+            text = t("lobby.cancelled") if table.game is None else render.cancelled(table)
+            await self._close(table, text, said)
             # A started game's /cancel is answered with one line in the group (the toast of a
             # lobby's button is enough for a lobby).
             return said if table.game is not None else t("toast.cancelled")
+
+    async def _close(
+        self,
+        table: Table,
+        table_text: str | None,
+        dm_text: str | None,
+        *,
+        post_to_lobby: bool = False,
+    ) -> None:
+        """End a lobby or game that will not finish (cancelled, expired, its group gone):
+        stored as cancelled, its message edited to `table_text`, its players' screens to
+        `dm_text` (people in a lobby have none: `post_to_lobby` sends it to them), and
+        everything kept for it dropped. Under the table's lock."""
+        await self.storage.cancel_game(table.id)
+        table.status = "cancelled"
+        if table_text is not None and table.ui.table_message_id is not None:
+            self._edit_table_message(table, table_text, None, priority=MOVED)
+        for seat, s in table.humans():
+            await self._clear_nudge(table, seat)
+            message_id = table.ui.dm_message_ids.get(seat)
+            if dm_text is None or s.user_id is None:
+                continue
+            if message_id is not None:
+                self.outbox.edit(s.user_id, message_id, dm_text)
+            elif table.game is None and post_to_lobby:
+                self.outbox.post(s.user_id, dm_text)
+        self._unregister(table)
 
     async def open_dm(self, person: Person, payload: str) -> str:
         """``/start`` in private: the person can now get DMs; a deep link seats them."""
@@ -1459,7 +1463,6 @@ class HeartsService:
             stored = await self.storage.last_finished_game(chat_id, thread_id)
             if stored is not None and stored.game is not None:
                 table = self._table_from_stored(stored)
-                self.seq.pop(table.id, None)
                 title = "scores.last_game_title"
         if table is not None and table.game is not None:
             parts.append(t(title))

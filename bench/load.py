@@ -37,8 +37,8 @@ from telegram.ext import Application
 
 from bot.app import Tuning, build_application, polling
 from bot.config import Settings
-from bot.model import Table
-from bot.service import HeartsService
+from bot.tables.model import Table
+from bot.tables.service import HeartsService
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits
 from sandbox.people import Group, NotAnswered, Person

@@ -135,9 +135,9 @@ def run_bot(settings: Settings) -> int:
     from telegram import Update
     from telegram.error import InvalidToken, NetworkError
 
-    from bot.health import attach_health_server
     from bot.logs import setup_logging
-    from bot.webhook import run_webhook
+    from bot.telegram.health import attach_health_server
+    from bot.telegram.webhook import run_webhook
 
     setup_logging(settings)
     try:
@@ -180,8 +180,8 @@ def run_bot(settings: Settings) -> int:
 
 def run_check(settings: Settings) -> int:
     """Print every health check; 0 if all pass, 1 otherwise."""
-    from bot.health import run_checks
     from bot.logs import setup_logging
+    from bot.telegram.health import run_checks
 
     setup_logging(settings)
     checks = asyncio.run(run_checks(settings))

@@ -26,16 +26,15 @@ from telegram.ext import (
     CommandHandler,
 )
 
+from bot.config import Settings
+from bot.tables.service import HeartsService, ServiceConfig
+from bot.tables.thinker import Thinker
+from bot.telegram import handlers
+from bot.telegram.flood import CommandLimiter
+from bot.telegram.outbox import Outbox
+from bot.telegram.poller import ConfirmingUpdater
+from bot.tournaments.service import EventService, system_clock
 from storage import open_storage
-
-from . import handlers
-from .config import Settings
-from .events import EventService, system_clock
-from .flood import CommandLimiter
-from .outbox import Outbox
-from .poller import ConfirmingUpdater
-from .service import HeartsService, ServiceConfig
-from .thinker import Thinker
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +134,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
         # No retries of its own: the outbox retries (one owner, at most 4 tries a request).
         builder = builder.rate_limiter(MessageRateLimiter(max_retries=0))  # type: ignore[arg-type]
     app = builder.build()
-    # Polling confirms an update only once it was handled (bot/poller.py).
+    # Polling confirms an update only once it was handled (bot/telegram/poller.py).
     app.updater = ConfirmingUpdater(app.bot, app.update_queue, app.process_update)
     app.bot_data["settings"] = settings
     app.bot_data["tuning"] = tuning

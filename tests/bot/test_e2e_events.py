@@ -10,7 +10,7 @@ from pathlib import Path
 from bot_harness import FAST, play_turn, running_bot, service_of
 from telegram.ext import Application
 
-from bot.events import EventService, ManualClock
+from bot.tournaments.service import EventService, ManualClock
 from engine import Rules
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, Person

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot_harness import open_table, running_bot, service_of, settings_for, table_in
 
-from bot.health import HealthServer
+from bot.telegram.health import HealthServer
 from bot.texts import t
 from sandbox.testing import running_double
 from storage.sqlite import SqliteStorage

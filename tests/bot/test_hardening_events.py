@@ -21,8 +21,8 @@ from bot_harness import FAST, running_bot, service_of
 from test_e2e_events import START, count, create_event, events_of, said, tick
 
 from bot.app import Tuning
-from bot.event_render import event_message
-from bot.events import ManualClock, parse_new
+from bot.tournaments.render import event_message
+from bot.tournaments.service import ManualClock, parse_new
 from engine import Rules
 from sandbox.limits import RateLimits
 from sandbox.testing import running_double

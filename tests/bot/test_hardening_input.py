@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from bot_harness import open_table, running_bot, wait_for_button
 
-from bot import callbacks as cb
-from bot.flood import CommandLimiter
+from bot.telegram import callbacks as cb
+from bot.telegram.flood import CommandLimiter
 from bot.texts import t
 from sandbox.testing import running_double
 

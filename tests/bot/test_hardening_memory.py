@@ -13,8 +13,8 @@ from typing import Any
 
 from bot_harness import running_bot, seat_everyone, service_of
 
-from bot.events import EventService
-from bot.flood import CommandLimiter
+from bot.telegram.flood import CommandLimiter
+from bot.tournaments.service import EventService
 from sandbox.testing import running_double
 
 FORGED_PRESSES = 9_000

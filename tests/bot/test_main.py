@@ -18,7 +18,7 @@ from telegram import Update
 from telegram.error import InvalidToken
 
 from bot.__main__ import default_backup_name, main
-from bot.webhook import GuardedUpdater
+from bot.telegram.webhook import GuardedUpdater
 from storage import open_storage
 
 TOKEN = "123456789:AAE-abcdefghijklmnopqrstuvwxyz_0123456789"

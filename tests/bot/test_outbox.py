@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.outbox import DELETE, EDIT, GROUP_EDIT, MOVED, POST, URGENT, Outbox, Pacer
+from bot.telegram.outbox import DELETE, EDIT, GROUP_EDIT, MOVED, POST, URGENT, Outbox, Pacer
 from sandbox.double import BotApiDouble
 from sandbox.testing import make_bot, running_double
 

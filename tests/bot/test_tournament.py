@@ -6,8 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.events import parse_new
-from bot.tournament import (
+from bot.tournaments.plan import (
     SeatResult,
     TablePlan,
     advancing,
@@ -21,6 +20,7 @@ from bot.tournament import (
     rules_for,
     table_seed,
 )
+from bot.tournaments.service import parse_new
 from engine import Game, Rules
 
 STANDARD = Rules()

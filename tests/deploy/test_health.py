@@ -16,7 +16,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import Settings
-from bot.health import Check, HealthServer, check_database
+from bot.telegram.health import Check, HealthServer, check_database
 from storage import open_storage
 from storage.migrations import LATEST_VERSION
 

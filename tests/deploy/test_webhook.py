@@ -26,9 +26,9 @@ from telegram import Update
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
 from bot.config import Settings
-from bot.health import attach_health_server
 from bot.logs import setup_logging
-from bot.webhook import run_webhook
+from bot.telegram.health import attach_health_server
+from bot.telegram.webhook import run_webhook
 
 SECRET = "right_secret-123" + "x" * 20
 WRONG = "wrong_secret-456" + "x" * 20

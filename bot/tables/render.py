@@ -14,13 +14,12 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.tables.model import LEVELS, TARGETS, TIMERS, Table
+from bot.telegram import callbacks as cb
+from bot.texts import t
 from engine import Card, HandResult, Rules, SeatView, magnitude_squared
 from engine.cards import FULL_DECK, codes, deck_mask
 from engine.scoring import Score
-
-from . import callbacks as cb
-from .model import LEVELS, TARGETS, TIMERS, Table
-from .texts import t
 
 ARROWS = {"left": "→", "right": "←", "across": "↕", "hold": ""}
 SUIT_ORDER = ("S", "H", "C", "D")

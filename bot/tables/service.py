@@ -22,6 +22,13 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.tables import render
+from bot.tables.model import LEVELS, TARGETS, TIMERS, Seat, Table, TableOptions, TableUI
+from bot.tables.thinker import Thinker
+from bot.telegram import callbacks as cb
+from bot.telegram.callbacks import parse_id
+from bot.telegram.outbox import EDIT, MOVED, POST, URGENT, Outbox
+from bot.texts import t
 from engine import (
     Card,
     CardPlayed,
@@ -40,14 +47,6 @@ from storage.errors import GameNotFound, StorageUnavailable
 from storage.models import ChatSettings, StoredGame
 from storage.models import Seat as StoredSeat
 from storage.repository import Storage
-
-from . import callbacks as cb
-from . import render
-from .callbacks import parse_id
-from .model import LEVELS, TARGETS, TIMERS, Seat, Table, TableOptions, TableUI
-from .outbox import EDIT, MOVED, POST, URGENT, Outbox
-from .texts import t
-from .thinker import Thinker
 
 log = logging.getLogger(__name__)
 

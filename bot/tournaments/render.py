@@ -8,12 +8,11 @@ from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.tables.render import esc, format_total, variant_key
+from bot.telegram import callbacks as cb
+from bot.texts import t
 from engine import Game
 from storage.events import EventTable, Registration, StoredEvent
-
-from . import callbacks as cb
-from .render import esc, format_total, variant_key
-from .texts import t
 
 MAX_NAMES = 40
 """Names listed on the event message; beyond that only the count (Telegram's 4096 chars)."""

@@ -29,7 +29,7 @@ from telegram.ext import Application, Updater
 
 from bot.config import Settings
 
-log = logging.getLogger("bot.webhook")
+log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 512 * 1024

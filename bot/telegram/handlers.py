@@ -15,14 +15,13 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot.tables.service import HeartsService, Person, UserError
+from bot.telegram import callbacks as cb
+from bot.telegram.flood import CommandLimiter, Verdict
+from bot.telegram.outbox import URGENT, Slot
+from bot.texts import t
+from bot.tournaments.service import EventService
 from storage.errors import StorageUnavailable
-
-from . import callbacks as cb
-from .events import EventService
-from .flood import CommandLimiter, Verdict
-from .outbox import URGENT, Slot
-from .service import HeartsService, Person, UserError
-from .texts import t
 
 log = logging.getLogger(__name__)
 

@@ -30,6 +30,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.tables.model import LEVELS, Seat, Table, TableOptions
+from bot.tables.render import esc
+from bot.tables.service import COMPUTER_NAMES, HeartsService, Person, UserError
+from bot.telegram.outbox import MOVED
+from bot.texts import t
+from bot.tournaments import plan as tour
+from bot.tournaments import render as er
 from engine import Event, Game, Rules
 from storage.events import (
     EventOptions,
@@ -39,14 +46,6 @@ from storage.events import (
     RegistrationStatus,
     StoredEvent,
 )
-
-from . import event_render as er
-from . import tournament as tour
-from .model import LEVELS, Seat, Table, TableOptions
-from .outbox import MOVED
-from .render import esc
-from .service import COMPUTER_NAMES, HeartsService, Person, UserError
-from .texts import t
 
 log = logging.getLogger(__name__)
 

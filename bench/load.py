@@ -35,10 +35,10 @@ from pathlib import Path
 
 from telegram.ext import Application
 
-from bot.app import Tuning, build_application, polling
-from bot.config import Settings
+from bot.app import build_application, polling
+from bot.config import Settings, Tuning
+from bot.rooms import Rooms
 from bot.tables.model import Table
-from bot.tables.service import HeartsService
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits
 from sandbox.people import Group, NotAnswered, Person
@@ -205,10 +205,8 @@ class LoadRun:
         self.seated_at: list[float] = []
 
     @property
-    def service(self) -> HeartsService:
-        service = self.app.bot_data["service"]
-        assert isinstance(service, HeartsService)
-        return service
+    def rooms(self) -> Rooms:
+        return self.app.bot_data.rooms
 
     def _think(self) -> float:
         low, high = self.config.think
@@ -250,7 +248,7 @@ class LoadRun:
             waits = sorted(
                 time.monotonic() - p.record.created for p in fresh if p.record.answer is None
             )
-            outbox = self.service.outbox
+            outbox = self.rooms.outbox
             print(
                 f"[{time.monotonic() - began:5.0f} s] presses {seen} (+{len(fresh)}), "
                 f"still unanswered of those {len(waits)}, "
@@ -281,7 +279,7 @@ class LoadRun:
             for person in people[1:]:
                 await asyncio.sleep(self._think())
                 await person.press(group, lobby, "✋ Join", timeout=timeout)
-            table = next(t for t in self.service.tables.values() if t.chat_id == group.id)
+            table = next(t for t in self.rooms.registry.tables.values() if t.chat_id == group.id)
             await double.wait_for(lambda: None not in table.seats, timeout)
             toast = await people[0].press(group, lobby, "▶ Start", timeout=timeout)
         except (TimeoutError, NotAnswered) as error:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
-from storage import Seat
+from storage import StoredSeat
 from storage.sqlite import SqliteStorage
 
 
@@ -34,8 +34,8 @@ def _random_move(game: Game, rng: random.Random) -> Move:
     return Move.moon(game.moon_shooter, rng.choice(MOON_CHOICES))
 
 
-def _seats(players: int) -> list[Seat]:
-    return [Seat.human(i, 1000 + i, f"Player {i}") for i in range(players)]
+def _seats(players: int) -> list[StoredSeat]:
+    return [StoredSeat.human(i, 1000 + i, f"Player {i}") for i in range(players)]
 
 
 async def _start(store: SqliteStorage, chat_id: int, seed: int) -> tuple[int, Game]:

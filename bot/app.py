@@ -5,8 +5,6 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, ClassVar
 
 from telegram import (
@@ -21,19 +19,21 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
+    CallbackContext,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
+    ContextTypes,
 )
 
-from bot.config import Settings
-from bot.tables.service import HeartsService, ServiceConfig
+from bot.config import Settings, Tuning
+from bot.rooms import BotData, HeartsContext, open_rooms
+from bot.tables.config import TablesConfig
 from bot.tables.thinker import Thinker
 from bot.telegram import handlers
-from bot.telegram.flood import CommandLimiter
 from bot.telegram.outbox import Outbox
 from bot.telegram.poller import ConfirmingUpdater
-from bot.tournaments.service import EventService, system_clock
+from bot.timers import system_clock
 from storage import open_storage
 
 log = logging.getLogger(__name__)
@@ -56,23 +56,6 @@ PRIVATE_COMMANDS = [
     ("rules", "The rules"),
     ("help", "All commands"),
 ]
-
-
-@dataclass(frozen=True)
-class Tuning:
-    """Pacing that tests and the sandbox turn down; production keeps the defaults."""
-
-    computer_delay: float = 1.0
-    group_edit_interval: float = 3.0
-    dm_edit_interval: float = 1.0
-    thinker_workers: int = 1
-    rate_limiter: bool = True
-    nudge_delay: float = 5.0
-    """Seconds into a person's turn before their "your turn" message."""
-    clock: Callable[[], datetime] | None = None
-    """What time it is for events' reminders and rounds (tests pass a manual clock)."""
-    lobby_ttl_s: float = 6 * 3600
-    """A lobby nobody starts closes after this long."""
 
 
 class MessageRateLimiter(AIORateLimiter):
@@ -114,7 +97,10 @@ class MessageRateLimiter(AIORateLimiter):
         return await callback(*args, **kwargs)
 
 
-def build_application(settings: Settings, tuning: Tuning | None = None) -> Application:  # type: ignore[type-arg]
+HeartsApp = Application[Any, HeartsContext, dict[Any, Any], dict[Any, Any], BotData, Any]
+
+
+def build_application(settings: Settings, tuning: Tuning | None = None) -> HeartsApp:
     """The bot, ready to run: its ``post_init`` opens storage and resumes every game."""
     tuning = tuning or Tuning()
     if not settings.bot_token:
@@ -123,6 +109,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
         ApplicationBuilder()
         .token(settings.bot_token)
         .base_url(settings.telegram_api_base_url)
+        .context_types(ContextTypes(context=CallbackContext, bot_data=BotData))
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_stop(_post_stop)
@@ -136,9 +123,8 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Appli
     app = builder.build()
     # Polling confirms an update only once it was handled (bot/telegram/poller.py).
     app.updater = ConfirmingUpdater(app.bot, app.update_queue, app.process_update)
-    app.bot_data["settings"] = settings
-    app.bot_data["tuning"] = tuning
-    app.bot_data["command_limiter"] = CommandLimiter()
+    app.bot_data.settings = settings
+    app.bot_data.tuning = tuning
     app.add_handler(CommandHandler(["newgame", "hearts"], handlers.new_game))
     app.add_handler(CommandHandler("start", handlers.start))
     app.add_handler(CommandHandler("join", handlers.join))
@@ -189,17 +175,18 @@ async def polling(
             await app.post_shutdown(app)
 
 
-async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
-    settings: Settings = app.bot_data["settings"]
-    tuning: Tuning = app.bot_data["tuning"]
+async def _post_init(app: HeartsApp) -> None:
+    settings, tuning = app.bot_data.settings, app.bot_data.tuning
+    assert settings is not None
     storage = await open_storage(settings.database_path, synchronous=settings.database_synchronous)
+    app.bot_data.storage = storage
     me = await app.bot.get_me()
     outbox = Outbox(
         app.bot,
         group_interval=tuning.group_edit_interval,
         dm_interval=tuning.dm_edit_interval,
     )
-    thinker = Thinker(tuning.thinker_workers)
+    thinker = app.bot_data.thinker = Thinker(tuning.thinker_workers)
 
     async def is_admin(chat_id: int, user_id: int) -> bool:
         try:
@@ -221,22 +208,6 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
             ChatMemberStatus.OWNER,
         )
 
-    service = HeartsService(
-        storage,
-        outbox,
-        thinker,
-        ServiceConfig(
-            bot_username=me.username or "",
-            computer_delay=tuning.computer_delay,
-            computer_budget_ms=settings.computer_think_ms,
-            nudge_delay=tuning.nudge_delay,
-            default_turn_timer=settings.default_turn_timer,
-            lobby_ttl_s=tuning.lobby_ttl_s,
-        ),
-        is_admin,
-        is_member,
-    )
-
     async def member_status(chat_id: int, user_id: int) -> str | None:
         try:
             member = await app.bot.get_chat_member(chat_id, user_id)
@@ -244,10 +215,25 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
             return None
         return str(member.status)
 
-    events = EventService(service, member_status, tuning.clock or system_clock)
-    app.bot_data.update(
-        storage=storage, outbox=outbox, thinker=thinker, service=service, events=events
+    config = TablesConfig(
+        bot_username=me.username or "",
+        computer_delay=tuning.computer_delay,
+        computer_budget_ms=settings.computer_think_ms,
+        nudge_delay=tuning.nudge_delay,
+        default_turn_timer=settings.default_turn_timer,
+        lobby_ttl_s=tuning.lobby_ttl_s,
     )
+    rooms = open_rooms(
+        storage,
+        outbox,
+        thinker,
+        config,
+        is_admin,
+        is_member,
+        member_status,
+        tuning.clock or system_clock,
+    )
+    app.bot_data.rooms = rooms
     try:
         await app.bot.set_my_commands(
             [BotCommand(c, d) for c, d in GROUP_COMMANDS], scope=BotCommandScopeAllGroupChats()
@@ -257,35 +243,28 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         )
     except TelegramError as error:
         log.warning("could not register commands: %s", error)
-    await service.resume()
-    await events.resume()
+    await rooms.resume()
     log.info("bot @%s ready", me.username)
 
 
-async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
+async def _post_stop(app: HeartsApp) -> None:
     """Updates have stopped: send what is still pending while the bot can still send.
 
     What is not sent within the outbox's grace is dropped here, before the bot's connection
     closes (the next start shows every table and DM again).
     """
-    service = app.bot_data.get("service")
-    if service is not None:
-        await service.close()
-    outbox = app.bot_data.get("outbox")
-    if outbox is not None:
-        await outbox.close()
+    rooms = app.bot_data.opened
+    if rooms is not None:
+        await rooms.close()
+        await rooms.outbox.close()
 
 
-async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
-    service = app.bot_data.get("service")
-    if service is not None:
-        await service.close()
-    outbox = app.bot_data.get("outbox")
-    if outbox is not None:
-        await outbox.close()
-    thinker = app.bot_data.get("thinker")
-    if thinker is not None:
-        thinker.close()
-    storage = app.bot_data.get("storage")
-    if storage is not None:
-        await storage.close()
+async def _post_shutdown(app: HeartsApp) -> None:
+    rooms = app.bot_data.opened
+    if rooms is not None:
+        await rooms.close()
+        await rooms.outbox.close()
+    if app.bot_data.thinker is not None:
+        app.bot_data.thinker.close()
+    if app.bot_data.storage is not None:
+        await app.bot_data.storage.close()

@@ -13,8 +13,9 @@ import logging
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -307,3 +308,20 @@ def _database_path(value: str | None) -> Path:
 
 def _why(exc: OSError) -> str:
     return (exc.strerror or type(exc).__name__).lower()
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Pacing that tests and the sandbox turn down; production keeps the defaults."""
+
+    computer_delay: float = 1.0
+    group_edit_interval: float = 3.0
+    dm_edit_interval: float = 1.0
+    thinker_workers: int = 1
+    rate_limiter: bool = True
+    nudge_delay: float = 5.0
+    """Seconds into a person's turn before their "your turn" message."""
+    clock: Callable[[], datetime] | None = None
+    """What time it is for events' reminders and rounds (tests pass a manual clock)."""
+    lobby_ttl_s: float = 6 * 3600
+    """A lobby nobody starts closes after this long."""

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from telegram.ext import Application
 
-from bot.app import Tuning, build_application, polling
-from bot.config import Settings
+from bot.app import build_application, polling
+from bot.config import Settings, Tuning
 from bot.logs import setup_logging
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits
@@ -167,7 +167,8 @@ async def serve(database: Path, port: int, *, open_browser: bool, verbose: bool)
     level = "INFO" if verbose else "WARNING"
     try:
         async with sandbox_world(database, web_port=port, settings_log_level=level) as world:
-            setup_logging(world.app.bot_data["settings"])
+            assert world.app.bot_data.settings is not None
+            setup_logging(world.app.bot_data.settings)
             print(
                 f"Hearts sandbox: open {world.url} in your browser (Ctrl-C stops it).", flush=True
             )

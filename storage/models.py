@@ -52,7 +52,7 @@ class User:
 
 
 @dataclass(frozen=True)
-class Seat:
+class StoredSeat:
     """One seat at a table, numbered from 0 in play order."""
 
     seat: int
@@ -68,11 +68,11 @@ class Seat:
             raise ValueError(f"Seat {self.seat}: a human seat has a user id, a computer none.")
 
     @classmethod
-    def human(cls, seat: int, user_id: int, display_name: str) -> Seat:
+    def human(cls, seat: int, user_id: int, display_name: str) -> StoredSeat:
         return cls(seat, "human", display_name, user_id=user_id)
 
     @classmethod
-    def computer(cls, seat: int, display_name: str, level: str = "standard") -> Seat:
+    def computer(cls, seat: int, display_name: str, level: str = "standard") -> StoredSeat:
         return cls(seat, "computer", display_name, computer_level=level)
 
 
@@ -90,7 +90,7 @@ class StoredGame:
     creator_id: int
     status: GameStatus
     rules: Rules
-    seats: tuple[Seat, ...]
+    seats: tuple[StoredSeat, ...]
     meta: dict[str, Any]
     game: Game | None
     seed: int | None
@@ -136,7 +136,7 @@ class GameTable:
     game_id: int
     status: GameStatus
     score_kind: ScoreKind
-    seats: tuple[Seat, ...]
+    seats: tuple[StoredSeat, ...]
     hands: tuple[HandLine, ...]
     totals: tuple[Score, ...]
     winners: tuple[int, ...]

@@ -21,8 +21,8 @@ from .models import (
     PlayerGame,
     PlayerStanding,
     ScoreKind,
-    Seat,
     StoredGame,
+    StoredSeat,
     User,
 )
 
@@ -65,7 +65,7 @@ class Storage(Protocol):
         thread_id: int | None,
         creator_id: int,
         rules: Rules,
-        seats: list[Seat],
+        seats: list[StoredSeat],
         meta: dict[str, Any] | None = None,
         event_id: int | None = None,
         join_token: str | None = None,
@@ -81,13 +81,13 @@ class Storage(Protocol):
         self,
         game_id: int,
         rules: Rules | None = None,
-        seats: list[Seat] | None = None,
+        seats: list[StoredSeat] | None = None,
         meta: dict[str, Any] | None = None,
     ) -> None:
         """Change a lobby's rules, seats or meta (None leaves it as it is)."""
         ...
 
-    async def start_game(self, game_id: int, seats: list[Seat], game: Game) -> None:
+    async def start_game(self, game_id: int, seats: list[StoredSeat], game: Game) -> None:
         """Lobby to active: the final seats and the game before its first move.
 
         Raises `ValueError` if ``game`` cannot be rebuilt from its rules, seed, fixed deals

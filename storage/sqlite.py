@@ -51,8 +51,8 @@ from .models import (
     PlayerStanding,
     Score,
     ScoreKind,
-    Seat,
     StoredGame,
+    StoredSeat,
     User,
     score_kind_of,
 )
@@ -280,7 +280,7 @@ class SqliteStorage(SqliteEvents):
         thread_id: int | None,
         creator_id: int,
         rules: Rules,
-        seats: list[Seat],
+        seats: list[StoredSeat],
         meta: dict[str, Any] | None = None,
         event_id: int | None = None,
         join_token: str | None = None,
@@ -305,7 +305,9 @@ class SqliteStorage(SqliteEvents):
             await self._write_seats(db, game_id, seats)
         return game_id
 
-    async def _write_seats(self, db: aiosqlite.Connection, game_id: int, seats: list[Seat]) -> None:
+    async def _write_seats(
+        self, db: aiosqlite.Connection, game_id: int, seats: list[StoredSeat]
+    ) -> None:
         numbers = [s.seat for s in seats]
         if sorted(numbers) != list(range(len(seats))):
             raise ValueError(f"Seats must be numbered 0 to {len(seats) - 1}, not {numbers}.")
@@ -332,7 +334,7 @@ class SqliteStorage(SqliteEvents):
         self,
         game_id: int,
         rules: Rules | None = None,
-        seats: list[Seat] | None = None,
+        seats: list[StoredSeat] | None = None,
         meta: dict[str, Any] | None = None,
     ) -> None:
         async with self._transaction() as db:
@@ -349,7 +351,7 @@ class SqliteStorage(SqliteEvents):
             if seats is not None:
                 await self._write_seats(db, game_id, seats)
 
-    async def start_game(self, game_id: int, seats: list[Seat], game: Game) -> None:
+    async def start_game(self, game_id: int, seats: list[StoredSeat], game: Game) -> None:
         if len(seats) != game.players:
             raise ValueError(f"The game has {game.players} seats; {len(seats)} were given.")
         origin = Origin.of(game)
@@ -580,7 +582,7 @@ class SqliteStorage(SqliteEvents):
             status=status,
             rules=Rules(),
             seats=tuple(
-                Seat(seat, kind, name, user_id, level)
+                StoredSeat(seat, kind, name, user_id, level)
                 for seat, kind, name, user_id, level in json.loads(seats_json)
             ),
             meta={},
@@ -680,7 +682,7 @@ class SqliteStorage(SqliteEvents):
         rules = Rules.from_dict(json.loads(rules_json))
         is_complex = rules.variant == "complex"
         seats = tuple(
-            Seat(seat, kind, name, user_id, level)
+            StoredSeat(seat, kind, name, user_id, level)
             for seat, kind, name, user_id, level in json.loads(rows[0][-1])
         )
         points = await self._read(

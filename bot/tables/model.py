@@ -9,12 +9,15 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from bot.texts import t
 from engine import Game, Rules
+from storage.models import StoredGame, StoredSeat
 
 SeatKind = Literal["human", "computer"]
 LEVELS = ("easy", "standard", "pro", "expert")
 TIMERS = (0, 30, 60, 120)
 TARGETS = (50, 75, 100, 150)
+COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
 
 
 @dataclass
@@ -132,3 +135,67 @@ class Table:
             "options": self.options.to_dict(),
             "ui": self.ui.to_dict(),
         }
+
+    def computer(self) -> Seat:
+        """A computer player with a name not yet at the table (its level is the table's)."""
+        taken = {s.name for s in self.seats if s is not None}
+        name = next(
+            (n for n in COMPUTER_NAMES if n not in taken),
+            t("computer.fallback_name", number=len(taken) + 1),
+        )
+        return Seat("computer", name, level=self.options.computer_level)
+
+    def stored_meta(self) -> dict[str, Any]:
+        """What the storage's ``meta`` column keeps: `meta` and the people's seat state."""
+        meta = self.meta()
+        meta["seat_state"] = {
+            str(n): {"away": s.away, "timeouts": s.timeouts}
+            for n, s in enumerate(self.seats)
+            if s is not None and s.kind == "human"
+        }
+        return meta
+
+    def stored_seats(self) -> list[StoredSeat]:
+        out = []
+        for n, s in enumerate(self.seats):
+            if s is None:
+                continue
+            if s.kind == "human":
+                assert s.user_id is not None
+                out.append(StoredSeat.human(n, s.user_id, s.name))
+            else:
+                out.append(StoredSeat.computer(n, s.name, s.level))
+        return out
+
+    @classmethod
+    def from_stored(cls, stored: StoredGame) -> Table:
+        """The table as it was stored (also a finished one, for /scores and a rematch)."""
+        meta = stored.meta
+        seats: list[Seat | None] = [None] * stored.rules.players
+        seat_state = meta.get("seat_state", {})
+        for s in stored.seats:
+            extra = seat_state.get(str(s.seat), {})
+            seats[s.seat] = Seat(
+                kind=s.kind,
+                name=s.display_name,
+                user_id=s.user_id,
+                level=s.computer_level or "standard",
+                away=bool(extra.get("away", False)),
+                timeouts=int(extra.get("timeouts", 0)),
+            )
+        return cls(
+            id=stored.id,
+            chat_id=stored.chat_id,
+            thread_id=stored.thread_id,
+            chat_title=meta.get("chat_title", ""),
+            creator_id=stored.creator_id,
+            creator_name=meta.get("creator_name", ""),
+            rules=stored.rules,
+            options=TableOptions.from_dict(meta.get("options", {})),
+            seats=seats,
+            status=stored.status,
+            game=stored.game,
+            ui=TableUI.from_dict(meta.get("ui", {})),
+            event_id=stored.event_id,
+            join_token=stored.join_token,
+        )

@@ -1,4 +1,7 @@
-"""Telegram updates in, service calls out. Each handler parses, calls one method, answers."""
+"""Telegram updates in, calls to the rooms out. Each handler parses, calls one method, answers.
+
+Handlers reach the rooms through their typed context (``context.bot_data.rooms``,
+`bot.rooms.BotData`); buttons go through one table of routes (`ROUTES`)."""
 
 from __future__ import annotations
 
@@ -13,29 +16,16 @@ from typing import Any
 from telegram import Chat, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
-from telegram.ext import ContextTypes
 
-from bot.tables.service import HeartsService, Person, UserError
+from bot.basics import Person, UserError
+from bot.rooms import HeartsContext, Rooms
 from bot.telegram import callbacks as cb
-from bot.telegram.flood import CommandLimiter, Verdict
+from bot.telegram.flood import Verdict
 from bot.telegram.outbox import URGENT, Slot
 from bot.texts import t
-from bot.tournaments.service import EventService
 from storage.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
-
-
-def service_of(context: ContextTypes.DEFAULT_TYPE) -> HeartsService:
-    service = context.bot_data["service"]
-    assert isinstance(service, HeartsService)
-    return service
-
-
-def events_of(context: ContextTypes.DEFAULT_TYPE) -> EventService:
-    events = context.bot_data["events"]
-    assert isinstance(events, EventService)
-    return events
 
 
 def person_of(update: Update) -> Person | None:
@@ -60,7 +50,7 @@ _reply_slot: ContextVar[Slot | None] = ContextVar("reply_slot", default=None)
 """The place in its chat's order kept for the answer of the command being handled."""
 
 
-def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
+def _reply(update: Update, context: HeartsContext, text: str) -> None:
     """Answer a command in its chat (and topic) without waiting for the chat's pace.
 
     The answer goes out in the order the commands came (in the place `command` kept for
@@ -73,18 +63,12 @@ def _reply(update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> Non
     if slot is not None and not slot.used:
         slot.post(text, thread_id=_thread_of(update))
     else:
-        service_of(context).outbox.post(
+        context.bot_data.rooms.outbox.post(
             chat.id, text, thread_id=_thread_of(update), priority=URGENT
         )
 
 
-def limiter_of(context: ContextTypes.DEFAULT_TYPE) -> CommandLimiter:
-    limiter = context.bot_data["command_limiter"]
-    assert isinstance(limiter, CommandLimiter)
-    return limiter
-
-
-Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
+Handler = Callable[[Update, HeartsContext], Coroutine[Any, Any, None]]
 
 
 def command(handler: Handler) -> Handler:
@@ -95,15 +79,15 @@ def command(handler: Handler) -> Handler:
     order the updates came, so answers to commands in a row go out in that order."""
 
     @functools.wraps(handler)
-    async def gated(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def gated(update: Update, context: HeartsContext) -> None:
         user, chat = update.effective_user, update.effective_chat
         if user is not None:
-            verdict = limiter_of(context).check(user.id)
+            verdict = context.bot_data.command_limiter.check(user.id)
             if verdict is Verdict.WARN:
                 _reply(update, context, t("reply.too_fast"))
             if verdict is not Verdict.ALLOW:
                 return
-        slot = service_of(context).outbox.reserve(chat.id) if chat is not None else None
+        slot = context.bot_data.rooms.outbox.reserve(chat.id) if chat is not None else None
         token = _reply_slot.set(slot)
         try:
             await handler(update, context)
@@ -119,7 +103,7 @@ def command(handler: Handler) -> Handler:
 
 
 @command
-async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def new_game(update: Update, context: HeartsContext) -> None:
     """/newgame or /hearts: open a lobby in this group (or forum topic)."""
     person, chat = person_of(update), update.effective_chat
     if person is None or chat is None:
@@ -128,90 +112,90 @@ async def new_game(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         _reply(update, context, t("reply.group_only"))
         return
     try:
-        await service_of(context).new_table(chat.id, _thread_of(update), chat.title or "", person)
+        await context.bot_data.rooms.lobby.new_table(
+            chat.id, _thread_of(update), chat.title or "", person
+        )
     except UserError as error:
         _reply(update, context, str(error))
 
 
 @command
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def start(update: Update, context: HeartsContext) -> None:
     """/start: in a DM, open the DM (and follow a deep link); in a group, start the game."""
     person, chat = person_of(update), update.effective_chat
     if person is None or chat is None:
         return
-    service = service_of(context)
+    rooms = context.bot_data.rooms
     try:
         if chat.type == ChatType.PRIVATE:
             payload = context.args[0] if context.args else ""
-            _reply(update, context, await service.open_dm(person, payload))
+            _reply(update, context, await rooms.links.open_dm(person, payload))
             return
-        table = await service.table_in_chat(chat.id, _thread_of(update))
+        table = rooms.registry.in_chat(chat.id, _thread_of(update))
         if table is None:
             _reply(update, context, t("reply.no_table"))
             return
-        _reply(update, context, await service.start(table.id, person))
+        _reply(update, context, await rooms.lobby.start(table.id, person))
     except UserError as error:
         _reply(update, context, str(error))
 
 
-async def _group_table_command(
-    update: Update, context: ContextTypes.DEFAULT_TYPE, action: str
-) -> None:
+async def _group_table_command(update: Update, context: HeartsContext, action: str) -> None:
     person, chat = person_of(update), update.effective_chat
     if person is None or chat is None:
         return
     if not _is_group(chat):
         _reply(update, context, t("reply.group_only"))
         return
-    service = service_of(context)
+    rooms = context.bot_data.rooms
     try:
-        table = await service.table_in_chat(chat.id, _thread_of(update))
+        table = rooms.registry.in_chat(chat.id, _thread_of(update))
         if table is None:
             _reply(update, context, t("reply.no_table"))
             return
         if action == "join":
-            text = await service.join(table.id, person, in_group=True)
+            text = await rooms.lobby.join(table.id, person, in_group=True)
         elif action == "leave":
-            text = await service.leave(table.id, person)
+            text = await rooms.presence.leave(table.id, person)
         else:
-            text = await service.cancel_game(table.id, person)
+            text = await rooms.closer.cancel_game(table.id, person)
         _reply(update, context, text)
     except UserError as error:
         _reply(update, context, str(error))
 
 
 @command
-async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def join(update: Update, context: HeartsContext) -> None:
     """/join: take a seat at this chat's table."""
     await _group_table_command(update, context, "join")
 
 
 @command
-async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def leave(update: Update, context: HeartsContext) -> None:
     """/leave: leave the table (a computer player takes the seat mid-game)."""
     await _group_table_command(update, context, "leave")
 
 
 @command
-async def cancel(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def cancel(update: Update, context: HeartsContext) -> None:
     """/cancel: cancel this chat's table (host or admin)."""
     await _group_table_command(update, context, "cancel")
 
 
 @command
-async def rejoin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def rejoin(update: Update, context: HeartsContext) -> None:
     """/rejoin: take your seat back from the computer player."""
     person = person_of(update)
     if person is None:
         return
     try:
-        _reply(update, context, await service_of(context).rejoin(person))
+        _reply(update, context, await context.bot_data.rooms.presence.rejoin(person))
     except UserError as error:
         _reply(update, context, str(error))
 
 
 @command
-async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def scores(update: Update, context: HeartsContext) -> None:
     """/scores: this game's standings and the chat's all-time leaderboard."""
     chat = update.effective_chat
     if chat is None:
@@ -219,33 +203,35 @@ async def scores(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not _is_group(chat):
         person = person_of(update)
         if person is not None:
-            _reply(update, context, await service_of(context).stats_text(person))
+            _reply(update, context, await context.bot_data.rooms.standings.stats_text(person))
         return
-    text = await service_of(context).scores_text(chat.id, _thread_of(update))
-    event_text = await events_of(context).scores_text(chat.id)
+    rooms = context.bot_data.rooms
+    text = await rooms.standings.scores_text(chat.id, _thread_of(update))
+    event_text = await rooms.tournaments.scores_text(chat.id)
     _reply(update, context, f"{text}\n\n{event_text}" if event_text else text)
 
 
 @command
-async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def stats(update: Update, context: HeartsContext) -> None:
     """/stats: your own record."""
     person = person_of(update)
     if person is None:
         return
-    _reply(update, context, await service_of(context).stats_text(person))
+    _reply(update, context, await context.bot_data.rooms.standings.stats_text(person))
 
 
 @command
-async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def rules(update: Update, context: HeartsContext) -> None:
     """/rules: the rules of this chat's table, in short."""
     chat = update.effective_chat
     if chat is None:
         return
-    _reply(update, context, await service_of(context).rules_text(chat.id, _thread_of(update)))
+    rooms = context.bot_data.rooms
+    _reply(update, context, await rooms.standings.rules_text(chat.id, _thread_of(update)))
 
 
 @command
-async def event(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def event(update: Update, context: HeartsContext) -> None:
     """/event [new|start|pause|resume|cancel|remove|only|invite|withdraw|help]: tournaments."""
     person, chat, message = person_of(update), update.effective_chat, update.effective_message
     if person is None or chat is None or message is None:
@@ -260,7 +246,7 @@ async def event(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user = replied.from_user
         target = Person(user.id, user.full_name or user.username or str(user.id), user.username)
     try:
-        answer = await events_of(context).command(
+        answer = await context.bot_data.rooms.tournaments.command(
             chat.id, _thread_of(update), chat.title or "", person, text.strip(), target
         )
     except UserError as error:
@@ -270,39 +256,38 @@ async def event(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 @command
-async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def help_command(update: Update, context: HeartsContext) -> None:
     """/help: the commands."""
     _reply(update, context, t("help"))
 
 
-async def membership(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def membership(update: Update, context: HeartsContext) -> None:
     """The bot's own status in a chat changed: removed or blocked, or let back in."""
     change = update.my_chat_member
     if change is None:
         return
     chat_id, status = change.chat.id, change.new_chat_member.status
-    service = service_of(context)
+    rooms = context.bot_data.rooms
     if status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
-        service.outbox.mark_gone(chat_id)  # tells the service (`HeartsService.chat_gone`)
+        rooms.outbox.mark_gone(chat_id)  # tells the tables (`Presence.chat_gone`)
     elif status in (
         ChatMemberStatus.MEMBER,
         ChatMemberStatus.ADMINISTRATOR,
         ChatMemberStatus.OWNER,
         ChatMemberStatus.RESTRICTED,
     ):
-        service.chat_back(chat_id)
+        rooms.presence.chat_back(chat_id)
 
 
-async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def button(update: Update, context: HeartsContext) -> None:
     """Every inline button: decode, check, act, and always answer with a toast."""
     query = update.callback_query
     person = person_of(update)
     if query is None or person is None:
         return
-    service = service_of(context)
     try:
         data = cb.Callback.decode(query.data)
-        toast = await _dispatch(service, events_of(context), data, person, query.message)
+        toast = await _dispatch(context.bot_data.rooms, data, person, query.message)
     except cb.BadCallback:
         toast = t("toast.unknown_button")
     except UserError as error:
@@ -320,8 +305,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 class Press:
     """One checked button press: who pressed what, and whether in the table's own group."""
 
-    service: HeartsService
-    events: EventService
+    rooms: Rooms
     data: cb.Callback
     person: Person
     chat_id: int | None
@@ -335,47 +319,41 @@ class Press:
 
 def _set_rule(p: Press) -> Awaitable[str]:
     option, _, value = p.data.arg.partition("=")
-    return p.service.set_rule(p.id, p.person, option, value)
+    return p.rooms.rules_menu.set_rule(p.id, p.person, option, value)
 
 
 def _kick(p: Press) -> Awaitable[str]:
     seat = cb.parse_id(p.data.arg, 99)
     if seat is None:
         raise UserError(t("toast.unknown_button"))
-    return p.service.remove_seat(p.id, seat, p.person)
+    return p.rooms.lobby.remove_seat(p.id, seat, p.person)
 
 
 ROUTES: dict[str, Callable[[Press], Awaitable[str]]] = {
     # Pressed anywhere but in the table's group, Join must prove membership first.
-    cb.JOIN: lambda p: p.service.join(p.id, p.person, in_group=p.in_group),
-    cb.LEAVE: lambda p: p.service.leave(p.id, p.person),
-    cb.ADD_COMPUTER: lambda p: p.service.add_computer(p.id, p.person),
-    cb.RULES: lambda p: p.service.show_rules_menu(p.id, p.person, True),
-    cb.BACK: lambda p: p.service.show_rules_menu(p.id, p.person, False),
+    cb.JOIN: lambda p: p.rooms.lobby.join(p.id, p.person, in_group=p.in_group),
+    cb.LEAVE: lambda p: p.rooms.presence.leave(p.id, p.person),
+    cb.ADD_COMPUTER: lambda p: p.rooms.lobby.add_computer(p.id, p.person),
+    cb.RULES: lambda p: p.rooms.rules_menu.show(p.id, p.person, True),
+    cb.BACK: lambda p: p.rooms.rules_menu.show(p.id, p.person, False),
     cb.SET_RULE: _set_rule,
-    cb.START: lambda p: p.service.start(p.id, p.person),
-    cb.REMATCH: lambda p: p.service.rematch(p.id, p.person, p.chat_id),
-    cb.CANCEL: lambda p: p.service.cancel_game(p.id, p.person),
+    cb.START: lambda p: p.rooms.lobby.start(p.id, p.person),
+    cb.REMATCH: lambda p: p.rooms.lobby.rematch(p.id, p.person, p.chat_id),
+    cb.CANCEL: lambda p: p.rooms.closer.cancel_game(p.id, p.person),
     cb.KICK: _kick,
-    cb.CARD: lambda p: p.service.press_card(p.id, p.data.stamp, p.data.arg, p.person),
-    cb.PASS: lambda p: p.service.press_pass(p.id, p.data.stamp, p.person),
-    cb.MOON: lambda p: p.service.press_moon(p.id, p.data.stamp, p.data.arg, p.person),
-    cb.TRACKER: lambda p: p.service.toggle_tracker(p.id, p.data.stamp, p.person),
-    cb.EVENT_REGISTER: lambda p: p.events.register(p.id, p.person),
-    cb.EVENT_WITHDRAW: lambda p: p.events.withdraw(p.id, p.person),
+    cb.CARD: lambda p: p.rooms.moves.press_card(p.id, p.data.stamp, p.data.arg, p.person),
+    cb.PASS: lambda p: p.rooms.moves.press_pass(p.id, p.data.stamp, p.person),
+    cb.MOON: lambda p: p.rooms.moves.press_moon(p.id, p.data.stamp, p.data.arg, p.person),
+    cb.TRACKER: lambda p: p.rooms.moves.toggle_tracker(p.id, p.data.stamp, p.person),
+    cb.EVENT_REGISTER: lambda p: p.rooms.entries.register(p.id, p.person),
+    cb.EVENT_WITHDRAW: lambda p: p.rooms.entries.withdraw(p.id, p.person),
 }
 """What each button does, by its callback action (`bot.callbacks`)."""
 
 
-async def _dispatch(
-    service: HeartsService,
-    events: EventService,
-    data: cb.Callback,
-    person: Person,
-    message: object,
-) -> str:
+async def _dispatch(rooms: Rooms, data: cb.Callback, person: Person, message: object) -> str:
     chat_id = getattr(getattr(message, "chat", None), "id", None)
-    table = None if data.action in cb.EVENT_ACTIONS else service.tables.get(data.game_id)
+    table = None if data.action in cb.EVENT_ACTIONS else rooms.registry.get(data.game_id)
     # A button only acts on the table its message shows: a forged game id from another
     # chat's message is refused.
     in_group = table is not None and chat_id == table.chat_id
@@ -384,10 +362,10 @@ async def _dispatch(
     route = ROUTES.get(data.action)
     if route is None:
         return ""
-    return await route(Press(service, events, data, person, chat_id, in_group))
+    return await route(Press(rooms, data, person, chat_id, in_group))
 
 
-async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def error_handler(update: object, context: HeartsContext) -> None:
     """Log any exception a handler raised, with the update it came from."""
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:

@@ -214,7 +214,8 @@ def attach_health_server(
         return
 
     def write_failure() -> str | None:
-        failure = getattr(application.bot_data.get("storage"), "write_failure", None)
+        storage = getattr(application.bot_data, "storage", None)  # `BotData` once opened
+        failure = getattr(storage, "write_failure", None)
         return failure if isinstance(failure, str) else None
 
     server = HealthServer(settings, get_me=application.bot.get_me, write_failure=write_failure)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from telegram.ext import Application
 
-from bot.app import Tuning, build_application, polling
-from bot.config import Settings
+from bot.app import build_application, polling
+from bot.config import Settings, Tuning
+from bot.rooms import Rooms
 from bot.tables.model import Table
-from bot.tables.service import HeartsService
 from engine import Card
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, Person
@@ -46,15 +46,15 @@ async def running_bot(
         yield app
 
 
-def service_of(app: Application) -> HeartsService:  # type: ignore[type-arg]
-    service = app.bot_data["service"]
-    assert isinstance(service, HeartsService)
-    return service
+def rooms_of(app: Application) -> Rooms:  # type: ignore[type-arg]
+    rooms = app.bot_data.rooms
+    assert isinstance(rooms, Rooms)
+    return rooms
 
 
 def table_in(app: Application, group: Group) -> Table:  # type: ignore[type-arg]
-    service = service_of(app)
-    for table in service.tables.values():
+    rooms = rooms_of(app)
+    for table in rooms.registry.tables.values():
         if table.chat_id == group.id:
             return table
     raise LookupError("no table in that group")

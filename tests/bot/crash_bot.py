@@ -17,8 +17,8 @@ import sys
 
 from telegram import Update
 
-from bot.app import Tuning, build_application
-from bot.config import ConfigError, load_settings
+from bot.app import build_application
+from bot.config import ConfigError, Tuning, load_settings
 from bot.logs import setup_logging
 
 

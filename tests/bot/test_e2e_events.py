@@ -7,10 +7,11 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot_harness import FAST, play_turn, running_bot, service_of
+from bot_harness import FAST, play_turn, rooms_of, running_bot
 from telegram.ext import Application
 
-from bot.tournaments.service import EventService, ManualClock
+from bot.timers import ManualClock
+from bot.tournaments.timeline import Timeline
 from engine import Rules
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, Person
@@ -21,10 +22,11 @@ from storage import ChatSettings
 START = datetime(2031, 6, 1, 12, 30, tzinfo=UTC)  # 18:00 in Asia/Kolkata
 
 
-def events_of(app: Application) -> EventService:  # type: ignore[type-arg]
-    events = app.bot_data["events"]
-    assert isinstance(events, EventService)
-    return events
+def events_of(app: Application) -> Timeline:  # type: ignore[type-arg]
+    """The tournaments' clock: `tick` does what is due (tests move a `ManualClock`)."""
+    timeline = app.bot_data.rooms.timeline
+    assert isinstance(timeline, Timeline)
+    return timeline
 
 
 def texts(double: BotApiDouble, chat_id: int) -> list[str]:
@@ -60,7 +62,7 @@ async def create_event(double: BotApiDouble, organiser: Person, group: Group, te
 async def tick(app: Application, clock: ManualClock, to: datetime) -> None:  # type: ignore[type-arg]
     clock.now = to
     await events_of(app).tick()
-    await service_of(app).outbox.flush()
+    await rooms_of(app).outbox.flush()
 
 
 async def play_round(
@@ -74,7 +76,7 @@ async def play_round(
 ) -> None:
     """Everyone present plays their turns by pressing buttons until the round ends (or
     ``stop_after_moves`` presses were made)."""
-    service, events = service_of(app), events_of(app)
+    rooms, events = rooms_of(app), events_of(app)
     event = await events.storage.get_event(event_id)
     assert event is not None
     round_no, moves = event.current_round, 0
@@ -84,7 +86,7 @@ async def play_round(
         if event.current_round != round_no or event.status != "running":
             return
         acted = False
-        for table in list(service.tables.values()):
+        for table in list(rooms.registry.tables.values()):
             if table.event_id != event_id or table.game is None or table.game.phase == "over":
                 continue
             for person in people:
@@ -116,7 +118,7 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
         no_show = people[5]
         async with running_bot(double, database, tuning) as app:
             # One-hand games: the group's rules are the event's.
-            await service_of(app).storage.save_chat_settings(
+            await rooms_of(app).storage.save_chat_settings(
                 ChatSettings(group.id, rules=Rules(target=1, ties="share").to_dict())
             )
             for p in people[:12]:
@@ -158,8 +160,8 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             assert sorted(len(t.seats) for t in tables) == [4, 4, 5]
             assert all(s.user_id is not None for t in tables for s in t.seats)
             # Duplicate deals: both tables of four hold exactly the same cards, seat by seat.
-            service = service_of(app)
-            fours = [service.tables[t.game_id or 0] for t in tables if len(t.seats) == 4]
+            rooms = rooms_of(app)
+            fours = [rooms.registry.tables[t.game_id or 0] for t in tables if len(t.seats) == 4]
             deals = [
                 [[c.code for c in tb.game.hand(s)] for s in range(4)]
                 for tb in fours
@@ -197,15 +199,15 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             await play_round(double, app, people, event.id, stop_after_moves=5)
             r2 = await events.storage.event_tables(event.id, 2)
             games_before = {
-                t.game_id: service.tables[t.game_id or 0].game.to_json()  # type: ignore[union-attr]
+                t.game_id: rooms.registry.tables[t.game_id or 0].game.to_json()  # type: ignore[union-attr]
                 for t in r2
             }
         # A restart in the middle of round 2: both tables resume where they were.
         async with running_bot(double, database, tuning) as app:
-            service, events = service_of(app), events_of(app)
+            rooms, events = rooms_of(app), events_of(app)
             for game_id, before in games_before.items():
-                assert game_id in service.tables
-                game = service.tables[game_id].game
+                assert game_id in rooms.registry.tables
+                game = rooms.registry.tables[game_id].game
                 assert game is not None and game.to_json() == before
             await play_round(double, app, people, event.id)
             await said(double, group.id, "round 2 is over")
@@ -258,7 +260,7 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             await tick(app, clock, START - timedelta(hours=23))
             assert count(double, group.id, "starts tomorrow") == 1
             # The timer armed for the next moment is the hour-before reminder.
-            assert "events:tick" in service_of(app).scheduler.names()
+            assert "events:tick" in rooms_of(app).board.scheduler
         async with running_bot(double, database, tuning) as app:
             await tick(app, clock, START - timedelta(minutes=59))
             await said(double, group.id, "starts in an hour")
@@ -283,7 +285,7 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             )
             await kumar.send(group, "/event cancel")
             await said(double, group.id, "was cancelled by Kumar")
-            assert not [t for t in service_of(app).tables.values() if t.event_id is not None]
+            assert not [t for t in rooms_of(app).registry.tables.values() if t.event_id is not None]
 
 
 async def test_only_eligible_people_register_and_refusals_say_why(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bot_harness import open_table, running_bot
 
-from bot.app import Tuning
+from bot.config import Tuning
 from bot.texts import t
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot_harness import open_table, play_turn, running_bot, service_of, table_in
+from bot_harness import open_table, play_turn, rooms_of, running_bot, table_in
 
 from sandbox.testing import running_double
 
@@ -39,7 +39,7 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(tmp_path: P
             await double.wait_for(
                 lambda: any(m.has_photo for m in double.chat_view(group.id).visible), 10
             )
-            await service_of(app).outbox.flush()
+            await rooms_of(app).outbox.flush()
             group_text = "\n".join(m.text or "" for m in double.chat_view(group.id).visible)
             assert "Game over" in group_text
             await double.wait_for(

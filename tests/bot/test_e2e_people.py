@@ -8,9 +8,9 @@ from bot_harness import (
     card_button,
     open_table,
     play_turn,
+    rooms_of,
     running_bot,
     seat_everyone,
-    service_of,
     table_in,
 )
 
@@ -179,7 +179,7 @@ async def test_bad_input_gets_a_toast_and_never_changes_the_game(tmp_path: Path)
             assert len(game.trick) == 1 and game.trick[0][1].code == "2C"
             assert not double.unanswered_callbacks()
             # The journal agrees with the game in memory, move for move.
-            replayed = await service_of(app).storage.replay(gid)
+            replayed = await rooms_of(app).storage.replay(gid)
             assert replayed.to_json() == game.to_json()
 
 
@@ -199,7 +199,7 @@ async def test_a_moon_shot_lets_the_shooter_choose(tmp_path: Path) -> None:
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
             lobby, table = await seat_everyone(double, app, group, people)
             table.rules = Rules(pass_cycle=("hold",))
-            service_of(app).deal_source = lambda _table: (1, [MOON_DEAL])
+            rooms_of(app).lobby.deal_source = lambda _table: (1, [MOON_DEAL])
             await alice.press(group, lobby, "▶ Start")
             game = table.game
             assert game is not None

@@ -8,9 +8,9 @@ from bot_harness import (
     card_button,
     open_table,
     play_turn,
+    rooms_of,
     running_bot,
     seat_everyone,
-    service_of,
     table_in,
 )
 
@@ -92,9 +92,9 @@ async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(tmp_path: Path) 
             before = game.to_json()
         # A new process of the bot on the same database.
         async with running_bot(double, database) as app:
-            service = service_of(app)
-            assert gid in service.tables
-            table = service.tables[gid]
+            rooms = rooms_of(app)
+            assert gid in rooms.registry.tables
+            table = rooms.registry.tables[gid]
             game = table.game
             assert game is not None
             assert game.to_json() == before
@@ -114,5 +114,5 @@ async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(tmp_path: Path) 
                         await play_turn(double, p, table)
             assert len(game.hand_history) == 1
             assert sum(game.hand_history[0].points) in (26, 78)
-            replayed = await service.storage.replay(gid)
+            replayed = await rooms.storage.replay(gid)
             assert replayed.to_json() == game.to_json()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bot_harness import open_table, play_turn, running_bot, seat_everyone, service_of, table_in
+from bot_harness import open_table, play_turn, rooms_of, running_bot, seat_everyone, table_in
 
 from sandbox.testing import running_double
 
@@ -139,7 +139,7 @@ async def test_bot_api_calls_for_one_hand_of_four_people(tmp_path: Path) -> None
                 for p in people:
                     if game.hand_number == 1:
                         await play_turn(double, p, table)
-            await service_of(app).outbox.flush()
+            await rooms_of(app).outbox.flush()
             await double.idle()
             group_calls = double.calls_in_chat(group.id)
             dm_calls = [double.calls_in_chat(p.dm) for p in people]

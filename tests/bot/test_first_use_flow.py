@@ -18,9 +18,9 @@ from bot_harness import (
     card_button,
     open_table,
     play_turn,
+    rooms_of,
     running_bot,
     seat_everyone,
-    service_of,
     start_with_computers,
     table_in,
 )
@@ -105,7 +105,8 @@ async def test_a_finished_game_is_announced_once_offers_a_rematch_and_stays_in_s
             assert toast == t("toast.rematch")
             rematch = await double.wait_for(
                 lambda: next(
-                    (tb for tb in service_of(app).tables.values() if tb.status == "lobby"), None
+                    (tb for tb in rooms_of(app).registry if tb.status == "lobby"),
+                    None,
                 ),
                 5,
             )
@@ -125,11 +126,11 @@ async def test_an_idle_player_causes_one_group_message_edited_as_it_goes_on(
         group = double.create_group("Idle", members=[alice, bob], admins=[alice])
         async with running_bot(double, tmp_path / "db.sqlite3", replace(FAST)) as app:
             lobby, table = await seat_everyone(double, app, group, [alice, bob])
-            service = service_of(app)
+            rooms = rooms_of(app)
             await alice.press(group, lobby, "🤖 Add computer")
             await alice.press(group, lobby, "🤖 Add computer")
             table.options = replace(table.options, turn_timer=1)
-            service.config = replace(service.config, timeouts_before_away=3)
+            rooms.clock.config = replace(rooms.clock.config, timeouts_before_away=3)
             await alice.press(group, lobby, "▶ Start")
             await double.wait_for(lambda: table.game is not None, 5)
             before = len(double.chat_view(group.id).bot_messages)

@@ -16,9 +16,9 @@ from pathlib import Path
 from bot_harness import (
     FAST,
     open_table,
+    rooms_of,
     running_bot,
     seat_everyone,
-    service_of,
     start_with_computers,
     table_in,
 )
@@ -36,7 +36,7 @@ async def test_a_group_that_removes_the_bot_ends_its_game_and_gets_no_more_write
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
             _, table = await start_with_computers(double, app, group, [alice, bob])
             await double.idle()
-            service = service_of(app)
+            rooms = rooms_of(app)
 
             double.reset_counters()
             group.remove_bot(by=alice)
@@ -45,7 +45,7 @@ async def test_a_group_that_removes_the_bot_ends_its_game_and_gets_no_more_write
             ended = t("game.bot_removed", chat="Kicked")
             for person in (alice, bob):
                 assert any(ended in (m.text or "") for m in person.dm_view().bot_messages)
-            assert service.tables == {} and service.kept_sizes()["in_chat"] == 0
+            assert not rooms.registry.tables and rooms.kept_sizes()["in_chat"] == 0
             # Nothing more was written to the group (Telegram sends no updates from a group
             # that removed the bot, so nothing there asks for an answer either).
             assert double.call_count(chat_id=group.id) == 0, double.calls_in_chat(group.id)
@@ -96,7 +96,7 @@ async def test_a_player_who_blocks_the_bot_leaves_the_lobby(tmp_path: Path) -> N
             assert table.seat_of(bob.id) is not None
             bob.block_bot()
             await double.wait_for(lambda: table.seat_of(bob.id) is None, 5)
-            assert service_of(app).table_of_user(bob.id) is None
+            assert rooms_of(app).registry.of_user(bob.id) is None
 
 
 async def test_two_newgame_at_once_make_one_table(tmp_path: Path) -> None:
@@ -109,8 +109,8 @@ async def test_two_newgame_at_once_make_one_table(tmp_path: Path) -> None:
             await double.idle()
             await asyncio.gather(alice.send(group, "/newgame"), bob.send(group, "/newgame"))
             await double.idle()
-            service = service_of(app)
-            assert [tb.chat_id for tb in service.tables.values()] == [group.id]
+            rooms = rooms_of(app)
+            assert [tb.chat_id for tb in rooms.registry.tables.values()] == [group.id]
             texts = [m.text or "" for m in double.chat_view(group.id).bot_messages]
             assert texts.count(t("reply.table_exists")) == 1
 
@@ -132,9 +132,7 @@ async def test_one_person_joining_two_groups_at_once_sits_at_one_table(tmp_path:
             assert sorted(str(x) for x in toasts) == sorted(
                 [t("toast.joined"), t("toast.other_table")]
             )
-            seated = [
-                tb for tb in service_of(app).tables.values() if tb.seat_of(bob.id) is not None
-            ]
+            seated = [tb for tb in rooms_of(app).registry if tb.seat_of(bob.id) is not None]
             assert len(seated) == 1
 
 
@@ -171,7 +169,7 @@ async def test_a_lobby_nobody_starts_closes_and_says_so(tmp_path: Path) -> None:
             shown = double.chat_view(group.id).message(lobby)
             assert shown is not None and (shown.text or "").startswith("⌛ This table closed")
             assert list(shown.all_buttons()) == []
-            assert service_of(app).kept_sizes()["by_user"] == 0
+            assert rooms_of(app).kept_sizes()["by_user"] == 0
             await open_table(double, alice, group)  # the chat may open a new one
 
 
@@ -187,7 +185,7 @@ async def test_a_lobby_that_expired_while_the_bot_was_down_closes_at_start(
             lobby = await open_table(double, alice, group)
         await asyncio.sleep(1.1)
         async with running_bot(double, database, replace(FAST, lobby_ttl_s=1.0)) as app:
-            await double.wait_for(lambda: not service_of(app).tables, 5)
+            await double.wait_for(lambda: not rooms_of(app).registry.tables, 5)
             await double.idle()
             shown = double.chat_view(group.id).message(lobby)
             assert shown is not None and (shown.text or "").startswith("⌛ This table closed")

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bot_harness import open_table, running_bot, service_of, settings_for, table_in
+from bot_harness import open_table, rooms_of, running_bot, settings_for, table_in
 
 from bot.telegram.health import HealthServer
 from bot.texts import t
@@ -39,7 +39,7 @@ async def test_a_game_waits_out_a_full_disk_and_finishes_by_itself(tmp_path: Pat
             await alice.press(group, lobby, "▶ Start")
             table = table_in(app, group)
             await double.wait_for(lambda: table.game is not None, 5)
-            storage = service_of(app).storage
+            storage = rooms_of(app).storage
             assert isinstance(storage, SqliteStorage)
             writer = storage._writer
             health = HealthServer(
@@ -64,10 +64,10 @@ async def test_a_game_waits_out_a_full_disk_and_finishes_by_itself(tmp_path: Pat
             assert {c["name"]: c["ok"] for c in body["checks"]}["writes"] is False
             assert "full" in {c["name"]: c["detail"] for c in body["checks"]}["writes"]
 
-            service = service_of(app)
-            stalled_at = service.seq[table.id]
+            rooms = rooms_of(app)
+            stalled_at = rooms.registry.version(table.id)
             await asyncio.sleep(2.0)  # a few retries, each failing
-            assert service.seq[table.id] == stalled_at  # no move went through
+            assert rooms.registry.version(table.id) == stalled_at  # no move went through
             assert table.status == "active"
             texts = [m.text or "" for m in double.chat_view(group.id).bot_messages]
             assert texts.count(t("game.storage_trouble")) == 1

@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot_harness import FAST, running_bot, service_of
+from bot_harness import FAST, rooms_of, running_bot
 from test_e2e_events import START, count, create_event, events_of, said, tick
 
-from bot.app import Tuning
+from bot.config import Tuning
+from bot.timers import ManualClock
+from bot.tournaments.parsing import parse_new
 from bot.tournaments.render import event_message
-from bot.tournaments.service import ManualClock, parse_new
 from engine import Rules
 from sandbox.limits import RateLimits
 from sandbox.testing import running_double
@@ -92,7 +93,7 @@ async def test_one_broken_event_stops_neither_the_others_nor_a_restart(tmp_path:
             await tick(app, clock, START - timedelta(hours=24))
             await said(double, fine.id, "starts tomorrow")
             await said(double, broken.id, "Something went wrong while running")
-            assert "events:tick" in service_of(app).scheduler.names()
+            assert "events:tick" in rooms_of(app).board.scheduler
             await tick(app, clock, START - timedelta(minutes=59))
             await said(double, fine.id, "starts in an hour")
         async with running_bot(double, database, tuning) as app:

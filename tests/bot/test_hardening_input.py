@@ -45,7 +45,7 @@ async def test_malformed_deep_links_and_presses_get_a_clear_answer(tmp_path: Pat
         group = double.create_group("Input", members=[mallory])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
             # Seven /start in a row are over a person's command rate (test_e2e_flood).
-            app.bot_data["command_limiter"] = CommandLimiter(burst=100)
+            app.bot_data.command_limiter = CommandLimiter(burst=100)
             for payload in ("j²", "e²", "e" + "9" * 30, "j" + "x" * 40 + "!", "e", "j"):
                 before = len(mallory.dm_view().bot_messages)
                 await mallory.start_bot(payload)

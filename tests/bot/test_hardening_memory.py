@@ -11,10 +11,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-from bot_harness import running_bot, seat_everyone, service_of
+from bot_harness import rooms_of, running_bot, seat_everyone
 
 from bot.telegram.flood import CommandLimiter
-from bot.tournaments.service import EventService
 from sandbox.testing import running_double
 
 FORGED_PRESSES = 9_000
@@ -31,16 +30,12 @@ class Clock:
 
 
 def _sizes(app: Any) -> dict[str, int]:
-    service = service_of(app)
-    events = app.bot_data["events"]
-    assert isinstance(events, EventService)
-    sizes = {f"service.{k}": v for k, v in service.kept_sizes().items()}
-    sizes |= {f"outbox.{k}": v for k, v in service.outbox.state_sizes().items()}
+    rooms = rooms_of(app)
+    sizes = {f"service.{k}": v for k, v in rooms.kept_sizes().items()}
+    sizes |= {f"outbox.{k}": v for k, v in rooms.outbox.state_sizes().items()}
+    sizes |= {f"events.{k}": v for k, v in rooms.board.kept_sizes().items()}
     sizes |= {
-        "events.locks": len(events._locks),
-        "events.present": len(events._present),
-        "events.finished": len(events._finished),
-        "limiter": len(app.bot_data["command_limiter"]),
+        "limiter": len(app.bot_data.command_limiter),
     }
     return sizes
 
@@ -54,7 +49,7 @@ async def test_ten_thousand_forged_presses_and_commands_leave_nothing_behind(
         group = double.create_group("Target", members=[alice, bob, mallory])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
             clock = Clock()
-            app.bot_data["command_limiter"] = CommandLimiter(clock=clock)
+            app.bot_data.command_limiter = CommandLimiter(clock=clock)
             lobby, table = await seat_everyone(double, app, group, [alice, bob])
             await alice.press(group, lobby, "🤖 Add computer")
             await alice.press(group, lobby, "▶ Start")

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from bot_harness import table_in
 
-from bot.app import Tuning
+from bot.config import Tuning
 from bot.sandbox_runner import sandbox_world
 from sandbox.limits import RateLimits
 

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.tournaments.parsing import parse_new
 from bot.tournaments.plan import (
     SeatResult,
     TablePlan,
@@ -20,7 +21,6 @@ from bot.tournaments.plan import (
     rules_for,
     table_seed,
 )
-from bot.tournaments.service import parse_new
 from engine import Game, Rules
 
 STANDARD = Rules()

@@ -1,6 +1,6 @@
 """Webhook mode against python-telegram-bot's real webhook server on 127.0.0.1.
 
-The application runs through `bot.webhook.run_webhook` (what ``hearts-bot`` runs) in a
+The application runs through `bot.telegram.webhook.run_webhook` (what ``hearts-bot`` runs) in a
 thread with its own event loop; the Bot API it registers the webhook with is the pretend
 one from conftest. Requests are then posted the way Telegram (or an attacker) would.
 """
@@ -219,7 +219,9 @@ def test_secret_is_checked_on_every_request(running: Running) -> None:
 
     lines = [line for line in running.log.getvalue().splitlines() if "refused" in line]
     assert len(lines) == 2, running.log.getvalue()
-    assert all(" WARNING bot.webhook: webhook request refused with 403" in x for x in lines)
+    assert all(
+        " WARNING bot.telegram.webhook: webhook request refused with 403" in x for x in lines
+    )
     assert "did not include the secret token" in lines[0]
     assert "wrong secret token" in lines[1]
     output = running.log.getvalue()

@@ -6,7 +6,7 @@ import random
 
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
-from storage import Seat
+from storage import StoredSeat
 from storage.sqlite import SqliteStorage
 
 # Every variant: 2 to 6 players, Complex, Omnibus, and a moon option without a choice.
@@ -35,13 +35,13 @@ def random_move(game: Game, rng: random.Random) -> Move:
     raise AssertionError("the game is over")
 
 
-def seats_for(players: int, user_ids: list[int] | None = None) -> list[Seat]:
+def seats_for(players: int, user_ids: list[int] | None = None) -> list[StoredSeat]:
     """Humans with ``user_ids`` first, computers in the other seats."""
     users = user_ids or []
     return [
-        Seat.human(i, users[i], f"Player {users[i]}")
+        StoredSeat.human(i, users[i], f"Player {users[i]}")
         if i < len(users)
-        else Seat.computer(i, f"Computer {i}")
+        else StoredSeat.computer(i, f"Computer {i}")
         for i in range(players)
     ]
 

@@ -6,7 +6,7 @@ import pytest
 from storage_testkit import VARIANTS, play_stored, random_move, seats_for
 
 from engine import Game, Move, Rules
-from storage import ChatSettings, GameNotFound, Seat, WrongGameStatus
+from storage import ChatSettings, GameNotFound, StoredSeat, WrongGameStatus
 from storage.sqlite import SqliteStorage
 
 
@@ -118,9 +118,9 @@ async def test_unknown_games_and_bad_seats(store: SqliteStorage) -> None:
     with pytest.raises(GameNotFound):
         await store.set_meta(999, {})
     with pytest.raises(ValueError, match="numbered"):
-        await store.create_lobby(-1, None, 1, Rules(), [Seat.computer(1, "A")])
+        await store.create_lobby(-1, None, 1, Rules(), [StoredSeat.computer(1, "A")])
     with pytest.raises(ValueError):
-        Seat(0, "human", "nobody")
+        StoredSeat(0, "human", "nobody")
 
 
 async def test_cancel_keeps_the_journal(store: SqliteStorage) -> None:

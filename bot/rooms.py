@@ -1,0 +1,198 @@
+"""The rooms of the bot, wired in one place: the tables' collaborators, the tournaments
+beside them, and what the handlers reach through their typed context.
+
+`open_rooms` builds everything once storage and the outbox are open (`bot.app` calls it in
+the Application's ``post_init``); `Rooms.resume` shows every stored table again and re-arms
+its timers; `Rooms.close` stores what is pending at shutdown.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from telegram.ext import CallbackContext, ExtBot
+
+from bot.config import Settings, Tuning
+from bot.tables.clock import TurnClock
+from bot.tables.closing import Closer
+from bot.tables.config import AdminCheck, MemberCheck, TablesConfig, random_deal
+from bot.tables.desk import TableDesk
+from bot.tables.links import DirectChats
+from bot.tables.lobby import Lobby
+from bot.tables.model import Table
+from bot.tables.play import Moves
+from bot.tables.presence import Presence
+from bot.tables.registry import TableRegistry
+from bot.tables.rules_menu import RulesMenu
+from bot.tables.screens import Screens
+from bot.tables.standings import Standings
+from bot.tables.thinker import Thinker
+from bot.telegram.flood import CommandLimiter
+from bot.telegram.outbox import Outbox
+from bot.texts import t
+from bot.timers import Background, Clock, Scheduler
+from bot.tournaments.board import Board
+from bot.tournaments.commands import TournamentCommands
+from bot.tournaments.entries import Entries, MemberStatus
+from bot.tournaments.rounds import Rounds
+from bot.tournaments.timeline import Timeline
+from storage.models import StoredGame
+from storage.repository import Storage
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Rooms:
+    storage: Storage
+    outbox: Outbox
+    registry: TableRegistry
+    screens: Screens
+    moves: Moves
+    clock: TurnClock
+    lobby: Lobby
+    rules_menu: RulesMenu
+    presence: Presence
+    closer: Closer
+    links: DirectChats
+    standings: Standings
+    board: Board
+    """The tournaments' shared part; `entries`, `rounds`, `timeline` and `tournaments`
+    (the ``/event`` commands) are theirs."""
+    entries: Entries
+    rounds: Rounds
+    timeline: Timeline
+    tournaments: TournamentCommands
+    scheduler: Scheduler
+    background: Background
+
+    async def resume(self) -> None:
+        """After a start: load every open game, show it again, re-arm its timers; then the
+        tournaments go on where they were."""
+        for stored in await self.storage.active_games():
+            try:
+                self._resume_one(stored)
+            except Exception:  # one bad table never keeps the others (or the bot) down
+                log.exception("game %s could not be resumed", stored.id)
+                table = self.registry.get(stored.id)
+                if table is not None:
+                    self.registry.forget(table)
+        await self.timeline.resume()
+
+    def _resume_one(self, stored: StoredGame) -> None:
+        if stored.status == "quarantined":
+            log.warning("game %s quarantined: %s", stored.id, stored.quarantine_reason)
+            self.outbox.post(stored.chat_id, t("game.quarantined"), thread_id=stored.thread_id)
+            return
+        table = Table.from_stored(stored)
+        self.registry.add(table, stored.last_seq)
+        log.info("resumed game %s in chat %s (%s)", table.id, table.chat_id, table.status)
+        if table.status == "lobby":
+            age = (datetime.now(UTC) - stored.created_at).total_seconds()
+            self.lobby.arm_expiry(table, self.lobby.config.lobby_ttl_s - age)
+            self.screens.show_lobby(table)
+        else:
+            self.screens.show_all(table)
+            for seat, _ in table.humans():
+                if seat not in table.ui.dm_message_ids:
+                    self.screens.post_dm(table, seat)  # it was on its way when the bot stopped
+            self.clock.schedule(table, resumed=True)
+
+    async def close(self) -> None:
+        """Stop the timers and store the screen state not stored yet."""
+        await self.scheduler.close()
+        await self.board.scheduler.close()
+        await self.registry.flush()
+        self.background.cancel_all()
+
+    def kept_sizes(self) -> dict[str, int]:
+        """How much is held per table, chat or person (memory tests)."""
+        return {**self.registry.kept_sizes(), "timers": len(self.scheduler)}
+
+
+def open_rooms(
+    storage: Storage,
+    outbox: Outbox,
+    thinker: Thinker,
+    config: TablesConfig,
+    is_admin: AdminCheck,
+    is_member: MemberCheck,
+    member_status: MemberStatus,
+    clock: Clock,
+) -> Rooms:
+    """Every collaborator, each given what it works with."""
+    background = Background()
+    scheduler = Scheduler()
+    registry = TableRegistry(storage, background)
+    screens = Screens(registry, outbox, background, config.bot_username)
+    moves = Moves(registry, screens)
+    turns = TurnClock(registry, screens, moves, scheduler, thinker, config)
+    moves.subscribe(turns.on_move)  # first: what comes next is armed before anyone else hears
+    closer = Closer(registry, screens, turns, is_admin)
+    lobby = Lobby(
+        registry, screens, moves, closer, scheduler, config, is_admin, is_member, random_deal
+    )
+    presence = Presence(registry, screens, turns, lobby, closer)
+    outbox.on_gone = presence.chat_gone
+    links = DirectChats(registry, screens, lobby)
+    desk = TableDesk(registry, moves, lobby, presence, closer, links)
+    board = Board(desk, storage, outbox, is_admin, clock)
+    entries = Entries(board, member_status, config.bot_username)
+    rounds = Rounds(board)
+    timeline = Timeline(board, rounds)
+    return Rooms(
+        storage=storage,
+        outbox=outbox,
+        registry=registry,
+        screens=screens,
+        moves=moves,
+        clock=turns,
+        lobby=lobby,
+        rules_menu=RulesMenu(registry, screens, is_admin),
+        presence=presence,
+        closer=closer,
+        links=links,
+        standings=Standings(registry),
+        board=board,
+        entries=entries,
+        rounds=rounds,
+        timeline=timeline,
+        tournaments=TournamentCommands(board, entries, rounds, timeline),
+        scheduler=scheduler,
+        background=background,
+    )
+
+
+class BotData:
+    """The Application's ``bot_data``, typed (`ContextTypes`): settings from the start,
+    the rooms once ``post_init`` has opened storage."""
+
+    def __init__(self) -> None:
+        self.settings: Settings | None = None
+        self.tuning = Tuning()
+        self.command_limiter = CommandLimiter()
+        self.thinker: Thinker | None = None
+        self.storage: Storage | None = None
+        self._rooms: Rooms | None = None
+
+    @property
+    def rooms(self) -> Rooms:
+        if self._rooms is None:
+            raise RuntimeError("the rooms are opened in post_init")
+        return self._rooms
+
+    @rooms.setter
+    def rooms(self, rooms: Rooms) -> None:
+        self._rooms = rooms
+
+    @property
+    def opened(self) -> Rooms | None:
+        """The rooms, if ``post_init`` got as far as opening them."""
+        return self._rooms
+
+
+HeartsContext = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]
+"""What every handler gets: ``context.bot_data.rooms`` is typed."""

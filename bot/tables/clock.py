@@ -1,0 +1,259 @@
+"""The turn clock: what comes next at a table, and when.
+
+After every move (it is the first to hear of one) it arms a computer player's move, or a
+person's turn timer with its "your turn" nudge and half-time reminder. When a timer runs
+out a computer player moves for the late person, and after a few timeouts in a row holds
+their seat until they ``/rejoin``.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Awaitable
+
+from bot.tables import render
+from bot.tables.config import TablesConfig
+from bot.tables.model import Table
+from bot.tables.play import Moves
+from bot.tables.registry import TableRegistry
+from bot.tables.screens import Screens
+from bot.tables.thinker import Thinker
+from bot.telegram.outbox import POST, Outbox
+from bot.texts import t
+from bot.timers import Scheduler
+from engine import Event, Move
+
+
+class TurnClock:
+    def __init__(
+        self,
+        registry: TableRegistry,
+        screens: Screens,
+        moves: Moves,
+        scheduler: Scheduler,
+        thinker: Thinker,
+        config: TablesConfig,
+    ) -> None:
+        self.registry = registry
+        self.screens = screens
+        self.outbox: Outbox = screens.outbox
+        self.moves = moves
+        self.scheduler = scheduler
+        self.thinker = thinker
+        self.config = config
+        self._troubled: set[int] = set()
+        """Tables told that their moves cannot be saved just now."""
+        scheduler.on_trouble = self._trouble
+
+    async def on_move(self, table: Table, events: list[Event]) -> None:
+        """A table moved (or dealt): arm what comes next, or stop if it ended."""
+        if table.status == "active":
+            self.schedule(table)
+        else:
+            self.stop(table)
+
+    def schedule(self, table: Table, resumed: bool = False) -> None:
+        """Arm what comes next: a computer's move, or the turn timer of a person."""
+        game = table.game
+        if game is None or table.status != "active" or game.phase == "over":
+            return
+        gid, version = table.id, self.registry.version(table.id)
+        self.scheduler.cancel_game(gid)
+        waiting = game.waiting_for()
+        computers = [s for s in waiting if _is_computer(table, s)]
+        humans = [s for s in waiting if s not in computers]
+        if computers:
+            delay = 0.0 if game.phase == "pass" else self.config.computer_delay
+            self.scheduler.arm(f"computer:{gid}", delay, lambda: self._computer_turn(gid, version))
+        if humans:
+            self._arm_timer(table, version, resumed)
+            for seat in humans:
+                if seat not in table.ui.nudge_message_ids:
+                    self.scheduler.arm(
+                        f"nudge{seat}:{gid}",
+                        self.config.nudge_delay,
+                        functools.partial(self._nudge, gid, seat, version),
+                    )
+        elif not resumed:
+            table.ui.deadline = None
+
+    def stop(self, table: Table) -> None:
+        """The table ended: nothing of it is armed any more."""
+        self.scheduler.cancel_game(table.id)
+        self._troubled.discard(table.id)
+
+    def _current(self, gid: int, version: int) -> Table | None:
+        """The table, if no move was made since a timer was armed at `version`."""
+        table = self.registry.get(gid)
+        if table is None or table.game is None or self.registry.version(gid) != version:
+            return None
+        return table
+
+    def _arm_timer(self, table: Table, version: int, resumed: bool) -> None:
+        timer = table.options.turn_timer
+        if not timer:
+            table.ui.deadline = None
+            return
+        now = time.time()
+        if not (resumed and table.ui.deadline):
+            table.ui.deadline = now + timer
+            table.ui.reminded = False
+        remaining = max(1.0, table.ui.deadline - now)
+        gid = table.id
+        self.scheduler.arm(f"turn:{gid}", remaining, lambda: self._timeout(gid, version))
+        if not table.ui.reminded and remaining > timer / 2:
+            self.scheduler.arm(
+                f"remind:{gid}", remaining - timer / 2, lambda: self._remind(gid, version)
+            )
+
+    async def _nudge(self, gid: int, seat: int, version: int) -> None:
+        """A short message that it is this person's turn, so their phone tells them.
+
+        Sent a few seconds into the turn (someone playing with the chat open has moved by
+        then and gets no buzz), and never under the table's lock: Telegram's limits must
+        not hold up the game.
+        """
+        table = self._current(gid, version)
+        if table is None or table.game is None:
+            return
+        s = table.seats[seat]
+        if s is None or s.user_id is None or seat in table.ui.nudge_message_ids:
+            return
+        game = table.game
+        key = {"pass": "dm.nudge_pass", "moon": "dm.nudge_moon"}.get(game.phase, "dm.nudge")
+
+        def still_their_turn() -> bool:
+            return self.registry.version(gid) == version and seat in game.waiting_for()
+
+        # Under load the message may wait for its turn longer than the person takes to move:
+        # then it is not sent at all.
+        text = t(key, chat=render.esc(table.chat_title))
+        message_id = await self.outbox.send(s.user_id, text, wanted=still_their_turn, priority=POST)
+        if message_id is None:
+            return
+        if not still_their_turn():
+            await self.outbox.delete(s.user_id, message_id)  # they moved while it was sent
+            return
+        table.ui.nudge_message_ids[seat] = message_id
+
+    async def _remind(self, gid: int, version: int) -> None:
+        async with self.registry.lock(gid):
+            table = self._current(gid, version)
+            if table is None or table.game is None:
+                return
+            table.ui.reminded = True
+            seconds = int(table.options.turn_timer / 2)
+            for seat in table.game.waiting_for():
+                s = table.seats[seat]
+                if s is not None and s.user_id is not None and not s.is_computer_now:
+                    sent = self.outbox.post(
+                        s.user_id,
+                        t("dm.reminder", seconds=seconds, chat=render.esc(table.chat_title)),
+                    )
+                    self.screens.background.spawn(
+                        self._keep_reminder(table, seat, s.user_id, version, sent)
+                    )
+
+    async def _keep_reminder(
+        self,
+        table: Table,
+        seat: int,
+        user_id: int,
+        version: int,
+        sent: Awaitable[int | None],
+    ) -> None:
+        """Keep the reminder's id to delete it when the person moves (or at once, if they
+        moved while it was on its way)."""
+        message_id = await sent
+        if message_id is None:
+            return
+        if self.registry.version(table.id) == version and table.status == "active":
+            table.ui.reminder_message_ids[seat] = message_id
+            self.registry.save_soon(table)
+        else:
+            await self.outbox.delete(user_id, message_id)
+
+    async def _timeout(self, gid: int, version: int) -> None:
+        """The turn timer ran out: a `standard` computer player moves for each late person."""
+        async with self.registry.lock(gid):
+            table = self._current(gid, version)
+            if table is None or table.game is None:
+                return
+            game = table.game
+            for seat in list(game.waiting_for()):
+                if _is_computer(table, seat) or game.phase == "over":
+                    continue
+                if seat not in game.waiting_for():
+                    continue
+                s = table.seats[seat]
+                assert s is not None
+                s.timeouts += 1
+                move = await self._decide(table, seat, "standard")
+                name = render.esc(s.name)
+                if s.timeouts >= self.config.timeouts_before_away:
+                    s.away = True
+                    text = t("game.away", name=name, times=s.timeouts)
+                    self.screens.idle_notice(table, seat, text)
+                    if s.user_id is not None:
+                        self.outbox.post(s.user_id, t("dm.away"))
+                else:
+                    text = t("game.timeout_played", name=name, times=s.timeouts)
+                    self.screens.idle_notice(table, seat, text)
+                await self.moves.apply(table, move)
+
+    async def _computer_turn(self, gid: int, version: int) -> None:
+        async with self.registry.lock(gid):
+            table = self._current(gid, version)
+            if table is None or table.game is None:
+                return
+            game = table.game
+            for seat in list(game.waiting_for()):
+                if not _is_computer(table, seat) or game.phase == "over":
+                    continue
+                if seat not in game.waiting_for():
+                    continue
+                s = table.seats[seat]
+                level = s.level if s is not None and s.kind == "computer" else "standard"
+                move = await self._decide(table, seat, level)
+                await self.moves.apply(table, move)
+                if game.phase != "pass":
+                    break
+
+    async def _decide(self, table: Table, seat: int, level: str) -> Move:
+        game = table.game
+        assert game is not None
+        view = game.view(seat)
+        seed = hash((table.id, self.registry.version(table.id), seat)) & 0x7FFFFFFF
+        budget = self.config.computer_budget_ms
+        if game.phase == "pass":
+            cards = await self.thinker.choose_pass(level, seed, view, budget)
+            return Move.pass_cards(seat, cards)
+        if game.phase == "moon":
+            return Move.moon(seat, await self.thinker.choose_moon(level, seed, view, budget))
+        return Move.play(seat, await self.thinker.choose_play(level, seed, view, budget))
+
+    async def _trouble(self, name: str, failing: bool) -> None:
+        """A table's timer met a storage error (or went through again): its people are
+        told once that the game waits, and once that it goes on."""
+        _, _, tail = name.rpartition(":")
+        table = self.registry.get(int(tail)) if tail.isdigit() else None
+        if table is None or failing == (table.id in self._troubled):
+            return
+        if failing:
+            self._troubled.add(table.id)
+            text = t("game.storage_trouble")
+        else:
+            self._troubled.discard(table.id)
+            text = t("game.storage_back")
+        if table.event_id is None:
+            self.screens.announce(table, text)
+        else:
+            for _, s in table.humans():
+                if s.user_id is not None and not s.away:
+                    self.outbox.post(s.user_id, text)
+
+
+def _is_computer(table: Table, seat: int) -> bool:
+    s = table.seats[seat]
+    return s is None or s.is_computer_now

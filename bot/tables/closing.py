@@ -1,0 +1,95 @@
+"""Ending a table that will not finish: cancelled by its host, a lobby that expired, a
+group that removed the bot."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.basics import Person, UserError
+from bot.tables import render
+from bot.tables.clock import TurnClock
+from bot.tables.config import AdminCheck, require_host
+from bot.tables.model import Table
+from bot.tables.registry import TableRegistry
+from bot.tables.screens import Screens
+from bot.telegram.outbox import MOVED
+from bot.texts import t
+
+log = logging.getLogger(__name__)
+
+
+class Closer:
+    def __init__(
+        self,
+        registry: TableRegistry,
+        screens: Screens,
+        clock: TurnClock,
+        is_admin: AdminCheck,
+    ) -> None:
+        self.registry = registry
+        self.storage = registry.storage
+        self.screens = screens
+        self.clock = clock
+        self.is_admin = is_admin
+
+    async def cancel(self, chat_id: int, thread_id: int | None, person: Person) -> str:
+        table = self.registry.in_chat(chat_id, thread_id)
+        if table is None:
+            raise UserError(t("reply.cancel_nothing"))
+        return await self.cancel_game(table.id, person)
+
+    async def cancel_game(self, game_id: int, person: Person) -> str:
+        async with self.registry.lock(game_id):
+            table = self.registry.require(game_id)
+            if table.status not in ("lobby", "active"):
+                raise UserError(t("reply.cancel_nothing"))
+            await require_host(table, person, self.is_admin)
+            said = t("game.cancelled", name=render.esc(person.name))
+            # The table's message stops showing whose turn it is, and its button.
+            text = t("lobby.cancelled") if table.game is None else render.cancelled(table)
+            await self.close(table, text, said)
+            # A started game's /cancel is answered with one line in the group (the toast of a
+            # lobby's button is enough for a lobby).
+            return said if table.game is not None else t("toast.cancelled")
+
+    async def group_gone(self, chat_id: int) -> None:
+        """A group removed the bot: its tables end, and their players still reachable are
+        told in their DMs (the group cannot be written to)."""
+        for table in self.registry.of_chat(chat_id):
+            async with self.registry.lock(table.id):
+                if self.registry.get(table.id) is not table or table.status not in (
+                    "lobby",
+                    "active",
+                ):
+                    continue
+                log.info("game %s ends: chat %s removed the bot", table.id, chat_id)
+                text = t("game.bot_removed", chat=render.esc(table.chat_title))
+                await self.close(table, None, text, post_to_lobby=True)
+
+    async def close(
+        self,
+        table: Table,
+        table_text: str | None,
+        dm_text: str | None,
+        *,
+        post_to_lobby: bool = False,
+    ) -> None:
+        """End a lobby or game that will not finish (cancelled, expired, its group gone):
+        stored as cancelled, its message edited to `table_text`, its players' screens to
+        `dm_text` (people in a lobby have none: `post_to_lobby` sends it to them), and
+        everything kept for it dropped. Under the table's lock."""
+        await self.storage.cancel_game(table.id)
+        table.status = "cancelled"
+        if table_text is not None and table.ui.table_message_id is not None:
+            self.screens.edit_table_message(table, table_text, None, priority=MOVED)
+        for seat, s in table.humans():
+            await self.screens.clear_nudges(table, seat)
+            message_id = table.ui.dm_message_ids.get(seat)
+            if dm_text is None or s.user_id is None:
+                continue
+            if message_id is not None:
+                self.screens.outbox.edit(s.user_id, message_id, dm_text)
+            elif table.game is None and post_to_lobby:
+                self.screens.outbox.post(s.user_id, dm_text)
+        self.registry.forget(table)
+        self.clock.stop(table)

@@ -1,0 +1,46 @@
+"""How the tables run (delays, timers, limits) and what they ask of the outside world."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.basics import Person, UserError
+from bot.tables.model import Table
+from bot.texts import t
+
+
+@dataclass(frozen=True)
+class TablesConfig:
+    bot_username: str
+    computer_delay: float = 1.0
+    """Seconds a computer player 'thinks' before its card shows (natural pace)."""
+    computer_budget_ms: int = 300
+    nudge_delay: float = 5.0
+    """Seconds into a person's turn before the "your turn" message (0: at once)."""
+    default_turn_timer: int = 60
+    timeouts_before_away: int = 3
+    lobby_ttl_s: float = 6 * 3600
+    """A lobby not started within this long closes (with a line in its message)."""
+
+
+AdminCheck = Callable[[int, int], Awaitable[bool]]
+"""``(chat_id, user_id)`` → whether the person is an admin (or, for `MemberCheck`, a
+member) of the chat; False when Telegram cannot tell."""
+MemberCheck = AdminCheck
+DealSource = Callable[[Table], tuple[int, list[list[list[str]]] | None]]
+"""How a table's game is dealt: a seed and, optionally, fixed deals (tournaments, tests)."""
+
+
+def random_deal(table: Table) -> tuple[int, list[list[list[str]]] | None]:
+    return secrets.randbits(62), None
+
+
+async def require_host(table: Table, person: Person, is_admin: AdminCheck) -> None:
+    """Only a table's host or an admin of its group may change, start or cancel it."""
+    if person.id == table.creator_id:
+        return
+    if await is_admin(table.chat_id, person.id):
+        return
+    raise UserError(t("toast.only_host", creator=table.creator_name))

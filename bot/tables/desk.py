@@ -1,0 +1,95 @@
+"""What tournaments may do with tables, and nothing more: deal a table with given seats,
+rules and deals; let a computer player take a seat; cancel; look a live table up; hear of
+every move; answer their own ``/start`` links."""
+
+from __future__ import annotations
+
+from bot.basics import Person
+from bot.tables.closing import Closer
+from bot.tables.links import DirectChats, LinkHandler
+from bot.tables.lobby import Lobby
+from bot.tables.model import Seat, Table, TableOptions
+from bot.tables.play import Listener, Moves
+from bot.tables.presence import Presence
+from bot.tables.registry import TableRegistry
+from engine import Game, Rules
+from storage.models import ChatSettings
+
+
+class TableDesk:
+    def __init__(
+        self,
+        registry: TableRegistry,
+        moves: Moves,
+        lobby: Lobby,
+        presence: Presence,
+        closer: Closer,
+        links: DirectChats,
+    ) -> None:
+        self._registry = registry
+        self._moves = moves
+        self._lobby = lobby
+        self._presence = presence
+        self._closer = closer
+        self._links = links
+
+    async def start_table(
+        self,
+        *,
+        tournament_id: int,
+        chat_id: int,
+        thread_id: int | None,
+        chat_title: str,
+        organiser: Person,
+        rules: Rules,
+        options: TableOptions,
+        seats: list[Seat],
+        seed: int,
+        deals: list[list[list[str]]] | None = None,
+    ) -> Table:
+        """Seat a tournament's table and deal: its players get their DMs at once."""
+        table = Table(
+            id=0,
+            chat_id=chat_id,
+            thread_id=thread_id,
+            chat_title=chat_title,
+            creator_id=organiser.id,
+            creator_name=organiser.name,
+            rules=rules,
+            options=options,
+            seats=list(seats),
+            event_id=tournament_id,
+        )
+        table.id = await self._registry.storage.create_lobby(
+            chat_id,
+            thread_id,
+            organiser.id,
+            rules,
+            table.stored_seats(),
+            table.stored_meta(),
+            event_id=tournament_id,
+        )
+        self._registry.add(table, 0)
+        async with self._registry.lock(table.id):
+            await self._moves.begin(table, Game(rules, seed=seed, deals=deals))
+        return table
+
+    def live(self, game_id: int) -> Table | None:
+        """A table still in play (None once it finished or was cancelled)."""
+        return self._registry.get(game_id)
+
+    async def replace_with_computer(self, game_id: int, seat: int) -> None:
+        await self._presence.replace_with_computer(game_id, seat)
+
+    async def cancel(self, game_id: int, organiser: Person) -> None:
+        await self._closer.cancel_game(game_id, organiser)
+
+    def subscribe(self, listener: Listener) -> None:
+        """Hear of every move of every table (after it is stored and shown)."""
+        self._moves.subscribe(listener)
+
+    def on_link(self, letter: str, handler: LinkHandler) -> None:
+        self._links.on_link(letter, handler)
+
+    def turn_timer_of(self, settings: ChatSettings) -> int:
+        return self._lobby.turn_timer_of(settings)

@@ -1,0 +1,69 @@
+"""``/start`` in a private chat: the person can get DMs now, and a deep link seats them
+at a table (``j<token>``) or goes to whoever registered its letter (tournaments: ``e``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+
+from bot.basics import Person
+from bot.tables import render
+from bot.tables.lobby import Lobby
+from bot.tables.model import Table
+from bot.tables.registry import TableRegistry
+from bot.tables.screens import Screens
+from bot.telegram.callbacks import parse_id
+from bot.texts import t
+
+JOIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""What a table's link token looks like (`secrets.token_urlsafe`, or the migration's hex)."""
+LinkHandler = Callable[[Person, int], Awaitable[str]]
+"""Handles a ``/start <letter><id>`` deep link for another room (``e<id>``: tournaments)."""
+
+
+class DirectChats:
+    def __init__(self, registry: TableRegistry, screens: Screens, lobby: Lobby) -> None:
+        self.registry = registry
+        self.storage = registry.storage
+        self.screens = screens
+        self.lobby = lobby
+        self._links: dict[str, LinkHandler] = {}
+
+    def on_link(self, letter: str, handler: LinkHandler) -> None:
+        """Send ``/start <letter><id>`` links to `handler`."""
+        self._links[letter] = handler
+
+    async def open_dm(self, person: Person, payload: str) -> str:
+        """``/start`` in private: the person can now get DMs; a deep link seats them."""
+        await self.storage.upsert_user(person.id, person.name, person.username)
+        await self.storage.set_dm_open(person.id, True)
+        self.screens.outbox.resume_chat(person.id)  # a person who writes has not blocked us
+        handler = self._links.get(payload[:1])
+        if handler is not None:
+            target = parse_id(payload[1:])
+            if target is None:
+                return t("reply.bad_link")
+            return await handler(person, target)
+        if payload.startswith("j"):
+            if not JOIN_TOKEN.fullmatch(payload[1:]):
+                return t("reply.bad_link")
+            table = self.registry.by_token(payload[1:])
+            if table is not None and table.status == "lobby":
+                return await self.lobby.join_from_link(table, person)
+            playing = self.registry.of_user(person.id)
+            if playing is not None and playing.status == "active":
+                return await self._send_again(playing, person)
+            return t("reply.dm_link_stale")
+        playing = self.registry.of_user(person.id)
+        if playing is not None and playing.status == "active":
+            return await self._send_again(playing, person)
+        return t("reply.start_private", name=render.esc(person.name))
+
+    async def _send_again(self, table: Table, person: Person) -> str:
+        """Someone at a game who came to the DM again: their screen, at the bottom."""
+        async with self.registry.lock(table.id):
+            seat = table.seat_of(person.id)
+            if seat is not None:
+                await self.screens.send_dm_again(table, seat)
+                await self.registry.save(table)
+        return t("reply.seat_taken_after_dm", chat=render.esc(table.chat_title))

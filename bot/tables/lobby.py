@@ -1,0 +1,296 @@
+"""Lobbies: a group opens a table, people take seats, the host fills and starts it.
+
+A lobby is stored when it opens and after every change; one nobody starts closes after
+`TablesConfig.lobby_ttl_s`. People must have opened a DM with the bot before they sit
+(their cards go there): until then they wait in the lobby as "pending".
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+from bot.basics import Person, UserError
+from bot.tables import render
+from bot.tables.closing import Closer
+from bot.tables.config import AdminCheck, DealSource, MemberCheck, TablesConfig, require_host
+from bot.tables.model import LEVELS, Seat, Table, TableOptions
+from bot.tables.play import Moves
+from bot.tables.registry import TableRegistry
+from bot.tables.screens import Screens
+from bot.texts import t
+from bot.timers import Scheduler
+from engine import Game, Rules
+from storage.errors import GameNotFound
+from storage.models import ChatSettings
+
+log = logging.getLogger(__name__)
+
+
+class Lobby:
+    def __init__(
+        self,
+        registry: TableRegistry,
+        screens: Screens,
+        moves: Moves,
+        closer: Closer,
+        scheduler: Scheduler,
+        config: TablesConfig,
+        is_admin: AdminCheck,
+        is_member: MemberCheck,
+        deal_source: DealSource,
+    ) -> None:
+        self.registry = registry
+        self.storage = registry.storage
+        self.screens = screens
+        self.moves = moves
+        self.closer = closer
+        self.scheduler = scheduler
+        self.config = config
+        self.is_admin = is_admin
+        self.is_member = is_member
+        self.deal_source = deal_source
+
+    # ------------------------------------------------------------------ opening
+
+    async def new_table(
+        self, chat_id: int, thread_id: int | None, chat_title: str, person: Person
+    ) -> None:
+        await self.storage.upsert_user(person.id, person.name, person.username)
+        async with self.registry.seating:
+            if self.registry.in_chat(chat_id, thread_id) is not None:
+                raise UserError(t("reply.table_exists"))
+            table = await self._open(chat_id, thread_id, chat_title, person)
+        await self._show_new(table, person)
+
+    async def rematch(self, game_id: int, person: Person, chat_id: int | None) -> str:
+        """« New game » under a finished game: a lobby in the same chat with the same rules
+        and options, its host the presser; the people who played (and are free, with their
+        DM open) keep their seats, computers theirs."""
+        try:
+            stored = await self.storage.load_game(game_id, verify=False)
+        except GameNotFound:
+            raise UserError(t("toast.unknown_button")) from None
+        if stored.status != "finished" or stored.event_id is not None or chat_id != stored.chat_id:
+            raise UserError(t("toast.unknown_button"))
+        old = Table.from_stored(stored)
+        if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
+            raise UserError(t("reply.table_exists"))
+        await self.storage.upsert_user(person.id, person.name, person.username)
+        async with self.registry.seating:
+            if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
+                raise UserError(t("reply.table_exists"))
+            table = await self._open(old.chat_id, old.thread_id, old.chat_title, person, like=old)
+        await self._show_new(table, person)
+        return t("toast.rematch")
+
+    async def _open(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        chat_title: str,
+        person: Person,
+        like: Table | None = None,
+    ) -> Table:
+        """A new lobby, stored and indexed, its host seated if they sit nowhere else.
+
+        With the rules and options of the chat's settings; or of `like` (a rematch), whose
+        computers and free people (DM open) keep a seat too.
+        """
+        if like is not None:
+            rules, options = like.rules, like.options
+        else:
+            settings = await self.storage.get_chat_settings(chat_id)
+            rules = Rules.from_stored(settings.rules)
+            level = settings.computer_level if settings.computer_level in LEVELS else "standard"
+            options = TableOptions(
+                turn_timer=self.turn_timer_of(settings),
+                computer_level=level,
+                track_cards=settings.track_cards,
+            )
+        table = Table(
+            id=0,
+            chat_id=chat_id,
+            thread_id=thread_id,
+            chat_title=chat_title,
+            creator_id=person.id,
+            creator_name=person.name,
+            rules=rules,
+            options=options,
+            seats=[None] * rules.players,
+            join_token=secrets.token_urlsafe(9),
+        )
+        if self.registry.of_user(person.id) is None:
+            table.seats[0] = Seat("human", person.name, person.id)
+            if not await self.storage.dm_open(person.id):
+                table.seats[0] = None
+                table.ui.pending[person.id] = person.name
+        for s in like.seats if like is not None else []:
+            if s is None or None not in table.seats:
+                continue
+            if s.kind == "computer":
+                table.seats[table.seats.index(None)] = table.computer()
+            elif await self._free_to_sit(s.user_id, person):
+                assert s.user_id is not None
+                table.seats[table.seats.index(None)] = Seat("human", s.name, s.user_id)
+        table.id = await self.storage.create_lobby(
+            chat_id,
+            thread_id,
+            person.id,
+            rules,
+            table.stored_seats(),
+            table.stored_meta(),
+            join_token=table.join_token,
+        )
+        self.registry.add(table, 0)
+        self.arm_expiry(table, self.config.lobby_ttl_s)
+        return table
+
+    async def _free_to_sit(self, user_id: int | None, host: Person) -> bool:
+        """Whether a player of the last game can be seated at its rematch now."""
+        if user_id is None or user_id == host.id or self.registry.of_user(user_id) is not None:
+            return False
+        return await self.storage.dm_open(user_id)
+
+    async def _show_new(self, table: Table, host: Person) -> None:
+        """Post a new lobby's message; ask its host to open the DM if they have not."""
+        text, markup = render.lobby(table)
+        message_id = await self.screens.outbox.send(table.chat_id, text, markup, table.thread_id)
+        table.ui.table_message_id = message_id
+        await self.registry.save(table)
+        if host.id in table.ui.pending:
+            await self.screens.ask_to_open_dm(table, host)
+
+    def turn_timer_of(self, settings: ChatSettings) -> int:
+        """The turn timer a chat's new tables get: its own choice, else the bot's default."""
+        if settings.turn_timer_s is None:
+            return self.config.default_turn_timer
+        return settings.turn_timer_s
+
+    def arm_expiry(self, table: Table, delay: float) -> None:
+        """A lobby nobody starts closes after `TablesConfig.lobby_ttl_s`."""
+        gid = table.id
+        self.scheduler.arm(f"lobby:{gid}", max(delay, 0.0), lambda: self._expire(gid))
+
+    async def _expire(self, game_id: int) -> None:
+        async with self.registry.lock(game_id):
+            table = self.registry.get(game_id)
+            if table is None or table.status != "lobby":
+                return
+            hours = round(self.config.lobby_ttl_s / 3600)
+            log.info("lobby %s in chat %s expired", table.id, table.chat_id)
+            await self.closer.close(table, t("lobby.expired", hours=hours), None)
+
+    # ------------------------------------------------------------------ seats
+
+    async def save(self, table: Table) -> None:
+        """Store a lobby after a change of seats or rules, and show it."""
+        self.registry.reseat(table)
+        await self.storage.update_lobby(
+            table.id, table.rules, table.stored_seats(), table.stored_meta()
+        )
+        self.screens.show_lobby(table)
+
+    async def join(self, game_id: int, person: Person, *, in_group: bool = False) -> str:
+        """Seat ``person``; `in_group`: they pressed Join in the table's own group.
+
+        Anywhere else (a button forged in a DM) they must first prove, through Telegram,
+        that they are a member of the table's group.
+        """
+        if not in_group:
+            table = self.registry.lobby(game_id)
+            if not await self.is_member(table.chat_id, person.id):
+                raise UserError(t("reply.members_only"))
+        async with self.registry.lock(game_id), self.registry.seating:
+            table = self.registry.lobby(game_id)
+            await self.storage.upsert_user(person.id, person.name, person.username)
+            if table.seat_of(person.id) is not None:
+                raise UserError(t("toast.already_seated"))
+            if self.registry.of_user(person.id) is not None:
+                raise UserError(t("toast.other_table"))
+            if None not in table.seats:
+                raise UserError(t("toast.table_full"))
+            if not await self.storage.dm_open(person.id):
+                table.ui.pending[person.id] = person.name
+                await self.save(table)
+                await self.screens.ask_to_open_dm(table, person)
+                return (
+                    t("reply.open_dm_first", name=person.name)
+                    .replace("<b>", "")
+                    .replace("</b>", "")
+                )
+            table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
+            table.ui.pending.pop(person.id, None)
+            await self.save(table)
+            return t("toast.joined")
+
+    async def join_from_link(self, table: Table, person: Person) -> str:
+        """``/start j<token>``: seat a member of the table's group who opened their DM.
+
+        Nothing about the table (not even that it exists) is told to someone who is not a
+        member of its group.
+        """
+        # Someone who pressed Join in the group (pending) has shown they are in it.
+        proven = table.seat_of(person.id) is not None or person.id in table.ui.pending
+        if not proven and not await self.is_member(table.chat_id, person.id):
+            return t("reply.members_only")
+        async with self.registry.lock(table.id), self.registry.seating:
+            if self.registry.get(table.id) is not table or table.status != "lobby":
+                return t("reply.dm_link_stale")
+            table.ui.pending.pop(person.id, None)
+            if table.seat_of(person.id) is None:
+                if self.registry.of_user(person.id) is not None:
+                    await self.save(table)
+                    return t("toast.other_table")
+                if None not in table.seats:
+                    await self.save(table)
+                    return t("toast.table_full")
+                table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
+            await self.save(table)
+            return t("reply.seat_taken_after_dm", chat=render.esc(table.chat_title))
+
+    async def leave(self, table: Table, person: Person) -> str:
+        """A person leaves a lobby (or stops waiting to sit). Under the table's lock."""
+        seat = table.seat_of(person.id)
+        if seat is None:
+            if table.ui.pending.pop(person.id, None) is not None:
+                await self.save(table)
+                return t("toast.left")
+            raise UserError(t("toast.not_seated"))
+        table.seats[seat] = None
+        await self.save(table)
+        return t("toast.left")
+
+    async def add_computer(self, game_id: int, person: Person) -> str:
+        async with self.registry.lock(game_id):
+            table = self.registry.lobby(game_id)
+            await require_host(table, person, self.is_admin)
+            if None not in table.seats:
+                raise UserError(t("toast.no_empty_seat"))
+            table.seats[table.seats.index(None)] = table.computer()
+            await self.save(table)
+            return t("toast.computer_added")
+
+    async def remove_seat(self, game_id: int, seat: int, person: Person) -> str:
+        async with self.registry.lock(game_id):
+            table = self.registry.lobby(game_id)
+            await require_host(table, person, self.is_admin)
+            if not 0 <= seat < len(table.seats) or table.seats[seat] is None:
+                raise UserError(t("toast.unknown_button"))
+            table.seats[seat] = None
+            await self.save(table)
+            return t("toast.removed")
+
+    async def start(self, game_id: int, person: Person) -> str:
+        async with self.registry.lock(game_id):
+            table = self.registry.lobby(game_id)
+            await require_host(table, person, self.is_admin)
+            if not table.humans():
+                raise UserError(t("toast.need_human"))
+            for n, seat in enumerate(table.seats):
+                if seat is None:
+                    table.seats[n] = table.computer()
+            table.ui.pending.clear()
+            seed, deals = self.deal_source(table)
+            await self.moves.begin(table, Game(table.rules, seed=seed, deals=deals))
+            return t("toast.starting")

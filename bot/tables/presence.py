@@ -1,0 +1,119 @@
+"""Who is at a running game: a person who leaves, blocks the bot or never shows up has a
+computer player hold their seat until they ``/rejoin``."""
+
+from __future__ import annotations
+
+from bot.basics import Person, UserError
+from bot.tables import render
+from bot.tables.clock import TurnClock
+from bot.tables.closing import Closer
+from bot.tables.lobby import Lobby
+from bot.tables.model import Table
+from bot.tables.registry import TableRegistry
+from bot.tables.screens import Screens
+from bot.texts import t
+
+
+class Presence:
+    def __init__(
+        self,
+        registry: TableRegistry,
+        screens: Screens,
+        clock: TurnClock,
+        lobby: Lobby,
+        closer: Closer,
+    ) -> None:
+        self.registry = registry
+        self.storage = registry.storage
+        self.screens = screens
+        self.clock = clock
+        self.lobby = lobby
+        self.closer = closer
+
+    async def leave(self, game_id: int, person: Person) -> str:
+        """``/leave`` or Leave: out of a lobby, or a computer player takes over mid-game."""
+        async with self.registry.lock(game_id):
+            table = self.registry.require(game_id)
+            if table.status == "lobby":
+                return await self.lobby.leave(table, person)
+            seat = table.seat_of(person.id)
+            if table.status != "active" or seat is None:
+                raise UserError(t("toast.not_seated"))
+            name = await self._hand_over(table, seat)
+            # One line in the group says it, for everyone (the /leave is answered by it).
+            return t("game.left", name=render.esc(name))
+
+    async def replace_with_computer(self, game_id: int, seat: int) -> None:
+        """A seat's person is gone for good (a no-show, a removed player): a computer plays."""
+        async with self.registry.lock(game_id):
+            table = self.registry.require(game_id)
+            s = table.seats[seat]
+            if s is None or s.kind == "computer" or s.away:
+                return
+            await self._hand_over(table, seat)
+
+    async def _hand_over(self, table: Table, seat: int) -> str:
+        """A computer player holds the seat now; the person's name is returned."""
+        s = table.seats[seat]
+        assert s is not None
+        s.away = True
+        await self.registry.save(table)
+        self.screens.show_all(table)
+        self.clock.schedule(table)
+        return s.name
+
+    async def rejoin(self, person: Person) -> str:
+        table = self.registry.of_user(person.id)
+        if table is None or table.status != "active":
+            raise UserError(t("reply.not_away"))
+        async with self.registry.lock(table.id):
+            seat = table.seat_of(person.id)
+            assert seat is not None
+            s = table.seats[seat]
+            assert s is not None
+            if not s.away:
+                raise UserError(t("reply.not_away"))
+            s.away = False
+            s.timeouts = 0
+            table.ui.idle_message_ids.pop(seat, None)
+            await self.registry.save(table)
+            self.screens.announce(table, t("game.rejoined", name=render.esc(s.name)))
+            await self.screens.send_dm_again(table, seat)
+            await self.registry.save(table)
+            self.clock.schedule(table)
+            return t("reply.rejoined")
+
+    async def chat_gone(self, chat_id: int) -> None:
+        """The chat removed or blocked the bot (the outbox already writes nothing to it).
+
+        A person who blocked the bot leaves their lobby, or a computer player holds their
+        seat in a game (``/rejoin`` after unblocking takes it back). A group that removed
+        the bot ends its tables.
+        """
+        if chat_id < 0:
+            await self.closer.group_gone(chat_id)
+            return
+        await self.storage.set_dm_open(chat_id, False)
+        table = self.registry.of_user(chat_id)
+        if table is None:
+            return
+        async with self.registry.lock(table.id):
+            seat = table.seat_of(chat_id)
+            if seat is None or table.status not in ("lobby", "active"):
+                return
+            s = table.seats[seat]
+            assert s is not None
+            if table.status == "lobby":
+                table.seats[seat] = None
+                await self.lobby.save(table)
+                return
+            if not s.away:
+                s.away = True
+                await self.registry.save(table)
+                self.screens.announce(table, t("game.blocked", name=render.esc(s.name)))
+                self.screens.show_all(table)
+                self.clock.schedule(table)
+
+    def chat_back(self, chat_id: int) -> None:
+        """The bot was added back to a group, or unblocked: it may write there again."""
+        self.screens.outbox.resume_chat(chat_id)

@@ -1,0 +1,207 @@
+"""The live tables: looked up by id, chat, person and link; their locks and move counters;
+their state kept in step with storage."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Iterator, Mapping
+
+from bot.basics import UserError
+from bot.tables.model import Table
+from bot.texts import t
+from bot.timers import Background
+from storage.repository import Storage
+
+log = logging.getLogger(__name__)
+
+LIVE = ("lobby", "active")
+
+
+class TableRegistry:
+    """Every lobby and game in play, indexed; a table is here from its lobby (or, for a
+    tournament, its deal) until it ends."""
+
+    def __init__(self, storage: Storage, background: Background) -> None:
+        self.storage = storage
+        self.background = background
+        self._tables: dict[int, Table] = {}
+        self._by_token: dict[str, int] = {}
+        """Lobbies by their link token."""
+        self._by_chat: dict[tuple[int, int | None], int] = {}
+        """The group's own table (not a tournament's) by chat and topic."""
+        self._in_chat: dict[int, set[int]] = {}
+        """Every live table of a chat (its own and a tournament's)."""
+        self._by_user: dict[int, int] = {}
+        """The table each person sits at (kept by `reseat`)."""
+        self._users_at: dict[int, set[int]] = {}
+        self._versions: dict[int, int] = {}
+        self._locks = weakref.WeakValueDictionary[int, asyncio.Lock]()
+        """A table's lock while someone holds or waits for it (then it is dropped)."""
+        self.seating = asyncio.Lock()
+        """Held while deciding whether a chat may open a table or a person may sit down,
+        so two at once keep the rules one at a time keeps (one table a chat, one seat a
+        person). Taken after a table's lock, never before."""
+        self._unsaved: set[int] = set()
+
+    @property
+    def tables(self) -> Mapping[int, Table]:
+        return self._tables
+
+    def __iter__(self) -> Iterator[Table]:
+        return iter(list(self._tables.values()))
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """A table's lock: the same one for everyone who holds or waits for it, and nothing
+        kept once nobody does (a forged id costs nothing after its press is answered)."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    # ------------------------------------------------------------------ looking up
+
+    def get(self, game_id: int) -> Table | None:
+        return self._tables.get(game_id)
+
+    def require(self, game_id: int) -> Table:
+        """The live table a button names; a stale or forged id is turned down."""
+        table = self._tables.get(game_id)
+        if table is None:
+            raise UserError(t("toast.unknown_button"))
+        return table
+
+    def lobby(self, game_id: int) -> Table:
+        """The lobby a button names; a game already started is turned down."""
+        table = self.require(game_id)
+        if table.status != "lobby":
+            raise UserError(t("reply.game_in_progress"))
+        return table
+
+    def in_chat(self, chat_id: int, thread_id: int | None) -> Table | None:
+        """The group's (or topic's) own table while it is open or playing."""
+        table = self._tables.get(self._by_chat.get((chat_id, thread_id), 0))
+        return table if table is not None and table.status in LIVE else None
+
+    def of_user(self, user_id: int) -> Table | None:
+        """The table a person sits at while it is open or playing."""
+        table = self._tables.get(self._by_user.get(user_id, 0))
+        if table is None or table.status not in LIVE:
+            return None
+        return table if table.seat_of(user_id) is not None else None
+
+    def by_token(self, token: str) -> Table | None:
+        return self._tables.get(self._by_token.get(token, 0))
+
+    def of_chat(self, chat_id: int) -> list[Table]:
+        """Every live table of a group (its own and a tournament's), oldest first."""
+        return [
+            self._tables[i] for i in sorted(self._in_chat.get(chat_id, ())) if i in self._tables
+        ]
+
+    def showing_in(self, chat_id: int) -> list[Table]:
+        """The tables whose messages may be in a chat: a group's, or a person's own."""
+        ids = set(self._in_chat.get(chat_id, ()))
+        if chat_id in self._by_user:
+            ids.add(self._by_user[chat_id])
+        return [self._tables[i] for i in ids if i in self._tables]
+
+    # ------------------------------------------------------------------ keeping
+
+    def add(self, table: Table, version: int) -> None:
+        """Keep a live table, stored at move `version`, and index it."""
+        self._tables[table.id] = table
+        self._versions[table.id] = version
+        if table.join_token:
+            self._by_token[table.join_token] = table.id
+        if table.event_id is None:
+            self._by_chat[(table.chat_id, table.thread_id)] = table.id
+        self._in_chat.setdefault(table.chat_id, set()).add(table.id)
+        self.reseat(table)
+
+    def forget(self, table: Table) -> None:
+        """Drop a table that ended (finished, cancelled, expired), and all kept for it."""
+        self._tables.pop(table.id, None)
+        self._by_token.pop(table.join_token, None)
+        if self._by_chat.get((table.chat_id, table.thread_id)) == table.id:
+            del self._by_chat[(table.chat_id, table.thread_id)]
+        in_chat = self._in_chat.get(table.chat_id)
+        if in_chat is not None:
+            in_chat.discard(table.id)
+            if not in_chat:
+                del self._in_chat[table.chat_id]
+        for user_id in self._users_at.pop(table.id, set()):
+            if self._by_user.get(user_id) == table.id:
+                del self._by_user[user_id]
+        self._versions.pop(table.id, None)
+
+    def reseat(self, table: Table) -> None:
+        """Index who sits at ``table`` now (after its seats changed)."""
+        now = {s.user_id for s in table.seats if s is not None and s.user_id is not None}
+        for user_id in self._users_at.get(table.id, set()) - now:
+            if self._by_user.get(user_id) == table.id:
+                del self._by_user[user_id]
+        for user_id in now:
+            self._by_user[user_id] = table.id
+        self._users_at[table.id] = now
+
+    def version(self, game_id: int) -> int:
+        """The sequence number of a table's last stored move (timers armed before it are
+        stale)."""
+        return self._versions.get(game_id, 0)
+
+    def moved(self, game_id: int, version: int) -> None:
+        self._versions[game_id] = version
+
+    # ------------------------------------------------------------------ storing
+
+    async def save(self, table: Table) -> None:
+        """Store a table's seat and screen state now."""
+        await self.storage.set_meta(table.id, table.stored_meta())
+
+    def save_soon(self, table: Table) -> None:
+        """Store a table's screen state (message ids, selections) within a second.
+
+        Such state is not worth a transaction per tap: under load those writes queue up
+        behind the moves. Moves store it with them anyway; this catches what comes between.
+        """
+        if table.id in self._unsaved:
+            return
+        self._unsaved.add(table.id)
+
+        async def save() -> None:
+            await asyncio.sleep(1.0)
+            self._unsaved.discard(table.id)
+            if table.status in LIVE:
+                try:
+                    await self.save(table)
+                except Exception:
+                    log.exception("could not store the screen state of game %s", table.id)
+
+        self.background.spawn(save())
+
+    async def flush(self) -> None:
+        """Store what `save_soon` has not stored yet (at shutdown)."""
+        for game_id in list(self._unsaved):
+            table = self._tables.get(game_id)
+            if table is not None and table.status in LIVE:
+                await self.save(table)
+        self._unsaved.clear()
+
+    def kept_sizes(self) -> dict[str, int]:
+        """How much is held per table, chat or person (memory tests)."""
+        return {
+            "tables": len(self._tables),
+            "locks": len(self._locks),
+            "seq": len(self._versions),
+            "by_token": len(self._by_token),
+            "by_chat": len(self._by_chat),
+            "in_chat": len(self._in_chat),
+            "by_user": len(self._by_user),
+            "users_at": len(self._users_at),
+            "meta_dirty": len(self._unsaved),
+        }

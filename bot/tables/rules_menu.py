@@ -1,0 +1,116 @@
+"""The lobby's rules menu: its host (or an admin) changes the rules in the table's own
+message; the chat's next tables keep the choice."""
+
+from __future__ import annotations
+
+from bot.basics import Person, UserError
+from bot.tables import render
+from bot.tables.config import AdminCheck, require_host
+from bot.tables.model import LEVELS, TARGETS, TIMERS, Table, TableOptions
+from bot.tables.registry import TableRegistry
+from bot.tables.screens import Screens
+from bot.telegram.outbox import URGENT
+from bot.texts import t
+from engine import Rules
+from engine.rules import Variant
+from storage.models import ChatSettings
+
+
+class RulesMenu:
+    def __init__(self, registry: TableRegistry, screens: Screens, is_admin: AdminCheck) -> None:
+        self.registry = registry
+        self.storage = registry.storage
+        self.screens = screens
+        self.is_admin = is_admin
+
+    async def _menu_table(self, game_id: int, person: Person) -> Table:
+        table = self.registry.lobby(game_id)
+        if table.ui.table_message_id is None:
+            raise UserError(t("toast.unknown_button"))
+        # Both ways, like every change to the lobby: only its host or an admin.
+        await require_host(table, person, self.is_admin)
+        return table
+
+    async def show(self, game_id: int, person: Person, show: bool) -> str:
+        """Open the menu in the table's message (`show`), or go back to the lobby."""
+        async with self.registry.lock(game_id):
+            table = await self._menu_table(game_id, person)
+            text, markup = render.rules_menu(table) if show else render.lobby(table)
+            # The press gets no toast: the menu itself is the answer.
+            self.screens.edit_table_message(table, text, markup, priority=URGENT)
+            return ""
+
+    async def set_rule(self, game_id: int, person: Person, option: str, value: str) -> str:
+        async with self.registry.lock(game_id):
+            table = self.registry.lobby(game_id)
+            await require_host(table, person, self.is_admin)
+            try:
+                rules, options = changed_rules(table.rules, table.options, option, value)
+            except ValueError as error:
+                raise UserError(t("toast.bad_rule", reason=str(error))) from None
+            table.rules, table.options = rules, options
+            if len(table.seats) != rules.players:
+                table.resize(rules.players)
+            for seat in table.seats:
+                if seat is not None and seat.kind == "computer":
+                    seat.level = options.computer_level
+            settings = await self.storage.get_chat_settings(table.chat_id)
+            await self.storage.save_chat_settings(
+                ChatSettings(
+                    chat_id=table.chat_id,
+                    rules=rules.to_dict(),
+                    turn_timer_s=options.turn_timer,
+                    computer_level=options.computer_level,
+                    language=settings.language,
+                    track_cards=options.track_cards,
+                )
+            )
+            await self.storage.update_lobby(
+                table.id, table.rules, table.stored_seats(), table.stored_meta()
+            )
+            self.screens.edit_table_message(table, *render.rules_menu(table), priority=URGENT)
+            return t("toast.rule_changed")
+
+
+def changed_rules(
+    rules: Rules, options: TableOptions, option: str, value: str
+) -> tuple[Rules, TableOptions]:
+    """Rules and options after one change in the lobby's menu; `ValueError` if impossible."""
+    variants: dict[str, tuple[Variant, str | None]] = {
+        "standard": ("standard", None),
+        "omnibus_jd": ("standard", "JD"),
+        "omnibus_td": ("standard", "TD"),
+        "complex": ("complex", None),
+        "two_player": ("two_player", None),
+    }
+    if option == "players":
+        return rules.with_players(int(value)), options
+    if option == "variant":
+        if value not in variants:
+            raise ValueError(f"unknown variant {value}")
+        return rules.with_variant(*variants[value]), options
+    data = rules.to_dict()
+    opts = options.to_dict()
+    if option == "moon":
+        data["moon"] = value
+    elif option in ("queen", "first"):
+        key = "queen_breaks_hearts" if option == "queen" else "no_points_on_first_trick"
+        data[key] = value == "on"
+    elif option == "target":
+        if int(value) not in TARGETS:
+            raise ValueError("unknown target")
+        data["target"] = int(value)
+    elif option == "timer":
+        if int(value) not in TIMERS:
+            raise ValueError("unknown timer")
+        opts["turn_timer"] = int(value)
+    elif option == "level":
+        if value not in LEVELS:
+            raise ValueError("unknown level")
+        opts["computer_level"] = value
+    elif option == "tracker":
+        opts["track_cards"] = value == "on"
+    else:
+        raise ValueError(f"unknown option {option}")
+    data["pass_cycle"] = None
+    return Rules.from_dict(data), TableOptions.from_dict(opts)

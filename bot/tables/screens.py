@@ -1,0 +1,222 @@
+"""What each chat shows of a table: the group's table message and posts, each player's
+living DM, and the ids of those messages (kept to edit them, and after a restart)."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Collection
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.basics import Person
+from bot.tables import render
+from bot.tables.model import Table
+from bot.tables.registry import TableRegistry
+from bot.telegram import callbacks as cb
+from bot.telegram.outbox import EDIT, MOVED, URGENT, Outbox
+from bot.texts import t
+from bot.timers import Background
+from engine import Game
+
+log = logging.getLogger(__name__)
+
+
+class Screens:
+    """Brings every message of a table up to date through the `Outbox`, without waiting
+    for Telegram: the latest state is rendered when a message's turn comes."""
+
+    def __init__(
+        self, registry: TableRegistry, outbox: Outbox, background: Background, bot_username: str
+    ) -> None:
+        self.registry = registry
+        self.storage = registry.storage
+        self.outbox = outbox
+        self.background = background
+        self.bot_username = bot_username
+        self._idle_text: dict[tuple[int, int], str] = {}
+        """The newest text of an idle notice still on its way to the group."""
+        outbox.on_replaced = self.message_replaced
+
+    # ------------------------------------------------------------------ the group
+
+    def show_lobby(self, table: Table) -> None:
+        if table.ui.table_message_id is None:
+            return
+        # Shown after someone joined, left or changed something: they are looking at it.
+        self.edit_table_message(table, *render.lobby(table), priority=MOVED)
+
+    def edit_table_message(
+        self, table: Table, text: str, markup: InlineKeyboardMarkup | None, priority: int
+    ) -> None:
+        """Show a lobby, its rules menu or an end in the table's message in the group."""
+        assert table.ui.table_message_id is not None
+        self.outbox.edit(
+            table.chat_id,
+            table.ui.table_message_id,
+            text,
+            markup,
+            table.thread_id,
+            priority=priority,
+        )
+
+    def show_table(self, table: Table) -> None:
+        if table.ui.table_message_id is None or table.game is None:
+            return
+        url = f"https://t.me/{self.bot_username}"
+
+        def screen() -> tuple[str, InlineKeyboardMarkup | None]:
+            markup = None
+            if table.game is not None and table.game.phase != "over":
+                button = InlineKeyboardButton(t("button.open_dm"), url=url)
+                markup = InlineKeyboardMarkup([[button]])
+            elif table.event_id is None:
+                # The game is over: the same seats and rules, one press away.
+                data = cb.button(cb.REMATCH, table.id)
+                button = InlineKeyboardButton(t("button.rematch"), callback_data=data)
+                markup = InlineKeyboardMarkup([[button]])
+            return render.table_message(table), markup
+
+        self.outbox.edit_later(table.chat_id, table.ui.table_message_id, screen, table.thread_id)
+
+    def announce(self, table: Table, text: str) -> None:
+        """Post to the group (in order, without waiting for Telegram)."""
+        if table.event_id is not None:
+            return  # a tournament's group follows the event's status message instead
+        self.outbox.post(table.chat_id, text, thread_id=table.thread_id, notify=False)
+
+    def announce_end(self, table: Table, text: str) -> None:
+        """The game's end, once: the chart with the result as its caption (the table's
+        message shows the final standings and the rematch button)."""
+        if table.event_id is not None:
+            return
+        try:
+            png = render.score_chart_png(table)
+        except Exception:
+            log.exception("score chart for game %s failed", table.id)
+            self.announce(table, text)
+        else:
+            self.outbox.post(table.chat_id, text, thread_id=table.thread_id, photo=png)
+
+    def idle_notice(self, table: Table, seat: int, text: str) -> None:
+        """One group message per spell of timeouts of a seat, edited as the spell goes on
+        (a timeout, another, the computer taking over), instead of one message each."""
+        if table.event_id is not None:
+            return  # a tournament's group follows the event's status message instead
+        ids = table.ui.idle_message_ids
+        self._idle_text[(table.id, seat)] = text
+        message_id = ids.get(seat)
+        if message_id:
+            self.outbox.edit(table.chat_id, message_id, text, None, table.thread_id)
+            return
+        if message_id == 0:
+            return  # on its way: it is edited to the newest text when it arrives
+        ids[seat] = 0
+        sent = self.outbox.post(table.chat_id, text, thread_id=table.thread_id, notify=False)
+
+        async def keep_id() -> None:
+            new_id = await sent
+            latest = self._idle_text.pop((table.id, seat), text)
+            if new_id is None or ids.get(seat) != 0:
+                return
+            ids[seat] = new_id
+            self.registry.save_soon(table)
+            if latest != text:
+                self.outbox.edit(table.chat_id, new_id, latest, None, table.thread_id)
+
+        self.background.spawn(keep_id())
+
+    async def ask_to_open_dm(self, table: Table, person: Person) -> None:
+        url = f"https://t.me/{self.bot_username}?start=j{table.join_token}"
+        markup = InlineKeyboardMarkup([[InlineKeyboardButton(t("button.open_dm"), url=url)]])
+        self.outbox.post(
+            table.chat_id,
+            t("reply.open_dm_first", name=render.esc(person.name)),
+            markup,
+            table.thread_id,
+        )
+
+    # ------------------------------------------------------------------ the players' DMs
+
+    def show_all(self, table: Table, moved: Collection[int] = ()) -> None:
+        """Bring the table and every DM up to date; `moved`: the seats that just moved."""
+        self.show_table(table)
+        acting = _must_look_now(table.game) if table.game is not None else set()
+        for seat, _ in table.humans():
+            priority = URGENT if seat in acting else MOVED if seat in moved else EDIT
+            self.show_dm(table, seat, priority)
+
+    def show_dm(self, table: Table, seat: int, priority: int = EDIT) -> None:
+        """Bring a player's DM up to date (rendered when sent: the latest state wins)."""
+        s = table.seats[seat]
+        message_id = table.ui.dm_message_ids.get(seat)
+        if s is None or s.user_id is None or message_id is None or table.game is None:
+            return
+        self.outbox.edit_later(
+            s.user_id, message_id, functools.partial(render.dm, table, seat), priority=priority
+        )
+
+    def post_dm(self, table: Table, seat: int) -> None:
+        """Send a player's living DM without waiting; its id is kept when it is known."""
+        s = table.seats[seat]
+        if s is None or s.user_id is None or table.game is None:
+            return
+        user_id, name = s.user_id, s.name
+        text, markup = render.dm(table, seat)
+        sent = self.outbox.post(user_id, text, markup, priority=URGENT)
+
+        async def keep_id() -> None:
+            message_id = await sent
+            if message_id is None:
+                await self.storage.set_dm_open(user_id, False)
+                await self.ask_to_open_dm(table, Person(user_id, name))
+                return
+            table.ui.dm_message_ids[seat] = message_id
+            self.registry.save_soon(table)
+            self.show_dm(table, seat)  # moves made while it was on its way
+
+        self.background.spawn(keep_id())
+
+    async def send_dm_again(self, table: Table, seat: int) -> None:
+        """A new living DM at the bottom of the chat (/rejoin, a /start mid-game)."""
+        s = table.seats[seat]
+        table.ui.dm_message_ids.pop(seat, None)
+        if s is None or s.user_id is None or table.game is None:
+            return
+        text, markup = render.dm(table, seat)
+        message_id = await self.outbox.send(s.user_id, text, markup)
+        if message_id is None:
+            await self.storage.set_dm_open(s.user_id, False)
+            await self.ask_to_open_dm(table, Person(s.user_id, s.name))
+            return
+        table.ui.dm_message_ids[seat] = message_id
+
+    async def clear_nudges(self, table: Table, seat: int) -> None:
+        """The person moved (or the game ended): their "your turn" and "30 s left" DMs
+        are no longer true, so they go."""
+        s = table.seats[seat]
+        for ids in (table.ui.nudge_message_ids, table.ui.reminder_message_ids):
+            message_id = ids.pop(seat, None)
+            if message_id is not None and s is not None and s.user_id is not None:
+                await self.outbox.delete(s.user_id, message_id)
+
+    async def message_replaced(self, chat_id: int, old_id: int, new_id: int) -> None:
+        """The outbox sent a message anew (the old one could not be edited)."""
+        for table in self.registry.showing_in(chat_id):
+            if table.chat_id == chat_id and table.ui.table_message_id == old_id:
+                table.ui.table_message_id = new_id
+            for seat, message_id in list(table.ui.dm_message_ids.items()):
+                s = table.seats[seat]
+                if message_id == old_id and s is not None and s.user_id == chat_id:
+                    table.ui.dm_message_ids[seat] = new_id
+            self.registry.save_soon(table)
+
+
+def _must_look_now(game: Game) -> set[int]:
+    """The seats whose screen changed in a way they must see at once: who must play or
+    choose a moon option, and everyone at a new deal. (Another player's pass changes only
+    a mark on the others' screens.)"""
+    if game.phase == "pass":
+        fresh_deal = not any(game.has_passed(s) for s in range(game.players))
+        return set(game.waiting_for()) if fresh_deal else set()
+    return set(game.waiting_for())

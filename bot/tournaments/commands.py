@@ -1,0 +1,242 @@
+"""``/event …`` in a group: create a tournament, its status, and the organiser's commands
+(start, pause, resume, cancel, remove, only, invite); ``/scores``' tournament lines.
+
+The rules of draws, places and advancing are pure functions in `bot.tournaments.plan`;
+state lives in storage (tournaments, registrations, each round's tables, one-time actions
+claimed), so a restart resumes every tournament."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import shlex
+from collections.abc import Sequence
+from dataclasses import replace
+
+from bot.basics import Person, UserError
+from bot.tables.render import esc
+from bot.texts import t
+from bot.tournaments import plan as tour
+from bot.tournaments import render as er
+from bot.tournaments.board import Board
+from bot.tournaments.entries import Entries
+from bot.tournaments.parsing import parse_new
+from bot.tournaments.rounds import Rounds
+from bot.tournaments.timeline import Timeline
+from engine import Rules
+
+log = logging.getLogger(__name__)
+
+
+class TournamentCommands:
+    """What people ask of tournaments with ``/event``."""
+
+    def __init__(self, board: Board, entries: Entries, rounds: Rounds, timeline: Timeline) -> None:
+        self.board = board
+        self.entries = entries
+        self.rounds = rounds
+        self.timeline = timeline
+        self.desk = board.desk
+        self.storage = board.storage
+        self.outbox = board.outbox
+        self.clock = board.clock
+        self.is_admin = board.is_admin
+
+    async def command(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        chat_title: str,
+        person: Person,
+        text: str,
+        reply_to: Person | None = None,
+    ) -> str | None:
+        """``/event ...`` in a group; returns the reply (None: the bot posted its own)."""
+        try:
+            words = shlex.split(text)
+        except ValueError:
+            words = text.split()
+        sub = words[0].lower() if words else ""
+        rest = words[1:]
+        if sub == "help":
+            return t("event.help")
+        if sub == "new":
+            return await self.create(chat_id, thread_id, chat_title, person, rest)
+        event = await self.board.open_in(chat_id)
+        if sub == "":
+            return await self.status(chat_id)
+        if event is None:
+            return t("event.reply.none")
+        if sub == "withdraw":
+            return await self.entries.withdraw(event.id, person)
+        await self.board.require_organiser(event, person)
+        if sub == "start":
+            return await self.start_now(event.id)
+        if sub == "pause":
+            return await self.pause(event.id, person)
+        if sub == "resume":
+            return await self.resume_tournament(event.id, person)
+        if sub == "cancel":
+            return await self.cancel(event.id, person)
+        if sub == "remove":
+            return await self.entries.remove(event.id, person, rest, reply_to)
+        if sub in ("only", "invite"):
+            return await self.entries.set_list(event.id, sub, rest)
+        return t("event.reply.bad", reason=esc(f"unknown command {sub!r}"))
+
+    async def create(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        chat_title: str,
+        person: Person,
+        words: Sequence[str],
+    ) -> str | None:
+        if not await self.is_admin(chat_id, person.id):
+            return t("event.reply.admin_only")
+        existing = await self.board.open_in(chat_id)
+        if existing is not None:
+            return t("event.reply.exists", name=esc(existing.name))
+        earlier = await self.storage.events_in_chat(chat_id, limit=1)
+        default_tz = earlier[0].time_zone if earlier else "UTC"
+        try:
+            request = parse_new(words, default_tz, self.clock())
+        except ValueError as error:
+            return t("event.reply.bad", reason=esc(str(error)))
+        settings = await self.storage.get_chat_settings(chat_id)
+        base = Rules.from_stored(settings.rules)
+        if request.target is not None:
+            base = Rules.from_dict({**base.to_dict(), "target": request.target})
+        if base.players == 2:
+            base = Rules()
+        rules = tour.rules_for(base, request.options.table_size)
+        if rules is None:
+            return t("event.reply.bad", reason="these table rules don't allow that table size")
+        options = request.options
+        if not options.computer_fill and tour.rules_for(rules, options.table_size - 1) is None:
+            # Rules for one table size only (Complex Hearts): short tables need computers.
+            options = replace(options, computer_fill=True)
+        if not any(w.lower().startswith("timer=") for w in words):
+            options = replace(options, turn_timer=self.desk.turn_timer_of(settings))
+        event = await self.storage.create_event(
+            chat_id=chat_id,
+            thread_id=thread_id,
+            organiser_id=person.id,
+            organiser_name=person.name,
+            name=request.name,
+            rules=rules,
+            options=options,
+            time_zone=request.time_zone,
+            starts_at=request.starts_at,
+            registration_deadline=request.deadline,
+            meta={"seed": secrets.randbits(62), "chat_title": chat_title},
+        )
+        await self.storage.upsert_user(person.id, person.name, person.username)
+        text, markup = er.event_message(event, [], registration_open=True)
+        message_id = await self.outbox.send(chat_id, text, markup, thread_id)
+        await self.storage.claim_once(event.id, "open", message_id)
+        event = replace(event, meta={**event.meta, "message_id": message_id})
+        await self.storage.save_event(event)
+        self.board.arm_tick()
+        return None
+
+    async def status(self, chat_id: int) -> str:
+        events = await self.storage.events_in_chat(chat_id, limit=1)
+        if not events:
+            return t("event.reply.none")
+        event = events[0]
+        registrations = await self.storage.registrations(event.id)
+        tables = (
+            await self.storage.event_tables(event.id, event.current_round)
+            if event.current_round
+            else []
+        )
+        return er.status_text(
+            event,
+            registrations,
+            tables,
+            self.board.games(tables),
+            registration_open=self.board.registration_open(event),
+        )
+
+    async def scores_text(self, chat_id: int) -> str:
+        """For ``/scores``: the final ranking of the chat's latest event, if it has one."""
+        events = await self.storage.events_in_chat(chat_id, limit=1)
+        if not events:
+            return ""
+        event = events[0]
+        ranking = er.ranking_lines(await self.storage.registrations(event.id))
+        if not ranking:
+            return ""
+        title = t("event.scores_title", name=esc(event.name), status=event.status)
+        return "\n".join([title, *ranking])
+
+    async def pause(self, event_id: int, person: Person) -> str:
+        async with self.board.lock(event_id):
+            event = await self.board.get(event_id)
+            if event.status not in ("registration", "running"):
+                raise UserError(t("event.reply.over"))
+            event = replace(
+                event, status="paused", meta={**event.meta, "paused_from": event.status}
+            )
+            await self.storage.save_event(event)
+            await self.board.refresh_message(event)
+            await self.board.announce(
+                event, t("event.announce.paused", name=esc(event.name), by=esc(person.name))
+            )
+            return t("event.reply.paused")
+
+    async def resume_tournament(self, event_id: int, person: Person) -> str:
+        async with self.board.lock(event_id):
+            event = await self.board.get(event_id)
+            if event.status != "paused":
+                raise UserError(t("event.reply.not_paused"))
+            status = event.meta.get("paused_from", "registration")
+            event = replace(event, status=status)
+            await self.storage.save_event(event)
+            await self.board.refresh_message(event)
+            await self.board.announce(
+                event, t("event.announce.resumed", name=esc(event.name), by=esc(person.name))
+            )
+            if status == "running" and event.meta.get("done_round") == event.current_round:
+                await self.rounds.next(event)
+        await self.rounds.sync(event_id)
+        await self.timeline.tick()
+        return t("event.reply.resumed")
+
+    async def start_now(self, event_id: int) -> str | None:
+        """``/event start``: the first round (or a round held back by a pause) now."""
+        async with self.board.lock(event_id):
+            event = await self.board.get(event_id)
+            if event.status == "paused":
+                event = replace(event, status=event.meta.get("paused_from", "registration"))
+                await self.storage.save_event(event)
+            if event.status == "registration":
+                entries = await self.storage.registrations(event.id)
+                if len(er.registered(entries)) < 2:
+                    return t("event.reply.not_enough")
+                await self.storage.claim_once(event.id, "start")
+                await self.rounds.start(event, 1)
+                return None
+            if event.meta.get("done_round") != event.current_round:
+                return t("event.reply.round_running", round=event.current_round)
+            await self.rounds.next(event)
+            return None
+
+    async def cancel(self, event_id: int, person: Person) -> str:
+        async with self.board.lock(event_id):
+            event = await self.board.get(event_id)
+            event = replace(event, status="cancelled")
+            await self.storage.save_event(event)
+            organiser = Person(event.organiser_id, event.organiser_name)
+            for table in await self.storage.event_tables(event.id, event.current_round):
+                if table.status == "playing":
+                    await self.storage.save_event_table(replace(table, status="cancelled"))
+                    if table.game_id is not None and self.desk.live(table.game_id) is not None:
+                        await self.desk.cancel(table.game_id, organiser)
+            await self.board.refresh_message(event)
+            await self.board.refresh_round(event)
+            await self.board.announce(
+                event, t("event.announce.cancelled", name=esc(event.name), by=esc(person.name))
+            )
+            return t("event.reply.cancelled")

@@ -1,0 +1,221 @@
+"""Who plays a tournament: Register and Withdraw, the ``/start e<id>`` link that completes a
+registration, who may register (members, ``only=``, ``invite=``), and removing a player."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.basics import Person, UserError
+from bot.tables.render import esc
+from bot.texts import t
+from bot.tournaments import render as er
+from bot.tournaments.board import Board
+from bot.tournaments.parsing import usernames
+from storage.events import (
+    Registration,
+    RegistrationStatus,
+    StoredEvent,
+)
+
+log = logging.getLogger(__name__)
+
+MemberStatus = Callable[[int, int], Awaitable[str | None]]
+"""``(chat_id, user_id)`` → the Bot API's chat member status, or None if it cannot tell."""
+MEMBER_STATUSES = ("creator", "administrator", "member", "restricted")
+
+
+class Entries:
+    """Registrations, each stored as it changes."""
+
+    def __init__(self, board: Board, member_status: MemberStatus, bot_username: str) -> None:
+        self.board = board
+        self.desk = board.desk
+        self.storage = board.storage
+        self.outbox = board.outbox
+        self.clock = board.clock
+        self.member_status = member_status
+        self.bot_username = bot_username
+        board.desk.on_link("e", self.deep_link)
+
+    async def register(self, event_id: int, person: Person) -> str:
+        """The Register button."""
+        async with self.board.lock(event_id):
+            event = await self.board.get(event_id)
+            if not self.board.registration_open(event):
+                raise UserError(t("event.toast.closed"))
+            entry = await self.board.entry(event, person.id)
+            if entry is not None and entry.status == "registered":
+                raise UserError(t("event.toast.already"))
+            await self._check_eligible(event, person, entry)
+            await self.storage.upsert_user(person.id, person.name, person.username)
+            if not await self.storage.dm_open(person.id):
+                await self._save(event, person, "pending")
+                url = f"https://t.me/{self.bot_username}?start=e{event.id}"
+                markup = InlineKeyboardMarkup(
+                    [[InlineKeyboardButton(t("event.button.open_dm"), url=url)]]
+                )
+                # Posted, not awaited: the press is answered now, not after the group's
+                # pace lets this message out (twelve at once would wait 36 s).
+                self.outbox.post(
+                    event.chat_id,
+                    t("event.open_dm", name=esc(person.name), event=esc(event.name)),
+                    markup,
+                    event.thread_id,
+                )
+                return t("event.toast.open_dm")
+            await self._save(event, person, "registered")
+            count = await self.board.refresh_message(event)
+            return t("event.toast.registered", count=count)
+
+    async def deep_link(self, person: Person, event_id: int) -> str:
+        """``/start e<id>`` in private: the DM is open now, so the registration counts."""
+        async with self.board.lock(event_id):
+            event = await self.storage.get_event(event_id)
+            if event is None or not self.board.registration_open(event):
+                return t("event.toast.closed")
+            entry = await self.board.entry(event, person.id)
+            if entry is None or entry.status != "registered":
+                try:
+                    await self._check_eligible(event, person, entry)
+                except UserError as refusal:
+                    return str(refusal)
+                await self._save(event, person, "registered")
+                await self.board.refresh_message(event)
+            chat = esc(str(event.meta.get("chat_title", "")))
+            start = (
+                t("event.starts", when=er.when(event.starts_at, event.time_zone))
+                if event.starts_at is not None
+                else t("event.starts_manual")
+            )
+            return t("event.dm_registered", event=esc(event.name), chat=chat, when=start)
+
+    async def _save(self, event: StoredEvent, person: Person, status: RegistrationStatus) -> None:
+        await self.storage.save_registration(
+            Registration(
+                event.id,
+                person.id,
+                person.name,
+                person.username,
+                status,
+                self.clock(),
+            )
+        )
+
+    async def _check_eligible(
+        self, event: StoredEvent, person: Person, entry: Registration | None
+    ) -> None:
+        """Raise `UserError` with the reason if ``person`` may not register."""
+        if entry is not None and entry.status == "removed":
+            raise UserError(t("event.refused.removed"))
+        username = (person.username or "").lower()
+        options = event.options
+        if username and username in options.invited_usernames:
+            return
+        status = await self.member_status(event.chat_id, person.id)
+        if status not in MEMBER_STATUSES:
+            chat = esc(str(event.meta.get("chat_title", "")) or "this group")
+            raise UserError(t("event.refused.not_member", chat=chat))
+        if options.allowed_usernames:
+            if not username:
+                raise UserError(t("event.refused.no_username"))
+            if username not in options.allowed_usernames:
+                raise UserError(t("event.refused.not_listed"))
+
+    async def withdraw(self, event_id: int, person: Person) -> str:
+        """The Withdraw button or ``/event withdraw``: in a running event, a forfeit."""
+        async with self.board.lock(event_id):
+            event = await self.board.get(event_id)
+            entry = await self.board.entry(event, person.id)
+            if entry is None or entry.status not in ("registered", "pending"):
+                raise UserError(t("event.toast.not_registered"))
+            await self.storage.save_registration(replace(entry, status="withdrawn"))
+            if event.status in ("running", "paused"):
+                await self.forfeit(event, person.id)
+                await self.board.announce(
+                    event,
+                    t(
+                        "event.announce.withdrew",
+                        player=esc(entry.display_name),
+                        name=esc(event.name),
+                    ),
+                )
+            await self.board.refresh_message(event)
+            return t("event.toast.withdrawn")
+
+    async def forfeit(self, event: StoredEvent, user_id: int) -> None:
+        """A person leaves a running event: a computer plays their seat; they cannot go on."""
+        for table in await self.storage.event_tables(event.id, event.current_round):
+            seat = table.seat_of(user_id)
+            if seat is None or table.status != "playing":
+                continue
+            seats = list(table.seats)
+            seats[seat] = replace(seats[seat], no_show=True)
+            await self.storage.save_event_table(replace(table, seats=tuple(seats)))
+            if table.game_id is not None and self.desk.live(table.game_id) is not None:
+                await self.desk.replace_with_computer(table.game_id, seat)
+
+    async def remove(
+        self,
+        event_id: int,
+        person: Person,
+        words: Sequence[str],
+        reply_to: Person | None,
+    ) -> str:
+        async with self.board.lock(event_id):
+            event = await self.board.get(event_id)
+            entries = await self.storage.registrations(event.id)
+            target: Registration | None = None
+            if reply_to is not None:
+                target = next((r for r in entries if r.user_id == reply_to.id), None)
+                wanted = reply_to.name
+            elif words:
+                wanted = words[0].lstrip("@").lower()
+                target = next(
+                    (
+                        r
+                        for r in entries
+                        if (r.username or "").lower() == wanted
+                        or str(r.user_id) == wanted
+                        or r.display_name.lower() == wanted
+                    ),
+                    None,
+                )
+            else:
+                return t("event.reply.who")
+            if target is None:
+                return t("event.reply.unknown_player", name=esc(wanted))
+            await self.storage.save_registration(replace(target, status="removed"))
+            if event.status in ("running", "paused"):
+                await self.forfeit(event, target.user_id)
+            await self.board.refresh_message(event)
+            await self.board.announce(
+                event,
+                t(
+                    "event.announce.removed",
+                    player=esc(target.display_name),
+                    name=esc(event.name),
+                    by=esc(person.name),
+                ),
+            )
+            return t("event.reply.removed", name=esc(target.display_name))
+
+    async def set_list(self, event_id: int, which: str, words: Sequence[str]) -> str:
+        async with self.board.lock(event_id):
+            event = await self.board.get(event_id)
+            try:
+                names = usernames(which, " ".join(words))
+            except ValueError as error:
+                raise UserError(str(error)) from None
+            if which == "only":
+                options = replace(event.options, allowed_usernames=names)
+            else:
+                options = replace(event.options, invited_usernames=names)
+            event = replace(event, options=options)
+            await self.storage.save_event(event)
+            await self.board.refresh_message(event)
+            shown = ", ".join("@" + n for n in names) or "—"
+            return t("event.reply.list_set", names=esc(shown))

@@ -1,0 +1,145 @@
+"""``/event new …`` read into a request: a name, a start, a time zone and options, each
+number within its range and every date within a year."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.tables.model import LEVELS
+from bot.texts import t
+from storage.events import EventOptions
+
+
+@dataclass(frozen=True)
+class TournamentRequest:
+    """What ``/event new ...`` asked for, before it meets the group's rules."""
+
+    name: str
+    starts_at: datetime | None
+    time_zone: str
+    deadline: datetime | None
+    options: EventOptions
+    target: int | None
+
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_TIME = re.compile(r"^\d{1,2}:\d{2}$")
+_SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+
+
+_USERNAME = re.compile(r"^[a-z0-9_]{1,32}$")
+MAX_TARGET: Final = 1000
+MAX_AHEAD: Final = timedelta(days=366)
+"""How far ahead an event may start (or close registration): a year and a day."""
+
+
+def usernames(key: str, value: str) -> tuple[str, ...]:
+    parts = re.split(r"[,\s]+", value)
+    names = sorted({p.lstrip("@").lower() for p in parts if p.lstrip("@")})
+    bad = next((n for n in names if not _USERNAME.match(n)), None)
+    if bad is not None:
+        raise ValueError(f"{key}= takes Telegram usernames; {bad[:40]!r} is not one")
+    if len(names) > EventOptions.MAX_USERNAMES:
+        raise ValueError(f"{key}= takes at most {EventOptions.MAX_USERNAMES} usernames")
+    return tuple(names)
+
+
+def _whole(key: str, value: str, low: int, high: int) -> int:
+    """``value`` as a whole number from `low` to `high` (ASCII digits only), or a sentence
+    naming the option and its range."""
+    if not (value.isascii() and value.isdigit()) or len(value) > 7 or not low <= int(value) <= high:
+        raise ValueError(f"{key}= takes a whole number from {low} to {high}")
+    return int(value)
+
+
+def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> TournamentRequest:
+    """Parse the words after ``/event new``; `ValueError` with a sentence for people.
+
+    Every number has a range (`EventOptions.RANGES`, `MAX_TARGET`) and every date lies
+    within `MAX_AHEAD`, checked here before anything is computed with it."""
+    ranges = EventOptions.RANGES
+    name_parts: list[str] = []
+    date = clock = None
+    tz = default_tz
+    values: dict[str, Any] = {}
+    deadline_text = None
+    target = None
+    for word in words:
+        if _DATE.match(word):
+            date = word
+        elif _TIME.match(word):
+            clock = word
+        elif "=" in word:
+            key, _, value = word.partition("=")
+            key = key.lower()
+            if key == "size":
+                values["table_size"] = _whole(key, value, *ranges["table_size"])
+            elif key == "advance":
+                values["advance_per_table"] = _whole(key, value, *ranges["advance_per_table"])
+            elif key == "top":
+                values["advance_overall"] = _whole(key, value, *ranges["advance_overall"])
+            elif key == "grace":
+                low, high = ranges["grace_s"]
+                values["grace_s"] = _whole(key, value, low // 60, high // 60) * 60
+            elif key == "timer":
+                values["turn_timer"] = _whole(key, value, *ranges["turn_timer"])
+            elif key == "target":
+                target = _whole(key, value, 1, MAX_TARGET)
+            elif key in ("computers", "duplicate") and value.lower() in _SWITCH:
+                field = "computer_fill" if key == "computers" else "duplicate_deals"
+                values[field] = _SWITCH[value.lower()]
+            elif key == "only":
+                values["allowed_usernames"] = usernames(key, value)
+            elif key == "invite":
+                values["invited_usernames"] = usernames(key, value)
+            elif key == "level" and value in LEVELS:
+                values["computer_level"] = value
+            elif key == "deadline":
+                deadline_text = value
+            else:
+                raise ValueError(f"unknown option or value {word[:60]!r}")
+        elif "/" in word or word.upper() == "UTC":
+            tz = word
+        else:
+            name_parts.append(word)
+    try:
+        zone = ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(
+            f"unknown time zone {tz[:60]!r} (try Europe/Berlin or Asia/Kolkata)"
+        ) from None
+    starts_at = None
+    if date is not None or clock is not None:
+        if date is None:
+            date = now.astimezone(zone).date().isoformat()
+        starts_at = _local(f"{date}T{clock or '00:00'}", zone, now)
+        if starts_at <= now:
+            raise ValueError(t("event.reply.past"))
+    deadline = None
+    if deadline_text is not None:
+        if _TIME.match(deadline_text) and starts_at is not None:
+            day = starts_at.astimezone(zone).date().isoformat()
+            deadline_text = f"{day}T{deadline_text}"
+        deadline = _local(deadline_text, zone, now)
+    options = EventOptions(**values)
+    if not 1 <= options.advance_per_table < options.table_size:
+        raise ValueError(f"advance must be from 1 to {options.table_size - 1}")
+    name = " ".join(name_parts).strip() or "Hearts Cup"
+    return TournamentRequest(name[:80], starts_at, tz, deadline, options, target)
+
+
+def _local(text: str, zone: ZoneInfo, now: datetime) -> datetime:
+    """A date and time in the group's zone, as UTC; within `MAX_AHEAD` of `now`."""
+    problem = f"{text[:40]!r} is not a date and time like 2026-12-01 18:00"
+    try:
+        moment = datetime.fromisoformat(text).replace(tzinfo=zone).astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise ValueError(problem) from None
+    if moment - now > MAX_AHEAD:
+        raise ValueError(f"{text[:40]!r} is more than a year away")
+    return moment

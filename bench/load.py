@@ -41,7 +41,7 @@ from bot.rooms import Rooms
 from bot.tables.model import Table
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits
-from sandbox.people import Group, NotAnswered, Person
+from sandbox.people import Group, NotAnswered, SandboxUser
 from sandbox.testing import running_double
 from sandbox.views import CallbackRecord
 
@@ -212,7 +212,7 @@ class LoadRun:
         low, high = self.config.think
         return self.rng.uniform(low, high)
 
-    async def press(self, table: Table, person: Person, data: str, expect: str) -> str | None:
+    async def press(self, table: Table, person: SandboxUser, data: str, expect: str) -> str | None:
         """Press the DM button with this data once the DM shows it; count odd answers."""
         try:
             message_id = await self.double.wait_for(
@@ -260,7 +260,7 @@ class LoadRun:
                 flush=True,
             )
 
-    async def setup_table(self, n: int) -> tuple[Table, list[Person], Group] | None:
+    async def setup_table(self, n: int) -> tuple[Table, list[SandboxUser], Group] | None:
         """Four people open their DMs, one opens a table, three join, it starts.
 
         None (and counted) if the bot did not answer a step in time.
@@ -289,7 +289,7 @@ class LoadRun:
             self.unexpected.append(f"table {n} start: {toast!r}")
         return table, people, group
 
-    async def play_table(self, table: Table, people: list[Person]) -> bool:
+    async def play_table(self, table: Table, people: list[SandboxUser]) -> bool:
         """Play `hands` hands; True if the table got there before the deadline."""
         by_user = {p.id: p for p in people}
         g = table.id
@@ -340,7 +340,7 @@ class LoadRun:
                 self.unexpected.append(f"table {n}: /cancel was not obeyed")
         return done
 
-    async def _pass(self, table: Table, seat: int, person: Person) -> None:
+    async def _pass(self, table: Table, seat: int, person: SandboxUser) -> None:
         game = table.game
         assert game is not None
         g, hand = table.id, game.hand_number
@@ -357,7 +357,7 @@ def _user(table: Table, seat: int) -> int:
     return s.user_id
 
 
-def _shows(double: BotApiDouble, table: Table, person: Person, data: str) -> int | None:
+def _shows(double: BotApiDouble, table: Table, person: SandboxUser, data: str) -> int | None:
     """The id of the person's living DM message if it has the button with this data.
 
     Cheap on purpose: hundreds of people wait on it, and it runs after every change.

@@ -134,7 +134,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
     app.add_handler(CommandHandler("scores", handlers.scores))
     app.add_handler(CommandHandler("stats", handlers.stats))
     app.add_handler(CommandHandler("rules", handlers.rules))
-    app.add_handler(CommandHandler("event", handlers.event))
+    app.add_handler(CommandHandler("event", handlers.tournament))
     app.add_handler(CommandHandler("help", handlers.help_command))
     app.add_handler(CallbackQueryHandler(handlers.button))
     app.add_handler(ChatMemberHandler(handlers.membership, ChatMemberHandler.MY_CHAT_MEMBER))

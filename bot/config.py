@@ -322,6 +322,6 @@ class Tuning:
     nudge_delay: float = 5.0
     """Seconds into a person's turn before their "your turn" message."""
     clock: Callable[[], datetime] | None = None
-    """What time it is for events' reminders and rounds (tests pass a manual clock)."""
+    """What time it is for tournaments' reminders and rounds (tests pass a manual clock)."""
     lobby_ttl_s: float = 6 * 3600
     """A lobby nobody starts closes after this long."""

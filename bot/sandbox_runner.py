@@ -35,7 +35,7 @@ from bot.config import Settings, Tuning
 from bot.logs import setup_logging
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits
-from sandbox.people import Group, Person
+from sandbox.people import Group, SandboxUser
 from sandbox.web import SandboxWeb
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ class SandboxWorld:
 
     double: BotApiDouble
     group: Group
-    people: tuple[Person, ...]
+    people: tuple[SandboxUser, ...]
     app: Application  # type: ignore[type-arg]
     page: SandboxWeb
 

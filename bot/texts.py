@@ -219,7 +219,7 @@ EN: Final[dict[str, str]] = {
     "/event — tournaments over several tables (<code>/event help</code>)\n"
     "/help — this list",
     # ------------------------------------------------------------------ Events
-    # Multi-table tournaments (bot/tournaments/); every event sentence lives here.
+    # Multi-table tournaments (bot/tournaments/, the /event command); their sentences live here.
     "event.title": "🏆 <b>{name}</b> — a Hearts event by {organiser}",
     "event.starts": "Starts: <b>{when}</b>",
     "event.starts_manual": "Starts when the organiser sends /event start.",

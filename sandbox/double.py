@@ -35,7 +35,7 @@ from sandbox.views import (
 )
 
 if TYPE_CHECKING:
-    from sandbox.people import Group, Person
+    from sandbox.people import Group, SandboxUser
 
 T = TypeVar("T")
 
@@ -212,9 +212,9 @@ class BotApiDouble:
         last_name: str | None = None,
         language_code: str = "en",
         user_id: int | None = None,
-    ) -> Person:
+    ) -> SandboxUser:
         """A new person; they have not opened the bot in private yet."""
-        from sandbox.people import Person
+        from sandbox.people import SandboxUser
 
         uid = user_id if user_id is not None else next(self._user_ids)
         record = UserRecord(
@@ -228,15 +228,15 @@ class BotApiDouble:
         self.chats[uid] = ChatRecord(
             id=uid, type="private", first_name=first_name, username=username, members={uid}
         )
-        return Person(self, uid)
+        return SandboxUser(self, uid)
 
     def create_group(
         self,
         title: str,
         *,
-        members: Iterable[Person] = (),
-        admins: Iterable[Person] = (),
-        creator: Person | None = None,
+        members: Iterable[SandboxUser] = (),
+        admins: Iterable[SandboxUser] = (),
+        creator: SandboxUser | None = None,
         forum: bool = False,
         bot_admin: bool = False,
         username: str | None = None,

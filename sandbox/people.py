@@ -84,19 +84,19 @@ class Group:
     def title(self) -> str:
         return self.double.chat(self.id).title or ""
 
-    def add(self, person: Person, *, admin: bool = False) -> None:
+    def add(self, person: SandboxUser, *, admin: bool = False) -> None:
         """Make `person` a member (and an admin if `admin`)."""
         chat = self.double.chat(self.id)
         chat.members.add(person.id)
         if admin:
             chat.admins.add(person.id)
 
-    def remove(self, person: Person) -> None:
+    def remove(self, person: SandboxUser) -> None:
         chat = self.double.chat(self.id)
         chat.members.discard(person.id)
         chat.admins.discard(person.id)
 
-    def create_topic(self, name: str, *, by: Person | None = None) -> int:
+    def create_topic(self, name: str, *, by: SandboxUser | None = None) -> int:
         """Open a forum topic; returns its message_thread_id (the id of its first message)."""
         chat = self.double.chat(self.id)
         if not chat.is_forum:
@@ -111,7 +111,7 @@ class Group:
         chat.topics[message.message_id] = name
         return message.message_id
 
-    def remove_bot(self, by: Person | None = None) -> None:
+    def remove_bot(self, by: SandboxUser | None = None) -> None:
         """Kick the bot: its calls about this group get 403 from now on (and it is told,
         as Telegram tells it, with a ``my_chat_member`` update)."""
         chat = self.double.chat(self.id)
@@ -120,7 +120,7 @@ class Group:
         if sender is not None:  # Telegram tells the bot who removed it
             self.double.bot_membership_changed(self.id, sender, "member", "kicked")
 
-    def add_bot(self, by: Person | None = None) -> None:
+    def add_bot(self, by: SandboxUser | None = None) -> None:
         """Add the bot back to the group."""
         chat = self.double.chat(self.id)
         chat.bot_member = True
@@ -136,7 +136,7 @@ Chat = Group | int
 
 
 @dataclass(frozen=True)
-class Person:
+class SandboxUser:
     """A simulated Telegram user."""
 
     double: World

@@ -27,7 +27,7 @@ from aiohttp import web
 
 from sandbox.double import BotApiDouble
 from sandbox.markup import utf16_len
-from sandbox.people import Group, NotAnswered, Person
+from sandbox.people import Group, NotAnswered, SandboxUser
 from sandbox.records import StoredMessage
 from sandbox.web_page import PAGE_HTML
 
@@ -49,7 +49,7 @@ class SandboxWeb:
         self,
         double: BotApiDouble,
         group: Group,
-        people: Sequence[Person],
+        people: Sequence[SandboxUser],
         *,
         host: str = "127.0.0.1",
         port: int = 8080,
@@ -117,7 +117,7 @@ class SandboxWeb:
         events = self.double.events
         return events[-1].seq if events else 0
 
-    def person(self, person_id: Any) -> Person:
+    def person(self, person_id: Any) -> SandboxUser:
         """One of this page's people; LookupError for anyone else."""
         for person in self.people:
             if str(person.id) == str(person_id):

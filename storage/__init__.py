@@ -16,15 +16,6 @@ from .errors import (
     StorageUnavailable,
     WrongGameStatus,
 )
-from .events import (
-    EventOptions,
-    EventSeat,
-    EventStatus,
-    EventTable,
-    Registration,
-    RegistrationStatus,
-    StoredEvent,
-)
 from .models import (
     ChatSettings,
     GameStatus,
@@ -43,6 +34,16 @@ from .models import (
 )
 from .replay import ReplayError
 from .repository import Storage
+from .tournaments import (
+    Registration,
+    RegistrationStatus,
+    StoredTournament,
+    TournamentOptions,
+    TournamentSeat,
+    TournamentState,
+    TournamentStatus,
+    TournamentTable,
+)
 
 
 async def open_storage(path: str | Path, *, synchronous: str = "NORMAL") -> Storage:
@@ -61,10 +62,6 @@ async def open_storage(path: str | Path, *, synchronous: str = "NORMAL") -> Stor
 __all__ = [
     "ChatSettings",
     "DatabaseInUse",
-    "EventOptions",
-    "EventSeat",
-    "EventStatus",
-    "EventTable",
     "GameNotFound",
     "GameStatus",
     "GameTable",
@@ -82,9 +79,14 @@ __all__ = [
     "Storage",
     "StorageError",
     "StorageUnavailable",
-    "StoredEvent",
     "StoredGame",
     "StoredSeat",
+    "StoredTournament",
+    "TournamentOptions",
+    "TournamentSeat",
+    "TournamentState",
+    "TournamentStatus",
+    "TournamentTable",
     "User",
     "WrongGameStatus",
     "open_storage",

@@ -24,6 +24,12 @@ Schema (version 2):
   ``event_reminders`` (announcements already sent, so restarts never repeat them).
 - version 4 adds ``games.join_token``, a random token per table used in ``/start`` links
   instead of the guessable row id.
+- version 5 names tournaments for what they are ("event" is the engine's game event):
+  ``events`` is ``tournaments``, ``event_registrations``, ``event_tables`` and
+  ``event_seats`` are ``tournament_*``, ``event_reminders`` is ``tournament_claims`` (the
+  one-time actions claimed, ``claimed_at``), and every ``event_id`` is ``tournament_id``.
+  The tournament's free-form ``meta`` is ``state``: versioned JSON read by
+  `storage.tournaments.TournamentState` (``"v": 1``; ``next`` is ``advancing``).
 """
 
 from __future__ import annotations
@@ -276,7 +282,36 @@ _V4 = Migration(
     ),
 )
 
-MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3, _V4)
+_V5 = Migration(
+    5,
+    "tournaments are tournaments (events are the engine's); their state is typed JSON",
+    (
+        "ALTER TABLE events RENAME TO tournaments",
+        "ALTER TABLE event_registrations RENAME TO tournament_registrations",
+        "ALTER TABLE event_tables RENAME TO tournament_tables",
+        "ALTER TABLE event_seats RENAME TO tournament_seats",
+        "ALTER TABLE event_reminders RENAME TO tournament_claims",
+        "ALTER TABLE tournament_registrations RENAME COLUMN event_id TO tournament_id",
+        "ALTER TABLE tournament_tables RENAME COLUMN event_id TO tournament_id",
+        "ALTER TABLE tournament_seats RENAME COLUMN event_id TO tournament_id",
+        "ALTER TABLE tournament_claims RENAME COLUMN event_id TO tournament_id",
+        "ALTER TABLE tournament_claims RENAME COLUMN sent_at TO claimed_at",
+        "ALTER TABLE games RENAME COLUMN event_id TO tournament_id",
+        "DROP INDEX games_by_event",
+        "CREATE INDEX games_by_tournament ON games (tournament_id) WHERE tournament_id IS NOT NULL",
+        "DROP INDEX events_open",
+        "CREATE INDEX tournaments_open ON tournaments (status)"
+        " WHERE status IN ('registration', 'running', 'paused')",
+        "DROP INDEX events_by_chat",
+        "CREATE INDEX tournaments_by_chat ON tournaments (chat_id, thread_id, id)",
+        "ALTER TABLE tournaments RENAME COLUMN meta TO state",
+        # Version 1 of the state: "next" (who goes on) is "advancing"; the rest keeps its name.
+        "UPDATE tournaments SET state = json_set(json_remove(state, '$.next'),"
+        " '$.v', 1, '$.advancing', json(coalesce(json_extract(state, '$.next'), '[]')))",
+    ),
+)
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3, _V4, _V5)
 LATEST_VERSION: Final = len(MIGRATIONS)
 
 assert all(m.version == i + 1 for i, m in enumerate(MIGRATIONS)), "migrations out of order"

@@ -101,7 +101,7 @@ class StoredGame:
     started_at: datetime | None
     finished_at: datetime | None
     quarantine_reason: str | None = None
-    event_id: int | None = None
+    tournament_id: int | None = None
     join_token: str = ""
     """The table's id in ``/start`` links: random, so a link cannot be guessed."""
 

@@ -13,7 +13,6 @@ from typing import Any, Protocol
 
 from engine import Game, Move, Rules
 
-from .events import EventOptions, EventTable, Registration, StoredEvent
 from .models import (
     ChatSettings,
     GameTable,
@@ -24,6 +23,13 @@ from .models import (
     StoredGame,
     StoredSeat,
     User,
+)
+from .tournaments import (
+    Registration,
+    StoredTournament,
+    TournamentOptions,
+    TournamentState,
+    TournamentTable,
 )
 
 
@@ -67,10 +73,10 @@ class Storage(Protocol):
         rules: Rules,
         seats: list[StoredSeat],
         meta: dict[str, Any] | None = None,
-        event_id: int | None = None,
+        tournament_id: int | None = None,
         join_token: str | None = None,
     ) -> int:
-        """A new table in the lobby (of a tournament, with ``event_id``); returns its id.
+        """A new table in the lobby (of a tournament, with ``tournament_id``); returns its id.
 
         ``join_token`` is the table's id in links (random: made here when None); read it
         back with `load_game`.
@@ -179,9 +185,9 @@ class Storage(Protocol):
         """The player's most recent finished games, newest first."""
         ...
 
-    # ------------------------------------------------------------ events (tournaments)
+    # ------------------------------------------------------------ tournaments
 
-    async def create_event(
+    async def create_tournament(
         self,
         *,
         chat_id: int,
@@ -190,27 +196,27 @@ class Storage(Protocol):
         organiser_name: str,
         name: str,
         rules: Rules,
-        options: EventOptions,
+        options: TournamentOptions,
         time_zone: str,
         starts_at: datetime | None,
         registration_deadline: datetime | None,
-        meta: dict[str, Any] | None = None,
-    ) -> StoredEvent:
-        """A new event, open for registration."""
+        state: TournamentState | None = None,
+    ) -> StoredTournament:
+        """A new tournament, open for registration."""
         ...
 
-    async def save_event(self, event: StoredEvent) -> None:
-        """Write the event's changeable fields; finishing or cancelling stamps the time."""
+    async def save_tournament(self, tournament: StoredTournament) -> None:
+        """Write the tournament's changeable fields; finishing or cancelling stamps the time."""
         ...
 
-    async def get_event(self, event_id: int) -> StoredEvent | None: ...
+    async def get_tournament(self, tournament_id: int) -> StoredTournament | None: ...
 
-    async def open_events(self) -> list[StoredEvent]:
-        """Events in registration, running or paused (to resume after a restart)."""
+    async def open_tournaments(self) -> list[StoredTournament]:
+        """Tournaments in registration, running or paused (to resume after a restart)."""
         ...
 
-    async def events_in_chat(self, chat_id: int, *, limit: int = 10) -> list[StoredEvent]:
-        """The chat's events, newest first."""
+    async def tournaments_in_chat(self, chat_id: int, *, limit: int = 10) -> list[StoredTournament]:
+        """The chat's tournaments, newest first."""
         ...
 
     async def save_registration(self, registration: Registration) -> None:
@@ -221,25 +227,29 @@ class Storage(Protocol):
         """Update the status and final place of several entries in one transaction."""
         ...
 
-    async def registrations(self, event_id: int) -> list[Registration]:
-        """Every entry of the event (any status), in registration order."""
+    async def registrations(self, tournament_id: int) -> list[Registration]:
+        """Every entry of the tournament (any status), in registration order."""
         ...
 
-    async def save_event_table(self, table: EventTable) -> None:
+    async def save_tournament_table(self, table: TournamentTable) -> None:
         """Insert or replace a round's table and its seats."""
         ...
 
-    async def event_tables(self, event_id: int, round: int | None = None) -> list[EventTable]:
-        """The event's tables (of one round, or all), by round and table number."""
+    async def tournament_tables(
+        self, tournament_id: int, round: int | None = None
+    ) -> list[TournamentTable]:
+        """The tournament's tables (of one round, or all), by round and table number."""
         ...
 
-    async def claim_once(self, event_id: int, kind: str, message_id: int | None = None) -> bool:
-        """Claim a one-time action of an event (a reminder, its start, a round's results,
+    async def claim_once(
+        self, tournament_id: int, kind: str, message_id: int | None = None
+    ) -> bool:
+        """Claim a one-time action of a tournament (a reminder, its start, a round's results,
         the final) before doing it; False if it was claimed already, also before a restart."""
         ...
 
-    async def claimed(self, event_id: int) -> set[str]:
-        """The one-time actions of an event claimed so far."""
+    async def claimed(self, tournament_id: int) -> set[str]:
+        """The one-time actions of a tournament claimed so far."""
         ...
 
     # ------------------------------------------------------------ operations

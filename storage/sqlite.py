@@ -38,7 +38,6 @@ from engine.scoring import rank_key
 
 from . import backup as backup_module
 from .errors import GameNotFound, SchemaTooNew, StorageError, StorageUnavailable, WrongGameStatus
-from .events_sqlite import SqliteEvents
 from .migrations import LATEST_VERSION, MIGRATIONS
 from .models import (
     OPEN_STATUSES,
@@ -57,6 +56,7 @@ from .models import (
     score_kind_of,
 )
 from .replay import Origin, ReplayError, join_score, replay, same_state, split_score
+from .tournaments_sqlite import SqliteTournaments
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ Synchronous = Literal["FULL", "NORMAL"]
 _GAME_COLUMNS: Final = """
     g.id, g.chat_id, g.thread_id, g.creator_id, g.status, g.rules, g.seed, g.first_dealer,
     g.dealer_from_seed, g.fixed_deals, g.meta, g.snapshot, g.last_seq, g.quarantine_reason,
-    g.created_at, g.started_at, g.finished_at, g.event_id, g.join_token,
+    g.created_at, g.started_at, g.finished_at, g.tournament_id, g.join_token,
     (SELECT json_group_array(json_array(seat, kind, display_name, user_id, computer_level))
        FROM (SELECT * FROM game_seats s WHERE s.game_id = g.id ORDER BY s.seat))
 """
@@ -137,7 +137,7 @@ async def migrate(db: aiosqlite.Connection, path: str, target: int = LATEST_VERS
             raise
 
 
-class SqliteStorage(SqliteEvents):
+class SqliteStorage(SqliteTournaments):
     """The SQLite implementation of `storage.repository.Storage`. Open with `open`."""
 
     def __init__(
@@ -282,13 +282,13 @@ class SqliteStorage(SqliteEvents):
         rules: Rules,
         seats: list[StoredSeat],
         meta: dict[str, Any] | None = None,
-        event_id: int | None = None,
+        tournament_id: int | None = None,
         join_token: str | None = None,
     ) -> int:
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO games (chat_id, thread_id, creator_id, status, rules, meta,"
-                " created_at, event_id, join_token) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                " created_at, tournament_id, join_token) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
                 (
                     chat_id,
                     thread_id,
@@ -296,7 +296,7 @@ class SqliteStorage(SqliteEvents):
                     _dumps(rules.to_dict()),
                     _dumps(meta or {}),
                     _now_ms(),
-                    event_id,
+                    tournament_id,
                     join_token or secrets.token_urlsafe(9),
                 ),
             )
@@ -538,7 +538,7 @@ class SqliteStorage(SqliteEvents):
     async def last_finished_game(self, chat_id: int, thread_id: int | None) -> StoredGame | None:
         rows = await self._game_rows(
             "g.chat_id = ? AND g.thread_id IS ? AND g.status = 'finished'"
-            " AND g.event_id IS NULL ORDER BY g.id DESC LIMIT 1",
+            " AND g.tournament_id IS NULL ORDER BY g.id DESC LIMIT 1",
             (chat_id, thread_id),
         )
         return await self._to_stored_game(rows[0], verify=False) if rows else None
@@ -570,7 +570,7 @@ class SqliteStorage(SqliteEvents):
             created_at,
             started_at,
             finished_at,
-            event_id,
+            tournament_id,
             join_token,
             seats_json,
         ) = row
@@ -595,7 +595,7 @@ class SqliteStorage(SqliteEvents):
             started_at=_time(started_at),
             finished_at=_time(finished_at),
             quarantine_reason=reason,
-            event_id=event_id,
+            tournament_id=tournament_id,
             join_token=join_token or "",
         )
         try:

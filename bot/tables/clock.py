@@ -246,7 +246,7 @@ class TurnClock:
         else:
             self._troubled.discard(table.id)
             text = t("game.storage_back")
-        if table.event_id is None:
+        if table.tournament_id is None:
             self.screens.announce(table, text)
         else:
             for _, s in table.humans():

@@ -58,7 +58,7 @@ class TableDesk:
             rules=rules,
             options=options,
             seats=list(seats),
-            event_id=tournament_id,
+            tournament_id=tournament_id,
         )
         table.id = await self._registry.storage.create_lobby(
             chat_id,
@@ -67,7 +67,7 @@ class TableDesk:
             rules,
             table.stored_seats(),
             table.stored_meta(),
-            event_id=tournament_id,
+            tournament_id=tournament_id,
         )
         self._registry.add(table, 0)
         async with self._registry.lock(table.id):

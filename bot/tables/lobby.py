@@ -71,7 +71,11 @@ class Lobby:
             stored = await self.storage.load_game(game_id, verify=False)
         except GameNotFound:
             raise UserError(t("toast.unknown_button")) from None
-        if stored.status != "finished" or stored.event_id is not None or chat_id != stored.chat_id:
+        if (
+            stored.status != "finished"
+            or stored.tournament_id is not None
+            or chat_id != stored.chat_id
+        ):
             raise UserError(t("toast.unknown_button"))
         old = Table.from_stored(stored)
         if self.registry.in_chat(old.chat_id, old.thread_id) is not None:

@@ -103,8 +103,8 @@ class Table:
     status: str = "lobby"
     game: Game | None = None
     ui: TableUI = field(default_factory=TableUI)
-    event_id: int | None = None
-    """The tournament this table plays in: its group sees the event's status, not a table
+    tournament_id: int | None = None
+    """The tournament this table plays in: its group sees the tournament's status, not a table
     message and hand results of its own."""
     join_token: str = ""
     """The table's id in ``/start j<token>`` links: random, so no one can guess a link."""
@@ -196,6 +196,6 @@ class Table:
             status=stored.status,
             game=stored.game,
             ui=TableUI.from_dict(meta.get("ui", {})),
-            event_id=stored.event_id,
+            tournament_id=stored.tournament_id,
             join_token=stored.join_token,
         )

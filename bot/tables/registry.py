@@ -118,7 +118,7 @@ class TableRegistry:
         self._versions[table.id] = version
         if table.join_token:
             self._by_token[table.join_token] = table.id
-        if table.event_id is None:
+        if table.tournament_id is None:
             self._by_chat[(table.chat_id, table.thread_id)] = table.id
         self._in_chat.setdefault(table.chat_id, set()).add(table.id)
         self.reseat(table)

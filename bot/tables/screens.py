@@ -70,7 +70,7 @@ class Screens:
             if table.game is not None and table.game.phase != "over":
                 button = InlineKeyboardButton(t("button.open_dm"), url=url)
                 markup = InlineKeyboardMarkup([[button]])
-            elif table.event_id is None:
+            elif table.tournament_id is None:
                 # The game is over: the same seats and rules, one press away.
                 data = cb.button(cb.REMATCH, table.id)
                 button = InlineKeyboardButton(t("button.rematch"), callback_data=data)
@@ -81,14 +81,14 @@ class Screens:
 
     def announce(self, table: Table, text: str) -> None:
         """Post to the group (in order, without waiting for Telegram)."""
-        if table.event_id is not None:
-            return  # a tournament's group follows the event's status message instead
+        if table.tournament_id is not None:
+            return  # a tournament's group follows the tournament's status message instead
         self.outbox.post(table.chat_id, text, thread_id=table.thread_id, notify=False)
 
     def announce_end(self, table: Table, text: str) -> None:
         """The game's end, once: the chart with the result as its caption (the table's
         message shows the final standings and the rematch button)."""
-        if table.event_id is not None:
+        if table.tournament_id is not None:
             return
         try:
             png = render.score_chart_png(table)
@@ -101,8 +101,8 @@ class Screens:
     def idle_notice(self, table: Table, seat: int, text: str) -> None:
         """One group message per spell of timeouts of a seat, edited as the spell goes on
         (a timeout, another, the computer taking over), instead of one message each."""
-        if table.event_id is not None:
-            return  # a tournament's group follows the event's status message instead
+        if table.tournament_id is not None:
+            return  # a tournament's group follows the tournament's status message instead
         ids = table.ui.idle_message_ids
         self._idle_text[(table.id, seat)] = text
         message_id = ids.get(seat)

@@ -32,14 +32,14 @@ JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK = (
 CARD, PASS, MOON, TRACKER = "c", "p", "m", "t"
 # Group actions under a finished game.
 REMATCH: Final = "rm"
-# Event (tournament) actions: the id field holds the event's id, not a game's.
-EVENT_REGISTER, EVENT_WITHDRAW = "er", "ew"
-EVENT_ACTIONS: Final = frozenset({EVENT_REGISTER, EVENT_WITHDRAW})
+# Tournament actions: the id field holds the tournament's id, not a game's.
+TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW = "er", "ew"
+TOURNAMENT_ACTIONS: Final = frozenset({TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW})
 
 ACTIONS: Final = frozenset(
     {JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK}
     | {CARD, PASS, MOON, TRACKER, REMATCH}
-    | EVENT_ACTIONS
+    | TOURNAMENT_ACTIONS
 )
 
 

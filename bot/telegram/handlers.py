@@ -231,7 +231,7 @@ async def rules(update: Update, context: HeartsContext) -> None:
 
 
 @command
-async def event(update: Update, context: HeartsContext) -> None:
+async def tournament(update: Update, context: HeartsContext) -> None:
     """/event [new|start|pause|resume|cancel|remove|only|invite|withdraw|help]: tournaments."""
     person, chat, message = person_of(update), update.effective_chat, update.effective_message
     if person is None or chat is None or message is None:
@@ -313,7 +313,7 @@ class Press:
 
     @property
     def id(self) -> int:
-        """The game's id (an event's, for the event buttons)."""
+        """The game's id (a tournament's, for the tournament buttons)."""
         return self.data.game_id
 
 
@@ -345,15 +345,15 @@ ROUTES: dict[str, Callable[[Press], Awaitable[str]]] = {
     cb.PASS: lambda p: p.rooms.moves.press_pass(p.id, p.data.stamp, p.person),
     cb.MOON: lambda p: p.rooms.moves.press_moon(p.id, p.data.stamp, p.data.arg, p.person),
     cb.TRACKER: lambda p: p.rooms.moves.toggle_tracker(p.id, p.data.stamp, p.person),
-    cb.EVENT_REGISTER: lambda p: p.rooms.entries.register(p.id, p.person),
-    cb.EVENT_WITHDRAW: lambda p: p.rooms.entries.withdraw(p.id, p.person),
+    cb.TOURNAMENT_REGISTER: lambda p: p.rooms.entries.register(p.id, p.person),
+    cb.TOURNAMENT_WITHDRAW: lambda p: p.rooms.entries.withdraw(p.id, p.person),
 }
 """What each button does, by its callback action (`bot.callbacks`)."""
 
 
 async def _dispatch(rooms: Rooms, data: cb.Callback, person: Person, message: object) -> str:
     chat_id = getattr(getattr(message, "chat", None), "id", None)
-    table = None if data.action in cb.EVENT_ACTIONS else rooms.registry.get(data.game_id)
+    table = None if data.action in cb.TOURNAMENT_ACTIONS else rooms.registry.get(data.game_id)
     # A button only acts on the table its message shows: a forged game id from another
     # chat's message is refused.
     in_group = table is not None and chat_id == table.chat_id

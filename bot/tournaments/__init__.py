@@ -1,2 +1,2 @@
-"""Tournaments (the `/event` command): registration, rounds of tables, results and the
+"""Tournaments (the `/tournament` command): registration, rounds of tables, results and the
 final. They use tables through `bot.tables.desk` only."""

@@ -18,12 +18,12 @@ from bot.timers import Clock, Scheduler
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from engine import Game, Rules
-from storage.events import (
-    EventTable,
-    Registration,
-    StoredEvent,
-)
 from storage.repository import Storage
+from storage.tournaments import (
+    Registration,
+    StoredTournament,
+    TournamentTable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class Board:
         self.is_admin = is_admin
         self.clock = clock
         self.scheduler = Scheduler()
-        """The tournaments' own timers: ``events:tick`` and each one's ``sync``."""
+        """The tournaments' own timers: ``tournaments:tick`` and each one's ``sync``."""
         self.ticker: Callable[[], Awaitable[None]] | None = None
         """What `arm_tick` runs (`Timeline.tick`, which sets it)."""
         self._locks = weakref.WeakValueDictionary[int, asyncio.Lock]()
@@ -63,33 +63,33 @@ class Board:
             "finished": len(self.finished),
         }
 
-    def lock(self, event_id: int) -> asyncio.Lock:
-        lock = self._locks.get(event_id)
+    def lock(self, tournament_id: int) -> asyncio.Lock:
+        lock = self._locks.get(tournament_id)
         if lock is None:
-            lock = self._locks[event_id] = asyncio.Lock()
+            lock = self._locks[tournament_id] = asyncio.Lock()
         return lock
 
-    async def get(self, event_id: int) -> StoredEvent:
-        event = await self.storage.get_event(event_id)
-        if event is None:
+    async def get(self, tournament_id: int) -> StoredTournament:
+        tournament = await self.storage.get_tournament(tournament_id)
+        if tournament is None:
             raise UserError(t("toast.unknown_button"))
-        return event
+        return tournament
 
-    async def open_in(self, chat_id: int) -> StoredEvent | None:
-        return next((e for e in await self.storage.events_in_chat(chat_id) if e.is_open), None)
+    async def open_in(self, chat_id: int) -> StoredTournament | None:
+        return next((e for e in await self.storage.tournaments_in_chat(chat_id) if e.is_open), None)
 
-    async def require_organiser(self, event: StoredEvent, person: Person) -> None:
-        if person.id == event.organiser_id:
+    async def require_organiser(self, tournament: StoredTournament, person: Person) -> None:
+        if person.id == tournament.organiser_id:
             return
-        if await self.is_admin(event.chat_id, person.id):
+        if await self.is_admin(tournament.chat_id, person.id):
             return
-        raise UserError(t("event.reply.organiser_only", name=esc(event.organiser_name)))
+        raise UserError(t("event.reply.organiser_only", name=esc(tournament.organiser_name)))
 
-    def registration_open(self, event: StoredEvent) -> bool:
-        deadline = event.registration_deadline
-        return event.status == "registration" and (deadline is None or self.clock() < deadline)
+    def registration_open(self, tournament: StoredTournament) -> bool:
+        deadline = tournament.registration_deadline
+        return tournament.status == "registration" and (deadline is None or self.clock() < deadline)
 
-    def games(self, tables: Sequence[EventTable]) -> dict[int, Game]:
+    def games(self, tables: Sequence[TournamentTable]) -> dict[int, Game]:
         games: dict[int, Game] = {}
         for table in tables:
             if table.game_id is None:
@@ -101,42 +101,42 @@ class Board:
                 games[table.game_id] = self.finished[table.game_id]
         return games
 
-    async def refresh_message(self, event: StoredEvent) -> int:
-        """Re-show the event message; returns the number registered."""
-        entries = await self.storage.registrations(event.id)
-        message_id = event.meta.get("message_id")
+    async def refresh_message(self, tournament: StoredTournament) -> int:
+        """Re-show the tournament message; returns the number registered."""
+        entries = await self.storage.registrations(tournament.id)
+        message_id = tournament.state.message_id
         if message_id is not None:
-            text, markup = er.event_message(
-                event, entries, registration_open=self.registration_open(event)
+            text, markup = er.tournament_message(
+                tournament, entries, registration_open=self.registration_open(tournament)
             )
             # After a registration or a withdrawal: that person is looking at the count.
             self.outbox.edit(
-                event.chat_id, message_id, text, markup, event.thread_id, priority=MOVED
+                tournament.chat_id, message_id, text, markup, tournament.thread_id, priority=MOVED
             )
         return len(er.registered(entries))
 
-    async def announce(self, event: StoredEvent, text: str) -> None:
-        """Post to the event's group, in order, without holding the event's lock for the
+    async def announce(self, tournament: StoredTournament, text: str) -> None:
+        """Post to the tournament's group, in order, without holding the tournament's lock for the
         group's pace."""
-        self.outbox.post(event.chat_id, text, thread_id=event.thread_id)
+        self.outbox.post(tournament.chat_id, text, thread_id=tournament.thread_id)
 
-    async def entry(self, event: StoredEvent, user_id: int) -> Registration | None:
-        entries = await self.storage.registrations(event.id)
+    async def entry(self, tournament: StoredTournament, user_id: int) -> Registration | None:
+        entries = await self.storage.registrations(tournament.id)
         return next((r for r in entries if r.user_id == user_id), None)
 
-    async def refresh_round(self, event: StoredEvent) -> None:
-        round_no = event.current_round
-        message_id = event.meta.get("round_messages", {}).get(str(round_no))
+    async def refresh_round(self, tournament: StoredTournament) -> None:
+        round_no = tournament.current_round
+        message_id = tournament.state.round_messages.get(round_no)
         if message_id is None:
             return
-        tables = await self.storage.event_tables(event.id, round_no)
-        text = er.round_message(event, round_no, tables, self.games(tables))
-        self.outbox.edit(event.chat_id, message_id, text, None, event.thread_id)
+        tables = await self.storage.tournament_tables(tournament.id, round_no)
+        text = er.round_message(tournament, round_no, tables, self.games(tables))
+        self.outbox.edit(tournament.chat_id, message_id, text, None, tournament.thread_id)
 
     def arm_tick(self) -> None:
         """Check what is due at once (a tournament was created or a round began)."""
         if self.ticker is not None:
-            self.scheduler.arm("events:tick", 0.0, self.ticker)
+            self.scheduler.arm("tournaments:tick", 0.0, self.ticker)
 
-    def table_rules(self, event: StoredEvent, players: int) -> Rules | None:
-        return tour.rules_for(event.rules, players)
+    def table_rules(self, tournament: StoredTournament, players: int) -> Rules | None:
+        return tour.rules_for(tournament.rules, players)

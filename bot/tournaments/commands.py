@@ -1,4 +1,4 @@
-"""``/event …`` in a group: create a tournament, its status, and the organiser's commands
+"""``/tournament …`` in a group: create a tournament, its status, and the organiser's commands
 (start, pause, resume, cancel, remove, only, invite); ``/scores``' tournament lines.
 
 The rules of draws, places and advancing are pure functions in `bot.tournaments.plan`;
@@ -24,12 +24,13 @@ from bot.tournaments.parsing import parse_new
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
 from engine import Rules
+from storage.tournaments import TournamentState
 
 log = logging.getLogger(__name__)
 
 
 class TournamentCommands:
-    """What people ask of tournaments with ``/event``."""
+    """What people ask of tournaments with ``/tournament``."""
 
     def __init__(self, board: Board, entries: Entries, rounds: Rounds, timeline: Timeline) -> None:
         self.board = board
@@ -51,7 +52,7 @@ class TournamentCommands:
         text: str,
         reply_to: Person | None = None,
     ) -> str | None:
-        """``/event ...`` in a group; returns the reply (None: the bot posted its own)."""
+        """``/tournament ...`` in a group; returns the reply (None: the bot posted its own)."""
         try:
             words = shlex.split(text)
         except ValueError:
@@ -62,26 +63,26 @@ class TournamentCommands:
             return t("event.help")
         if sub == "new":
             return await self.create(chat_id, thread_id, chat_title, person, rest)
-        event = await self.board.open_in(chat_id)
+        tournament = await self.board.open_in(chat_id)
         if sub == "":
             return await self.status(chat_id)
-        if event is None:
+        if tournament is None:
             return t("event.reply.none")
         if sub == "withdraw":
-            return await self.entries.withdraw(event.id, person)
-        await self.board.require_organiser(event, person)
+            return await self.entries.withdraw(tournament.id, person)
+        await self.board.require_organiser(tournament, person)
         if sub == "start":
-            return await self.start_now(event.id)
+            return await self.start_now(tournament.id)
         if sub == "pause":
-            return await self.pause(event.id, person)
+            return await self.pause(tournament.id, person)
         if sub == "resume":
-            return await self.resume_tournament(event.id, person)
+            return await self.resume_tournament(tournament.id, person)
         if sub == "cancel":
-            return await self.cancel(event.id, person)
+            return await self.cancel(tournament.id, person)
         if sub == "remove":
-            return await self.entries.remove(event.id, person, rest, reply_to)
+            return await self.entries.remove(tournament.id, person, rest, reply_to)
         if sub in ("only", "invite"):
-            return await self.entries.set_list(event.id, sub, rest)
+            return await self.entries.set_list(tournament.id, sub, rest)
         return t("event.reply.bad", reason=esc(f"unknown command {sub!r}"))
 
     async def create(
@@ -97,7 +98,7 @@ class TournamentCommands:
         existing = await self.board.open_in(chat_id)
         if existing is not None:
             return t("event.reply.exists", name=esc(existing.name))
-        earlier = await self.storage.events_in_chat(chat_id, limit=1)
+        earlier = await self.storage.tournaments_in_chat(chat_id, limit=1)
         default_tz = earlier[0].time_zone if earlier else "UTC"
         try:
             request = parse_new(words, default_tz, self.clock())
@@ -118,7 +119,7 @@ class TournamentCommands:
             options = replace(options, computer_fill=True)
         if not any(w.lower().startswith("timer=") for w in words):
             options = replace(options, turn_timer=self.desk.turn_timer_of(settings))
-        event = await self.storage.create_event(
+        tournament = await self.storage.create_tournament(
             chat_id=chat_id,
             thread_id=thread_id,
             organiser_id=person.id,
@@ -129,114 +130,123 @@ class TournamentCommands:
             time_zone=request.time_zone,
             starts_at=request.starts_at,
             registration_deadline=request.deadline,
-            meta={"seed": secrets.randbits(62), "chat_title": chat_title},
+            state=TournamentState(seed=secrets.randbits(62), chat_title=chat_title),
         )
         await self.storage.upsert_user(person.id, person.name, person.username)
-        text, markup = er.event_message(event, [], registration_open=True)
+        text, markup = er.tournament_message(tournament, [], registration_open=True)
         message_id = await self.outbox.send(chat_id, text, markup, thread_id)
-        await self.storage.claim_once(event.id, "open", message_id)
-        event = replace(event, meta={**event.meta, "message_id": message_id})
-        await self.storage.save_event(event)
+        await self.storage.claim_once(tournament.id, "open", message_id)
+        tournament = replace(tournament, state=replace(tournament.state, message_id=message_id))
+        await self.storage.save_tournament(tournament)
         self.board.arm_tick()
         return None
 
     async def status(self, chat_id: int) -> str:
-        events = await self.storage.events_in_chat(chat_id, limit=1)
-        if not events:
+        tournaments = await self.storage.tournaments_in_chat(chat_id, limit=1)
+        if not tournaments:
             return t("event.reply.none")
-        event = events[0]
-        registrations = await self.storage.registrations(event.id)
+        tournament = tournaments[0]
+        registrations = await self.storage.registrations(tournament.id)
         tables = (
-            await self.storage.event_tables(event.id, event.current_round)
-            if event.current_round
+            await self.storage.tournament_tables(tournament.id, tournament.current_round)
+            if tournament.current_round
             else []
         )
         return er.status_text(
-            event,
+            tournament,
             registrations,
             tables,
             self.board.games(tables),
-            registration_open=self.board.registration_open(event),
+            registration_open=self.board.registration_open(tournament),
         )
 
     async def scores_text(self, chat_id: int) -> str:
-        """For ``/scores``: the final ranking of the chat's latest event, if it has one."""
-        events = await self.storage.events_in_chat(chat_id, limit=1)
-        if not events:
+        """For ``/scores``: the final ranking of the chat's latest tournament, if it has one."""
+        tournaments = await self.storage.tournaments_in_chat(chat_id, limit=1)
+        if not tournaments:
             return ""
-        event = events[0]
-        ranking = er.ranking_lines(await self.storage.registrations(event.id))
+        tournament = tournaments[0]
+        ranking = er.ranking_lines(await self.storage.registrations(tournament.id))
         if not ranking:
             return ""
-        title = t("event.scores_title", name=esc(event.name), status=event.status)
+        title = t("event.scores_title", name=esc(tournament.name), status=tournament.status)
         return "\n".join([title, *ranking])
 
-    async def pause(self, event_id: int, person: Person) -> str:
-        async with self.board.lock(event_id):
-            event = await self.board.get(event_id)
-            if event.status not in ("registration", "running"):
+    async def pause(self, tournament_id: int, person: Person) -> str:
+        async with self.board.lock(tournament_id):
+            tournament = await self.board.get(tournament_id)
+            if tournament.status not in ("registration", "running"):
                 raise UserError(t("event.reply.over"))
-            event = replace(
-                event, status="paused", meta={**event.meta, "paused_from": event.status}
+            tournament = replace(
+                tournament,
+                status="paused",
+                state=replace(tournament.state, paused_from=tournament.status),
             )
-            await self.storage.save_event(event)
-            await self.board.refresh_message(event)
+            await self.storage.save_tournament(tournament)
+            await self.board.refresh_message(tournament)
             await self.board.announce(
-                event, t("event.announce.paused", name=esc(event.name), by=esc(person.name))
+                tournament,
+                t("event.announce.paused", name=esc(tournament.name), by=esc(person.name)),
             )
             return t("event.reply.paused")
 
-    async def resume_tournament(self, event_id: int, person: Person) -> str:
-        async with self.board.lock(event_id):
-            event = await self.board.get(event_id)
-            if event.status != "paused":
+    async def resume_tournament(self, tournament_id: int, person: Person) -> str:
+        async with self.board.lock(tournament_id):
+            tournament = await self.board.get(tournament_id)
+            if tournament.status != "paused":
                 raise UserError(t("event.reply.not_paused"))
-            status = event.meta.get("paused_from", "registration")
-            event = replace(event, status=status)
-            await self.storage.save_event(event)
-            await self.board.refresh_message(event)
+            status = tournament.state.paused_from or "registration"
+            tournament = replace(tournament, status=status)
+            await self.storage.save_tournament(tournament)
+            await self.board.refresh_message(tournament)
             await self.board.announce(
-                event, t("event.announce.resumed", name=esc(event.name), by=esc(person.name))
+                tournament,
+                t("event.announce.resumed", name=esc(tournament.name), by=esc(person.name)),
             )
-            if status == "running" and event.meta.get("done_round") == event.current_round:
-                await self.rounds.next(event)
-        await self.rounds.sync(event_id)
+            if status == "running" and tournament.state.done_round == tournament.current_round:
+                await self.rounds.next(tournament)
+        await self.rounds.sync(tournament_id)
         await self.timeline.tick()
         return t("event.reply.resumed")
 
-    async def start_now(self, event_id: int) -> str | None:
-        """``/event start``: the first round (or a round held back by a pause) now."""
-        async with self.board.lock(event_id):
-            event = await self.board.get(event_id)
-            if event.status == "paused":
-                event = replace(event, status=event.meta.get("paused_from", "registration"))
-                await self.storage.save_event(event)
-            if event.status == "registration":
-                entries = await self.storage.registrations(event.id)
+    async def start_now(self, tournament_id: int) -> str | None:
+        """``/tournament start``: the first round (or a round held back by a pause) now."""
+        async with self.board.lock(tournament_id):
+            tournament = await self.board.get(tournament_id)
+            if tournament.status == "paused":
+                tournament = replace(
+                    tournament, status=tournament.state.paused_from or "registration"
+                )
+                await self.storage.save_tournament(tournament)
+            if tournament.status == "registration":
+                entries = await self.storage.registrations(tournament.id)
                 if len(er.registered(entries)) < 2:
                     return t("event.reply.not_enough")
-                await self.storage.claim_once(event.id, "start")
-                await self.rounds.start(event, 1)
+                await self.storage.claim_once(tournament.id, "start")
+                await self.rounds.start(tournament, 1)
                 return None
-            if event.meta.get("done_round") != event.current_round:
-                return t("event.reply.round_running", round=event.current_round)
-            await self.rounds.next(event)
+            if tournament.state.done_round != tournament.current_round:
+                return t("event.reply.round_running", round=tournament.current_round)
+            await self.rounds.next(tournament)
             return None
 
-    async def cancel(self, event_id: int, person: Person) -> str:
-        async with self.board.lock(event_id):
-            event = await self.board.get(event_id)
-            event = replace(event, status="cancelled")
-            await self.storage.save_event(event)
-            organiser = Person(event.organiser_id, event.organiser_name)
-            for table in await self.storage.event_tables(event.id, event.current_round):
+    async def cancel(self, tournament_id: int, person: Person) -> str:
+        async with self.board.lock(tournament_id):
+            tournament = await self.board.get(tournament_id)
+            tournament = replace(tournament, status="cancelled")
+            await self.storage.save_tournament(tournament)
+            organiser = Person(tournament.organiser_id, tournament.organiser_name)
+            for table in await self.storage.tournament_tables(
+                tournament.id, tournament.current_round
+            ):
                 if table.status == "playing":
-                    await self.storage.save_event_table(replace(table, status="cancelled"))
+                    await self.storage.save_tournament_table(replace(table, status="cancelled"))
                     if table.game_id is not None and self.desk.live(table.game_id) is not None:
                         await self.desk.cancel(table.game_id, organiser)
-            await self.board.refresh_message(event)
-            await self.board.refresh_round(event)
+            await self.board.refresh_message(tournament)
+            await self.board.refresh_round(tournament)
             await self.board.announce(
-                event, t("event.announce.cancelled", name=esc(event.name), by=esc(person.name))
+                tournament,
+                t("event.announce.cancelled", name=esc(tournament.name), by=esc(person.name)),
             )
             return t("event.reply.cancelled")

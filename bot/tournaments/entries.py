@@ -15,10 +15,10 @@ from bot.texts import t
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.parsing import usernames
-from storage.events import (
+from storage.tournaments import (
     Registration,
     RegistrationStatus,
-    StoredEvent,
+    StoredTournament,
 )
 
 log = logging.getLogger(__name__)
@@ -41,62 +41,64 @@ class Entries:
         self.bot_username = bot_username
         board.desk.on_link("e", self.deep_link)
 
-    async def register(self, event_id: int, person: Person) -> str:
+    async def register(self, tournament_id: int, person: Person) -> str:
         """The Register button."""
-        async with self.board.lock(event_id):
-            event = await self.board.get(event_id)
-            if not self.board.registration_open(event):
+        async with self.board.lock(tournament_id):
+            tournament = await self.board.get(tournament_id)
+            if not self.board.registration_open(tournament):
                 raise UserError(t("event.toast.closed"))
-            entry = await self.board.entry(event, person.id)
+            entry = await self.board.entry(tournament, person.id)
             if entry is not None and entry.status == "registered":
                 raise UserError(t("event.toast.already"))
-            await self._check_eligible(event, person, entry)
+            await self._check_eligible(tournament, person, entry)
             await self.storage.upsert_user(person.id, person.name, person.username)
             if not await self.storage.dm_open(person.id):
-                await self._save(event, person, "pending")
-                url = f"https://t.me/{self.bot_username}?start=e{event.id}"
+                await self._save(tournament, person, "pending")
+                url = f"https://t.me/{self.bot_username}?start=e{tournament.id}"
                 markup = InlineKeyboardMarkup(
                     [[InlineKeyboardButton(t("event.button.open_dm"), url=url)]]
                 )
                 # Posted, not awaited: the press is answered now, not after the group's
                 # pace lets this message out (twelve at once would wait 36 s).
                 self.outbox.post(
-                    event.chat_id,
-                    t("event.open_dm", name=esc(person.name), event=esc(event.name)),
+                    tournament.chat_id,
+                    t("event.open_dm", name=esc(person.name), event=esc(tournament.name)),
                     markup,
-                    event.thread_id,
+                    tournament.thread_id,
                 )
                 return t("event.toast.open_dm")
-            await self._save(event, person, "registered")
-            count = await self.board.refresh_message(event)
+            await self._save(tournament, person, "registered")
+            count = await self.board.refresh_message(tournament)
             return t("event.toast.registered", count=count)
 
-    async def deep_link(self, person: Person, event_id: int) -> str:
+    async def deep_link(self, person: Person, tournament_id: int) -> str:
         """``/start e<id>`` in private: the DM is open now, so the registration counts."""
-        async with self.board.lock(event_id):
-            event = await self.storage.get_event(event_id)
-            if event is None or not self.board.registration_open(event):
+        async with self.board.lock(tournament_id):
+            tournament = await self.storage.get_tournament(tournament_id)
+            if tournament is None or not self.board.registration_open(tournament):
                 return t("event.toast.closed")
-            entry = await self.board.entry(event, person.id)
+            entry = await self.board.entry(tournament, person.id)
             if entry is None or entry.status != "registered":
                 try:
-                    await self._check_eligible(event, person, entry)
+                    await self._check_eligible(tournament, person, entry)
                 except UserError as refusal:
                     return str(refusal)
-                await self._save(event, person, "registered")
-                await self.board.refresh_message(event)
-            chat = esc(str(event.meta.get("chat_title", "")))
+                await self._save(tournament, person, "registered")
+                await self.board.refresh_message(tournament)
+            chat = esc(tournament.state.chat_title)
             start = (
-                t("event.starts", when=er.when(event.starts_at, event.time_zone))
-                if event.starts_at is not None
+                t("event.starts", when=er.when(tournament.starts_at, tournament.time_zone))
+                if tournament.starts_at is not None
                 else t("event.starts_manual")
             )
-            return t("event.dm_registered", event=esc(event.name), chat=chat, when=start)
+            return t("event.dm_registered", event=esc(tournament.name), chat=chat, when=start)
 
-    async def _save(self, event: StoredEvent, person: Person, status: RegistrationStatus) -> None:
+    async def _save(
+        self, tournament: StoredTournament, person: Person, status: RegistrationStatus
+    ) -> None:
         await self.storage.save_registration(
             Registration(
-                event.id,
+                tournament.id,
                 person.id,
                 person.name,
                 person.username,
@@ -106,18 +108,18 @@ class Entries:
         )
 
     async def _check_eligible(
-        self, event: StoredEvent, person: Person, entry: Registration | None
+        self, tournament: StoredTournament, person: Person, entry: Registration | None
     ) -> None:
         """Raise `UserError` with the reason if ``person`` may not register."""
         if entry is not None and entry.status == "removed":
             raise UserError(t("event.refused.removed"))
         username = (person.username or "").lower()
-        options = event.options
+        options = tournament.options
         if username and username in options.invited_usernames:
             return
-        status = await self.member_status(event.chat_id, person.id)
+        status = await self.member_status(tournament.chat_id, person.id)
         if status not in MEMBER_STATUSES:
-            chat = esc(str(event.meta.get("chat_title", "")) or "this group")
+            chat = esc(tournament.state.chat_title or "this group")
             raise UserError(t("event.refused.not_member", chat=chat))
         if options.allowed_usernames:
             if not username:
@@ -125,49 +127,49 @@ class Entries:
             if username not in options.allowed_usernames:
                 raise UserError(t("event.refused.not_listed"))
 
-    async def withdraw(self, event_id: int, person: Person) -> str:
-        """The Withdraw button or ``/event withdraw``: in a running event, a forfeit."""
-        async with self.board.lock(event_id):
-            event = await self.board.get(event_id)
-            entry = await self.board.entry(event, person.id)
+    async def withdraw(self, tournament_id: int, person: Person) -> str:
+        """The Withdraw button or ``/tournament withdraw``: in a running tournament, a forfeit."""
+        async with self.board.lock(tournament_id):
+            tournament = await self.board.get(tournament_id)
+            entry = await self.board.entry(tournament, person.id)
             if entry is None or entry.status not in ("registered", "pending"):
                 raise UserError(t("event.toast.not_registered"))
             await self.storage.save_registration(replace(entry, status="withdrawn"))
-            if event.status in ("running", "paused"):
-                await self.forfeit(event, person.id)
+            if tournament.status in ("running", "paused"):
+                await self.forfeit(tournament, person.id)
                 await self.board.announce(
-                    event,
+                    tournament,
                     t(
                         "event.announce.withdrew",
                         player=esc(entry.display_name),
-                        name=esc(event.name),
+                        name=esc(tournament.name),
                     ),
                 )
-            await self.board.refresh_message(event)
+            await self.board.refresh_message(tournament)
             return t("event.toast.withdrawn")
 
-    async def forfeit(self, event: StoredEvent, user_id: int) -> None:
-        """A person leaves a running event: a computer plays their seat; they cannot go on."""
-        for table in await self.storage.event_tables(event.id, event.current_round):
+    async def forfeit(self, tournament: StoredTournament, user_id: int) -> None:
+        """A person leaves a running tournament: a computer plays their seat; they cannot go on."""
+        for table in await self.storage.tournament_tables(tournament.id, tournament.current_round):
             seat = table.seat_of(user_id)
             if seat is None or table.status != "playing":
                 continue
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], no_show=True)
-            await self.storage.save_event_table(replace(table, seats=tuple(seats)))
+            await self.storage.save_tournament_table(replace(table, seats=tuple(seats)))
             if table.game_id is not None and self.desk.live(table.game_id) is not None:
                 await self.desk.replace_with_computer(table.game_id, seat)
 
     async def remove(
         self,
-        event_id: int,
+        tournament_id: int,
         person: Person,
         words: Sequence[str],
         reply_to: Person | None,
     ) -> str:
-        async with self.board.lock(event_id):
-            event = await self.board.get(event_id)
-            entries = await self.storage.registrations(event.id)
+        async with self.board.lock(tournament_id):
+            tournament = await self.board.get(tournament_id)
+            entries = await self.storage.registrations(tournament.id)
             target: Registration | None = None
             if reply_to is not None:
                 target = next((r for r in entries if r.user_id == reply_to.id), None)
@@ -189,33 +191,33 @@ class Entries:
             if target is None:
                 return t("event.reply.unknown_player", name=esc(wanted))
             await self.storage.save_registration(replace(target, status="removed"))
-            if event.status in ("running", "paused"):
-                await self.forfeit(event, target.user_id)
-            await self.board.refresh_message(event)
+            if tournament.status in ("running", "paused"):
+                await self.forfeit(tournament, target.user_id)
+            await self.board.refresh_message(tournament)
             await self.board.announce(
-                event,
+                tournament,
                 t(
                     "event.announce.removed",
                     player=esc(target.display_name),
-                    name=esc(event.name),
+                    name=esc(tournament.name),
                     by=esc(person.name),
                 ),
             )
             return t("event.reply.removed", name=esc(target.display_name))
 
-    async def set_list(self, event_id: int, which: str, words: Sequence[str]) -> str:
-        async with self.board.lock(event_id):
-            event = await self.board.get(event_id)
+    async def set_list(self, tournament_id: int, which: str, words: Sequence[str]) -> str:
+        async with self.board.lock(tournament_id):
+            tournament = await self.board.get(tournament_id)
             try:
                 names = usernames(which, " ".join(words))
             except ValueError as error:
                 raise UserError(str(error)) from None
             if which == "only":
-                options = replace(event.options, allowed_usernames=names)
+                options = replace(tournament.options, allowed_usernames=names)
             else:
-                options = replace(event.options, invited_usernames=names)
-            event = replace(event, options=options)
-            await self.storage.save_event(event)
-            await self.board.refresh_message(event)
+                options = replace(tournament.options, invited_usernames=names)
+            tournament = replace(tournament, options=options)
+            await self.storage.save_tournament(tournament)
+            await self.board.refresh_message(tournament)
             shown = ", ".join("@" + n for n in names) or "—"
             return t("event.reply.list_set", names=esc(shown))

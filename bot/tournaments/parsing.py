@@ -1,4 +1,4 @@
-"""``/event new …`` read into a request: a name, a start, a time zone and options, each
+"""``/tournament new …`` read into a request: a name, a start, a time zone and options, each
 number within its range and every date within a year."""
 
 from __future__ import annotations
@@ -12,18 +12,18 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.tables.model import LEVELS
 from bot.texts import t
-from storage.events import EventOptions
+from storage.tournaments import TournamentOptions
 
 
 @dataclass(frozen=True)
 class TournamentRequest:
-    """What ``/event new ...`` asked for, before it meets the group's rules."""
+    """What ``/tournament new ...`` asked for, before it meets the group's rules."""
 
     name: str
     starts_at: datetime | None
     time_zone: str
     deadline: datetime | None
-    options: EventOptions
+    options: TournamentOptions
     target: int | None
 
 
@@ -35,7 +35,7 @@ _SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "fa
 _USERNAME = re.compile(r"^[a-z0-9_]{1,32}$")
 MAX_TARGET: Final = 1000
 MAX_AHEAD: Final = timedelta(days=366)
-"""How far ahead an event may start (or close registration): a year and a day."""
+"""How far ahead a tournament may start (or close registration): a year and a day."""
 
 
 def usernames(key: str, value: str) -> tuple[str, ...]:
@@ -44,8 +44,8 @@ def usernames(key: str, value: str) -> tuple[str, ...]:
     bad = next((n for n in names if not _USERNAME.match(n)), None)
     if bad is not None:
         raise ValueError(f"{key}= takes Telegram usernames; {bad[:40]!r} is not one")
-    if len(names) > EventOptions.MAX_USERNAMES:
-        raise ValueError(f"{key}= takes at most {EventOptions.MAX_USERNAMES} usernames")
+    if len(names) > TournamentOptions.MAX_USERNAMES:
+        raise ValueError(f"{key}= takes at most {TournamentOptions.MAX_USERNAMES} usernames")
     return tuple(names)
 
 
@@ -58,11 +58,11 @@ def _whole(key: str, value: str, low: int, high: int) -> int:
 
 
 def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> TournamentRequest:
-    """Parse the words after ``/event new``; `ValueError` with a sentence for people.
+    """Parse the words after ``/tournament new``; `ValueError` with a sentence for people.
 
-    Every number has a range (`EventOptions.RANGES`, `MAX_TARGET`) and every date lies
+    Every number has a range (`TournamentOptions.RANGES`, `MAX_TARGET`) and every date lies
     within `MAX_AHEAD`, checked here before anything is computed with it."""
-    ranges = EventOptions.RANGES
+    ranges = TournamentOptions.RANGES
     name_parts: list[str] = []
     date = clock = None
     tz = default_tz
@@ -126,7 +126,7 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> Tournamen
             day = starts_at.astimezone(zone).date().isoformat()
             deadline_text = f"{day}T{deadline_text}"
         deadline = _local(deadline_text, zone, now)
-    options = EventOptions(**values)
+    options = TournamentOptions(**values)
     if not 1 <= options.advance_per_table < options.table_size:
         raise ValueError(f"advance must be from 1 to {options.table_size - 1}")
     name = " ".join(name_parts).strip() or "Hearts Cup"

@@ -1,4 +1,4 @@
-"""The rules of running an event, free of Telegram and storage: draws, places, advancing.
+"""The rules of running a tournament, free of Telegram and storage: draws, places, advancing.
 
 Everything here is a pure function of its arguments (randomness comes from a seed), so
 a draw or a ranking can be recomputed and tested exactly.
@@ -50,7 +50,7 @@ them the tables share a seed, so they still deal alike."""
 
 
 def rules_for(rules: Rules, players: int) -> Rules | None:
-    """The event's rules for a table of ``players``, or None if they cannot allow it."""
+    """The tournament's rules for a table of ``players``, or None if they cannot allow it."""
     if players == rules.players:
         return rules
     data = rules.to_dict()
@@ -236,7 +236,7 @@ def due_reminders(
     starts_at: datetime | None, created_at: datetime, now: datetime, sent: set[str]
 ) -> list[str]:
     """The reminders to post now: due, not sent, still before the start, and not already
-    due when the event was created (an event made 3 hours ahead gets no 'tomorrow')."""
+    due when the tournament was created (a tournament made 3 hours ahead gets no 'tomorrow')."""
     if starts_at is None or now >= starts_at:
         return []
     out = []
@@ -254,7 +254,7 @@ def next_due(
     now: datetime,
     sent: set[str],
 ) -> datetime | None:
-    """The next moment something of an event in registration happens, if any."""
+    """The next moment something of a tournament in registration happens, if any."""
     moments = []
     if starts_at is not None:
         for kind, before in REMINDERS:

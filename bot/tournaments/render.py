@@ -1,4 +1,4 @@
-"""What an event looks like in the group: its message, the round's status lines, rankings."""
+"""What a tournament looks like in the group: its message, the round's status lines, rankings."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ from bot.tables.render import esc, format_total, variant_key
 from bot.telegram import callbacks as cb
 from bot.texts import t
 from engine import Game
-from storage.events import EventTable, Registration, StoredEvent
+from storage.tournaments import Registration, StoredTournament, TournamentTable
 
 MAX_NAMES = 40
-"""Names listed on the event message; beyond that only the count (Telegram's 4096 chars)."""
+"""Names listed on the tournament message; beyond that only the count (Telegram's 4096 chars)."""
 
 
 def _within(names: Sequence[str], budget: int, total: int | None = None) -> str:
     """``names`` joined by commas, as many as fit in `budget` characters, then "…, +N":
-    an event's message keeps well within Telegram's 4,096 characters, whoever registers."""
+    a tournament's message keeps well within Telegram's 4,096 characters, whoever registers."""
     total = len(names) if total is None else total
     shown: list[str] = []
     used = 0
@@ -39,8 +39,8 @@ def when(moment: datetime, time_zone: str) -> str:
     return f"{local:%a} {local.day} {local:%b %Y, %H:%M} ({time_zone})"
 
 
-def rules_line(event: StoredEvent) -> str:
-    rules = event.rules
+def rules_line(tournament: StoredTournament) -> str:
+    rules = tournament.rules
     return f"{t('variant.' + variant_key(rules))} to {rules.target}"
 
 
@@ -48,23 +48,27 @@ def registered(registrations: Sequence[Registration]) -> list[Registration]:
     return [r for r in registrations if r.status == "registered"]
 
 
-def event_message(
-    event: StoredEvent, registrations: Sequence[Registration], *, registration_open: bool
+def tournament_message(
+    tournament: StoredTournament, registrations: Sequence[Registration], *, registration_open: bool
 ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The event's own message: what, when, how, who; Register while registration is open."""
-    o = event.options
-    lines = [t("event.title", name=esc(event.name), organiser=esc(event.organiser_name))]
-    if event.starts_at is not None:
-        lines.append(t("event.starts", when=when(event.starts_at, event.time_zone)))
+    """The tournament's own message: what, when, how, who; Register while registration is open."""
+    o = tournament.options
+    lines = [t("event.title", name=esc(tournament.name), organiser=esc(tournament.organiser_name))]
+    if tournament.starts_at is not None:
+        lines.append(t("event.starts", when=when(tournament.starts_at, tournament.time_zone)))
     else:
         lines.append(t("event.starts_manual"))
-    if event.registration_deadline is not None:
-        lines.append(t("event.deadline", when=when(event.registration_deadline, event.time_zone)))
+    if tournament.registration_deadline is not None:
+        lines.append(
+            t("event.deadline", when=when(tournament.registration_deadline, tournament.time_zone))
+        )
     if o.advance_overall is not None:
         advance = t("event.advance_overall", count=o.advance_overall)
     else:
         advance = t("event.advance_per_table", count=o.advance_per_table)
-    lines.append(t("event.format", size=o.table_size, advance=advance, rules=rules_line(event)))
+    lines.append(
+        t("event.format", size=o.table_size, advance=advance, rules=rules_line(tournament))
+    )
     extras = []
     if o.duplicate_deals:
         extras.append(t("event.extras_duplicate"))
@@ -83,24 +87,24 @@ def event_message(
     if people:
         lines.append(_within([esc(r.display_name) for r in people[:MAX_NAMES]], 1500, len(people)))
     lines.append("")
-    if event.status == "registration":
+    if tournament.status == "registration":
         lines.append(t("event.status.registration" if registration_open else "event.status.closed"))
-    elif event.status == "running":
-        lines.append(t("event.status.running", round=event.current_round))
+    elif tournament.status == "running":
+        lines.append(t("event.status.running", round=tournament.current_round))
     else:
-        lines.append(t(f"event.status.{event.status}"))
+        lines.append(t(f"event.status.{tournament.status}"))
     markup = None
-    if event.status == "registration" and registration_open:
+    if tournament.status == "registration" and registration_open:
         markup = InlineKeyboardMarkup(
             [
                 [
                     InlineKeyboardButton(
                         t("event.button.register"),
-                        callback_data=cb.button(cb.EVENT_REGISTER, event.id),
+                        callback_data=cb.button(cb.TOURNAMENT_REGISTER, tournament.id),
                     ),
                     InlineKeyboardButton(
                         t("event.button.withdraw"),
-                        callback_data=cb.button(cb.EVENT_WITHDRAW, event.id),
+                        callback_data=cb.button(cb.TOURNAMENT_WITHDRAW, tournament.id),
                     ),
                 ]
             ]
@@ -108,7 +112,7 @@ def event_message(
     return "\n".join(lines), markup
 
 
-def _seat_name(table: EventTable, seat: int) -> str:
+def _seat_name(table: TournamentTable, seat: int) -> str:
     s = table.seats[seat]
     name = esc(s.display_name)
     if s.user_id is None:
@@ -118,7 +122,7 @@ def _seat_name(table: EventTable, seat: int) -> str:
     return name
 
 
-def table_line(table: EventTable, game: Game | None) -> str:
+def table_line(table: TournamentTable, game: Game | None) -> str:
     """One table's status: scores as the game goes, places when it is over."""
     if table.status == "cancelled":
         return t("event.table_line_cancelled", no=table.table_no)
@@ -142,14 +146,14 @@ def table_line(table: EventTable, game: Game | None) -> str:
 
 
 def round_message(
-    event: StoredEvent,
+    tournament: StoredTournament,
     round_no: int,
-    tables: Sequence[EventTable],
+    tables: Sequence[TournamentTable],
     games: Mapping[int, Game],
 ) -> str:
     """The round's message in the group: one line per table, edited as the games go."""
     key = "event.final_title" if len(tables) == 1 else "event.round_title"
-    lines = [t(key, name=esc(event.name), round=round_no)]
+    lines = [t(key, name=esc(tournament.name), round=round_no)]
     for table in tables:
         game = games.get(table.game_id) if table.game_id is not None else None
         lines.append(table_line(table, game))
@@ -164,18 +168,18 @@ def ranking_lines(registrations: Sequence[Registration]) -> list[str]:
 
 
 def status_text(
-    event: StoredEvent,
+    tournament: StoredTournament,
     registrations: Sequence[Registration],
-    tables: Sequence[EventTable],
+    tables: Sequence[TournamentTable],
     games: Mapping[int, Game],
     *,
     registration_open: bool,
 ) -> str:
-    """``/event``: the event message, then the current round's tables and any ranking."""
-    text, _ = event_message(event, registrations, registration_open=registration_open)
+    """``/tournament``: the tournament message, then the current round's tables and any ranking."""
+    text, _ = tournament_message(tournament, registrations, registration_open=registration_open)
     parts = [text]
     if tables:
-        parts.append(round_message(event, event.current_round, tables, games))
+        parts.append(round_message(tournament, tournament.current_round, tables, games))
     ranking = ranking_lines(registrations)
     if ranking:
         parts.append("\n".join(ranking))

@@ -2,7 +2,7 @@
 goes on, and the final ranking.
 
 Locks. A table's listener (`Rounds.on_table_move`) runs under that table's lock, so it never
-takes a tournament's lock: it arms ``event:<id>:sync`` instead. Tournament code may take a
+takes a tournament's lock: it arms ``tournament:<id>:sync`` instead. Tournament code may take a
 table's lock (through the desk) while holding the tournament's."""
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from engine import Event
-from storage.events import (
-    EventSeat,
-    EventTable,
+from storage.tournaments import (
     Registration,
-    StoredEvent,
+    StoredTournament,
+    TournamentSeat,
+    TournamentTable,
 )
 
 log = logging.getLogger(__name__)
@@ -40,82 +40,89 @@ class Rounds:
         self.clock = board.clock
         board.desk.subscribe(self.on_table_move)
 
-    async def start(self, event: StoredEvent, round_no: int) -> bool:
-        """Draw and deal round ``round_no`` (under the event's lock); False if too few."""
-        entries = await self.storage.registrations(event.id)
+    async def start(self, tournament: StoredTournament, round_no: int) -> bool:
+        """Draw and deal round ``round_no`` (under the tournament's lock); False if too few."""
+        entries = await self.storage.registrations(tournament.id)
         if round_no == 1:
             players = [r for r in entries if r.status == "registered"]
         else:
-            going = set(event.meta.get("next", []))
+            going = set(tournament.state.advancing)
             players = [r for r in entries if r.user_id in going and r.status == "registered"]
         if round_no == 1 and len(players) < 2:
-            event = replace(event, status="cancelled")
-            await self.storage.save_event(event)
-            await self.board.refresh_message(event)
-            await self.board.announce(event, t("event.announce.too_few", name=esc(event.name)))
+            tournament = replace(tournament, status="cancelled")
+            await self.storage.save_tournament(tournament)
+            await self.board.refresh_message(tournament)
+            await self.board.announce(
+                tournament, t("event.announce.too_few", name=esc(tournament.name))
+            )
             return False
-        o = event.options
+        o = tournament.options
         plans = tour.plan_tables(
             len(players),
             o.table_size,
-            lambda n: self.board.table_rules(event, n) is not None,
+            lambda n: self.board.table_rules(tournament, n) is not None,
             o.computer_fill,
         )
-        seed = event.meta["seed"]
+        seed = tournament.state.seed
         seating = tour.draw([p.user_id for p in players], plans, f"{seed}:{round_no}")
         names = {p.user_id: p.display_name for p in players}
         now = self.clock()
-        started = dict(event.meta.get("round_started", {}))
-        started[str(round_no)] = now.isoformat()
-        event = replace(
-            event,
+        started = {**tournament.state.round_started, round_no: now}
+        tournament = replace(
+            tournament,
             status="running",
             current_round=round_no,
-            meta={**event.meta, "round_started": started},
+            state=replace(tournament.state, round_started=started),
         )
-        await self.storage.save_event(event)
+        await self.storage.save_tournament(tournament)
         tables = []
         for table_no, seats in enumerate(seating, start=1):
             computers = iter(COMPUTER_NAMES)
-            event_seats = tuple(
-                EventSeat(n, names[uid], uid)
+            tournament_seats = tuple(
+                TournamentSeat(n, names[uid], uid)
                 if uid is not None
-                else EventSeat(n, f"{next(computers)} ({o.computer_level})")
+                else TournamentSeat(n, f"{next(computers)} ({o.computer_level})")
                 for n, uid in enumerate(seats)
             )
             table_seed = tour.table_seed(seed, round_no, table_no, o.duplicate_deals)
-            table = EventTable(event.id, round_no, table_no, table_seed, event_seats)
-            await self.storage.save_event_table(table)
+            table = TournamentTable(tournament.id, round_no, table_no, table_seed, tournament_seats)
+            await self.storage.save_tournament_table(table)
             tables.append(table)
-        await self.board.refresh_message(event)
+        await self.board.refresh_message(tournament)
         await self.board.announce(
-            event,
+            tournament,
             t(
                 "event.announce.start",
-                name=esc(event.name),
+                name=esc(tournament.name),
                 round=round_no,
                 players=len(players),
                 tables=len(tables),
             ),
         )
         message_id = await self.outbox.send(
-            event.chat_id, er.round_message(event, round_no, tables, {}), None, event.thread_id
+            tournament.chat_id,
+            er.round_message(tournament, round_no, tables, {}),
+            None,
+            tournament.thread_id,
         )
-        messages = {**event.meta.get("round_messages", {}), str(round_no): message_id}
-        event = replace(event, meta={**event.meta, "round_messages": messages})
-        await self.storage.save_event(event)
-        await self.deal(event, tables)
+        if message_id is not None:
+            messages = {**tournament.state.round_messages, round_no: message_id}
+            tournament = replace(
+                tournament, state=replace(tournament.state, round_messages=messages)
+            )
+        await self.storage.save_tournament(tournament)
+        await self.deal(tournament, tables)
         self.board.arm_tick()
         return True
 
-    async def deal(self, event: StoredEvent, tables: Sequence[EventTable]) -> None:
+    async def deal(self, tournament: StoredTournament, tables: Sequence[TournamentTable]) -> None:
         """Start the games of the round's tables that have none yet (also after a crash)."""
-        o = event.options
-        organiser = Person(event.organiser_id, event.organiser_name)
+        o = tournament.options
+        organiser = Person(tournament.organiser_id, tournament.organiser_name)
         for table in tables:
             if table.game_id is not None or table.status != "playing":
                 continue
-            rules = self.board.table_rules(event, len(table.seats))
+            rules = self.board.table_rules(tournament, len(table.seats))
             assert rules is not None
             deals = tour.duplicate_deals(rules, table.seed) if o.duplicate_deals else None
             seats = [
@@ -130,16 +137,16 @@ class Rounds:
                         s.user_id,
                         t(
                             "event.dm_round",
-                            event=esc(event.name),
+                            event=esc(tournament.name),
                             round=table.round,
                             table=table.table_no,
                         ),
                     )
             live = await self.desk.start_table(
-                tournament_id=event.id,
-                chat_id=event.chat_id,
-                thread_id=event.thread_id,
-                chat_title=f"{event.name} · table {table.table_no}",
+                tournament_id=tournament.id,
+                chat_id=tournament.chat_id,
+                thread_id=tournament.thread_id,
+                chat_title=f"{tournament.name} · table {table.table_no}",
                 organiser=organiser,
                 rules=rules,
                 options=TableOptions(
@@ -149,12 +156,12 @@ class Rounds:
                 seed=table.seed,
                 deals=deals,
             )
-            await self.storage.save_event_table(replace(table, game_id=live.id))
-        await self.board.refresh_round(event)
+            await self.storage.save_tournament_table(replace(table, game_id=live.id))
+        await self.board.refresh_round(tournament)
 
     async def on_table_move(self, table: Table, events: list[Event]) -> None:
         """Every move of every table: note who showed up; sync when something changed."""
-        if table.event_id is None or table.game is None:
+        if table.tournament_id is None or table.game is None:
             return
         for e in events:
             seat = getattr(e, "seat", None)
@@ -165,30 +172,34 @@ class Rounds:
                 self.board.present.add((table.id, seat))
         if table.game.phase == "over":
             self.board.finished[table.id] = table.game
-        event_id = table.event_id
-        self.board.scheduler.arm(f"event:{event_id}:sync", 0.0, lambda: self.sync(event_id))
+        tournament_id = table.tournament_id
+        self.board.scheduler.arm(
+            f"tournament:{tournament_id}:sync", 0.0, lambda: self.sync(tournament_id)
+        )
 
-    async def sync(self, event_id: int) -> None:
+    async def sync(self, tournament_id: int) -> None:
         """Store presence and finished tables; when the round is complete, go on."""
-        async with self.board.lock(event_id):
-            event = await self.storage.get_event(event_id)
-            if event is None or event.status not in ("running", "paused"):
+        async with self.board.lock(tournament_id):
+            tournament = await self.storage.get_tournament(tournament_id)
+            if tournament is None or tournament.status not in ("running", "paused"):
                 return
-            tables = await self.storage.event_tables(event.id, event.current_round)
+            tables = await self.storage.tournament_tables(tournament.id, tournament.current_round)
             updated = []
             for table in tables:
-                new = await self.settled(event, table)
+                new = await self.settled(tournament, table)
                 if new != table:
-                    await self.storage.save_event_table(new)
+                    await self.storage.save_tournament_table(new)
                 for seat in new.seats:
                     if seat.present:  # stored: no need to remember it any more
                         self.board.present.discard((new.game_id or 0, seat.seat))
                 updated.append(new)
-            await self.board.refresh_round(event)
+            await self.board.refresh_round(tournament)
             if updated and all(tb.status != "playing" for tb in updated):
-                await self._round_over(event, updated)
+                await self._round_over(tournament, updated)
 
-    async def settled(self, event: StoredEvent, table: EventTable) -> EventTable:
+    async def settled(
+        self, tournament: StoredTournament, table: TournamentTable
+    ) -> TournamentTable:
         """The table with presence noted and, if its game is over, places and totals."""
         seats = [
             replace(s, present=True)
@@ -209,13 +220,16 @@ class Rounds:
             return replace(table, seats=tuple(seats))
         points = [list(h.points) for h in game.hand_history]
         seat_places = tour.places(
-            game.rules, game.scores, points, f"{event.meta['seed']}:{table.round}:{table.table_no}"
+            game.rules,
+            game.scores,
+            points,
+            f"{tournament.state.seed}:{table.round}:{table.table_no}",
         )
         seats = [replace(s, place=seat_places[s.seat], total=game.scores[s.seat]) for s in seats]
         return replace(table, seats=tuple(seats), status="finished")
 
     def _results(
-        self, tables: Sequence[EventTable], entries: Sequence[Registration]
+        self, tables: Sequence[TournamentTable], entries: Sequence[Registration]
     ) -> list[tour.SeatResult]:
         """Seat results; ``eligible`` excludes no-shows and anyone no longer registered
         (for the final ranking, pass every entry: only no-shows are then ranked last)."""
@@ -234,74 +248,81 @@ class Rounds:
             for s in table.seats
         ]
 
-    async def _round_over(self, event: StoredEvent, tables: list[EventTable]) -> None:
+    async def _round_over(
+        self, tournament: StoredTournament, tables: list[TournamentTable]
+    ) -> None:
         """Every table of the round is done: rank, announce, and start the next or finish."""
-        if event.meta.get("done_round") == event.current_round:
+        if tournament.state.done_round == tournament.current_round:
             return
         for table in tables:
             self.board.finished.pop(table.game_id or 0, None)
-        entries = await self.storage.registrations(event.id)
+        entries = await self.storage.registrations(tournament.id)
         results = self._results(tables, [r for r in entries if r.status == "registered"])
-        seed = event.meta["seed"]
+        seed = tournament.state.seed
         if len(tables) == 1:
-            await self._finish(event, entries, winner_decided=True)
+            await self._finish(tournament, entries, winner_decided=True)
             return
-        o = event.options
+        o = tournament.options
         going = tour.advancing(
-            event.rules,
+            tournament.rules,
             results,
             per_table=o.advance_per_table,
             overall=o.advance_overall,
             table_size=o.table_size,
-            seed=f"{seed}:{event.current_round}",
+            seed=f"{seed}:{tournament.current_round}",
         )
         for table in tables:
             seats = tuple(replace(s, advanced=s.user_id in going) for s in table.seats)
-            await self.storage.save_event_table(replace(table, seats=seats))
+            await self.storage.save_tournament_table(replace(table, seats=seats))
         out = [
             replace(r, status="eliminated")
             for r in entries
             if r.status == "registered" and r.user_id not in going
         ]
         await self.storage.save_registrations(out)
-        event = replace(
-            event, meta={**event.meta, "next": going, "done_round": event.current_round}
+        tournament = replace(
+            tournament,
+            state=replace(
+                tournament.state, advancing=tuple(going), done_round=tournament.current_round
+            ),
         )
-        await self.storage.save_event(event)
-        await self.board.refresh_round(event)
+        await self.storage.save_tournament(tournament)
+        await self.board.refresh_round(tournament)
         names = {r.user_id: r.display_name for r in entries}
-        if await self.storage.claim_once(event.id, f"results:{event.current_round}"):
+        if await self.storage.claim_once(tournament.id, f"results:{tournament.current_round}"):
             await self.board.announce(
-                event,
+                tournament,
                 t(
                     "event.announce.results",
-                    name=esc(event.name),
-                    round=event.current_round,
+                    name=esc(tournament.name),
+                    round=tournament.current_round,
                     names=", ".join(esc(names[u]) for u in going) or "—",
                 ),
             )
         if len(going) <= 1:
-            await self._finish(event, await self.storage.registrations(event.id), False)
+            await self._finish(tournament, await self.storage.registrations(tournament.id), False)
             return
-        if event.status == "paused":
-            await self.board.announce(event, t("event.announce.waiting", round=event.current_round))
+        if tournament.status == "paused":
+            await self.board.announce(
+                tournament, t("event.announce.waiting", round=tournament.current_round)
+            )
             return
-        await self.next(event)
+        await self.next(tournament)
 
-    async def next(self, event: StoredEvent) -> None:
-        await self.start(event, event.current_round + 1)
+    async def next(self, tournament: StoredTournament) -> None:
+        await self.start(tournament, tournament.current_round + 1)
 
     async def _finish(
-        self, event: StoredEvent, entries: Sequence[Registration], winner_decided: bool
+        self, tournament: StoredTournament, entries: Sequence[Registration], winner_decided: bool
     ) -> None:
         rounds = []
-        for round_no in range(1, event.current_round + 1):
-            tables = await self.storage.event_tables(event.id, round_no)
+        for round_no in range(1, tournament.current_round + 1):
+            tables = await self.storage.tournament_tables(tournament.id, round_no)
             rounds.append(self._results(tables, entries))
         played = {r.user_id for rnd in rounds for r in rnd if r.user_id is not None}
-        ranking = tour.final_ranking(event.rules, rounds, event.meta["seed"])
+        ranking = tour.final_ranking(tournament.rules, rounds, tournament.state.seed)
         if not winner_decided:
-            going = event.meta.get("next", [])
+            going = list(tournament.state.advancing)
             ranking = [*going, *[u for u in ranking if u not in going]]
             if not going:
                 ranking = []
@@ -311,21 +332,23 @@ class Rounds:
             replace(by_id[u], final_place=place) for place, u in enumerate(ranked_ids, start=1)
         ]
         await self.storage.save_registrations(final)
-        event = replace(event, status="finished")
-        await self.storage.save_event(event)
-        await self.board.refresh_message(event)
-        await self.board.refresh_round(event)
-        if not await self.storage.claim_once(event.id, "final"):
+        tournament = replace(tournament, status="finished")
+        await self.storage.save_tournament(tournament)
+        await self.board.refresh_message(tournament)
+        await self.board.refresh_round(tournament)
+        if not await self.storage.claim_once(tournament.id, "final"):
             return
         if not final:
-            await self.board.announce(event, t("event.announce.no_winner", name=esc(event.name)))
+            await self.board.announce(
+                tournament, t("event.announce.no_winner", name=esc(tournament.name))
+            )
             return
         ranked = er.ranking_lines(final)
         await self.board.announce(
-            event,
+            tournament,
             t(
                 "event.announce.final",
-                name=esc(event.name),
+                name=esc(tournament.name),
                 winner=esc(final[0].display_name),
                 ranking="\n".join(ranked[:20]),
             ),

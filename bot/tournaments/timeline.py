@@ -16,8 +16,8 @@ from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.rounds import Rounds
-from storage.events import (
-    StoredEvent,
+from storage.tournaments import (
+    StoredTournament,
 )
 
 log = logging.getLogger(__name__)
@@ -39,79 +39,81 @@ class Timeline:
 
     async def tick(self) -> None:
         """Do whatever is due now (reminders, deadline, start, no-shows); arm the next tick."""
-        for event in await self.storage.open_events():
+        for tournament in await self.storage.open_tournaments():
             try:
-                async with self.board.lock(event.id):
-                    await self._tick_event(event.id)
+                async with self.board.lock(tournament.id):
+                    await self._tick_event(tournament.id)
             except Exception:
-                await self.failed(event, "tick")
+                await self.failed(tournament, "tick")
         await self._arm_next()
 
-    async def failed(self, event: StoredEvent, what: str) -> None:
-        """One event's step failed: log it, tell its organiser once (in the event's group),
-        and go on with the other events."""
-        log.exception("event %s: %s failed", event.id, what)
+    async def failed(self, tournament: StoredTournament, what: str) -> None:
+        """One tournament's step failed: log it, tell its organiser once (in its group), and
+        go on with the other tournaments."""
+        log.exception("tournament %s: %s failed", tournament.id, what)
         try:
-            if await self.storage.claim_once(event.id, "trouble"):
-                await self.board.announce(event, t("event.announce.trouble", name=esc(event.name)))
+            if await self.storage.claim_once(tournament.id, "trouble"):
+                await self.board.announce(
+                    tournament, t("event.announce.trouble", name=esc(tournament.name))
+                )
         except Exception:
-            log.exception("event %s: could not tell the organiser", event.id)
+            log.exception("tournament %s: could not tell the organiser", tournament.id)
 
-    async def _tick_event(self, event_id: int) -> None:
-        event = await self.storage.get_event(event_id)
-        if event is None:
+    async def _tick_event(self, tournament_id: int) -> None:
+        tournament = await self.storage.get_tournament(tournament_id)
+        if tournament is None:
             return
         now = self.clock()
-        sent = await self.storage.claimed(event.id)
-        if event.status == "registration":
-            deadline = event.registration_deadline
+        sent = await self.storage.claimed(tournament.id)
+        if tournament.status == "registration":
+            deadline = tournament.registration_deadline
             if (
                 deadline is not None
                 and now >= deadline
-                and await self.storage.claim_once(event.id, "deadline")
+                and await self.storage.claim_once(tournament.id, "deadline")
             ):
-                count = await self.board.refresh_message(event)
+                count = await self.board.refresh_message(tournament)
                 await self.board.announce(
-                    event,
-                    t("event.announce.deadline", name=esc(event.name), count=count),
+                    tournament,
+                    t("event.announce.deadline", name=esc(tournament.name), count=count),
                 )
-            for kind in tour.due_reminders(event.starts_at, event.created_at, now, sent):
-                if await self.storage.claim_once(event.id, kind):
-                    count = len(er.registered(await self.storage.registrations(event.id)))
-                    assert event.starts_at is not None
+            for kind in tour.due_reminders(tournament.starts_at, tournament.created_at, now, sent):
+                if await self.storage.claim_once(tournament.id, kind):
+                    count = len(er.registered(await self.storage.registrations(tournament.id)))
+                    assert tournament.starts_at is not None
                     await self.board.announce(
-                        event,
+                        tournament,
                         t(
                             f"event.announce.{kind}",
-                            name=esc(event.name),
-                            when=er.when(event.starts_at, event.time_zone),
+                            name=esc(tournament.name),
+                            when=er.when(tournament.starts_at, tournament.time_zone),
                             count=count,
                         ),
                     )
             if (
-                event.starts_at is not None
-                and now >= event.starts_at
-                and await self.storage.claim_once(event.id, "start")
+                tournament.starts_at is not None
+                and now >= tournament.starts_at
+                and await self.storage.claim_once(tournament.id, "start")
             ):
-                await self.rounds.start(event, 1)
-        elif event.status == "running":
-            await self._no_shows(event, now)
+                await self.rounds.start(tournament, 1)
+        elif tournament.status == "running":
+            await self._no_shows(tournament, now)
 
-    def _grace_end(self, event: StoredEvent) -> datetime | None:
-        started = event.meta.get("round_started", {}).get(str(event.current_round))
+    def _grace_end(self, tournament: StoredTournament) -> datetime | None:
+        started = tournament.state.round_started.get(tournament.current_round)
         if started is None:
             return None
-        return datetime.fromisoformat(started) + timedelta(seconds=event.options.grace_s)
+        return started + timedelta(seconds=tournament.options.grace_s)
 
-    async def _no_shows(self, event: StoredEvent, now: datetime) -> None:
-        end = self._grace_end(event)
+    async def _no_shows(self, tournament: StoredTournament, now: datetime) -> None:
+        end = self._grace_end(tournament)
         if end is None or now < end:
             return
-        if not await self.storage.claim_once(event.id, f"grace:{event.current_round}"):
+        if not await self.storage.claim_once(tournament.id, f"grace:{tournament.current_round}"):
             return
         missing = []
-        for table in await self.storage.event_tables(event.id, event.current_round):
-            table = await self.rounds.settled(event, table)
+        for table in await self.storage.tournament_tables(tournament.id, tournament.current_round):
+            table = await self.rounds.settled(tournament, table)
             seats = list(table.seats)
             for s in table.seats:
                 if s.user_id is None or s.present or s.no_show or table.status != "playing":
@@ -120,66 +122,77 @@ class Timeline:
                 missing.append(s.display_name)
                 if table.game_id is not None and self.desk.live(table.game_id) is not None:
                     await self.desk.replace_with_computer(table.game_id, s.seat)
-            await self.storage.save_event_table(replace(table, seats=tuple(seats)))
-        await self.board.refresh_round(event)
+            await self.storage.save_tournament_table(replace(table, seats=tuple(seats)))
+        await self.board.refresh_round(tournament)
         if missing:
             await self.board.announce(
-                event,
+                tournament,
                 t(
                     "event.announce.no_show",
                     names=", ".join(esc(n) for n in missing),
-                    round=event.current_round,
+                    round=tournament.current_round,
                 ),
             )
 
     async def _arm_next(self) -> None:
         now = self.clock()
         moments = []
-        for event in await self.storage.open_events():
+        for tournament in await self.storage.open_tournaments():
             try:
-                moment = await self._next_moment(event, now)
+                moment = await self._next_moment(tournament, now)
             except Exception:
-                await self.failed(event, "planning its next step")
+                await self.failed(tournament, "planning its next step")
                 continue
             if moment is not None:
                 moments.append(moment)
         if not moments:
-            self.scheduler.cancel("events:tick")
+            self.scheduler.cancel("tournaments:tick")
             return
         delay = (min(moments) - now).total_seconds()
         delay = min(max(delay, 1.0), MAX_TICK_S)
-        self.scheduler.arm("events:tick", delay, self.tick)
+        self.scheduler.arm("tournaments:tick", delay, self.tick)
 
-    async def _next_moment(self, event: StoredEvent, now: datetime) -> datetime | None:
-        """When the event next has something to do (a reminder, its start, a grace end)."""
-        sent = await self.storage.claimed(event.id)
-        if event.status == "registration":
+    async def _next_moment(self, tournament: StoredTournament, now: datetime) -> datetime | None:
+        """When the tournament next has something to do (a reminder, its start, a grace end)."""
+        sent = await self.storage.claimed(tournament.id)
+        if tournament.status == "registration":
             return tour.next_due(
-                event.starts_at, event.registration_deadline, event.created_at, now, sent
+                tournament.starts_at,
+                tournament.registration_deadline,
+                tournament.created_at,
+                now,
+                sent,
             )
-        if event.status == "running" and f"grace:{event.current_round}" not in sent:
-            return self._grace_end(event)
+        if tournament.status == "running" and f"grace:{tournament.current_round}" not in sent:
+            return self._grace_end(tournament)
         return None
 
     async def resume(self) -> None:
-        """After a start (and `HeartsService.resume`): pick every open event up again."""
-        for event in await self.storage.open_events():
+        """After a start (and `HeartsService.resume`): pick every open tournament up again."""
+        for tournament in await self.storage.open_tournaments():
             try:
-                async with self.board.lock(event.id):
-                    await self.board.refresh_message(event)
-                    if event.status in ("running", "paused") and event.current_round:
-                        tables = await self.storage.event_tables(event.id, event.current_round)
-                        if event.meta.get("done_round") != event.current_round:
-                            await self.rounds.deal(event, tables)
-                        elif event.status == "running":
-                            await self.rounds.next(event)
-                        await self.board.refresh_round(event)
-                log.info("resumed event %s in chat %s (%s)", event.id, event.chat_id, event.status)
+                async with self.board.lock(tournament.id):
+                    await self.board.refresh_message(tournament)
+                    if tournament.status in ("running", "paused") and tournament.current_round:
+                        tables = await self.storage.tournament_tables(
+                            tournament.id, tournament.current_round
+                        )
+                        if tournament.state.done_round != tournament.current_round:
+                            await self.rounds.deal(tournament, tables)
+                        elif tournament.status == "running":
+                            await self.rounds.next(tournament)
+                        await self.board.refresh_round(tournament)
+                log.info(
+                    "resumed tournament %s in chat %s (%s)",
+                    tournament.id,
+                    tournament.chat_id,
+                    tournament.status,
+                )
             except Exception:
-                await self.failed(event, "resuming")
-            if event.status in ("running", "paused"):
+                await self.failed(tournament, "resuming")
+            if tournament.status in ("running", "paused"):
                 try:
-                    await self.rounds.sync(event.id)
+                    await self.rounds.sync(tournament.id)
                 except Exception:
-                    await self.failed(event, "catching up")
+                    await self.failed(tournament, "catching up")
         await self.tick()

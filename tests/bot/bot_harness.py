@@ -14,7 +14,7 @@ from bot.rooms import Rooms
 from bot.tables.model import Table
 from engine import Card
 from sandbox.double import BotApiDouble
-from sandbox.people import Group, Person
+from sandbox.people import Group, SandboxUser
 
 FAST = Tuning(
     computer_delay=0.0,
@@ -61,7 +61,7 @@ def table_in(app: Application, group: Group) -> Table:  # type: ignore[type-arg]
 
 
 async def open_table(
-    double: BotApiDouble, host: Person, group: Group, computers: int = 0, **rules: str
+    double: BotApiDouble, host: SandboxUser, group: Group, computers: int = 0, **rules: str
 ) -> int:
     """Host types /newgame, sets rules in the menu, adds computers; returns the lobby id."""
     before = len(double.chat_view(group.id).bot_messages)
@@ -92,7 +92,7 @@ async def seat_everyone(
     double: BotApiDouble,
     app: Application,  # type: ignore[type-arg]
     group: Group,
-    people: list[Person],
+    people: list[SandboxUser],
 ) -> tuple[int, Table]:
     """Everyone opens the bot's DM, the first opens a table and the rest join it.
 
@@ -112,7 +112,7 @@ async def start_with_computers(
     double: BotApiDouble,
     app: Application,  # type: ignore[type-arg]
     group: Group,
-    people: list[Person],
+    people: list[SandboxUser],
 ) -> tuple[int, Table]:
     """`seat_everyone`, computers in the empty seats, Start; returns when cards are dealt."""
     lobby, table = await seat_everyone(double, app, group, people)
@@ -153,7 +153,7 @@ async def wait_for_button(double: BotApiDouble, chat_id: int, message_id: int, l
     await double.wait_for(shown, 5)
 
 
-def _find_card(double: BotApiDouble, person: Person, card: Card, hand: int) -> str | None:
+def _find_card(double: BotApiDouble, person: SandboxUser, card: Card, hand: int) -> str | None:
     for message in reversed(double.chat_view(person.dm).bot_messages):
         for button in message.all_buttons():
             data = button.callback_data or ""
@@ -162,7 +162,7 @@ def _find_card(double: BotApiDouble, person: Person, card: Card, hand: int) -> s
     return None
 
 
-async def card_button(double: BotApiDouble, person: Person, card: Card, hand: int) -> str:
+async def card_button(double: BotApiDouble, person: SandboxUser, card: Card, hand: int) -> str:
     """The callback data of ``card`` in the person's DM, once the DM shows that hand."""
     await double.wait_for(lambda: _find_card(double, person, card, hand) is not None, 5)
     data = _find_card(double, person, card, hand)
@@ -170,7 +170,7 @@ async def card_button(double: BotApiDouble, person: Person, card: Card, hand: in
     return data
 
 
-def _dm_has(double: BotApiDouble, person: Person, prefix: str) -> bool:
+def _dm_has(double: BotApiDouble, person: SandboxUser, prefix: str) -> bool:
     return any(
         b.label.startswith(prefix)
         for m in double.chat_view(person.dm).bot_messages
@@ -178,7 +178,7 @@ def _dm_has(double: BotApiDouble, person: Person, prefix: str) -> bool:
     )
 
 
-async def play_turn(double: BotApiDouble, person: Person, table: Table) -> str | None:
+async def play_turn(double: BotApiDouble, person: SandboxUser, table: Table) -> str | None:
     """Make ``person``'s move the way they would, by pressing buttons; None if not their turn."""
     game = table.game
     assert game is not None

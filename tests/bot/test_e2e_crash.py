@@ -38,7 +38,7 @@ from bot_harness import open_table
 
 from engine import Card, Game, Move, Rules
 from sandbox.double import BotApiDouble
-from sandbox.people import Group, Person
+from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
 from sandbox.views import CallbackRecord
 from storage.replay import Origin, replay, same_state
@@ -175,7 +175,7 @@ def read_journal(database: Path, game_id: int) -> tuple[Origin, list[tuple[int, 
 # ------------------------------------------------------------------ pressing buttons
 
 
-def _find(double: BotApiDouble, person: Person, want: str) -> str | None:
+def _find(double: BotApiDouble, person: SandboxUser, want: str) -> str | None:
     """Callback data of the newest DM button whose data is `want` or starts with it."""
     for message in reversed(double.chat_view(person.dm).visible):
         for button in message.all_buttons():
@@ -185,7 +185,7 @@ def _find(double: BotApiDouble, person: Person, want: str) -> str | None:
     return None
 
 
-async def dm_button(double: BotApiDouble, person: Person, data: str) -> str:
+async def dm_button(double: BotApiDouble, person: SandboxUser, data: str) -> str:
     """Wait until the person's DM shows the button with this callback data."""
     return await double.wait_for(lambda: _find(double, person, data), 10)
 
@@ -197,7 +197,7 @@ class Referee:
     double: BotApiDouble
     database: Path
     group: Group
-    people: dict[int, Person]
+    people: dict[int, SandboxUser]
     plays: list[tuple[int, str]] = field(default_factory=list)
     """(user id, card code) of every play pressed, in order."""
     expired: list[tuple[int, str]] = field(default_factory=list)
@@ -206,7 +206,7 @@ class Referee:
     def state(self) -> StoredState:
         return read_state(self.database, self.group.id)
 
-    async def press(self, person: Person, data: str) -> str | None:
+    async def press(self, person: SandboxUser, data: str) -> str | None:
         await dm_button(self.double, person, data)
         return await person.press(person.dm, None, data=data, timeout=10)
 
@@ -262,7 +262,7 @@ class Referee:
         return record, card
 
 
-def _ready_to_pass(double: BotApiDouble, person: Person) -> bool:
+def _ready_to_pass(double: BotApiDouble, person: SandboxUser) -> bool:
     """The DM's Pass button counts the three cards chosen."""
     return any(
         b.label.startswith("Pass 3/3")

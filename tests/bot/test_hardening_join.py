@@ -9,13 +9,13 @@ from bot_harness import open_table, running_bot, table_in
 
 from bot.texts import t
 from sandbox.double import BotApiDouble
-from sandbox.people import Person
+from sandbox.people import SandboxUser
 from sandbox.testing import running_double
 
 SECRET_GROUP = "Secret Society"
 
 
-async def _dm_reply(double: BotApiDouble, person: Person, payload: str) -> str:
+async def _dm_reply(double: BotApiDouble, person: SandboxUser, payload: str) -> str:
     before = len(person.dm_view().bot_messages)
     await person.start_bot(payload)
     replies = await double.wait_for(lambda: person.dm_view().bot_messages[before:] or None, 5)

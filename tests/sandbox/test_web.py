@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 
 from sandbox.double import BotApiDouble
-from sandbox.people import Group, Person
+from sandbox.people import Group, SandboxUser
 from sandbox.web import SandboxWeb
 
 PNG = (
@@ -31,8 +31,8 @@ PNG = (
 class World:
     double: BotApiDouble
     group: Group
-    you: Person
-    bob: Person
+    you: SandboxUser
+    bob: SandboxUser
     web: SandboxWeb
     client: TestClient  # type: ignore[type-arg]
     bot: Bot

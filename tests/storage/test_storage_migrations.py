@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import aiosqlite
@@ -31,7 +32,7 @@ async def test_from_empty_creates_the_folders_and_the_latest_schema(db_path: Pat
         assert db.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
-    assert "event_id" in columns
+    assert "tournament_id" in columns
 
 
 async def test_connections_use_wal_foreign_keys_and_a_busy_timeout(
@@ -57,6 +58,8 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
     await store.close()
     with sqlite3.connect(db_path) as db:
         db.execute(f"PRAGMA user_version = {old_version}")
+        if old_version < 5:
+            _back_to_version_4(db)
         if old_version < 4:
             db.execute("DROP INDEX games_by_join_token")
             db.execute("ALTER TABLE games DROP COLUMN join_token")
@@ -80,6 +83,79 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
         assert (await store.player_history(7))[0].game_id == game_id
     finally:
         await store.close()
+
+
+def _back_to_version_4(db: sqlite3.Connection) -> None:
+    """Undo migration 5: tournaments were "events" then, their state free-form ``meta``."""
+    for new, old in (
+        ("tournaments", "events"),
+        ("tournament_registrations", "event_registrations"),
+        ("tournament_tables", "event_tables"),
+        ("tournament_seats", "event_seats"),
+        ("tournament_claims", "event_reminders"),
+    ):
+        db.execute(f"ALTER TABLE {new} RENAME TO {old}")
+    for table in ("event_registrations", "event_tables", "event_seats", "event_reminders"):
+        db.execute(f"ALTER TABLE {table} RENAME COLUMN tournament_id TO event_id")
+    db.execute("ALTER TABLE event_reminders RENAME COLUMN claimed_at TO sent_at")
+    db.execute("ALTER TABLE events RENAME COLUMN state TO meta")
+    db.execute("ALTER TABLE games RENAME COLUMN tournament_id TO event_id")
+    db.execute("DROP INDEX games_by_tournament")
+    db.execute("CREATE INDEX games_by_event ON games (event_id) WHERE event_id IS NOT NULL")
+    db.execute("DROP INDEX tournaments_open")
+    db.execute(
+        "CREATE INDEX events_open ON events (status)"
+        " WHERE status IN ('registration', 'running', 'paused')"
+    )
+    db.execute("DROP INDEX tournaments_by_chat")
+    db.execute("CREATE INDEX events_by_chat ON events (chat_id, thread_id, id)")
+
+
+async def test_a_version_4_tournament_keeps_its_rows_and_its_state_is_typed(
+    db_path: Path,
+) -> None:
+    """Migration 5: the event tables become tournament tables, row for row, and the free-form
+    meta becomes `TournamentState` (``next`` is ``advancing``)."""
+    db_path.parent.mkdir(parents=True)
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        await migrate(db, str(db_path), target=4)
+    meta = (
+        '{"seed": 42, "chat_title": "Chess club", "message_id": 9,'
+        ' "round_messages": {"1": 11, "2": 15},'
+        ' "round_started": {"1": "2031-06-01T12:30:00+00:00"},'
+        ' "done_round": 1, "next": [7, 8], "paused_from": "running"}'
+    )
+    with sqlite3.connect(db_path) as db:
+        db.execute(
+            "INSERT INTO events VALUES (3, -100, NULL, 7, 'Ann', 'Cup', '{}', '{}', 'UTC',"
+            " NULL, NULL, 'paused', 2, ?, 0, NULL)",
+            (meta,),
+        )
+        db.execute(
+            "INSERT INTO event_registrations VALUES (3, 7, 'Ann', NULL, 'registered', 0, NULL)"
+        )
+        db.execute("INSERT INTO event_reminders VALUES (3, 'start', NULL, 5)")
+        db.execute("INSERT INTO event_tables VALUES (3, 1, 1, 99, NULL, 'finished')")
+    store = await SqliteStorage.open(db_path)
+    try:
+        tournament = await store.get_tournament(3)
+        assert tournament is not None and tournament.status == "paused"
+        state = tournament.state
+        assert (state.seed, state.chat_title, state.message_id) == (42, "Chess club", 9)
+        assert state.round_messages == {1: 11, 2: 15}
+        assert state.round_started == {1: datetime(2031, 6, 1, 12, 30, tzinfo=UTC)}
+        assert (state.done_round, state.advancing, state.paused_from) == (1, (7, 8), "running")
+        assert [r.user_id for r in await store.registrations(3)] == [7]
+        assert await store.claimed(3) == {"start"}
+        assert [t.seed for t in await store.tournament_tables(3)] == [99]
+        # Stored again, the state keeps its version and every field.
+        await store.save_tournament(tournament)
+        assert (await store.get_tournament(3)) == tournament
+    finally:
+        await store.close()
+    with sqlite3.connect(db_path) as db:
+        stored = db.execute("SELECT state FROM tournaments WHERE id = 3").fetchone()[0]
+    assert '"v":1' in stored and '"next"' not in stored
 
 
 async def test_every_migration_applies_in_one_transaction(db_path: Path) -> None:

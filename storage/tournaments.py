@@ -1,35 +1,39 @@
-"""Events (multi-table tournaments) as storage hands them out: domain objects, never rows.
+"""Tournaments (multi-table competitions) as storage hands them out: domain objects, never
+rows.
 
-An event belongs to one group (and forum topic). People register; each round seats them
-at tables (``EventTable``), each table plays one game (``games.event_id`` links it back),
-and the best of each table go on until a final table decides the winner. Reminders that
-were sent are recorded so that a restart neither loses nor repeats them.
+A tournament belongs to one group (and forum topic). People register; each round seats
+them at tables (``TournamentTable``), each table plays one game (``games.tournament_id``
+links it back), and the best of each table go on until a final table decides the winner.
+One-time actions (a reminder, the start, a round's results) are claimed once, so that a
+restart neither loses nor repeats them.
 """
 
 from __future__ import annotations
 
+import json
 import logging
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from typing import Any, ClassVar, Final, Literal
 
 from engine import Rules
 
+from .errors import SchemaTooNew
 from .models import Score
 
 log = logging.getLogger(__name__)
 
-EventStatus = Literal["registration", "running", "paused", "finished", "cancelled"]
-EVENT_STATUSES: Final = ("registration", "running", "paused", "finished", "cancelled")
-OPEN_EVENT_STATUSES: Final = ("registration", "running", "paused")
+TournamentStatus = Literal["registration", "running", "paused", "finished", "cancelled"]
+TOURNAMENT_STATUSES: Final = ("registration", "running", "paused", "finished", "cancelled")
+OPEN_TOURNAMENT_STATUSES: Final = ("registration", "running", "paused")
 RegistrationStatus = Literal["pending", "registered", "withdrawn", "removed", "eliminated"]
 REGISTRATION_STATUSES: Final = ("pending", "registered", "withdrawn", "removed", "eliminated")
 """``pending``: pressed Register but has not opened the bot's DM yet, so does not count."""
-EventTableStatus = Literal["playing", "finished", "cancelled"]
+TournamentTableStatus = Literal["playing", "finished", "cancelled"]
 
 
 @dataclass(frozen=True)
-class EventOptions:
+class TournamentOptions:
     """How an event is run; everything the organiser can choose besides the table rules."""
 
     table_size: int = 4
@@ -75,7 +79,7 @@ class EventOptions:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> EventOptions:
+    def from_dict(cls, data: dict[str, Any]) -> TournamentOptions:
         """The stored options, each number brought within its range and each list within
         `MAX_USERNAMES` (rows written before the ranges existed may hold anything)."""
         known = {f.name for f in fields(cls)}
@@ -104,7 +108,75 @@ class EventOptions:
 
 
 @dataclass(frozen=True)
-class StoredEvent:
+class TournamentState:
+    """What the bot keeps of a tournament besides its columns, typed.
+
+    Stored as JSON with a version (``"v"``); `from_json` reads this version and the untyped
+    ``meta`` that rows held before it (version 0, which migration 5 converts)."""
+
+    VERSION: ClassVar[int] = 1
+
+    seed: int = 0
+    """Every draw and deal of the tournament follows from it (with the round and table)."""
+    chat_title: str = ""
+    message_id: int | None = None
+    """The tournament's own message in its group: registration, then how it goes."""
+    round_messages: dict[int, int] = field(default_factory=dict)
+    """Each round's message (its tables and results), by round number."""
+    round_started: dict[int, datetime] = field(default_factory=dict)
+    """When each round was dealt: its no-show grace counts from then."""
+    done_round: int | None = None
+    """The last round whose results are in (the next one may be held back by a pause)."""
+    advancing: tuple[int, ...] = ()
+    """Who plays the next round (user ids), once a round's results are in."""
+    paused_from: TournamentStatus | None = None
+    """What a paused tournament goes back to: registration or running."""
+
+    def to_json(self) -> str:
+        data = {
+            "v": self.VERSION,
+            "seed": self.seed,
+            "chat_title": self.chat_title,
+            "message_id": self.message_id,
+            "round_messages": {str(k): v for k, v in self.round_messages.items()},
+            "round_started": {str(k): v.isoformat() for k, v in self.round_started.items()},
+            "done_round": self.done_round,
+            "advancing": list(self.advancing),
+            "paused_from": self.paused_from,
+        }
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> TournamentState:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("a tournament's state is a JSON object")
+        version = data.get("v", 0)
+        if version > cls.VERSION:
+            raise SchemaTooNew("a tournament's state", version, cls.VERSION)
+        advancing = data.get("advancing" if version else "next") or []
+        paused_from = data.get("paused_from")
+        return cls(
+            seed=int(data.get("seed", 0)),
+            chat_title=str(data.get("chat_title", "")),
+            message_id=_optional_int(data.get("message_id")),
+            round_messages={int(k): int(v) for k, v in (data.get("round_messages") or {}).items()},
+            round_started={
+                int(k): datetime.fromisoformat(v)
+                for k, v in (data.get("round_started") or {}).items()
+            },
+            done_round=_optional_int(data.get("done_round")),
+            advancing=tuple(int(u) for u in advancing),
+            paused_from=paused_from if paused_from in TOURNAMENT_STATUSES else None,
+        )
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+@dataclass(frozen=True)
+class StoredTournament:
     """One event as stored. Times are aware datetimes (UTC); ``time_zone`` is the group's,
     for showing them."""
 
@@ -115,26 +187,26 @@ class StoredEvent:
     organiser_name: str
     name: str
     rules: Rules
-    options: EventOptions
+    options: TournamentOptions
     time_zone: str
     starts_at: datetime | None
     registration_deadline: datetime | None
-    status: EventStatus
+    status: TournamentStatus
     current_round: int
-    meta: dict[str, Any]
+    state: TournamentState
     created_at: datetime
     finished_at: datetime | None = None
 
     @property
     def is_open(self) -> bool:
-        return self.status in OPEN_EVENT_STATUSES
+        return self.status in OPEN_TOURNAMENT_STATUSES
 
 
 @dataclass(frozen=True)
 class Registration:
     """One person's entry in an event; ``final_place`` is set when the event finishes."""
 
-    event_id: int
+    tournament_id: int
     user_id: int
     display_name: str
     username: str | None
@@ -144,7 +216,7 @@ class Registration:
 
 
 @dataclass(frozen=True)
-class EventSeat:
+class TournamentSeat:
     """Who sits in one seat of a round's table, and how it went for them.
 
     ``user_id`` None is a computer player (filling a short table). ``present`` becomes True
@@ -163,16 +235,16 @@ class EventSeat:
 
 
 @dataclass(frozen=True)
-class EventTable:
+class TournamentTable:
     """Table ``table_no`` (from 1) of round ``round`` (from 1), and the game it plays."""
 
-    event_id: int
+    tournament_id: int
     round: int
     table_no: int
     seed: int
-    seats: tuple[EventSeat, ...]
+    seats: tuple[TournamentSeat, ...]
     game_id: int | None = None
-    status: EventTableStatus = "playing"
+    status: TournamentTableStatus = "playing"
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)

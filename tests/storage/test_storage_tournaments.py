@@ -11,7 +11,13 @@ import aiosqlite
 from storage_testkit import play_stored
 
 from engine import Rules
-from storage import EventOptions, EventSeat, EventTable, Registration
+from storage import (
+    Registration,
+    TournamentOptions,
+    TournamentSeat,
+    TournamentState,
+    TournamentTable,
+)
 from storage.migrations import LATEST_VERSION
 from storage.sqlite import SqliteStorage, migrate, user_version
 
@@ -26,10 +32,18 @@ async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Pat
     game_id, _ = await play_stored(store, Rules(players=3, target=30), seed=5, user_ids=[7])
     await store.close()
     with sqlite3.connect(db_path) as db:
-        for table in ("event_reminders", "event_seats", "event_tables", "event_registrations"):
+        for table in (
+            "tournament_claims",
+            "tournament_seats",
+            "tournament_tables",
+            "tournament_registrations",
+        ):
             db.execute(f"DROP TABLE {table}")
-        db.execute("DROP TABLE events")
+        db.execute("DROP TABLE tournaments")
         # What later versions added goes too: the file is as version 2 left it.
+        db.execute("DROP INDEX games_by_tournament")
+        db.execute("ALTER TABLE games RENAME COLUMN tournament_id TO event_id")
+        db.execute("CREATE INDEX games_by_event ON games (event_id) WHERE event_id IS NOT NULL")
         db.execute("DROP INDEX games_by_join_token")
         db.execute("ALTER TABLE games DROP COLUMN join_token")
         db.execute("PRAGMA user_version = 2")
@@ -37,14 +51,14 @@ async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Pat
     try:
         assert await user_version(store._writer) == LATEST_VERSION >= 3
         assert (await store.load_game(game_id)).status == "finished"
-        event = await store.create_event(
+        event = await store.create_tournament(
             chat_id=-5,
             thread_id=None,
             organiser_id=1,
             organiser_name="Kumar",
             name="Chematoodlon",
             rules=Rules(),
-            options=EventOptions(),
+            options=TournamentOptions(),
             time_zone="Asia/Kolkata",
             starts_at=START,
             registration_deadline=None,
@@ -55,10 +69,10 @@ async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Pat
 
 
 async def test_an_event_its_entries_draw_and_reminders_round_trip(store: SqliteStorage) -> None:
-    options = EventOptions(
+    options = TournamentOptions(
         table_size=4, advance_per_table=1, duplicate_deals=True, allowed_usernames=("amy",)
     )
-    event = await store.create_event(
+    event = await store.create_tournament(
         chat_id=-5,
         thread_id=9,
         organiser_id=1,
@@ -69,15 +83,15 @@ async def test_an_event_its_entries_draw_and_reminders_round_trip(store: SqliteS
         time_zone="Asia/Kolkata",
         starts_at=START,
         registration_deadline=START - timedelta(hours=1),
-        meta={"message_id": 12},
+        state=TournamentState(seed=5, message_id=12),
     )
     assert event.options == options and event.rules == Rules(players=4, target=50)
-    assert event.starts_at == START and event.meta == {"message_id": 12}
-    assert [e.id for e in await store.open_events()] == [event.id]
+    assert event.starts_at == START and event.state == TournamentState(seed=5, message_id=12)
+    assert [e.id for e in await store.open_tournaments()] == [event.id]
 
     running = replace(event, status="running", current_round=1)
-    await store.save_event(running)
-    assert await store.get_event(event.id) == running
+    await store.save_tournament(running)
+    assert await store.get_tournament(event.id) == running
 
     for uid in (3, 2):
         await store.save_registration(
@@ -88,24 +102,28 @@ async def test_an_event_its_entries_draw_and_reminders_round_trip(store: SqliteS
     await store.save_registrations([replace(entries[0], status="eliminated", final_place=2)])
     assert (await store.registrations(event.id))[0].final_place == 2
 
-    seats = (EventSeat(0, "P2", 2), EventSeat(1, "P3", 3), EventSeat(2, "Ada (easy)"))
-    table = EventTable(event.id, 1, 1, seed=77, seats=seats)
-    await store.save_event_table(table)
+    seats = (
+        TournamentSeat(0, "P2", 2),
+        TournamentSeat(1, "P3", 3),
+        TournamentSeat(2, "Ada (easy)"),
+    )
+    table = TournamentTable(event.id, 1, 1, seed=77, seats=seats)
+    await store.save_tournament_table(table)
     done = replace(
         table,
         status="finished",
         seats=(replace(seats[0], present=True, place=1, total=3, advanced=True), *seats[1:]),
     )
-    await store.save_event_table(done)
-    assert await store.event_tables(event.id, 1) == [done]
-    assert await store.event_tables(event.id, 2) == []
+    await store.save_tournament_table(done)
+    assert await store.tournament_tables(event.id, 1) == [done]
+    assert await store.tournament_tables(event.id, 2) == []
 
     assert await store.claim_once(event.id, "hour")
     assert not await store.claim_once(event.id, "hour")
     assert await store.claimed(event.id) == {"hour"}
 
-    await store.save_event(replace(running, status="finished"))
-    finished = await store.get_event(event.id)
+    await store.save_tournament(replace(running, status="finished"))
+    finished = await store.get_tournament(event.id)
     assert finished is not None and finished.finished_at is not None
-    assert await store.open_events() == []
-    assert [e.id for e in await store.events_in_chat(-5)] == [event.id]
+    assert await store.open_tournaments() == []
+    assert [e.id for e in await store.tournaments_in_chat(-5)] == [event.id]

@@ -14,7 +14,7 @@ from bot.timers import ManualClock
 from bot.tournaments.timeline import Timeline
 from engine import Rules
 from sandbox.double import BotApiDouble
-from sandbox.people import Group, Person
+from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
 from storage import ChatSettings
 
@@ -46,7 +46,9 @@ async def said(double: BotApiDouble, chat_id: int, fragment: str, times: int = 1
     await double.wait_for(lambda: count(double, chat_id, fragment) >= times, 5)
 
 
-async def create_event(double: BotApiDouble, organiser: Person, group: Group, text: str) -> int:
+async def create_tournament(
+    double: BotApiDouble, organiser: SandboxUser, group: Group, text: str
+) -> int:
     """The organiser sends ``/event new ...``; returns the event message's id."""
     await organiser.send(group, f"/event new {text}")
     message = await double.wait_for(
@@ -68,8 +70,8 @@ async def tick(app: Application, clock: ManualClock, to: datetime) -> None:  # t
 async def play_round(
     double: BotApiDouble,
     app: Application,  # type: ignore[type-arg]
-    people: list[Person],
-    event_id: int,
+    people: list[SandboxUser],
+    tournament_id: int,
     *,
     absent: frozenset[int] = frozenset(),
     stop_after_moves: int | None = None,
@@ -77,17 +79,21 @@ async def play_round(
     """Everyone present plays their turns by pressing buttons until the round ends (or
     ``stop_after_moves`` presses were made)."""
     rooms, events = rooms_of(app), events_of(app)
-    event = await events.storage.get_event(event_id)
+    event = await events.storage.get_tournament(tournament_id)
     assert event is not None
     round_no, moves = event.current_round, 0
     while True:
-        event = await events.storage.get_event(event_id)
+        event = await events.storage.get_tournament(tournament_id)
         assert event is not None
         if event.current_round != round_no or event.status != "running":
             return
         acted = False
         for table in list(rooms.registry.tables.values()):
-            if table.event_id != event_id or table.game is None or table.game.phase == "over":
+            if (
+                table.tournament_id != tournament_id
+                or table.game is None
+                or table.game.phase == "over"
+            ):
                 continue
             for person in people:
                 seat = table.seat_of(person.id)
@@ -124,22 +130,22 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             for p in people[:12]:
                 await p.start_bot()
             await double.wait_for(lambda: people[11].dm_view().last() is not None, 5)
-            event_message = await create_event(
+            tournament_message = await create_tournament(
                 double,
                 kumar,
                 group,
                 '"Spring Cup" 2031-06-01 18:00 Asia/Kolkata size=4 advance=2 duplicate=on grace=5',
             )
-            shown = double.chat_view(group.id).message(event_message)
+            shown = double.chat_view(group.id).message(tournament_message)
             assert shown is not None and "Tables of 4" in (shown.text or "")
             assert "Sun 1 Jun 2031, 18:00 (Asia/Kolkata)" in (shown.text or "")
             for p in people[:12]:
-                assert (await p.press(group, event_message, "✋ Register") or "").startswith(
+                assert (await p.press(group, tournament_message, "✋ Register") or "").startswith(
                     "You're registered!"
                 )
             # P12 never opened the bot: a deep link leads them there, then they count.
             late = people[12]
-            assert "Open a DM" in (await late.press(group, event_message, "✋ Register") or "")
+            assert "Open a DM" in (await late.press(group, tournament_message, "✋ Register") or "")
             await double.wait_for(
                 lambda: late.button_deep_link(group, "Open a DM with me to register"), 5
             )
@@ -148,15 +154,15 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             await late.start_bot(payload)
             await said(double, late.dm, "You're registered for Spring Cup")
             await double.wait_for(
-                lambda: "Registered: 13" in message_text(double, group.id, event_message), 5
+                lambda: "Registered: 13" in message_text(double, group.id, tournament_message), 5
             )
             events = events_of(app)
-            event = (await events.storage.events_in_chat(group.id))[0]
+            event = (await events.storage.tournaments_in_chat(group.id))[0]
 
             # The start time: round 1 is drawn, 13 players at tables of 5, 4 and 4.
             await tick(app, clock, START)
             await said(double, group.id, "round 1: 13 players at 3 tables")
-            tables = await events.storage.event_tables(event.id, 1)
+            tables = await events.storage.tournament_tables(event.id, 1)
             assert sorted(len(t.seats) for t in tables) == [4, 4, 5]
             assert all(s.user_id is not None for t in tables for s in t.seats)
             # Duplicate deals: both tables of four hold exactly the same cards, seat by seat.
@@ -188,16 +194,16 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             await said(double, group.id, "P05 didn't show up in round 1")
             await play_round(double, app, people, event.id, absent=absent)
             await said(double, group.id, "round 1 is over")
-            r1 = await events.storage.event_tables(event.id, 1)
+            r1 = await events.storage.tournament_tables(event.id, 1)
             going = {s.user_id for t in r1 for s in t.seats if s.advanced}
             assert len(going) == 6 and no_show.id not in going
             assert all(sum(s.advanced for s in t.seats) == 2 for t in r1)
             # Round 2: six players at two tables of three.
             await said(double, group.id, "round 2: 6 players at 2 tables")
-            r2 = await events.storage.event_tables(event.id, 2)
+            r2 = await events.storage.tournament_tables(event.id, 2)
             assert [len(t.seats) for t in r2] == [3, 3]
             await play_round(double, app, people, event.id, stop_after_moves=5)
-            r2 = await events.storage.event_tables(event.id, 2)
+            r2 = await events.storage.tournament_tables(event.id, 2)
             games_before = {
                 t.game_id: rooms.registry.tables[t.game_id or 0].game.to_json()  # type: ignore[union-attr]
                 for t in r2
@@ -214,20 +220,22 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             # The final: four players at one table decide the winner (drawn just after the
             # round's end is announced: the announcement does not wait for the draw).
             for _ in range(100):
-                final = await events.storage.event_tables(event.id, 3)
+                final = await events.storage.tournament_tables(event.id, 3)
                 if final:
                     break
                 await asyncio.sleep(0.05)
             assert len(final) == 1 and len(final[0].seats) == 4
             await play_round(double, app, people, event.id)
             await said(double, group.id, "Spring Cup is over! The winner is")
-            done = await events.storage.get_event(event.id)
+            done = await events.storage.get_tournament(event.id)
             assert done is not None and done.status == "finished"
             entries = await events.storage.registrations(event.id)
             ranked = sorted((r for r in entries if r.final_place), key=lambda r: r.final_place or 0)
             assert len(ranked) == 13 and ranked[-1].user_id == no_show.id
             winner = next(
-                s for s in (await events.storage.event_tables(event.id, 3))[0].seats if s.place == 1
+                s
+                for s in (await events.storage.tournament_tables(event.id, 3))[0].seats
+                if s.place == 1
             )
             assert ranked[0].user_id == winner.user_id
             # The ranking stays: /event and /scores show it.
@@ -248,7 +256,7 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             for p in (ann, bob):
                 await p.start_bot()
             await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
-            message = await create_event(
+            message = await create_tournament(
                 double, kumar, group, "Cup 2031-06-01 18:00 Asia/Kolkata deadline=17:30"
             )
             for p in (ann, bob):
@@ -260,7 +268,7 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             await tick(app, clock, START - timedelta(hours=23))
             assert count(double, group.id, "starts tomorrow") == 1
             # The timer armed for the next moment is the hour-before reminder.
-            assert "events:tick" in rooms_of(app).board.scheduler
+            assert "tournaments:tick" in rooms_of(app).board.scheduler
         async with running_bot(double, database, tuning) as app:
             await tick(app, clock, START - timedelta(minutes=59))
             await said(double, group.id, "starts in an hour")
@@ -270,8 +278,8 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             group.add(late)
             # The button is gone; an old client's press is refused with the reason.
             assert "✋ Register" not in str(double.chat_view(group.id).message(message))
-            event_id = (await events_of(app).storage.events_in_chat(group.id))[0].id
-            answer = await late.press_forged(group, message, f"er:{event_id}:0:")
+            tournament_id = (await events_of(app).storage.tournaments_in_chat(group.id))[0].id
+            answer = await late.press_forged(group, message, f"er:{tournament_id}:0:")
             assert answer == "Registration for this event is closed."
         async with running_bot(double, database, tuning) as app:
             await tick(app, clock, START + timedelta(seconds=1))
@@ -285,7 +293,9 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             )
             await kumar.send(group, "/event cancel")
             await said(double, group.id, "was cancelled by Kumar")
-            assert not [t for t in rooms_of(app).registry.tables.values() if t.event_id is not None]
+            assert not [
+                t for t in rooms_of(app).registry.tables.values() if t.tournament_id is not None
+            ]
 
 
 async def test_only_eligible_people_register_and_refusals_say_why(tmp_path: Path) -> None:
@@ -302,23 +312,23 @@ async def test_only_eligible_people_register_and_refusals_say_why(tmp_path: Path
             # Only an admin creates events.
             await ann.send(group, "/event new Cup")
             await said(double, group.id, "Only a group admin can create an event")
-            message = await create_event(double, kumar, group, "Cup only=@ann")
+            message = await create_tournament(double, kumar, group, "Cup only=@ann")
             assert "registered" in (await ann.press(group, message, "✋ Register") or "")
             refusal = await zed.press(group, message, "✋ Register")
             assert refusal is not None and "you're not on it" in refusal
             # Someone outside the group who got the link is refused: members only.
-            event_id = (await events_of(app).storage.events_in_chat(group.id))[0].id
-            await out.start_bot(f"e{event_id}")
+            tournament_id = (await events_of(app).storage.tournaments_in_chat(group.id))[0].id
+            await out.start_bot(f"e{tournament_id}")
             await said(double, out.dm, "for members of Chem Eng only")
             # An invitation widens it.
             await kumar.send(group, "/event invite @out")
             await said(double, group.id, "Done: @out")
-            await out.start_bot(f"e{event_id}")
+            await out.start_bot(f"e{tournament_id}")
             await said(double, out.dm, "You're registered for Cup")
             await kumar.send(group, "/event pause")
             await said(double, group.id, "Cup is paused by Kumar")
             # The button is gone while paused; an old client's press is refused.
-            paused = await zed.press_forged(group, message, f"er:{event_id}:0:")
+            paused = await zed.press_forged(group, message, f"er:{tournament_id}:0:")
             assert "closed" in (paused or "")
             await ann.send(group, "/event resume")
             await said(double, group.id, "Only the organiser (Kumar) or a group admin")

@@ -18,16 +18,21 @@ from typing import Any
 
 import pytest
 from bot_harness import FAST, rooms_of, running_bot
-from test_e2e_events import START, count, create_event, events_of, said, tick
+from test_e2e_tournaments import START, count, create_tournament, events_of, said, tick
 
 from bot.config import Tuning
 from bot.timers import ManualClock
 from bot.tournaments.parsing import parse_new
-from bot.tournaments.render import event_message
+from bot.tournaments.render import tournament_message
 from engine import Rules
 from sandbox.limits import RateLimits
 from sandbox.testing import running_double
-from storage.events import EventOptions, Registration, StoredEvent
+from storage.tournaments import (
+    Registration,
+    StoredTournament,
+    TournamentOptions,
+    TournamentState,
+)
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 
@@ -53,7 +58,7 @@ def test_every_number_and_date_of_event_new_has_a_range(words: list[str], says: 
 
 
 def test_options_stored_out_of_range_load_within_range() -> None:
-    options = EventOptions.from_dict(
+    options = TournamentOptions.from_dict(
         {
             "grace_s": 99999999999999,
             "turn_timer": -5,
@@ -64,7 +69,7 @@ def test_options_stored_out_of_range_load_within_range() -> None:
     )
     assert options.grace_s == 24 * 3600 and options.turn_timer == 0
     assert options.table_size == 4 and options.advance_overall is None
-    assert len(options.allowed_usernames) == EventOptions.MAX_USERNAMES
+    assert len(options.allowed_usernames) == TournamentOptions.MAX_USERNAMES
 
 
 async def test_one_broken_event_stops_neither_the_others_nor_a_restart(tmp_path: Path) -> None:
@@ -76,24 +81,24 @@ async def test_one_broken_event_stops_neither_the_others_nor_a_restart(tmp_path:
         broken = double.create_group("Broken", members=[kumar], admins=[kumar])
         fine = double.create_group("Fine", members=[lena], admins=[lena])
         async with running_bot(double, database, tuning) as app:
-            await create_event(double, kumar, broken, "Bad Cup 2031-06-01 18:00 Asia/Kolkata")
-            await create_event(double, lena, fine, "Good Cup 2031-06-01 18:00 Asia/Kolkata")
-            bad_id = (await events_of(app).storage.events_in_chat(broken.id))[0].id
+            await create_tournament(double, kumar, broken, "Bad Cup 2031-06-01 18:00 Asia/Kolkata")
+            await create_tournament(double, lena, fine, "Good Cup 2031-06-01 18:00 Asia/Kolkata")
+            bad_id = (await events_of(app).storage.tournaments_in_chat(broken.id))[0].id
         # A row as an older version (or a bad hand) may have left it: a grace period that
         # overflows any date, and a time zone that no longer exists.
         with sqlite3.connect(database) as db:
             db.execute(
-                "UPDATE events SET time_zone = 'Nowhere/Gone',"
+                "UPDATE tournaments SET time_zone = 'Nowhere/Gone',"
                 " options = json_set(options, '$.grace_s', 99999999999999) WHERE id = ?",
                 (bad_id,),
             )
         async with running_bot(double, database, tuning) as app:  # resume does not raise
-            bad = await events_of(app).storage.get_event(bad_id)
+            bad = await events_of(app).storage.get_tournament(bad_id)
             assert bad is not None and bad.options.grace_s == 24 * 3600
             await tick(app, clock, START - timedelta(hours=24))
             await said(double, fine.id, "starts tomorrow")
             await said(double, broken.id, "Something went wrong while running")
-            assert "events:tick" in rooms_of(app).board.scheduler
+            assert "tournaments:tick" in rooms_of(app).board.scheduler
             await tick(app, clock, START - timedelta(minutes=59))
             await said(double, fine.id, "starts in an hour")
         async with running_bot(double, database, tuning) as app:
@@ -103,8 +108,8 @@ async def test_one_broken_event_stops_neither_the_others_nor_a_restart(tmp_path:
 
 
 def test_the_event_message_fits_telegram_with_the_most_names_allowed() -> None:
-    options = EventOptions(allowed_usernames=tuple(f"{n:03}" + "u" * 29 for n in range(100)))
-    event = StoredEvent(
+    options = TournamentOptions(allowed_usernames=tuple(f"{n:03}" + "u" * 29 for n in range(100)))
+    event = StoredTournament(
         id=1,
         chat_id=-5,
         thread_id=None,
@@ -118,13 +123,13 @@ def test_the_event_message_fits_telegram_with_the_most_names_allowed() -> None:
         registration_deadline=START,
         status="registration",
         current_round=0,
-        meta={},
+        state=TournamentState(),
         created_at=NOW,
     )
     entries = [
         Registration(1, n, "Ñ" * 40 + "<&>" * 8, None, "registered", NOW) for n in range(300)
     ]
-    text, markup = event_message(event, entries, registration_open=True)
+    text, markup = tournament_message(event, entries, registration_open=True)
     assert len(text) < 4096, len(text)
     assert markup is not None and "Register" in str(markup.to_dict())
     assert "… +290" in text  # the rest are counted, not listed
@@ -145,7 +150,7 @@ async def test_twelve_people_pressing_register_at_once_are_all_answered_promptly
         async with running_bot(double, tmp_path / "db.sqlite3", tuning) as app:
             for person in people[:6]:
                 await person.start_bot()
-            message = await create_event(double, kumar, group, "Rush Cup 2031-06-01 18:00")
+            message = await create_tournament(double, kumar, group, "Rush Cup 2031-06-01 18:00")
             began = time.monotonic()
             answers = await asyncio.gather(
                 *(p.press(group, message, "✋ Register", timeout=15) for p in people)
@@ -154,9 +159,9 @@ async def test_twelve_people_pressing_register_at_once_are_all_answered_promptly
             assert all(answers) and answered_in < 5.0, (answers, answered_in)
             for person in people[6:]:
                 await person.start_bot(f"e{(await _event_id(app, group.id))}")
-            event_id = await _event_id(app, group.id)
+            tournament_id = await _event_id(app, group.id)
             for _ in range(100):
-                entries = await events_of(app).storage.registrations(event_id)
+                entries = await events_of(app).storage.registrations(tournament_id)
                 if sum(e.status == "registered" for e in entries) == 12:
                     break
                 await asyncio.sleep(0.1)
@@ -164,4 +169,4 @@ async def test_twelve_people_pressing_register_at_once_are_all_answered_promptly
 
 
 async def _event_id(app: Any, chat_id: int) -> int:
-    return (await events_of(app).storage.events_in_chat(chat_id))[0].id
+    return (await events_of(app).storage.tournaments_in_chat(chat_id))[0].id

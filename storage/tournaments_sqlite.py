@@ -1,7 +1,7 @@
-"""The event (tournament) half of `SqliteStorage`: registrations, round draws, reminders.
+"""The tournament (tournament) half of `SqliteStorage`: registrations, round draws, reminders.
 
 A mixin: it relies on the host class's ``_transaction()`` (one write transaction, alone)
-and ``_read()`` (the reader connection), so events share the games' connections, locking
+and ``_read()`` (the reader connection), so tournaments share the games' connections, locking
 and durability.
 """
 
@@ -18,19 +18,20 @@ import aiosqlite
 
 from engine import Rules
 
-from .events import (
-    OPEN_EVENT_STATUSES,
-    EventOptions,
-    EventSeat,
-    EventTable,
-    Registration,
-    StoredEvent,
-)
 from .replay import join_score, split_score
+from .tournaments import (
+    OPEN_TOURNAMENT_STATUSES,
+    Registration,
+    StoredTournament,
+    TournamentOptions,
+    TournamentSeat,
+    TournamentState,
+    TournamentTable,
+)
 
-_EVENT_COLUMNS = (
+_TOURNAMENT_COLUMNS = (
     "id, chat_id, thread_id, organiser_id, organiser_name, name, rules, options, time_zone,"
-    " starts_at, registration_deadline, status, current_round, meta, created_at, finished_at"
+    " starts_at, registration_deadline, status, current_round, state, created_at, finished_at"
 )
 
 
@@ -50,12 +51,12 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _event(row: Sequence[Any]) -> StoredEvent:
+def _tournament(row: Sequence[Any]) -> StoredTournament:
     (eid, chat, thread, organiser, organiser_name, name, rules, options, tz) = row[:9]
-    starts, deadline, status, current_round, meta, created, finished = row[9:]
+    starts, deadline, status, current_round, state, created, finished = row[9:]
     created_at = _time(created)
     assert created_at is not None
-    return StoredEvent(
+    return StoredTournament(
         id=eid,
         chat_id=chat,
         thread_id=thread,
@@ -63,20 +64,20 @@ def _event(row: Sequence[Any]) -> StoredEvent:
         organiser_name=organiser_name,
         name=name,
         rules=Rules.from_dict(json.loads(rules)),
-        options=EventOptions.from_dict(json.loads(options)),
+        options=TournamentOptions.from_dict(json.loads(options)),
         time_zone=tz,
         starts_at=_time(starts),
         registration_deadline=_time(deadline),
         status=status,
         current_round=current_round,
-        meta=json.loads(meta),
+        state=TournamentState.from_json(state),
         created_at=created_at,
         finished_at=_time(finished),
     )
 
 
-class SqliteEvents:
-    """Events on SQLite; mixed into `storage.sqlite.SqliteStorage`."""
+class SqliteTournaments:
+    """Tournaments on SQLite; mixed into `storage.sqlite.SqliteStorage`."""
 
     def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
         raise NotImplementedError  # provided by SqliteStorage
@@ -84,9 +85,9 @@ class SqliteEvents:
     async def _read(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         raise NotImplementedError  # provided by SqliteStorage
 
-    # ------------------------------------------------------------ events
+    # ------------------------------------------------------------ tournaments
 
-    async def create_event(
+    async def create_tournament(
         self,
         *,
         chat_id: int,
@@ -95,15 +96,15 @@ class SqliteEvents:
         organiser_name: str,
         name: str,
         rules: Rules,
-        options: EventOptions,
+        options: TournamentOptions,
         time_zone: str,
         starts_at: datetime | None,
         registration_deadline: datetime | None,
-        meta: dict[str, Any] | None = None,
-    ) -> StoredEvent:
+        state: TournamentState | None = None,
+    ) -> StoredTournament:
         async with self._transaction() as db:
             cursor = await db.execute(
-                f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES"
+                f"INSERT INTO tournaments ({_TOURNAMENT_COLUMNS}) VALUES"
                 " (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registration', 0, ?, ?, NULL)",
                 (
                     chat_id,
@@ -116,62 +117,65 @@ class SqliteEvents:
                     time_zone,
                     _ms(starts_at),
                     _ms(registration_deadline),
-                    _dumps(meta or {}),
+                    (state or TournamentState()).to_json(),
                     _now_ms(),
                 ),
             )
-            event_id = cursor.lastrowid
-            assert event_id is not None
-        event = await self.get_event(event_id)
-        assert event is not None
-        return event
+            tournament_id = cursor.lastrowid
+            assert tournament_id is not None
+        tournament = await self.get_tournament(tournament_id)
+        assert tournament is not None
+        return tournament
 
-    async def save_event(self, event: StoredEvent) -> None:
-        """Write an event's changeable fields (name, rules, options, times, status, round,
-        meta); `StoredEvent` is frozen, so callers pass ``dataclasses.replace(event, ...)``."""
-        finished = _ms(event.finished_at)
-        if finished is None and event.status in ("finished", "cancelled"):
+    async def save_tournament(self, tournament: StoredTournament) -> None:
+        """Write a tournament's changeable fields (name, rules, options, times, status, round,
+        state); `StoredTournament` is frozen: callers pass ``dataclasses.replace(...)``."""
+        finished = _ms(tournament.finished_at)
+        if finished is None and tournament.status in ("finished", "cancelled"):
             finished = _now_ms()
         async with self._transaction() as db:
             await db.execute(
-                "UPDATE events SET name = ?, rules = ?, options = ?, time_zone = ?,"
+                "UPDATE tournaments SET name = ?, rules = ?, options = ?, time_zone = ?,"
                 " starts_at = ?, registration_deadline = ?, status = ?, current_round = ?,"
-                " meta = ?, finished_at = ? WHERE id = ?",
+                " state = ?, finished_at = ? WHERE id = ?",
                 (
-                    event.name,
-                    _dumps(event.rules.to_dict()),
-                    _dumps(event.options.to_dict()),
-                    event.time_zone,
-                    _ms(event.starts_at),
-                    _ms(event.registration_deadline),
-                    event.status,
-                    event.current_round,
-                    _dumps(event.meta),
+                    tournament.name,
+                    _dumps(tournament.rules.to_dict()),
+                    _dumps(tournament.options.to_dict()),
+                    tournament.time_zone,
+                    _ms(tournament.starts_at),
+                    _ms(tournament.registration_deadline),
+                    tournament.status,
+                    tournament.current_round,
+                    tournament.state.to_json(),
                     finished,
-                    event.id,
+                    tournament.id,
                 ),
             )
 
-    async def get_event(self, event_id: int) -> StoredEvent | None:
-        rows = await self._read(f"SELECT {_EVENT_COLUMNS} FROM events WHERE id = ?", (event_id,))
-        return _event(rows[0]) if rows else None
-
-    async def open_events(self) -> list[StoredEvent]:
-        """Events in registration, running or paused: what a restart must pick up again."""
-        marks = ", ".join("?" * len(OPEN_EVENT_STATUSES))
+    async def get_tournament(self, tournament_id: int) -> StoredTournament | None:
         rows = await self._read(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE status IN ({marks}) ORDER BY id",
-            OPEN_EVENT_STATUSES,
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
         )
-        return [_event(r) for r in rows]
+        return _tournament(rows[0]) if rows else None
 
-    async def events_in_chat(self, chat_id: int, *, limit: int = 10) -> list[StoredEvent]:
-        """The chat's events, newest first."""
+    async def open_tournaments(self) -> list[StoredTournament]:
+        """Tournaments in registration, running or paused: what a restart must pick up again."""
+        marks = ", ".join("?" * len(OPEN_TOURNAMENT_STATUSES))
         rows = await self._read(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE chat_id = ? ORDER BY id DESC LIMIT ?",
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE status IN ({marks}) ORDER BY id",
+            OPEN_TOURNAMENT_STATUSES,
+        )
+        return [_tournament(r) for r in rows]
+
+    async def tournaments_in_chat(self, chat_id: int, *, limit: int = 10) -> list[StoredTournament]:
+        """The chat's tournaments, newest first."""
+        rows = await self._read(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments"
+            " WHERE chat_id = ? ORDER BY id DESC LIMIT ?",
             (chat_id, limit),
         )
-        return [_event(r) for r in rows]
+        return [_tournament(r) for r in rows]
 
     # ------------------------------------------------------------ registrations
 
@@ -179,14 +183,14 @@ class SqliteEvents:
         r = registration
         async with self._transaction() as db:
             await db.execute(
-                "INSERT INTO event_registrations (event_id, user_id, display_name, username,"
-                " status, registered_at, final_place) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (event_id, user_id) DO UPDATE SET"
+                "INSERT INTO tournament_registrations (tournament_id, user_id, display_name,"
+                " username, status, registered_at, final_place) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (tournament_id, user_id) DO UPDATE SET"
                 " display_name = excluded.display_name, username = excluded.username,"
                 " status = excluded.status, registered_at = excluded.registered_at,"
                 " final_place = excluded.final_place",
                 (
-                    r.event_id,
+                    r.tournament_id,
                     r.user_id,
                     r.display_name,
                     r.username,
@@ -200,39 +204,41 @@ class SqliteEvents:
         """Several at once, in one transaction (eliminations, the final ranking)."""
         async with self._transaction() as db:
             await db.executemany(
-                "UPDATE event_registrations SET status = ?, final_place = ?"
-                " WHERE event_id = ? AND user_id = ?",
-                [(r.status, r.final_place, r.event_id, r.user_id) for r in registrations],
+                "UPDATE tournament_registrations SET status = ?, final_place = ?"
+                " WHERE tournament_id = ? AND user_id = ?",
+                [(r.status, r.final_place, r.tournament_id, r.user_id) for r in registrations],
             )
 
-    async def registrations(self, event_id: int) -> list[Registration]:
+    async def registrations(self, tournament_id: int) -> list[Registration]:
         """Everyone who ever pressed Register, in the order they did."""
         rows = await self._read(
             "SELECT user_id, display_name, username, status, registered_at, final_place"
-            " FROM event_registrations WHERE event_id = ? ORDER BY registered_at, user_id",
-            (event_id,),
+            " FROM tournament_registrations WHERE tournament_id = ?"
+            " ORDER BY registered_at, user_id",
+            (tournament_id,),
         )
         out = []
         for user_id, name, username, status, at, place in rows:
             registered_at = _time(at)
             assert registered_at is not None
             out.append(
-                Registration(event_id, user_id, name, username, status, registered_at, place)
+                Registration(tournament_id, user_id, name, username, status, registered_at, place)
             )
         return out
 
     # ------------------------------------------------------------ rounds and tables
 
-    async def save_event_table(self, table: EventTable) -> None:
+    async def save_tournament_table(self, table: TournamentTable) -> None:
         """Insert or replace a round's table with its seats, in one transaction."""
         async with self._transaction() as db:
             await db.execute(
-                "INSERT INTO event_tables (event_id, round, table_no, seed, game_id, status)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, round, table_no)"
+                "INSERT INTO tournament_tables"
+                " (tournament_id, round, table_no, seed, game_id, status)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tournament_id, round, table_no)"
                 " DO UPDATE SET seed = excluded.seed, game_id = excluded.game_id,"
                 " status = excluded.status",
                 (
-                    table.event_id,
+                    table.tournament_id,
                     table.round,
                     table.table_no,
                     table.seed,
@@ -240,12 +246,15 @@ class SqliteEvents:
                     table.status,
                 ),
             )
-            await self._write_event_seats(db, table)
+            await self._write_tournament_seats(db, table)
 
-    async def _write_event_seats(self, db: aiosqlite.Connection, table: EventTable) -> None:
-        key = (table.event_id, table.round, table.table_no)
+    async def _write_tournament_seats(
+        self, db: aiosqlite.Connection, table: TournamentTable
+    ) -> None:
+        key = (table.tournament_id, table.round, table.table_no)
         await db.execute(
-            "DELETE FROM event_seats WHERE event_id = ? AND round = ? AND table_no = ?", key
+            "DELETE FROM tournament_seats WHERE tournament_id = ? AND round = ? AND table_no = ?",
+            key,
         )
         rows = []
         for s in table.seats:
@@ -265,64 +274,72 @@ class SqliteEvents:
                 )
             )
         await db.executemany(
-            "INSERT INTO event_seats (event_id, round, table_no, seat, user_id, display_name,"
-            " present, no_show, place, total_re, total_im, advanced)"
+            "INSERT INTO tournament_seats (tournament_id, round, table_no, seat, user_id,"
+            " display_name, present, no_show, place, total_re, total_im, advanced)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
 
-    async def event_tables(self, event_id: int, round: int | None = None) -> list[EventTable]:
-        """The event's tables (of one round, or all), by round and table number."""
-        where, params = "event_id = ?", [event_id]
+    async def tournament_tables(
+        self, tournament_id: int, round: int | None = None
+    ) -> list[TournamentTable]:
+        """The tournament's tables (of one round, or all), by round and table number."""
+        where, params = "tournament_id = ?", [tournament_id]
         if round is not None:
-            where, params = "event_id = ? AND round = ?", [event_id, round]
+            where, params = "tournament_id = ? AND round = ?", [tournament_id, round]
         tables = await self._read(
-            f"SELECT round, table_no, seed, game_id, status FROM event_tables WHERE {where}"
+            f"SELECT round, table_no, seed, game_id, status FROM tournament_tables WHERE {where}"
             " ORDER BY round, table_no",
             params,
         )
         seats = await self._read(
             "SELECT round, table_no, seat, user_id, display_name, present, no_show, place,"
-            f" total_re, total_im, advanced FROM event_seats WHERE {where}"
+            f" total_re, total_im, advanced FROM tournament_seats WHERE {where}"
             " ORDER BY round, table_no, seat",
             params,
         )
-        is_complex = await self._event_is_complex(event_id)
-        by_table: dict[tuple[int, int], list[EventSeat]] = {}
+        is_complex = await self._tournament_is_complex(tournament_id)
+        by_table: dict[tuple[int, int], list[TournamentSeat]] = {}
         for rnd, no, seat, user, name, present, no_show, place, re, im, advanced in seats:
             total = None if re is None else join_score(re, im, is_complex)
             by_table.setdefault((rnd, no), []).append(
-                EventSeat(
+                TournamentSeat(
                     seat, name, user, bool(present), bool(no_show), place, total, bool(advanced)
                 )
             )
         return [
-            EventTable(event_id, rnd, no, seed, tuple(by_table.get((rnd, no), [])), game, status)
+            TournamentTable(
+                tournament_id, rnd, no, seed, tuple(by_table.get((rnd, no), [])), game, status
+            )
             for rnd, no, seed, game, status in tables
         ]
 
-    async def _event_is_complex(self, event_id: int) -> bool:
-        rows = await self._read("SELECT rules FROM events WHERE id = ?", (event_id,))
+    async def _tournament_is_complex(self, tournament_id: int) -> bool:
+        rows = await self._read("SELECT rules FROM tournaments WHERE id = ?", (tournament_id,))
         return bool(rows) and json.loads(rows[0][0]).get("variant") == "complex"
 
     # ------------------------------------------------------------ one-time actions
 
-    async def claim_once(self, event_id: int, kind: str, message_id: int | None = None) -> bool:
+    async def claim_once(
+        self, tournament_id: int, kind: str, message_id: int | None = None
+    ) -> bool:
         """Claim one-time action ``kind`` (a reminder, "start", "final", "results:N", ...)
         before doing it; False if it was already claimed.
 
         Claiming first means a crash between the claim and the action loses that one
         action rather than ever doing it twice. (The table keeps its first name,
-        ``event_reminders``.)
+        ``tournament_claims``.)
         """
         async with self._transaction() as db:
             cursor = await db.execute(
-                "INSERT OR IGNORE INTO event_reminders (event_id, kind, message_id, sent_at)"
-                " VALUES (?, ?, ?, ?)",
-                (event_id, kind, message_id, _now_ms()),
+                "INSERT OR IGNORE INTO tournament_claims"
+                " (tournament_id, kind, message_id, claimed_at) VALUES (?, ?, ?, ?)",
+                (tournament_id, kind, message_id, _now_ms()),
             )
             return cursor.rowcount == 1
 
-    async def claimed(self, event_id: int) -> set[str]:
-        rows = await self._read("SELECT kind FROM event_reminders WHERE event_id = ?", (event_id,))
+    async def claimed(self, tournament_id: int) -> set[str]:
+        rows = await self._read(
+            "SELECT kind FROM tournament_claims WHERE tournament_id = ?", (tournament_id,)
+        )
         return {r[0] for r in rows}

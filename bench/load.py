@@ -254,7 +254,7 @@ class LoadRun:
                 f"still unanswered of those {len(waits)}, "
                 f"429s {self.double.error_count(429)}, other errors "
                 f"{len(self.double.errors) - self.double.error_count(429)}, "
-                f"edits pending {len(outbox._pending)}, "
+                f"edits pending {outbox.state_sizes()['pending']}, "
                 f"requests in flight {self.double._in_flight}",
                 file=sys.stderr,
                 flush=True,

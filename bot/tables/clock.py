@@ -19,7 +19,8 @@ from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.thinker import Thinker
-from bot.telegram.outbox import POST, Outbox
+from bot.telegram.outbox import Outbox
+from bot.telegram.pace import POST
 from bot.texts import t
 from bot.timers import Scheduler
 from engine import Event, Move

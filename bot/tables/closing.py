@@ -12,7 +12,7 @@ from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.outbox import MOVED
+from bot.telegram.pace import MOVED
 from bot.texts import t
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.outbox import MOVED
+from bot.telegram.pace import MOVED
 from bot.texts import t
 from engine import (
     Card,

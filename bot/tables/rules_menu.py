@@ -9,7 +9,7 @@ from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table, TableOptions
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.outbox import URGENT
+from bot.telegram.pace import URGENT
 from bot.texts import t
 from engine import Rules
 from engine.rules import Variant

@@ -14,7 +14,8 @@ from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.telegram import callbacks as cb
-from bot.telegram.outbox import EDIT, MOVED, URGENT, Outbox
+from bot.telegram.outbox import Outbox
+from bot.telegram.pace import EDIT, MOVED, URGENT
 from bot.texts import t
 from bot.timers import Background
 from engine import Game

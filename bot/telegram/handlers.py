@@ -21,7 +21,8 @@ from bot.basics import Person, UserError
 from bot.rooms import HeartsContext, Rooms
 from bot.telegram import callbacks as cb
 from bot.telegram.flood import Verdict
-from bot.telegram.outbox import URGENT, Slot
+from bot.telegram.outbox import Slot
+from bot.telegram.pace import URGENT
 from bot.texts import t
 from storage.errors import StorageUnavailable
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import asdict
 from typing import Any
 
 from aiohttp import web
@@ -24,77 +22,11 @@ from telegram.request import HTTPXRequest
 
 from bot.config import Settings
 from bot.logs import SecretRedactor
+from storage.checks import Check, check_database
 
 logger = logging.getLogger(__name__)
 
 GetMe = Callable[[], Awaitable[Any]]
-
-
-@dataclass(frozen=True)
-class Check:
-    """One check's outcome; `detail` says what was found, in one short sentence."""
-
-    name: str
-    ok: bool
-    detail: str
-
-
-def check_database(path: Path, busy_timeout_s: float = 5.0) -> list[Check]:
-    """Whether the database file can be read and written, and its schema is current.
-
-    Never creates the file. A write is tried with ``BEGIN IMMEDIATE`` (which takes the
-    write lock) followed by a rollback, so nothing changes.
-    """
-    try:
-        from storage.migrations import LATEST_VERSION
-    except ImportError as exc:  # storage not installed: say so rather than crash
-        return [Check("database", False, f"the storage package cannot be imported ({exc})")]
-
-    if not path.exists():
-        return [
-            Check("database", False, f"{path} does not exist yet (the bot creates it on start)")
-        ]
-    try:
-        conn = sqlite3.connect(
-            f"{path.resolve().as_uri()}?mode=rw", uri=True, timeout=busy_timeout_s
-        )
-    except sqlite3.Error as exc:
-        return [Check("database", False, f"{path} cannot be opened ({exc})")]
-    try:
-        conn.isolation_level = None  # we issue BEGIN ourselves
-        try:
-            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        except sqlite3.Error as exc:
-            return [Check("database", False, f"{path} cannot be read ({exc})")]
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute("ROLLBACK")
-        except sqlite3.Error as exc:
-            return [Check("database", False, f"{path} cannot be written ({exc})")]
-    finally:
-        conn.close()
-    checks = [Check("database", True, f"{path} is readable and writable")]
-    if version == LATEST_VERSION:
-        checks.append(Check("schema", True, f"schema version {version} is current"))
-    elif version < LATEST_VERSION:
-        checks.append(
-            Check(
-                "schema",
-                False,
-                f"schema version {version} is older than {LATEST_VERSION}; "
-                "the bot upgrades it when it starts",
-            )
-        )
-    else:
-        checks.append(
-            Check(
-                "schema",
-                False,
-                f"schema version {version} is newer than {LATEST_VERSION}; upgrade the bot",
-            )
-        )
-    return checks
 
 
 def make_bot(settings: Settings, timeout_s: float = 10.0) -> Bot:

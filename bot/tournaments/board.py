@@ -12,7 +12,8 @@ from bot.basics import Person, UserError
 from bot.tables.config import AdminCheck
 from bot.tables.desk import TableDesk
 from bot.tables.render import esc
-from bot.telegram.outbox import MOVED, Outbox
+from bot.telegram.outbox import Outbox
+from bot.telegram.pace import MOVED
 from bot.texts import t
 from bot.timers import Clock, Scheduler
 from bot.tournaments import plan as tour

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.telegram.outbox import DELETE, EDIT, GROUP_EDIT, MOVED, POST, URGENT, Outbox, Pacer
+from bot.telegram.outbox import Outbox
+from bot.telegram.pace import DELETE, EDIT, GROUP_EDIT, MOVED, POST, URGENT, Pacer
 from sandbox.double import BotApiDouble
 from sandbox.testing import make_bot, running_double
 

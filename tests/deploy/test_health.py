@@ -16,8 +16,9 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import Settings
-from bot.telegram.health import Check, HealthServer, check_database
+from bot.telegram.health import HealthServer
 from storage import open_storage
+from storage.checks import Check, check_database
 from storage.migrations import LATEST_VERSION
 
 

@@ -18,7 +18,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from bot.telegram.health import check_database
+from storage.checks import check_database
 
 ROOT = Path(__file__).resolve().parents[2]
 

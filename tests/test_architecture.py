@@ -1,0 +1,94 @@
+"""The layout ARCHITECTURE.md describes, kept: the rules the redesign of `bot/` set itself.
+
+Read from the source with `ast`, so a change that breaks one of them fails here with the
+class, the line or the import that does.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_METHODS = 24
+""""About twenty" methods a class (issue 13), with a little room."""
+MAX_CLASS_LINES = 500
+TABLES_FOR_TOURNAMENTS = {"desk", "model", "render", "config"}
+"""What `bot/tournaments/` may import from `bot/tables/`: the narrow interface (`desk`) and
+the shared vocabulary, never the registry, the clock, the lobby or the screens."""
+
+
+def modules(package: str) -> Iterator[tuple[Path, ast.Module]]:
+    for path in sorted((ROOT / package).rglob("*.py")):
+        yield path.relative_to(ROOT), ast.parse(path.read_text(encoding="utf-8"))
+
+
+def imported(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.lineno, node.module
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+
+
+def test_no_class_in_bot_keeps_more_than_about_twenty_methods_or_500_lines() -> None:
+    too_big = []
+    for path, tree in modules("bot"):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                methods = sum(
+                    isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) for item in node.body
+                )
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if methods > MAX_METHODS or lines > MAX_CLASS_LINES:
+                    too_big.append(f"{path}:{node.lineno} {node.name}: {methods} methods, {lines}")
+    assert too_big == []
+
+
+def test_no_module_in_bot_reaches_into_another_objects_underscored_attributes() -> None:
+    reaches = []
+    for path, tree in modules("bot"):
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+            ):
+                reaches.append(f"{path}:{node.lineno} {ast.unparse(node)}")
+    assert reaches == []
+
+
+def test_tournaments_use_tables_only_through_the_desk_and_the_shared_model() -> None:
+    wrong = []
+    for path, tree in modules("bot/tournaments"):
+        for line, module in imported(tree):
+            if module.startswith("bot.tables"):
+                inner = module.split(".")[2] if module.count(".") >= 2 else ""
+                if inner not in TABLES_FOR_TOURNAMENTS:
+                    wrong.append(f"{path}:{line} imports {module}")
+    assert wrong == []
+
+
+def test_the_engine_stays_pure_no_io_no_asyncio_no_telegram() -> None:
+    forbidden = ("asyncio", "telegram", "aiosqlite", "bot", "storage", "sandbox", "socket")
+    wrong = [
+        f"{path}:{line} imports {module}"
+        for path, tree in modules("engine")
+        for line, module in imported(tree)
+        if module.split(".")[0] in forbidden
+    ]
+    assert wrong == []
+
+
+def test_only_storage_talks_to_the_database() -> None:
+    wrong = [
+        f"{path}:{line} imports {module}"
+        for package in ("bot", "engine", "sandbox")
+        for path, tree in modules(package)
+        for line, module in imported(tree)
+        if module.split(".")[0] in ("aiosqlite", "sqlite3", "asyncpg")
+    ]
+    assert wrong == []

@@ -104,7 +104,7 @@ def _exception_text(record: logging.LogRecord) -> str | None:
 
 
 class TextFormatter(logging.Formatter):
-    """``2026-01-31T12:00:00.000Z INFO bot.service: message chat_id=1 game_id=2``.
+    """``2026-01-31T12:00:00.000Z INFO bot.tables.play: message chat_id=1 game_id=2``.
 
     Newlines (a traceback, a multi-line message) are written as ``\\n`` so that every
     event stays on one line for journald, docker logs and grep.

@@ -349,7 +349,7 @@ ROUTES: dict[str, Callable[[Press], Awaitable[str]]] = {
     cb.TOURNAMENT_REGISTER: lambda p: p.rooms.entries.register(p.id, p.person),
     cb.TOURNAMENT_WITHDRAW: lambda p: p.rooms.entries.withdraw(p.id, p.person),
 }
-"""What each button does, by its callback action (`bot.callbacks`)."""
+"""What each button does, by its callback action (`bot.telegram.callbacks`)."""
 
 
 async def _dispatch(rooms: Rooms, data: cb.Callback, person: Person, message: object) -> str:

@@ -168,7 +168,7 @@ class Timeline:
         return None
 
     async def resume(self) -> None:
-        """After a start (and `HeartsService.resume`): pick every open tournament up again."""
+        """After a start (and `Rooms.resume`): pick every open tournament up again."""
         for tournament in await self.storage.open_tournaments():
             try:
                 async with self.board.lock(tournament.id):

@@ -56,7 +56,7 @@ def assert_no_secret(text: str) -> None:
 
 def test_text_is_one_line_per_event_with_ids(tmp_path: Path, restore_logging: None) -> None:
     stream = capture(tmp_path)
-    log = logging.getLogger("bot.service")
+    log = logging.getLogger("bot.tables.play")
     log.info("card played", extra={"chat_id": -100123, "game_id": 42})
     try:
         raise ValueError("bad\nthing")
@@ -64,21 +64,21 @@ def test_text_is_one_line_per_event_with_ids(tmp_path: Path, restore_logging: No
         log.exception("handler failed", extra={"chat_id": 7})
     lines = stream.getvalue().splitlines()
     assert len(lines) == 2
-    assert " INFO bot.service: card played chat_id=-100123 game_id=42" in lines[0]
-    assert "ERROR bot.service: handler failed chat_id=7 | Traceback" in lines[1]
+    assert " INFO bot.tables.play: card played chat_id=-100123 game_id=42" in lines[0]
+    assert "ERROR bot.tables.play: handler failed chat_id=7 | Traceback" in lines[1]
     assert "ValueError: bad\\nthing" in lines[1]
 
 
 def test_json_lines(tmp_path: Path, restore_logging: None) -> None:
     stream = capture(tmp_path, "json")
-    log = logging.getLogger("bot.handlers")
+    log = logging.getLogger("bot.telegram.handlers")
     log.warning("timeout for seat %d", 2, extra={"chat_id": -5, "game_id": 9})
     try:
         1 / 0  # noqa: B018
     except ZeroDivisionError:
         log.exception("boom")
     first, second = (json.loads(line) for line in stream.getvalue().splitlines())
-    assert first["level"] == "WARNING" and first["logger"] == "bot.handlers"
+    assert first["level"] == "WARNING" and first["logger"] == "bot.telegram.handlers"
     assert first["msg"] == "timeout for seat 2"
     assert (first["chat_id"], first["game_id"]) == (-5, 9)
     assert first["ts"].endswith("Z")

@@ -149,10 +149,11 @@ class Edits:
             return
         wake = self._wake.get(key)
         if wake is not None and key[0] > 0 and priority <= MOVED:
-            wake.set()
-        elif self.sender.pacer is not None:
-            # An older state of this message may be waiting its turn at a lower priority
-            # (a screen that became the acting person's): the wait moves up.
+            wake.set()  # if the worker waits out its chat's pace, it goes now
+        if self.sender.pacer is not None:
+            # If it already waits its turn in the overall pace at a lower priority (a
+            # screen that became the acting person's), the wait moves up. (Both: a worker
+            # that once waited out the chat's pace keeps its wake, and waits in the pacer.)
             self.sender.pacer.promote(key, edit_priority(key[0], priority))
 
     async def _worker(self, key: tuple[int, int]) -> None:

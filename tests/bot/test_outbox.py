@@ -186,3 +186,32 @@ async def test_after_stopping_a_send_waiting_for_its_turn_is_dropped() -> None:
         texts = [e.message.text for e in double.events if e.message is not None]
         assert "your turn" not in texts
         assert not any(e.kind == "deleted" for e in double.events)
+
+
+async def test_an_edit_that_waited_out_its_chats_pace_still_jumps_the_queue_when_urgent() -> None:
+    """In production a DM keeps a pace of its own (an edit a second): an edit's worker
+    that waited it out and then queued in the overall pace at EDIT must still move up
+    when its screen becomes the acting person's. (It once stayed behind every other
+    screen: at 50 tables, people's own screens lagged for minutes.)"""
+    async with running_double() as double, make_bot(double) as bot:
+        target, *others = [double.create_user(f"P{n}", username=f"p{n}") for n in range(6)]
+        for person in (target, *others):
+            await person.start_bot()
+        outbox = Outbox(bot, group_interval=0.0, dm_interval=0.6, per_second=4)
+        screens = {p.dm: await outbox.send(p.dm, f"{p.name}'s screen") for p in (target, *others)}
+        await outbox.send(target.dm, "a notice")  # the target's chat has just had its turn
+        first = len(double.events)
+        for chat_id, message_id in screens.items():
+            assert message_id is not None
+            outbox.edit(chat_id, message_id, "one card later")
+        # The others queue in the overall pace at once; the target's edit waits out its
+        # chat's pace first, then queues behind them.
+        await asyncio.sleep(0.5)
+        target_screen = screens[target.dm]
+        assert target_screen is not None
+        outbox.edit(target.dm, target_screen, "your turn", priority=URGENT)
+        await outbox.flush(timeout=10.0)
+        order = [e.chat_id for e in double.events[first:] if e.kind == "edited"]
+        await outbox.close()
+    assert len(order) == 6
+    assert target.dm in order[:3], order

@@ -9,6 +9,8 @@ BENCHMARKS = {
     "engine": "bench.engine_bench",
     "storage": "bench.storage_bench",
     "load": "bench.load",
+    "ratings": "bench.ratings_bench",
+    "i18n": "bench.i18n_bench",
 }
 
 

@@ -1,4 +1,5 @@
-"""Storage figures: durable moves per second, commit latency, standings over 100,000 hands.
+"""Storage figures: durable moves per second, commit latency, standings and ratings over
+100,000 hands.
 
 ``python -m bench.storage_bench [--moves N] [--hands N]``. Bars (issue 4): at least 1,000
 durable moves per second, p99 commit under 10 ms, a standings query under 50 ms.
@@ -174,8 +175,18 @@ async def bench_standings(path: Path, hands: int) -> None:
     store = await SqliteStorage.open(path)
     await store.close()
     n_games, n_hands = _fill_results(path, hands)
-    store = await SqliteStorage.open(path)
+    start = time.perf_counter()
+    store = await SqliteStorage.open(path)  # rates the games it has never rated
+    opened = time.perf_counter() - start
     try:
+        print(f"rating {n_games} stored games on opening: {opened:.2f} s")
+        start = time.perf_counter()
+        report = await store.rebuild_ratings()
+        rebuilt = time.perf_counter() - start
+        print(
+            f"ratings --rebuild: {report.games} games, {report.values} values in {rebuilt:.2f} s"
+            f" ({report.differing} differing)"
+        )
         queries: dict[str, Callable[[], Awaitable[object]]] = {
             "standings, all chats": lambda: store.standings(None, "points"),
             "standings, one chat": lambda: store.standings(-7, "points"),
@@ -183,6 +194,10 @@ async def bench_standings(path: Path, hands: int) -> None:
             "one player, all chats": lambda: store.player_standing(17),
             "player history (10)": lambda: store.player_history(17),
             "table of a 20-hand game": lambda: store.game_table(n_games // 2),
+            "rating board, all chats": lambda: store.rating_board(None),
+            "rating board, one chat": lambda: store.rating_board(-7),
+            "one player's rating": lambda: store.player_rating(17, -7),
+            "rating history (200)": lambda: store.rating_history(17),
         }
         print(f"stored: {n_games} finished games, {n_hands} hands, 200 players, 50 chats")
         for name, query in queries.items():

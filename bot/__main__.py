@@ -55,6 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     restore = commands.add_parser("restore", help="restore the database from a backup")
     restore.add_argument("src", type=Path, help="the backup file")
+    ratings = commands.add_parser("ratings", help="the ratings: rebuild them from the games")
+    ratings.add_argument(
+        "--rebuild",
+        action="store_true",
+        required=True,
+        help="recompute every rating from the stored games, in order (after a change of "
+        "model or constants); says how many stored values came out different",
+    )
     return parser
 
 
@@ -107,6 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_backup(load_settings(require_token=False), args.dest)
         if args.command == "restore":
             return run_restore(load_settings(require_token=False), args.src)
+        if args.command == "ratings":
+            return run_rebuild_ratings(load_settings(require_token=False))
         return run_bot(load_settings())
     except ConfigError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
@@ -238,6 +248,33 @@ def run_restore(settings: Settings, src: Path) -> int:
         print(f"{PROG}: restore refused: {exc}", file=sys.stderr)
         return 1
     print(f"restored {settings.database_path} from {src}")
+    return 0
+
+
+def run_rebuild_ratings(settings: Settings) -> int:
+    """``hearts-bot ratings --rebuild``: every rating again, from the stored games."""
+    import asyncio
+
+    from storage.errors import StorageError
+    from storage.sqlite import SqliteStorage
+
+    async def rebuild() -> str:
+        storage = await SqliteStorage.open(settings.database_path)
+        try:
+            report = await storage.rebuild_ratings()
+        finally:
+            await storage.close()
+        return f"rebuilt the ratings of {report.games} games ({report.values} values); " + (
+            "every stored value came out the same"
+            if report.differing == 0
+            else f"{report.differing} stored values changed"
+        )
+
+    try:
+        print(asyncio.run(rebuild()))
+    except (StorageError, OSError) as exc:
+        print(f"{PROG}: rebuilding the ratings failed: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -24,9 +24,12 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    TypeHandler,
 )
 
 from bot.config import Settings, Tuning
+from bot.i18n import ENGLISH, LANGUAGES, mark, translator
+from bot.languages import Languages
 from bot.rooms import BotData, HeartsContext, open_rooms
 from bot.tables.config import TablesConfig
 from bot.tables.thinker import Thinker
@@ -39,22 +42,26 @@ from storage import open_storage
 log = logging.getLogger(__name__)
 
 GROUP_COMMANDS = [
-    ("newgame", "Open a table of Hearts"),
-    ("join", "Take a seat"),
-    ("leave", "Leave the table"),
-    ("start", "Start the game (host or admin)"),
-    ("cancel", "Cancel the table (host or admin)"),
-    ("scores", "This game and the leaderboard"),
-    ("rules", "The rules of this table"),
-    ("rejoin", "Take your seat back"),
-    ("event", "Tournaments: register, rounds, standings"),
-    ("help", "All commands"),
+    ("newgame", mark("Open a table of Hearts")),
+    ("join", mark("Take a seat")),
+    ("leave", mark("Leave the table")),
+    ("start", mark("Start the game (host or admin)")),
+    ("cancel", mark("Cancel the table (host or admin)")),
+    ("scores", mark("This game and the leaderboard")),
+    ("rating", mark("Your rating here and overall")),
+    ("rules", mark("The rules of this table")),
+    ("rejoin", mark("Take your seat back")),
+    ("event", mark("Tournaments: register, rounds, standings")),
+    ("language", mark("The group's language (admins)")),
+    ("help", mark("All commands")),
 ]
 PRIVATE_COMMANDS = [
-    ("stats", "Your record"),
-    ("rejoin", "Take your seat back"),
-    ("rules", "The rules"),
-    ("help", "All commands"),
+    ("stats", mark("Your record")),
+    ("rating", mark("Your rating")),
+    ("rejoin", mark("Take your seat back")),
+    ("rules", mark("The rules")),
+    ("language", mark("Your language")),
+    ("help", mark("All commands")),
 ]
 
 
@@ -125,6 +132,8 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
     app.updater = ConfirmingUpdater(app.bot, app.update_queue, app.process_update)
     app.bot_data.settings = settings
     app.bot_data.tuning = tuning
+    # Before any other handler: each update says its sender's app language.
+    app.add_handler(TypeHandler(Update, handlers.remember_language), group=-1)
     app.add_handler(CommandHandler(["newgame", "hearts"], handlers.new_game))
     app.add_handler(CommandHandler("start", handlers.start))
     app.add_handler(CommandHandler("join", handlers.join))
@@ -133,9 +142,11 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
     app.add_handler(CommandHandler("rejoin", handlers.rejoin))
     app.add_handler(CommandHandler("scores", handlers.scores))
     app.add_handler(CommandHandler("stats", handlers.stats))
+    app.add_handler(CommandHandler("rating", handlers.rating))
     app.add_handler(CommandHandler("rules", handlers.rules))
     app.add_handler(CommandHandler("event", handlers.tournament))
     app.add_handler(CommandHandler("help", handlers.help_command))
+    app.add_handler(CommandHandler("language", handlers.language))
     app.add_handler(CallbackQueryHandler(handlers.button))
     app.add_handler(ChatMemberHandler(handlers.membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(handlers.error_handler)
@@ -232,19 +243,30 @@ async def _post_init(app: HeartsApp) -> None:
         is_member,
         member_status,
         tuning.clock or system_clock,
+        await Languages.load(storage),
     )
     app.bot_data.rooms = rooms
     try:
-        await app.bot.set_my_commands(
-            [BotCommand(c, d) for c, d in GROUP_COMMANDS], scope=BotCommandScopeAllGroupChats()
-        )
-        await app.bot.set_my_commands(
-            [BotCommand(c, d) for c, d in PRIVATE_COMMANDS], scope=BotCommandScopeAllPrivateChats()
-        )
+        await set_commands(app)
     except TelegramError as error:
         log.warning("could not register commands: %s", error)
     await rooms.resume()
     log.info("bot @%s ready", me.username)
+
+
+async def set_commands(app: HeartsApp) -> None:
+    """The command menu in every shipped language (English for every other)."""
+    for language in LANGUAGES:
+        tr = translator(language)
+        # Telegram's scope is a two-letter code: Brazilian Portuguese serves "pt".
+        code = None if language == ENGLISH else language[:2]
+        for commands, scope in (
+            (GROUP_COMMANDS, BotCommandScopeAllGroupChats()),
+            (PRIVATE_COMMANDS, BotCommandScopeAllPrivateChats()),
+        ):
+            await app.bot.set_my_commands(
+                [BotCommand(c, tr(d)) for c, d in commands], scope=scope, language_code=code
+            )
 
 
 async def _post_stop(app: HeartsApp) -> None:

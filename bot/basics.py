@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.i18n import Msg
+
 
 class UserError(Exception):
-    """A request the bot turns down; the message is shown to the person as it is."""
+    """A request the bot turns down; `said` is told to the person in their language (a
+    toast for a button, a reply for a command)."""
+
+    def __init__(self, said: Msg) -> None:
+        super().__init__(str(said))
+        self.said = said
 
 
 @dataclass(frozen=True)

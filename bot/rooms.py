@@ -16,6 +16,8 @@ from typing import Any
 from telegram.ext import CallbackContext, ExtBot
 
 from bot.config import Settings, Tuning
+from bot.language_menu import LanguageMenu
+from bot.languages import Languages
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
 from bot.tables.config import AdminCheck, MemberCheck, TablesConfig, random_deal
@@ -25,6 +27,7 @@ from bot.tables.lobby import Lobby
 from bot.tables.model import Table
 from bot.tables.play import Moves
 from bot.tables.presence import Presence
+from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.rules_menu import RulesMenu
 from bot.tables.screens import Screens
@@ -32,7 +35,6 @@ from bot.tables.standings import Standings
 from bot.tables.thinker import Thinker
 from bot.telegram.flood import CommandLimiter
 from bot.telegram.outbox import Outbox
-from bot.texts import t
 from bot.timers import Background, Clock, Scheduler
 from bot.tournaments.board import Board
 from bot.tournaments.commands import TournamentCommands
@@ -49,6 +51,8 @@ log = logging.getLogger(__name__)
 class Rooms:
     storage: Storage
     outbox: Outbox
+    languages: Languages
+    language_menu: LanguageMenu
     registry: TableRegistry
     screens: Screens
     moves: Moves
@@ -59,6 +63,7 @@ class Rooms:
     closer: Closer
     links: DirectChats
     standings: Standings
+    ratings: Ratings
     board: Board
     """The tournaments' shared part; `entries`, `rounds`, `timeline` and `tournaments`
     (the ``/event`` commands) are theirs."""
@@ -85,7 +90,12 @@ class Rooms:
     def _resume_one(self, stored: StoredGame) -> None:
         if stored.status == "quarantined":
             log.warning("game %s quarantined: %s", stored.id, stored.quarantine_reason)
-            self.outbox.post(stored.chat_id, t("game.quarantined"), thread_id=stored.thread_id)
+            tr = self.languages.chat(stored.chat_id)
+            text = tr(
+                "⚠ This game's saved state could not be read, so it was set aside. Sorry! "
+                "Start a new one with /newgame."
+            )
+            self.outbox.post(stored.chat_id, text, thread_id=stored.thread_id)
             return
         table = Table.from_stored(stored)
         self.registry.add(table, stored.last_seq)
@@ -122,13 +132,15 @@ def open_rooms(
     is_member: MemberCheck,
     member_status: MemberStatus,
     clock: Clock,
+    languages: Languages,
 ) -> Rooms:
     """Every collaborator, each given what it works with."""
     background = Background()
     scheduler = Scheduler()
     registry = TableRegistry(storage, background)
-    screens = Screens(registry, outbox, background, config.bot_username)
-    moves = Moves(registry, screens)
+    screens = Screens(registry, outbox, background, config.bot_username, languages)
+    ratings = Ratings(storage)
+    moves = Moves(registry, screens, ratings)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config)
     moves.subscribe(turns.on_move)  # first: what comes next is armed before anyone else hears
     closer = Closer(registry, screens, turns, is_admin)
@@ -139,13 +151,15 @@ def open_rooms(
     outbox.on_gone = presence.chat_gone
     links = DirectChats(registry, screens, lobby)
     desk = TableDesk(registry, moves, lobby, presence, closer, links)
-    board = Board(desk, storage, outbox, is_admin, clock)
+    board = Board(desk, storage, outbox, is_admin, clock, languages)
     entries = Entries(board, member_status, config.bot_username)
     rounds = Rounds(board)
     timeline = Timeline(board, rounds)
     return Rooms(
         storage=storage,
         outbox=outbox,
+        languages=languages,
+        language_menu=LanguageMenu(languages, is_admin),
         registry=registry,
         screens=screens,
         moves=moves,
@@ -156,6 +170,7 @@ def open_rooms(
         closer=closer,
         links=links,
         standings=Standings(registry),
+        ratings=ratings,
         board=board,
         entries=entries,
         rounds=rounds,

@@ -440,7 +440,9 @@ class Game:
             raise IllegalMove("pass_three", "Choose exactly 3 different cards to pass.")
         if mask & ~self.hands[seat]:
             missing = next(c for c in chosen if not self.hands[seat] >> c.index & 1)
-            raise IllegalMove("not_in_hand", f"You don't have {missing.symbol}.")
+            raise IllegalMove(
+                "not_in_hand", f"You don't have {missing.symbol}.", card=missing.symbol
+            )
         self._passes[seat] = mask
         events: list[Event] = [_PASSED[seat]]
         if None not in self._passes:
@@ -521,7 +523,7 @@ class Game:
             except ValueError as error:
                 raise IllegalMove("not_a_card", str(error)) from None
         if not self.hands[seat] >> card.index & 1:
-            raise IllegalMove("not_in_hand", f"You don't have {card.symbol}.")
+            raise IllegalMove("not_in_hand", f"You don't have {card.symbol}.", card=card.symbol)
         if not self.legal_mask(seat) >> card.index & 1:
             raise self._why_illegal(seat, card)
         # Now a plain int seat and a Card known to be legal: the quick way plays it.
@@ -581,7 +583,9 @@ class Game:
         if self.phase != "moon":
             raise self._wrong_phase("choose a moon option")
         if seat != self._shooter:
-            raise IllegalMove("not_your_turn", "Only the player who shot the moon chooses.")
+            raise IllegalMove(
+                "not_your_turn", "Only the player who shot the moon chooses.", phase="moon"
+            )
         if choice not in MOON_CHOICES:
             raise IllegalMove("bad_moon_choice", "Choose subtract_from_shooter or add_to_others.")
         moon_choice: MoonChoice = choice  # type: ignore[assignment]
@@ -635,7 +639,7 @@ class Game:
         }[self.phase]
         if self.phase == "over":
             return IllegalMove("game_over", "The game is over.")
-        return IllegalMove("wrong_phase", f"You can't {action} now: {now}.")
+        return IllegalMove("wrong_phase", f"You can't {action} now: {now}.", phase=self.phase)
 
     def _why_illegal(self, seat: int, card: Card) -> IllegalMove:
         hand = self.hands[seat]
@@ -643,12 +647,15 @@ class Game:
             if not self.tricks:
                 first = CARDS[self._first_lead]
                 return IllegalMove(
-                    "must_lead_lowest_club", f"The first trick must be led with {first.symbol}."
+                    "must_lead_lowest_club",
+                    f"The first trick must be led with {first.symbol}.",
+                    card=first.symbol,
                 )
             return IllegalMove("hearts_not_broken", "Hearts are not broken yet.")
         led = self._trick_cards[0] // 13
         if hand & SUIT_MASKS[led]:
-            return IllegalMove("must_follow_suit", f"You must follow {SUIT_SYMBOLS[SUITS[led]]}.")
+            suit = SUIT_SYMBOLS[SUITS[led]]
+            return IllegalMove("must_follow_suit", f"You must follow {suit}.", suit=suit)
         return IllegalMove("points_on_first_trick", "No hearts and no Q♠ on the first trick.")
 
     # ----------------------------------------------------------------- JSON

@@ -33,6 +33,17 @@ from sandbox.web_page import PAGE_HTML
 
 Json = dict[str, Any]
 
+APP_LANGUAGES = (
+    ("en", "English"),
+    ("es", "Español"),
+    ("pt-br", "Português (Brasil)"),
+    ("ru", "Русский"),
+    ("fa", "فارسی"),
+    ("hi", "हिन्दी"),
+)
+"""The languages a person's Telegram app can speak on the page (Telegram's codes): the bot
+follows a person's app language in their DM, until they choose one with /language."""
+
 MAX_MESSAGES_PER_CHAT = 300
 """Older messages are left out of the state (the page is for playing, not archiving)."""
 MAX_WAIT = 25.0
@@ -75,6 +86,7 @@ class SandboxWeb:
         app.router.add_post("/api/send", self._send)
         app.router.add_post("/api/press", self._press)
         app.router.add_post("/api/open_link", self._open_link)
+        app.router.add_post("/api/language", self._language)
         app.on_shutdown.append(self._on_shutdown)
         return app
 
@@ -146,6 +158,7 @@ class SandboxWeb:
                     "title": person.name,
                     "person_id": person.id,
                     "dm_open": person.has_started_bot,
+                    "language_code": double.user(person.id).language_code or "en",
                     "messages": self._messages(person.dm),
                 }
             )
@@ -155,6 +168,7 @@ class SandboxWeb:
             "people": [
                 {"id": p.id, "name": p.name, "dm_open": p.has_started_bot} for p in self.people
             ],
+            "languages": [{"code": code, "name": name} for code, name in APP_LANGUAGES],
             "chats": chats,
         }
 
@@ -262,6 +276,19 @@ class SandboxWeb:
         except (LookupError, ValueError) as exc:
             return _error(400, str(exc))
         return web.json_response({"ok": True, "message_id": message_id})
+
+    async def _language(self, request: web.Request) -> web.Response:
+        """A person's Telegram app speaks another language from now on (their updates say it)."""
+        body = await _body(request)
+        try:
+            person = self.person(body.get("person_id"))
+        except LookupError as exc:
+            return _error(400, str(exc))
+        code = str(body.get("language_code") or "")
+        if code not in dict(APP_LANGUAGES):
+            return _error(400, f"not one of the page's languages: {code!r}")
+        self.double.user(person.id).language_code = code
+        return web.json_response({"ok": True})
 
     async def _press(self, request: web.Request) -> web.Response:
         body = await _body(request)

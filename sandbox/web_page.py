@@ -78,6 +78,7 @@ section.panel.flash .chat-head { animation: flash 1.2s ease-out; }
 .chat-head .names { min-width: 0; }
 .chat-head .title { font-weight: 700; font-size: 15px; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; }
+.chat-head .app-language { margin-left: auto; font-size: 12.5px; max-width: 11em; }
 .chat-head .subtitle { color: var(--muted); font-size: 12.5px; white-space: nowrap;
   overflow: hidden; text-overflow: ellipsis; }
 .wall {
@@ -204,7 +205,7 @@ form.composer button { flex: none; border: 0; width: 36px; height: 36px; border-
 const COLORS = ["#e17076", "#7bc862", "#65aadd", "#a695e7", "#ee7aae", "#6ec9cb", "#faa774"];
 const CARD_RE = /^(\[|•)?(10|[2-9JQKA])([♠♥♦♣])\]?$/u;
 const app = {
-  version: -1, bot: {name: "Hearts", username: "bot"}, people: [], panels: new Map(),
+  version: -1, bot: {name: "Hearts", username: "bot"}, people: [], languages: [], panels: new Map(),
   order: [], active: null, groupAs: null, started: false,
 };
 
@@ -298,6 +299,24 @@ function makePanel(chat) {
   const head = h("div", {class: "chat-head"}, avatar,
     h("div", {class: "names"}, h("div", {class: "title", text: chat.title}), subtitle));
   panel.subtitle = subtitle;
+  if (!isGroup) {
+    // The language of this person's Telegram app: the bot writes their DM in it (until
+    // they choose one with /language), and the group's first table takes its opener's.
+    const language = h("select", {class: "app-language", "data-person-id": chat.person_id,
+      title: "The language of " + chat.title + "'s Telegram app"});
+    for (const l of app.languages) {
+      language.append(h("option", {value: l.code, text: "🌐 " + l.name}));
+    }
+    language.value = chat.language_code || "en";
+    language.addEventListener("change", async () => {
+      const r = await post("/api/language",
+        {person_id: chat.person_id, language_code: language.value});
+      if (r.ok) toast(panel, chat.title + "'s app now speaks " +
+        language.selectedOptions[0].text.slice(3) + ": the bot follows from their next message.");
+      else toast(panel, r.error || "That did not work.", "error");
+    });
+    head.append(language);
+  }
   panel.list = h("div", {class: "messages"});
   panel.toasts = h("div", {class: "toasts"});
   const wall = h("div", {class: "wall"}, panel.list, panel.toasts);
@@ -503,6 +522,7 @@ function applyState(state) {
   app.version = state.version;
   app.bot = state.bot;
   app.people = state.people;
+  app.languages = state.languages || [];
   if (!app.started) { setupPanels(state); app.started = true; }
   for (const chat of state.chats) {
     const panel = app.panels.get(chat.id);

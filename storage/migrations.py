@@ -30,6 +30,13 @@ Schema (version 2):
   one-time actions claimed, ``claimed_at``), and every ``event_id`` is ``tournament_id``.
   The tournament's free-form ``meta`` is ``state``: versioned JSON read by
   `storage.tournaments.TournamentState` (``"v": 1``; ``next`` is ``advancing``).
+- version 6 keeps languages: ``person_languages`` (chosen, and the Telegram app's) and
+  ``chat_languages`` (an admin's choice, and the first table's opener's).
+- version 7 adds ratings: ``ratings`` (μ and σ per pool, scope and player; scope 0 is
+  overall, a computer level is a negative player id), ``rating_changes`` (each game's
+  before and after, per scope and player) and ``rated_games`` (the order games were rated
+  in, which a rebuild follows). Games finished before version 7 are rated when the
+  storage opens.
 """
 
 from __future__ import annotations
@@ -311,7 +318,79 @@ _V5 = Migration(
     ),
 )
 
-MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3, _V4, _V5)
+_V6 = Migration(
+    6,
+    "languages: a person's own choice and their Telegram app's; a group's admin's choice "
+    "and the language of whoever opened its first table",
+    (
+        # chats.language was always "en" and never chosen (no /language existed).
+        "ALTER TABLE chats DROP COLUMN language",
+        """
+        CREATE TABLE person_languages (
+            user_id    INTEGER PRIMARY KEY,
+            chosen     TEXT    NOT NULL DEFAULT '',
+            app        TEXT    NOT NULL DEFAULT '',
+            updated_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE chat_languages (
+            chat_id    INTEGER PRIMARY KEY,
+            chosen     TEXT    NOT NULL DEFAULT '',
+            first      TEXT    NOT NULL DEFAULT '',
+            updated_at INTEGER NOT NULL
+        )
+        """,
+    ),
+)
+
+_V7 = Migration(
+    7,
+    "ratings: OpenSkill per pool (main, two-player) and scope (a chat, or 0 for overall), "
+    "each game's change to each player, and the order games were rated in",
+    (
+        """
+        CREATE TABLE ratings (
+            pool       TEXT    NOT NULL CHECK (pool IN ('main', 'two')),
+            chat_id    INTEGER NOT NULL,
+            player     INTEGER NOT NULL,
+            mu         REAL    NOT NULL,
+            sigma      REAL    NOT NULL,
+            games      INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (pool, chat_id, player)
+        ) WITHOUT ROWID
+        """,
+        # The leaderboard and a player's place read this index, best first.
+        "CREATE INDEX ratings_board ON ratings (pool, chat_id, (mu - 3 * sigma) DESC)",
+        """
+        CREATE TABLE rated_games (
+            game_id  INTEGER PRIMARY KEY REFERENCES games (id),
+            seq      INTEGER NOT NULL UNIQUE,
+            pool     TEXT    NOT NULL,
+            rated_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE rating_changes (
+            game_id      INTEGER NOT NULL REFERENCES games (id),
+            chat_id      INTEGER NOT NULL,
+            player       INTEGER NOT NULL,
+            pool         TEXT    NOT NULL,
+            seat         INTEGER NOT NULL,
+            weight       REAL    NOT NULL,
+            mu_before    REAL    NOT NULL,
+            sigma_before REAL    NOT NULL,
+            mu_after     REAL    NOT NULL,
+            sigma_after  REAL    NOT NULL,
+            PRIMARY KEY (game_id, chat_id, player)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX rating_changes_history ON rating_changes (player, pool, chat_id, game_id)",
+    ),
+)
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 LATEST_VERSION: Final = len(MIGRATIONS)
 
 assert all(m.version == i + 1 for i, m in enumerate(MIGRATIONS)), "migrations out of order"

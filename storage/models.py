@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any, Final, Literal
 
 from engine import Game, Rules
+from ratings import PROVISIONAL_GAMES, Pool, Skill
 
 GameStatus = Literal["lobby", "active", "finished", "cancelled", "quarantined"]
 GAME_STATUSES: Final = ("lobby", "active", "finished", "cancelled", "quarantined")
@@ -37,8 +38,21 @@ class ChatSettings:
     turn_timer_s: int | None = None
     """None until the chat chooses: the bot's own default (``DEFAULT_TURN_TIMER``) applies."""
     computer_level: str = "standard"
-    language: str = "en"
     track_cards: bool = True
+
+
+@dataclass
+class LanguageChoices:
+    """Every stored language choice, by id ('' or absent: none)."""
+
+    chosen_by_person: dict[int, str] = field(default_factory=dict)
+    """What a person chose with /language in their DM."""
+    person_app: dict[int, str] = field(default_factory=dict)
+    """The language of a person's Telegram app, as their latest update said."""
+    chosen_by_chat: dict[int, str] = field(default_factory=dict)
+    """What a group's admin chose with /language."""
+    chat_first: dict[int, str] = field(default_factory=dict)
+    """The language of whoever opened the group's first table."""
 
 
 @dataclass(frozen=True)
@@ -182,3 +196,53 @@ class PlayerGame:
     won: bool
     hands: int
     moons: int
+
+
+@dataclass(frozen=True)
+class RatingEntry:
+    """A player's rating in one scope (a chat, or overall) and pool.
+
+    ``player`` is a person's user id, or a computer level's negative id
+    (`ratings.COMPUTER_PLAYERS`). ``place`` counts people only: 1 + the people
+    rated above; ``rated`` is how many people the scope has.
+    """
+
+    player: int
+    display_name: str
+    skill: Skill
+    games: int
+    place: int
+    rated: int
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """What one game did to one player's rating in one scope (``chat_id`` 0: overall)."""
+
+    game_id: int
+    chat_id: int
+    pool: Pool
+    player: int
+    seat: int
+    weight: float
+    before: Skill
+    after: Skill
+    finished_at: datetime
+
+    @property
+    def shown_change(self) -> int:
+        return self.after.shown - self.before.shown
+
+
+@dataclass(frozen=True)
+class RebuildReport:
+    """`Storage.rebuild_ratings`: games rated again, and stored values that came out
+    different (0 unless the model or its constants changed)."""
+
+    games: int
+    values: int
+    differing: int

@@ -12,13 +12,18 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from engine import Game, Move, Rules
+from ratings import Pool
 
 from .models import (
     ChatSettings,
     GameTable,
     JournalEntry,
+    LanguageChoices,
     PlayerGame,
     PlayerStanding,
+    RatingChange,
+    RatingEntry,
+    RebuildReport,
     ScoreKind,
     StoredGame,
     StoredSeat,
@@ -50,6 +55,18 @@ class Storage(Protocol):
         ...
 
     async def save_chat_settings(self, settings: ChatSettings) -> None: ...
+
+    async def language_choices(self) -> LanguageChoices:
+        """Every person's and chat's stored language choice (loaded once at start)."""
+        ...
+
+    async def save_person_language(self, user_id: int, *, chosen: str, app: str) -> None:
+        """A person's own choice ('' for none) and their Telegram app's language."""
+        ...
+
+    async def save_chat_language(self, chat_id: int, *, chosen: str, first: str) -> None:
+        """A group's admin's choice ('' for none) and its first table's opener's language."""
+        ...
 
     async def upsert_user(self, user_id: int, display_name: str, username: str | None) -> None:
         """Remember a user's current name (keeps their ``dm_open`` flag)."""
@@ -102,12 +119,19 @@ class Storage(Protocol):
         ...
 
     async def record_move(
-        self, game_id: int, move: Move, game_after: Game, meta: dict[str, Any] | None = None
+        self,
+        game_id: int,
+        move: Move,
+        game_after: Game,
+        meta: dict[str, Any] | None = None,
+        *,
+        stand_in: bool = False,
     ) -> int:
         """Journal ``move`` and store ``game_after`` in one durable transaction.
 
         Returns the move's sequence number (1, 2, ...). When ``game_after`` is over, the
-        results are written and the game becomes finished in the same transaction.
+        results are written, the game is rated and becomes finished in the same
+        transaction. ``stand_in``: a computer player made this move for the seat's person.
         """
         ...
 
@@ -177,6 +201,32 @@ class Storage(Protocol):
         self, user_id: int, chat_id: int | None = None, score_kind: ScoreKind = "points"
     ) -> PlayerStanding | None:
         """One player's record, or None if they finished no such game."""
+        ...
+
+    # ------------------------------------------------------------ ratings
+
+    async def rating_changes(self, game_id: int, chat_id: int | None = None) -> list[RatingChange]:
+        """What a game did to each player's rating in its chat (``chat_id``) or overall."""
+        ...
+
+    async def rating_history(
+        self, player: int, chat_id: int | None = None, pool: Pool = "main", *, limit: int = 200
+    ) -> list[RatingChange]:
+        """A player's rating changes in a chat (or overall), oldest first."""
+        ...
+
+    async def rating_board(
+        self, chat_id: int | None = None, pool: Pool = "main", *, limit: int = 10
+    ) -> list[RatingEntry]:
+        """The best-rated people of a chat (or overall), then the computer levels there."""
+        ...
+
+    async def player_rating(
+        self, player: int, chat_id: int | None = None, pool: Pool = "main"
+    ) -> RatingEntry | None: ...
+
+    async def rebuild_ratings(self) -> RebuildReport:
+        """Recompute every rating from the stored games, in the order they were rated."""
         ...
 
     async def player_history(

@@ -46,6 +46,7 @@ from .models import (
     GameTable,
     HandLine,
     JournalEntry,
+    LanguageChoices,
     PlayerGame,
     PlayerStanding,
     Score,
@@ -55,6 +56,7 @@ from .models import (
     User,
     score_kind_of,
 )
+from .ratings_sqlite import SqliteRatings, rate_backlog, rate_finished
 from .replay import Origin, ReplayError, join_score, replay, same_state, split_score
 from .tournaments_sqlite import SqliteTournaments
 
@@ -103,6 +105,19 @@ async def _connect(path: str, synchronous: Synchronous, *, reader: bool) -> aios
     return db
 
 
+async def _rate_backlog(db: aiosqlite.Connection) -> None:
+    """Games finished before ratings existed are rated once, in the order they finished."""
+    await db.execute("BEGIN IMMEDIATE")
+    try:
+        rated = await rate_backlog(db)
+    except BaseException:
+        await db.execute("ROLLBACK")
+        raise
+    await db.execute("COMMIT")
+    if rated:
+        log.info("Rated %d games finished before ratings existed.", rated)
+
+
 async def user_version(db: aiosqlite.Connection) -> int:
     rows = list(await db.execute_fetchall("PRAGMA user_version"))
     return int(rows[0][0])
@@ -137,7 +152,7 @@ async def migrate(db: aiosqlite.Connection, path: str, target: int = LATEST_VERS
             raise
 
 
-class SqliteStorage(SqliteTournaments):
+class SqliteStorage(SqliteTournaments, SqliteRatings):
     """The SQLite implementation of `storage.repository.Storage`. Open with `open`."""
 
     def __init__(
@@ -162,6 +177,7 @@ class SqliteStorage(SqliteTournaments):
         writer = await _connect(name, synchronous, reader=False)
         try:
             await migrate(writer, name)
+            await _rate_backlog(writer)
             reader = await _connect(name, synchronous, reader=True)
         except BaseException:
             await writer.close()
@@ -210,33 +226,71 @@ class SqliteStorage(SqliteTournaments):
 
     async def get_chat_settings(self, chat_id: int) -> ChatSettings:
         rows = await self._read(
-            "SELECT rules, turn_timer_s, computer_level, language, track_cards"
-            " FROM chats WHERE chat_id = ?",
+            "SELECT rules, turn_timer_s, computer_level, track_cards FROM chats WHERE chat_id = ?",
             (chat_id,),
         )
         if not rows:
             return ChatSettings(chat_id)
-        rules, timer, level, language, track = rows[0]
-        return ChatSettings(chat_id, json.loads(rules), timer, level, language, bool(track))
+        rules, timer, level, track = rows[0]
+        return ChatSettings(chat_id, json.loads(rules), timer, level, bool(track))
 
     async def save_chat_settings(self, settings: ChatSettings) -> None:
         async with self._transaction() as db:
             await db.execute(
-                "INSERT INTO chats (chat_id, rules, turn_timer_s, computer_level, language,"
-                " track_cards, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO chats (chat_id, rules, turn_timer_s, computer_level,"
+                " track_cards, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (chat_id) DO UPDATE SET rules = excluded.rules,"
                 " turn_timer_s = excluded.turn_timer_s,"
-                " computer_level = excluded.computer_level, language = excluded.language,"
+                " computer_level = excluded.computer_level,"
                 " track_cards = excluded.track_cards, updated_at = excluded.updated_at",
                 (
                     settings.chat_id,
                     _dumps(settings.rules),
                     60 if settings.turn_timer_s is None else settings.turn_timer_s,
                     settings.computer_level,
-                    settings.language,
                     int(settings.track_cards),
                     _now_ms(),
                 ),
+            )
+
+    # ------------------------------------------------------------ languages
+
+    async def language_choices(self) -> LanguageChoices:
+        choices = LanguageChoices()
+        for user_id, chosen, app in await self._read(
+            "SELECT user_id, chosen, app FROM person_languages", ()
+        ):
+            if chosen:
+                choices.chosen_by_person[user_id] = chosen
+            if app:
+                choices.person_app[user_id] = app
+        for chat_id, chosen, first in await self._read(
+            "SELECT chat_id, chosen, first FROM chat_languages", ()
+        ):
+            if chosen:
+                choices.chosen_by_chat[chat_id] = chosen
+            if first:
+                choices.chat_first[chat_id] = first
+        return choices
+
+    async def save_person_language(self, user_id: int, *, chosen: str, app: str) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO person_languages (user_id, chosen, app, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+                " chosen = excluded.chosen, app = excluded.app,"
+                " updated_at = excluded.updated_at",
+                (user_id, chosen, app, _now_ms()),
+            )
+
+    async def save_chat_language(self, chat_id: int, *, chosen: str, first: str) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO chat_languages (chat_id, chosen, first, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (chat_id) DO UPDATE SET"
+                " chosen = excluded.chosen, first = excluded.first,"
+                " updated_at = excluded.updated_at",
+                (chat_id, chosen, first, _now_ms()),
             )
 
     async def upsert_user(self, user_id: int, display_name: str, username: str | None) -> None:
@@ -375,10 +429,18 @@ class SqliteStorage(SqliteTournaments):
             )
 
     async def record_move(
-        self, game_id: int, move: Move, game_after: Game, meta: dict[str, Any] | None = None
+        self,
+        game_id: int,
+        move: Move,
+        game_after: Game,
+        meta: dict[str, Any] | None = None,
+        *,
+        stand_in: bool = False,
     ) -> int:
         # Serialise outside the lock: the lock is held only for the database work.
-        move_json = _dumps(move.to_dict())
+        # A stand-in's move (a computer player's, for a person) is marked: ratings weigh a
+        # person by the share of their seat's moves they made themselves.
+        move_json = _dumps(move.to_dict() | ({"stand_in": 1} if stand_in else {}))
         snapshot = game_after.to_json()
         meta_json = None if meta is None else _dumps(meta)
         over = game_after.phase == "over"
@@ -485,6 +547,7 @@ class SqliteStorage(SqliteTournaments):
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             results,
         )
+        await rate_finished(db, game_id)
 
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
         async with self._transaction() as db:

@@ -32,6 +32,9 @@ REGISTRATION_STATUSES: Final = ("pending", "registered", "withdrawn", "removed",
 TournamentTableStatus = Literal["playing", "finished", "cancelled"]
 
 
+SEEDINGS: Final = ("random", "rating")
+
+
 @dataclass(frozen=True)
 class TournamentOptions:
     """How an event is run; everything the organiser can choose besides the table rules."""
@@ -53,6 +56,9 @@ class TournamentOptions:
     """People who may register although they are not members of the group."""
     turn_timer: int = 60
     computer_level: str = "standard"
+    seeding: str = "random"
+    """``random``: the first round's draw is a seeded shuffle; ``rating``: the strongest
+    by overall rating start at different tables."""
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {
         "table_size": (3, 6),
@@ -84,6 +90,8 @@ class TournamentOptions:
         `MAX_USERNAMES` (rows written before the ranges existed may hold anything)."""
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in data.items() if k in known}
+        if values.get("seeding") not in SEEDINGS:
+            values.pop("seeding", None)
         defaults = cls()
         for name, (low, high) in cls.RANGES.items():
             value = values.get(name, getattr(defaults, name))

@@ -83,10 +83,24 @@ def test_the_engine_stays_pure_no_io_no_asyncio_no_telegram() -> None:
     assert wrong == []
 
 
+def test_ratings_are_openskill_and_nothing_else() -> None:
+    """`ratings/` is pure too: the standard library and OpenSkill, no I/O, no storage."""
+    import sys
+
+    wrong = [
+        f"{path}:{line} imports {module}"
+        for path, tree in modules("ratings")
+        for line, module in imported(tree)
+        if module.split(".")[0] not in ("openskill", *sys.stdlib_module_names)
+        or module.split(".")[0] in ("asyncio", "socket", "sqlite3")
+    ]
+    assert wrong == []
+
+
 def test_only_storage_talks_to_the_database() -> None:
     wrong = [
         f"{path}:{line} imports {module}"
-        for package in ("bot", "engine", "sandbox")
+        for package in ("bot", "engine", "ratings", "sandbox")
         for path, tree in modules(package)
         for line, module in imported(tree)
         if module.split(".")[0] in ("aiosqlite", "sqlite3", "asyncpg")

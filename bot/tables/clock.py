@@ -12,6 +12,7 @@ import functools
 import time
 from collections.abc import Awaitable
 
+from bot.i18n import msg
 from bot.tables import render
 from bot.tables.config import TablesConfig
 from bot.tables.model import Table
@@ -21,9 +22,9 @@ from bot.tables.screens import Screens
 from bot.tables.thinker import Thinker
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import POST
-from bot.texts import t
 from bot.timers import Scheduler
 from engine import Event, Move
+from ratings import STAND_IN_LEVEL
 
 
 class TurnClock:
@@ -122,14 +123,20 @@ class TurnClock:
         if s is None or s.user_id is None or seat in table.ui.nudge_message_ids:
             return
         game = table.game
-        key = {"pass": "dm.nudge_pass", "moon": "dm.nudge_moon"}.get(game.phase, "dm.nudge")
+        chat = render.esc(table.chat_title)
+        if game.phase == "pass":
+            said = msg("👉 Choose 3 cards to pass in {chat}.", chat=chat)
+        elif game.phase == "moon":
+            said = msg("🌕 You shot the moon in {chat}: choose!", chat=chat)
+        else:
+            said = msg("👉 Your turn in {chat}!", chat=chat)
 
         def still_their_turn() -> bool:
             return self.registry.version(gid) == version and seat in game.waiting_for()
 
         # Under load the message may wait for its turn longer than the person takes to move:
         # then it is not sent at all.
-        text = t(key, chat=render.esc(table.chat_title))
+        text = self.screens.person(s.user_id)(said)
         message_id = await self.outbox.send(s.user_id, text, wanted=still_their_turn, priority=POST)
         if message_id is None:
             return
@@ -148,9 +155,11 @@ class TurnClock:
             for seat in table.game.waiting_for():
                 s = table.seats[seat]
                 if s is not None and s.user_id is not None and not s.is_computer_now:
+                    tr = self.screens.person(s.user_id)
+                    chat = render.esc(table.chat_title)
                     sent = self.outbox.post(
                         s.user_id,
-                        t("dm.reminder", seconds=seconds, chat=render.esc(table.chat_title)),
+                        tr("⏰ {seconds} s left to play in {chat}.", seconds=seconds, chat=chat),
                     )
                     self.screens.background.spawn(
                         self._keep_reminder(table, seat, s.user_id, version, sent)
@@ -190,18 +199,28 @@ class TurnClock:
                 s = table.seats[seat]
                 assert s is not None
                 s.timeouts += 1
-                move = await self._decide(table, seat, "standard")
+                move = await self._decide(table, seat, STAND_IN_LEVEL)
                 name = render.esc(s.name)
                 if s.timeouts >= self.config.timeouts_before_away:
                     s.away = True
-                    text = t("game.away", name=name, times=s.timeouts)
-                    self.screens.idle_notice(table, seat, text)
+                    said = msg(
+                        "💤 {name} ran out of time {times} times in a row, so a computer "
+                        "player plays for {name} until {name} sends /rejoin.",
+                        name=name,
+                        times=s.timeouts,
+                    )
+                    self.screens.idle_notice(table, seat, said)
                     if s.user_id is not None:
-                        self.outbox.post(s.user_id, t("dm.away"))
+                        self.screens.tell(s.user_id, AWAY)
                 else:
-                    text = t("game.timeout_played", name=name, times=s.timeouts)
-                    self.screens.idle_notice(table, seat, text)
-                await self.moves.apply(table, move)
+                    said = msg(
+                        "⏱ {name} ran out of time ({times}×); a computer player chose a card "
+                        "for {name}.",
+                        name=name,
+                        times=s.timeouts,
+                    )
+                    self.screens.idle_notice(table, seat, said)
+                await self.moves.apply(table, move, stand_in=True)
 
     async def _computer_turn(self, gid: int, version: int) -> None:
         async with self.registry.lock(gid):
@@ -215,9 +234,9 @@ class TurnClock:
                 if seat not in game.waiting_for():
                     continue
                 s = table.seats[seat]
-                level = s.level if s is not None and s.kind == "computer" else "standard"
+                level = s.level if s is not None and s.kind == "computer" else STAND_IN_LEVEL
                 move = await self._decide(table, seat, level)
-                await self.moves.apply(table, move)
+                await self.moves.apply(table, move, stand_in=s is not None and s.kind == "human")
                 if game.phase != "pass":
                     break
 
@@ -243,16 +262,25 @@ class TurnClock:
             return
         if failing:
             self._troubled.add(table.id)
-            text = t("game.storage_trouble")
+            said = msg(
+                "⚠ I can't save moves right now, so this game waits. It goes on by itself "
+                "as soon as I can."
+            )
         else:
             self._troubled.discard(table.id)
-            text = t("game.storage_back")
+            said = msg("✅ Saving works again: the game goes on.")
         if table.tournament_id is None:
-            self.screens.announce(table, text)
+            self.screens.announce(table, said)
         else:
             for _, s in table.humans():
                 if s.user_id is not None and not s.away:
-                    self.outbox.post(s.user_id, text)
+                    self.screens.tell(s.user_id, said)
+
+
+AWAY = msg(
+    "You timed out 3 times in a row, so a computer player holds your seat. Send /rejoin to "
+    "take it back."
+)
 
 
 def _is_computer(table: Table, seat: int) -> bool:

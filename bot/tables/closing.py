@@ -4,8 +4,10 @@ group that removed the bot."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from bot.basics import Person, UserError
+from bot.i18n import Msg, Tr, msg
 from bot.tables import render
 from bot.tables.clock import TurnClock
 from bot.tables.config import AdminCheck, require_host
@@ -13,7 +15,6 @@ from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.telegram.pace import MOVED
-from bot.texts import t
 
 log = logging.getLogger(__name__)
 
@@ -32,25 +33,24 @@ class Closer:
         self.clock = clock
         self.is_admin = is_admin
 
-    async def cancel(self, chat_id: int, thread_id: int | None, person: Person) -> str:
+    async def cancel(self, chat_id: int, thread_id: int | None, person: Person) -> Msg:
         table = self.registry.in_chat(chat_id, thread_id)
         if table is None:
-            raise UserError(t("reply.cancel_nothing"))
+            raise UserError(msg("There's nothing to cancel here."))
         return await self.cancel_game(table.id, person)
 
-    async def cancel_game(self, game_id: int, person: Person) -> str:
+    async def cancel_game(self, game_id: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table = self.registry.require(game_id)
             if table.status not in ("lobby", "active"):
-                raise UserError(t("reply.cancel_nothing"))
+                raise UserError(msg("There's nothing to cancel here."))
             await require_host(table, person, self.is_admin)
-            said = t("game.cancelled", name=render.esc(person.name))
+            said = msg("✖ The game was cancelled by {name}.", name=render.esc(person.name))
             # The table's message stops showing whose turn it is, and its button.
-            text = t("lobby.cancelled") if table.game is None else render.cancelled(table)
-            await self.close(table, text, said)
+            await self.close(table, _cancelled, said)
             # A started game's /cancel is answered with one line in the group (the toast of a
             # lobby's button is enough for a lobby).
-            return said if table.game is not None else t("toast.cancelled")
+            return said if table.game is not None else msg("Table cancelled.")
 
     async def group_gone(self, chat_id: int) -> None:
         """A group removed the bot: its tables end, and their players still reachable are
@@ -63,33 +63,46 @@ class Closer:
                 ):
                     continue
                 log.info("game %s ends: chat %s removed the bot", table.id, chat_id)
-                text = t("game.bot_removed", chat=render.esc(table.chat_title))
-                await self.close(table, None, text, post_to_lobby=True)
+                said = msg(
+                    "✖ I was removed from {chat}, so its game has ended.",
+                    chat=render.esc(table.chat_title),
+                )
+                await self.close(table, None, said, post_to_lobby=True)
 
     async def close(
         self,
         table: Table,
-        table_text: str | None,
-        dm_text: str | None,
+        table_screen: Callable[[Tr, Table], str] | None,
+        dm_said: Msg | None,
         *,
         post_to_lobby: bool = False,
     ) -> None:
         """End a lobby or game that will not finish (cancelled, expired, its group gone):
-        stored as cancelled, its message edited to `table_text`, its players' screens to
-        `dm_text` (people in a lobby have none: `post_to_lobby` sends it to them), and
+        stored as cancelled, its message edited to `table_screen`, its players' screens to
+        `dm_said` (people in a lobby have none: `post_to_lobby` sends it to them), and
         everything kept for it dropped. Under the table's lock."""
         await self.storage.cancel_game(table.id)
         table.status = "cancelled"
-        if table_text is not None and table.ui.table_message_id is not None:
-            self.screens.edit_table_message(table, table_text, None, priority=MOVED)
+        if table_screen is not None and table.ui.table_message_id is not None:
+            screen = table_screen
+            self.screens.edit_table_message(
+                table, lambda tr, table: (screen(tr, table), None), priority=MOVED
+            )
         for seat, s in table.humans():
             await self.screens.clear_nudges(table, seat)
             message_id = table.ui.dm_message_ids.get(seat)
-            if dm_text is None or s.user_id is None:
+            if dm_said is None or s.user_id is None:
                 continue
             if message_id is not None:
-                self.screens.outbox.edit(s.user_id, message_id, dm_text)
+                self.screens.outbox.edit(
+                    s.user_id, message_id, self.screens.person(s.user_id)(dm_said)
+                )
             elif table.game is None and post_to_lobby:
-                self.screens.outbox.post(s.user_id, dm_text)
+                self.screens.tell(s.user_id, dm_said)
         self.registry.forget(table)
         self.clock.stop(table)
+
+
+def _cancelled(tr: Tr, table: Table) -> str:
+    """The table's message once it is cancelled: the standings the game stopped at."""
+    return tr("♥ This table was cancelled.") if table.game is None else render.cancelled(tr, table)

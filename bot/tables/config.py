@@ -7,8 +7,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.basics import Person, UserError
+from bot.i18n import msg
 from bot.tables.model import Table
-from bot.texts import t
 
 
 @dataclass(frozen=True)
@@ -43,4 +43,4 @@ async def require_host(table: Table, person: Person, is_admin: AdminCheck) -> No
         return
     if await is_admin(table.chat_id, person.id):
         return
-    raise UserError(t("toast.only_host", creator=table.creator_name))
+    raise UserError(msg("Only {creator} or a group admin can do that.", creator=table.creator_name))

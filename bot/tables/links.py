@@ -7,17 +7,17 @@ import re
 from collections.abc import Awaitable, Callable
 
 from bot.basics import Person
+from bot.i18n import Msg, msg
 from bot.tables import render
 from bot.tables.lobby import Lobby
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.telegram.callbacks import parse_id
-from bot.texts import t
 
 JOIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 """What a table's link token looks like (`secrets.token_urlsafe`, or the migration's hex)."""
-LinkHandler = Callable[[Person, int], Awaitable[str]]
+LinkHandler = Callable[[Person, int], Awaitable[Msg]]
 """Handles a ``/start <letter><id>`` deep link for another room (``e<id>``: tournaments)."""
 
 
@@ -33,7 +33,7 @@ class DirectChats:
         """Send ``/start <letter><id>`` links to `handler`."""
         self._links[letter] = handler
 
-    async def open_dm(self, person: Person, payload: str) -> str:
+    async def open_dm(self, person: Person, payload: str) -> Msg:
         """``/start`` in private: the person can now get DMs; a deep link seats them."""
         await self.storage.upsert_user(person.id, person.name, person.username)
         await self.storage.set_dm_open(person.id, True)
@@ -42,28 +42,35 @@ class DirectChats:
         if handler is not None:
             target = parse_id(payload[1:])
             if target is None:
-                return t("reply.bad_link")
+                return msg("That link isn't one of mine: ask for a new one in the group.")
             return await handler(person, target)
         if payload.startswith("j"):
             if not JOIN_TOKEN.fullmatch(payload[1:]):
-                return t("reply.bad_link")
+                return msg("That link isn't one of mine: ask for a new one in the group.")
             table = self.registry.by_token(payload[1:])
             if table is not None and table.status == "lobby":
                 return await self.lobby.join_from_link(table, person)
             playing = self.registry.of_user(person.id)
             if playing is not None and playing.status == "active":
                 return await self._send_again(playing, person)
-            return t("reply.dm_link_stale")
+            return msg("That table isn't open any more.")
         playing = self.registry.of_user(person.id)
         if playing is not None and playing.status == "active":
             return await self._send_again(playing, person)
-        return t("reply.start_private", name=render.esc(person.name))
+        return msg(
+            "Hi {name}! I run games of ♥ Hearts in groups. Add me to a group and "
+            "send /newgame there. Your cards will come to this chat.",
+            name=render.esc(person.name),
+        )
 
-    async def _send_again(self, table: Table, person: Person) -> str:
+    async def _send_again(self, table: Table, person: Person) -> Msg:
         """Someone at a game who came to the DM again: their screen, at the bottom."""
         async with self.registry.lock(table.id):
             seat = table.seat_of(person.id)
             if seat is not None:
                 await self.screens.send_dm_again(table, seat)
                 await self.registry.save(table)
-        return t("reply.seat_taken_after_dm", chat=render.esc(table.chat_title))
+        return msg(
+            "You're seated at the table in {chat}. Your cards will come here when the game starts.",
+            chat=render.esc(table.chat_title),
+        )

@@ -11,6 +11,7 @@ import logging
 import secrets
 
 from bot.basics import Person, UserError
+from bot.i18n import Msg, Tr, msg
 from bot.tables import render
 from bot.tables.closing import Closer
 from bot.tables.config import AdminCheck, DealSource, MemberCheck, TablesConfig, require_host
@@ -18,7 +19,6 @@ from bot.tables.model import LEVELS, Seat, Table, TableOptions
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.texts import t
 from bot.timers import Scheduler
 from engine import Game, Rules
 from storage.errors import GameNotFound
@@ -59,34 +59,37 @@ class Lobby:
         await self.storage.upsert_user(person.id, person.name, person.username)
         async with self.registry.seating:
             if self.registry.in_chat(chat_id, thread_id) is not None:
-                raise UserError(t("reply.table_exists"))
+                raise UserError(msg("There's already a table in this chat: see the message above."))
             table = await self._open(chat_id, thread_id, chat_title, person)
+        # The group's first table gives the group its opener's language (until an admin
+        # chooses one with /language).
+        await self.screens.languages.table_opened(chat_id, person.id)
         await self._show_new(table, person)
 
-    async def rematch(self, game_id: int, person: Person, chat_id: int | None) -> str:
+    async def rematch(self, game_id: int, person: Person, chat_id: int | None) -> Msg:
         """« New game » under a finished game: a lobby in the same chat with the same rules
         and options, its host the presser; the people who played (and are free, with their
         DM open) keep their seats, computers theirs."""
         try:
             stored = await self.storage.load_game(game_id, verify=False)
         except GameNotFound:
-            raise UserError(t("toast.unknown_button")) from None
+            raise UserError(msg("That button isn't valid any more.")) from None
         if (
             stored.status != "finished"
             or stored.tournament_id is not None
             or chat_id != stored.chat_id
         ):
-            raise UserError(t("toast.unknown_button"))
+            raise UserError(msg("That button isn't valid any more."))
         old = Table.from_stored(stored)
         if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
-            raise UserError(t("reply.table_exists"))
+            raise UserError(msg("There's already a table in this chat: see the message above."))
         await self.storage.upsert_user(person.id, person.name, person.username)
         async with self.registry.seating:
             if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
-                raise UserError(t("reply.table_exists"))
+                raise UserError(msg("There's already a table in this chat: see the message above."))
             table = await self._open(old.chat_id, old.thread_id, old.chat_title, person, like=old)
         await self._show_new(table, person)
-        return t("toast.rematch")
+        return msg("A new table is open: same rules, same seats.")
 
     async def _open(
         self,
@@ -158,7 +161,7 @@ class Lobby:
 
     async def _show_new(self, table: Table, host: Person) -> None:
         """Post a new lobby's message; ask its host to open the DM if they have not."""
-        text, markup = render.lobby(table)
+        text, markup = render.lobby(self.screens.group(table), table)
         message_id = await self.screens.outbox.send(table.chat_id, text, markup, table.thread_id)
         table.ui.table_message_id = message_id
         await self.registry.save(table)
@@ -183,7 +186,17 @@ class Lobby:
                 return
             hours = round(self.config.lobby_ttl_s / 3600)
             log.info("lobby %s in chat %s expired", table.id, table.chat_id)
-            await self.closer.close(table, t("lobby.expired", hours=hours), None)
+
+            def expired(tr: Tr, table: Table) -> str:
+                return tr.plural(
+                    "⌛ This table closed: nobody started it within {n} hour. Send /newgame "
+                    "to open a new one.",
+                    "⌛ This table closed: nobody started it within {n} hours. Send /newgame "
+                    "to open a new one.",
+                    hours,
+                )
+
+            await self.closer.close(table, expired, None)
 
     # ------------------------------------------------------------------ seats
 
@@ -195,7 +208,7 @@ class Lobby:
         )
         self.screens.show_lobby(table)
 
-    async def join(self, game_id: int, person: Person, *, in_group: bool = False) -> str:
+    async def join(self, game_id: int, person: Person, *, in_group: bool = False) -> Msg:
         """Seat ``person``; `in_group`: they pressed Join in the table's own group.
 
         Anywhere else (a button forged in a DM) they must first prove, through Telegram,
@@ -204,31 +217,33 @@ class Lobby:
         if not in_group:
             table = self.registry.lobby(game_id)
             if not await self.is_member(table.chat_id, person.id):
-                raise UserError(t("reply.members_only"))
+                raise UserError(msg("Only members of the table's group can sit at it."))
         async with self.registry.lock(game_id), self.registry.seating:
             table = self.registry.lobby(game_id)
             await self.storage.upsert_user(person.id, person.name, person.username)
             if table.seat_of(person.id) is not None:
-                raise UserError(t("toast.already_seated"))
+                raise UserError(msg("You're already at this table."))
             if self.registry.of_user(person.id) is not None:
-                raise UserError(t("toast.other_table"))
+                raise UserError(
+                    msg("You're already playing at another table. Finish or /leave it first.")
+                )
             if None not in table.seats:
-                raise UserError(t("toast.table_full"))
+                raise UserError(msg("The table is full."))
             if not await self.storage.dm_open(person.id):
                 table.ui.pending[person.id] = person.name
                 await self.save(table)
                 await self.screens.ask_to_open_dm(table, person)
-                return (
-                    t("reply.open_dm_first", name=person.name)
-                    .replace("<b>", "")
-                    .replace("</b>", "")
+                return msg(
+                    "{name}, I can't message you yet. Tap below, press Start in our chat, "
+                    "and your seat is yours.",
+                    name=person.name,
                 )
             table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
             table.ui.pending.pop(person.id, None)
             await self.save(table)
-            return t("toast.joined")
+            return msg("You're in! Your cards will come in a DM.")
 
-    async def join_from_link(self, table: Table, person: Person) -> str:
+    async def join_from_link(self, table: Table, person: Person) -> Msg:
         """``/start j<token>``: seat a member of the table's group who opened their DM.
 
         Nothing about the table (not even that it exists) is told to someone who is not a
@@ -237,64 +252,70 @@ class Lobby:
         # Someone who pressed Join in the group (pending) has shown they are in it.
         proven = table.seat_of(person.id) is not None or person.id in table.ui.pending
         if not proven and not await self.is_member(table.chat_id, person.id):
-            return t("reply.members_only")
+            return msg("Only members of the table's group can sit at it.")
         async with self.registry.lock(table.id), self.registry.seating:
             if self.registry.get(table.id) is not table or table.status != "lobby":
-                return t("reply.dm_link_stale")
+                return msg("That table isn't open any more.")
             table.ui.pending.pop(person.id, None)
             if table.seat_of(person.id) is None:
                 if self.registry.of_user(person.id) is not None:
                     await self.save(table)
-                    return t("toast.other_table")
+                    return msg(
+                        "You're already playing at another table. Finish or /leave it first."
+                    )
                 if None not in table.seats:
                     await self.save(table)
-                    return t("toast.table_full")
+                    return msg("The table is full.")
                 table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
             await self.save(table)
-            return t("reply.seat_taken_after_dm", chat=render.esc(table.chat_title))
+            return msg(
+                "You're seated at the table in {chat}. Your cards will come here when "
+                "the game starts.",
+                chat=render.esc(table.chat_title),
+            )
 
-    async def leave(self, table: Table, person: Person) -> str:
+    async def leave(self, table: Table, person: Person) -> Msg:
         """A person leaves a lobby (or stops waiting to sit). Under the table's lock."""
         seat = table.seat_of(person.id)
         if seat is None:
             if table.ui.pending.pop(person.id, None) is not None:
                 await self.save(table)
-                return t("toast.left")
-            raise UserError(t("toast.not_seated"))
+                return msg("You left the table.")
+            raise UserError(msg("You're not sitting at this table."))
         table.seats[seat] = None
         await self.save(table)
-        return t("toast.left")
+        return msg("You left the table.")
 
-    async def add_computer(self, game_id: int, person: Person) -> str:
+    async def add_computer(self, game_id: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
             if None not in table.seats:
-                raise UserError(t("toast.no_empty_seat"))
+                raise UserError(msg("No empty seat for a computer player."))
             table.seats[table.seats.index(None)] = table.computer()
             await self.save(table)
-            return t("toast.computer_added")
+            return msg("Computer player added.")
 
-    async def remove_seat(self, game_id: int, seat: int, person: Person) -> str:
+    async def remove_seat(self, game_id: int, seat: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
             if not 0 <= seat < len(table.seats) or table.seats[seat] is None:
-                raise UserError(t("toast.unknown_button"))
+                raise UserError(msg("That button isn't valid any more."))
             table.seats[seat] = None
             await self.save(table)
-            return t("toast.removed")
+            return msg("Seat emptied.")
 
-    async def start(self, game_id: int, person: Person) -> str:
+    async def start(self, game_id: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
             if not table.humans():
-                raise UserError(t("toast.need_human"))
+                raise UserError(msg("At least one person must sit at the table."))
             for n, seat in enumerate(table.seats):
                 if seat is None:
                     table.seats[n] = table.computer()
             table.ui.pending.clear()
             seed, deals = self.deal_source(table)
             await self.moves.begin(table, Game(table.rules, seed=seed, deals=deals))
-            return t("toast.starting")
+            return msg("Dealing the cards…")

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from bot.texts import t
 from engine import Game, Rules
 from storage.models import StoredGame, StoredSeat
 
@@ -141,7 +140,7 @@ class Table:
         taken = {s.name for s in self.seats if s is not None}
         name = next(
             (n for n in COMPUTER_NAMES if n not in taken),
-            t("computer.fallback_name", number=len(taken) + 1),
+            f"{COMPUTER_NAMES[0]} {len(taken) + 1}",  # a name: the same in every language
         )
         return Seat("computer", name, level=self.options.computer_level)
 

@@ -7,16 +7,18 @@ after it is shown: first the turn clock, then the tournaments.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 
 from bot.basics import Person, UserError
+from bot.i18n import NOTHING, Msg, Tr, mark, msg
 from bot.tables import render
 from bot.tables.model import Table
+from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.telegram.pace import MOVED
-from bot.texts import t
 from engine import (
     Card,
     CardPlayed,
@@ -24,6 +26,7 @@ from engine import (
     Event,
     Game,
     GameOver,
+    HandResult,
     HandScored,
     IllegalMove,
     MoonShot,
@@ -37,10 +40,11 @@ Listener = Callable[[Table, list[Event]], Awaitable[None]]
 
 
 class Moves:
-    def __init__(self, registry: TableRegistry, screens: Screens) -> None:
+    def __init__(self, registry: TableRegistry, screens: Screens, ratings: Ratings) -> None:
         self.registry = registry
         self.storage = registry.storage
         self.screens = screens
+        self.ratings = ratings
         self._listeners: list[Listener] = []
 
     def subscribe(self, listener: Listener) -> None:
@@ -55,19 +59,23 @@ class Moves:
         await self.registry.save(table)
         await self._after(table, [], started=True)
 
-    async def apply(self, table: Table, move: Move) -> list[Event]:
-        """Make a move, durable before it is shown; an illegal one changes nothing."""
+    async def apply(self, table: Table, move: Move, *, stand_in: bool = False) -> list[Event]:
+        """Make a move, durable before it is shown; an illegal one changes nothing.
+        ``stand_in``: a computer player moves for the seat's person (ratings weigh people
+        by the share of moves they made themselves)."""
         game = table.game
         assert game is not None
         before = game.copy()
         try:
             events = move.apply(game)
         except IllegalMove as error:
-            raise UserError(error.message) from None
+            raise UserError(refusal(error)) from None
         if move.kind == "pass":
             table.ui.selections.pop(move.seat, None)
         try:
-            version = await self.storage.record_move(table.id, move, game, table.stored_meta())
+            version = await self.storage.record_move(
+                table.id, move, game, table.stored_meta(), stand_in=stand_in
+            )
         except Exception:
             table.game = before  # not stored: as if the move was never made
             raise
@@ -82,7 +90,7 @@ class Moves:
         for event in events:
             if isinstance(event, HandScored):
                 result = game.hand_history[event.hand_number - 1]
-                self.screens.announce(table, render.hand_result(table, result))
+                self.screens.announce(table, functools.partial(_hand_result, table, result))
             if isinstance(event, GameOver):
                 await self._finish(table)
         for seat in acted:
@@ -103,9 +111,15 @@ class Moves:
         game = table.game
         assert game is not None
         table.status = "finished"
-        self.screens.announce_end(
-            table, t("table.over", winners=render.winners_text(table, game.winners))
-        )
+        winners = game.winners
+        rated = await self.ratings.changes(table)
+
+        def over(tr: Tr) -> str:
+            names = render.winners_text(tr, table, winners)
+            said = tr("🏁 <b>Game over!</b> {winners} won.", winners=names)
+            return said if rated is None else f"{said}\n{rated(tr)}"
+
+        self.screens.announce_end(table, over)
         for seat, _ in table.humans():
             await self.screens.clear_nudges(table, seat)
         self.registry.forget(table)
@@ -115,85 +129,137 @@ class Moves:
     def _playing(self, game_id: int, stamp: int, person: Person) -> tuple[Table, int, Game]:
         table = self.registry.get(game_id)
         if table is None or table.game is None:
-            raise UserError(t("toast.game_over"))
+            raise UserError(msg("That game is over."))
         seat = table.seat_of(person.id)
         if seat is None:
-            raise UserError(t("toast.not_your_game"))
+            raise UserError(msg("These aren't your cards."))
         game = table.game
         if table.status != "active" or game.phase == "over":
-            raise UserError(t("toast.game_over"))
+            raise UserError(msg("That game is over."))
         if stamp != game.hand_number:
-            raise UserError(t("toast.stale"))
+            raise UserError(msg("That button is from an earlier hand."))
         return table, seat, game
 
-    async def press_card(self, game_id: int, stamp: int, code: str, person: Person) -> str:
+    async def press_card(self, game_id: int, stamp: int, code: str, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table, seat, game = self._playing(game_id, stamp, person)
             try:
                 card = Card.parse(code)
             except ValueError:
-                raise UserError(t("toast.unknown_button")) from None
+                raise UserError(msg("That button isn't valid any more.")) from None
             if game.phase == "pass":
                 return self._toggle_selection(table, seat, game, card)
             if game.phase == "moon":
-                raise UserError(t("dm.moon_waiting", name=table.name(game.current_player or 0)))
+                raise UserError(
+                    msg(
+                        "🌕 {name} shot the moon and is choosing…",
+                        name=table.name(game.current_player or 0),
+                    )
+                )
             await self._human_move(table, seat, Move.play(seat, card))
-            return t("toast.played", card=card.symbol)
+            return msg("Played {card}", card=card.symbol)
 
-    def _toggle_selection(self, table: Table, seat: int, game: Game, card: Card) -> str:
+    def _toggle_selection(self, table: Table, seat: int, game: Game, card: Card) -> Msg:
         if game.has_passed(seat):
-            raise UserError(t("toast.passed"))
+            raise UserError(msg("Passed. Waiting for the others…"))
         if card not in game.hand(seat):
-            raise UserError(t("toast.not_in_hand", card=card.symbol))
+            raise UserError(msg("You don't have {card}.", card=card.symbol))
         chosen = table.ui.selections.setdefault(seat, [])
         if card.code in chosen:
             chosen.remove(card.code)
         elif len(chosen) >= 3:
-            raise UserError(t("toast.unselect_first"))
+            raise UserError(msg("3/3 selected — tap one to unselect it."))
         else:
             chosen.append(card.code)
         self.registry.save_soon(table)
         self.screens.show_dm(table, seat, MOVED)
-        return t("toast.selected", count=len(chosen))
+        return msg("{count}/3 selected", count=len(chosen))
 
-    async def press_pass(self, game_id: int, stamp: int, person: Person) -> str:
+    async def press_pass(self, game_id: int, stamp: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table, seat, game = self._playing(game_id, stamp, person)
             if game.phase != "pass":
-                raise UserError(t("toast.stale"))
+                raise UserError(msg("That button is from an earlier hand."))
             chosen = table.ui.selections.get(seat, [])
             if len(chosen) != 3:
-                raise UserError(t("toast.choose_three"))
+                raise UserError(msg("Choose exactly 3 cards first."))
             await self._human_move(table, seat, Move.pass_cards(seat, chosen))
-            return t("toast.passed")
+            return msg("Passed. Waiting for the others…")
 
-    async def press_moon(self, game_id: int, stamp: int, arg: str, person: Person) -> str:
+    async def press_moon(self, game_id: int, stamp: int, arg: str, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table, seat, _ = self._playing(game_id, stamp, person)
             choice = {"s": "subtract_from_shooter", "a": "add_to_others"}.get(arg)
             if choice is None:
-                raise UserError(t("toast.unknown_button"))
+                raise UserError(msg("That button isn't valid any more."))
             await self._human_move(table, seat, Move.moon(seat, choice))
-            return t("toast.moon_chosen")
+            return msg("Done!")
 
-    async def toggle_tracker(self, game_id: int, stamp: int, person: Person) -> str:
+    async def toggle_tracker(self, game_id: int, stamp: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table = self.registry.get(game_id)
             seat = table.seat_of(person.id) if table is not None else None
             if table is None or seat is None or table.game is None:
-                raise UserError(t("toast.not_your_game"))
+                raise UserError(msg("These aren't your cards."))
             if not table.options.track_cards:
-                raise UserError(t("toast.unknown_button"))
+                raise UserError(msg("That button isn't valid any more."))
             table.ui.tracker_open[seat] = not table.ui.tracker_open.get(seat, False)
             self.registry.save_soon(table)
             self.screens.show_dm(table, seat, MOVED)
-            return ""
+            return NOTHING
 
     async def _human_move(self, table: Table, seat: int, move: Move) -> None:
         s = table.seats[seat]
         assert s is not None
         if s.away:
-            raise UserError(t("dm.away"))
+            raise UserError(
+                msg(
+                    "You timed out 3 times in a row, so a computer player holds your seat. "
+                    "Send /rejoin to take it back."
+                )
+            )
         s.timeouts = 0
         table.ui.idle_message_ids.pop(seat, None)  # a next spell of timeouts gets its own
         await self.apply(table, move)
+
+
+def _hand_result(table: Table, result: HandResult, tr: Tr) -> str:
+    return render.hand_result(tr, table, result)
+
+
+REFUSALS: dict[str, str] = {
+    "no_moon": mark("Nobody has shot the moon."),
+    "already_passed": mark("You have already chosen your cards to pass."),
+    "not_a_card": mark("That button isn't valid any more."),
+    "pass_three": mark("Choose exactly 3 different cards to pass."),
+    "not_in_hand": mark("You don't have {card}."),
+    "not_your_turn": mark("It is not your turn."),
+    "bad_moon_choice": mark("That button isn't valid any more."),
+    "no_such_seat": mark("That button isn't valid any more."),
+    "game_over": mark("That game is over."),
+    "must_lead_lowest_club": mark("The first trick must be led with {card}."),
+    "hearts_not_broken": mark("Hearts are not broken yet."),
+    "must_follow_suit": mark("You must follow {suit}."),
+    "points_on_first_trick": mark("No hearts and no Q♠ on the first trick."),
+}
+WRONG_PHASE: dict[str, str] = {
+    "pass": mark("Not now: everyone is choosing cards to pass."),
+    "play": mark("Not now: cards are being played."),
+    "moon": mark("Not now: the moon shooter is choosing."),
+    "over": mark("That game is over."),
+}
+
+
+def refusal(error: IllegalMove) -> Msg:
+    """What the engine's refusal says, in words a translation can carry."""
+    if error.reason == "not_your_turn" and error.details.get("phase") == "moon":
+        return msg("Only the player who shot the moon chooses.")
+    if error.reason == "wrong_phase":
+        phase = error.details.get("phase", "")
+        said = WRONG_PHASE.get(phase, WRONG_PHASE["play"])
+        return msg(said)
+    message = REFUSALS.get(error.reason)
+    if message is None:
+        log.warning("no words for the engine's refusal %r", error.reason)
+        return msg("That move isn't allowed.")
+    return msg(message, **error.details)

@@ -4,6 +4,7 @@ computer player hold their seat until they ``/rejoin``."""
 from __future__ import annotations
 
 from bot.basics import Person, UserError
+from bot.i18n import Msg, msg
 from bot.tables import render
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
@@ -11,7 +12,6 @@ from bot.tables.lobby import Lobby
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.texts import t
 
 
 class Presence:
@@ -30,7 +30,7 @@ class Presence:
         self.lobby = lobby
         self.closer = closer
 
-    async def leave(self, game_id: int, person: Person) -> str:
+    async def leave(self, game_id: int, person: Person) -> Msg:
         """``/leave`` or Leave: out of a lobby, or a computer player takes over mid-game."""
         async with self.registry.lock(game_id):
             table = self.registry.require(game_id)
@@ -38,10 +38,10 @@ class Presence:
                 return await self.lobby.leave(table, person)
             seat = table.seat_of(person.id)
             if table.status != "active" or seat is None:
-                raise UserError(t("toast.not_seated"))
+                raise UserError(msg("You're not sitting at this table."))
             name = await self._hand_over(table, seat)
             # One line in the group says it, for everyone (the /leave is answered by it).
-            return t("game.left", name=render.esc(name))
+            return msg("🚪 {name} left; a computer player takes the seat.", name=render.esc(name))
 
     async def replace_with_computer(self, game_id: int, seat: int) -> None:
         """A seat's person is gone for good (a no-show, a removed player): a computer plays."""
@@ -62,26 +62,26 @@ class Presence:
         self.clock.schedule(table)
         return s.name
 
-    async def rejoin(self, person: Person) -> str:
+    async def rejoin(self, person: Person) -> Msg:
         table = self.registry.of_user(person.id)
         if table is None or table.status != "active":
-            raise UserError(t("reply.not_away"))
+            raise UserError(msg("You're not away from any game."))
         async with self.registry.lock(table.id):
             seat = table.seat_of(person.id)
             assert seat is not None
             s = table.seats[seat]
             assert s is not None
             if not s.away:
-                raise UserError(t("reply.not_away"))
+                raise UserError(msg("You're not away from any game."))
             s.away = False
             s.timeouts = 0
             table.ui.idle_message_ids.pop(seat, None)
             await self.registry.save(table)
-            self.screens.announce(table, t("game.rejoined", name=render.esc(s.name)))
+            self.screens.announce(table, msg("👋 {name} is back.", name=render.esc(s.name)))
             await self.screens.send_dm_again(table, seat)
             await self.registry.save(table)
             self.clock.schedule(table)
-            return t("reply.rejoined")
+            return msg("Welcome back! Your seat is yours again.")
 
     async def chat_gone(self, chat_id: int) -> None:
         """The chat removed or blocked the bot (the outbox already writes nothing to it).
@@ -110,7 +110,14 @@ class Presence:
             if not s.away:
                 s.away = True
                 await self.registry.save(table)
-                self.screens.announce(table, t("game.blocked", name=render.esc(s.name)))
+                self.screens.announce(
+                    table,
+                    msg(
+                        "🚫 {name} blocked me; a computer player takes the seat until they "
+                        "unblock me and send /rejoin.",
+                        name=render.esc(s.name),
+                    ),
+                )
                 self.screens.show_all(table)
                 self.clock.schedule(table)
 

@@ -9,8 +9,8 @@ import weakref
 from collections.abc import Iterator, Mapping
 
 from bot.basics import UserError
+from bot.i18n import msg
 from bot.tables.model import Table
-from bot.texts import t
 from bot.timers import Background
 from storage.repository import Storage
 
@@ -72,14 +72,14 @@ class TableRegistry:
         """The live table a button names; a stale or forged id is turned down."""
         table = self._tables.get(game_id)
         if table is None:
-            raise UserError(t("toast.unknown_button"))
+            raise UserError(msg("That button isn't valid any more."))
         return table
 
     def lobby(self, game_id: int) -> Table:
         """The lobby a button names; a game already started is turned down."""
         table = self.require(game_id)
         if table.status != "lobby":
-            raise UserError(t("reply.game_in_progress"))
+            raise UserError(msg("A game is already in progress here."))
         return table
 
     def in_chat(self, chat_id: int, thread_id: int | None) -> Table | None:

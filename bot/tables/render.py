@@ -9,14 +9,16 @@ from __future__ import annotations
 import html
 import io
 import math
+import os
 import time
 from collections.abc import Sequence
 
+from PIL import ImageFont
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.i18n import Tr, mark
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table
 from bot.telegram import callbacks as cb
-from bot.texts import t
 from engine import Card, HandResult, Rules, SeatView, magnitude_squared
 from engine.cards import FULL_DECK, codes, deck_mask
 from engine.scoring import Score
@@ -54,6 +56,45 @@ def format_total(score: Score) -> str:
     return format_score(score)  # 0, 12 or 26i: its magnitude is plain to see
 
 
+VARIANTS = {
+    "standard": mark("Standard"),
+    "omnibus_jd": mark("Omnibus J♦"),
+    "omnibus_td": mark("Omnibus 10♦"),
+    "complex": mark("Complex"),
+    "two_player": mark("Two-player"),
+}
+MOONS = {
+    "choose": mark("shooter chooses"),
+    "add_to_others": mark("+26 to others"),
+    "subtract_from_shooter": mark("−26 to shooter"),
+}
+LEVEL_NAMES = {
+    "easy": mark("easy"),
+    "standard": mark("standard"),
+    "pro": mark("pro"),
+    "expert": mark("expert"),
+}
+DIRECTIONS = {
+    "left": mark("pass left"),
+    "right": mark("pass right"),
+    "across": mark("pass across"),
+    "hold": mark("no passing"),
+}
+PASSING = {
+    "left": mark("Passing left: waiting for {names}."),
+    "right": mark("Passing right: waiting for {names}."),
+    "across": mark("Passing across: waiting for {names}."),
+    "hold": mark("No passing: waiting for {names}."),
+}
+FIRST_TRICK = {"on": mark("no points"), "off": mark("points allowed")}
+ON_OFF = {"on": mark("on"), "off": mark("off")}
+
+
+def on_off(tr: Tr, value: bool) -> str:
+    word = ON_OFF["on"] if value else ON_OFF["off"]
+    return tr(word)
+
+
 def variant_key(rules: Rules) -> str:
     if rules.variant != "standard":
         return rules.variant
@@ -64,81 +105,126 @@ def variant_key(rules: Rules) -> str:
     return "standard"
 
 
-def rules_summary(table: Table) -> str:
+def timer_text(tr: Tr, seconds: int) -> str:
+    return tr("{seconds} s", seconds=seconds) if seconds else tr("no timer")
+
+
+def rules_summary(tr: Tr, table: Table) -> str:
     rules, options = table.rules, table.options
-    timer = t("timer.seconds", seconds=options.turn_timer) if options.turn_timer else t("timer.off")
     values: dict[str, object] = {
-        "players": rules.players,
-        "variant": t(f"variant.{variant_key(rules)}"),
+        "players": tr.plural("{n} player", "{n} players", rules.players),
+        "variant": tr(VARIANTS[variant_key(rules)]),
         "target": rules.target,
-        "timer": timer,
-        "level": t(f"level.{options.computer_level}"),
+        "timer": timer_text(tr, options.turn_timer),
+        "level": tr(LEVEL_NAMES[options.computer_level]),
     }
     if rules.variant == "two_player":
         # Moon, Q♠ and first-trick options do nothing here (README, Rules).
-        return t("rules.summary.two_player", moon=t("moon.two_player"), **values)
-    return t(
-        "rules.summary",
-        moon=t(f"moon.{rules.moon}"),
-        queen=t("on" if rules.queen_breaks_hearts else "off"),
+        return tr(
+            "{players} · {variant} · moon: {moon} · to {target} · turn timer: {timer} · "
+            "computer: {level}",
+            moon=tr("opponent +20"),
+            **values,
+        )
+    return tr(
+        "{players} · {variant} · moon: {moon} · Q♠ breaks hearts: {queen} · to {target} · "
+        "turn timer: {timer} · computer: {level}",
+        moon=tr(MOONS[rules.moon]),
+        queen=on_off(tr, rules.queen_breaks_hearts),
         **values,
     )
 
 
-def rules_text(rules: Rules) -> str:
+def rules_text(tr: Tr, rules: Rules) -> str:
     """The table's rules in short (/rules)."""
     if rules.variant == "two_player":
-        return t("rules.text.two_player", target=rules.target)
+        return tr(
+            "<b>Two-player Hearts</b>: 28 cards (2 4 6 8 10 Q A), two dead cards. "
+            "Hearts are trumps. Hearts break when someone can't follow suit. "
+            "Shooting the moon gives your opponent 20. The first to reach {target} "
+            "loses.",
+            target=rules.target,
+        )
     parts = []
     if rules.variant == "complex":
-        parts.append(t("rules.text.complex", target=rules.target))
+        parts.append(
+            tr(
+                "<b>Complex Hearts</b>: hearts 1, Q♠ 13i, J♦ −10; taking 10♣ "
+                "multiplies your hand by 2i. Lowest magnitude |z| wins when someone's "
+                "|z| reaches {target}.",
+                target=rules.target,
+            )
+        )
     else:
-        parts.append(t("rules.text.standard", target=rules.target))
+        parts.append(
+            tr(
+                "<b>Hearts</b>: avoid hearts (1 point each) and Q♠ (13). Follow suit "
+                "if you can. The holder of the lowest club leads it. Hearts can't be "
+                "led until broken. Take all the hearts and Q♠ to shoot the moon. "
+                "Lowest score wins when someone reaches {target}.",
+                target=rules.target,
+            )
+        )
     if rules.no_points_on_first_trick:
-        parts.append(t("rules.text.first_trick"))
+        parts.append(tr("No hearts or Q♠ on the first trick (unless you hold nothing else)."))
     if rules.bonus_card:
-        parts.append(t("rules.text.omnibus", card=Card.parse(rules.bonus_card).symbol))
+        parts.append(
+            tr(
+                "Omnibus: {card} counts −10 to whoever takes it.",
+                card=Card.parse(rules.bonus_card).symbol,
+            )
+        )
     return "\n".join(parts)
 
 
 # ---------------------------------------------------------------- lobby
 
 
-def lobby(table: Table) -> tuple[str, InlineKeyboardMarkup]:
-    lines = [t("lobby.title", creator=esc(table.creator_name)), esc(rules_summary(table)), ""]
-    lines.append(t("lobby.seats"))
+def lobby(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
+    lines = [
+        tr("♥ <b>Hearts</b> — table opened by {creator}", creator=esc(table.creator_name)),
+        esc(rules_summary(tr, table)),
+        "",
+    ]
+    lines.append(tr("<b>Seats</b>"))
     for number, seat in enumerate(table.seats, start=1):
         if seat is None:
-            who = t("lobby.empty_seat")
+            who = tr("— empty —")
         elif seat.kind == "computer":
-            who = t("lobby.computer", name=esc(seat.name))
+            who = tr("🤖 {name}", name=esc(seat.name))
         else:
             who = esc(seat.name)
         lines.append(f"{number}. {who}")
     for name in table.ui.pending.values():
-        lines.append("   " + t("lobby.waiting_dm", name=esc(name)))
-    lines += ["", t("lobby.hint")]
+        lines.append("   " + tr("{name} (opening their DM…)", name=esc(name)))
+    lines += [
+        "",
+        tr(
+            "Tap <b>Join</b> to sit down. Empty seats are filled with computer "
+            "players when the game starts. The host can empty a seat with ✖."
+        ),
+    ]
     g = table.id
     keyboard = [
         [
-            InlineKeyboardButton(t("button.join"), callback_data=cb.button(cb.JOIN, g)),
-            InlineKeyboardButton(t("button.leave"), callback_data=cb.button(cb.LEAVE, g)),
+            InlineKeyboardButton(tr("✋ Join"), callback_data=cb.button(cb.JOIN, g)),
+            InlineKeyboardButton(tr("🚪 Leave"), callback_data=cb.button(cb.LEAVE, g)),
         ],
         [
             InlineKeyboardButton(
-                t("button.add_computer"), callback_data=cb.button(cb.ADD_COMPUTER, g)
+                tr("🤖 Add computer"), callback_data=cb.button(cb.ADD_COMPUTER, g)
             ),
-            InlineKeyboardButton(t("button.rules"), callback_data=cb.button(cb.RULES, g)),
+            InlineKeyboardButton(tr("⚙ Rules"), callback_data=cb.button(cb.RULES, g)),
         ],
         [
-            InlineKeyboardButton(t("button.start"), callback_data=cb.button(cb.START, g)),
-            InlineKeyboardButton(t("button.cancel"), callback_data=cb.button(cb.CANCEL, g)),
+            InlineKeyboardButton(tr("▶ Start"), callback_data=cb.button(cb.START, g)),
+            InlineKeyboardButton(tr("✖ Cancel"), callback_data=cb.button(cb.CANCEL, g)),
         ],
     ]
     # The host can empty any seat but their own ("✖ 2" empties seat 2).
     removable = [
         InlineKeyboardButton(
-            t("button.remove_seat", seat=n + 1), callback_data=cb.button(cb.KICK, g, 0, str(n))
+            tr("✖ {seat}", seat=n + 1), callback_data=cb.button(cb.KICK, g, 0, str(n))
         )
         for n, seat in enumerate(table.seats)
         if seat is not None and seat.user_id != table.creator_id
@@ -186,32 +272,32 @@ def current_rule_values(table: Table) -> dict[str, str]:
     }
 
 
-def _choice_label(option: str, value: str) -> str:
+def _choice_label(tr: Tr, option: str, value: str) -> str:
     if option == "variant":
-        return t(f"variant.{value}")
+        return tr(VARIANTS[value])
     if option == "moon":
-        return t(f"moon.{value}")
+        return tr(MOONS[value])
     if option == "timer":
-        return t("timer.seconds", seconds=value) if value != "0" else t("timer.off")
+        return timer_text(tr, int(value))
     if option == "level":
-        return t(f"level.{value}")
+        return tr(LEVEL_NAMES[value])
     if option == "first":
-        return t(f"rules.first_trick.{value}")
+        return tr(FIRST_TRICK[value])
     if option in ("queen", "tracker"):
-        return t(value)
+        return tr(ON_OFF[value])
     return value
 
 
 RULE_LABELS = {
-    "players": "rules.players",
-    "variant": "rules.variant",
-    "moon": "rules.moon",
-    "queen": "rules.queen",
-    "first": "rules.first_trick",
-    "target": "rules.target",
-    "timer": "rules.timer",
-    "level": "rules.level",
-    "tracker": "rules.tracker",
+    "players": mark("Players"),
+    "variant": mark("Variant"),
+    "moon": mark("Moon"),
+    "queen": mark("Q♠ breaks hearts"),
+    "first": mark("First trick"),
+    "target": mark("Target"),
+    "timer": mark("Turn timer"),
+    "level": mark("Computers"),
+    "tracker": mark("Card tracker"),
 }
 
 
@@ -230,21 +316,25 @@ RULE_ICONS = {
 row says what it sets however narrow a phone makes its buttons."""
 
 
-def rules_menu(table: Table) -> tuple[str, InlineKeyboardMarkup]:
+def rules_menu(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
     """The host's menu: a line per option that applies to the variant ("🎯 Target: 100"),
     and a row of buttons for it, each marked with the option's icon ("🎯 •100")."""
     current = current_rule_values(table)
-    lines = [t("rules.menu_title"), esc(rules_summary(table)), ""]
+    lines = [tr("⚙ <b>Table rules</b> — tap to change"), esc(rules_summary(tr, table)), ""]
     keyboard: list[list[InlineKeyboardButton]] = []
     for option in rule_options(table.rules):
         icon = RULE_ICONS[option]
-        label = f"{icon} {t(RULE_LABELS[option])}"
+        label = f"{icon} {tr(RULE_LABELS[option])}"
         lines.append(
-            t("rules.menu_line", label=label, value=esc(_choice_label(option, current[option])))
+            tr(
+                "{label}: <b>{value}</b>",
+                label=label,
+                value=esc(_choice_label(tr, option, current[option])),
+            )
         )
         row: list[InlineKeyboardButton] = []
         for value in RULE_CHOICES[option]:
-            text = _choice_label(option, value)
+            text = _choice_label(tr, option, value)
             if value == current[option]:
                 text = f"•{text}"
             row.append(
@@ -256,7 +346,7 @@ def rules_menu(table: Table) -> tuple[str, InlineKeyboardMarkup]:
         width = RULE_ROW.get(option, 2)
         keyboard.extend(row[i : i + width] for i in range(0, len(row), width))
     keyboard.append(
-        [InlineKeyboardButton(t("button.back"), callback_data=cb.button(cb.BACK, table.id))]
+        [InlineKeyboardButton(tr("« Back"), callback_data=cb.button(cb.BACK, table.id))]
     )
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)
 
@@ -264,120 +354,130 @@ def rules_menu(table: Table) -> tuple[str, InlineKeyboardMarkup]:
 # ---------------------------------------------------------------- play
 
 
-def _plays(table: Table, plays: Sequence[tuple[int, Card]]) -> str:
-    return " · ".join(f"{esc(table.name(s))} {c.symbol}" for s, c in plays)
+def _plays(tr: Tr, table: Table, plays: Sequence[tuple[int, Card]]) -> str:
+    return " · ".join(tr.isolate(f"{esc(table.name(s))} {c.symbol}") for s, c in plays)
 
 
-def _scores_line(table: Table, scores: Sequence[Score], seat: int | None = None) -> str:
+def _scores_line(tr: Tr, table: Table, scores: Sequence[Score], seat: int | None = None) -> str:
     parts = []
     for s, score in enumerate(scores):
         # People by name; the reader's own, in bold, is the one marked "you" (a person may
         # well be called You).
         name = esc(table.name(s))
         if s == seat:
-            name = t("you_named", name=name)
+            name = tr("<b>{name}</b> (you)", name=name)
         parts.append(f"{name} {format_score(score)}")
     return " · ".join(parts)
 
 
-def _names(table: Table, seats: Sequence[int]) -> str:
-    return ", ".join(esc(table.name(s)) for s in seats)
+def _names(tr: Tr, table: Table, seats: Sequence[int]) -> str:
+    return ", ".join(tr.isolate(esc(table.name(s))) for s in seats)
 
 
-def winners_text(table: Table, winners: Sequence[int]) -> str:
-    return t("and").join(f"<b>{esc(table.name(s))}</b>" for s in winners)
+def winners_text(tr: Tr, table: Table, winners: Sequence[int]) -> str:
+    return tr.join([f"<b>{tr.isolate(esc(table.name(s)))}</b>" for s in winners])
 
 
-def table_message(table: Table) -> str:
+def hearts_line(tr: Tr, broken: bool) -> str:
+    return tr("💔 Hearts are broken.") if broken else tr("♥ Hearts are not broken.")
+
+
+def table_message(tr: Tr, table: Table) -> str:
     """The group's one table message."""
     game = table.game
     assert game is not None
     lines = [
-        t(
-            "table.title",
+        tr(
+            "♥ <b>Hearts</b> · hand {hand} · {direction}",
             hand=game.hand_number,
-            direction=t(f"direction.{game.pass_direction}"),
+            direction=tr(DIRECTIONS[game.pass_direction]),
         ),
-        esc(rules_summary(table)),
+        esc(rules_summary(tr, table)),
         "",
     ]
     if game.phase == "over":
-        lines.append(t("table.over", winners=winners_text(table, game.winners)))
-    elif game.phase == "pass":
         lines.append(
-            t(
-                "table.passing",
-                direction=t(f"direction.{game.pass_direction}").removeprefix("pass "),
-                names=_names(table, game.waiting_for()),
-            )
+            tr("🏁 <b>Game over!</b> {winners} won.", winners=winners_text(tr, table, game.winners))
         )
+    elif game.phase == "pass":
+        lines.append(tr(PASSING[game.pass_direction], names=_names(tr, table, game.waiting_for())))
     elif game.phase == "moon":
         assert game.current_player is not None
-        lines.append(t("table.moon", name=esc(table.name(game.current_player))))
+        lines.append(
+            tr(
+                "🌕 {name} shot the moon and is choosing.",
+                name=esc(table.name(game.current_player)),
+            )
+        )
     else:
         if game.trick:
-            lines.append(t("table.trick", cards=_plays(table, game.trick)))
+            lines.append(tr("Trick: {cards}", cards=_plays(tr, table, game.trick)))
         elif game.tricks:
             last = game.tricks[-1]
             lines.append(
-                t(
-                    "dm.last_trick",
-                    cards=_plays(table, last.plays),
+                tr(
+                    "Last trick: {cards} → {name}",
+                    cards=_plays(tr, table, last.plays),
                     name=esc(table.name(last.winner)),
                 )
             )
         assert game.current_player is not None
-        lines.append(t("table.turn", name=esc(table.name(game.current_player))))
-        lines.append(t("dm.hearts_broken" if game.hearts_broken else "dm.hearts_unbroken"))
+        lines.append(tr("Turn: <b>{name}</b>", name=esc(table.name(game.current_player))))
+        lines.append(hearts_line(tr, game.hearts_broken))
     in_hand = game.phase in ("play", "moon")
-    title = {"over": "table.scores_final", "play": "table.scores_hand", "moon": "table.scores_hand"}
-    lines += ["", t(title.get(game.phase, "table.scores_title"))]
+    if game.phase == "over":
+        title = tr("<b>Final scores</b>")
+    elif in_hand:
+        title = tr("<b>Scores</b> (this hand's points in brackets)")
+    else:
+        title = tr("<b>Scores</b>")
+    lines += ["", title]
     taken = game.points_taken()
     for s, total in enumerate(game.scores):
         marker = "▶ " if game.current_player == s and game.phase != "over" else ""
         this_hand = f" ({format_score(taken[s])})" if in_hand else ""
         lines.append(f"{marker}{esc(table.name(s))}: {format_total(total)}{this_hand}")
     if game.phase != "over":
-        lines += ["", t("table.follow_dm")]
+        lines += ["", tr("Play from your DM with me.")]
     return "\n".join(lines)
 
 
-def cancelled(table: Table) -> str:
+def cancelled(tr: Tr, table: Table) -> str:
     """The table's message after its game was cancelled: the standings it stopped at."""
     game = table.game
     assert game is not None
-    lines = [t("table.cancelled_title", hand=game.hand_number), ""]
+    lines = [tr("♥ <b>Hearts</b> · ✖ cancelled during hand {hand}", hand=game.hand_number), ""]
     for seat, total in enumerate(game.scores):
         lines.append(f"{esc(table.name(seat))}: {format_total(total)}")
     return "\n".join(lines)
 
 
-def hand_result(table: Table, result: HandResult) -> str:
+def hand_result(tr: Tr, table: Table, result: HandResult) -> str:
     points = " · ".join(
         f"{esc(table.name(s))} {format_score(p)}" for s, p in enumerate(result.points)
     )
-    lines = [t("hand.result", hand=result.hand_number, points=points)]
+    lines = [tr("✋ <b>Hand {hand}</b>: {points}", hand=result.hand_number, points=points)]
     if result.shooter is not None:
-        lines.append(t("hand.moon", name=esc(table.name(result.shooter))))
+        lines.append(tr("🌕 {name} shot the moon!", name=esc(table.name(result.shooter))))
     totals = " · ".join(
         f"{esc(table.name(s))} {format_total(total)}" for s, total in enumerate(result.totals)
     )
-    lines.append(t("hand.standings", totals=totals))
+    lines.append(tr("Standings: {totals}", totals=totals))
     return "\n".join(lines)
 
 
-def card_label(card: Card, chosen: bool = False, received: bool = False) -> str:
+def card_label(tr: Tr, card: Card, chosen: bool = False, received: bool = False) -> str:
     """A card button's label: ``[Q♠]`` chosen to pass, ``•Q♠`` just received; at most five
     characters, so a row of seven still shows every label whole on a phone."""
     if chosen:
-        return t("card.chosen", card=card.symbol)
+        return tr("[{card}]", card=card.symbol)
     if received:
-        return t("card.received", card=card.symbol)
+        return tr("•{card}", card=card.symbol)
     return card.symbol
 
 
 def _card_rows(
-    view: SeatView, table: Table, selected: set[str]
+    tr: Tr, view: SeatView, table: Table, selected: set[str]
 ) -> list[list[InlineKeyboardButton]]:
     # Received cards stay marked until the first trick is complete.
     fresh = (
@@ -397,7 +497,7 @@ def _card_rows(
         cards = by_suit[suit]
         buttons = []
         for card in cards:
-            label = card_label(card, card.code in selected, card.code in fresh)
+            label = card_label(tr, card, card.code in selected, card.code in fresh)
             buttons.append(
                 InlineKeyboardButton(
                     label,
@@ -423,40 +523,56 @@ def _trick_number(view: SeatView, seat: int) -> tuple[int, int]:
     return number, len(view.tricks) + len(view.hand) + (1 if played_now else 0)
 
 
-def dm(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | None]:
+def dm(tr: Tr, table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | None]:
     """One player's living DM message: the table from their seat and their cards."""
     game = table.game
     assert game is not None
     view = game.view(seat)
     g = table.id
-    lines = [t("dm.header", chat=esc(table.chat_title), hand=view.hand_number)]
-    lines.append(t("dm.scores", scores=_scores_line(table, view.scores, seat)))
+    lines = [
+        tr(
+            "♥ <b>Hearts</b> · {chat} · hand {hand}",
+            chat=esc(table.chat_title),
+            hand=view.hand_number,
+        )
+    ]
+    lines.append(tr("Scores: {scores}", scores=_scores_line(tr, table, view.scores, seat)))
     removed = removed_cards(table.rules.players)
     if removed and view.phase != "over":
-        lines.append(t("dm.removed", cards=" ".join(c.symbol for c in removed)))
+        lines.append(
+            tr("Out of the deck this game: {cards}", cards=" ".join(c.symbol for c in removed))
+        )
     lines.append("")
     selected = set(table.ui.selections.get(seat, [])) if view.phase == "pass" else set()
     extra_rows: list[list[InlineKeyboardButton]] = []
     if view.phase == "over":
-        lines.append(t("dm.game_over", winners=winners_text(table, view.winners)))
+        lines.append(
+            tr("🏁 <b>Game over.</b> {winners} won.", winners=winners_text(tr, table, view.winners))
+        )
         return "\n".join(lines), None
     history = game.hand_history
     if history and (view.phase == "pass" or (view.phase == "play" and not view.tricks)):
         # Until the next hand's first trick: how the last hand went (who took what, moon).
         previous = history[-1]
         shown = 2 if previous.shooter is not None else 1
-        lines.extend(hand_result(table, previous).split("\n")[:shown])
+        lines.extend(hand_result(tr, table, previous).split("\n")[:shown])
         lines.append("")
     if view.phase == "pass":
         arrow = ARROWS[view.pass_direction]
         if view.passed is None:
-            lines.append(t("dm.pass_to", arrow=arrow, name=esc(table.name(view.pass_to))))
-            lines.append(t("dm.pass_hint"))
+            lines.append(
+                tr(
+                    "Pass 3 cards {arrow} <b>{name}</b>",
+                    arrow=arrow,
+                    name=esc(table.name(view.pass_to)),
+                )
+            )
+            lines.append(tr("Tap 3 cards to choose them, then tap <b>Pass</b>."))
             extra_rows.append(
                 [
                     InlineKeyboardButton(
-                        t(
-                            "button.pass",
+                        tr(
+                            "Pass {count}/3 {arrow}",
                             count=len(selected),
                             arrow=f"{arrow} {table.name(view.pass_to)}",
                         ),
@@ -466,87 +582,111 @@ def dm(table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | None]:
             )
         else:
             lines.append(
-                t(
-                    "dm.passed_waiting",
+                tr(
+                    "You passed {cards}. Waiting for: {names}.",
                     cards=" ".join(c.symbol for c in view.passed),
-                    names=_names(table, view.waiting_for),
+                    names=_names(tr, table, view.waiting_for),
                 )
             )
     else:
         if view.pass_direction == "hold":
             if not view.tricks:
-                lines.append(t("dm.hold"))
+                lines.append(tr("No passing this hand."))
         elif view.received is not None and len(view.tricks) < 1:
             lines.append(
-                t(
-                    "dm.received",
+                tr(
+                    "You received {cards} from {name} (marked • until the first trick is taken).",
                     cards=" ".join(f"<b>{c.symbol}</b>" for c in view.received),
                     name=esc(table.name(view.pass_from)),
                 )
             )
         number, total = _trick_number(view, seat)
         if view.trick:
-            lines.append(t("dm.trick", number=number, total=total, cards=_plays(table, view.trick)))
+            lines.append(
+                tr(
+                    "Trick {number}/{total}: {cards}",
+                    number=number,
+                    total=total,
+                    cards=_plays(tr, table, view.trick),
+                )
+            )
         else:
-            lines.append(t("dm.trick_empty", number=number, total=total))
+            lines.append(tr("Trick {number}/{total}: —", number=number, total=total))
         if view.current_player == seat and table.ui.deadline is not None:
             left = max(0, round(table.ui.deadline - time.time()))
-            lines.append(t("dm.time_left", minutes=left // 60, seconds=f"{left % 60:02}"))
+            lines.append(
+                tr(
+                    "⏱ {minutes}:{seconds} left to play.",
+                    minutes=left // 60,
+                    seconds=f"{left % 60:02}",
+                )
+            )
         if view.tricks:
             last = view.tricks[-1]
             lines.append(
-                t(
-                    "dm.last_trick",
-                    cards=_plays(table, last.plays),
+                tr(
+                    "Last trick: {cards} → {name}",
+                    cards=_plays(tr, table, last.plays),
                     name=esc(table.name(last.winner)),
                 )
             )
-        lines.append(t("dm.hearts_broken" if view.hearts_broken else "dm.hearts_unbroken"))
-        lines.append(t("dm.points_hand", points=_scores_line(table, view.points_taken, seat)))
+        lines.append(hearts_line(tr, view.hearts_broken))
+        lines.append(
+            tr("This hand: {points}", points=_scores_line(tr, table, view.points_taken, seat))
+        )
         lines.append("")
         if view.phase == "moon":
             if view.moon_shooter == seat:
-                lines.append(t("dm.moon_choose"))
-                complex_ = table.rules.variant == "complex"
-                suffix = "_complex" if complex_ else ""
+                lines.append(tr("🌕 <b>You shot the moon!</b> Choose:"))
+                if table.rules.variant == "complex":
+                    subtract, add = tr("−(13+13i) for me"), tr("+(13+13i) for everyone else")
+                else:
+                    subtract, add = tr("−26 for me"), tr("+26 for everyone else")
                 extra_rows.append(
                     [
                         InlineKeyboardButton(
-                            t(f"button.moon_subtract{suffix}"),
+                            subtract,
                             callback_data=cb.button(cb.MOON, g, view.hand_number, "s"),
                         ),
                         InlineKeyboardButton(
-                            t(f"button.moon_add{suffix}"),
+                            add,
                             callback_data=cb.button(cb.MOON, g, view.hand_number, "a"),
                         ),
                     ]
                 )
             else:
                 assert view.moon_shooter is not None
-                lines.append(t("dm.moon_waiting", name=esc(table.name(view.moon_shooter))))
+                lines.append(
+                    tr(
+                        "🌕 {name} shot the moon and is choosing…",
+                        name=esc(table.name(view.moon_shooter)),
+                    )
+                )
         elif view.current_player == seat:
-            lines.append(t("dm.your_turn"))
+            lines.append(tr("👉 <b>Your turn.</b>"))
         elif view.current_player is not None:
-            lines.append(t("dm.turn_of", name=esc(table.name(view.current_player))))
+            lines.append(
+                tr("Waiting for <b>{name}</b>.", name=esc(table.name(view.current_player)))
+            )
     if table.options.track_cards:
         is_open = table.ui.tracker_open.get(seat, False)
         if is_open and view.phase in ("play", "moon"):
-            lines += ["", *tracker_lines(table, view)]
+            lines += ["", *tracker_lines(tr, table, view)]
         extra_rows.append(
             [
                 InlineKeyboardButton(
-                    t("button.tracker_off" if is_open else "button.tracker_on"),
+                    tr("📋 Hide cards played") if is_open else tr("📋 Cards played"),
                     callback_data=cb.button(cb.TRACKER, g, view.hand_number),
                 )
             ]
         )
-    keyboard = _card_rows(view, table, selected) + extra_rows
+    keyboard = _card_rows(tr, view, table, selected) + extra_rows
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)
 
 
-def tracker_lines(table: Table, view: SeatView) -> list[str]:
+def tracker_lines(tr: Tr, table: Table, view: SeatView) -> list[str]:
     """The card-keeping aid: cards played by suit, and who has shown a void."""
-    lines = [t("dm.tracker_title")]
+    lines = [tr("<b>Cards played</b>")]
     symbols = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
     played = view.cards_played_by_suit()
     for suit in SUIT_ORDER:
@@ -557,7 +697,7 @@ def tracker_lines(table: Table, view: SeatView) -> list[str]:
         for s, v in enumerate(view.voids())
         if v and s != view.seat
     ]
-    lines.append(t("dm.tracker_voids", voids=", ".join(voids) or t("dm.tracker_none")))
+    lines.append(tr("Known voids: {voids}", voids=", ".join(voids) or tr("none yet")))
     return lines
 
 
@@ -573,7 +713,7 @@ PALETTE = [
 ]
 
 
-def _round_step(raw: float) -> float:
+def round_step(raw: float) -> float:
     """The round number (1, 2, 5 times a power of ten) nearest above `raw`: axis steps."""
     if raw <= 0:
         return 1.0
@@ -581,9 +721,34 @@ def _round_step(raw: float) -> float:
     return float(next(m * power for m in (1, 2, 5, 10) if m * power >= raw))
 
 
-def score_chart_png(table: Table) -> bytes:
+CHART_FONTS = {
+    "hi": (
+        "/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf",
+    ),
+    "": (
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    ),
+}
+"""Fonts for the chart's labels: DejaVu Sans has Latin, Cyrillic and Persian letters;
+Hindi needs a Devanagari font (Debian's fonts-lohit-deva, installed by CI and the image)."""
+
+
+def chart_font(language: str, size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """A font that has the letters of `language` (Pillow's own for Latin when none is
+    installed), shaped by libraqm for Persian and Hindi."""
+    from PIL import ImageFont
+
+    for path in (*CHART_FONTS.get(language, ()), *CHART_FONTS[""]):
+        if os.path.exists(path):
+            return ImageFont.truetype(path, size)
+    return ImageFont.load_default(size=size)
+
+
+def score_chart_png(tr: Tr, table: Table) -> bytes:
     """A line chart of every player's total hand by hand (|z| for Complex Hearts)."""
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
     game = table.game
     assert game is not None
@@ -597,7 +762,7 @@ def score_chart_png(table: Table) -> bytes:
     width, height, margin, legend = 900, 540, 70, 190
     image = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=20)
+    font = chart_font(tr.language, 20)
     lo = min(0.0, *(min(s) for s in series))
     hi = max(float(table.rules.target), *(max(s) for s in series))
     plot_w = width - margin - legend
@@ -608,7 +773,7 @@ def score_chart_png(table: Table) -> bytes:
         return margin + plot_w * i / hands, margin + plot_h * (1 - (v - lo) / (hi - lo or 1))
 
     # Points on the left with light grid lines at a round step, the target marked.
-    step = _round_step((hi - lo) / 5)
+    step = round_step((hi - lo) / 5)
     tick = step * math.ceil(lo / step)
     while tick <= hi:
         y = xy(0, tick)[1]
@@ -620,16 +785,16 @@ def score_chart_png(table: Table) -> bytes:
     draw.line((margin, target_y, margin + plot_w, target_y), fill=(200, 60, 60), width=2)
     draw.text(
         (margin + plot_w - 6, target_y - 4),
-        t("chart.target", target=table.rules.target),
+        tr("target {target}", target=table.rules.target),
         fill=(200, 60, 60),
         font=font,
         anchor="rb",
     )
-    draw.text((margin, 18), t("game.winner_chart"), fill="black", font=font)
+    draw.text((margin, 18), tr("Score by hand"), fill="black", font=font)
     every = max(1, math.ceil(hands / 12))  # at most a dozen hand labels
     for i in range(0, hands + 1, every):
         x, _ = xy(i, lo)
-        label = t("chart.hand", hand=i) if i else t("chart.start")
+        label = tr("H{hand}", hand=i) if i else tr("start")
         draw.text((x, margin + plot_h + 8), label, fill="black", font=font, anchor="mt")
     for s in range(n):
         color = PALETTE[s % len(PALETTE)]

@@ -4,13 +4,13 @@ message; the chat's next tables keep the choice."""
 from __future__ import annotations
 
 from bot.basics import Person, UserError
+from bot.i18n import NOTHING, Msg, msg
 from bot.tables import render
 from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table, TableOptions
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.telegram.pace import URGENT
-from bot.texts import t
 from engine import Rules
 from engine.rules import Variant
 from storage.models import ChatSettings
@@ -26,50 +26,48 @@ class RulesMenu:
     async def _menu_table(self, game_id: int, person: Person) -> Table:
         table = self.registry.lobby(game_id)
         if table.ui.table_message_id is None:
-            raise UserError(t("toast.unknown_button"))
+            raise UserError(msg("That button isn't valid any more."))
         # Both ways, like every change to the lobby: only its host or an admin.
         await require_host(table, person, self.is_admin)
         return table
 
-    async def show(self, game_id: int, person: Person, show: bool) -> str:
+    async def show(self, game_id: int, person: Person, show: bool) -> Msg:
         """Open the menu in the table's message (`show`), or go back to the lobby."""
         async with self.registry.lock(game_id):
             table = await self._menu_table(game_id, person)
-            text, markup = render.rules_menu(table) if show else render.lobby(table)
+            screen = render.rules_menu if show else render.lobby
             # The press gets no toast: the menu itself is the answer.
-            self.screens.edit_table_message(table, text, markup, priority=URGENT)
-            return ""
+            self.screens.edit_table_message(table, screen, priority=URGENT)
+            return NOTHING
 
-    async def set_rule(self, game_id: int, person: Person, option: str, value: str) -> str:
+    async def set_rule(self, game_id: int, person: Person, option: str, value: str) -> Msg:
         async with self.registry.lock(game_id):
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
             try:
                 rules, options = changed_rules(table.rules, table.options, option, value)
-            except ValueError as error:
-                raise UserError(t("toast.bad_rule", reason=str(error))) from None
+            except ValueError:
+                raise UserError(msg("That combination of rules isn't possible.")) from None
             table.rules, table.options = rules, options
             if len(table.seats) != rules.players:
                 table.resize(rules.players)
             for seat in table.seats:
                 if seat is not None and seat.kind == "computer":
                     seat.level = options.computer_level
-            settings = await self.storage.get_chat_settings(table.chat_id)
             await self.storage.save_chat_settings(
                 ChatSettings(
                     chat_id=table.chat_id,
                     rules=rules.to_dict(),
                     turn_timer_s=options.turn_timer,
                     computer_level=options.computer_level,
-                    language=settings.language,
                     track_cards=options.track_cards,
                 )
             )
             await self.storage.update_lobby(
                 table.id, table.rules, table.stored_seats(), table.stored_meta()
             )
-            self.screens.edit_table_message(table, *render.rules_menu(table), priority=URGENT)
-            return t("toast.rule_changed")
+            self.screens.edit_table_message(table, render.rules_menu, priority=URGENT)
+            return msg("Rules changed.")
 
 
 def changed_rules(

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.basics import Person
+from bot.i18n import Msg, Say, Tr
+from bot.languages import Languages
 from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.telegram import callbacks as cb
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import EDIT, MOVED, URGENT
-from bot.texts import t
 from bot.timers import Background
 from engine import Game
 
@@ -28,16 +29,37 @@ class Screens:
     for Telegram: the latest state is rendered when a message's turn comes."""
 
     def __init__(
-        self, registry: TableRegistry, outbox: Outbox, background: Background, bot_username: str
+        self,
+        registry: TableRegistry,
+        outbox: Outbox,
+        background: Background,
+        bot_username: str,
+        languages: Languages,
     ) -> None:
         self.registry = registry
+        self.languages = languages
         self.storage = registry.storage
         self.outbox = outbox
         self.background = background
         self.bot_username = bot_username
-        self._idle_text: dict[tuple[int, int], str] = {}
+        self._idle_text: dict[tuple[int, int], Msg] = {}
         """The newest text of an idle notice still on its way to the group."""
         outbox.on_replaced = self.message_replaced
+
+    # ------------------------------------------------------------------ languages
+
+    def group(self, table: Table) -> Tr:
+        """The language of the table's group (the table message, results, notices)."""
+        return self.languages.chat(table.chat_id)
+
+    def person(self, user_id: int) -> Tr:
+        """The language of a person's DM."""
+        return self.languages.person(user_id)
+
+    def tell(self, user_id: int, said: Msg | Say) -> None:
+        """Post a line to a person's DM, in their language (without waiting)."""
+        tr = self.person(user_id)
+        self.outbox.post(user_id, tr(said) if isinstance(said, Msg) else said(tr))
 
     # ------------------------------------------------------------------ the group
 
@@ -45,13 +67,17 @@ class Screens:
         if table.ui.table_message_id is None:
             return
         # Shown after someone joined, left or changed something: they are looking at it.
-        self.edit_table_message(table, *render.lobby(table), priority=MOVED)
+        self.edit_table_message(table, render.lobby, priority=MOVED)
 
     def edit_table_message(
-        self, table: Table, text: str, markup: InlineKeyboardMarkup | None, priority: int
+        self,
+        table: Table,
+        screen: Callable[[Tr, Table], tuple[str, InlineKeyboardMarkup | None]],
+        priority: int,
     ) -> None:
         """Show a lobby, its rules menu or an end in the table's message in the group."""
         assert table.ui.table_message_id is not None
+        text, markup = screen(self.group(table), table)
         self.outbox.edit(
             table.chat_id,
             table.ui.table_message_id,
@@ -67,45 +93,54 @@ class Screens:
         url = f"https://t.me/{self.bot_username}"
 
         def screen() -> tuple[str, InlineKeyboardMarkup | None]:
+            tr = self.group(table)
             markup = None
             if table.game is not None and table.game.phase != "over":
-                button = InlineKeyboardButton(t("button.open_dm"), url=url)
+                button = InlineKeyboardButton(tr("Open my cards in a DM"), url=url)
                 markup = InlineKeyboardMarkup([[button]])
             elif table.tournament_id is None:
                 # The game is over: the same seats and rules, one press away.
                 data = cb.button(cb.REMATCH, table.id)
-                button = InlineKeyboardButton(t("button.rematch"), callback_data=data)
+                button = InlineKeyboardButton(tr("🔁 New game"), callback_data=data)
                 markup = InlineKeyboardMarkup([[button]])
-            return render.table_message(table), markup
+            return render.table_message(tr, table), markup
 
         self.outbox.edit_later(table.chat_id, table.ui.table_message_id, screen, table.thread_id)
 
-    def announce(self, table: Table, text: str) -> None:
-        """Post to the group (in order, without waiting for Telegram)."""
+    def announce(self, table: Table, said: Msg | Say) -> None:
+        """Post to the group, in its language (in order, without waiting for Telegram)."""
         if table.tournament_id is not None:
             return  # a tournament's group follows the tournament's status message instead
+        text = self._said(self.group(table), said)
         self.outbox.post(table.chat_id, text, thread_id=table.thread_id, notify=False)
 
-    def announce_end(self, table: Table, text: str) -> None:
+    def announce_end(self, table: Table, said: Msg | Say) -> None:
         """The game's end, once: the chart with the result as its caption (the table's
         message shows the final standings and the rematch button)."""
         if table.tournament_id is not None:
             return
+        tr = self.group(table)
         try:
-            png = render.score_chart_png(table)
+            png = render.score_chart_png(tr, table)
         except Exception:
             log.exception("score chart for game %s failed", table.id)
-            self.announce(table, text)
+            self.announce(table, said)
         else:
+            text = self._said(tr, said)
             self.outbox.post(table.chat_id, text, thread_id=table.thread_id, photo=png)
 
-    def idle_notice(self, table: Table, seat: int, text: str) -> None:
+    @staticmethod
+    def _said(tr: Tr, said: Msg | Say) -> str:
+        return tr(said) if isinstance(said, Msg) else said(tr)
+
+    def idle_notice(self, table: Table, seat: int, said: Msg) -> None:
         """One group message per spell of timeouts of a seat, edited as the spell goes on
         (a timeout, another, the computer taking over), instead of one message each."""
         if table.tournament_id is not None:
             return  # a tournament's group follows the tournament's status message instead
         ids = table.ui.idle_message_ids
-        self._idle_text[(table.id, seat)] = text
+        text = self.group(table)(said)
+        self._idle_text[(table.id, seat)] = said
         message_id = ids.get(seat)
         if message_id:
             self.outbox.edit(table.chat_id, message_id, text, None, table.thread_id)
@@ -117,22 +152,30 @@ class Screens:
 
         async def keep_id() -> None:
             new_id = await sent
-            latest = self._idle_text.pop((table.id, seat), text)
+            latest = self._idle_text.pop((table.id, seat), said)
             if new_id is None or ids.get(seat) != 0:
                 return
             ids[seat] = new_id
             self.registry.save_soon(table)
-            if latest != text:
-                self.outbox.edit(table.chat_id, new_id, latest, None, table.thread_id)
+            if latest != said:
+                text = self.group(table)(latest)
+                self.outbox.edit(table.chat_id, new_id, text, None, table.thread_id)
 
         self.background.spawn(keep_id())
 
     async def ask_to_open_dm(self, table: Table, person: Person) -> None:
         url = f"https://t.me/{self.bot_username}?start=j{table.join_token}"
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton(t("button.open_dm"), url=url)]])
+        tr = self.group(table)
+        markup = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(tr("Open my cards in a DM"), url=url)]]
+        )
         self.outbox.post(
             table.chat_id,
-            t("reply.open_dm_first", name=render.esc(person.name)),
+            tr(
+                "{name}, I can't message you yet. Tap below, press <b>Start</b> in our "
+                "chat, and your seat is yours.",
+                name=render.esc(person.name),
+            ),
             markup,
             table.thread_id,
         )
@@ -153,8 +196,9 @@ class Screens:
         message_id = table.ui.dm_message_ids.get(seat)
         if s is None or s.user_id is None or message_id is None or table.game is None:
             return
+        tr = self.person(s.user_id)
         self.outbox.edit_later(
-            s.user_id, message_id, functools.partial(render.dm, table, seat), priority=priority
+            s.user_id, message_id, functools.partial(render.dm, tr, table, seat), priority=priority
         )
 
     def post_dm(self, table: Table, seat: int) -> None:
@@ -163,7 +207,7 @@ class Screens:
         if s is None or s.user_id is None or table.game is None:
             return
         user_id, name = s.user_id, s.name
-        text, markup = render.dm(table, seat)
+        text, markup = render.dm(self.person(user_id), table, seat)
         sent = self.outbox.post(user_id, text, markup, priority=URGENT)
 
         async def keep_id() -> None:
@@ -184,7 +228,7 @@ class Screens:
         table.ui.dm_message_ids.pop(seat, None)
         if s is None or s.user_id is None or table.game is None:
             return
-        text, markup = render.dm(table, seat)
+        text, markup = render.dm(self.person(s.user_id), table, seat)
         message_id = await self.outbox.send(s.user_id, text, markup)
         if message_id is None:
             await self.storage.set_dm_open(s.user_id, False)

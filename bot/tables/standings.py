@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from bot.basics import Person
+from bot.i18n import Tr
 from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
-from bot.texts import t
 from engine import Rules
 
 
@@ -15,36 +15,36 @@ class Standings:
         self.registry = registry
         self.storage = registry.storage
 
-    async def scores_text(self, chat_id: int, thread_id: int | None) -> str:
+    async def scores_text(self, tr: Tr, chat_id: int, thread_id: int | None) -> str:
         parts = []
         table = self.registry.in_chat(chat_id, thread_id)
-        title = "scores.game_title"
+        title = tr("<b>This game</b>")
         if table is None or table.game is None:
             # Until a new game starts, the last one finished here, hand by hand.
             stored = await self.storage.last_finished_game(chat_id, thread_id)
             if stored is not None and stored.game is not None:
                 table = Table.from_stored(stored)
-                title = "scores.last_game_title"
+                title = tr("<b>The last game here</b> (finished), hand by hand:")
         if table is not None and table.game is not None:
-            parts.append(t(title))
+            parts.append(title)
             for result in table.game.hand_history:
-                parts.append(render.hand_result(table, result).split("\n")[0])
+                parts.append(render.hand_result(tr, table, result).split("\n")[0])
             totals = " · ".join(
                 f"{render.esc(table.name(s))} {render.format_total(v)}"
                 for s, v in enumerate(table.game.scores)
             )
-            parts.append(t("hand.standings", totals=totals))
+            parts.append(tr("Standings: {totals}", totals=totals))
         else:
-            parts.append(t("scores.no_game"))
+            parts.append(tr("No game is running here."))
         parts.append("")
-        parts.append(t("scores.board_title"))
+        parts.append(tr("<b>All-time leaderboard</b>"))
         board = await self.storage.standings(chat_id, "points", limit=10)
         if not board:
-            parts.append(t("scores.board_empty"))
+            parts.append(tr("No finished games in this chat yet."))
         for rank, row in enumerate(board, start=1):
             parts.append(
-                t(
-                    "scores.board_row",
+                tr(
+                    "{rank}. {name} — {won}/{played} won ({rate}%) · {avg} pts/hand",
                     rank=rank,
                     name=render.esc(row.display_name),
                     won=row.games_won,
@@ -55,14 +55,15 @@ class Standings:
             )
         return "\n".join(parts)
 
-    async def stats_text(self, person: Person) -> str:
+    async def stats_text(self, tr: Tr, person: Person) -> str:
         record = await self.storage.player_standing(person.id)
         if record is None or record.games_played == 0:
-            return t("stats.none")
+            return tr("You haven't finished a game yet.")
         lines = [
-            t("stats.title"),
-            t(
-                "stats.body",
+            tr("<b>Your record</b>"),
+            tr(
+                "Games: {played} · won {won} ({rate}%)\nAverage points per hand: "
+                "{avg}\nMoons shot: {moons}\nBest game: {best} · worst: {worst}",
                 played=record.games_played,
                 won=record.games_won,
                 rate=round(100 * record.win_rate),
@@ -76,12 +77,13 @@ class Standings:
         ]
         return "\n".join(lines)
 
-    async def rules_text(self, chat_id: int, thread_id: int | None) -> str:
+    async def rules_text(self, tr: Tr, chat_id: int, thread_id: int | None) -> str:
         table = self.registry.in_chat(chat_id, thread_id)
         if table is not None:
-            return render.rules_text(table.rules) + "\n\n" + render.esc(render.rules_summary(table))
+            summary = render.esc(render.rules_summary(tr, table))
+            return render.rules_text(tr, table.rules) + "\n\n" + summary
         settings = await self.storage.get_chat_settings(chat_id)
-        return render.rules_text(Rules.from_stored(settings.rules))
+        return render.rules_text(tr, Rules.from_stored(settings.rules))
 
 
 def _average(value: float | complex) -> str:

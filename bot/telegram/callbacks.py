@@ -35,11 +35,15 @@ REMATCH: Final = "rm"
 # Tournament actions: the id field holds the tournament's id, not a game's.
 TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW = "er", "ew"
 TOURNAMENT_ACTIONS: Final = frozenset({TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW})
+# A chat's language (/language): no game; the argument is the language ("" for automatic).
+LANGUAGE: Final = "lg"
+CHAT_ACTIONS: Final = frozenset({LANGUAGE})
 
 ACTIONS: Final = frozenset(
     {JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK}
     | {CARD, PASS, MOON, TRACKER, REMATCH}
     | TOURNAMENT_ACTIONS
+    | CHAT_ACTIONS
 )
 
 

@@ -18,15 +18,21 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
 from bot.basics import Person, UserError
+from bot.i18n import ENGLISH, NOTHING, Msg, msg, translator
 from bot.rooms import HeartsContext, Rooms
 from bot.telegram import callbacks as cb
 from bot.telegram.flood import Verdict
 from bot.telegram.outbox import Slot
 from bot.telegram.pace import URGENT
-from bot.texts import t
 from storage.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
+
+UNKNOWN_BUTTON = msg("That button isn't valid any more.")
+STORAGE_TROUBLE = msg("I can't save anything right now. Please try again in a minute.")
+TOO_FAST = msg("You're sending commands too fast. I'll answer again in a few seconds.")
+GROUP_ONLY = msg("Tables are opened in a group: add me to one and send /newgame there.")
+NO_TABLE = msg("There's no table here. Start one with /newgame.")
 
 
 def person_of(update: Update) -> Person | None:
@@ -51,7 +57,9 @@ _reply_slot: ContextVar[Slot | None] = ContextVar("reply_slot", default=None)
 """The place in its chat's order kept for the answer of the command being handled."""
 
 
-def _reply(update: Update, context: HeartsContext, text: str) -> None:
+def _reply(
+    update: Update, context: HeartsContext, said: str | Msg, *, photo: bytes | None = None
+) -> None:
     """Answer a command in its chat (and topic) without waiting for the chat's pace.
 
     The answer goes out in the order the commands came (in the place `command` kept for
@@ -60,12 +68,14 @@ def _reply(update: Update, context: HeartsContext, text: str) -> None:
     chat = update.effective_chat
     if chat is None:
         return
+    # In the chat's language: a group's own, a DM its person's.
+    text = context.bot_data.rooms.languages.chat(chat.id)(said)
     slot = _reply_slot.get()
     if slot is not None and not slot.used:
-        slot.post(text, thread_id=_thread_of(update))
+        slot.post(text, thread_id=_thread_of(update), photo=photo)
     else:
         context.bot_data.rooms.outbox.post(
-            chat.id, text, thread_id=_thread_of(update), priority=URGENT
+            chat.id, text, thread_id=_thread_of(update), priority=URGENT, photo=photo
         )
 
 
@@ -85,7 +95,7 @@ def command(handler: Handler) -> Handler:
         if user is not None:
             verdict = context.bot_data.command_limiter.check(user.id)
             if verdict is Verdict.WARN:
-                _reply(update, context, t("reply.too_fast"))
+                _reply(update, context, TOO_FAST)
             if verdict is not Verdict.ALLOW:
                 return
         slot = context.bot_data.rooms.outbox.reserve(chat.id) if chat is not None else None
@@ -94,7 +104,7 @@ def command(handler: Handler) -> Handler:
             await handler(update, context)
         except StorageUnavailable:
             log.warning("command %s: the database cannot be written", handler.__name__)
-            _reply(update, context, t("reply.storage_trouble"))
+            _reply(update, context, STORAGE_TROUBLE)
         finally:
             _reply_slot.reset(token)
             if slot is not None:
@@ -110,14 +120,14 @@ async def new_game(update: Update, context: HeartsContext) -> None:
     if person is None or chat is None:
         return
     if not _is_group(chat):
-        _reply(update, context, t("reply.group_only"))
+        _reply(update, context, GROUP_ONLY)
         return
     try:
         await context.bot_data.rooms.lobby.new_table(
             chat.id, _thread_of(update), chat.title or "", person
         )
     except UserError as error:
-        _reply(update, context, str(error))
+        _reply(update, context, error.said)
 
 
 @command
@@ -134,11 +144,11 @@ async def start(update: Update, context: HeartsContext) -> None:
             return
         table = rooms.registry.in_chat(chat.id, _thread_of(update))
         if table is None:
-            _reply(update, context, t("reply.no_table"))
+            _reply(update, context, NO_TABLE)
             return
         _reply(update, context, await rooms.lobby.start(table.id, person))
     except UserError as error:
-        _reply(update, context, str(error))
+        _reply(update, context, error.said)
 
 
 async def _group_table_command(update: Update, context: HeartsContext, action: str) -> None:
@@ -146,13 +156,13 @@ async def _group_table_command(update: Update, context: HeartsContext, action: s
     if person is None or chat is None:
         return
     if not _is_group(chat):
-        _reply(update, context, t("reply.group_only"))
+        _reply(update, context, GROUP_ONLY)
         return
     rooms = context.bot_data.rooms
     try:
         table = rooms.registry.in_chat(chat.id, _thread_of(update))
         if table is None:
-            _reply(update, context, t("reply.no_table"))
+            _reply(update, context, NO_TABLE)
             return
         if action == "join":
             text = await rooms.lobby.join(table.id, person, in_group=True)
@@ -162,7 +172,7 @@ async def _group_table_command(update: Update, context: HeartsContext, action: s
             text = await rooms.closer.cancel_game(table.id, person)
         _reply(update, context, text)
     except UserError as error:
-        _reply(update, context, str(error))
+        _reply(update, context, error.said)
 
 
 @command
@@ -192,7 +202,7 @@ async def rejoin(update: Update, context: HeartsContext) -> None:
     try:
         _reply(update, context, await context.bot_data.rooms.presence.rejoin(person))
     except UserError as error:
-        _reply(update, context, str(error))
+        _reply(update, context, error.said)
 
 
 @command
@@ -204,12 +214,29 @@ async def scores(update: Update, context: HeartsContext) -> None:
     if not _is_group(chat):
         person = person_of(update)
         if person is not None:
-            _reply(update, context, await context.bot_data.rooms.standings.stats_text(person))
+            await _stats(update, context, person)
         return
     rooms = context.bot_data.rooms
-    text = await rooms.standings.scores_text(chat.id, _thread_of(update))
-    event_text = await rooms.tournaments.scores_text(chat.id)
-    _reply(update, context, f"{text}\n\n{event_text}" if event_text else text)
+    tr = rooms.languages.chat(chat.id)
+    text = await rooms.standings.scores_text(tr, chat.id, _thread_of(update))
+    parts = [
+        text,
+        await rooms.ratings.board_text(tr, chat.id),
+        await rooms.tournaments.scores_text(tr, chat.id),
+    ]
+    _reply(update, context, "\n\n".join(p for p in parts if p))
+
+
+@command
+async def rating(update: Update, context: HeartsContext) -> None:
+    """/rating: your rating here and overall, and a chart of it (in a DM: overall)."""
+    chat, person = update.effective_chat, person_of(update)
+    if chat is None or person is None:
+        return
+    rooms = context.bot_data.rooms
+    tr = rooms.languages.chat(chat.id)
+    text, png = await rooms.ratings.rating(tr, person, chat.id if _is_group(chat) else None)
+    _reply(update, context, text, photo=png)
 
 
 @command
@@ -218,7 +245,15 @@ async def stats(update: Update, context: HeartsContext) -> None:
     person = person_of(update)
     if person is None:
         return
-    _reply(update, context, await context.bot_data.rooms.standings.stats_text(person))
+    await _stats(update, context, person)
+
+
+async def _stats(update: Update, context: HeartsContext, person: Person) -> None:
+    """A person's record: in their DM's language, wherever they asked."""
+    rooms = context.bot_data.rooms
+    _reply(
+        update, context, await rooms.standings.stats_text(rooms.languages.person(person.id), person)
+    )
 
 
 @command
@@ -228,7 +263,8 @@ async def rules(update: Update, context: HeartsContext) -> None:
     if chat is None:
         return
     rooms = context.bot_data.rooms
-    _reply(update, context, await rooms.standings.rules_text(chat.id, _thread_of(update)))
+    tr = rooms.languages.chat(chat.id)
+    _reply(update, context, await rooms.standings.rules_text(tr, chat.id, _thread_of(update)))
 
 
 @command
@@ -238,7 +274,7 @@ async def tournament(update: Update, context: HeartsContext) -> None:
     if person is None or chat is None or message is None:
         return
     if not _is_group(chat):
-        _reply(update, context, t("event.reply.group_only"))
+        _reply(update, context, msg("Events are run in a group: send /event there."))
         return
     _, _, text = (message.text or "").partition(" ")
     replied = message.reply_to_message
@@ -251,7 +287,7 @@ async def tournament(update: Update, context: HeartsContext) -> None:
             chat.id, _thread_of(update), chat.title or "", person, text.strip(), target
         )
     except UserError as error:
-        answer = str(error)
+        answer = error.said
     if answer:
         _reply(update, context, answer)
 
@@ -259,7 +295,54 @@ async def tournament(update: Update, context: HeartsContext) -> None:
 @command
 async def help_command(update: Update, context: HeartsContext) -> None:
     """/help: the commands."""
-    _reply(update, context, t("help"))
+    _reply(
+        update,
+        context,
+        msg(
+            "♥ <b>Hearts</b>\n"
+            "/newgame — open a table in this group\n"
+            "/join, /leave — take or leave a seat\n"
+            "/start — start the game (host or admin)\n"
+            "/cancel — cancel the table (host or admin)\n"
+            "/scores — this game and the all-time leaderboard\n"
+            "/stats — your own record (in a DM)\n"
+            "/rating — your rating, here and overall\n"
+            "/rules — the rules of this table\n"
+            "/rejoin — take your seat back from the computer\n"
+            "/event — tournaments over several tables (<code>/event help</code>)\n"
+            "/language — the language of my messages\n"
+            "/help — this list"
+        ),
+    )
+
+
+@command
+async def language(update: Update, context: HeartsContext) -> None:
+    """/language: the menu of languages (a DM's for its person, a group's for its admins)."""
+    person, chat = person_of(update), update.effective_chat
+    if person is None or chat is None:
+        return
+    try:
+        text, markup = await context.bot_data.rooms.language_menu.menu(chat.id, person)
+    except UserError as error:
+        _reply(update, context, error.said)
+        return
+    context.bot_data.rooms.outbox.post(
+        chat.id, text, markup, thread_id=_thread_of(update), priority=URGENT
+    )
+
+
+async def remember_language(update: Update, context: HeartsContext) -> None:
+    """Every update says its sender's Telegram app language: their DM follows it (unless
+    they chose one with /language)."""
+    user = update.effective_user
+    rooms = context.bot_data.opened
+    if user is None or user.is_bot or rooms is None:
+        return
+    try:
+        await rooms.languages.seen(user.id, user.language_code)
+    except StorageUnavailable:
+        log.warning("the language of user %s could not be stored", user.id)
 
 
 async def membership(update: Update, context: HeartsContext) -> None:
@@ -286,16 +369,19 @@ async def button(update: Update, context: HeartsContext) -> None:
     person = person_of(update)
     if query is None or person is None:
         return
+    rooms = context.bot_data.rooms
+    said: Msg
     try:
         data = cb.Callback.decode(query.data)
-        toast = await _dispatch(context.bot_data.rooms, data, person, query.message)
+        said = await _dispatch(rooms, data, person, query.message)
     except cb.BadCallback:
-        toast = t("toast.unknown_button")
+        said = UNKNOWN_BUTTON
     except UserError as error:
-        toast = str(error)
+        said = error.said
     except StorageUnavailable:
         log.warning("button %s: the database cannot be written", query.data)
-        toast = t("reply.storage_trouble")
+        said = STORAGE_TROUBLE
+    toast = rooms.languages.person(person.id)(said)  # in the presser's language
     try:
         await query.answer(toast[:200] or None)
     except TelegramError as error:
@@ -311,6 +397,7 @@ class Press:
     person: Person
     chat_id: int | None
     in_group: bool
+    message_id: int | None = None
 
     @property
     def id(self) -> int:
@@ -318,19 +405,31 @@ class Press:
         return self.data.game_id
 
 
-def _set_rule(p: Press) -> Awaitable[str]:
+def _set_rule(p: Press) -> Awaitable[Msg]:
     option, _, value = p.data.arg.partition("=")
     return p.rooms.rules_menu.set_rule(p.id, p.person, option, value)
 
 
-def _kick(p: Press) -> Awaitable[str]:
+def _kick(p: Press) -> Awaitable[Msg]:
     seat = cb.parse_id(p.data.arg, 99)
     if seat is None:
-        raise UserError(t("toast.unknown_button"))
+        raise UserError(UNKNOWN_BUTTON)
     return p.rooms.lobby.remove_seat(p.id, seat, p.person)
 
 
-ROUTES: dict[str, Callable[[Press], Awaitable[str]]] = {
+async def _choose_language(p: Press) -> Msg:
+    """A press in the /language menu: the chat's language, and the menu shown in it."""
+    if p.chat_id is None:
+        raise UserError(UNKNOWN_BUTTON)
+    menu = p.rooms.language_menu
+    said = await menu.choose(p.chat_id, p.person, p.data.arg)
+    if p.message_id is not None:
+        text, markup = await menu.menu(p.chat_id, p.person)
+        p.rooms.outbox.edit(p.chat_id, p.message_id, text, markup, priority=URGENT)
+    return said
+
+
+ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     # Pressed anywhere but in the table's group, Join must prove membership first.
     cb.JOIN: lambda p: p.rooms.lobby.join(p.id, p.person, in_group=p.in_group),
     cb.LEAVE: lambda p: p.rooms.presence.leave(p.id, p.person),
@@ -348,22 +447,25 @@ ROUTES: dict[str, Callable[[Press], Awaitable[str]]] = {
     cb.TRACKER: lambda p: p.rooms.moves.toggle_tracker(p.id, p.data.stamp, p.person),
     cb.TOURNAMENT_REGISTER: lambda p: p.rooms.entries.register(p.id, p.person),
     cb.TOURNAMENT_WITHDRAW: lambda p: p.rooms.entries.withdraw(p.id, p.person),
+    cb.LANGUAGE: _choose_language,
 }
 """What each button does, by its callback action (`bot.telegram.callbacks`)."""
 
 
-async def _dispatch(rooms: Rooms, data: cb.Callback, person: Person, message: object) -> str:
+async def _dispatch(rooms: Rooms, data: cb.Callback, person: Person, message: object) -> Msg:
     chat_id = getattr(getattr(message, "chat", None), "id", None)
-    table = None if data.action in cb.TOURNAMENT_ACTIONS else rooms.registry.get(data.game_id)
+    message_id = getattr(message, "message_id", None)
+    no_table = data.action in cb.TOURNAMENT_ACTIONS or data.action in cb.CHAT_ACTIONS
+    table = None if no_table else rooms.registry.get(data.game_id)
     # A button only acts on the table its message shows: a forged game id from another
     # chat's message is refused.
     in_group = table is not None and chat_id == table.chat_id
     if table is not None and chat_id is not None and not (in_group or chat_id == person.id):
-        raise UserError(t("toast.unknown_button"))
+        raise UserError(UNKNOWN_BUTTON)
     route = ROUTES.get(data.action)
     if route is None:
-        return ""
-    return await route(Press(rooms, data, person, chat_id, in_group))
+        return NOTHING
+    return await route(Press(rooms, data, person, chat_id, in_group, message_id))
 
 
 async def error_handler(update: object, context: HeartsContext) -> None:
@@ -371,4 +473,7 @@ async def error_handler(update: object, context: HeartsContext) -> None:
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
         with contextlib.suppress(TelegramError):
-            await update.callback_query.answer(t("toast.error"))
+            user = update.callback_query.from_user
+            rooms = context.bot_data.opened
+            tr = rooms.languages.person(user.id) if rooms is not None else translator(ENGLISH)
+            await update.callback_query.answer(tr("Something went wrong; please try again."))

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile
-from telegram.constants import ParseMode
+from telegram.constants import MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from bot.telegram.edits import Edit, Edits, Replaced, Screen, digest
@@ -59,6 +59,7 @@ class _Post:
     markup: InlineKeyboardMarkup | None
     thread_id: int | None
     priority: int
+    photo: bytes | None = None
 
 
 class Slot:
@@ -79,9 +80,11 @@ class Slot:
         thread_id: int | None = None,
         *,
         priority: int = URGENT,
+        photo: bytes | None = None,
     ) -> None:
+        """Fill the place: a message, or a picture with ``text`` as its caption."""
         if not self._fill.done():
-            self._fill.set_result(_Post(text, markup, thread_id, priority))
+            self._fill.set_result(_Post(text, markup, thread_id, priority, photo))
 
     def release(self) -> None:
         if not self._fill.done():
@@ -214,6 +217,10 @@ class Outbox:
             message = await fill
             if message is None:
                 return None
+            if message.photo is not None:
+                return await self.send_photo(
+                    chat_id, message.photo, message.text, message.thread_id
+                )
             return await self.send(
                 chat_id, message.text, message.markup, message.thread_id, priority=message.priority
             )
@@ -251,8 +258,21 @@ class Outbox:
     async def send_photo(
         self, chat_id: int, png: bytes, caption: str, thread_id: int | None = None
     ) -> int | None:
+        """The picture with `caption` under it; a caption longer than Telegram allows (long
+        names, a wordy language) follows the picture as a message of its own instead."""
         if self._closed or chat_id in self._gone:
             return None
+        if _utf16_len(caption) > MessageLimit.CAPTION_LENGTH:
+            sent = await self._send_photo(chat_id, png, "", thread_id)
+            if sent is None:
+                return None
+            await self.send(chat_id, caption, None, thread_id, notify=False, priority=POST)
+            return sent
+        return await self._send_photo(chat_id, png, caption, thread_id)
+
+    async def _send_photo(
+        self, chat_id: int, png: bytes, caption: str, thread_id: int | None
+    ) -> int | None:
         await self.pace.turn(chat_id, POST)
         await self.overall_turn(POST)
         if self._closed or chat_id in self._gone:
@@ -262,8 +282,8 @@ class Outbox:
                 lambda: self.bot.send_photo(
                     chat_id,
                     InputFile(png, filename="scores.png"),
-                    caption=caption,
-                    parse_mode=ParseMode.HTML,
+                    caption=caption or None,
+                    parse_mode=ParseMode.HTML if caption else None,
                     message_thread_id=thread_id,
                 )
             )
@@ -441,3 +461,8 @@ class Outbox:
                 seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
                 await asyncio.sleep(float(seconds))
         raise AssertionError("unreachable")
+
+
+def _utf16_len(text: str) -> int:
+    """Length as Telegram counts it: UTF-16 code units (an emoji can count two)."""
+    return len(text.encode("utf-16-le")) // 2

@@ -9,12 +9,13 @@ import weakref
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.basics import Person, UserError
+from bot.i18n import Msg, Say, Tr, msg
+from bot.languages import Languages
 from bot.tables.config import AdminCheck
 from bot.tables.desk import TableDesk
 from bot.tables.render import esc
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import MOVED
-from bot.texts import t
 from bot.timers import Clock, Scheduler
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
@@ -39,8 +40,10 @@ class Board:
         outbox: Outbox,
         is_admin: AdminCheck,
         clock: Clock,
+        languages: Languages,
     ) -> None:
         self.desk = desk
+        self.languages = languages
         self.storage = storage
         self.outbox = outbox
         self.is_admin = is_admin
@@ -73,7 +76,7 @@ class Board:
     async def get(self, tournament_id: int) -> StoredTournament:
         tournament = await self.storage.get_tournament(tournament_id)
         if tournament is None:
-            raise UserError(t("toast.unknown_button"))
+            raise UserError(msg("That button isn't valid any more."))
         return tournament
 
     async def open_in(self, chat_id: int) -> StoredTournament | None:
@@ -84,7 +87,12 @@ class Board:
             return
         if await self.is_admin(tournament.chat_id, person.id):
             return
-        raise UserError(t("event.reply.organiser_only", name=esc(tournament.organiser_name)))
+        raise UserError(
+            msg(
+                "Only the organiser ({name}) or a group admin can do that.",
+                name=esc(tournament.organiser_name),
+            )
+        )
 
     def registration_open(self, tournament: StoredTournament) -> bool:
         deadline = tournament.registration_deadline
@@ -108,7 +116,10 @@ class Board:
         message_id = tournament.state.message_id
         if message_id is not None:
             text, markup = er.tournament_message(
-                tournament, entries, registration_open=self.registration_open(tournament)
+                self.group(tournament),
+                tournament,
+                entries,
+                registration_open=self.registration_open(tournament),
             )
             # After a registration or a withdrawal: that person is looking at the count.
             self.outbox.edit(
@@ -116,10 +127,20 @@ class Board:
             )
         return len(er.registered(entries))
 
-    async def announce(self, tournament: StoredTournament, text: str) -> None:
-        """Post to the tournament's group, in order, without holding the tournament's lock for the
-        group's pace."""
+    def group(self, tournament: StoredTournament) -> Tr:
+        """The language of the tournament's group."""
+        return self.languages.chat(tournament.chat_id)
+
+    async def announce(self, tournament: StoredTournament, said: Msg | Say) -> None:
+        """Post to the tournament's group in its language, in order, without holding the
+        tournament's lock for the group's pace."""
+        tr = self.group(tournament)
+        text = tr(said) if isinstance(said, Msg) else said(tr)
         self.outbox.post(tournament.chat_id, text, thread_id=tournament.thread_id)
+
+    def tell(self, user_id: int, said: Msg) -> None:
+        """Post a line to a person's DM, in their language."""
+        self.outbox.post(user_id, self.languages.person(user_id)(said))
 
     async def entry(self, tournament: StoredTournament, user_id: int) -> Registration | None:
         entries = await self.storage.registrations(tournament.id)
@@ -131,7 +152,8 @@ class Board:
         if message_id is None:
             return
         tables = await self.storage.tournament_tables(tournament.id, round_no)
-        text = er.round_message(tournament, round_no, tables, self.games(tables))
+        tr = self.group(tournament)
+        text = er.round_message(tr, tournament, round_no, tables, self.games(tables))
         self.outbox.edit(tournament.chat_id, message_id, text, None, tournament.thread_id)
 
     def arm_tick(self) -> None:

@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.basics import Person, UserError
+from bot.i18n import Msg, Tr, msg
 from bot.tables.render import esc
-from bot.texts import t
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.entries import Entries
-from bot.tournaments.parsing import parse_new
+from bot.tournaments.parsing import BadRequest, parse_new
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
 from engine import Rules
@@ -51,7 +51,7 @@ class TournamentCommands:
         person: Person,
         text: str,
         reply_to: Person | None = None,
-    ) -> str | None:
+    ) -> str | Msg | None:
         """``/tournament ...`` in a group; returns the reply (None: the bot posted its own)."""
         try:
             words = shlex.split(text)
@@ -60,14 +60,40 @@ class TournamentCommands:
         sub = words[0].lower() if words else ""
         rest = words[1:]
         if sub == "help":
-            return t("event.help")
+            return msg(
+                "🏆 <b>Events</b> (tournaments over several tables)\n\n<b>Create</b> "
+                '(group admins):\n<code>/event new "Name" [YYYY-MM-DD HH:MM '
+                "[Area/City]] [options]</code>\nWithout a time, the organiser starts "
+                "it. Table rules are this group's (⚙ Rules).\n\n<b>Options</b>:\n• "
+                "<code>size=4</code> — players per table (3–6)\n• "
+                "<code>advance=2</code> — the best of each table go on\n• "
+                "<code>top=8</code> — or the best of the whole round\n• "
+                "<code>computers=on</code> — computers fill short tables\n• "
+                "<code>duplicate=on</code> — the same deals at every table\n• "
+                "<code>seeding=rating</code> — the strongest start at different tables\n• "
+                "<code>grace=5</code> — minutes before a no-show is replaced\n• "
+                "<code>deadline=2026-12-01T17:00</code> — registration closes\n• "
+                "<code>target=100</code>, <code>timer=60</code>, "
+                "<code>level=easy</code> — game rules\n• <code>only=@ann,@bob</code>, "
+                "<code>invite=@cat</code> — who may register\n\n<b>Everyone</b>:\n• "
+                "<code>/event</code> — registered, round, tables, standings\n• "
+                "<code>/event withdraw</code> — take your name off (or tap "
+                "Withdraw)\n\n<b>Organiser or admins</b>:\n• <code>/event start</code> — "
+                "the next round now\n• <code>/event pause</code>, <code>/event "
+                "resume</code>, <code>/event cancel</code>\n• <code>/event remove "
+                "@name</code> (or as a reply)\n• <code>/event only @a @b</code>, "
+                "<code>/event invite @c</code>"
+            )
         if sub == "new":
             return await self.create(chat_id, thread_id, chat_title, person, rest)
         tournament = await self.board.open_in(chat_id)
         if sub == "":
             return await self.status(chat_id)
         if tournament is None:
-            return t("event.reply.none")
+            return msg(
+                "There's no event here. A group admin can create one:\n<code>/event new "
+                '"Spring Cup" 2026-12-01 18:00 Asia/Kolkata</code>'
+            )
         if sub == "withdraw":
             return await self.entries.withdraw(tournament.id, person)
         await self.board.require_organiser(tournament, person)
@@ -83,7 +109,7 @@ class TournamentCommands:
             return await self.entries.remove(tournament.id, person, rest, reply_to)
         if sub in ("only", "invite"):
             return await self.entries.set_list(tournament.id, sub, rest)
-        return t("event.reply.bad", reason=esc(f"unknown command {sub!r}"))
+        return _not_understood(msg("unknown command {command}", command=esc(repr(sub))))
 
     async def create(
         self,
@@ -92,18 +118,22 @@ class TournamentCommands:
         chat_title: str,
         person: Person,
         words: Sequence[str],
-    ) -> str | None:
+    ) -> Msg | None:
         if not await self.is_admin(chat_id, person.id):
-            return t("event.reply.admin_only")
+            return msg("Only a group admin can create an event.")
         existing = await self.board.open_in(chat_id)
         if existing is not None:
-            return t("event.reply.exists", name=esc(existing.name))
+            return msg(
+                "There's already an event open here: {name}. Finish or <code>/event "
+                "cancel</code> it first.",
+                name=esc(existing.name),
+            )
         earlier = await self.storage.tournaments_in_chat(chat_id, limit=1)
         default_tz = earlier[0].time_zone if earlier else "UTC"
         try:
             request = parse_new(words, default_tz, self.clock())
-        except ValueError as error:
-            return t("event.reply.bad", reason=esc(str(error)))
+        except BadRequest as error:
+            return _not_understood(error.said)
         settings = await self.storage.get_chat_settings(chat_id)
         base = Rules.from_stored(settings.rules)
         if request.target is not None:
@@ -112,7 +142,7 @@ class TournamentCommands:
             base = Rules()
         rules = tour.rules_for(base, request.options.table_size)
         if rules is None:
-            return t("event.reply.bad", reason="these table rules don't allow that table size")
+            return _not_understood(msg("these table rules don't allow that table size"))
         options = request.options
         if not options.computer_fill and tour.rules_for(rules, options.table_size - 1) is None:
             # Rules for one table size only (Complex Hearts): short tables need computers.
@@ -133,7 +163,8 @@ class TournamentCommands:
             state=TournamentState(seed=secrets.randbits(62), chat_title=chat_title),
         )
         await self.storage.upsert_user(person.id, person.name, person.username)
-        text, markup = er.tournament_message(tournament, [], registration_open=True)
+        tr = self.board.group(tournament)
+        text, markup = er.tournament_message(tr, tournament, [], registration_open=True)
         message_id = await self.outbox.send(chat_id, text, markup, thread_id)
         await self.storage.claim_once(tournament.id, "open", message_id)
         tournament = replace(tournament, state=replace(tournament.state, message_id=message_id))
@@ -141,10 +172,13 @@ class TournamentCommands:
         self.board.arm_tick()
         return None
 
-    async def status(self, chat_id: int) -> str:
+    async def status(self, chat_id: int) -> str | Msg:
         tournaments = await self.storage.tournaments_in_chat(chat_id, limit=1)
         if not tournaments:
-            return t("event.reply.none")
+            return msg(
+                "There's no event here. A group admin can create one:\n<code>/event new "
+                '"Spring Cup" 2026-12-01 18:00 Asia/Kolkata</code>'
+            )
         tournament = tournaments[0]
         registrations = await self.storage.registrations(tournament.id)
         tables = (
@@ -153,6 +187,7 @@ class TournamentCommands:
             else []
         )
         return er.status_text(
+            self.board.group(tournament),
             tournament,
             registrations,
             tables,
@@ -160,23 +195,24 @@ class TournamentCommands:
             registration_open=self.board.registration_open(tournament),
         )
 
-    async def scores_text(self, chat_id: int) -> str:
+    async def scores_text(self, tr: Tr, chat_id: int) -> str:
         """For ``/scores``: the final ranking of the chat's latest tournament, if it has one."""
         tournaments = await self.storage.tournaments_in_chat(chat_id, limit=1)
         if not tournaments:
             return ""
         tournament = tournaments[0]
-        ranking = er.ranking_lines(await self.storage.registrations(tournament.id))
+        ranking = er.ranking_lines(tr, await self.storage.registrations(tournament.id))
         if not ranking:
             return ""
-        title = t("event.scores_title", name=esc(tournament.name), status=tournament.status)
+        status = tr(er.STATUS_NAMES[tournament.status])
+        title = tr("<b>Event: {name}</b> ({status})", name=esc(tournament.name), status=status)
         return "\n".join([title, *ranking])
 
-    async def pause(self, tournament_id: int, person: Person) -> str:
+    async def pause(self, tournament_id: int, person: Person) -> Msg:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             if tournament.status not in ("registration", "running"):
-                raise UserError(t("event.reply.over"))
+                raise UserError(msg("That event is over."))
             tournament = replace(
                 tournament,
                 status="paused",
@@ -186,30 +222,39 @@ class TournamentCommands:
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
-                t("event.announce.paused", name=esc(tournament.name), by=esc(person.name)),
+                msg(
+                    "⏸ <b>{name}</b> is paused by {by}. Games in progress go on; no new "
+                    "round starts until it resumes.",
+                    name=esc(tournament.name),
+                    by=esc(person.name),
+                ),
             )
-            return t("event.reply.paused")
+            return msg("Paused. <code>/event resume</code> carries on.")
 
-    async def resume_tournament(self, tournament_id: int, person: Person) -> str:
+    async def resume_tournament(self, tournament_id: int, person: Person) -> Msg:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             if tournament.status != "paused":
-                raise UserError(t("event.reply.not_paused"))
+                raise UserError(msg("The event isn't paused."))
             status = tournament.state.paused_from or "registration"
             tournament = replace(tournament, status=status)
             await self.storage.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
-                t("event.announce.resumed", name=esc(tournament.name), by=esc(person.name)),
+                msg(
+                    "▶ <b>{name}</b> carries on ({by}).",
+                    name=esc(tournament.name),
+                    by=esc(person.name),
+                ),
             )
             if status == "running" and tournament.state.done_round == tournament.current_round:
                 await self.rounds.next(tournament)
         await self.rounds.sync(tournament_id)
         await self.timeline.tick()
-        return t("event.reply.resumed")
+        return msg("Resumed.")
 
-    async def start_now(self, tournament_id: int) -> str | None:
+    async def start_now(self, tournament_id: int) -> Msg | None:
         """``/tournament start``: the first round (or a round held back by a pause) now."""
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
@@ -221,16 +266,16 @@ class TournamentCommands:
             if tournament.status == "registration":
                 entries = await self.storage.registrations(tournament.id)
                 if len(er.registered(entries)) < 2:
-                    return t("event.reply.not_enough")
+                    return msg("At least 2 people must be registered to start.")
                 await self.storage.claim_once(tournament.id, "start")
                 await self.rounds.start(tournament, 1)
                 return None
             if tournament.state.done_round != tournament.current_round:
-                return t("event.reply.round_running", round=tournament.current_round)
+                return msg("Round {round} is still being played.", round=tournament.current_round)
             await self.rounds.next(tournament)
             return None
 
-    async def cancel(self, tournament_id: int, person: Person) -> str:
+    async def cancel(self, tournament_id: int, person: Person) -> Msg:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             tournament = replace(tournament, status="cancelled")
@@ -247,6 +292,14 @@ class TournamentCommands:
             await self.board.refresh_round(tournament)
             await self.board.announce(
                 tournament,
-                t("event.announce.cancelled", name=esc(tournament.name), by=esc(person.name)),
+                msg(
+                    "✖ <b>{name}</b> was cancelled by {by}.",
+                    name=esc(tournament.name),
+                    by=esc(person.name),
+                ),
             )
-            return t("event.reply.cancelled")
+            return msg("Cancelled.")
+
+
+def _not_understood(reason: Msg) -> Msg:
+    return msg("I didn't understand that: {reason}\nSee <code>/event help</code>.", reason=reason)

@@ -10,11 +10,11 @@ from dataclasses import replace
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.basics import Person, UserError
+from bot.i18n import Msg, Tr, msg
 from bot.tables.render import esc
-from bot.texts import t
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
-from bot.tournaments.parsing import usernames
+from bot.tournaments.parsing import BadRequest, usernames
 from storage.tournaments import (
     Registration,
     RegistrationStatus,
@@ -41,57 +41,68 @@ class Entries:
         self.bot_username = bot_username
         board.desk.on_link("e", self.deep_link)
 
-    async def register(self, tournament_id: int, person: Person) -> str:
+    async def register(self, tournament_id: int, person: Person) -> Msg:
         """The Register button."""
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             if not self.board.registration_open(tournament):
-                raise UserError(t("event.toast.closed"))
+                raise UserError(msg("Registration for this event is closed."))
             entry = await self.board.entry(tournament, person.id)
             if entry is not None and entry.status == "registered":
-                raise UserError(t("event.toast.already"))
+                raise UserError(msg("You're already registered."))
             await self._check_eligible(tournament, person, entry)
             await self.storage.upsert_user(person.id, person.name, person.username)
             if not await self.storage.dm_open(person.id):
                 await self._save(tournament, person, "pending")
                 url = f"https://t.me/{self.bot_username}?start=e{tournament.id}"
+                tr = self.board.group(tournament)
                 markup = InlineKeyboardMarkup(
-                    [[InlineKeyboardButton(t("event.button.open_dm"), url=url)]]
+                    [[InlineKeyboardButton(tr("Open my DM to register"), url=url)]]
+                )
+                text = tr(
+                    "{name}, I can't message you yet: tap below and press <b>Start</b> to "
+                    "finish registering for {event}.",
+                    name=esc(person.name),
+                    event=esc(tournament.name),
                 )
                 # Posted, not awaited: the press is answered now, not after the group's
                 # pace lets this message out (twelve at once would wait 36 s).
-                self.outbox.post(
-                    tournament.chat_id,
-                    t("event.open_dm", name=esc(person.name), event=esc(tournament.name)),
-                    markup,
-                    tournament.thread_id,
-                )
-                return t("event.toast.open_dm")
+                self.outbox.post(tournament.chat_id, text, markup, tournament.thread_id)
+                return msg("Open a DM with me first (the button below), then you're in.")
             await self._save(tournament, person, "registered")
             count = await self.board.refresh_message(tournament)
-            return t("event.toast.registered", count=count)
+            return msg("You're registered! {count} so far.", count=count)
 
-    async def deep_link(self, person: Person, tournament_id: int) -> str:
+    async def deep_link(self, person: Person, tournament_id: int) -> Msg:
         """``/start e<id>`` in private: the DM is open now, so the registration counts."""
         async with self.board.lock(tournament_id):
             tournament = await self.storage.get_tournament(tournament_id)
             if tournament is None or not self.board.registration_open(tournament):
-                return t("event.toast.closed")
+                return msg("Registration for this event is closed.")
             entry = await self.board.entry(tournament, person.id)
             if entry is None or entry.status != "registered":
                 try:
                     await self._check_eligible(tournament, person, entry)
                 except UserError as refusal:
-                    return str(refusal)
+                    return refusal.said
                 await self._save(tournament, person, "registered")
                 await self.board.refresh_message(tournament)
             chat = esc(tournament.state.chat_title)
-            start = (
-                t("event.starts", when=er.when(tournament.starts_at, tournament.time_zone))
-                if tournament.starts_at is not None
-                else t("event.starts_manual")
+            starts_at, zone = tournament.starts_at, tournament.time_zone
+            if starts_at is not None:
+
+                def moment(tr: Tr) -> str:
+                    return er.when(tr, starts_at, zone)
+
+                start = msg("Starts: <b>{when}</b>", when=moment)
+            else:
+                start = msg("Starts when the organiser sends /event start.")
+            return msg(
+                "✅ You're registered for <b>{event}</b> in {chat}. {when}",
+                event=esc(tournament.name),
+                chat=chat,
+                when=start,
             )
-            return t("event.dm_registered", event=esc(tournament.name), chat=chat, when=start)
 
     async def _save(
         self, tournament: StoredTournament, person: Person, status: RegistrationStatus
@@ -112,41 +123,53 @@ class Entries:
     ) -> None:
         """Raise `UserError` with the reason if ``person`` may not register."""
         if entry is not None and entry.status == "removed":
-            raise UserError(t("event.refused.removed"))
+            raise UserError(msg("The organiser removed you from this event."))
         username = (person.username or "").lower()
         options = tournament.options
         if username and username in options.invited_usernames:
             return
         status = await self.member_status(tournament.chat_id, person.id)
         if status not in MEMBER_STATUSES:
-            chat = esc(tournament.state.chat_title or "this group")
-            raise UserError(t("event.refused.not_member", chat=chat))
+            if tournament.state.chat_title:
+                chat = esc(tournament.state.chat_title)
+                raise UserError(msg("Sorry, this event is for members of {chat} only.", chat=chat))
+            raise UserError(msg("Sorry, this event is for members of its group only."))
         if options.allowed_usernames:
             if not username:
-                raise UserError(t("event.refused.no_username"))
+                raise UserError(
+                    msg(
+                        "Sorry, this event is open to a list of usernames, and you have no "
+                        "Telegram username."
+                    )
+                )
             if username not in options.allowed_usernames:
-                raise UserError(t("event.refused.not_listed"))
+                raise UserError(
+                    msg(
+                        "Sorry, the organiser opened this event to a list of people, and "
+                        "you're not on it. Ask them for an invitation."
+                    )
+                )
 
-    async def withdraw(self, tournament_id: int, person: Person) -> str:
+    async def withdraw(self, tournament_id: int, person: Person) -> Msg:
         """The Withdraw button or ``/tournament withdraw``: in a running tournament, a forfeit."""
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             entry = await self.board.entry(tournament, person.id)
             if entry is None or entry.status not in ("registered", "pending"):
-                raise UserError(t("event.toast.not_registered"))
+                raise UserError(msg("You're not registered."))
             await self.storage.save_registration(replace(entry, status="withdrawn"))
             if tournament.status in ("running", "paused"):
                 await self.forfeit(tournament, person.id)
                 await self.board.announce(
                     tournament,
-                    t(
-                        "event.announce.withdrew",
+                    msg(
+                        "🚪 {player} withdrew from <b>{name}</b>.",
                         player=esc(entry.display_name),
                         name=esc(tournament.name),
                     ),
                 )
             await self.board.refresh_message(tournament)
-            return t("event.toast.withdrawn")
+            return msg("You've withdrawn from the event.")
 
     async def forfeit(self, tournament: StoredTournament, user_id: int) -> None:
         """A person leaves a running tournament: a computer plays their seat; they cannot go on."""
@@ -166,7 +189,7 @@ class Entries:
         person: Person,
         words: Sequence[str],
         reply_to: Person | None,
-    ) -> str:
+    ) -> Msg:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             entries = await self.storage.registrations(tournament.id)
@@ -187,31 +210,31 @@ class Entries:
                     None,
                 )
             else:
-                return t("event.reply.who")
+                return msg("Whom? Reply to their message or give their @username.")
             if target is None:
-                return t("event.reply.unknown_player", name=esc(wanted))
+                return msg("No one called {name} is registered.", name=esc(wanted))
             await self.storage.save_registration(replace(target, status="removed"))
             if tournament.status in ("running", "paused"):
                 await self.forfeit(tournament, target.user_id)
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
-                t(
-                    "event.announce.removed",
+                msg(
+                    "🚫 {player} was removed from <b>{name}</b> by {by}.",
                     player=esc(target.display_name),
                     name=esc(tournament.name),
                     by=esc(person.name),
                 ),
             )
-            return t("event.reply.removed", name=esc(target.display_name))
+            return msg("{name} was removed.", name=esc(target.display_name))
 
-    async def set_list(self, tournament_id: int, which: str, words: Sequence[str]) -> str:
+    async def set_list(self, tournament_id: int, which: str, words: Sequence[str]) -> Msg:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             try:
                 names = usernames(which, " ".join(words))
-            except ValueError as error:
-                raise UserError(str(error)) from None
+            except BadRequest as error:
+                raise UserError(error.said) from None
             if which == "only":
                 options = replace(tournament.options, allowed_usernames=names)
             else:
@@ -220,4 +243,4 @@ class Entries:
             await self.storage.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             shown = ", ".join("@" + n for n in names) or "—"
-            return t("event.reply.list_set", names=esc(shown))
+            return msg("Done: {names}.", names=esc(shown))

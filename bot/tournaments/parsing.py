@@ -10,9 +10,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.i18n import Msg, msg
 from bot.tables.model import LEVELS
-from bot.texts import t
-from storage.tournaments import TournamentOptions
+from storage.tournaments import SEEDINGS, TournamentOptions
+
+
+class BadRequest(ValueError):
+    """What was wrong with ``/event new …``, said to the organiser in their language."""
+
+    def __init__(self, said: Msg) -> None:
+        super().__init__(str(said))
+        self.said = said
 
 
 @dataclass(frozen=True)
@@ -43,9 +51,12 @@ def usernames(key: str, value: str) -> tuple[str, ...]:
     names = sorted({p.lstrip("@").lower() for p in parts if p.lstrip("@")})
     bad = next((n for n in names if not _USERNAME.match(n)), None)
     if bad is not None:
-        raise ValueError(f"{key}= takes Telegram usernames; {bad[:40]!r} is not one")
+        raise BadRequest(
+            msg("{key}= takes Telegram usernames; {bad} is not one", key=key, bad=repr(bad[:40]))
+        )
     if len(names) > TournamentOptions.MAX_USERNAMES:
-        raise ValueError(f"{key}= takes at most {TournamentOptions.MAX_USERNAMES} usernames")
+        most = TournamentOptions.MAX_USERNAMES
+        raise BadRequest(msg("{key}= takes at most {most} usernames", key=key, most=most))
     return tuple(names)
 
 
@@ -53,7 +64,9 @@ def _whole(key: str, value: str, low: int, high: int) -> int:
     """``value`` as a whole number from `low` to `high` (ASCII digits only), or a sentence
     naming the option and its range."""
     if not (value.isascii() and value.isdigit()) or len(value) > 7 or not low <= int(value) <= high:
-        raise ValueError(f"{key}= takes a whole number from {low} to {high}")
+        raise BadRequest(
+            msg("{key}= takes a whole number from {low} to {high}", key=key, low=low, high=high)
+        )
     return int(value)
 
 
@@ -97,12 +110,14 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> Tournamen
                 values["allowed_usernames"] = usernames(key, value)
             elif key == "invite":
                 values["invited_usernames"] = usernames(key, value)
+            elif key == "seeding" and value.lower() in SEEDINGS:
+                values["seeding"] = value.lower()
             elif key == "level" and value in LEVELS:
                 values["computer_level"] = value
             elif key == "deadline":
                 deadline_text = value
             else:
-                raise ValueError(f"unknown option or value {word[:60]!r}")
+                raise BadRequest(msg("unknown option or value {word}", word=repr(word[:60])))
         elif "/" in word or word.upper() == "UTC":
             tz = word
         else:
@@ -110,8 +125,8 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> Tournamen
     try:
         zone = ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(
-            f"unknown time zone {tz[:60]!r} (try Europe/Berlin or Asia/Kolkata)"
+        raise BadRequest(
+            msg("unknown time zone {zone} (try Europe/Berlin or Asia/Kolkata)", zone=repr(tz[:60]))
         ) from None
     starts_at = None
     if date is not None or clock is not None:
@@ -119,7 +134,7 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> Tournamen
             date = now.astimezone(zone).date().isoformat()
         starts_at = _local(f"{date}T{clock or '00:00'}", zone, now)
         if starts_at <= now:
-            raise ValueError(t("event.reply.past"))
+            raise BadRequest(msg("That start time has already passed."))
     deadline = None
     if deadline_text is not None:
         if _TIME.match(deadline_text) and starts_at is not None:
@@ -128,18 +143,20 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> Tournamen
         deadline = _local(deadline_text, zone, now)
     options = TournamentOptions(**values)
     if not 1 <= options.advance_per_table < options.table_size:
-        raise ValueError(f"advance must be from 1 to {options.table_size - 1}")
+        raise BadRequest(msg("advance must be from 1 to {most}", most=options.table_size - 1))
     name = " ".join(name_parts).strip() or "Hearts Cup"
     return TournamentRequest(name[:80], starts_at, tz, deadline, options, target)
 
 
 def _local(text: str, zone: ZoneInfo, now: datetime) -> datetime:
     """A date and time in the group's zone, as UTC; within `MAX_AHEAD` of `now`."""
-    problem = f"{text[:40]!r} is not a date and time like 2026-12-01 18:00"
+    shown = repr(text[:40])
     try:
         moment = datetime.fromisoformat(text).replace(tzinfo=zone).astimezone(UTC)
     except (ValueError, OverflowError):
-        raise ValueError(problem) from None
+        raise BadRequest(
+            msg("{text} is not a date and time like 2026-12-01 18:00", text=shown)
+        ) from None
     if moment - now > MAX_AHEAD:
-        raise ValueError(f"{text[:40]!r} is more than a year away")
+        raise BadRequest(msg("{text} is more than a year away", text=shown))
     return moment

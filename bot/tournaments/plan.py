@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
@@ -106,21 +106,45 @@ def plan_tables(
 
 
 def draw(
-    user_ids: Sequence[int], plans: Sequence[TablePlan], seed: int | str
+    user_ids: Sequence[int],
+    plans: Sequence[TablePlan],
+    seed: int | str,
+    strength: Mapping[int, float] | None = None,
 ) -> list[list[int | None]]:
     """Seat ``user_ids`` at ``plans`` by a seeded shuffle: a list of seats per table, None
-    for a computer player's seat."""
+    for a computer player's seat.
+
+    With ``strength`` (a rating per person), the strongest go to different tables: people
+    are dealt out best first in snake order (tables 1, 2, … n, n, … 2, 1, …), each table
+    taking as many as its plan seats; then each table's seats are shuffled."""
     if sum(p.humans for p in plans) != len(user_ids):
         raise ValueError(f"{len(user_ids)} players do not fit the plan {plans}.")
+    rng = random.Random(f"draw:{seed}")
     order = sorted(user_ids)
-    random.Random(f"draw:{seed}").shuffle(order)
+    rng.shuffle(order)
+    if strength is None:
+        groups: list[list[int]] = []
+        start = 0
+        for plan in plans:
+            groups.append(order[start : start + plan.humans])
+            start += plan.humans
+    else:
+        order.sort(key=lambda u: -strength.get(u, 0.0))  # stable: ties stay shuffled
+        groups = [[] for _ in plans]
+        snake = [*range(len(plans)), *reversed(range(len(plans)))]
+        turn = 0
+        for user in order:
+            while len(groups[snake[turn % len(snake)]]) >= plans[snake[turn % len(snake)]].humans:
+                turn += 1
+            groups[snake[turn % len(snake)]].append(user)
+            turn += 1
+        for group in groups:
+            rng.shuffle(group)
     out: list[list[int | None]] = []
-    start = 0
-    for plan in plans:
-        seats: list[int | None] = list(order[start : start + plan.humans])
+    for plan, group in zip(plans, groups, strict=True):
+        seats: list[int | None] = list(group)
         seats.extend([None] * plan.computers)
         out.append(seats)
-        start += plan.humans
     return out
 
 

@@ -6,11 +6,12 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from babel.dates import format_datetime
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.tables.render import esc, format_total, variant_key
+from bot.i18n import Tr, mark
+from bot.tables.render import VARIANTS, esc, format_total, variant_key
 from bot.telegram import callbacks as cb
-from bot.texts import t
 from engine import Game
 from storage.tournaments import Registration, StoredTournament, TournamentTable
 
@@ -33,15 +34,35 @@ def _within(names: Sequence[str], budget: int, total: int | None = None) -> str:
     return f"{text} … +{total - len(shown)}" if total > len(shown) else text
 
 
-def when(moment: datetime, time_zone: str) -> str:
-    """A moment as the group reads it: ``Tue 1 Dec 2026, 18:00 (Asia/Kolkata)``."""
+def when(tr: Tr, moment: datetime, time_zone: str) -> str:
+    """A moment as the group reads it, in its language: ``Tue 1 Dec 2026, 18:00
+    (Asia/Kolkata)`` (Babel's names of days and months)."""
     local = moment.astimezone(ZoneInfo(time_zone))
-    return f"{local:%a} {local.day} {local:%b %Y, %H:%M} ({time_zone})"
+    text = format_datetime(local, "EEE d MMM y, HH:mm", locale=tr.language)
+    return f"{text} ({time_zone})"
 
 
-def rules_line(tournament: StoredTournament) -> str:
+def rules_line(tr: Tr, tournament: StoredTournament) -> str:
     rules = tournament.rules
-    return f"{t('variant.' + variant_key(rules))} to {rules.target}"
+    return tr(
+        "{variant} to {target}", variant=tr(VARIANTS[variant_key(rules)]), target=rules.target
+    )
+
+
+STATUS_NAMES = {
+    "registration": mark("registration"),
+    "running": mark("running"),
+    "paused": mark("paused"),
+    "finished": mark("finished"),
+    "cancelled": mark("cancelled"),
+}
+STATUSES = {
+    "registration": mark("Registration is open: tap <b>Register</b>."),
+    "closed": mark("Registration is closed."),
+    "paused": mark("⏸ Paused by the organiser."),
+    "finished": mark("🏁 Finished."),
+    "cancelled": mark("✖ Cancelled."),
+}
 
 
 def registered(registrations: Sequence[Registration]) -> list[Registration]:
@@ -49,61 +70,97 @@ def registered(registrations: Sequence[Registration]) -> list[Registration]:
 
 
 def tournament_message(
-    tournament: StoredTournament, registrations: Sequence[Registration], *, registration_open: bool
+    tr: Tr,
+    tournament: StoredTournament,
+    registrations: Sequence[Registration],
+    *,
+    registration_open: bool,
 ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The tournament's own message: what, when, how, who; Register while registration is open."""
     o = tournament.options
-    lines = [t("event.title", name=esc(tournament.name), organiser=esc(tournament.organiser_name))]
+    lines = [
+        tr(
+            "🏆 <b>{name}</b> — a Hearts event by {organiser}",
+            name=esc(tournament.name),
+            organiser=esc(tournament.organiser_name),
+        )
+    ]
     if tournament.starts_at is not None:
-        lines.append(t("event.starts", when=when(tournament.starts_at, tournament.time_zone)))
+        lines.append(
+            tr("Starts: <b>{when}</b>", when=when(tr, tournament.starts_at, tournament.time_zone))
+        )
     else:
-        lines.append(t("event.starts_manual"))
+        lines.append(tr("Starts when the organiser sends /event start."))
     if tournament.registration_deadline is not None:
         lines.append(
-            t("event.deadline", when=when(tournament.registration_deadline, tournament.time_zone))
+            tr(
+                "Registration closes: {when}",
+                when=when(tr, tournament.registration_deadline, tournament.time_zone),
+            )
         )
     if o.advance_overall is not None:
-        advance = t("event.advance_overall", count=o.advance_overall)
+        advance = tr.plural(
+            "the best {n} of each round goes on",
+            "the best {n} of each round go on",
+            o.advance_overall,
+        )
     else:
-        advance = t("event.advance_per_table", count=o.advance_per_table)
+        advance = tr.plural(
+            "the best {n} of each table goes on",
+            "the best {n} of each table go on",
+            o.advance_per_table,
+        )
     lines.append(
-        t("event.format", size=o.table_size, advance=advance, rules=rules_line(tournament))
+        tr(
+            "Tables of {size} · {advance} · {rules}",
+            size=o.table_size,
+            advance=advance,
+            rules=rules_line(tr, tournament),
+        )
     )
     extras = []
     if o.duplicate_deals:
-        extras.append(t("event.extras_duplicate"))
+        extras.append(tr("duplicate deals (every table of a round gets the same cards)"))
     if o.computer_fill:
-        extras.append(t("event.extras_computers"))
-    extras.append(t("event.extras_grace", minutes=round(o.grace_s / 60)))
+        extras.append(tr("computer players fill short tables"))
+    if o.seeding == "rating":
+        extras.append(tr("seeded by rating: the strongest start at different tables"))
+    extras.append(
+        tr(
+            "no-shows are replaced by a computer after {minutes} min and cannot go on",
+            minutes=round(o.grace_s / 60),
+        )
+    )
     lines.append(" · ".join(extras))
     if o.allowed_usernames:
         names = _within(["@" + esc(u) for u in o.allowed_usernames], 800)
-        lines.append(t("event.only", names=names))
+        lines.append(tr("Open to: {names} (and anyone invited)", names=names))
     else:
-        lines.append(t("event.members_only"))
+        lines.append(tr("Open to members of this group."))
     people = registered(registrations)
     lines.append("")
-    lines.append(t("event.registered_count", count=len(people)))
+    lines.append(tr("Registered: <b>{count}</b>", count=len(people)))
     if people:
         lines.append(_within([esc(r.display_name) for r in people[:MAX_NAMES]], 1500, len(people)))
     lines.append("")
     if tournament.status == "registration":
-        lines.append(t("event.status.registration" if registration_open else "event.status.closed"))
+        status = STATUSES["registration"] if registration_open else STATUSES["closed"]
+        lines.append(tr(status))
     elif tournament.status == "running":
-        lines.append(t("event.status.running", round=tournament.current_round))
+        lines.append(tr("Round {round} is being played.", round=tournament.current_round))
     else:
-        lines.append(t(f"event.status.{tournament.status}"))
+        lines.append(tr(STATUSES[tournament.status]))
     markup = None
     if tournament.status == "registration" and registration_open:
         markup = InlineKeyboardMarkup(
             [
                 [
                     InlineKeyboardButton(
-                        t("event.button.register"),
+                        tr("✋ Register"),
                         callback_data=cb.button(cb.TOURNAMENT_REGISTER, tournament.id),
                     ),
                     InlineKeyboardButton(
-                        t("event.button.withdraw"),
+                        tr("🚪 Withdraw"),
                         callback_data=cb.button(cb.TOURNAMENT_WITHDRAW, tournament.id),
                     ),
                 ]
@@ -112,62 +169,74 @@ def tournament_message(
     return "\n".join(lines), markup
 
 
-def _seat_name(table: TournamentTable, seat: int) -> str:
+def _seat_name(tr: Tr, table: TournamentTable, seat: int) -> str:
     s = table.seats[seat]
     name = esc(s.display_name)
     if s.user_id is None:
-        name = t("event.computer_mark", name=name)
+        name = tr("🤖 {name}", name=name)
     if s.no_show:
-        name += t("event.no_show_mark")
+        name += tr(" (no-show)")
     return name
 
 
-def table_line(table: TournamentTable, game: Game | None) -> str:
+def table_line(tr: Tr, table: TournamentTable, game: Game | None) -> str:
     """One table's status: scores as the game goes, places when it is over."""
     if table.status == "cancelled":
-        return t("event.table_line_cancelled", no=table.table_no)
+        return tr("Table {no}: cancelled", no=table.table_no)
     if table.status == "finished":
         ordered = sorted(table.seats, key=lambda s: s.place or 0)
         scores = " · ".join(
-            f"{s.place}. {_seat_name(table, s.seat)} {format_total(s.total or 0)}" for s in ordered
+            f"{s.place}. {_seat_name(tr, table, s.seat)} {format_total(s.total or 0)}"
+            for s in ordered
         )
-        line = t("event.table_line_done", no=table.table_no, scores=scores)
+        line = tr("Table {no} 🏁 {scores}", no=table.table_no, scores=scores)
         going = [esc(s.display_name) for s in ordered if s.advanced]
         if going:
-            line += " " + t("event.goes_on", names=", ".join(going))
+            line += " " + tr("→ {names}", names=", ".join(going))
         return line
     if game is None:
-        scores = " · ".join(_seat_name(table, s.seat) for s in table.seats)
-        return t("event.table_line", no=table.table_no, hand=1, scores=scores)
+        scores = " · ".join(_seat_name(tr, table, s.seat) for s in table.seats)
+        return tr("Table {no} · hand {hand}: {scores}", no=table.table_no, hand=1, scores=scores)
     scores = " · ".join(
-        f"{_seat_name(table, n)} {format_total(game.scores[n])}" for n in range(len(table.seats))
+        f"{_seat_name(tr, table, n)} {format_total(game.scores[n])}"
+        for n in range(len(table.seats))
     )
-    return t("event.table_line", no=table.table_no, hand=game.hand_number, scores=scores)
+    return tr(
+        "Table {no} · hand {hand}: {scores}",
+        no=table.table_no,
+        hand=game.hand_number,
+        scores=scores,
+    )
 
 
 def round_message(
+    tr: Tr,
     tournament: StoredTournament,
     round_no: int,
     tables: Sequence[TournamentTable],
     games: Mapping[int, Game],
 ) -> str:
     """The round's message in the group: one line per table, edited as the games go."""
-    key = "event.final_title" if len(tables) == 1 else "event.round_title"
-    lines = [t(key, name=esc(tournament.name), round=round_no)]
+    name = esc(tournament.name)
+    if len(tables) == 1:
+        lines = [tr("🏆 <b>{name}</b> · the final", name=name)]
+    else:
+        lines = [tr("🏆 <b>{name}</b> · round {round}", name=name, round=round_no)]
     for table in tables:
         game = games.get(table.game_id) if table.game_id is not None else None
-        lines.append(table_line(table, game))
+        lines.append(table_line(tr, table, game))
     return "\n".join(lines)
 
 
-def ranking_lines(registrations: Sequence[Registration]) -> list[str]:
+def ranking_lines(tr: Tr, registrations: Sequence[Registration]) -> list[str]:
     ranked = sorted(
         (r for r in registrations if r.final_place is not None), key=lambda r: r.final_place or 0
     )
-    return [t("event.ranking_row", place=r.final_place, name=esc(r.display_name)) for r in ranked]
+    return [tr("{place}. {name}", place=r.final_place, name=esc(r.display_name)) for r in ranked]
 
 
 def status_text(
+    tr: Tr,
     tournament: StoredTournament,
     registrations: Sequence[Registration],
     tables: Sequence[TournamentTable],
@@ -176,11 +245,11 @@ def status_text(
     registration_open: bool,
 ) -> str:
     """``/tournament``: the tournament message, then the current round's tables and any ranking."""
-    text, _ = tournament_message(tournament, registrations, registration_open=registration_open)
+    text, _ = tournament_message(tr, tournament, registrations, registration_open=registration_open)
     parts = [text]
     if tables:
-        parts.append(round_message(tournament, tournament.current_round, tables, games))
-    ranking = ranking_lines(registrations)
+        parts.append(round_message(tr, tournament, tournament.current_round, tables, games))
+    ranking = ranking_lines(tr, registrations)
     if ranking:
         parts.append("\n".join(ranking))
     return "\n\n".join(parts)

@@ -12,13 +12,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.basics import Person
+from bot.i18n import msg
 from bot.tables.model import COMPUTER_NAMES, Seat, Table, TableOptions
 from bot.tables.render import esc
-from bot.texts import t
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from engine import Event
+from ratings import START
 from storage.tournaments import (
     Registration,
     StoredTournament,
@@ -31,6 +32,14 @@ log = logging.getLogger(__name__)
 
 class Rounds:
     """Draws, deals and settles the rounds of every tournament."""
+
+    async def _strength(self, user_ids: list[int]) -> dict[int, float]:
+        """Each person's overall rating (μ − 3σ; a newcomer's is the model's start)."""
+        out = {}
+        for user_id in user_ids:
+            entry = await self.storage.player_rating(user_id)
+            out[user_id] = (entry.skill if entry is not None else START).conservative
+        return out
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -53,7 +62,11 @@ class Rounds:
             await self.storage.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
-                tournament, t("event.announce.too_few", name=esc(tournament.name))
+                tournament,
+                msg(
+                    "✖ <b>{name}</b> was cancelled: fewer than 2 people registered.",
+                    name=esc(tournament.name),
+                ),
             )
             return False
         o = tournament.options
@@ -64,7 +77,10 @@ class Rounds:
             o.computer_fill,
         )
         seed = tournament.state.seed
-        seating = tour.draw([p.user_id for p in players], plans, f"{seed}:{round_no}")
+        strength = None
+        if round_no == 1 and o.seeding == "rating":
+            strength = await self._strength([p.user_id for p in players])
+        seating = tour.draw([p.user_id for p in players], plans, f"{seed}:{round_no}", strength)
         names = {p.user_id: p.display_name for p in players}
         now = self.clock()
         started = {**tournament.state.round_started, round_no: now}
@@ -91,17 +107,18 @@ class Rounds:
         await self.board.refresh_message(tournament)
         await self.board.announce(
             tournament,
-            t(
-                "event.announce.start",
+            msg(
+                "▶ <b>{name}</b>, round {round}: {players} at {tables}. Your cards are in your "
+                "DMs with me. Good luck!",
                 name=esc(tournament.name),
                 round=round_no,
-                players=len(players),
-                tables=len(tables),
+                players=lambda tr: tr.plural("{n} player", "{n} players", len(players)),
+                tables=lambda tr: tr.plural("{n} table", "{n} tables", len(tables)),
             ),
         )
         message_id = await self.outbox.send(
             tournament.chat_id,
-            er.round_message(tournament, round_no, tables, {}),
+            er.round_message(self.board.group(tournament), tournament, round_no, tables, {}),
             None,
             tournament.thread_id,
         )
@@ -133,10 +150,11 @@ class Rounds:
             ]
             for s in table.seats:
                 if s.user_id is not None:
-                    self.outbox.post(
+                    self.board.tell(
                         s.user_id,
-                        t(
-                            "event.dm_round",
+                        msg(
+                            "🏆 <b>{event}</b>, round {round}: you're at table {table}. Your cards "
+                            "follow.",
                             event=esc(tournament.name),
                             round=table.round,
                             table=table.table_no,
@@ -146,7 +164,7 @@ class Rounds:
                 tournament_id=tournament.id,
                 chat_id=tournament.chat_id,
                 thread_id=tournament.thread_id,
-                chat_title=f"{tournament.name} · table {table.table_no}",
+                chat_title=f"{tournament.name} · #{table.table_no}",
                 organiser=organiser,
                 rules=rules,
                 options=TableOptions(
@@ -292,8 +310,8 @@ class Rounds:
         if await self.storage.claim_once(tournament.id, f"results:{tournament.current_round}"):
             await self.board.announce(
                 tournament,
-                t(
-                    "event.announce.results",
+                msg(
+                    "📋 <b>{name}</b>, round {round} is over. Going on: {names}.",
                     name=esc(tournament.name),
                     round=tournament.current_round,
                     names=", ".join(esc(names[u]) for u in going) or "—",
@@ -304,7 +322,12 @@ class Rounds:
             return
         if tournament.status == "paused":
             await self.board.announce(
-                tournament, t("event.announce.waiting", round=tournament.current_round)
+                tournament,
+                msg(
+                    "⏸ Round {round} is over, but the event is paused: the next round starts on "
+                    "<code>/event resume</code> or <code>/event start</code>.",
+                    round=tournament.current_round,
+                ),
             )
             return
         await self.next(tournament)
@@ -340,16 +363,19 @@ class Rounds:
             return
         if not final:
             await self.board.announce(
-                tournament, t("event.announce.no_winner", name=esc(tournament.name))
+                tournament,
+                msg(
+                    "🏁 <b>{name}</b> ended without a winner: no one was left to go on.",
+                    name=esc(tournament.name),
+                ),
             )
             return
-        ranked = er.ranking_lines(final)
         await self.board.announce(
             tournament,
-            t(
-                "event.announce.final",
+            msg(
+                "🏆 <b>{name}</b> is over! The winner is <b>{winner}</b>.\n{ranking}",
                 name=esc(tournament.name),
                 winner=esc(final[0].display_name),
-                ranking="\n".join(ranked[:20]),
+                ranking=lambda tr: "\n".join(er.ranking_lines(tr, final)[:20]),
             ),
         )

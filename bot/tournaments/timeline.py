@@ -10,8 +10,8 @@ import logging
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from bot.i18n import Tr, mark, msg
 from bot.tables.render import esc
-from bot.texts import t
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
@@ -21,6 +21,14 @@ from storage.tournaments import (
 )
 
 log = logging.getLogger(__name__)
+
+REMINDERS = {
+    "day": mark(
+        "📅 <b>{name}</b> starts tomorrow, {when}. {count} registered so far: tap Register "
+        "on the event message to join."
+    ),
+    "hour": mark("⏰ <b>{name}</b> starts in an hour ({when}). {count} registered."),
+}
 
 MAX_TICK_S = 3600.0
 
@@ -54,7 +62,12 @@ class Timeline:
         try:
             if await self.storage.claim_once(tournament.id, "trouble"):
                 await self.board.announce(
-                    tournament, t("event.announce.trouble", name=esc(tournament.name))
+                    tournament,
+                    msg(
+                        "⚠ Something went wrong while running <b>{name}</b>; the other events "
+                        "go on. The organiser can /event pause it, or /event cancel it.",
+                        name=esc(tournament.name),
+                    ),
                 )
         except Exception:
             log.exception("tournament %s: could not tell the organiser", tournament.id)
@@ -75,20 +88,24 @@ class Timeline:
                 count = await self.board.refresh_message(tournament)
                 await self.board.announce(
                     tournament,
-                    t("event.announce.deadline", name=esc(tournament.name), count=count),
+                    msg(
+                        "🔒 Registration for <b>{name}</b> is closed: {count} registered.",
+                        name=esc(tournament.name),
+                        count=count,
+                    ),
                 )
             for kind in tour.due_reminders(tournament.starts_at, tournament.created_at, now, sent):
                 if await self.storage.claim_once(tournament.id, kind):
                     count = len(er.registered(await self.storage.registrations(tournament.id)))
-                    assert tournament.starts_at is not None
+                    starts_at, zone = tournament.starts_at, tournament.time_zone
+                    assert starts_at is not None
+
+                    def moment(tr: Tr, starts_at: datetime = starts_at, zone: str = zone) -> str:
+                        return er.when(tr, starts_at, zone)
+
                     await self.board.announce(
                         tournament,
-                        t(
-                            f"event.announce.{kind}",
-                            name=esc(tournament.name),
-                            when=er.when(tournament.starts_at, tournament.time_zone),
-                            count=count,
-                        ),
+                        msg(REMINDERS[kind], name=esc(tournament.name), when=moment, count=count),
                     )
             if (
                 tournament.starts_at is not None
@@ -127,8 +144,9 @@ class Timeline:
         if missing:
             await self.board.announce(
                 tournament,
-                t(
-                    "event.announce.no_show",
+                msg(
+                    "⌛ {names} didn't show up in round {round}: a computer plays their "
+                    "seat, and they can't go on.",
                     names=", ".join(esc(n) for n in missing),
                     round=tournament.current_round,
                 ),

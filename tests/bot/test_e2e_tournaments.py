@@ -146,10 +146,8 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             # P12 never opened the bot: a deep link leads them there, then they count.
             late = people[12]
             assert "Open a DM" in (await late.press(group, tournament_message, "✋ Register") or "")
-            await double.wait_for(
-                lambda: late.button_deep_link(group, "Open a DM with me to register"), 5
-            )
-            payload = late.button_deep_link(group, "Open a DM with me to register")
+            await double.wait_for(lambda: late.button_deep_link(group, "Open my DM to register"), 5)
+            payload = late.button_deep_link(group, "Open my DM to register")
             assert payload is not None and payload.startswith("e")
             await late.start_bot(payload)
             await said(double, late.dm, "You're registered for Spring Cup")
@@ -283,7 +281,7 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             assert answer == "Registration for this event is closed."
         async with running_bot(double, database, tuning) as app:
             await tick(app, clock, START + timedelta(seconds=1))
-            await said(double, group.id, "round 1: 2 players at 1 tables")
+            await said(double, group.id, "round 1: 2 players at 1 table.")
             assert count(double, group.id, "starts tomorrow") == 1
             assert count(double, group.id, "starts in an hour") == 1
             assert count(double, group.id, "is closed") == 1

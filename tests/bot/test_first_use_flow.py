@@ -25,9 +25,11 @@ from bot_harness import (
     table_in,
 )
 
-from bot.texts import t
+from bot.i18n import english
 from sandbox.double import BotApiDouble
 from sandbox.testing import running_double
+
+t = english()
 
 
 def _living(double: BotApiDouble, person: Any) -> Any:
@@ -102,7 +104,7 @@ async def test_a_finished_game_is_announced_once_offers_a_rematch_and_stays_in_s
             assert "Hand 1" in scores
 
             toast = await alice.press(group, lobby, "🔁 New game")
-            assert toast == t("toast.rematch")
+            assert toast == t("A new table is open: same rules, same seats.")
             rematch = await double.wait_for(
                 lambda: next(
                     (tb for tb in rooms_of(app).registry if tb.status == "lobby"),
@@ -115,7 +117,7 @@ async def test_a_finished_game_is_announced_once_offers_a_rematch_and_stays_in_s
             assert rematch.seat_of(alice.id) == 0
             # Pressed again, the chat already has its table.
             again = await alice.press(group, lobby, "🔁 New game")
-            assert again == t("reply.table_exists")
+            assert again == t("There's already a table in this chat: see the message above.")
 
 
 async def test_an_idle_player_causes_one_group_message_edited_as_it_goes_on(

@@ -23,8 +23,10 @@ from bot_harness import (
     table_in,
 )
 
-from bot.texts import t
+from bot.i18n import english
 from sandbox.testing import running_double
+
+t = english()
 
 
 async def test_a_group_that_removes_the_bot_ends_its_game_and_gets_no_more_writes(
@@ -42,7 +44,7 @@ async def test_a_group_that_removes_the_bot_ends_its_game_and_gets_no_more_write
             group.remove_bot(by=alice)
             await double.wait_for(lambda: table.status == "cancelled", 5)
             await double.idle()
-            ended = t("game.bot_removed", chat="Kicked")
+            ended = t("✖ I was removed from {chat}, so its game has ended.", chat="Kicked")
             for person in (alice, bob):
                 assert any(ended in (m.text or "") for m in person.dm_view().bot_messages)
             assert not rooms.registry.tables and rooms.kept_sizes()["in_chat"] == 0
@@ -112,7 +114,9 @@ async def test_two_newgame_at_once_make_one_table(tmp_path: Path) -> None:
             rooms = rooms_of(app)
             assert [tb.chat_id for tb in rooms.registry.tables.values()] == [group.id]
             texts = [m.text or "" for m in double.chat_view(group.id).bot_messages]
-            assert texts.count(t("reply.table_exists")) == 1
+            assert (
+                texts.count(t("There's already a table in this chat: see the message above.")) == 1
+            )
 
 
 async def test_one_person_joining_two_groups_at_once_sits_at_one_table(tmp_path: Path) -> None:
@@ -130,7 +134,10 @@ async def test_one_person_joining_two_groups_at_once_sits_at_one_table(tmp_path:
                 bob.press(first, one, "✋ Join"), bob.press(second, two, "✋ Join")
             )
             assert sorted(str(x) for x in toasts) == sorted(
-                [t("toast.joined"), t("toast.other_table")]
+                [
+                    t("You're in! Your cards will come in a DM."),
+                    t("You're already playing at another table. Finish or /leave it first."),
+                ]
             )
             seated = [tb for tb in rooms_of(app).registry if tb.seat_of(bob.id) is not None]
             assert len(seated) == 1
@@ -151,7 +158,7 @@ async def test_a_403_alone_tells_the_bot_it_was_removed(tmp_path: Path) -> None:
             await double.wait_for(lambda: table.status == "cancelled", 5)
             await double.idle()
             assert double.error_count(403) <= 2  # the edit and the reply already under way
-            ended = t("game.bot_removed", chat="Silent")
+            ended = t("✖ I was removed from {chat}, so its game has ended.", chat="Silent")
             assert any(ended in (m.text or "") for m in alice.dm_view().bot_messages)
 
 

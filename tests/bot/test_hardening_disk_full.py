@@ -15,10 +15,12 @@ from typing import Any
 
 from bot_harness import open_table, rooms_of, running_bot, settings_for, table_in
 
+from bot.i18n import english
 from bot.telegram.health import HealthServer
-from bot.texts import t
 from sandbox.testing import running_double
 from storage.sqlite import SqliteStorage
+
+t = english()
 
 
 async def _health(server: HealthServer) -> tuple[int, dict[str, Any]]:
@@ -70,7 +72,15 @@ async def test_a_game_waits_out_a_full_disk_and_finishes_by_itself(tmp_path: Pat
             assert rooms.registry.version(table.id) == stalled_at  # no move went through
             assert table.status == "active"
             texts = [m.text or "" for m in double.chat_view(group.id).bot_messages]
-            assert texts.count(t("game.storage_trouble")) == 1
+            assert (
+                texts.count(
+                    t(
+                        "⚠ I can't save moves right now, so this game waits. It goes on by "
+                        "itself as soon as I can."
+                    )
+                )
+                == 1
+            )
 
             # Space comes back: the game goes on and ends without anyone doing anything.
             await writer.execute("PRAGMA max_page_count = 1073741823")
@@ -80,8 +90,16 @@ async def test_a_game_waits_out_a_full_disk_and_finishes_by_itself(tmp_path: Pat
             status, body = await _health(health)
             assert {c["name"]: c["ok"] for c in body["checks"]}["writes"] is True
             texts = [m.text or "" for m in double.chat_view(group.id).bot_messages]
-            assert texts.count(t("game.storage_trouble")) == 1
-            assert texts.count(t("game.storage_back")) == 1
+            assert (
+                texts.count(
+                    t(
+                        "⚠ I can't save moves right now, so this game waits. It goes on by "
+                        "itself as soon as I can."
+                    )
+                )
+                == 1
+            )
+            assert texts.count(t("✅ Saving works again: the game goes on.")) == 1
         stored = await SqliteStorage.open(database)
         try:
             assert (await stored.load_game(table.id)).status == "finished"

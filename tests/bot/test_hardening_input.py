@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 from bot_harness import open_table, running_bot, wait_for_button
 
+from bot.i18n import english
 from bot.telegram import callbacks as cb
 from bot.telegram.flood import CommandLimiter
-from bot.texts import t
 from sandbox.testing import running_double
+
+t = english()
 
 
 @pytest.mark.parametrize(
@@ -52,16 +54,18 @@ async def test_malformed_deep_links_and_presses_get_a_clear_answer(tmp_path: Pat
                 reply = await double.wait_for(
                     lambda b=before: mallory.dm_view().bot_messages[b:] or None, 5
                 )
-                assert [m.text for m in reply] == [t("reply.bad_link")], payload
+                assert [m.text for m in reply] == [
+                    t("That link isn't one of mine: ask for a new one in the group.")
+                ], payload
             await mallory.start_bot()
             await double.wait_for(lambda: len(mallory.dm_view().bot_messages) == 7, 5)
             dm_message = mallory.dm_view().bot_messages[-1].message_id
             lobby = await open_table(double, mallory, group)
             for data in ("lj:²:0:", "lk:1:0:²", "c:1:²:QS", "lj:" + "9" * 19 + ":0:"):
                 toast = await mallory.press_forged(group, lobby, data)
-                assert toast == t("toast.unknown_button"), data
+                assert toast == t("That button isn't valid any more."), data
                 toast = await mallory.press_forged(mallory.dm, dm_message, data)
-                assert toast == t("toast.unknown_button"), data
+                assert toast == t("That button isn't valid any more."), data
             assert double.unanswered_callbacks() == []
 
 
@@ -73,6 +77,8 @@ async def test_only_the_host_or_an_admin_leaves_the_rules_menu(tmp_path: Path) -
             lobby = await open_table(double, alice, group)
             await alice.press(group, lobby, "⚙ Rules")
             await wait_for_button(double, group.id, lobby, "« Back")
-            assert await bob.press(group, lobby, "« Back") == t("toast.only_host", creator="Alice")
+            assert await bob.press(group, lobby, "« Back") == t(
+                "Only {creator} or a group admin can do that.", creator="Alice"
+            )
             assert await alice.press(group, lobby, "« Back") is None
             await wait_for_button(double, group.id, lobby, "✋ Join")

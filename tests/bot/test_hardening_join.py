@@ -7,10 +7,12 @@ from pathlib import Path
 
 from bot_harness import open_table, running_bot, table_in
 
-from bot.texts import t
+from bot.i18n import english
 from sandbox.double import BotApiDouble
 from sandbox.people import SandboxUser
 from sandbox.testing import running_double
+
+t = english()
 
 SECRET_GROUP = "Secret Society"
 
@@ -45,12 +47,12 @@ async def test_a_stranger_cannot_join_by_link_or_forged_button(tmp_path: Path) -
             # Mallory, in no group with the bot, tries the row id, the real token and a
             # forged Join button in her own DM.
             first = await _dm_reply(double, mallory, f"j{table.id}")
-            assert first == t("reply.dm_link_stale")
+            assert first == t("That table isn't open any more.")
             second = await _dm_reply(double, mallory, link)
-            assert second == t("reply.members_only")
+            assert second == t("Only members of the table's group can sit at it.")
             dm_message = mallory.dm_view().bot_messages[-1].message_id
             toast = await mallory.press_forged(mallory.dm, dm_message, f"lj:{table.id}:0:")
-            assert toast == t("reply.members_only")
+            assert toast == t("Only members of the table's group can sit at it.")
             for text in (first, second, toast):
                 assert SECRET_GROUP not in text
             assert all(SECRET_GROUP not in (m.text or "") for m in mallory.dm_view().messages)
@@ -58,7 +60,11 @@ async def test_a_stranger_cannot_join_by_link_or_forged_button(tmp_path: Path) -
 
             # A member's link works.
             reply = await _dm_reply(double, dave, link)
-            assert reply == t("reply.seat_taken_after_dm", chat=SECRET_GROUP)
+            assert reply == t(
+                "You're seated at the table in {chat}. Your cards will come here when the "
+                "game starts.",
+                chat=SECRET_GROUP,
+            )
             assert table.seat_of(dave.id) is not None
 
 
@@ -75,7 +81,7 @@ async def test_a_member_who_leaves_the_group_cannot_join_from_a_dm(tmp_path: Pat
             group.remove(erin)
             dm_message = erin.dm_view().bot_messages[-1].message_id
             toast = await erin.press_forged(erin.dm, dm_message, f"lj:{table.id}:0:")
-            assert toast == t("reply.members_only")
+            assert toast == t("Only members of the table's group can sit at it.")
             group.add(erin)
             toast = await erin.press_forged(erin.dm, dm_message, f"lj:{table.id}:0:")
-            assert toast == t("toast.joined")
+            assert toast == t("You're in! Your cards will come in a DM.")

@@ -21,11 +21,13 @@ from bot_harness import FAST, rooms_of, running_bot
 from test_e2e_tournaments import START, count, create_tournament, events_of, said, tick
 
 from bot.config import Tuning
+from bot.i18n import LANGUAGES, translator
 from bot.timers import ManualClock
 from bot.tournaments.parsing import parse_new
 from bot.tournaments.render import tournament_message
 from engine import Rules
 from sandbox.limits import RateLimits
+from sandbox.markup import utf16_len
 from sandbox.testing import running_double
 from storage.tournaments import (
     Registration,
@@ -107,7 +109,8 @@ async def test_one_broken_event_stops_neither_the_others_nor_a_restart(tmp_path:
             assert count(double, fine.id, "Something went wrong") == 0
 
 
-def test_the_event_message_fits_telegram_with_the_most_names_allowed() -> None:
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_the_event_message_fits_telegram_with_the_most_names_allowed(language: str) -> None:
     options = TournamentOptions(allowed_usernames=tuple(f"{n:03}" + "u" * 29 for n in range(100)))
     event = StoredTournament(
         id=1,
@@ -129,10 +132,13 @@ def test_the_event_message_fits_telegram_with_the_most_names_allowed() -> None:
     entries = [
         Registration(1, n, "Ñ" * 40 + "<&>" * 8, None, "registered", NOW) for n in range(300)
     ]
-    text, markup = tournament_message(event, entries, registration_open=True)
-    assert len(text) < 4096, len(text)
-    assert markup is not None and "Register" in str(markup.to_dict())
-    assert "… +290" in text  # the rest are counted, not listed
+    tr = translator(language)
+    text, markup = tournament_message(tr, event, entries, registration_open=True)
+    # Telegram counts UTF-16 code units (and so does the double).
+    assert utf16_len(text) < 4096, utf16_len(text)
+    labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
+    assert tr("✋ Register") in labels
+    assert "… +" in text and "290" in text  # the rest are counted, not listed
 
 
 async def test_twelve_people_pressing_register_at_once_are_all_answered_promptly(

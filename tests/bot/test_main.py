@@ -334,3 +334,31 @@ def test_default_backup_name_sorts_by_time() -> None:
     assert default_backup_name(datetime(2026, 1, 31, 12, 0, 5, tzinfo=UTC)) == (
         "hearts-20260131-120005.sqlite3"
     )
+
+
+def test_ratings_rebuild_gives_the_stored_values(
+    clean_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "storage"))
+    from storage_testkit import VARIANTS, play_stored
+
+    from storage.sqlite import SqliteStorage
+
+    database = clean_env / "data" / "hearts.sqlite3"
+
+    async def play() -> None:
+        store = await SqliteStorage.open(database)
+        try:
+            for seed in range(3):
+                await play_stored(store, VARIANTS["four"], seed=seed, chat_id=-5, user_ids=[1, 2])
+        finally:
+            await store.close()
+
+    asyncio.run(play())
+    assert main(["ratings", "--rebuild"]) == 0
+    out = capsys.readouterr().out
+    # 3 games × 2 scopes × 3 players (two people; the two standard seats are one).
+    assert "rebuilt the ratings of 3 games (18 values); every stored value came out the same" in out
+    assert main(["ratings"]) == 2  # --rebuild is what it does; said, not assumed

@@ -8,7 +8,9 @@ against the double and read the order of what reached it.
 from __future__ import annotations
 
 import asyncio
+import struct
 import time
+import zlib
 
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import DELETE, EDIT, GROUP_EDIT, MOVED, POST, URGENT, Pacer
@@ -215,3 +217,44 @@ async def test_an_edit_that_waited_out_its_chats_pace_still_jumps_the_queue_when
         await outbox.close()
     assert len(order) == 6
     assert target.dm in order[:3], order
+
+
+async def test_a_caption_longer_than_telegram_allows_follows_its_picture_as_a_message() -> None:
+    png = _one_pixel_png()
+    async with running_double() as double, make_bot(double) as bot:
+        _, group = await _chats(double)
+        outbox = Outbox(bot, group_interval=0.0, per_second=100)
+        short = await outbox.send_photo(group, png, "🏁 <b>Game over!</b> Ann won.")
+        # Six tied winners with long names (Telegram allows 129 characters) and their
+        # rating changes: over 1024.
+        names = [f"{'Александра Константиновна ' * 4}{i}" for i in range(6)]
+        changes = " · ".join(f"{name} +12" for name in names)
+        long_caption = (
+            f"🏁 <b>Игра окончена!</b> Победили {', '.join(names)}.\n📈 Рейтинг: {changes}"
+        )
+        assert len(long_caption) > 1024
+        long = await outbox.send_photo(group, png, long_caption)
+        await outbox.close()
+        assert short is not None and long is not None
+        shown = double.chat_view(group).bot_messages
+        assert [(m.has_photo, m.text) for m in shown] == [
+            (True, "🏁 Game over! Ann won."),
+            (True, None),
+            (False, long_caption.replace("<b>", "").replace("</b>", "")),
+        ]
+        assert shown[1].message_id == long
+        assert not [e for e in double.errors if e.error_code == 400]
+
+
+def _one_pixel_png() -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"\x00\x00"))
+        + chunk(b"IEND", b"")
+    )

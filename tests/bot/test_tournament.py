@@ -76,6 +76,32 @@ def test_the_draw_is_a_seeded_shuffle_of_everyone() -> None:
     assert draw([1, 2, 3], [TablePlan(3, 1)], seed=1)[0][3] is None
 
 
+def test_seeding_by_rating_puts_the_strongest_at_different_tables() -> None:
+    plan = [TablePlan(4, 0), TablePlan(4, 0), TablePlan(3, 1)]
+    players = list(range(1, 12))
+    strength = {p: float(p) for p in players}  # 11 is the strongest
+    tables = draw(players, plan, seed="cup:1", strength=strength)
+    at = {p: i for i, seats in enumerate(tables) for p in seats if p is not None}
+    # The three strongest at three tables, the next three too (snake: 11 10 9 | 8 7 6).
+    assert {at[11], at[10], at[9]} == {0, 1, 2}
+    assert {at[8], at[7], at[6]} == {0, 1, 2}
+    assert at[11] == at[6] and at[9] == at[8]
+    assert [sum(p is not None for p in seats) for seats in tables] == [4, 4, 3]
+    assert tables[2][3] is None
+    # The seats at each table are shuffled, and the same seed gives the same draw.
+    assert tables == draw(list(reversed(players)), plan, seed="cup:1", strength=strength)
+    # Without ratings, the draw is the seeded shuffle it always was.
+    assert draw(players, plan, seed="cup:1") == draw(players, plan, seed="cup:1", strength=None)
+
+
+def test_event_new_reads_seeding() -> None:
+    now = datetime(2026, 11, 1, tzinfo=UTC)
+    assert parse_new(["seeding=rating"], "UTC", now).options.seeding == "rating"
+    assert parse_new([], "UTC", now).options.seeding == "random"
+    with pytest.raises(ValueError):
+        parse_new(["seeding=height"], "UTC", now)
+
+
 def test_duplicate_tables_share_seed_and_deals() -> None:
     assert table_seed(7, 1, 1, True) == table_seed(7, 1, 2, True)
     assert table_seed(7, 1, 1, False) != table_seed(7, 1, 2, False)

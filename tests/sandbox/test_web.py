@@ -159,6 +159,27 @@ async def test_send_types_as_the_person_and_the_bot_receives_it(world: World) ->
     assert update.message.entities[0].type == "bot_command"
 
 
+async def test_a_persons_app_language_is_offered_and_goes_with_their_next_update(
+    world: World,
+) -> None:
+    state = await world.state()
+    codes = [language["code"] for language in state["languages"]]
+    assert codes == ["en", "es", "pt-br", "ru", "fa", "hi"]
+    assert chat_in(state, world.bob.dm)["language_code"] == "en"
+    answer = await world.post("/api/language", {"person_id": world.bob.id, "language_code": "fa"})
+    assert answer["ok"]
+    assert chat_in(await world.state(), world.bob.dm)["language_code"] == "fa"
+    await world.post(
+        "/api/send", {"person_id": world.bob.id, "chat_id": world.bob.dm, "text": "/start"}
+    )
+    (update,) = await world.bot.get_updates(timeout=0)
+    assert update.effective_user is not None and update.effective_user.language_code == "fa"
+    refused = await world.post(
+        "/api/language", {"person_id": world.bob.id, "language_code": "xx"}, status=400
+    )
+    assert "not one of" in refused["error"]
+
+
 @pytest.mark.parametrize(
     ("body", "error"),
     [

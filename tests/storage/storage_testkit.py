@@ -55,18 +55,28 @@ async def play_stored(
     user_ids: list[int] | None = None,
     max_moves: int | None = None,
     first_dealer: int | None = None,
+    seats: list[StoredSeat] | None = None,
+    own_moves: dict[int, int] | None = None,
 ) -> tuple[int, Game]:
-    """Create, start and play a random game through ``store``; returns its id and game."""
-    seats = seats_for(rules.players, user_ids)
+    """Create, start and play a random game through ``store``; returns its id and game.
+
+    ``own_moves``: seat → how many moves its person makes before a computer player stands
+    in for them (0: a no-show) for the rest of the game.
+    """
+    seats = seats or seats_for(rules.players, user_ids)
     creator = (user_ids or [1])[0]
     game_id = await store.create_lobby(chat_id, None, creator, rules, seats, {"lobby": True})
     game = Game(rules, seed=seed, first_dealer=first_dealer)
     await store.start_game(game_id, seats, game)
     rng = random.Random(seed)
     moves = 0
+    made: dict[int, int] = {}
+    limits = own_moves or {}
     while game.phase != "over" and (max_moves is None or moves < max_moves):
         move = random_move(game, rng)
         move.apply(game)
         moves += 1
-        assert await store.record_move(game_id, move, game) == moves
+        made[move.seat] = made.get(move.seat, 0) + 1
+        stand_in = move.seat in limits and made[move.seat] > limits[move.seat]
+        assert await store.record_move(game_id, move, game, stand_in=stand_in) == moves
     return game_id, game

@@ -7,6 +7,7 @@ from storage_testkit import VARIANTS, play_stored, random_move, seats_for
 
 from engine import Game, Move, Rules
 from storage import ChatSettings, GameNotFound, StoredSeat, WrongGameStatus
+from storage.models import LanguageChoices
 from storage.sqlite import SqliteStorage
 
 
@@ -14,17 +15,34 @@ async def test_chat_settings_default_then_saved(store: SqliteStorage) -> None:
     default = await store.get_chat_settings(42)
     assert default == ChatSettings(42)
     assert default.rules == Rules().to_dict()
-    assert (default.turn_timer_s, default.computer_level, default.language) == (
+    assert (default.turn_timer_s, default.computer_level) == (
         None,  # not chosen: the bot's DEFAULT_TURN_TIMER applies
         "standard",
-        "en",
     )
     assert default.track_cards is True
-    chosen = ChatSettings(42, Rules(players=5).to_dict(), 30, "strong", "de", False)
+    chosen = ChatSettings(42, Rules(players=5).to_dict(), 30, "strong", False)
     await store.save_chat_settings(chosen)
     assert await store.get_chat_settings(42) == chosen
-    await store.save_chat_settings(ChatSettings(42, language="fr"))
-    assert (await store.get_chat_settings(42)).language == "fr"
+
+
+async def test_language_choices_are_stored_apart_from_a_chats_settings(
+    store: SqliteStorage,
+) -> None:
+    assert await store.language_choices() == LanguageChoices()
+    await store.save_person_language(7, chosen="", app="ru")
+    await store.save_person_language(8, chosen="fa", app="en")
+    await store.save_chat_language(-42, chosen="es", first="ru")
+    await store.save_chat_language(-43, chosen="", first="hi")
+    # A chat's language never touches its rules or timer, nor they it.
+    await store.save_chat_settings(ChatSettings(-42, turn_timer_s=30))
+    choices = await store.language_choices()
+    assert choices.chosen_by_person == {8: "fa"}
+    assert choices.person_app == {7: "ru", 8: "en"}
+    assert choices.chosen_by_chat == {-42: "es"}
+    assert choices.chat_first == {-42: "ru", -43: "hi"}
+    assert (await store.get_chat_settings(-43)).turn_timer_s is None
+    await store.save_chat_language(-42, chosen="", first="ru")
+    assert (await store.language_choices()).chosen_by_chat == {}
 
 
 async def test_users_and_private_chats(store: SqliteStorage) -> None:

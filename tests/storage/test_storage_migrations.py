@@ -58,6 +58,10 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
     await store.close()
     with sqlite3.connect(db_path) as db:
         db.execute(f"PRAGMA user_version = {old_version}")
+        if old_version < 7:
+            back_to_version_6(db)
+        if old_version < 6:
+            back_to_version_5(db)
         if old_version < 5:
             _back_to_version_4(db)
         if old_version < 4:
@@ -81,8 +85,24 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
         assert len(loaded.join_token) >= 12  # older rows get an unguessable token too
         assert loaded.game is not None and loaded.game.to_json() == game.to_json()
         assert (await store.player_history(7))[0].game_id == game_id
+        # Rated when the storage opened, since ratings did not exist when it finished.
+        rated = await store.player_rating(7)
+        assert rated is not None and rated.games == 1
     finally:
         await store.close()
+
+
+def back_to_version_6(db: sqlite3.Connection) -> None:
+    """Undo migration 7: no ratings."""
+    for table in ("rating_changes", "rated_games", "ratings"):
+        db.execute(f"DROP TABLE {table}")
+
+
+def back_to_version_5(db: sqlite3.Connection) -> None:
+    """Undo migration 6: no language tables; chats had a language column (always "en")."""
+    db.execute("DROP TABLE person_languages")
+    db.execute("DROP TABLE chat_languages")
+    db.execute("ALTER TABLE chats ADD COLUMN language TEXT NOT NULL DEFAULT 'en'")
 
 
 def _back_to_version_4(db: sqlite3.Connection) -> None:

@@ -1,0 +1,175 @@
+"""``/rating``, the rating leaderboard of ``/scores``, and each game's rating changes.
+
+The number people see is `ratings.Skill.shown`: 1000 + 20 × (μ − 3σ), a skill the player
+is almost surely above; a newcomer starts at 1000 and rises as they win and as the bot
+grows surer of them. Its ± is 20 × σ.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import math
+
+from bot.basics import Person
+from bot.i18n import Say, Tr
+from bot.tables import render
+from bot.tables.model import Table
+from ratings import Pool, level_of
+from storage import RatingChange, RatingEntry, Storage, StorageError
+
+log = logging.getLogger(__name__)
+
+POOLS: tuple[Pool, ...] = ("main", "two")
+
+
+class Ratings:
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    async def rating(self, tr: Tr, person: Person, chat_id: int | None) -> tuple[str, bytes | None]:
+        """``/rating``: the person's rating in this group (``chat_id``) and overall, with a
+        chart of its history (in the group's scope in a group, overall in a DM)."""
+        lines = [tr("📈 <b>{name}'s rating</b>", name=render.esc(person.name))]
+        found = False
+        for pool in POOLS:
+            scopes = ((chat_id, True), (None, False)) if chat_id is not None else ((None, False),)
+            for scope, here in scopes:
+                entry = await self.storage.player_rating(person.id, scope, pool)
+                if entry is None:
+                    continue
+                found = True
+                lines.append(_entry_line(tr, entry, pool, here))
+        if not found:
+            return tr(
+                "📈 No rated games yet. Finish a game (with people or computer players) and "
+                "your rating appears here."
+            ), None
+        lines.append("")
+        lines.append(
+            tr(
+                "<i>Shown: 1000 + 20 × (skill − 3 × uncertainty), so it rises as you win "
+                "and as the bot grows surer of you.</i>"
+            )
+        )
+        history = await self.storage.rating_history(person.id, chat_id, "main")
+        if not history and chat_id is None:
+            history = await self.storage.rating_history(person.id, None, "two")
+        png = None
+        if len(history) >= 1:
+            try:
+                png = rating_chart_png(tr, history)
+            except Exception:
+                log.exception("rating chart failed")
+        return "\n".join(lines), png
+
+    async def board_text(self, tr: Tr, chat_id: int) -> str:
+        """The rating leaderboard of ``/scores``: people, then the computer levels."""
+        board = await self.storage.rating_board(chat_id, "main", limit=10)
+        if not board:
+            return ""
+        lines = [tr("<b>Ratings here</b>")]
+        people = [e for e in board if e.player > 0]
+        for e in people:
+            line = tr.plural(
+                "{rank}. {name} — {rating} ± {spread} · {n} game",
+                "{rank}. {name} — {rating} ± {spread} · {n} games",
+                e.games,
+                rank=e.place,
+                name=render.esc(e.display_name),
+                rating=tr.number(e.skill.shown),
+                spread=e.skill.spread,
+            )
+            lines.append(line + (" " + tr("(provisional)") if e.provisional else ""))
+        computers = [
+            f"{tr(render.LEVEL_NAMES[level_of(e.player) or 'standard'])} {tr.number(e.skill.shown)}"
+            for e in board
+            if e.player < 0
+        ]
+        if computers:
+            lines.append(tr("🤖 Computer players: {levels}", levels=" · ".join(computers)))
+        return "\n".join(lines)
+
+    async def changes(self, table: Table) -> Say | None:
+        """The game-end line with each person's rating change in this group."""
+        try:
+            changes = await self.storage.rating_changes(table.id, table.chat_id)
+        except StorageError:
+            log.exception("rating changes of game %s", table.id)
+            return None
+        people = [c for c in changes if c.player > 0]
+        if not people:
+            return None
+
+        def said(tr: Tr) -> str:
+            parts = [
+                f"{tr.isolate(render.esc(table.name(c.seat)))} {tr.signed(c.shown_change)}"
+                for c in people
+            ]
+            return tr("📈 Ratings: {changes}", changes=lambda _: " · ".join(parts))
+
+        return said
+
+
+def _entry_line(tr: Tr, entry: RatingEntry, pool: Pool, here: bool) -> str:
+    if pool == "two":
+        where = tr("Two-player, here") if here else tr("Two-player, overall")
+    else:
+        where = tr("Here") if here else tr("Overall")
+    line = tr.plural(
+        "{where}: <b>{rating}</b> ± {spread} · {place} of {rated} · {n} rated game",
+        "{where}: <b>{rating}</b> ± {spread} · {place} of {rated} · {n} rated games",
+        entry.games,
+        where=where,
+        rating=tr.number(entry.skill.shown),
+        spread=entry.skill.spread,
+        place=entry.place,
+        rated=entry.rated,
+    )
+    if entry.provisional:
+        line += " " + tr("(provisional)")
+    return line
+
+
+def rating_chart_png(tr: Tr, history: list[RatingChange]) -> bytes:
+    """A line of the shown rating game by game (its first point the rating before the
+    first game here)."""
+    from PIL import Image, ImageDraw
+
+    values = [float(history[0].before.shown)] + [float(h.after.shown) for h in history]
+    width, height, margin = 900, 420, 70
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    font = render.chart_font(tr.language, 20)
+    lo, hi = min(values), max(values)
+    pad = max(20.0, (hi - lo) * 0.08)  # room above and below the line
+    lo, hi = lo - pad, hi + pad
+    plot_w, plot_h = width - 2 * margin, height - 2 * margin
+    games = max(1, len(values) - 1)
+
+    def xy(i: int, v: float) -> tuple[float, float]:
+        return margin + plot_w * i / games, margin + plot_h * (1 - (v - lo) / (hi - lo))
+
+    step = render.round_step((hi - lo) / 5)
+    tick = step * math.ceil(lo / step)
+    while tick <= hi:
+        y = xy(0, tick)[1]
+        draw.line((margin, y, margin + plot_w, y), fill=(232, 232, 232), width=1)
+        draw.text((margin - 8, y), f"{tick:g}", fill="black", font=font, anchor="rm")
+        tick += step
+    draw.rectangle((margin, margin, margin + plot_w, margin + plot_h), outline="black")
+    draw.text((margin, 18), tr("Rating by game"), fill="black", font=font)
+    every = max(1, math.ceil(games / 12))
+    for i in range(0, games + 1, every):
+        x, _ = xy(i, lo)
+        label = str(i) if i else tr("start")
+        draw.text((x, margin + plot_h + 8), label, fill="black", font=font, anchor="mt")
+    points = [xy(i, v) for i, v in enumerate(values)]
+    color = render.PALETTE[0]
+    if len(points) > 1:
+        draw.line(points, fill=color, width=3)
+    for p in points:
+        draw.ellipse((p[0] - 4, p[1] - 4, p[0] + 4, p[1] + 4), fill=color)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()

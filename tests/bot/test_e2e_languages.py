@@ -1,0 +1,287 @@
+"""Every reader in their own language, through the real bot against the double: four people
+whose Telegram apps speak Russian, Spanish, Persian and Hindi play a hand at one table in a
+group an admin set to Spanish."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+from bot_harness import rooms_of, running_bot, table_in
+
+from bot.i18n import LOCALES, translator
+from bot.telegram import callbacks as cb
+from sandbox.double import BotApiDouble
+from sandbox.markup import parse_html
+from sandbox.people import SandboxUser
+from sandbox.testing import running_double
+from sandbox.views import MessageView
+
+
+def english_sentences() -> list[str]:
+    """Every run of two or more English words in the catalog's messages (placeholders and
+    tags taken out): none of them may reach a reader of another language."""
+    with (LOCALES / "messages.pot").open("rb") as handle:
+        template = read_po(handle)
+    runs: set[str] = set()
+    for message in template:
+        for text in message.id if isinstance(message.id, tuple) else (message.id,):
+            plain = re.sub(r"<[^>]+>", "", text)
+            for run in re.split(r"\{\w*\}|[\n•·:;()—–\"]", plain):
+                words = re.findall(r"[A-Za-z']+", run)
+                if len(words) >= 2 and sum(len(w) for w in words) >= 7:
+                    runs.add(" ".join(words))
+    return sorted(runs)
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"[A-Za-z']+", text))
+
+
+def said(double: BotApiDouble, chat_id: int, since: int = 0) -> Iterator[str]:
+    """The text of everything the bot sent to a chat, every edit included (from event
+    number `since` on)."""
+    for event in double.events[since:]:
+        if event.chat_id == chat_id and event.kind in ("sent", "edited") and event.message:
+            message: MessageView = event.message
+            if message.from_bot:
+                yield message.text or ""
+                for button in message.all_buttons():
+                    yield button.label
+
+
+async def press(double: BotApiDouble, person: SandboxUser, data: str) -> str | None:
+    """Press a button of the person's DM once it shows it (by its data, in any language)."""
+
+    def showing() -> bool:
+        return any(
+            b.callback_data == data for m in person.dm_view().bot_messages for b in m.all_buttons()
+        )
+
+    await double.wait_for(showing, 5)
+    return await person.press(person.dm, None, data=data)
+
+
+def shown(reader: str, message: str, /, **values: object) -> str:
+    """What a sentence looks like once Telegram has parsed its HTML."""
+    return parse_html(translator(reader)(message, **values))[0]
+
+
+async def test_each_dm_in_its_persons_language_and_the_group_in_its_own(tmp_path: Path) -> None:
+    async with running_double() as double:
+        people = {
+            "ru": double.create_user("Ольга", username="olga", language_code="ru"),
+            "es": double.create_user("Bruno", username="bruno", language_code="es"),
+            "fa": double.create_user("دارا", username="dara", language_code="fa"),
+            "hi": double.create_user("हेमा", username="hema", language_code="hi"),
+        }
+        olga = people["ru"]
+        group = double.create_group("Noche de corazones", members=people.values(), admins=[olga])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            rooms = rooms_of(app)
+            for person in people.values():
+                await person.start_bot()
+            await double.wait_for(lambda: all(p.dm_view().last() for p in people.values()), 5)
+            # The admin sets the group to Spanish; her toast is in her own Russian.
+            await olga.send(group, "/language")
+            menu = await double.wait_for(
+                lambda: next(
+                    (
+                        m
+                        for m in double.chat_view(group.id).bot_messages
+                        if any((b.callback_data or "").startswith("lg:") for b in m.all_buttons())
+                    ),
+                    None,
+                ),
+                5,
+            )
+            toast = await olga.press(
+                group, menu.message_id, data=cb.button(cb.LANGUAGE, 0, 0, "es")
+            )
+            assert toast == shown("ru", "✅ {language}", language="Español")
+            assert rooms.languages.of_chat(group.id) == "es"
+            # Until now the group had no language (English); from here on, none is English.
+            chosen = len(double.events)
+            # A member who is not an admin is told, in his language, that he cannot.
+            bruno = people["es"]
+            refused = await bruno.press(
+                group, menu.message_id, data=cb.button(cb.LANGUAGE, 0, 0, "hi")
+            )
+            assert refused == shown("es", "Only a group admin can choose the group's language.")
+            assert rooms.languages.of_chat(group.id) == "es"
+
+            await olga.send(group, "/newgame")
+            lobby = await double.wait_for(
+                lambda: next(
+                    (
+                        m
+                        for m in double.chat_view(group.id).bot_messages
+                        if any((b.callback_data or "").startswith("lj:") for b in m.all_buttons())
+                    ),
+                    None,
+                ),
+                5,
+            )
+            table = table_in(app, group)
+            for person in list(people.values())[1:]:
+                joined = await person.press(
+                    group, lobby.message_id, data=cb.button(cb.JOIN, table.id)
+                )
+                language = next(code for code, p in people.items() if p is person)
+                assert joined == shown(language, "You're in! Your cards will come in a DM.")
+            await olga.press(group, lobby.message_id, data=cb.button(cb.START, table.id))
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None
+
+            # One hand, each person pressing their own buttons.
+            while game.hand_number == 1 and game.phase != "over":
+                for language, person in people.items():
+                    seat = table.seat_of(person.id)
+                    if game.hand_number > 1 or seat is None or seat not in game.waiting_for():
+                        continue
+                    if game.phase == "pass":
+                        for card in game.hand(seat)[-3:]:
+                            await press(double, person, cb.button(cb.CARD, table.id, 1, card.code))
+                        await press(double, person, cb.button(cb.PASS, table.id, 1))
+                    elif game.phase == "moon":
+                        await press(double, person, cb.button(cb.MOON, table.id, 1, "a"))
+                    else:
+                        card = game.legal_plays()[0]
+                        data = cb.button(cb.CARD, table.id, 1, card.code)
+                        toast = await press(double, person, data)
+                        assert toast == shown(language, "Played {card}", card=card.symbol)
+                await double.wait_for(
+                    lambda: (
+                        game.hand_number > 1
+                        or game.phase == "over"
+                        or any(table.seat_of(p.id) in game.waiting_for() for p in people.values())
+                    ),
+                    5,
+                )
+            await rooms.outbox.flush()
+
+            # Each DM in its person's language, the group in Spanish.
+            for language, person in people.items():
+                texts = list(said(double, person.dm))
+                assert any(shown(language, "Scores: {scores}", scores="") in t for t in texts), (
+                    language
+                )
+            group_texts = list(said(double, group.id))
+            assert any(shown("es", "Play from your DM with me.") in t for t in group_texts)
+            assert any(shown("es", "Standings: {totals}", totals="") in t for t in group_texts)
+
+            # No English sentence anywhere, and Telegram's parser took every message.
+            english = english_sentences()
+            assert len(english) > 100
+            for chat_id in (group.id, *(p.dm for p in people.values())):
+                for text in said(double, chat_id, since=chosen):
+                    plain = _words(text)
+                    leaked = [e for e in english if e in plain]
+                    assert not leaked, (chat_id, leaked[:3], text)
+            assert not [e for e in double.errors if e.error_code == 400]
+            # Every button still fits a phone's row in every language.
+            for event in double.events:
+                if event.message is not None and event.message.from_bot:
+                    for button in event.message.all_buttons():
+                        assert len(button.label) <= 32, button.label
+            assert not double.unanswered_callbacks()
+
+            # The command menu is translated for every shipped language.
+            for code in ("ru", "es", "pt", "fa", "hi"):
+                commands = double.commands.get(('{"type": "all_group_chats"}', code), [])
+                assert commands, code
+                assert commands[0]["description"] != "Open a table of Hearts"
+
+
+async def test_a_persons_own_choice_beats_their_app_and_survives_a_restart(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        ana: SandboxUser = double.create_user("Ana", username="ana", language_code="es")
+        database = tmp_path / "hearts.sqlite3"
+        async with running_bot(double, database) as app:
+            await ana.start_bot()
+            await double.wait_for(lambda: ana.dm_view().last() is not None, 5)
+            rooms = rooms_of(app)
+            assert rooms.languages.of_person(ana.id) == "es"
+            hello = ana.dm_view().last()
+            assert hello is not None
+            assert translator("es")("/language — the language of my messages") not in (
+                hello.text or ""
+            )
+            await ana.send(ana.dm, "/language")
+            menu = await double.wait_for(
+                lambda: next(
+                    (
+                        m
+                        for m in ana.dm_view().bot_messages
+                        if any((b.callback_data or "").startswith("lg:") for b in m.all_buttons())
+                    ),
+                    None,
+                ),
+                5,
+            )
+            toast = await ana.press(
+                ana.dm, menu.message_id, data=cb.button(cb.LANGUAGE, 0, 0, "pt_BR")
+            )
+            assert toast == shown("pt_BR", "✅ {language}", language="Português (Brasil)")
+            # The menu itself now reads in the new language.
+            await double.wait_for(
+                lambda: (
+                    shown("pt_BR", "🔄 As my Telegram app")
+                    in str(double.chat_view(ana.dm).message(menu.message_id).labels)
+                ),  # type: ignore[union-attr]
+                5,
+            )
+        async with running_bot(double, database) as app:
+            assert rooms_of(app).languages.of_person(ana.id) == "pt_BR"
+            await ana.send(ana.dm, "/help")
+            help_text = await double.wait_for(
+                lambda: next(
+                    (m.text for m in ana.dm_view().bot_messages if "/language" in (m.text or "")),
+                    None,
+                ),
+                5,
+            )
+            assert help_text.startswith("♥ Copas\n")
+            assert help_text == shown(
+                "pt_BR",
+                "♥ <b>Hearts</b>\n"
+                "/newgame — open a table in this group\n"
+                "/join, /leave — take or leave a seat\n"
+                "/start — start the game (host or admin)\n"
+                "/cancel — cancel the table (host or admin)\n"
+                "/scores — this game and the all-time leaderboard\n"
+                "/stats — your own record (in a DM)\n"
+                "/rating — your rating, here and overall\n"
+                "/rules — the rules of this table\n"
+                "/rejoin — take your seat back from the computer\n"
+                "/event — tournaments over several tables (<code>/event help</code>)\n"
+                "/language — the language of my messages\n"
+                "/help — this list",
+            )
+
+
+async def test_a_group_takes_the_language_of_whoever_opened_its_first_table(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        hema = double.create_user("हेमा", username="hema", language_code="hi")
+        bob = double.create_user("Bob", username="bob", language_code="en")
+        group = double.create_group("Hearts", members=[hema, bob], admins=[hema])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            for person in (hema, bob):
+                await person.start_bot()
+            await hema.send(group, "/newgame")
+            await double.wait_for(lambda: rooms_of(app).registry.in_chat(group.id, None), 5)
+            assert rooms_of(app).languages.of_chat(group.id) == "hi"
+            # Not an admin: /language in the group is refused, in the group's language.
+            await bob.send(group, "/language")
+            refusal = shown("hi", "Only a group admin can choose the group's language.")
+            await double.wait_for(
+                lambda: any(m.text == refusal for m in double.chat_view(group.id).bot_messages),
+                5,
+            )

@@ -97,7 +97,7 @@ class Rounds:
             tournament_seats = tuple(
                 TournamentSeat(n, names[uid], uid)
                 if uid is not None
-                else TournamentSeat(n, f"{next(computers)} ({o.computer_level})")
+                else TournamentSeat(n, next(computers))  # a name, the same in every language
                 for n, uid in enumerate(seats)
             )
             table_seed = tour.table_seed(seed, round_no, table_no, o.duplicate_deals)

@@ -289,6 +289,12 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             await double.wait_for(
                 lambda: any("Pass 0/3" in str(m.labels) for m in ann.dm_view().bot_messages), 5
             )
+            (table,) = [
+                t for t in rooms_of(app).registry.tables.values() if t.tournament_id is not None
+            ]
+            # Computers have names, the same in every language (their level is in the rules).
+            computers = [s.name for s in table.seats if s is not None and s.kind == "computer"]
+            assert computers == ["Ada", "Alan"]
             await kumar.send(group, "/event cancel")
             await said(double, group.id, "was cancelled by Kumar")
             assert not [

@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from ..cards import (
     CARDS,
@@ -63,6 +64,21 @@ GAME_SWING = 15.0
 """What winning (or losing) the game in a playout is worth, in points of the hand."""
 
 
+@dataclass(frozen=True)
+class PlayEvaluation:
+    """One play decision of the `expert`: the card, and what it weighed."""
+
+    card: Card
+    costs: dict[Card, float]
+    """The expected cost of each legal card (its points for the hand, in Complex Hearts
+    how much they grow |z|, and a game won or lost counted as `GAME_SWING`): empty when
+    no card differs from another (one legal card, or cards that play alike)."""
+    deals: int
+    """How many deals the costs were averaged over."""
+    forced: bool = False
+    """Nothing to choose: every legal card plays alike."""
+
+
 class ExpertPlayer:
     level = "expert"
 
@@ -75,18 +91,23 @@ class ExpertPlayer:
         return cards_of(expert_pass(view.rules, view.hand_mask))
 
     def choose_play(self, view: SeatView, budget_ms: float = 300) -> Card:
+        return self.evaluate_play(view, budget_ms).card
+
+    def evaluate_play(self, view: SeatView, budget_ms: float = 300) -> PlayEvaluation:
+        """The card this player plays, with the expected cost of every legal card when it
+        sampled deals to choose (the coach reads these numbers)."""
         start = time.perf_counter()
         legal = view.legal_mask
         rules = view.rules
         trick = [c.index for _, c in view.trick]
         preferred = standard_card(rules, legal, trick)
         if legal & (legal - 1) == 0:
-            return CARDS[preferred]
+            return PlayEvaluation(CARDS[preferred], {}, 0, forced=True)
         know = Knowledge.from_view(view)
         seat = view.seat
         totals = view.scores
         mine = totals[seat]
-        can_end = _game_can_end(rules, totals)
+        can_end = game_can_end(rules, totals)
 
         def utility(points: tuple[Score, ...]) -> float:
             cost = hand_cost(rules, mine, points[seat])
@@ -105,7 +126,7 @@ class ExpertPlayer:
         for g in groups:
             reps |= g & -g
         if reps & (reps - 1) == 0:
-            return CARDS[preferred]
+            return PlayEvaluation(CARDS[preferred], {}, 0, forced=True)
         deals = self.deals
         if deals is None:
             steps = reps.bit_count() * sum(view.hand_sizes) + DEAL_OVERHEAD
@@ -130,7 +151,8 @@ class ExpertPlayer:
                 low = m & -m
                 costs[low.bit_length() - 1] = cost
                 m ^= low
-        return CARDS[pick(costs, preferred)]
+        chosen = CARDS[pick(costs, preferred)]
+        return PlayEvaluation(chosen, {CARDS[c]: v for c, v in costs.items()}, deals)
 
     def choose_moon(self, view: SeatView, budget_ms: float = 300) -> str:
         return best_standing_choice(view)
@@ -160,7 +182,7 @@ def equivalent_groups(rules: Rules, legal: Mask, played: Mask) -> list[Mask]:
     return groups
 
 
-def _game_can_end(rules: Rules, totals: tuple[Score, ...]) -> bool:
+def game_can_end(rules: Rules, totals: tuple[Score, ...]) -> bool:
     worst = max(abs(t) for t in totals)
     return worst + 26 * (1.5 if rules.variant == "complex" else 1) >= rules.target
 

@@ -1,0 +1,410 @@
+"""The coach: the `expert`'s choice with its reasons, and a review of a hand's choices.
+
+Everything here reads a `SeatView` and nothing else, so the coach knows exactly what the
+person it helps knows: it never sees a hidden hand, before or after the hand. A review
+judges each past decision from the view the person had at that moment.
+
+- `hint` gives the card (or the three cards to pass) the `expert` chooses, the expected
+  cost of the best two or three choices from the same evaluation, and the facts of the
+  position that drive it (a void shown, the Q♠ still out, hearts left, who can still
+  shoot the moon).
+- Passes are weighed by playing the hand out: deals of the unseen cards, the others pass
+  as the `expert` would, then everyone plays the `expert`'s playout policy to the end.
+- `review` finds the one to three decisions of a hand where the person's choice cost the
+  most expected points against the `expert`'s choice, or none when every choice was
+  within `REVIEW_THRESHOLD` of it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import (
+    CARDS,
+    HEARTS,
+    HEARTS_MASK,
+    QS_BIT,
+    QUEEN_OF_SPADES,
+    SPADES,
+    SUIT_MASKS,
+    SUITS,
+    Card,
+    Mask,
+    cards_of,
+    deck_mask,
+    lowest,
+    mask_of,
+)
+from .game import Game
+from .moves import Move
+from .players.expert import ExpertPlayer, expert_pass, game_can_end
+from .players.knowledge import decision_rng
+from .players.moon import taken_masks
+from .players.playout import final_points, hand_cost, play_out
+from .players.smart import smart_card
+from .scoring import cards_points, counted_cards
+from .view import SeatView
+
+HINT_BUDGET_MS = 400.0
+"""The `expert`'s time for a hint's play decision (the bot answers within a second)."""
+PASS_DEALS = 800
+"""Deals a pass hint weighs each candidate pass over."""
+REVIEW_PASS_DEALS = 1500
+REVIEW_BUDGET_MS = 250.0
+"""Per play decision of a review: a hand of 13 decisions stays within 5 s."""
+REVIEW_THRESHOLD = 0.75
+"""Expected points a choice must lose to the `expert`'s to be worth a word."""
+REVIEW_MOST = 3
+
+FactKind = Literal[
+    "queen_out",
+    "queen_mine",
+    "void",
+    "hearts_left",
+    "moon_threat",
+    "trick_points",
+    "game_can_end",
+    "queen_unguarded",
+    "spade_unguarded",
+    "makes_void",
+    "high_hearts",
+]
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact of the position behind a hint, for the bot to put in words.
+
+    - ``queen_out``: the Q♠ is neither played nor in this hand.
+    - ``queen_mine``: this hand holds the Q♠ with ``n`` other spades.
+    - ``void``: ``seat`` has shown it holds no ``suit``.
+    - ``hearts_left``: ``n`` hearts are still out in the others' hands.
+    - ``moon_threat``: ``seat`` has taken every point so far (``n``) and can still shoot.
+    - ``trick_points``: the trick holds ``n`` points so far.
+    - ``game_can_end``: this hand can end the game (winning it counts).
+    - ``queen_unguarded``: (a pass) the Q♠ with only ``n`` low spades to guard it.
+    - ``spade_unguarded``: (a pass) ``card`` (A♠ or K♠) with only ``n`` low spades.
+    - ``makes_void``: (a pass) passing empties ``suit``, to discard on it later.
+    - ``high_hearts``: (a pass) high hearts go, ``n`` of them.
+    """
+
+    kind: FactKind
+    seat: int | None = None
+    suit: str | None = None
+    n: int = 0
+    card: Card | None = None
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice with its expected cost (points of the hand, lower is better)."""
+
+    cards: tuple[Card, ...]
+    cost: float
+
+
+@dataclass(frozen=True)
+class Hint:
+    kind: Literal["pass", "play"]
+    best: Option
+    others: tuple[Option, ...]
+    """The next best choices, best first (at most two)."""
+    facts: tuple[Fact, ...]
+    forced: bool = False
+    """Nothing to weigh: every legal card plays alike."""
+
+
+# ------------------------------------------------------------------------------ hints
+
+
+def hint(view: SeatView, seed: int = 0, budget_ms: float = HINT_BUDGET_MS) -> Hint:
+    """The `expert`'s choice for this view (`ExpertPlayer(seed)`'s own, with the same
+    budget), with its numbers and the facts behind it."""
+    if view.phase == "pass":
+        return pass_hint(view, seed)
+    if view.phase != "play" or view.current_player != view.seat:
+        raise ValueError("a hint is for a seat choosing its pass or its card")
+    return play_hint(view, ExpertPlayer(seed), budget_ms)
+
+
+def play_hint(view: SeatView, player: ExpertPlayer, budget_ms: float) -> Hint:
+    evaluation = player.evaluate_play(view, budget_ms)
+    card = evaluation.card
+    if evaluation.forced:
+        return Hint("play", Option((card,), 0.0), (), _play_facts(view, card, ()), forced=True)
+    ranked = _ranked(evaluation.costs, card)
+    best = Option((card,), evaluation.costs[card])
+    others = tuple(Option((c,), v) for c, v in ranked[:2])
+    return Hint("play", best, others, _play_facts(view, card, [c for c, _ in ranked[:2]]))
+
+
+def _ranked(costs: dict[Card, float], chosen: Card) -> list[tuple[Card, float]]:
+    """The other cards, cheapest first, one per cost (cards that play alike share one)."""
+    seen: set[float] = {costs[chosen]}
+    ranked: list[tuple[Card, float]] = []
+    for c, v in sorted(costs.items(), key=lambda cv: (cv[1], cv[0].index)):
+        if c == chosen or any(abs(v - s) < 1e-9 for s in seen):
+            continue
+        seen.add(v)
+        ranked.append((c, v))
+    return ranked
+
+
+def pass_hint(view: SeatView, seed: int = 0, deals: int = PASS_DEALS) -> Hint:
+    """The `expert`'s three cards, weighed against the two closest other passes."""
+    if view.phase != "pass" or view.passed is not None or view.seat not in view.waiting_for:
+        raise ValueError("a pass hint is for a seat still choosing its pass")
+    rules = view.rules
+    chosen = expert_pass(rules, view.hand_mask)
+    candidates = [chosen, *_nearby_passes(view, chosen)]
+    costs = evaluate_passes(view, candidates, decision_rng(seed, view, "coach-pass"), deals)
+    best = Option(tuple(cards_of(chosen)), costs[0])
+    others = sorted(
+        (Option(tuple(cards_of(m)), v) for m, v in zip(candidates[1:], costs[1:], strict=True)),
+        key=lambda o: o.cost,
+    )
+    return Hint("pass", best, tuple(others), _pass_facts(view, chosen))
+
+
+def _nearby_passes(view: SeatView, chosen: Mask) -> list[Mask]:
+    """Two other passes: the `expert`'s with its third card swapped for the highest kept
+    card of another suit, and one that keeps the Q♠ (or, without it, passes the three
+    highest cards)."""
+    hand = view.hand_mask
+    kept = hand & ~chosen
+    picks = cards_of(chosen)
+    last = max(picks, key=lambda c: (c.index % 13, c.index))
+    swaps = [c for c in cards_of(kept) if c.suit != last.suit]
+    out: list[Mask] = []
+    if swaps:
+        swap = max(swaps, key=lambda c: (c.index % 13, c.index))
+        out.append(chosen & ~(1 << last.index) | 1 << swap.index)
+    if chosen & QS_BIT and kept:
+        spare = max(cards_of(kept), key=lambda c: (c.index % 13, c.index))
+        out.append(chosen & ~QS_BIT | 1 << spare.index)
+    else:
+        highest = sorted(cards_of(hand), key=lambda c: (c.index % 13, c.index))[-3:]
+        out.append(mask_of(c.index for c in highest))
+    unique: list[Mask] = []
+    for m in out:
+        if m != chosen and m not in unique and m.bit_count() == 3:
+            unique.append(m)
+    return unique
+
+
+def evaluate_passes(
+    view: SeatView, candidates: Sequence[Mask], rng: random.Random, deals: int
+) -> list[float]:
+    """The expected cost of each candidate pass for this seat, over the same deals.
+
+    Each deal places the unseen cards at random (nothing is known of them at the pass);
+    the others pass as the `expert` would, then the hand is played out with the
+    `expert`'s playout policy for every seat, moon shots scored as the rules do.
+    """
+    rules = view.rules
+    n = rules.players
+    me = view.seat
+    hand = view.hand_mask
+    size = hand.bit_count()
+    offset = (view.pass_to - me) % n
+    unseen = [c for c in range(52) if deck_mask(n) >> c & 1 and not hand >> c & 1]
+    policies = [smart_card] * n
+    mine = view.scores[me]
+    sums = [0.0] * len(candidates)
+    for _ in range(deals):
+        rng.shuffle(unseen)
+        hands = [0] * n
+        at = 0
+        for s in range(n):
+            if s == me:
+                hands[s] = hand
+                continue
+            hands[s] = mask_of(unseen[at : at + size])
+            at += size
+        dead = mask_of(unseen[at:])
+        passes = [expert_pass(rules, h) if s != me else 0 for s, h in enumerate(hands)]
+        for i, candidate in enumerate(candidates):
+            passes[me] = candidate
+            after = [h & ~passes[s] for s, h in enumerate(hands)]
+            for s in range(n):
+                after[(s + offset) % n] |= passes[s]
+            in_play = deck_mask(n) & ~dead
+            first = lowest(in_play & SUIT_MASKS[0])
+            leader = next(s for s in range(n) if after[s] >> first & 1)
+            taken = play_out(rules, after, [], leader, True, False, first, [0] * n, 0, policies)
+            points = final_points(rules, taken, dead, view.scores)
+            sums[i] += hand_cost(rules, mine, points[me])
+    return [s / deals for s in sums]
+
+
+# ------------------------------------------------------------------------------ facts
+
+
+def _play_facts(view: SeatView, card: Card, others: Sequence[Card]) -> tuple[Fact, ...]:
+    """The facts that bear on this choice, the most telling first (at most three)."""
+    rules = view.rules
+    me = view.seat
+    facts: list[Fact] = []
+    played = view.played_mask
+    counted = counted_cards(rules)
+    taken = taken_masks(view)
+    points = [(t & counted).bit_count() for t in taken]
+    takers = [s for s in range(view.players) if taken[s] & counted]
+    if len(takers) == 1 and takers[0] != me and view.rules.variant != "two_player":
+        shooter = takers[0]
+        if taken[shooter] & HEARTS_MASK and points[shooter] >= 4:
+            facts.append(Fact("moon_threat", seat=shooter, n=_hand_points(view, shooter)))
+    suits = {c.suit for c in (card, *others)}
+    if view.trick:
+        suits.add(view.trick[0][1].suit)
+    queen_played = bool(played & QS_BIT)
+    if not queen_played and rules.variant != "two_player":
+        if view.hand_mask & QS_BIT:
+            if "S" in suits or card.index == QUEEN_OF_SPADES:
+                spades = (view.hand_mask & SUIT_MASKS[SPADES]).bit_count() - 1
+                facts.append(Fact("queen_mine", n=spades))
+        elif "S" in suits:
+            facts.append(Fact("queen_out"))
+    voids = view.voids()
+    for suit in sorted(suits, key=SUITS.index):
+        for seat in range(view.players):
+            if seat != me and suit in voids[seat]:
+                facts.append(Fact("void", seat=seat, suit=suit))
+    if view.trick:
+        on_trick = cards_points(rules, mask_of(c.index for _, c in view.trick))
+        if isinstance(on_trick, int) and on_trick:
+            facts.append(Fact("trick_points", n=on_trick))
+    hearts_out = (HEARTS_MASK & deck_mask(view.players) & ~played & ~view.hand_mask).bit_count()
+    if "H" in suits and hearts_out:
+        facts.append(Fact("hearts_left", n=hearts_out))
+    if game_can_end(rules, view.scores):
+        facts.append(Fact("game_can_end"))
+    return tuple(facts[:3])
+
+
+def _hand_points(view: SeatView, seat: int) -> int:
+    """The plain points ``seat`` has taken this hand (hearts 1, the Q♠ 13)."""
+    taken = taken_masks(view)[seat]
+    return (taken & HEARTS_MASK).bit_count() + (13 if taken & QS_BIT else 0)
+
+
+def _pass_facts(view: SeatView, chosen: Mask) -> tuple[Fact, ...]:
+    """Why these three: the danger each card carries in this hand."""
+    hand = view.hand_mask
+    spades = hand & SUIT_MASKS[SPADES]
+    high_spades = QS_BIT | 1 << (QUEEN_OF_SPADES + 1) | 1 << (QUEEN_OF_SPADES + 2)
+    guards = (spades & ~high_spades).bit_count()
+    facts: list[Fact] = []
+    if chosen & QS_BIT:
+        facts.append(Fact("queen_unguarded", n=guards))
+    for c in (QUEEN_OF_SPADES + 2, QUEEN_OF_SPADES + 1):
+        if chosen >> c & 1:
+            facts.append(Fact("spade_unguarded", card=CARDS[c], n=guards))
+    for suit in range(4):
+        if suit in (SPADES, HEARTS):
+            continue
+        own = hand & SUIT_MASKS[suit]
+        if own and not own & ~chosen:
+            facts.append(Fact("makes_void", suit=SUITS[suit]))
+    high_hearts = (chosen & HEARTS_MASK).bit_count()
+    if high_hearts:
+        facts.append(Fact("high_hearts", n=high_hearts))
+    return tuple(facts[:3])
+
+
+# ------------------------------------------------------------------------------ review
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One choice a person made: the view they had, and what they chose."""
+
+    view: SeatView
+    chosen: tuple[Card, ...]
+    trick: int
+    """The trick it was made in, counted from 1 (0: the pass)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A decision that cost expected points against the `expert`'s choice."""
+
+    trick: int
+    chosen: Option
+    expert: Option
+    facts: tuple[Fact, ...]
+
+    @property
+    def loss(self) -> float:
+        return self.chosen.cost - self.expert.cost
+
+
+def hand_decisions(
+    game: Game,
+    moves: Iterable[tuple[Move, bool]],
+    seat: int,
+    hand_number: int,
+) -> list[Decision]:
+    """The decisions ``seat`` made itself in hand ``hand_number``, each with the view it had
+    then: ``moves`` (each with whether a computer made it for the person) are replayed on
+    ``game``, a game at its start. Stand-in moves are no one's choice and are left out."""
+    decisions: list[Decision] = []
+    for move, stand_in in moves:
+        if game.hand_number > hand_number or game.phase == "over":
+            break
+        mine = move.seat == seat and game.hand_number == hand_number and move.kind != "moon"
+        if mine and not stand_in:
+            view = game.view(seat)
+            trick = 0 if move.kind == "pass" else len(view.tricks) + 1
+            decisions.append(Decision(view, move.cards, trick))
+        move.apply(game)
+    return decisions
+
+
+def review(
+    decisions: Sequence[Decision],
+    seed: int = 0,
+    budget_ms: float = REVIEW_BUDGET_MS,
+    deals: int | None = None,
+    pass_deals: int = REVIEW_PASS_DEALS,
+) -> list[Finding]:
+    """The one to three decisions that cost the most against the `expert`, worst first;
+    empty when each was within `REVIEW_THRESHOLD` of it (a hand played well).
+
+    ``deals`` fixes the play decisions' deals (None: as many as ``budget_ms`` affords).
+    """
+    player = ExpertPlayer(seed, deals=deals)
+    findings: list[Finding] = []
+    for decision in decisions:
+        view = decision.view
+        if decision.trick == 0:
+            chosen = mask_of(c.index for c in decision.chosen)
+            best = expert_pass(view.rules, view.hand_mask)
+            if chosen == best:
+                continue
+            rng = decision_rng(seed, view, "coach-review")
+            mine, expert = evaluate_passes(view, [chosen, best], rng, pass_deals)
+            finding = Finding(
+                0,
+                Option(decision.chosen, mine),
+                Option(tuple(cards_of(best)), expert),
+                _pass_facts(view, best),
+            )
+        else:
+            evaluation = player.evaluate_play(view, budget_ms)
+            (card,) = decision.chosen
+            if evaluation.forced or card == evaluation.card:
+                continue
+            finding = Finding(
+                decision.trick,
+                Option((card,), evaluation.costs[card]),
+                Option((evaluation.card,), evaluation.costs[evaluation.card]),
+                _play_facts(view, evaluation.card, (card,)),
+            )
+        if finding.loss >= REVIEW_THRESHOLD:
+            findings.append(finding)
+    findings.sort(key=lambda f: (-f.loss, f.trick))
+    return findings[:REVIEW_MOST]

@@ -11,6 +11,7 @@ BENCHMARKS = {
     "load": "bench.load",
     "ratings": "bench.ratings_bench",
     "i18n": "bench.i18n_bench",
+    "coach": "bench.coach_bench",
 }
 
 

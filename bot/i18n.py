@@ -126,6 +126,14 @@ class Tr:
 
         return self.isolate(format_decimal(n, locale=self.language, numbering_system="default"))
 
+    def decimal(self, x: float) -> str:
+        """A number to one decimal place as this language writes it (3.1 · 3,1 · ۳٫۱)."""
+        from babel.numbers import format_decimal
+
+        value = round(x, 1) + 0.0  # never "-0.0"
+        text = format_decimal(value, "0.0", locale=self.language, numbering_system="default")
+        return self.isolate(text)
+
     def signed(self, n: int) -> str:
         """A change: +18, −7 (a true minus sign), ±0."""
         sign = "+" if n > 0 else "\u2212" if n < 0 else "±"

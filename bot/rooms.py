@@ -20,6 +20,7 @@ from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
+from bot.tables.coach import Coach
 from bot.tables.config import AdminCheck, MemberCheck, TablesConfig, random_deal
 from bot.tables.desk import TableDesk
 from bot.tables.links import DirectChats
@@ -64,6 +65,7 @@ class Rooms:
     links: DirectChats
     standings: Standings
     ratings: Ratings
+    coach: Coach
     board: Board
     """The tournaments' shared part; `entries`, `rounds`, `timeline` and `tournaments`
     (the ``/event`` commands) are theirs."""
@@ -171,6 +173,7 @@ def open_rooms(
         links=links,
         standings=Standings(registry),
         ratings=ratings,
+        coach=Coach(registry, screens, moves, thinker),
         board=board,
         entries=entries,
         rounds=rounds,

@@ -37,6 +37,8 @@ Schema (version 2):
   before and after, per scope and player) and ``rated_games`` (the order games were rated
   in, which a rebuild follows). Games finished before version 7 are rated when the
   storage opens.
+- version 8 adds ``chats.hints``: whether the chat's tables offer the coach's hints (on
+  unless the chat turned them off; tournaments never offer them).
 """
 
 from __future__ import annotations
@@ -390,7 +392,13 @@ _V7 = Migration(
     ),
 )
 
-MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+_V8 = Migration(
+    8,
+    "hints: whether a chat's tables offer the coach's hints",
+    ("ALTER TABLE chats ADD COLUMN hints INTEGER NOT NULL DEFAULT 1",),
+)
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 LATEST_VERSION: Final = len(MIGRATIONS)
 
 assert all(m.version == i + 1 for i, m in enumerate(MIGRATIONS)), "migrations out of order"

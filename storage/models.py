@@ -39,6 +39,8 @@ class ChatSettings:
     """None until the chat chooses: the bot's own default (``DEFAULT_TURN_TIMER``) applies."""
     computer_level: str = "standard"
     track_cards: bool = True
+    hints: bool = True
+    """Whether the chat's tables offer the coach's hints (tournaments never do)."""
 
 
 @dataclass

@@ -177,6 +177,11 @@ class Storage(Protocol):
         """The game rebuilt from its origin and journal; raises `ReplayError`."""
         ...
 
+    async def game_and_moves(self, game_id: int) -> tuple[Game, list[tuple[Move, bool]]]:
+        """The game as it was dealt, before any move, and its journal: each move with
+        whether a computer made it for the person in the seat (the coach's reviews)."""
+        ...
+
     # ------------------------------------------------------------ standings
 
     async def game_table(self, game_id: int) -> GameTable:

@@ -226,29 +226,32 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
 
     async def get_chat_settings(self, chat_id: int) -> ChatSettings:
         rows = await self._read(
-            "SELECT rules, turn_timer_s, computer_level, track_cards FROM chats WHERE chat_id = ?",
+            "SELECT rules, turn_timer_s, computer_level, track_cards, hints FROM chats"
+            " WHERE chat_id = ?",
             (chat_id,),
         )
         if not rows:
             return ChatSettings(chat_id)
-        rules, timer, level, track = rows[0]
-        return ChatSettings(chat_id, json.loads(rules), timer, level, bool(track))
+        rules, timer, level, track, hints = rows[0]
+        return ChatSettings(chat_id, json.loads(rules), timer, level, bool(track), bool(hints))
 
     async def save_chat_settings(self, settings: ChatSettings) -> None:
         async with self._transaction() as db:
             await db.execute(
                 "INSERT INTO chats (chat_id, rules, turn_timer_s, computer_level,"
-                " track_cards, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " track_cards, hints, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (chat_id) DO UPDATE SET rules = excluded.rules,"
                 " turn_timer_s = excluded.turn_timer_s,"
                 " computer_level = excluded.computer_level,"
-                " track_cards = excluded.track_cards, updated_at = excluded.updated_at",
+                " track_cards = excluded.track_cards, hints = excluded.hints,"
+                " updated_at = excluded.updated_at",
                 (
                     settings.chat_id,
                     _dumps(settings.rules),
                     60 if settings.turn_timer_s is None else settings.turn_timer_s,
                     settings.computer_level,
                     int(settings.track_cards),
+                    int(settings.hints),
                     _now_ms(),
                 ),
             )
@@ -714,6 +717,18 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
         ]
 
     async def replay(self, game_id: int) -> Game:
+        origin, last_seq = await self._origin(game_id)
+        return replay(origin, await self._journal_rows(game_id, last_seq))
+
+    async def game_and_moves(self, game_id: int) -> tuple[Game, list[tuple[Move, bool]]]:
+        origin, last_seq = await self._origin(game_id)
+        moves = [
+            (Move.from_dict(data), bool(data.get("stand_in")))
+            for _, data in await self._journal_rows(game_id, last_seq)
+        ]
+        return origin.new_game(), moves
+
+    async def _origin(self, game_id: int) -> tuple[Origin, int]:
         rows = await self._read(
             "SELECT rules, seed, first_dealer, dealer_from_seed, fixed_deals, last_seq"
             " FROM games WHERE id = ?",
@@ -730,7 +745,7 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
             None if from_seed else first_dealer,
             json.loads(deals_json),
         )
-        return replay(origin, await self._journal_rows(game_id, last_seq))
+        return origin, last_seq
 
     # ------------------------------------------------------------ standings
 

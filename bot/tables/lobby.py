@@ -114,6 +114,7 @@ class Lobby:
                 turn_timer=self.turn_timer_of(settings),
                 computer_level=level,
                 track_cards=settings.track_cards,
+                hints=settings.hints,
             )
         table = Table(
             id=0,

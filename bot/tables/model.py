@@ -40,6 +40,8 @@ class TableOptions:
     turn_timer: int = 60
     computer_level: str = "standard"
     track_cards: bool = True
+    hints: bool = True
+    """The coach's 💡 Hint button (never at a tournament's tables)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -68,6 +70,11 @@ class TableUI:
     deadline: float | None = None
     """When the turn timer runs out (epoch seconds), for re-arming after a restart."""
     reminded: bool = False
+    hints: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The coach's hint each seat asked for, shown in its DM until it moves: the decision
+    it answers (``key``) and the hint itself (`bot.tables.coach`)."""
+    hints_used: dict[int, dict[int, int]] = field(default_factory=dict)
+    """Hints asked for, hand number → seat → count (the hand's results show them)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -83,6 +90,11 @@ class TableUI:
         ui.selections = {int(k): v for k, v in ui.selections.items()}
         ui.tracker_open = {int(k): v for k, v in ui.tracker_open.items()}
         ui.pending = {int(k): v for k, v in ui.pending.items()}
+        ui.hints = {int(k): v for k, v in ui.hints.items()}
+        ui.hints_used = {
+            int(hand): {int(seat): n for seat, n in seats.items()}
+            for hand, seats in ui.hints_used.items()
+        }
         return ui
 
 

@@ -126,7 +126,9 @@ class Moves:
 
     # ------------------------------------------------------------------ presses
 
-    def _playing(self, game_id: int, stamp: int, person: Person) -> tuple[Table, int, Game]:
+    def playing(self, game_id: int, stamp: int, person: Person) -> tuple[Table, int, Game]:
+        """The table, seat and game a DM button of hand `stamp` acts on; refuses (with a
+        toast) a game that is over, someone else's cards and a button of an earlier hand."""
         table = self.registry.get(game_id)
         if table is None or table.game is None:
             raise UserError(msg("That game is over."))
@@ -142,7 +144,7 @@ class Moves:
 
     async def press_card(self, game_id: int, stamp: int, code: str, person: Person) -> Msg:
         async with self.registry.lock(game_id):
-            table, seat, game = self._playing(game_id, stamp, person)
+            table, seat, game = self.playing(game_id, stamp, person)
             try:
                 card = Card.parse(code)
             except ValueError:
@@ -177,7 +179,7 @@ class Moves:
 
     async def press_pass(self, game_id: int, stamp: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
-            table, seat, game = self._playing(game_id, stamp, person)
+            table, seat, game = self.playing(game_id, stamp, person)
             if game.phase != "pass":
                 raise UserError(msg("That button is from an earlier hand."))
             chosen = table.ui.selections.get(seat, [])
@@ -188,7 +190,7 @@ class Moves:
 
     async def press_moon(self, game_id: int, stamp: int, arg: str, person: Person) -> Msg:
         async with self.registry.lock(game_id):
-            table, seat, _ = self._playing(game_id, stamp, person)
+            table, seat, _ = self.playing(game_id, stamp, person)
             choice = {"s": "subtract_from_shooter", "a": "add_to_others"}.get(arg)
             if choice is None:
                 raise UserError(msg("That button isn't valid any more."))

@@ -17,6 +17,13 @@ from PIL import ImageFont
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Tr, mark
+from bot.tables.coach_words import (
+    decision_key,
+    hint_from_dict,
+    hint_lines,
+    offers_hints,
+    offers_review,
+)
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table
 from bot.telegram import callbacks as cb
 from engine import Card, HandResult, Rules, SeatView, magnitude_squared
@@ -244,6 +251,7 @@ RULE_CHOICES: dict[str, tuple[str, ...]] = {
     "timer": tuple(str(x) for x in TIMERS),
     "level": LEVELS,
     "tracker": ("on", "off"),
+    "hints": ("on", "off"),
 }
 RULE_ROW = {"players": 4, "variant": 3, "moon": 2, "target": 4, "timer": 4, "level": 4}
 """Buttons per row of the menu (2 when not named): short values share a row."""
@@ -269,6 +277,7 @@ def current_rule_values(table: Table) -> dict[str, str]:
         "timer": str(options.turn_timer),
         "level": options.computer_level,
         "tracker": "on" if options.track_cards else "off",
+        "hints": "on" if options.hints else "off",
     }
 
 
@@ -283,7 +292,7 @@ def _choice_label(tr: Tr, option: str, value: str) -> str:
         return tr(LEVEL_NAMES[value])
     if option == "first":
         return tr(FIRST_TRICK[value])
-    if option in ("queen", "tracker"):
+    if option in ("queen", "tracker", "hints"):
         return tr(ON_OFF[value])
     return value
 
@@ -298,6 +307,7 @@ RULE_LABELS = {
     "timer": mark("Turn timer"),
     "level": mark("Computers"),
     "tracker": mark("Card tracker"),
+    "hints": mark("Hints"),
 }
 
 
@@ -311,6 +321,7 @@ RULE_ICONS = {
     "timer": "⏱",
     "level": "🤖",
     "tracker": "📋",
+    "hints": "💡",
 }
 """Each option's mark: on its line in the menu's text and on every button of its row, so a
 row says what it sets however narrow a phone makes its buttons."""
@@ -345,6 +356,13 @@ def rules_menu(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
             )
         width = RULE_ROW.get(option, 2)
         keyboard.extend(row[i : i + width] for i in range(0, len(row), width))
+    lines += [
+        "",
+        tr(
+            "💡 Hints show what the expert computer would play, and why. They are never "
+            "offered at tournament tables."
+        ),
+    ]
     keyboard.append(
         [InlineKeyboardButton(tr("« Back"), callback_data=cb.button(cb.BACK, table.id))]
     )
@@ -453,8 +471,10 @@ def cancelled(tr: Tr, table: Table) -> str:
 
 
 def hand_result(tr: Tr, table: Table, result: HandResult) -> str:
+    hints = table.ui.hints_used.get(result.hand_number, {})
     points = " · ".join(
-        f"{esc(table.name(s))} {format_score(p)}" for s, p in enumerate(result.points)
+        f"{esc(table.name(s))} {format_score(p)}" + (f" 💡{hints[s]}" if hints.get(s) else "")
+        for s, p in enumerate(result.points)
     )
     lines = [tr("✋ <b>Hand {hand}</b>: {points}", hand=result.hand_number, points=points)]
     if result.shooter is not None:
@@ -549,7 +569,8 @@ def dm(tr: Tr, table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | Non
         lines.append(
             tr("🏁 <b>Game over.</b> {winners} won.", winners=winners_text(tr, table, view.winners))
         )
-        return "\n".join(lines), None
+        review = _review_row(tr, table, view)
+        return "\n".join(lines), InlineKeyboardMarkup([review]) if review else None
     history = game.hand_history
     if history and (view.phase == "pass" or (view.phase == "play" and not view.tricks)):
         # Until the next hand's first trick: how the last hand went (who took what, moon).
@@ -568,6 +589,7 @@ def dm(tr: Tr, table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | Non
                 )
             )
             lines.append(tr("Tap 3 cards to choose them, then tap <b>Pass</b>."))
+            lines += _hint_lines(tr, table, view)
             extra_rows.append(
                 [
                     InlineKeyboardButton(
@@ -664,6 +686,7 @@ def dm(tr: Tr, table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | Non
                 )
         elif view.current_player == seat:
             lines.append(tr("👉 <b>Your turn.</b>"))
+            lines += _hint_lines(tr, table, view)
         elif view.current_player is not None:
             lines.append(
                 tr("Waiting for <b>{name}</b>.", name=esc(table.name(view.current_player)))
@@ -680,8 +703,47 @@ def dm(tr: Tr, table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | Non
                 )
             ]
         )
+    coach_row = _hint_button(tr, table, view)
+    review = _review_row(tr, table, view)
+    if review:
+        coach_row += review
+    if coach_row:
+        extra_rows.append(coach_row)
     keyboard = _card_rows(tr, view, table, selected) + extra_rows
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+
+
+def _hint_lines(tr: Tr, table: Table, view: SeatView) -> list[str]:
+    """The hint this seat asked for, while the decision it answers is still to make."""
+    shown = table.ui.hints.get(view.seat)
+    if not shown or shown.get("key") != decision_key(view):
+        return []
+    names = [table.name(s) for s in range(len(table.seats))]
+    return ["", *hint_lines(tr, names, hint_from_dict(shown))]
+
+
+def _hint_button(tr: Tr, table: Table, view: SeatView) -> list[InlineKeyboardButton]:
+    if not offers_hints(table) or decision_key(view) is None:
+        return []
+    return [
+        InlineKeyboardButton(
+            tr("💡 Hint"), callback_data=cb.button(cb.HINT, table.id, view.hand_number)
+        )
+    ]
+
+
+def _review_row(tr: Tr, table: Table, view: SeatView) -> list[InlineKeyboardButton]:
+    """🔍 Review for the last hand played, from its end until the next one ends."""
+    history = view.hand_history
+    if not history or not offers_review(table):
+        return []
+    hand = history[-1].hand_number
+    return [
+        InlineKeyboardButton(
+            tr("🔍 Review hand {hand}", hand=hand),
+            callback_data=cb.button(cb.REVIEW, table.id, hand),
+        )
+    ]
 
 
 def tracker_lines(tr: Tr, table: Table, view: SeatView) -> list[str]:

@@ -61,6 +61,7 @@ class RulesMenu:
                     turn_timer_s=options.turn_timer,
                     computer_level=options.computer_level,
                     track_cards=options.track_cards,
+                    hints=options.hints,
                 )
             )
             await self.storage.update_lobby(
@@ -108,6 +109,8 @@ def changed_rules(
         opts["computer_level"] = value
     elif option == "tracker":
         opts["track_cards"] = value == "on"
+    elif option == "hints":
+        opts["hints"] = value == "on"
     else:
         raise ValueError(f"unknown option {option}")
     data["pass_cycle"] = None

@@ -12,6 +12,7 @@ import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from engine import Card, SeatView
+from engine.coach import Decision, Finding, Hint, hint, review
 from engine.players import make_player
 
 
@@ -22,6 +23,14 @@ def _choose(kind: str, level: str, seed: int, view: SeatView, budget_ms: float) 
     if kind == "moon":
         return player.choose_moon(view, budget_ms)
     return player.choose_play(view, budget_ms).code
+
+
+def _hint(seed: int, view: SeatView, budget_ms: float) -> Hint:
+    return hint(view, seed, budget_ms)
+
+
+def _review(seed: int, decisions: list[Decision], budget_ms: float) -> list[Finding]:
+    return review(decisions, seed, budget_ms)
 
 
 class Thinker:
@@ -51,6 +60,16 @@ class Thinker:
         choice = await self._run("moon", level, seed, view, budget)
         assert isinstance(choice, str)
         return choice
+
+    async def hint(self, seed: int, view: SeatView, budget_ms: float) -> Hint:
+        """The coach's hint for this view (`engine.coach.hint`), thought out in the pool."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _hint, seed, view, budget_ms)
+
+    async def review(self, seed: int, decisions: list[Decision], budget_ms: float) -> list[Finding]:
+        """The coach's review of one hand's decisions (`engine.coach.review`), in the pool."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _review, seed, decisions, budget_ms)
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -30,6 +30,8 @@ JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK = (
 )
 # DM actions.
 CARD, PASS, MOON, TRACKER = "c", "p", "m", "t"
+# The coach in a DM: a hint (stamp: the hand) and a review (stamp: the hand to review).
+HINT, REVIEW = "h", "v"
 # Group actions under a finished game.
 REMATCH: Final = "rm"
 # Tournament actions: the id field holds the tournament's id, not a game's.
@@ -41,7 +43,7 @@ CHAT_ACTIONS: Final = frozenset({LANGUAGE})
 
 ACTIONS: Final = frozenset(
     {JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK}
-    | {CARD, PASS, MOON, TRACKER, REMATCH}
+    | {CARD, PASS, MOON, TRACKER, REMATCH, HINT, REVIEW}
     | TOURNAMENT_ACTIONS
     | CHAT_ACTIONS
 )

@@ -445,6 +445,8 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     cb.PASS: lambda p: p.rooms.moves.press_pass(p.id, p.data.stamp, p.person),
     cb.MOON: lambda p: p.rooms.moves.press_moon(p.id, p.data.stamp, p.data.arg, p.person),
     cb.TRACKER: lambda p: p.rooms.moves.toggle_tracker(p.id, p.data.stamp, p.person),
+    cb.HINT: lambda p: p.rooms.coach.hint(p.id, p.data.stamp, p.person),
+    cb.REVIEW: lambda p: p.rooms.coach.review(p.id, p.data.stamp, p.person),
     cb.TOURNAMENT_REGISTER: lambda p: p.rooms.entries.register(p.id, p.person),
     cb.TOURNAMENT_WITHDRAW: lambda p: p.rooms.entries.withdraw(p.id, p.person),
     cb.LANGUAGE: _choose_language,

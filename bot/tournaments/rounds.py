@@ -168,7 +168,10 @@ class Rounds:
                 organiser=organiser,
                 rules=rules,
                 options=TableOptions(
-                    turn_timer=o.turn_timer, computer_level=o.computer_level, track_cards=True
+                    turn_timer=o.turn_timer,
+                    computer_level=o.computer_level,
+                    track_cards=True,
+                    hints=False,  # a tournament is played unaided
                 ),
                 seats=seats,
                 seed=table.seed,

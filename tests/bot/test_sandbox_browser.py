@@ -121,6 +121,11 @@ async def test_a_person_plays_in_the_browser(tmp_path: Path) -> None:
             hand = dm.locator(".msg", has=page.locator(".kb-btn.card")).last
             await expect(hand.locator(".kb-btn.card")).to_have_count(13)
             await expect(hand).to_contain_text("Pass 3 cards")
+            # The coach: a hint names three cards and why, and passes nothing.
+            await hand.locator(".kb-btn", has_text="💡 Hint").click()
+            await expect(hand).to_contain_text("The expert would pass")
+            await expect(hand).to_contain_text("Expected points this hand")
+            await shoot(page, "hint")
             for chosen in range(1, 4):
                 await hand.locator(".kb-btn.card:not(.chosen)").first.click()
                 await expect(hand.locator(".kb-btn.card.chosen")).to_have_count(chosen)
@@ -167,6 +172,11 @@ async def test_a_person_plays_in_the_browser(tmp_path: Path) -> None:
             await group.locator("input[name=text]").press("Enter")
             await world.double.wait_for(lambda: game.hand_number >= 2, 30)
             await expect(dm).to_contain_text("Hand 1:", timeout=15000)
+            # The review of hand 1 comes in the DM, from the journal.
+            review = dm.locator(".kb-btn", has_text="Review hand 1").last
+            await review.click()
+            await expect(dm.locator(".toast", has_text="Reviewing hand 1")).to_be_visible()
+            await expect(dm).to_contain_text("🔍 Hand 1", timeout=20000)
             await shoot(page, "end-of-hand")
             await world.double.wait_for(lambda: table.status == "finished", 60)
             await expect(group).to_contain_text("Final scores", timeout=15000)

@@ -20,7 +20,7 @@ async def test_chat_settings_default_then_saved(store: SqliteStorage) -> None:
         "standard",
     )
     assert default.track_cards is True
-    chosen = ChatSettings(42, Rules(players=5).to_dict(), 30, "strong", False)
+    chosen = ChatSettings(42, Rules(players=5).to_dict(), 30, "strong", False, hints=False)
     await store.save_chat_settings(chosen)
     assert await store.get_chat_settings(42) == chosen
 

@@ -1,0 +1,121 @@
+"""The coach in every DM: 💡 Hint (the `expert`'s choice and why) and 🔍 Review (a hand's
+costliest choices). `engine.coach` does the thinking in the computer players' pool, from
+what the person's own view shows; this module checks the press, keeps the hint on the
+person's screen until they move, counts hints for the hand's results, and words it all.
+
+A hint never plays: the person still taps the card. A review is rebuilt from the stored
+journal, so it works after the game is over and after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.basics import Person, UserError
+from bot.i18n import Msg, msg
+from bot.tables.coach_words import decision_key, hint_to_dict, review_text
+from bot.tables.play import Moves
+from bot.tables.registry import TableRegistry
+from bot.tables.screens import Screens
+from bot.tables.thinker import Thinker
+from bot.telegram.pace import URGENT
+from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, hand_decisions
+from storage.errors import StorageError
+
+log = logging.getLogger(__name__)
+
+
+class Coach:
+    def __init__(
+        self, registry: TableRegistry, screens: Screens, moves: Moves, thinker: Thinker
+    ) -> None:
+        self.registry = registry
+        self.storage = registry.storage
+        self.screens = screens
+        self.moves = moves
+        self.thinker = thinker
+        self._reviewing: set[tuple[int, int, int]] = set()
+        """(game, seat, hand) of the reviews being thought out: a second press waits."""
+
+    # ------------------------------------------------------------------ hints
+
+    async def hint(self, game_id: int, stamp: int, person: Person) -> Msg:
+        async with self.registry.lock(game_id):
+            table, seat, game = self.moves.playing(game_id, stamp, person)
+            if table.tournament_id is not None:
+                raise UserError(msg("No hints in a tournament: everyone plays unaided."))
+            if not table.options.hints:
+                raise UserError(msg("Hints are off at this table (⚙ Rules)."))
+            view = game.view(seat)
+            key = decision_key(view)
+            if key is None:
+                raise UserError(msg("A hint is for your turn or your pass."))
+            if table.ui.hints.get(seat, {}).get("key") == key:
+                return msg("💡 The hint is above your cards.")
+            seed = table.id * 7919 + seat
+        found = await self.thinker.hint(seed, view, HINT_BUDGET_MS)
+        async with self.registry.lock(game_id):
+            now = self.registry.get(game_id)
+            if now is None or now.game is None or now.status != "active":
+                raise UserError(msg("That game is over."))
+            table = now
+            if decision_key(now.game.view(seat)) != key:
+                raise UserError(msg("Too late: that choice has been made."))
+            if table.ui.hints.get(seat, {}).get("key") != key:  # not a double tap
+                table.ui.hints[seat] = {"key": key, **hint_to_dict(found)}
+                hand = view.hand_number
+                used = table.ui.hints_used
+                for old in [h for h in used if h < hand - 1]:
+                    del used[old]
+                counts = used.setdefault(hand, {})
+                counts[seat] = counts.get(seat, 0) + 1
+                self.registry.save_soon(table)
+                self.screens.show_dm(table, seat, URGENT)
+            return msg("💡 {cards}", cards=" ".join(c.symbol for c in found.best.cards))
+
+    # ------------------------------------------------------------------ reviews
+
+    async def review(self, game_id: int, hand: int, person: Person) -> Msg:
+        """Start the review of `hand` for the person's seat; it follows in their DM."""
+        table = self.registry.get(game_id)
+        try:
+            stored = await self.storage.load_game(game_id, verify=False)
+        except StorageError:
+            raise UserError(msg("That game is over.")) from None
+        seat = stored.seat_of(person.id)
+        if seat is None:
+            raise UserError(msg("These aren't your cards."))
+        if stored.tournament_id is not None and stored.status == "active":
+            raise UserError(msg("Reviews open when the tournament's game is over."))
+        current = table.game.hand_number if table is not None and table.game else None
+        if current is not None and stored.status == "active" and hand >= current:
+            raise UserError(msg("That hand isn't over yet."))
+        job = (game_id, seat, hand)
+        if job in self._reviewing:
+            return msg("🔍 Still thinking about hand {hand}…", hand=hand)
+        self._reviewing.add(job)
+        self.screens.background.spawn(self._review(job, person))
+        return msg("🔍 Reviewing hand {hand}…", hand=hand)
+
+    async def _review(self, job: tuple[int, int, int], person: Person) -> None:
+        game_id, seat, hand = job
+        try:
+            start, moves = await self.storage.game_and_moves(game_id)
+            names = await self._names(game_id)
+            decisions = hand_decisions(start, moves, seat, hand)
+            findings = await self.thinker.review(game_id * 7919 + seat, decisions, REVIEW_BUDGET_MS)
+        except Exception:
+            log.exception("review of game %s, seat %s, hand %s", game_id, seat, hand)
+            self.screens.tell(person.id, msg("Something went wrong; please try again."))
+            return
+        finally:
+            self._reviewing.discard(job)
+        tr = self.screens.person(person.id)
+        self.screens.outbox.post(person.id, review_text(tr, names, hand, bool(decisions), findings))
+
+    async def _names(self, game_id: int) -> list[str]:
+        table = self.registry.get(game_id)
+        if table is not None:
+            return [table.name(s) for s in range(len(table.seats))]
+        stored = await self.storage.load_game(game_id, verify=False)
+        return [s.display_name for s in stored.seats]

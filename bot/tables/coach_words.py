@@ -1,0 +1,193 @@
+"""The coach's words and stored form: a hint as the DM shows it, a review as the DM
+receives it, and a hint kept in the table's screen state (`bot.tables.coach` acts)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from bot.i18n import Tr
+from bot.tables.model import Table
+from engine import Card, SeatView
+from engine.coach import REVIEW_THRESHOLD, Fact, Finding, Hint, Option
+
+
+def decision_key(view: SeatView) -> str | None:
+    """Which decision of the seat a hint answers (None: it has none to make now)."""
+    if view.phase == "pass" and view.passed is None and view.seat in view.waiting_for:
+        return f"p{view.hand_number}"
+    if view.phase == "play" and view.current_player == view.seat:
+        return f"t{view.hand_number}.{len(view.tricks)}.{len(view.trick)}"
+    return None
+
+
+def offers_hints(table: Table) -> bool:
+    """A table's 💡 Hint button: its rule is on, and it is no tournament's table."""
+    return table.options.hints and table.tournament_id is None
+
+
+def offers_review(table: Table) -> bool:
+    """🔍 Review: anywhere but at a tournament's table while its game runs."""
+    return table.tournament_id is None or table.status != "active"
+
+
+# ---------------------------------------------------------------------- stored hints
+
+
+def hint_to_dict(found: Hint) -> dict[str, Any]:
+    def option(o: Option) -> dict[str, Any]:
+        return {"cards": [c.code for c in o.cards], "cost": round(o.cost, 3)}
+
+    return {
+        "kind": found.kind,
+        "forced": found.forced,
+        "best": option(found.best),
+        "others": [option(o) for o in found.others],
+        "facts": [
+            {
+                "kind": f.kind,
+                "seat": f.seat,
+                "suit": f.suit,
+                "n": f.n,
+                "card": f.card.code if f.card else None,
+            }
+            for f in found.facts
+        ],
+    }
+
+
+def _option(data: dict[str, Any]) -> Option:
+    return Option(tuple(Card.parse(c) for c in data["cards"]), float(data["cost"]))
+
+
+def hint_from_dict(data: dict[str, Any]) -> Hint:
+    facts = tuple(
+        Fact(
+            f["kind"],
+            seat=f["seat"],
+            suit=f["suit"],
+            n=f["n"],
+            card=Card.parse(f["card"]) if f["card"] else None,
+        )
+        for f in data["facts"]
+    )
+    return Hint(
+        data["kind"],
+        _option(data["best"]),
+        tuple(_option(o) for o in data["others"]),
+        facts,
+        forced=data["forced"],
+    )
+
+
+# ---------------------------------------------------------------------- words
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "S": "♠", "H": "♥"}
+
+
+def _cards(option: Option) -> str:
+    return " ".join(c.symbol for c in option.cards)
+
+
+def hint_lines(tr: Tr, names: list[str], found: Hint) -> list[str]:
+    """The hint as the DM shows it above the cards: the choice, the numbers, the facts."""
+    best = _cards(found.best)
+    if found.kind == "pass":
+        lines = [tr("💡 The expert would pass <b>{cards}</b>.", cards=best)]
+    elif found.forced:
+        lines = [tr("💡 <b>{card}</b>: every card you can play here comes to the same.", card=best)]
+    else:
+        lines = [tr("💡 The expert would play <b>{card}</b>.", card=best)]
+    if not found.forced:
+        choices = [found.best, *found.others]
+        lines.append(
+            tr(
+                "Expected points this hand: {choices}",
+                choices=" · ".join(f"{_cards(o)} {tr.decimal(o.cost)}" for o in choices),
+            )
+        )
+    facts = [fact_text(tr, names, f) for f in found.facts]
+    if facts:
+        lines.append(" · ".join(facts))
+    return lines
+
+
+def fact_text(tr: Tr, names: list[str], fact: Fact) -> str:
+    name = _esc(names[fact.seat]) if fact.seat is not None else ""
+    suit = SUIT_SYMBOLS.get(fact.suit or "", "")
+    n = fact.n
+    if fact.kind == "queen_out":
+        return tr("Q♠ is still out")
+    if fact.kind == "queen_mine":
+        return tr.plural("you hold Q♠ and {n} other spade", "you hold Q♠ and {n} other spades", n)
+    if fact.kind == "void":
+        return tr("{name} has no {suit}", name=name, suit=suit)
+    if fact.kind == "hearts_left":
+        return tr.plural("{n} heart still out", "{n} hearts still out", n)
+    if fact.kind == "moon_threat":
+        return tr(
+            "{name} has every point so far ({points}): a moon is possible", name=name, points=n
+        )
+    if fact.kind == "trick_points":
+        return tr.plural("{n} point on this trick", "{n} points on this trick", n)
+    if fact.kind == "game_can_end":
+        return tr("this hand can end the game")
+    if fact.kind == "queen_unguarded":
+        return tr.plural(
+            "Q♠ with only {n} low spade to guard it", "Q♠ with only {n} low spades to guard it", n
+        )
+    if fact.kind == "spade_unguarded":
+        card = fact.card.symbol if fact.card else ""
+        return tr.plural(
+            "{card} with only {n} low spade", "{card} with only {n} low spades", n, card=card
+        )
+    if fact.kind == "makes_void":
+        return tr("no {suit} left: a void to discard on", suit=suit)
+    return tr.plural("{n} high heart goes", "{n} high hearts go", n)
+
+
+def review_text(tr: Tr, names: list[str], hand: int, decided: bool, findings: list[Finding]) -> str:
+    if not decided:
+        return tr(
+            "🔍 <b>Hand {hand}</b>: a computer played your seat, so there is nothing of "
+            "yours to review.",
+            hand=hand,
+        )
+    if not findings:
+        return tr(
+            "🔍 <b>Hand {hand}</b>: well played. Each of your choices came within {points} "
+            "points of the expert's.",
+            hand=hand,
+            points=tr.decimal(REVIEW_THRESHOLD),
+        )
+    lines = [tr("🔍 <b>Hand {hand}</b>: your costliest choices, by the expert's count", hand=hand)]
+    for number, finding in enumerate(findings, start=1):
+        values = {
+            "mine": _cards(finding.chosen),
+            "expert": _cards(finding.expert),
+            "loss": tr.decimal(finding.loss),
+            "mine_cost": tr.decimal(finding.chosen.cost),
+            "expert_cost": tr.decimal(finding.expert.cost),
+        }
+        if finding.trick == 0:
+            said = tr(
+                "The pass: you passed {mine}; the expert would pass <b>{expert}</b>. "
+                "Expected points {mine_cost} against {expert_cost}: {loss} more.",
+                **values,
+            )
+        else:
+            said = tr(
+                "Trick {trick}: you played {mine}; the expert would play <b>{expert}</b>. "
+                "Expected points {mine_cost} against {expert_cost}: {loss} more.",
+                trick=finding.trick,
+                **values,
+            )
+        lines += ["", f"{number}. {said}"]
+        facts = [fact_text(tr, names, f) for f in finding.facts]
+        if facts:
+            lines.append(" · ".join(facts))
+    return "\n".join(lines)
+
+
+def _esc(text: str) -> str:
+    return escape(text, quote=False)

@@ -1,0 +1,170 @@
+"""The coach through the real python-telegram-bot stack against the Bot API double: a person
+asks for a hint at the pass and on their turn, plays what it says, sees the hints counted
+in the hand's results, and reviews the hand; hints refused where they are not offered."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot_harness import card_button, open_table, rooms_of, running_bot, table_in
+
+from bot.tables.model import Table
+from engine import Card
+from engine.cards import CARDS
+from sandbox.double import BotApiDouble
+from sandbox.people import SandboxUser
+from sandbox.testing import running_double
+from sandbox.views import MessageView
+
+
+def _card(symbol: str) -> Card:
+    return next(c for c in CARDS if c.symbol == symbol)
+
+
+def _screen(double: BotApiDouble, person: SandboxUser) -> MessageView | None:
+    """The person's living DM: their cards and the table from their seat."""
+    for message in reversed(double.chat_view(person.dm).bot_messages):
+        if (message.text or "").startswith("♥ Hearts ·"):
+            return message
+    return None
+
+
+def _dm_labels(double: BotApiDouble, person: SandboxUser, table: Table) -> str:
+    message = _screen(double, person)
+    return str(message.labels) if message is not None else ""
+
+
+def _dm_text(double: BotApiDouble, person: SandboxUser, table: Table) -> str:
+    message = _screen(double, person)
+    return (message.text or "") if message is not None else ""
+
+
+async def _forge(double: BotApiDouble, person: SandboxUser, data: str) -> str | None:
+    """Press ``data`` on the person's living DM, as a modified client could."""
+    message = _screen(double, person)
+    assert message is not None
+    return await person.press_forged(person.dm, message.message_id, data)
+
+
+async def _press_hint(double: BotApiDouble, person: SandboxUser, table: Table) -> str:
+    """Press 💡 Hint in the person's DM; the toast, once the DM shows the hint."""
+    await double.wait_for(lambda: "💡 Hint" in _dm_labels(double, person, table), 5)
+    toast = await person.press(person.dm, None, "💡 Hint")
+    assert toast is not None
+    await double.wait_for(lambda: re.search("^💡 ", _dm_text(double, person, table), re.M), 5)
+    return toast
+
+
+async def test_a_hint_at_the_pass_and_on_a_turn_played_as_said_then_a_review(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        group = double.create_group("Hearts", members=[ann])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            await ann.start_bot()
+            await double.wait_for(lambda: ann.dm_view().last() is not None, 5)
+            lobby = await open_table(double, ann, group, computers=3)
+            await ann.press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None
+            seat = table.seat_of(ann.id)
+            assert seat is not None
+
+            # The pass: the hint names three cards and why; it does not pass them.
+            toast = await _press_hint(double, ann, table)
+            cards = [_card(s) for s in toast.removeprefix("💡 ").split()]
+            assert len(cards) == 3 and all(c in game.hand(seat) for c in cards)
+            screen = _dm_text(double, ann, table)
+            assert "💡 The expert would pass" in screen
+            assert "Expected points this hand:" in screen
+            assert not game.has_passed(seat)
+            # A second press on the same decision shows the same hint, and counts once.
+            again = await ann.press(ann.dm, None, "💡 Hint")
+            assert again == "💡 The hint is above your cards."
+            for card in cards:
+                await ann.press(ann.dm, None, data=await card_button(double, ann, card, 1))
+            await double.wait_for(lambda: "Pass 3/3" in _dm_labels(double, ann, table), 5)
+            await ann.press(ann.dm, None, lambda b: b.label.startswith("Pass 3/3"))
+            await double.wait_for(lambda: game.phase == "play", 5)
+
+            # A turn: the hint names a legal card; tapping it plays it as usual.
+            await double.wait_for(lambda: game.current_player == seat, 10)
+            legal = game.legal_plays()
+            toast = await _press_hint(double, ann, table)
+            (card,) = [_card(s) for s in toast.removeprefix("💡 ").split()]
+            assert card in legal
+            played = await ann.press(ann.dm, None, data=await card_button(double, ann, card, 1))
+            assert played == f"Played {card.symbol}"
+            # The hint goes once the card is played.
+            await double.wait_for(
+                lambda: not re.search("^💡 ", _dm_text(double, ann, table), re.M), 5
+            )
+
+            refused = None
+            while True:
+                if refused is None and game.current_player not in (seat, None):
+                    # A hint is not for someone who is not to play.
+                    refused = await _forge(double, ann, f"h:{table.id}:1:")
+                    assert refused in (
+                        "A hint is for your turn or your pass.",
+                        "That button is from an earlier hand.",  # the hand just ended
+                    )
+                await double.wait_for(
+                    lambda: game.hand_number > 1 or game.current_player == seat, 10
+                )
+                if game.hand_number > 1:
+                    break
+                card = game.legal_plays()[0]
+                await ann.press(ann.dm, None, data=await card_button(double, ann, card, 1))
+            assert refused is not None
+            # The hand's results say who asked for hints, and how many.
+            result = await double.wait_for(lambda: double.chat_view(group.id).find("Hand 1"), 10)
+            assert re.search(r"Ann \d+ 💡2\b", result.text or ""), result.text
+
+            # The review of hand 1 comes in the DM.
+            await double.wait_for(
+                lambda: "🔍 Review hand 1" in str(ann.dm_view().last().labels),
+                5,  # type: ignore[union-attr]
+            )
+            toast = await ann.press(ann.dm, None, "🔍 Review hand 1")
+            assert toast == "🔍 Reviewing hand 1…"
+            review = await double.wait_for(lambda: ann.dm_view().find("🔍 Hand 1"), 20)
+            text = review.text or ""
+            assert "well played" in text or "your costliest choices" in text
+            if "costliest" in text:
+                assert re.search(r"the expert would (play|pass)", text)
+            assert not [e for e in double.errors if e.error_code == 400]
+            rooms = rooms_of(app)
+            assert rooms.registry.get(table.id) is table
+
+
+async def test_hints_are_refused_where_the_table_turned_them_off(tmp_path: Path) -> None:
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        bob = double.create_user("Bob", username="bob")
+        group = double.create_group("Hearts", members=[ann, bob])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            await ann.start_bot()
+            await bob.start_bot()
+            await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
+            lobby = await open_table(double, ann, group, computers=3, hints="off")
+            await ann.press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            await double.wait_for(lambda: "Pass 0/3" in _dm_labels(double, ann, table), 5)
+            assert "💡 Hint" not in _dm_labels(double, ann, table)
+            # A forged press (an old client's button) gets the reason, and nothing changes.
+            refused = await _forge(double, ann, f"h:{table.id}:1:")
+            assert refused == "Hints are off at this table (⚙ Rules)."
+            assert table.ui.hints == {} and table.ui.hints_used == {}
+            # Someone else's game: not their cards.
+            refused = await bob.press_forged(
+                bob.dm, bob.dm_view().last().message_id, f"h:{table.id}:1:"
+            )  # type: ignore[union-attr]
+            assert refused == "These aren't your cards."
+            # The next table in this group keeps the choice.
+            assert not (await rooms_of(app).storage.get_chat_settings(group.id)).hints

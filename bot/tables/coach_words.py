@@ -9,6 +9,7 @@ from typing import Any
 from bot.i18n import Tr
 from bot.tables.model import Table
 from engine import Card, SeatView
+from engine.cards import SUIT_SYMBOLS
 from engine.coach import REVIEW_THRESHOLD, Fact, Finding, Hint, Option
 
 
@@ -81,9 +82,6 @@ def hint_from_dict(data: dict[str, Any]) -> Hint:
 
 
 # ---------------------------------------------------------------------- words
-
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "S": "♠", "H": "♥"}
-
 
 def _cards(option: Option) -> str:
     return " ".join(c.symbol for c in option.cards)

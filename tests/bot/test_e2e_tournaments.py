@@ -295,6 +295,16 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             # Computers have names, the same in every language (their level is in the rules).
             computers = [s.name for s in table.seats if s is not None and s.kind == "computer"]
             assert computers == ["Ada", "Alan"]
+            # A tournament is played unaided: no 💡 Hint, and a forged press says why.
+            screen = next(
+                m for m in reversed(ann.dm_view().bot_messages) if "Pass 0/3" in str(m.labels)
+            )
+            assert "💡 Hint" not in str(screen.labels)
+            refused = await ann.press_forged(ann.dm, screen.message_id, f"h:{table.id}:1:")
+            assert refused == "No hints in a tournament: everyone plays unaided."
+            assert table.ui.hints == {}
+            refused = await ann.press_forged(ann.dm, screen.message_id, f"v:{table.id}:1:")
+            assert refused == "Reviews open when the tournament's game is over."
             await kumar.send(group, "/event cancel")
             await said(double, group.id, "was cancelled by Kumar")
             assert not [

@@ -194,3 +194,20 @@ async def test_a_failed_write_rolls_back_everything(
     monkeypatch.undo()  # and the lock was released: the retry goes through
     assert await store.record_move(game_id, move, game) == stored.last_seq + 1
     assert (await store.load_game(game_id)).status == "finished"
+
+
+async def test_game_and_moves_gives_the_dealt_game_and_each_move_with_its_stand_in_mark(
+    store: SqliteStorage,
+) -> None:
+    game_id, played = await play_stored(
+        store, Rules(players=4), seed=5, user_ids=[7, 8, 9, 10], max_moves=40, own_moves={1: 6}
+    )
+    start, moves = await store.game_and_moves(game_id)
+    assert start.hand_number == 1 and start.phase == "pass"
+    assert len(moves) == 40
+    # Seat 1 made six moves itself; a computer made the rest for it.
+    assert [stand_in for m, stand_in in moves if m.seat == 1][:7] == [False] * 6 + [True]
+    assert not any(stand_in for m, stand_in in moves if m.seat != 1)
+    for move, _ in moves:
+        move.apply(start)
+    assert start.to_json() == played.to_json()

@@ -178,10 +178,10 @@ class SqliteRatings:
     """Reading and rebuilding ratings. See `storage.repository.Storage` for each method."""
 
     def _transaction(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        raise NotImplementedError
+        raise NotImplementedError  # provided by SqliteStorage
 
     async def _read(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
-        raise NotImplementedError
+        raise NotImplementedError  # provided by SqliteStorage
 
     async def rating_changes(self, game_id: int, chat_id: int | None = None) -> list[RatingChange]:
         scope = OVERALL if chat_id is None else chat_id

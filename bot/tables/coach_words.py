@@ -83,6 +83,7 @@ def hint_from_dict(data: dict[str, Any]) -> Hint:
 
 # ---------------------------------------------------------------------- words
 
+
 def _cards(option: Option) -> str:
     return " ".join(c.symbol for c in option.cards)
 

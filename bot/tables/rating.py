@@ -150,13 +150,7 @@ def rating_chart_png(tr: Tr, history: list[RatingChange]) -> bytes:
     def xy(i: int, v: float) -> tuple[float, float]:
         return margin + plot_w * i / games, margin + plot_h * (1 - (v - lo) / (hi - lo))
 
-    step = render.round_step((hi - lo) / 5)
-    tick = step * math.ceil(lo / step)
-    while tick <= hi:
-        y = xy(0, tick)[1]
-        draw.line((margin, y, margin + plot_w, y), fill=(232, 232, 232), width=1)
-        draw.text((margin - 8, y), f"{tick:g}", fill="black", font=font, anchor="rm")
-        tick += step
+    render.value_grid(draw, font, lo, hi, margin, plot_w, lambda v: xy(0, v)[1])
     draw.rectangle((margin, margin, margin + plot_w, margin + plot_h), outline="black")
     draw.text((margin, 18), tr("Rating by game"), fill="black", font=font)
     every = max(1, math.ceil(games / 12))

@@ -11,9 +11,9 @@ import io
 import math
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from PIL import ImageFont
+from PIL import ImageDraw, ImageFont
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Tr, mark
@@ -775,6 +775,26 @@ PALETTE = [
 ]
 
 
+def value_grid(
+    draw: ImageDraw.ImageDraw,
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    lo: float,
+    hi: float,
+    left: float,
+    width: float,
+    y_of: Callable[[float], float],
+) -> None:
+    """A chart's values on the left, from `lo` to `hi` at a round step, each with a light
+    grid line across the plot."""
+    step = round_step((hi - lo) / 5)
+    tick = step * math.ceil(lo / step)
+    while tick <= hi:
+        y = y_of(tick)
+        draw.line((left, y, left + width, y), fill=(232, 232, 232), width=1)
+        draw.text((left - 8, y), f"{tick:g}", fill="black", font=font, anchor="rm")
+        tick += step
+
+
 def round_step(raw: float) -> float:
     """The round number (1, 2, 5 times a power of ten) nearest above `raw`: axis steps."""
     if raw <= 0:
@@ -810,7 +830,7 @@ def chart_font(language: str, size: int) -> ImageFont.FreeTypeFont | ImageFont.I
 
 def score_chart_png(tr: Tr, table: Table) -> bytes:
     """A line chart of every player's total hand by hand (|z| for Complex Hearts)."""
-    from PIL import Image, ImageDraw
+    from PIL import Image
 
     game = table.game
     assert game is not None
@@ -835,13 +855,7 @@ def score_chart_png(tr: Tr, table: Table) -> bytes:
         return margin + plot_w * i / hands, margin + plot_h * (1 - (v - lo) / (hi - lo or 1))
 
     # Points on the left with light grid lines at a round step, the target marked.
-    step = round_step((hi - lo) / 5)
-    tick = step * math.ceil(lo / step)
-    while tick <= hi:
-        y = xy(0, tick)[1]
-        draw.line((margin, y, margin + plot_w, y), fill=(232, 232, 232), width=1)
-        draw.text((margin - 8, y), f"{tick:g}", fill="black", font=font, anchor="rm")
-        tick += step
+    value_grid(draw, font, lo, hi, margin, plot_w, lambda v: xy(0, v)[1])
     draw.rectangle((margin, margin, margin + plot_w, margin + plot_h), outline="black")
     target_y = xy(0, float(table.rules.target))[1]
     draw.line((margin, target_y, margin + plot_w, target_y), fill=(200, 60, 60), width=2)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from openskill.models import PlackettLuce
+from openskill_reference import openskill_rate
 
 from ratings import (
     COMPUTER_PLAYERS,
@@ -20,20 +20,6 @@ from ratings import (
 )
 
 
-def _openskill(
-    skills: list[Skill], ranks: list[int], weights: list[float] | None = None
-) -> list[Skill]:
-    model = PlackettLuce()
-    model.weight_bounds = None
-    teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
-    rated = model.rate(
-        teams,
-        ranks=[float(r) for r in ranks],
-        weights=None if weights is None else [[w] for w in weights],
-    )
-    return [Skill(t[0].mu, t[0].sigma) for t in rated]
-
-
 def test_a_game_moves_each_player_as_openskill_does() -> None:
     rng = random.Random(7)
     for _ in range(50):
@@ -42,7 +28,7 @@ def test_a_game_moves_each_player_as_openskill_does() -> None:
         ranks = [rng.randrange(0, 150) for _ in range(n)]
         seats = [SeatResult(i, i + 1, ranks[i]) for i in range(n)]
         changes = rate_game(seats, before)
-        want = _openskill([before[p] for p in range(1, n + 1)], ranks)
+        want = openskill_rate([before[p] for p in range(1, n + 1)], ranks)
         assert [c.after for c in changes] == want
         assert [c.before for c in changes] == [before[p] for p in range(1, n + 1)]
 
@@ -58,7 +44,7 @@ def test_equal_totals_are_a_tie() -> None:
     seats = [SeatResult(0, 1, 40), SeatResult(1, 2, 40), SeatResult(2, 3, 90), SeatResult(3, 4, 5)]
     changes = rate_game(seats, {})
     assert changes[0].after == changes[1].after  # tied, from the same rating: the same
-    assert [c.after for c in changes] == _openskill([START] * 4, [40, 40, 90, 5])
+    assert [c.after for c in changes] == openskill_rate([START] * 4, [40, 40, 90, 5])
     assert changes[3].after.mu > changes[0].after.mu > changes[2].after.mu
 
 
@@ -82,7 +68,7 @@ def test_partial_play_moves_a_person_by_their_share(place: int) -> None:
     weights = weights_for(seats, {})
     assert weights is not None
     assert weights[place] == (0.5 if place == 0 else 2.0)
-    assert [c.after for c in half] == _openskill([START] * 4, ranks, weights)
+    assert [c.after for c in half] == openskill_rate([START] * 4, ranks, weights)
     assert half[place].weight == 0.5
 
 
@@ -99,7 +85,7 @@ def test_computer_players_are_one_identity_per_level() -> None:
     ]
     changes = rate_game(seats, before)
     assert [c.player for c in changes] == [99, standard, expert]
-    per_seat = _openskill(
+    per_seat = openskill_rate(
         [START, before[standard], before[standard], before[expert]], [50, 20, 80, 10]
     )
     # One identity in two seats: each seat rated from the level's rating before the

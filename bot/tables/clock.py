@@ -209,9 +209,6 @@ class TurnClock:
                         name=name,
                         times=s.timeouts,
                     )
-                    self.screens.idle_notice(table, seat, said)
-                    if s.user_id is not None:
-                        self.screens.tell(s.user_id, AWAY)
                 else:
                     said = msg(
                         "⏱ {name} ran out of time ({times}×); a computer player chose a card "
@@ -219,7 +216,9 @@ class TurnClock:
                         name=name,
                         times=s.timeouts,
                     )
-                    self.screens.idle_notice(table, seat, said)
+                self.screens.idle_notice(table, seat, said)
+                if s.away and s.user_id is not None:
+                    self.screens.tell(s.user_id, AWAY)
                 await self.moves.apply(table, move, stand_in=True)
 
     async def _computer_turn(self, gid: int, version: int) -> None:

@@ -7,30 +7,18 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from openskill.models import PlackettLuce
+from openskill_reference import openskill_rate
 from storage_testkit import VARIANTS, play_stored, seats_for
 
 from engine import Game
 from engine.scoring import rank_key
-from ratings import COMPUTER_PLAYERS, START, Skill
+from ratings import COMPUTER_PLAYERS, START
 from storage import StoredSeat, WrongGameStatus
 from storage.sqlite import SqliteStorage
 
 ADA, BOB, CY = 1, 2, 3
 STANDARD = COMPUTER_PLAYERS["standard"]
 EXPERT = COMPUTER_PLAYERS["expert"]
-
-
-def _openskill(skills: list[Skill], ranks: list[int], weights: list[float] | None = None):  # type: ignore[no-untyped-def]
-    model = PlackettLuce()
-    model.weight_bounds = None
-    teams = [[model.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
-    rated = model.rate(
-        teams,
-        ranks=[float(r) for r in ranks],
-        weights=None if weights is None else [[w] for w in weights],
-    )
-    return [Skill(t[0].mu, t[0].sigma) for t in rated]
 
 
 def _ranks(game: Game) -> list[int]:
@@ -46,7 +34,7 @@ async def test_a_finished_game_is_rated_in_its_chat_and_overall(store: SqliteSto
     game_id, game = await play_stored(
         store, VARIANTS["four"], seed=1, chat_id=10, seats=_seats(ADA, BOB, CY)
     )
-    want = _openskill([START] * 4, _ranks(game))
+    want = openskill_rate([START] * 4, _ranks(game))
     for scope in (10, None):
         changes = await store.rating_changes(game_id, scope)
         assert [c.player for c in changes] == [ADA, BOB, CY, EXPERT]
@@ -84,9 +72,9 @@ async def test_each_chat_keeps_its_own_ratings_and_overall_sees_them_all(
     assert in_20[ADA].before == START
     assert overall[ADA].before == in_10[ADA].after
     assert overall[EXPERT].before == in_10[EXPERT].after
-    fresh = _openskill([START] * 4, _ranks(g2))
+    fresh = openskill_rate([START] * 4, _ranks(g2))
     assert [in_20[ADA].after, in_20[BOB].after] == fresh[:2]
-    going_on = _openskill([in_10[p].after for p in (ADA, BOB, EXPERT, EXPERT)], _ranks(g2))
+    going_on = openskill_rate([in_10[p].after for p in (ADA, BOB, EXPERT, EXPERT)], _ranks(g2))
     assert [overall[ADA].after, overall[BOB].after] == going_on[:2]
     overall_ada = await store.player_rating(ADA)
     assert overall_ada is not None and overall_ada.games == 2
@@ -108,7 +96,7 @@ async def test_a_person_who_left_midway_is_weighted_by_their_own_moves(
     changes = {c.player: c for c in await store.rating_changes(game_id)}
     share = 9 / len(seat_moves)
     assert changes[ADA].weight == pytest.approx(share)
-    whole = _openskill([START] * 4, _ranks(game))
+    whole = openskill_rate([START] * 4, _ranks(game))
     assert changes[ADA].after.mu - START.mu == pytest.approx((whole[0].mu - START.mu) * share)
     assert changes[BOB].after == whole[1]
 
@@ -148,7 +136,7 @@ async def test_complex_hearts_is_rated_by_magnitude_in_the_main_pool(store: Sqli
     )
     changes = await store.rating_changes(game_id)
     assert {c.pool for c in changes} == {"main"}
-    assert [c.after for c in changes] == _openskill([START] * 4, _ranks(game))
+    assert [c.after for c in changes] == openskill_rate([START] * 4, _ranks(game))
 
 
 async def test_rebuild_gives_exactly_the_stored_values(store: SqliteStorage, db_path: Path) -> None:

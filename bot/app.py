@@ -6,6 +6,7 @@ import logging
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 from telegram import (
     BotCommand,
@@ -30,6 +31,7 @@ from telegram.ext import (
 from bot.config import Settings, Tuning
 from bot.i18n import ENGLISH, LANGUAGES, mark, translator
 from bot.languages import Languages
+from bot.live.server import LiveServer
 from bot.rooms import BotData, HeartsContext, open_rooms
 from bot.tables.config import TablesConfig
 from bot.tables.thinker import Thinker
@@ -233,6 +235,7 @@ async def _post_init(app: HeartsApp) -> None:
         nudge_delay=tuning.nudge_delay,
         default_turn_timer=settings.default_turn_timer,
         lobby_ttl_s=tuning.lobby_ttl_s,
+        webapp_url=settings.webapp_url,
     )
     rooms = open_rooms(
         storage,
@@ -246,6 +249,17 @@ async def _post_init(app: HeartsApp) -> None:
         await Languages.load(storage),
     )
     app.bot_data.rooms = rooms
+    if settings.webapp_url is not None:
+        assert settings.bot_token is not None
+        server = LiveServer(
+            settings.bot_token,
+            urlsplit(settings.webapp_url).path,
+            settings.webapp_auth_max_age,
+            rooms.serve_pages(),
+            lambda: rooms,
+        )
+        await server.start(settings.webapp_listen, settings.webapp_port)
+        app.bot_data.live_server = server
     try:
         await set_commands(app)
     except TelegramError as error:
@@ -276,12 +290,21 @@ async def _post_stop(app: HeartsApp) -> None:
     closes (the next start shows every table and DM again).
     """
     rooms = app.bot_data.opened
+    await _stop_pages(app)
     if rooms is not None:
         await rooms.close()
         await rooms.outbox.close()
 
 
+async def _stop_pages(app: HeartsApp) -> None:
+    """The table pages close first: they reconnect to whichever process serves next."""
+    server, app.bot_data.live_server = app.bot_data.live_server, None
+    if server is not None:
+        await server.stop()
+
+
 async def _post_shutdown(app: HeartsApp) -> None:
+    await _stop_pages(app)
     rooms = app.bot_data.opened
     if rooms is not None:
         await rooms.close()

@@ -23,3 +23,6 @@ class Person:
     id: int
     name: str
     username: str | None = None
+    on_page: bool = False
+    """Pressed on the table page (`bot.live`) rather than in a chat: the page shows the
+    move at once, so their DM need not be edited for it."""

@@ -56,6 +56,12 @@ class Settings:
     webhook_port: int = 8443
     webhook_secret: str | None = None
     health_port: int | None = None
+    webapp_url: str | None = None
+    """The table page's public address (a Mini App); None: no page, no button."""
+    webapp_listen: str = "127.0.0.1"
+    webapp_port: int = 8081
+    webapp_auth_max_age: int = 6 * 3600
+    """Seconds a page's ``initData`` stays good (reopening the page signs a new one)."""
     default_turn_timer: int = 60
     computer_think_ms: int = 300
     backup_dir: Path = DEFAULT_BACKUP_DIR
@@ -194,6 +200,20 @@ def load_settings(
     if webhook_url is not None and health_port == webhook_port:
         raise ConfigError("HEALTH_PORT must differ from WEBHOOK_PORT.")
 
+    webapp_url = _webapp_url(get("WEBAPP_URL"))
+    webapp_listen = get("WEBAPP_LISTEN") or "127.0.0.1"
+    if not _is_host(webapp_listen):
+        raise ConfigError("WEBAPP_LISTEN must be an IP address or a host name, like 0.0.0.0.")
+    webapp_port = _port("WEBAPP_PORT", get("WEBAPP_PORT"), None) or 8081
+    if webapp_url is not None and webapp_port in (
+        health_port,
+        webhook_port if webhook_url is not None else None,
+    ):
+        raise ConfigError("WEBAPP_PORT must differ from WEBHOOK_PORT and HEALTH_PORT.")
+    webapp_age = _int(
+        "WEBAPP_AUTH_MAX_AGE", get("WEBAPP_AUTH_MAX_AGE"), 6 * 3600, 60, 7 * 86_400, "seconds"
+    )
+
     turn_timer = _int("DEFAULT_TURN_TIMER", get("DEFAULT_TURN_TIMER"), 60, 0, 86_400, "seconds")
     think_ms = _int("COMPUTER_THINK_MS", get("COMPUTER_THINK_MS"), 300, 0, 60_000, "milliseconds")
     backup_dir = Path(get("BACKUP_DIR") or DEFAULT_BACKUP_DIR).expanduser()
@@ -211,6 +231,10 @@ def load_settings(
         webhook_port=webhook_port,
         webhook_secret=webhook_secret,
         health_port=health_port,
+        webapp_url=webapp_url,
+        webapp_listen=webapp_listen,
+        webapp_port=webapp_port,
+        webapp_auth_max_age=webapp_age,
         default_turn_timer=turn_timer,
         computer_think_ms=think_ms,
         backup_dir=backup_dir,
@@ -252,6 +276,24 @@ def _webhook_url(value: str | None) -> str | None:
         raise ConfigError(
             "WEBHOOK_URL must use port 443, 80, 88 or 8443: Telegram allows no other."
         )
+    return value
+
+
+def _webapp_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        raise ConfigError("WEBAPP_URL is not a valid address.") from None
+    local = parts.hostname in ("127.0.0.1", "localhost")
+    if not parts.hostname or not (parts.scheme == "https" or (parts.scheme == "http" and local)):
+        raise ConfigError(
+            "WEBAPP_URL must be an https:// address (Telegram opens Mini Apps only over "
+            "https), like https://hearts.example.org/app/ (leave it empty for no table page)."
+        )
+    if parts.query or parts.fragment:
+        raise ConfigError("WEBAPP_URL must not have a query string or a fragment.")
     return value
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram.ext import CallbackContext, ExtBot
 
 from bot.config import Settings, Tuning
 from bot.language_menu import LanguageMenu
 from bot.languages import Languages
+from bot.live.hub import LiveHub
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
 from bot.tables.coach import Coach
@@ -44,6 +45,9 @@ from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
 from storage.models import StoredGame
 from storage.repository import Storage
+
+if TYPE_CHECKING:
+    from bot.live.server import LiveServer
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +79,19 @@ class Rooms:
     tournaments: TournamentCommands
     scheduler: Scheduler
     background: Background
+    live: LiveHub | None = None
+    """The open table pages, when the table page is served (``WEBAPP_URL``)."""
+
+    def serve_pages(self) -> LiveHub:
+        """Tell the open table pages of every change, from now on: each seat's screen
+        change, and (last of the listeners) each move; a seat whose last page closes has
+        its DM brought up to date."""
+        hub = LiveHub(self.registry.version)
+        self.screens.pages = hub
+        self.moves.subscribe(hub.on_move)
+        hub.on_last_closed = self.screens.show_dm
+        self.live = hub
+        return hub
 
     async def resume(self) -> None:
         """After a start: load every open game, show it again, re-arm its timers; then the
@@ -140,7 +157,9 @@ def open_rooms(
     background = Background()
     scheduler = Scheduler()
     registry = TableRegistry(storage, background)
-    screens = Screens(registry, outbox, background, config.bot_username, languages)
+    screens = Screens(
+        registry, outbox, background, config.bot_username, languages, config.webapp_url
+    )
     ratings = Ratings(storage)
     moves = Moves(registry, screens, ratings)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config)
@@ -194,6 +213,8 @@ class BotData:
         self.command_limiter = CommandLimiter()
         self.thinker: Thinker | None = None
         self.storage: Storage | None = None
+        self.live_server: LiveServer | None = None
+        """The table page's server, when ``WEBAPP_URL`` is set (`bot.live.server`)."""
         self._rooms: Rooms | None = None
 
     @property

@@ -20,6 +20,7 @@ import dataclasses
 import logging
 import os
 import signal
+import socket
 import sys
 import tempfile
 import webbrowser
@@ -71,15 +72,28 @@ class SandboxWorld:
         return self.page.url
 
 
-def sandbox_settings(double: BotApiDouble, database: Path, log_level: str = "WARNING") -> Settings:
-    """The bot's settings for talking to `double` with its data in `database`."""
+def sandbox_settings(
+    double: BotApiDouble, database: Path, log_level: str = "WARNING", webapp_port: int = 0
+) -> Settings:
+    """The bot's settings for talking to `double` with its data in `database`, serving the
+    table page on `webapp_port` of 127.0.0.1 (0: any free port)."""
+    port = webapp_port or free_port()
     return Settings(
         bot_token=double.token,
         telegram_api_base_url=double.base_url,
         telegram_api_file_url=double.base_file_url,
         database_path=database,
         log_level=log_level,
+        webapp_url=f"http://127.0.0.1:{port}/app/",
+        webapp_port=port,
     )
+
+
+def free_port() -> int:
+    """A port nothing listens on now, on 127.0.0.1."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 @asynccontextmanager
@@ -119,7 +133,9 @@ async def sandbox_world(
             await double.wait_for(
                 lambda: all(any(m.from_bot for m in p.dm_view().visible) for p in people), 15
             )
-            page = SandboxWeb(double, group, people, host=host, port=web_port)
+            page = SandboxWeb(
+                double, group, people, host=host, port=web_port, webapp_url=settings.webapp_url
+            )
             await page.start()
             try:
                 yield SandboxWorld(double, group, people, app, page)

@@ -791,7 +791,7 @@ class BotApiDouble:
             raise bad_request("message text is empty")
         if utf16_len(text) > 4096:
             raise bad_request("message is too long")
-        markup = _check_markup(_json(params, "reply_markup"))
+        markup = _check_markup(_json(params, "reply_markup"), chat.is_group)
         thread_id = self._check_thread(chat, params)
         reply_to = self._check_reply(chat, params)
         self._check_flood(chat)
@@ -823,7 +823,7 @@ class BotApiDouble:
         caption, caption_entities = self._parse_text(params, "caption", "caption_entities")
         if utf16_len(caption) > 1024:
             raise bad_request("message caption is too long")
-        markup = _check_markup(_json(params, "reply_markup"))
+        markup = _check_markup(_json(params, "reply_markup"), chat.is_group)
         thread_id = self._check_thread(chat, params)
         reply_to = self._check_reply(chat, params)
         self._check_flood(chat)
@@ -862,7 +862,7 @@ class BotApiDouble:
             raise bad_request("message text is empty")
         if utf16_len(text) > 4096:
             raise bad_request("message is too long")
-        markup = _check_markup(_json(params, "reply_markup"))
+        markup = _check_markup(_json(params, "reply_markup"), chat.is_group)
         if text == message.text and entities == message.entities and markup == message.reply_markup:
             raise bad_request(NOT_MODIFIED.removeprefix("Bad Request: "))
         self._check_flood(chat)
@@ -877,7 +877,7 @@ class BotApiDouble:
         if message.photo_file_id is None:
             raise bad_request("there is no caption in the message to edit")
         caption, entities = self._parse_text(params, "caption", "caption_entities")
-        markup = _check_markup(_json(params, "reply_markup"))
+        markup = _check_markup(_json(params, "reply_markup"), chat.is_group)
         old = (message.caption or "", message.caption_entities, message.reply_markup)
         if (caption, entities, markup) == old:
             raise bad_request(NOT_MODIFIED.removeprefix("Bad Request: "))
@@ -891,7 +891,7 @@ class BotApiDouble:
         message = self._message_for(chat, params, "message to edit not found")
         if not message.from_bot:
             raise bad_request("message can't be edited")
-        markup = _check_markup(_json(params, "reply_markup"))
+        markup = _check_markup(_json(params, "reply_markup"), chat.is_group)
         if markup == message.reply_markup:
             raise bad_request(NOT_MODIFIED.removeprefix("Bad Request: "))
         self._check_flood(chat)
@@ -1142,8 +1142,11 @@ def _str(params: Json, key: str) -> str | None:
     return None if value is None else str(value)
 
 
-def _check_markup(markup: Any) -> Json | None:
-    """Validate an inline keyboard like Telegram does; other keyboards are kept as they are."""
+def _check_markup(markup: Any, in_group: bool = False) -> Json | None:
+    """Validate an inline keyboard like Telegram does; other keyboards are kept as they are.
+
+    A ``web_app`` button opens only an https page, and only in a private chat. (Like
+    Telegram's test environment, the double allows http on this machine: the sandbox.)"""
     if markup is None:
         return None
     if not isinstance(markup, dict):
@@ -1173,13 +1176,19 @@ def _check_markup(markup: Any) -> Json | None:
             elif "url" in button:
                 if not str(button["url"]).startswith(("http://", "https://", "tg://")):
                     raise bad_request("BUTTON_URL_INVALID")
+            elif "web_app" in button:
+                if in_group:
+                    raise bad_request("BUTTON_TYPE_INVALID")
+                page = button["web_app"].get("url") if isinstance(button["web_app"], dict) else ""
+                local = str(page).startswith(("http://127.0.0.1", "http://localhost"))
+                if not (str(page).startswith("https://") or local):
+                    raise bad_request("BUTTON_URL_INVALID")
             elif not any(
                 k in button
                 for k in (
                     "switch_inline_query",
                     "switch_inline_query_current_chat",
                     "switch_inline_query_chosen_chat",
-                    "web_app",
                     "login_url",
                     "copy_text",
                     "callback_game",

@@ -25,6 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from aiohttp import web
 
+from sandbox import webapp
 from sandbox.double import BotApiDouble
 from sandbox.markup import utf16_len
 from sandbox.people import Group, NotAnswered, SandboxUser
@@ -65,8 +66,12 @@ class SandboxWeb:
         host: str = "127.0.0.1",
         port: int = 8080,
         press_timeout: float = 10.0,
+        webapp_url: str | None = None,
     ) -> None:
+        """`webapp_url`: the bot's table page, opened as Telegram would open its Mini App
+        (with ``initData`` signed by the double's token)."""
         self.double = double
+        self.webapp_url = webapp_url
         self.group = group
         self.people = list(people)
         self.press_timeout = press_timeout
@@ -202,7 +207,7 @@ class SandboxWeb:
                     {
                         "label": str(b.get("text", "")),
                         "data": b.get("callback_data"),
-                        "url": b.get("url"),
+                        "url": b.get("url") or self._web_app(message.chat_id, b.get("web_app")),
                     }
                     for b in row
                 ]
@@ -219,6 +224,27 @@ class SandboxWeb:
             "reply_to": message.reply_to,
             "service": _service_text(message.service),
         }
+
+    def _web_app(self, chat_id: int, web_app: Any) -> str | None:
+        """A DM's ``web_app`` button as the address its person's client would open."""
+        if not isinstance(web_app, dict) or chat_id not in self.double.users:
+            return None
+        return self.open_page(chat_id, str(web_app.get("url", "")))
+
+    def open_page(self, user_id: int, url: str, start_param: str | None = None) -> str:
+        """`url` opened as a Mini App by the user: signed ``initData`` after ``#``."""
+        user = self.double.user(user_id)
+        data = webapp.init_data(
+            self.double.token,
+            {
+                "id": user.id,
+                "first_name": user.first_name,
+                "username": user.username,
+                "language_code": user.language_code or "en",
+            },
+            start_param=start_param,
+        )
+        return webapp.page_address(url, data)
 
     # ----------------------------------------------------------------- handlers
 
@@ -328,12 +354,23 @@ class SandboxWeb:
         except LookupError as exc:
             return _error(400, str(exc))
         url = str(body.get("url") or "")
+        start_app = self.start_app(url)
+        if start_app is not None and self.webapp_url is not None:
+            # t.me/<bot>?startapp=…: the bot's main Mini App, at what the link names.
+            page = self.open_page(person.id, self.webapp_url, start_app or None)
+            return web.json_response({"ok": True, "external": page})
         payload = self.start_payload(url)
         if payload is None:
             return web.json_response({"ok": True, "external": url})
         if payload or not person.has_started_bot:
             await person.start_bot(payload or None)
         return web.json_response({"ok": True, "chat_id": person.dm})
+
+    def start_app(self, url: str) -> str | None:
+        """For a link to the bot's main Mini App (t.me/<bot>?startapp=…): its parameter."""
+        if self.start_payload(url) is None:
+            return None
+        return parse_qs(urlsplit(url).query, keep_blank_values=True).get("startapp", [None])[0]
 
     def start_payload(self, url: str) -> str | None:
         """For a link to the bot (t.me/<bot>, ?start=<payload>): the payload ("" for none).

@@ -23,6 +23,8 @@ class TablesConfig:
     timeouts_before_away: int = 3
     lobby_ttl_s: float = 6 * 3600
     """A lobby not started within this long closes (with a line in its message)."""
+    webapp_url: str | None = None
+    """The table page's address (``WEBAPP_URL``): the DMs and tables get a button to it."""
 
 
 AdminCheck = Callable[[int, int], Awaitable[bool]]

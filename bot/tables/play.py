@@ -18,7 +18,7 @@ from bot.tables.model import Table
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.pace import MOVED
+from bot.telegram.pace import EDIT, MOVED
 from engine import (
     Card,
     CardPlayed,
@@ -59,10 +59,13 @@ class Moves:
         await self.registry.save(table)
         await self._after(table, [], started=True)
 
-    async def apply(self, table: Table, move: Move, *, stand_in: bool = False) -> list[Event]:
+    async def apply(
+        self, table: Table, move: Move, *, stand_in: bool = False, on_page: bool = False
+    ) -> list[Event]:
         """Make a move, durable before it is shown; an illegal one changes nothing.
         ``stand_in``: a computer player moves for the seat's person (ratings weigh people
-        by the share of moves they made themselves)."""
+        by the share of moves they made themselves). ``on_page``: made on the table page,
+        which shows it (the mover's DM catches up later)."""
         game = table.game
         assert game is not None
         before = game.copy()
@@ -80,10 +83,12 @@ class Moves:
             table.game = before  # not stored: as if the move was never made
             raise
         self.registry.moved(table.id, version)
-        await self._after(table, events)
+        await self._after(table, events, on_page=on_page)
         return events
 
-    async def _after(self, table: Table, events: list[Event], started: bool = False) -> None:
+    async def _after(
+        self, table: Table, events: list[Event], started: bool = False, on_page: bool = False
+    ) -> None:
         game = table.game
         assert game is not None
         acted = {e.seat for e in events if isinstance(e, CardPlayed | CardsPassed | MoonShot)}
@@ -100,7 +105,7 @@ class Moves:
                 self.screens.post_dm(table, seat)
             self.screens.show_table(table)
         else:
-            self.screens.show_all(table, moved=acted)
+            self.screens.show_all(table, moved=set() if on_page else acted)
         for listener in self._listeners:
             try:
                 await listener(table, events)
@@ -150,7 +155,7 @@ class Moves:
             except ValueError:
                 raise UserError(msg("That button isn't valid any more.")) from None
             if game.phase == "pass":
-                return self._toggle_selection(table, seat, game, card)
+                return self._toggle_selection(table, seat, game, card, person.on_page)
             if game.phase == "moon":
                 raise UserError(
                     msg(
@@ -158,10 +163,12 @@ class Moves:
                         name=table.name(game.current_player or 0),
                     )
                 )
-            await self._human_move(table, seat, Move.play(seat, card))
+            await self._human_move(table, seat, Move.play(seat, card), person)
             return msg("Played {card}", card=card.symbol)
 
-    def _toggle_selection(self, table: Table, seat: int, game: Game, card: Card) -> Msg:
+    def _toggle_selection(
+        self, table: Table, seat: int, game: Game, card: Card, on_page: bool
+    ) -> Msg:
         if game.has_passed(seat):
             raise UserError(msg("Passed. Waiting for the others…"))
         if card not in game.hand(seat):
@@ -174,7 +181,7 @@ class Moves:
         else:
             chosen.append(card.code)
         self.registry.save_soon(table)
-        self.screens.show_dm(table, seat, MOVED)
+        self.screens.show_dm(table, seat, EDIT if on_page else MOVED)
         return msg("{count}/3 selected", count=len(chosen))
 
     async def press_pass(self, game_id: int, stamp: int, person: Person) -> Msg:
@@ -182,10 +189,12 @@ class Moves:
             table, seat, game = self.playing(game_id, stamp, person)
             if game.phase != "pass":
                 raise UserError(msg("That button is from an earlier hand."))
+            if game.has_passed(seat):
+                return msg("Passed. Waiting for the others…")  # a double tap
             chosen = table.ui.selections.get(seat, [])
             if len(chosen) != 3:
                 raise UserError(msg("Choose exactly 3 cards first."))
-            await self._human_move(table, seat, Move.pass_cards(seat, chosen))
+            await self._human_move(table, seat, Move.pass_cards(seat, chosen), person)
             return msg("Passed. Waiting for the others…")
 
     async def press_moon(self, game_id: int, stamp: int, arg: str, person: Person) -> Msg:
@@ -194,7 +203,7 @@ class Moves:
             choice = {"s": "subtract_from_shooter", "a": "add_to_others"}.get(arg)
             if choice is None:
                 raise UserError(msg("That button isn't valid any more."))
-            await self._human_move(table, seat, Move.moon(seat, choice))
+            await self._human_move(table, seat, Move.moon(seat, choice), person)
             return msg("Done!")
 
     async def toggle_tracker(self, game_id: int, stamp: int, person: Person) -> Msg:
@@ -210,7 +219,7 @@ class Moves:
             self.screens.show_dm(table, seat, MOVED)
             return NOTHING
 
-    async def _human_move(self, table: Table, seat: int, move: Move) -> None:
+    async def _human_move(self, table: Table, seat: int, move: Move, person: Person) -> None:
         s = table.seats[seat]
         assert s is not None
         if s.away:
@@ -222,7 +231,7 @@ class Moves:
             )
         s.timeouts = 0
         table.ui.idle_message_ids.pop(seat, None)  # a next spell of timeouts gets its own
-        await self.apply(table, move)
+        await self.apply(table, move, on_page=person.on_page)
 
 
 def _hand_result(table: Table, result: HandResult, tr: Tr) -> str:

@@ -12,9 +12,10 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
+from urllib.parse import urlencode
 
 from PIL import ImageDraw, ImageFont
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.i18n import Tr, mark
 from bot.tables.coach_words import (
@@ -543,8 +544,11 @@ def _trick_number(view: SeatView, seat: int) -> tuple[int, int]:
     return number, len(view.tricks) + len(view.hand) + (1 if played_now else 0)
 
 
-def dm(tr: Tr, table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | None]:
-    """One player's living DM message: the table from their seat and their cards."""
+def dm(
+    tr: Tr, table: Table, seat: int, *, webapp: str | None = None
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """One player's living DM message: the table from their seat and their cards;
+    `webapp`: the table page's address, opened by a button under the cards."""
     game = table.game
     assert game is not None
     view = game.view(seat)
@@ -709,6 +713,9 @@ def dm(tr: Tr, table: Table, seat: int) -> tuple[str, InlineKeyboardMarkup | Non
         coach_row += review
     if coach_row:
         extra_rows.append(coach_row)
+    if webapp is not None:
+        page = WebAppInfo(f"{webapp}?{urlencode({'g': table.id})}")
+        extra_rows.append([InlineKeyboardButton(tr("🃏 Open table"), web_app=page)])
     keyboard = _card_rows(tr, view, table, selected) + extra_rows
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable, Collection
+from typing import Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -17,11 +18,29 @@ from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.telegram import callbacks as cb
 from bot.telegram.outbox import Outbox
-from bot.telegram.pace import EDIT, MOVED, URGENT
+from bot.telegram.pace import EDIT, IDLE, MOVED, URGENT
 from bot.timers import Background
 from engine import Game
 
 log = logging.getLogger(__name__)
+
+
+class Pages(Protocol):
+    """The table pages people have open (`bot.live.hub.LiveHub`)."""
+
+    def is_open(self, game_id: int, seat: int) -> bool: ...
+
+    def changed(self, table: Table, seat: int) -> None: ...
+
+
+class NoPages:
+    """No table page (``WEBAPP_URL`` is not set)."""
+
+    def is_open(self, game_id: int, seat: int) -> bool:
+        return False
+
+    def changed(self, table: Table, seat: int) -> None:
+        return None
 
 
 class Screens:
@@ -35,13 +54,19 @@ class Screens:
         background: Background,
         bot_username: str,
         languages: Languages,
+        webapp_url: str | None = None,
     ) -> None:
+        """`webapp_url`: the table page's address (``WEBAPP_URL``); without it no button
+        opens the page."""
         self.registry = registry
         self.languages = languages
         self.storage = registry.storage
         self.outbox = outbox
         self.background = background
         self.bot_username = bot_username
+        self.webapp_url = webapp_url
+        self.pages: Pages = NoPages()
+        """Told of every change of a seat's screen; set when the table page is served."""
         self._idle_text: dict[tuple[int, int], Msg] = {}
         """The newest text of an idle notice still on its way to the group."""
         outbox.on_replaced = self.message_replaced
@@ -96,8 +121,12 @@ class Screens:
             tr = self.group(table)
             markup = None
             if table.game is not None and table.game.phase != "over":
-                button = InlineKeyboardButton(tr("Open my cards in a DM"), url=url)
-                markup = InlineKeyboardMarkup([[button]])
+                row = [InlineKeyboardButton(tr("Open my cards in a DM"), url=url)]
+                if self.webapp_url is not None:
+                    # The bot's main Mini App (set in @BotFather), opened at this table.
+                    link = f"{url}?startapp=g{table.id}"
+                    row.append(InlineKeyboardButton(tr("🃏 Open table"), url=link))
+                markup = InlineKeyboardMarkup([row])
             elif table.tournament_id is None:
                 # The game is over: the same seats and rules, one press away.
                 data = cb.button(cb.REMATCH, table.id)
@@ -183,23 +212,40 @@ class Screens:
     # ------------------------------------------------------------------ the players' DMs
 
     def show_all(self, table: Table, moved: Collection[int] = ()) -> None:
-        """Bring the table and every DM up to date; `moved`: the seats that just moved."""
+        """Bring the table and every DM up to date; `moved`: the seats that just moved.
+
+        Who must act now and who just moved see it first; the others' screens change
+        only by another player's card in the middle of a trick, which can wait until
+        nothing else does (IDLE), and are brought up to date when the trick is complete.
+        """
         self.show_table(table)
-        acting = _must_look_now(table.game) if table.game is not None else set()
+        game = table.game
+        acting = _must_look_now(game) if game is not None else set()
+        settled = game is not None and _settled(game)
         for seat, _ in table.humans():
             priority = URGENT if seat in acting else MOVED if seat in moved else EDIT
+            if priority == EDIT and not settled:
+                priority = IDLE
             self.show_dm(table, seat, priority)
 
     def show_dm(self, table: Table, seat: int, priority: int = EDIT) -> None:
-        """Bring a player's DM up to date (rendered when sent: the latest state wins)."""
+        """Bring a player's DM up to date (rendered when sent: the latest state wins), and
+        their table page if it is open.
+
+        While the page is open, the DM is edited only when its reader must act, pressed
+        in it, or a trick is complete: the page shows each card."""
         s = table.seats[seat]
         message_id = table.ui.dm_message_ids.get(seat)
-        if s is None or s.user_id is None or message_id is None or table.game is None:
+        if s is None or s.user_id is None or table.game is None:
+            return
+        self.pages.changed(table, seat)
+        if message_id is None:
+            return
+        if priority > MOVED and self.pages.is_open(table.id, seat) and not _settled(table.game):
             return
         tr = self.person(s.user_id)
-        self.outbox.edit_later(
-            s.user_id, message_id, functools.partial(render.dm, tr, table, seat), priority=priority
-        )
+        screen = functools.partial(render.dm, tr, table, seat, webapp=self.webapp_url)
+        self.outbox.edit_later(s.user_id, message_id, screen, priority=priority)
 
     def post_dm(self, table: Table, seat: int) -> None:
         """Send a player's living DM without waiting; its id is kept when it is known."""
@@ -207,7 +253,7 @@ class Screens:
         if s is None or s.user_id is None or table.game is None:
             return
         user_id, name = s.user_id, s.name
-        text, markup = render.dm(self.person(user_id), table, seat)
+        text, markup = render.dm(self.person(user_id), table, seat, webapp=self.webapp_url)
         sent = self.outbox.post(user_id, text, markup, priority=URGENT)
 
         async def keep_id() -> None:
@@ -228,7 +274,7 @@ class Screens:
         table.ui.dm_message_ids.pop(seat, None)
         if s is None or s.user_id is None or table.game is None:
             return
-        text, markup = render.dm(self.person(s.user_id), table, seat)
+        text, markup = render.dm(self.person(s.user_id), table, seat, webapp=self.webapp_url)
         message_id = await self.outbox.send(s.user_id, text, markup)
         if message_id is None:
             await self.storage.set_dm_open(s.user_id, False)
@@ -255,6 +301,12 @@ class Screens:
                 if message_id == old_id and s is not None and s.user_id == chat_id:
                     table.ui.dm_message_ids[seat] = new_id
             self.registry.save_soon(table)
+
+
+def _settled(game: Game) -> bool:
+    """Whether no trick is in progress: a trick was just taken, a hand scored, or the
+    game ended (the moment everyone's screen is brought up to date)."""
+    return game.phase in ("play", "moon", "over") and not game.trick
 
 
 def _must_look_now(game: Game) -> set[int]:

@@ -370,22 +370,40 @@ async def button(update: Update, context: HeartsContext) -> None:
     if query is None or person is None:
         return
     rooms = context.bot_data.rooms
-    said: Msg
-    try:
-        data = cb.Callback.decode(query.data)
-        said = await _dispatch(rooms, data, person, query.message)
-    except cb.BadCallback:
-        said = UNKNOWN_BUTTON
-    except UserError as error:
-        said = error.said
-    except StorageUnavailable:
-        log.warning("button %s: the database cannot be written", query.data)
-        said = STORAGE_TROUBLE
+    message = query.message
+    chat_id = message.chat.id if message is not None else None
+    message_id = message.message_id if message is not None else None
+    said = await press(rooms, query.data, person, chat_id, message_id)
     toast = rooms.languages.person(person.id)(said)  # in the presser's language
     try:
         await query.answer(toast[:200] or None)
     except TelegramError as error:
         log.info("could not answer callback: %s", error)
+
+
+async def press(
+    rooms: Rooms,
+    data: str | None,
+    person: Person,
+    chat_id: int | None,
+    message_id: int | None = None,
+    *,
+    only: frozenset[str] | None = None,
+) -> Msg:
+    """One press of a button, from a DM, a group or the table page (`bot.live`): the same
+    decoding, checks, journal and words for all. `only`: the actions allowed here."""
+    try:
+        decoded = cb.Callback.decode(data)
+        if only is not None and decoded.action not in only:
+            raise cb.BadCallback(data)
+        return await _dispatch(rooms, decoded, person, chat_id, message_id)
+    except cb.BadCallback:
+        return UNKNOWN_BUTTON
+    except UserError as error:
+        return error.said
+    except StorageUnavailable:
+        log.warning("button %s: the database cannot be written", data)
+        return STORAGE_TROUBLE
 
 
 @dataclass(frozen=True)
@@ -454,9 +472,9 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
 """What each button does, by its callback action (`bot.telegram.callbacks`)."""
 
 
-async def _dispatch(rooms: Rooms, data: cb.Callback, person: Person, message: object) -> Msg:
-    chat_id = getattr(getattr(message, "chat", None), "id", None)
-    message_id = getattr(message, "message_id", None)
+async def _dispatch(
+    rooms: Rooms, data: cb.Callback, person: Person, chat_id: int | None, message_id: int | None
+) -> Msg:
     no_table = data.action in cb.TOURNAMENT_ACTIONS or data.action in cb.CHAT_ACTIONS
     table = None if no_table else rooms.registry.get(data.game_id)
     # A button only acts on the table its message shows: a forged game id from another

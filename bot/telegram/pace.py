@@ -13,14 +13,16 @@ import time
 from collections.abc import Hashable
 from typing import Any
 
-URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT = range(6)
+URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT, IDLE = range(7)
 """Priorities in the overall pace, most urgent first.
 
 URGENT: what a person is waiting for now: the screen of whoever must act, and a reply to
 what someone just did (`send`). POST: messages nobody waits for: announcements, results, a
 "your turn" message (`post`). MOVED: the screen of whoever just moved (their toast already
 said what happened). DELETE. EDIT: everyone else's screens. GROUP_EDIT last: the groups'
-table messages, whose readers watch rather than play.
+table messages, whose readers watch rather than play. IDLE: a screen that changed in a
+way its reader need not see at once (another player's card in the middle of a trick): it
+goes only when nothing else waits, and is promoted to EDIT when the trick is complete.
 """
 
 URGENT_BURST = 2

@@ -11,6 +11,7 @@ from telegram.ext import Application
 from bot.app import build_application, polling
 from bot.config import Settings, Tuning
 from bot.rooms import Rooms
+from bot.sandbox_runner import free_port
 from bot.tables.model import Table
 from engine import Card
 from sandbox.double import BotApiDouble
@@ -26,22 +27,26 @@ FAST = Tuning(
 )
 
 
-def settings_for(double: BotApiDouble, database: Path) -> Settings:
+def settings_for(double: BotApiDouble, database: Path, *, pages: bool = False) -> Settings:
+    """`pages`: serve the table page (a Mini App) on a free port of 127.0.0.1."""
+    port = free_port() if pages else 8081
     return Settings(
         bot_token=double.token,
         telegram_api_base_url=double.base_url,
         telegram_api_file_url=double.base_file_url,
         database_path=database,
         computer_think_ms=50,
+        webapp_url=f"http://127.0.0.1:{port}/app/" if pages else None,
+        webapp_port=port,
     )
 
 
 @asynccontextmanager
 async def running_bot(
-    double: BotApiDouble, database: Path, tuning: Tuning = FAST
+    double: BotApiDouble, database: Path, tuning: Tuning = FAST, *, pages: bool = False
 ) -> AsyncIterator[Application]:  # type: ignore[type-arg]
     """The bot as run_polling runs it: initialize, post_init, poll, and a clean stop."""
-    app = build_application(settings_for(double, database), tuning)
+    app = build_application(settings_for(double, database, pages=pages), tuning)
     async with polling(app, poll_timeout=1):
         yield app
 

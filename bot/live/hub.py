@@ -1,0 +1,149 @@
+"""The open table pages: who has one open at which seat, and each change pushed to them.
+
+A change is rendered once per page when the event loop next turns (several changes made
+by one move become one message), and a page whose connection is slow gets only the newest
+state when its last one has gone: no queue grows behind a sleeping phone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.i18n import Tr
+from bot.live import view
+from bot.tables.model import Table
+from engine import Event
+
+log = logging.getLogger(__name__)
+
+MAX_PAGES_PER_PERSON = 3
+"""Pages one person may have open at once (a phone, a desktop, one more); a further one
+closes their oldest."""
+
+
+class Socket(Protocol):
+    """What the hub needs of a page's connection (aiohttp's `WebSocketResponse`)."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    async def send_str(self, data: str) -> None: ...
+
+    async def close(self, *, code: int = ..., message: bytes = ...) -> bool: ...
+
+
+@dataclass(eq=False)
+class Page:
+    """One open table page: a person's connection, watching their seat at a table."""
+
+    socket: Socket
+    user_id: int
+    table: Table
+    seat: int
+    tr: Tr
+    dirty: bool = False
+    sending: bool = False
+    sent: int = field(default=0)
+    """States sent (tests and the benchmark read it)."""
+
+
+class LiveHub:
+    """Every open page, by person and by seat; pushes each change to the pages it shows."""
+
+    def __init__(self, version: Callable[[int], int]) -> None:
+        """`version`: a game's stored version (`TableRegistry.version`), sent with each
+        state so a page can tell a newer one from an older."""
+        self._version = version
+        self._by_seat: dict[tuple[int, int], list[Page]] = {}
+        self._by_person: dict[int, list[Page]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.on_last_closed: Callable[[Table, int], None] | None = None
+        """Called when a seat's last page closes: its DM is brought up to date."""
+
+    # ------------------------------------------------------------------ pages
+
+    def add(self, page: Page) -> Page | None:
+        """Keep `page`; returns the person's oldest page if they now have too many (the
+        caller closes it)."""
+        self._by_seat.setdefault((page.table.id, page.seat), []).append(page)
+        mine = self._by_person.setdefault(page.user_id, [])
+        mine.append(page)
+        return mine[0] if len(mine) > MAX_PAGES_PER_PERSON else None
+
+    def remove(self, page: Page) -> None:
+        key = (page.table.id, page.seat)
+        pages = self._by_seat.get(key, [])
+        if page in pages:
+            pages.remove(page)
+        if not pages:
+            self._by_seat.pop(key, None)
+        mine = self._by_person.get(page.user_id, [])
+        if page in mine:
+            mine.remove(page)
+        if not mine:
+            self._by_person.pop(page.user_id, None)
+        if not pages and self.on_last_closed is not None:
+            self.on_last_closed(page.table, page.seat)
+
+    def is_open(self, game_id: int, seat: int) -> bool:
+        return bool(self._by_seat.get((game_id, seat)))
+
+    def count(self) -> int:
+        return sum(len(p) for p in self._by_person.values())
+
+    def pages_of(self, user_id: int) -> list[Page]:
+        return list(self._by_person.get(user_id, []))
+
+    # ------------------------------------------------------------------ changes
+
+    def changed(self, table: Table, seat: int) -> None:
+        """The seat's screen changed: its pages get the new state soon."""
+        for page in self._by_seat.get((table.id, seat), ()):
+            page.table = table
+            self.push(page)
+
+    async def on_move(self, table: Table, events: list[Event]) -> None:
+        """A `Moves` listener, last: the turn clock has set the deadline by now."""
+        for seat in range(len(table.seats)):
+            self.changed(table, seat)
+
+    def push(self, page: Page) -> None:
+        if page.dirty:
+            return  # already on its way: it is rendered when sent
+        page.dirty = True
+        if not page.sending:
+            task = asyncio.get_running_loop().create_task(self._send(page))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def state(self, page: Page) -> dict[str, Any]:
+        return view.seat_state(page.tr, page.table, page.seat, self._version(page.table.id))
+
+    async def _send(self, page: Page) -> None:
+        page.sending = True
+        try:
+            await asyncio.sleep(0)  # the rest of this move's changes first
+            while page.dirty and not page.socket.closed:
+                page.dirty = False
+                if page.table.game is None:
+                    return
+                text = json.dumps(self.state(page), ensure_ascii=False)
+                await page.socket.send_str(text)
+                page.sent += 1
+        except (ConnectionError, RuntimeError) as error:
+            log.info("a table page of user %s went away: %s", page.user_id, error)
+        finally:
+            page.sending = False
+
+    async def close(self) -> None:
+        """Close every page (the bot stops); they reconnect to whoever serves next."""
+        for pages in list(self._by_person.values()):
+            for page in list(pages):
+                await page.socket.close(code=1012, message=b"restarting")
+        for task in list(self._tasks):
+            task.cancel()

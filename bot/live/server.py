@@ -1,0 +1,290 @@
+"""The table page's server: the page itself, and one WebSocket per open page.
+
+``GET <path of WEBAPP_URL>/`` serves the page (`static/`), ``GET …/ws`` its connection.
+Nothing is told or done before the connection's first message proves who opened the page:
+Telegram's signed ``initData`` (`bot.live.initdata`), checked against the bot's token and
+refused when older than ``WEBAPP_AUTH_MAX_AGE``. The page then sees only its person's seat
+at the table it names (``?g=`` or the Mini App's ``start_param``), and a press on it goes
+through `bot.telegram.handlers.press`, exactly as a DM button's does.
+
+Refusals are logged as one line with the reason and the address, never the data.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.basics import Person
+from bot.i18n import ENGLISH, Msg, Tr, msg, translator
+from bot.live import view
+from bot.live.hub import LiveHub, Page
+from bot.live.initdata import InitDataError, WebAppUser, validate
+from bot.rooms import Rooms
+from bot.telegram import callbacks as cb
+from bot.telegram import handlers
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+FILES = {"": "table.html", "table.js": "table.js", "table.css": "table.css"}
+TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+
+PAGE_ACTIONS = frozenset({cb.CARD, cb.PASS, cb.MOON})
+"""What a page may press: its person's cards, the pass and the moon choice."""
+HELLO_TIMEOUT = 10.0
+"""Seconds a new connection has to say who it is."""
+MAX_UNPROVEN = 200
+"""Connections at once that have not yet said who they are; more are answered 503."""
+MAX_MESSAGE = 8192
+PRESSES_PER_SECOND, PRESS_BURST = 8.0, 16
+"""A page's presses, paced like a fast tapper; beyond them a press is answered "slow down",
+and a page that goes on regardless is closed."""
+
+# Close codes the page reads: it reconnects by itself after any other.
+REFUSED, ELSEWHERE, FLOOD = 4401, 4409, 4429
+
+NOT_PROVEN = msg("This page could not prove who you are. Open the table again from your DM.")
+OPENED_ELSEWHERE = msg("This table is open on another screen.")
+NOT_SEATED = msg("You're not sitting at this table.")
+GAME_OVER = msg("That game is over.")
+TOO_FAST = msg("Slow down a little.")
+
+
+class Bucket:
+    """A token bucket: `take` says whether one more press may go now."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            self.tokens -= 0.5  # pressing on regardless digs deeper
+            return False
+        self.tokens -= 1
+        return True
+
+
+class LiveServer:
+    """Serves the page at `path` and its connections, for the rooms once they are open."""
+
+    def __init__(
+        self,
+        token: str,
+        path: str,
+        max_age: float,
+        hub: LiveHub,
+        rooms: Callable[[], Rooms],
+    ) -> None:
+        self._token = token
+        self.path = "/" + path.strip("/")
+        self.max_age = max_age
+        self.hub = hub
+        self._rooms = rooms
+        self._unproven = 0
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+
+    def make_app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_MESSAGE)
+        base = self.path.rstrip("/")
+        app.router.add_get(f"{base}/ws", self.socket)
+        app.router.add_get(f"{base}/{{name:(table\\.js|table\\.css)?}}", self.file)
+        if base:
+
+            async def slash(_: web.Request) -> web.StreamResponse:
+                raise web.HTTPFound(f"{base}/")
+
+            app.router.add_get(base, slash)
+        return app
+
+    async def start(self, listen: str, port: int) -> None:
+        self._runner = web.AppRunner(self.make_app(), access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, listen, port).start()
+        self.port = int(self._runner.addresses[0][1])
+        log.info("table page listening on port %s", self.port)
+
+    async def stop(self) -> None:
+        await self.hub.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # ------------------------------------------------------------------ the page
+
+    async def file(self, request: web.Request) -> web.StreamResponse:
+        name = FILES[request.match_info.get("name", "")]
+        path = STATIC / name
+        host = request.host
+        headers = {
+            "Cache-Control": "no-cache",
+            "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "no-referrer",
+            "Content-Security-Policy": (
+                "default-src 'self'; script-src 'self' https://telegram.org; "
+                f"connect-src 'self' wss://{host} ws://{host}; img-src 'self' data:; "
+                "style-src 'self'; base-uri 'none'; form-action 'none'"
+            ),
+        }
+        return web.Response(
+            body=path.read_bytes(),
+            content_type=TYPES[path.suffix],
+            charset="utf-8",
+            headers=headers,
+        )
+
+    # ------------------------------------------------------------------ connections
+
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        remote = request.remote or "?"
+        if self._unproven >= MAX_UNPROVEN:
+            log.warning("table page connection from %s refused: too many unproven", remote)
+            return web.Response(status=503)
+        socket = web.WebSocketResponse(heartbeat=25.0, max_msg_size=MAX_MESSAGE)
+        await socket.prepare(request)
+        self._unproven += 1
+        try:
+            hello = await socket.receive(timeout=HELLO_TIMEOUT)
+        except TimeoutError:
+            await socket.close(code=REFUSED, message=b"no hello")
+            return socket
+        finally:
+            self._unproven -= 1
+        page = await self._welcome(
+            socket, hello.data if hello.type == WSMsgType.TEXT else "", remote
+        )
+        if page is None:
+            return socket
+        try:
+            await self._serve(socket, page)
+        finally:
+            self.hub.remove(page)
+        return socket
+
+    async def _welcome(self, socket: web.WebSocketResponse, hello: Any, remote: str) -> Page | None:
+        """Check who opened the page and which table; keep and greet it, or refuse."""
+        rooms = self._rooms()
+        english = translator(ENGLISH)
+        said: dict[str, Any] = {}
+        try:
+            loaded = json.loads(hello) if isinstance(hello, str) else None
+            said = loaded if isinstance(loaded, dict) else {}
+            init = said.get("init")
+            user = validate(init if isinstance(init, str) else "", self._token, self.max_age)
+        except (InitDataError, ValueError) as error:
+            log.warning("table page refused from %s: initData %s", remote, error)
+            await self._refuse(socket, english, NOT_PROVEN, REFUSED)
+            return None
+        tr = rooms.languages.person(user.id)
+        game_id = _game_asked(said, user)
+        table = (
+            rooms.registry.get(game_id) if game_id is not None else rooms.registry.of_user(user.id)
+        )
+        if table is None or table.game is None:
+            await self._refuse(socket, tr, GAME_OVER, REFUSED)
+            return None
+        seat = table.seat_of(user.id)
+        if seat is None:
+            log.warning(
+                "table page refused from %s: user %s has no seat at game %s",
+                remote,
+                user.id,
+                table.id,
+            )
+            await self._refuse(socket, tr, NOT_SEATED, REFUSED)
+            return None
+        page = Page(socket, user.id, table, seat, tr)
+        oldest = self.hub.add(page)
+        if oldest is not None:
+            await self._refuse(oldest.socket, oldest.tr, OPENED_ELSEWHERE, ELSEWHERE)
+        hello_back = {"t": "hello", "words": view.words(tr), "lang": tr.language, "rtl": tr.rtl}
+        await socket.send_str(json.dumps(hello_back, ensure_ascii=False))
+        self.hub.push(page)
+        return page
+
+    async def _serve(self, socket: web.WebSocketResponse, page: Page) -> None:
+        bucket = Bucket(PRESSES_PER_SECOND, PRESS_BURST)
+        async for message in socket:
+            if message.type != WSMsgType.TEXT:
+                continue
+            try:
+                said = json.loads(message.data)
+            except ValueError:
+                continue
+            if not isinstance(said, dict):
+                continue
+            kind = said.get("t")
+            if kind == "ping":
+                await socket.send_str('{"t":"pong"}')
+            elif kind == "state":
+                self.hub.push(page)  # the page asks again (after waking up)
+            elif kind == "press":
+                if not bucket.take():
+                    if bucket.tokens < -PRESS_BURST:
+                        log.warning("table page of user %s closed: too many presses", page.user_id)
+                        await self._refuse(socket, page.tr, TOO_FAST, FLOOD)
+                        return
+                    await self._answer(socket, page, said.get("id"), TOO_FAST)
+                    continue
+                toast = await self._press(page, said.get("data"))
+                await self._answer(socket, page, said.get("id"), toast)
+
+    async def _press(self, page: Page, data: Any) -> Msg:
+        """A press on the page, as if on the DM's button with this data."""
+        if not isinstance(data, str):
+            return handlers.UNKNOWN_BUTTON
+        try:
+            if cb.Callback.decode(data).game_id != page.table.id:
+                return handlers.UNKNOWN_BUTTON  # a page acts on its own table only
+        except cb.BadCallback:
+            return handlers.UNKNOWN_BUTTON
+        seat = page.table.seats[page.seat]
+        name = seat.name if seat is not None else str(page.user_id)
+        person = Person(page.user_id, name, on_page=True)
+        rooms = self._rooms()
+        return await handlers.press(rooms, data, person, page.user_id, only=PAGE_ACTIONS)
+
+    async def _answer(
+        self, socket: web.WebSocketResponse, page: Page, press_id: Any, said: Msg
+    ) -> None:
+        answer = {
+            "t": "answer",
+            "id": press_id if isinstance(press_id, int) else None,
+            "text": self._rooms().languages.person(page.user_id)(said),
+        }
+        await socket.send_str(json.dumps(answer, ensure_ascii=False))
+
+    @staticmethod
+    async def _refuse(socket: Any, tr: Tr, said: Msg, code: int) -> None:
+        if socket.closed:
+            return
+        try:
+            await socket.send_str(json.dumps({"t": "refused", "text": tr(said)}))
+            await socket.close(code=code, message=b"refused")
+        except (ConnectionError, RuntimeError):
+            pass
+
+
+def _game_asked(said: dict[str, Any], user: WebAppUser) -> int | None:
+    """The game the page names: ``?g=`` of the DM's button, or ``g<id>`` of the group's
+    link (the Mini App's ``start_param``, signed with the rest)."""
+    asked = said.get("game")
+    if isinstance(asked, int) and not isinstance(asked, bool) and asked > 0:
+        return asked
+    if isinstance(asked, str) and asked.isdigit():
+        return int(asked)
+    start = user.start_param or ""
+    if start.startswith("g") and start[1:].isdigit():
+        return int(start[1:])
+    return None

@@ -1,0 +1,400 @@
+"use strict";
+// The table page: one WebSocket to the bot, the table drawn from the state it sends.
+// Every string shown comes from the server in the reader's language and goes in with
+// textContent, never as HTML.
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const game = new URLSearchParams(location.search).get("g");
+  let socket = null, retry = null, backoff = 500, lastHeard = 0, stopped = false;
+  let state = null, words = {}, pressId = 0, toastTimer = null, tick = null;
+  let shownTricks = null, animating = false, panel = null;
+
+  const webApp = () => (window.Telegram && window.Telegram.WebApp) || null;
+  function initData() {
+    const app = webApp();
+    return (app && app.initData) || hash.get("tgWebAppData") || "";
+  }
+  function themeParams() {
+    const app = webApp();
+    if (app && app.themeParams && Object.keys(app.themeParams).length) return app.themeParams;
+    try { return JSON.parse(hash.get("tgWebAppThemeParams") || "{}"); } catch (e) { return {}; }
+  }
+  function dark(colour) {
+    const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour || "");
+    if (!m) return window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches;
+    const [r, g, b] = m.slice(1).map((x) => parseInt(x, 16));
+    return 0.299 * r + 0.587 * g + 0.114 * b < 128;
+  }
+  function applyTheme() {
+    const p = themeParams(), root = document.documentElement;
+    const names = { bg_color: "--bg", secondary_bg_color: "--bg2", text_color: "--text",
+      hint_color: "--hint", button_color: "--button", button_text_color: "--button-text" };
+    for (const [key, name] of Object.entries(names)) {
+      if (p[key]) root.style.setProperty(name, p[key]); else root.style.removeProperty(name);
+    }
+    const app = webApp();
+    root.dataset.scheme = (app && app.colorScheme) || (dark(p.bg_color) ? "dark" : "light");
+  }
+
+  // ------------------------------------------------------------------ connection
+
+  function connect() {
+    clearTimeout(retry);
+    retry = null;
+    if (stopped || (socket && socket.readyState <= 1)) return;
+    const url = new URL("ws", location.href);
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    url.hash = "";
+    url.search = "";
+    const ws = new WebSocket(url);
+    socket = ws;
+    ws.onopen = () => {
+      lastHeard = Date.now();
+      ws.send(JSON.stringify({ t: "hello", init: initData(), game }));
+    };
+    ws.onmessage = (event) => {
+      lastHeard = Date.now();
+      backoff = 500;
+      received(JSON.parse(event.data));
+    };
+    ws.onclose = (event) => {
+      if (socket !== ws) return;
+      socket = null;
+      if (event.code >= 4400 && event.code < 4500) {
+        stopped = true;
+        if (event.code === 4409) offerReconnect();
+        return;
+      }
+      showConnection(words.reconnecting || "Reconnecting…");
+      retry = setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, 5000);
+    };
+  }
+  function offerReconnect() {
+    const bar = $("connection");
+    const again = document.createElement("button");
+    again.textContent = "↻";
+    again.onclick = () => { stopped = false; bar.hidden = true; connect(); };
+    bar.append(" ", again);
+  }
+  function showConnection(text) {
+    const bar = $("connection");
+    bar.textContent = text;
+    bar.hidden = !text;
+  }
+  setInterval(() => {
+    if (!socket || socket.readyState !== 1) return;
+    if (Date.now() - lastHeard > 40000) socket.close(); // a connection that went quiet
+    else socket.send('{"t":"ping"}');
+  }, 15000);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible" || stopped) return;
+    if (socket && socket.readyState === 1) socket.send('{"t":"state"}');
+    else { backoff = 500; connect(); }
+  });
+  window.addEventListener("online", () => { if (!stopped) connect(); });
+
+  function received(said) {
+    if (said.t === "hello") {
+      words = said.words;
+      document.documentElement.lang = said.lang;
+      document.documentElement.dir = said.rtl ? "rtl" : "ltr";
+      $("scores-button").title = words.scores;
+      $("panel-close").title = words.close;
+      showConnection("");
+    } else if (said.t === "state") {
+      if (state && state.game === said.game && said.version < state.version) return;
+      const before = state;
+      state = said;
+      draw(before);
+    } else if (said.t === "answer") {
+      if (said.text) toast(said.text);
+    } else if (said.t === "refused") {
+      stopped = true;
+      showConnection(said.text);
+    }
+  }
+
+  function press(data) {
+    if (!socket || socket.readyState !== 1) {
+      backoff = 500;
+      if (!stopped) connect();
+      return toast(words.reconnecting || "…");
+    }
+    pressId += 1;
+    socket.send(JSON.stringify({ t: "press", id: pressId, data }));
+  }
+  function toast(text) {
+    const box = $("toast");
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.hidden = true; }, 2600);
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  function angle(seat) {
+    const k = (seat - state.you + state.players) % state.players;
+    return (Math.PI / 2) + (k * 2 * Math.PI) / state.players;
+  }
+  function around(seat, rx, ry) {
+    const a = angle(seat);
+    return [50 + rx * Math.cos(a), 50 + ry * Math.sin(a)];
+  }
+  function cardFace(card, tag) {
+    const face = document.createElement(tag || "div");
+    face.className = "card" + (card.suit === "H" || card.suit === "D" ? " red" : "");
+    face.dataset.code = card.code;
+    const rank = document.createElement("span");
+    rank.className = "rank";
+    rank.textContent = card.rank;
+    const suit = document.createElement("span");
+    suit.className = "suit";
+    suit.textContent = SUITS[card.suit];
+    face.append(rank, suit);
+    face.setAttribute("aria-label", card.rank + SUITS[card.suit]);
+    return face;
+  }
+  function put(el, [x, y]) {
+    el.style.left = x + "%";
+    el.style.top = y + "%";
+  }
+
+  function draw(before) {
+    const s = state;
+    $("hand-no").textContent = `${words.hand || ""} ${s.hand}`;
+    $("hearts").textContent = s.hearts_broken ? "💔" : "♥";
+    drawSeats();
+    drawTrick(before);
+    $("status").textContent = s.status;
+    drawBanner();
+    drawTimer();
+    drawActions();
+    drawCards();
+    const me = s.seats[s.you];
+    $("me").textContent = `${me.name} (${words.you || "you"}) · ${me.score}`;
+    const tracker = $("tracker-button");
+    tracker.hidden = !s.tracker;
+    tracker.textContent = words.tracker || "📋";
+    if (s.over && (!before || !before.over)) openPanel("scores");
+    else if (panel) openPanel(panel);
+  }
+
+  function drawSeats() {
+    const box = $("seats");
+    box.replaceChildren();
+    state.seats.forEach((seat, i) => {
+      const el = document.createElement("div");
+      el.className = "seat" + (seat.turn ? " turn" : "") + (i === state.you ? " you" : "");
+      el.dataset.seat = i;
+      const name = document.createElement("div");
+      name.className = "name";
+      name.textContent = (seat.computer ? "🤖 " : "") + seat.name + (seat.waiting ? " …" : "");
+      const line = document.createElement("div");
+      line.className = "line";
+      line.textContent = `${seat.score} · +${seat.taken} · 🂠${seat.cards}`;
+      el.append(name, line);
+      if (i !== state.you) { put(el, around(i, 37, 42)); box.append(el); }
+    });
+  }
+
+  function drawTrick(before) {
+    const box = $("trick");
+    const s = state;
+    const newTrickTaken = before && before.game === s.game && before.hand === s.hand &&
+      s.last_trick && s.tricks_done > before.tricks_done;
+    if (newTrickTaken && !animating) {
+      // The trick is taken: its cards fly to whoever took it, then the next one shows.
+      animating = true;
+      box.replaceChildren();
+      const faces = s.last_trick.plays.map((play) => {
+        const face = cardFace(play);
+        put(face, around(play.seat, 17, 19));
+        box.append(face);
+        return face;
+      });
+      setTimeout(() => {
+        faces.forEach((face) => { put(face, around(s.last_trick.winner, 37, 42)); face.classList.add("taken"); });
+        setTimeout(() => { animating = false; drawTrick(null); }, 480);
+      }, 650);
+      return;
+    }
+    if (animating) return;
+    box.replaceChildren();
+    for (const play of state.trick) {
+      const face = cardFace(play);
+      put(face, around(play.seat, 17, 19));
+      box.append(face);
+    }
+    shownTricks = state.tricks_done;
+  }
+
+  function drawBanner() {
+    const banner = $("banner");
+    const hands = state.history.hands;
+    const fresh = state.phase === "pass" || (state.phase === "play" && state.tricks_done === 0);
+    if (!hands.length || !fresh || state.over) { banner.hidden = true; return; }
+    const last = hands[hands.length - 1];
+    banner.textContent = `✋ ${words.hand} ${last.hand}: ` + state.seats
+      .map((seat, i) => `${seat.name} ${last.points[i]}`).join(" · ");
+    banner.hidden = false;
+  }
+
+  function drawTimer() {
+    clearInterval(tick);
+    const el = $("timer");
+    if (!state.deadline) { el.hidden = true; return; }
+    const skew = Date.now() / 1000 - state.now;
+    const show = () => {
+      const left = Math.max(0, Math.round(state.deadline + skew - Date.now() / 1000));
+      el.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      el.classList.toggle("low", left <= 10);
+    };
+    show();
+    el.hidden = false;
+    tick = setInterval(show, 1000);
+  }
+
+  function drawActions() {
+    const box = $("actions");
+    box.replaceChildren();
+    const s = state;
+    if (s.pass) {
+      const go = document.createElement("button");
+      go.id = "pass";
+      go.textContent = s.pass.button;
+      go.disabled = s.pass.chosen !== 3;
+      go.onclick = () => press(`p:${s.game}:${s.hand}:`);
+      box.append(go);
+    }
+    for (const option of s.moon || []) {
+      const choose = document.createElement("button");
+      choose.className = "moon";
+      choose.textContent = option.label;
+      choose.onclick = () => press(`m:${s.game}:${s.hand}:${option.choice}`);
+      box.append(choose);
+    }
+  }
+
+  function drawCards() {
+    const box = $("cards");
+    const s = state;
+    const myTurn = s.phase === "play" && s.seats[s.you].turn;
+    box.classList.toggle("playing", myTurn);
+    box.replaceChildren();
+    for (const card of s.cards) {
+      const face = cardFace(card, "button");
+      face.type = "button";
+      face.classList.toggle("chosen", card.chosen);
+      face.classList.toggle("received", card.received);
+      face.classList.add(card.legal ? "legal" : "illegal");
+      face.onclick = () => press(`c:${s.game}:${s.hand}:${card.code}`);
+      box.append(face);
+    }
+  }
+
+  // ------------------------------------------------------------------ panels
+
+  function openPanel(kind) {
+    panel = kind;
+    const body = $("panel-body");
+    body.replaceChildren();
+    if (kind === "tracker" && state.tracker) {
+      $("panel-title").textContent = words.tracker;
+      for (const suit of ["S", "H", "C", "D"]) {
+        const row = document.createElement("p");
+        row.className = "suit-row";
+        row.textContent = `${SUITS[suit]} ${state.tracker.played[suit].join(" ") || "—"}`;
+        body.append(row);
+      }
+      const voids = Object.entries(state.tracker.voids)
+        .map(([seat, suits]) => `${state.seats[seat].name} ${suits.map((x) => SUITS[x]).join("")}`);
+      const row = document.createElement("p");
+      row.textContent = `${words.voids}: ${voids.join(", ") || "—"}`;
+      body.append(row);
+    } else {
+      $("panel-title").textContent = words.scores;
+      body.append(scoresTable());
+      if (state.history.hands.length) body.append(chart());
+    }
+    $("panel").hidden = false;
+  }
+  function scoresTable() {
+    const table = document.createElement("table");
+    const head = table.insertRow();
+    const cell = (row, text, tag) => {
+      const c = document.createElement(tag || "td");
+      c.textContent = text;
+      row.append(c);
+    };
+    cell(head, words.hand, "th");
+    state.seats.forEach((seat) => cell(head, seat.name, "th"));
+    for (const h of state.history.hands) {
+      const row = table.insertRow();
+      cell(row, String(h.hand) + (h.shooter !== null ? " 🌕" : ""));
+      h.points.forEach((p) => cell(row, p));
+    }
+    const total = table.insertRow();
+    cell(total, words.total, "th");
+    state.seats.forEach((seat) => cell(total, seat.score, "th"));
+    return table;
+  }
+  function chart() {
+    const NS = "http://www.w3.org/2000/svg";
+    const hands = state.history.hands, target = state.history.target;
+    const w = 320, h = 170, m = 24;
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", words.chart);
+    const hi = Math.max(target, ...hands.flatMap((x) => x.values));
+    const lo = Math.min(0, ...hands.flatMap((x) => x.values));
+    const xy = (i, v) => [m + ((w - 2 * m) * i) / Math.max(1, hands.length),
+      h - m - ((h - 2 * m) * (v - lo)) / (hi - lo || 1)];
+    const line = (points, colour, dash) => {
+      const el = document.createElementNS(NS, "polyline");
+      el.setAttribute("points", points.map((p) => p.join(",")).join(" "));
+      el.setAttribute("fill", "none");
+      el.setAttribute("stroke", colour);
+      el.setAttribute("stroke-width", dash ? "1" : "2");
+      if (dash) el.setAttribute("stroke-dasharray", "4 3");
+      svg.append(el);
+    };
+    line([xy(0, target), xy(hands.length, target)], "#c83c3c", true);
+    const colours = ["#dc322f", "#268bd2", "#859900", "#d33682", "#b58900", "#2aa198"];
+    state.seats.forEach((seat, s) => {
+      line([xy(0, 0), ...hands.map((x, i) => xy(i + 1, x.values[s]))], colours[s % 6]);
+      const label = document.createElementNS(NS, "text");
+      const [x, y] = xy(hands.length, hands[hands.length - 1].values[s]);
+      label.setAttribute("x", String(Math.min(x + 2, w - 40)));
+      label.setAttribute("y", String(y));
+      label.textContent = seat.name.slice(0, 8);
+      label.style.fill = colours[s % 6];
+      svg.append(label);
+    });
+    return svg;
+  }
+  $("scores-button").onclick = () => openPanel("scores");
+  $("tracker-button").onclick = () => openPanel("tracker");
+  $("panel-close").onclick = () => { panel = null; $("panel").hidden = true; };
+  window.addEventListener("resize", () => { if (state) drawTrick(null); });
+
+  // ------------------------------------------------------------------ start
+
+  function start() {
+    applyTheme();
+    const app = webApp();
+    if (app) {
+      app.ready();
+      app.expand();
+      app.onEvent("themeChanged", applyTheme);
+    }
+    connect();
+  }
+  // telegram-web-app.js loads beside this page; without it (a browser, the sandbox) the
+  // page reads what Telegram put in its address.
+  if (document.readyState === "complete") start(); else window.addEventListener("load", start);
+})();

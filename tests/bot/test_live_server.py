@@ -1,0 +1,218 @@
+"""The table page's server over real WebSockets (aiohttp's client) against the running bot
+and the Bot API double: who may connect, what each page is sent, and moves made on it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from bot_harness import rooms_of, running_bot, start_with_computers
+from telegram.ext import Application
+
+from bot.live.server import ELSEWHERE, FLOOD, REFUSED
+from bot.tables.model import Table
+from sandbox.double import BotApiDouble
+from sandbox.people import SandboxUser
+from sandbox.testing import running_double
+from sandbox.webapp import init_data
+
+Json = dict[str, Any]
+
+
+def page_url(app: Application) -> str:  # type: ignore[type-arg]
+    server = app.bot_data.live_server
+    assert server is not None and server.port is not None
+    return f"ws://127.0.0.1:{server.port}/app/ws"
+
+
+def signed(double: BotApiDouble, person: SandboxUser, **extra: Any) -> str:
+    return init_data(double.token, {"id": person.id, "first_name": person.name}, **extra)
+
+
+class PageClient:
+    """One open page: its connection and everything it was sent."""
+
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self.socket = socket
+        self.received: list[Json] = []
+        self.raw: list[str] = []
+        self.closed_code: int | None = None
+
+    async def read(self) -> None:
+        async for message in self.socket:
+            if message.type == aiohttp.WSMsgType.TEXT:
+                self.raw.append(message.data)
+                self.received.append(json.loads(message.data))
+        self.closed_code = self.socket.close_code
+
+    def states(self) -> list[Json]:
+        return [m for m in self.received if m["t"] == "state"]
+
+    def last(self, kind: str) -> Json | None:
+        return next((m for m in reversed(self.received) if m["t"] == kind), None)
+
+    async def press(self, data: str, press_id: int = 1) -> str:
+        before = len(self.received)
+        await self.socket.send_str(json.dumps({"t": "press", "id": press_id, "data": data}))
+        for _ in range(200):
+            for m in self.received[before:]:
+                if m["t"] == "answer" and m["id"] == press_id:
+                    return str(m["text"])
+            await asyncio.sleep(0.02)
+        raise TimeoutError(f"no answer to {data}")
+
+
+@asynccontextmanager
+async def open_page(
+    app: Application,  # type: ignore[type-arg]
+    init: str,
+    game: int | None = None,
+) -> AsyncIterator[PageClient]:
+    async with aiohttp.ClientSession() as session, session.ws_connect(page_url(app)) as ws:
+        page = PageClient(ws)
+        reader = asyncio.create_task(page.read())
+        await ws.send_str(json.dumps({"t": "hello", "init": init, "game": game}))
+        try:
+            yield page
+        finally:
+            await ws.close()
+            await reader
+
+
+async def until(check: Any, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not met")
+        await asyncio.sleep(0.02)
+
+
+@asynccontextmanager
+async def table_with_two_people(tmp_path: Path) -> AsyncIterator[tuple[Any, ...]]:
+    async with running_double() as double:
+        ana = double.create_user("Ana", username="ana")
+        bob = double.create_user("Bob", username="bob")
+        eve = double.create_user("Eve", username="eve")
+        group = double.create_group("Pages", members=[ana, bob, eve])
+        async with running_bot(double, tmp_path / "hearts.sqlite3", pages=True) as app:
+            _, table = await start_with_computers(double, app, group, [ana, bob])
+            yield double, app, table, ana, bob, eve
+
+
+def held_by_others(table: Table, seat: int) -> set[str]:
+    game = table.game
+    assert game is not None
+    return {c.code for s in range(game.players) if s != seat for c in game.hand(s)}
+
+
+async def test_a_page_sees_its_own_cards_and_nobody_elses(tmp_path: Path) -> None:
+    async with (
+        table_with_two_people(tmp_path) as (double, app, table, ana, bob, _),
+        open_page(app, signed(double, ana), table.id) as page,
+    ):
+        await until(lambda: page.states())
+        hello = page.received[0]
+        assert hello["t"] == "hello" and hello["words"]["hand"] == "Hand"
+        state = page.states()[-1]
+        seat = table.seat_of(ana.id)
+        assert state["you"] == seat
+        game = table.game
+        assert game is not None
+        assert [c["code"] for c in state["cards"]] == [c.code for c in game.hand(seat)]
+        hidden = held_by_others(table, seat)
+        codes = set(re.findall(r'"code": "(\w+)"', "\n".join(page.raw)))
+        assert codes and not codes & hidden
+        assert [s["cards"] for s in state["seats"]] == [13, 13, 13, 13]
+        assert state["seats"][table.seat_of(bob.id)]["name"] == "Bob"
+
+
+async def test_refused_forged_stale_strangers_and_other_games(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="bot.live.server")
+    async with table_with_two_people(tmp_path) as (double, app, table, ana, _, eve):
+        good = signed(double, ana)
+        forged = good.replace(str(ana.id), str(ana.id + 1))
+        stale = signed(double, ana, auth_date=int(time.time()) - 7 * 3600)
+        for init, expected in (
+            (forged, "could not prove who you are"),
+            (stale, "could not prove who you are"),
+            ("", "could not prove who you are"),
+            (signed(double, eve), "not sitting at this table"),
+        ):
+            async with open_page(app, init, table.id) as page:
+                await until(lambda page=page: page.closed_code is not None)
+            refused = page.last("refused")
+            assert refused is not None and expected in refused["text"]
+            assert page.closed_code == REFUSED and not page.states()
+        async with open_page(app, good, table.id + 1000) as page:
+            await until(lambda: page.closed_code is not None)
+        assert page.closed_code == REFUSED
+        logged = "\n".join(r.getMessage() for r in caplog.records)
+        assert "wrong hash" in logged and "stale" in logged and "no seat" in logged
+        assert "hash=" not in logged and double.token not in logged
+        assert rooms_of(app).live is not None and rooms_of(app).live.count() == 0
+
+
+async def test_a_card_from_the_page_goes_the_way_of_a_button(tmp_path: Path) -> None:
+    async with table_with_two_people(tmp_path) as (double, app, table, ana, _, _):
+        game = table.game
+        assert game is not None
+        seat = table.seat_of(ana.id)
+        assert seat is not None
+        async with open_page(app, signed(double, ana), table.id) as page:
+            await until(lambda: page.states())
+            first = game.hand(seat)[0]
+            said = await page.press(f"c:{table.id}:1:{first.code}", 1)
+            assert said == "1/3 selected"
+            await until(lambda: page.states()[-1]["cards"][0]["chosen"])
+            # Someone else's game, an action the page may not take, garbage: refused.
+            assert await page.press(f"c:{table.id + 1}:1:{first.code}", 2) == (
+                "That button isn't valid any more."
+            )
+            assert await page.press(f"x:{table.id}:1:", 3) == "That button isn't valid any more."
+            assert await page.press(f"rm:{table.id}:0:", 4) == "That button isn't valid any more."
+            assert await page.press(f"p:{table.id}:1:", 5) == "Choose exactly 3 cards first."
+            for n, card in enumerate(game.hand(seat)[1:3], start=6):
+                await page.press(f"c:{table.id}:1:{card.code}", n)
+            assert await page.press(f"p:{table.id}:1:", 9) == "Passed. Waiting for the others…"
+            assert game.has_passed(seat)
+            # The same press again, as a double tap would send it.
+            assert await page.press(f"p:{table.id}:1:", 10) == "Passed. Waiting for the others…"
+            _, journal = await rooms_of(app).storage.game_and_moves(table.id)
+            passes = [m for m, _ in journal if m.kind == "pass" and m.seat == seat]
+            assert len(passes) == 1
+
+
+async def test_one_person_keeps_at_most_three_pages_and_a_flood_is_closed(
+    tmp_path: Path,
+) -> None:
+    async with (
+        table_with_two_people(tmp_path) as (double, app, table, ana, _, _),
+        open_page(app, signed(double, ana), table.id) as first,
+        open_page(app, signed(double, ana), table.id) as second,
+        open_page(app, signed(double, ana), table.id) as third,
+    ):
+        await until(lambda: first.states() and second.states() and third.states())
+        async with open_page(app, signed(double, ana), table.id) as fourth:
+            await until(lambda: first.closed_code is not None)
+            assert first.closed_code == ELSEWHERE
+            await until(lambda: fourth.states())
+            live = rooms_of(app).live
+            assert live is not None and len(live.pages_of(ana.id)) == 3
+            for n in range(60):
+                payload = {"t": "press", "id": n, "data": f"c:{table.id}:1:ZZ"}
+                await fourth.socket.send_str(json.dumps(payload))
+            await until(lambda: fourth.closed_code is not None)
+            assert fourth.closed_code == FLOOD
+            answers = [m["text"] for m in fourth.received if m["t"] == "answer"]
+            assert "Slow down a little." in answers

@@ -21,6 +21,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import contextlib
+import dataclasses
+import itertools
+import json
 import logging
 import random
 import re
@@ -30,20 +34,24 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import aiohttp
 from telegram.ext import Application
 
 from bot.app import build_application, polling
 from bot.config import Settings, Tuning
 from bot.rooms import Rooms
+from bot.sandbox_runner import free_port
 from bot.tables.model import Table
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits
 from sandbox.people import Group, NotAnswered, SandboxUser
 from sandbox.testing import running_double
 from sandbox.views import CallbackRecord
+from sandbox.webapp import init_data
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,11 @@ class LoadConfig:
     deadline: float = 600.0
     """Seconds the whole run may take; past it the people stop pressing."""
     answer_timeout: float = 30.0
+    pages: int = 0
+    """People at each table who play on the table page (the Mini App) instead of their
+    DM's buttons."""
+    lean: bool = True
+    """The bot's lean edits (False: every card edits every DM, as before issue 17)."""
 
 
 @dataclass
@@ -113,6 +126,9 @@ class LoadResult:
     peak_rss_mb: float
     start_rss_mb: float
     hit_deadline: bool
+    page_answer: list[float] = field(default_factory=list)
+    page_own: list[float] = field(default_factory=list)
+    page_others: list[float] = field(default_factory=list)
     extra: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -139,7 +155,9 @@ class LoadResult:
             return f"{cut * 1000:.0f} ms"
 
         lines = [
-            f"load: {self.config.tables} tables × 4 people, {self.config.hands} hand(s) each, "
+            f"load: {self.config.tables} tables × 4 people "
+            f"({self.config.pages} on the table page), {self.config.hands} hand(s) each, "
+            f"{'lean' if self.config.lean else 'every card edits every DM'}, "
             f"think {self.config.think[0]}–{self.config.think[1]} s, "
             f"tables opened over {self.config.ramp:.0f} s",
             f"  until the last table was dealt: {self.setup_seconds:.1f} s; "
@@ -159,6 +177,18 @@ class LoadResult:
             f"p99 {ms(self.turn_latencies, 0.99)}, "
             f"max {max(self.turn_latencies, default=0) * 1000:.0f} ms "
             f"({len(self.turn_latencies)} turns)",
+            *(
+                [
+                    f"  page press → answer: median {ms(self.page_answer, 0.5)}, "
+                    f"p99 {ms(self.page_answer, 0.99)}",
+                    f"  page press → own page updated: median {ms(self.page_own, 0.5)}, "
+                    f"p99 {ms(self.page_own, 0.99)} ({len(self.page_own)} plays)",
+                    f"  page press → the table's other open page: median "
+                    f"{ms(self.page_others, 0.5)}, p99 {ms(self.page_others, 0.99)}",
+                ]
+                if self.config.pages
+                else []
+            ),
             f"  peak memory (RSS, bot + double + people in one process): "
             f"{self.peak_rss_mb:.0f} MB (before the bot started: {self.start_rss_mb:.0f} MB)",
             f"  errors: {self.errors} (bot logged {self.bot_errors} errors; double answered "
@@ -190,6 +220,38 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+class BenchPage:
+    """One person's open table page: a WebSocket, and when each state arrived."""
+
+    def __init__(self, socket: aiohttp.ClientWebSocketResponse, seat: int) -> None:
+        self.socket = socket
+        self.seat = seat
+        self.states: list[tuple[float, set[str], set[str]]] = []
+        """(arrival, the seat's cards, the cards on the table: the trick and the last)."""
+        self.answers: dict[int, tuple[float, str]] = {}
+        self.answered = asyncio.Event()
+
+    async def read(self) -> None:
+        async for message in self.socket:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                continue
+            now = time.monotonic()
+            said = json.loads(message.data)
+            if said["t"] == "state":
+                last = (said["last_trick"] or {}).get("plays", [])
+                shown = {c["code"] for c in said["trick"]} | {c["code"] for c in last}
+                self.states.append((now, {c["code"] for c in said["cards"]}, shown))
+            elif said["t"] == "answer":
+                self.answers[said["id"]] = (now, said["text"])
+                self.answered.set()
+
+    def first(self, since: float, seen: Callable[[set[str], set[str]], bool]) -> float | None:
+        for at, cards, shown in self.states:
+            if at >= since and seen(cards, shown):
+                return at
+        return None
+
+
 class LoadRun:
     def __init__(self, config: LoadConfig, double: BotApiDouble, app: Application) -> None:  # type: ignore[type-arg]
         self.config = config
@@ -203,6 +265,14 @@ class LoadRun:
         self.turns: list[tuple[int, float]] = []
         """(a person's DM, when their turn to play began): for `turn_latencies`."""
         self.seated_at: list[float] = []
+        self.page_presses: list[tuple[float, str, BenchPage, list[BenchPage]]] = []
+        """(sent, card, the presser's page, the table's other pages) of each page play."""
+        self._ids = itertools.count(1)
+        self.page_answers: list[float] = []
+        self.readers: set[asyncio.Task[None]] = set()
+        self.page_url = ""
+        self.pages_of: dict[int, dict[int, BenchPage]] = {}
+        self.session: aiohttp.ClientSession | None = None
 
     @property
     def rooms(self) -> Rooms:
@@ -236,6 +306,43 @@ class LoadRun:
         if not (toast or "").startswith(expect):
             self.unexpected.append(f"{data}: {toast!r}")
         return toast
+
+    async def press_page(
+        self, page: BenchPage, others: list[BenchPage], data: str, expect: str
+    ) -> None:
+        """Press on the table page; the answer comes on the same connection."""
+        press_id = next(self._ids)
+        sent = time.monotonic()
+        await page.socket.send_str(json.dumps({"t": "press", "id": press_id, "data": data}))
+        deadline = sent + self.config.answer_timeout
+        while press_id not in page.answers and time.monotonic() < deadline:
+            page.answered.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(page.answered.wait(), 1.0)
+        answer = page.answers.get(press_id)
+        if answer is None:
+            self.unexpected.append(f"{data}: the page never answered")
+            return
+        self.page_answers.append(answer[0] - sent)
+        if not answer[1].startswith(expect):
+            self.unexpected.append(f"{data}: {answer[1]!r} (page)")
+        elif data.startswith("c:") and expect.startswith("Played"):
+            self.page_presses.append((sent, data.rsplit(":", 1)[1], page, others))
+
+    async def open_pages(self, table: Table, people: list[SandboxUser]) -> dict[int, BenchPage]:
+        """The first `pages` people of the table open its page."""
+        assert self.session is not None
+        pages: dict[int, BenchPage] = {}
+        for person in people[: self.config.pages]:
+            seat = table.seat_of(person.id)
+            assert seat is not None
+            socket = await self.session.ws_connect(self.page_url)
+            data = init_data(self.double.token, {"id": person.id, "first_name": person.name})
+            await socket.send_str(json.dumps({"t": "hello", "init": data, "game": table.id}))
+            page = pages[person.id] = BenchPage(socket, seat)
+            self.readers.add(asyncio.create_task(page.read()))
+        await self.double.wait_for(lambda: all(p.states for p in pages.values()), 10)
+        return pages
 
     async def monitor(self, every: float) -> None:
         """Print a line of progress to stderr every `every` seconds."""
@@ -292,6 +399,7 @@ class LoadRun:
     async def play_table(self, table: Table, people: list[SandboxUser]) -> bool:
         """Play `hands` hands; True if the table got there before the deadline."""
         by_user = {p.id: p for p in people}
+        self.pages_of[table.id] = await self.open_pages(table, people) if self.config.pages else {}
         g = table.id
         while True:
             game = table.game
@@ -315,10 +423,10 @@ class LoadRun:
                 self.turns.append((person.dm, time.monotonic()))
             await asyncio.sleep(self._think())
             if game.phase == "moon":
-                await self.press(table, person, f"m:{g}:{hand}:a", "Done")
+                await self.act(table, person, f"m:{g}:{hand}:a", "Done")
                 continue
             card = self.rng.choice(game.legal_plays())
-            await self.press(table, person, f"c:{g}:{hand}:{card.code}", f"Played {card.symbol}")
+            await self.act(table, person, f"c:{g}:{hand}:{card.code}", f"Played {card.symbol}")
 
     async def run_table(self, n: int) -> bool:
         """Open table ``n`` and play it at once, as people do once the cards are dealt."""
@@ -346,9 +454,19 @@ class LoadRun:
         g, hand = table.id, game.hand_number
         for count, card in enumerate(self.rng.sample(game.hand(seat), 3), start=1):
             await asyncio.sleep(self._think())
-            await self.press(table, person, f"c:{g}:{hand}:{card.code}", f"{count}/3 selected")
+            await self.act(table, person, f"c:{g}:{hand}:{card.code}", f"{count}/3 selected")
         await asyncio.sleep(self._think())
-        await self.press(table, person, f"p:{g}:{hand}:", "Passed")
+        await self.act(table, person, f"p:{g}:{hand}:", "Passed")
+
+    async def act(self, table: Table, person: SandboxUser, data: str, expect: str) -> None:
+        """A press on the person's table page if they have it open, else in their DM."""
+        pages = self.pages_of.get(table.id, {})
+        page = pages.get(person.id)
+        if page is None:
+            await self.press(table, person, data, expect)
+            return
+        others = [p for p in pages.values() if p is not page]
+        await self.press_page(page, others, data, expect)
 
 
 def _user(table: Table, seat: int) -> int:
@@ -441,6 +559,25 @@ def turn_latencies(double: BotApiDouble, turns: list[tuple[int, float]]) -> list
     return found
 
 
+def page_latencies(
+    presses: list[tuple[float, str, BenchPage, list[BenchPage]]], *, others: bool
+) -> list[float]:
+    """For each card played on a page: press → the presser's page without the card, or
+    → each other open page of the table showing it on the table."""
+    found = []
+    for sent, card, page, rest in presses:
+        if others:
+            for other in rest:
+                at = other.first(sent, lambda _, shown, card=card: card in shown)
+                if at is not None:
+                    found.append(at - sent)
+        else:
+            at = page.first(sent, lambda cards, _, card=card: card not in cards)
+            if at is not None:
+                found.append(at - sent)
+    return found
+
+
 async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) -> LoadResult:
     """Run the load and measure it; nothing is asserted here."""
     counter = LogCounter()
@@ -452,15 +589,20 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
     start_rss = _rss_mb()
     try:
         async with running_double(RateLimits(), callback_timeout=15.0) as double:
+            port = free_port()
             settings = Settings(
                 bot_token=double.token,
                 telegram_api_base_url=double.base_url,
                 telegram_api_file_url=double.base_file_url,
                 database_path=database,
+                webapp_url=f"http://127.0.0.1:{port}/app/" if config.pages else None,
+                webapp_port=port,
             )
-            app = build_application(settings, Tuning())
-            async with polling(app):
+            app = build_application(settings, Tuning(lean_edits=config.lean))
+            async with polling(app), aiohttp.ClientSession() as session:
                 run = LoadRun(config, double, app)
+                run.session = session
+                run.page_url = f"ws://127.0.0.1:{port}/app/ws"
                 monitor = asyncio.create_task(run.monitor(10.0)) if not quiet else None
                 began = time.monotonic()
                 first_event = len(double.events)
@@ -482,6 +624,8 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                     print(f"  (never idle after play: {busy}; last: {recent})", file=sys.stderr)
                 if monitor is not None:
                     monitor.cancel()
+                for reader in run.readers:
+                    reader.cancel()
             errors: Counter[str] = Counter()
             too_many: Counter[str] = Counter()
             for error in double.errors:
@@ -519,6 +663,9 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 peak_rss_mb=_rss_mb(),
                 start_rss_mb=start_rss,
                 hit_deadline=run.hit_deadline,
+                page_answer=run.page_answers,
+                page_own=page_latencies(run.page_presses, others=False),
+                page_others=page_latencies(run.page_presses, others=True),
             )
     finally:
         root.removeHandler(counter)
@@ -537,6 +684,15 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=30.0)
     parser.add_argument("--deadline", type=float, default=600.0)
     parser.add_argument("--progress", action="store_true", help="a line every 10 s on stderr")
+    parser.add_argument(
+        "--pages", type=int, default=0, help="people per table on the table page (0 to 4)"
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="three runs side by side: every card edits every DM (before issue 17), lean "
+        "edits, and lean edits with two people per table on the table page",
+    )
     args = parser.parse_args()
     config = LoadConfig(
         tables=args.tables,
@@ -545,14 +701,56 @@ def main() -> None:
         seed=args.seed,
         ramp=args.ramp,
         deadline=args.deadline,
+        pages=args.pages,
     )
-    with tempfile.TemporaryDirectory() as folder:
-        result = asyncio.run(
-            run_load(config, Path(folder) / "load.sqlite3", quiet=not args.progress)
-        )
-    print(result.report(), flush=True)
-    if result.errors:
+    runs = (
+        [
+            dataclasses.replace(config, lean=False, pages=0),
+            dataclasses.replace(config, pages=0),
+            dataclasses.replace(config, pages=2),
+        ]
+        if args.compare
+        else [config]
+    )
+    results = []
+    for run in runs:
+        with tempfile.TemporaryDirectory() as folder:
+            result = asyncio.run(
+                run_load(run, Path(folder) / "load.sqlite3", quiet=not args.progress)
+            )
+        print(result.report(), flush=True)
+        results.append(result)
+    if len(results) > 1:
+        print(side_by_side(results), flush=True)
+    if any(r.errors for r in results):
         sys.exit(1)
+
+
+def side_by_side(results: list[LoadResult]) -> str:
+    """The figures of issue 17's point 6, one column per run."""
+
+    def cut(values: list[float], q: float) -> str:
+        if not values:
+            return "-"
+        if q == 0.5:
+            return f"{statistics.median(values):.2f} s"
+        return f"{statistics.quantiles(values, n=100, method='inclusive')[98]:.2f} s"
+
+    names = ["before (every DM)", "lean edits", "lean + 2 on page"][: len(results)]
+    rows = [
+        ("press → own DM, median", [cut(r.edit_latencies, 0.5) for r in results]),
+        ("press → own DM, p99", [cut(r.edit_latencies, 0.99) for r in results]),
+        ("turn → DM, median", [cut(r.turn_latencies, 0.5) for r in results]),
+        ("turn → DM, p99", [cut(r.turn_latencies, 0.99) for r in results]),
+        ("page press → own page, median", [cut(r.page_own, 0.5) for r in results]),
+        ("page press → own page, p99", [cut(r.page_own, 0.99) for r in results]),
+        ("page press → other page, median", [cut(r.page_others, 0.5) for r in results]),
+        ("editMessageText calls", [str(r.calls["editMessageText"]) for r in results]),
+        ("play time", [f"{r.play_seconds:.0f} s" for r in results]),
+    ]
+    lines = ["", f"{'':34}" + "".join(f"{n:>20}" for n in names)]
+    lines += [f"{label:34}" + "".join(f"{v:>20}" for v in values) for label, values in rows]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

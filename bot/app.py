@@ -236,6 +236,7 @@ async def _post_init(app: HeartsApp) -> None:
         default_turn_timer=settings.default_turn_timer,
         lobby_ttl_s=tuning.lobby_ttl_s,
         webapp_url=settings.webapp_url,
+        lean_edits=tuning.lean_edits,
     )
     rooms = open_rooms(
         storage,

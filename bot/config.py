@@ -367,3 +367,6 @@ class Tuning:
     """What time it is for tournaments' reminders and rounds (tests pass a manual clock)."""
     lobby_ttl_s: float = 6 * 3600
     """A lobby nobody starts closes after this long."""
+    lean_edits: bool = True
+    """Others' DMs wait out a trick in progress (False: every card edits every DM, as
+    before issue 17; `./dev bench load --compare` measures both)."""

@@ -160,6 +160,7 @@ def open_rooms(
     screens = Screens(
         registry, outbox, background, config.bot_username, languages, config.webapp_url
     )
+    screens.lean = config.lean_edits
     ratings = Ratings(storage)
     moves = Moves(registry, screens, ratings)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config)

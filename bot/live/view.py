@@ -40,8 +40,6 @@ def words(tr: Tr) -> Json:
     return {
         "scores": plain(tr("<b>Scores</b>")),
         "tracker": tr("📋 Cards played"),
-        "last_trick": tr("Last trick"),
-        "this_hand": tr("This hand"),
         "total": tr("Total"),
         "hand": tr("Hand"),
         "reconnecting": tr("Reconnecting…"),

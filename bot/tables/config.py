@@ -25,6 +25,8 @@ class TablesConfig:
     """A lobby not started within this long closes (with a line in its message)."""
     webapp_url: str | None = None
     """The table page's address (``WEBAPP_URL``): the DMs and tables get a button to it."""
+    lean_edits: bool = True
+    """Others' DM screens wait while a trick is in progress (`Screens.show_all`)."""
 
 
 AdminCheck = Callable[[int, int], Awaitable[bool]]

@@ -65,6 +65,8 @@ class Screens:
         self.background = background
         self.bot_username = bot_username
         self.webapp_url = webapp_url
+        self.lean = True
+        """Whether others' screens wait out a trick in progress (see `show_all`)."""
         self.pages: Pages = NoPages()
         """Told of every change of a seat's screen; set when the table page is served."""
         self._idle_text: dict[tuple[int, int], Msg] = {}
@@ -224,7 +226,7 @@ class Screens:
         settled = game is not None and _settled(game)
         for seat, _ in table.humans():
             priority = URGENT if seat in acting else MOVED if seat in moved else EDIT
-            if priority == EDIT and not settled:
+            if priority == EDIT and not settled and self.lean:
                 priority = IDLE
             self.show_dm(table, seat, priority)
 

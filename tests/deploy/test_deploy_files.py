@@ -117,7 +117,11 @@ def test_compose_file() -> None:
     assert "- hearts-data:/data" in text
     assert "stop_grace_period: 30s" in text
     assert 'profiles: ["local-api"]' in text and "image: aiogram/telegram-bot-api" in text
+    assert 'profiles: ["webapp"]' in text and "image: caddy:2" in text
+    assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in text
     assert "\t" not in text
+    caddy = (DEPLOY / "Caddyfile").read_text()
+    assert "{$WEBAPP_DOMAIN}" in caddy and "reverse_proxy /app* bot:8081" in caddy
 
 
 def test_systemd_unit() -> None:
@@ -152,5 +156,7 @@ def test_guide_covers_the_organisers_steps() -> None:
         "hearts-bot restore",
         "Upgrad",
         "WEBHOOK_SECRET",
+        "WEBAPP_URL",
+        "Configure Mini App",
     ):
         assert needle in guide, needle

@@ -216,3 +216,36 @@ async def test_one_person_keeps_at_most_three_pages_and_a_flood_is_closed(
             assert fourth.closed_code == FLOOD
             answers = [m["text"] for m in fourth.received if m["t"] == "answer"]
             assert "Slow down a little." in answers
+
+
+async def test_the_sandbox_opens_each_persons_page_signed_with_its_own_token(
+    tmp_path: Path,
+) -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    from bot.live.initdata import validate
+    from bot.sandbox_runner import sandbox_world
+    from sandbox.limits import RateLimits
+
+    async with sandbox_world(
+        tmp_path / "s.sqlite3", web_port=0, rate_limits=RateLimits.off()
+    ) as world:
+        ana = world.people[0]
+        _, table = await start_with_computers(world.double, world.app, world.group, [ana])
+        await world.double.wait_for(lambda: 0 in table.ui.dm_message_ids, 5)
+        async with aiohttp.ClientSession() as session:
+            body = {
+                "person_id": ana.id,
+                "url": f"https://t.me/hearts_sandbox_bot?startapp=g{table.id}",
+            }
+            opened = await (await session.post(world.url + "api/open_link", json=body)).json()
+            page = await session.get(opened["external"].split("#")[0])
+            assert page.status == 200 and "table.js" in await page.text()
+        launch = parse_qs(urlsplit(opened["external"]).fragment)
+        user = validate(launch["tgWebAppData"][0], world.double.token, max_age=60)
+        assert (user.id, user.start_param) == (ana.id, f"g{table.id}")
+        # The DM's own button is a web_app button, shown on the sandbox page as a link.
+        message = world.double.stored_message(ana.dm, table.ui.dm_message_ids[0])
+        assert message is not None and message.reply_markup is not None
+        (button,) = message.reply_markup["inline_keyboard"][-1]
+        assert button["web_app"]["url"].endswith(f"/app/?g={table.id}")

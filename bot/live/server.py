@@ -227,7 +227,7 @@ class LiveServer:
             kind = said.get("t")
             if kind == "ping":
                 await socket.send_str('{"t":"pong"}')
-            elif kind == "state":
+            elif kind == "state" and bucket.take():
                 self.hub.push(page)  # the page asks again (after waking up)
             elif kind == "press":
                 if not bucket.take():

@@ -14,8 +14,7 @@ from typing import Any
 from bot.i18n import Tr
 from bot.tables import render
 from bot.tables.model import Table
-from engine import Card, SeatView, magnitude_squared
-from engine.scoring import Score
+from engine import Card, SeatView
 
 Json = dict[str, Any]
 
@@ -29,10 +28,6 @@ def plain(text: str) -> str:
 
 def _card(card: Card) -> Json:
     return {"code": card.code, "rank": card.symbol[:-1], "suit": card.suit}
-
-
-def _value(score: Score) -> float:
-    return magnitude_squared(score) ** 0.5 if isinstance(score, complex) else float(score)
 
 
 def words(tr: Tr) -> Json:
@@ -185,7 +180,7 @@ def _history(table: Table) -> Json:
                 "hand": h.hand_number,
                 "points": [render.format_score(p) for p in h.points],
                 "totals": [render.format_score(t) for t in h.totals],
-                "values": [_value(t) for t in h.totals],
+                "values": [render.chart_value(t) for t in h.totals],
                 "shooter": h.shooter,
             }
             for h in game.hand_history

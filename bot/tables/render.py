@@ -835,6 +835,11 @@ def chart_font(language: str, size: int) -> ImageFont.FreeTypeFont | ImageFont.I
     return ImageFont.load_default(size=size)
 
 
+def chart_value(score: Score) -> float:
+    """Where a total sits on the score chart: its magnitude |z| in Complex Hearts."""
+    return magnitude_squared(score) ** 0.5 if isinstance(score, complex) else float(score)
+
+
 def score_chart_png(tr: Tr, table: Table) -> bytes:
     """A line chart of every player's total hand by hand (|z| for Complex Hearts)."""
     from PIL import Image
@@ -844,10 +849,7 @@ def score_chart_png(tr: Tr, table: Table) -> bytes:
     history = game.hand_history
     n = table.rules.players
 
-    def value(score: Score) -> float:
-        return magnitude_squared(score) ** 0.5 if isinstance(score, complex) else float(score)
-
-    series = [[0.0] + [value(h.totals[s]) for h in history] for s in range(n)]
+    series = [[0.0] + [chart_value(h.totals[s]) for h in history] for s in range(n)]
     width, height, margin, legend = 900, 540, 70, 190
     image = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(image)

@@ -599,7 +599,8 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 webapp_port=port,
             )
             app = build_application(settings, Tuning(lean_edits=config.lean))
-            async with polling(app), aiohttp.ClientSession() as session:
+            pages = aiohttp.TCPConnector(limit=0)  # 200 pages at once, not aiohttp's 100
+            async with polling(app), aiohttp.ClientSession(connector=pages) as session:
                 run = LoadRun(config, double, app)
                 run.session = session
                 run.page_url = f"ws://127.0.0.1:{port}/app/ws"

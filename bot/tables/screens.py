@@ -18,7 +18,7 @@ from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.telegram import callbacks as cb
 from bot.telegram.outbox import Outbox
-from bot.telegram.pace import EDIT, IDLE, MOVED, URGENT
+from bot.telegram.pace import EDIT, IDLE, MOVED, PLAYED, URGENT
 from bot.timers import Background
 from engine import Game
 
@@ -216,7 +216,7 @@ class Screens:
     def show_all(self, table: Table, moved: Collection[int] = ()) -> None:
         """Bring the table and every DM up to date; `moved`: the seats that just moved.
 
-        Who must act now and who just moved see it first; the others' screens change
+        Who just moved sees it first, then who must act now; the others' screens change
         only by another player's card in the middle of a trick, which can wait until
         nothing else does (IDLE), and are brought up to date when the trick is complete.
         """
@@ -225,7 +225,7 @@ class Screens:
         acting = _must_look_now(game) if game is not None else set()
         settled = game is not None and _settled(game)
         for seat, _ in table.humans():
-            priority = URGENT if seat in acting else MOVED if seat in moved else EDIT
+            priority = PLAYED if seat in moved else URGENT if seat in acting else EDIT
             if priority == EDIT and not settled and self.lean:
                 priority = IDLE
             self.show_dm(table, seat, priority)
@@ -234,8 +234,9 @@ class Screens:
         """Bring a player's DM up to date (rendered when sent: the latest state wins), and
         their table page if it is open.
 
-        While the page is open, the DM is edited only when its reader must act, pressed
-        in it, or a trick is complete: the page shows each card."""
+        While the page is open, the DM is edited only when its reader pressed in it or a
+        trick is complete: the page shows each card and whose turn it is (and the "your
+        turn" message still comes)."""
         s = table.seats[seat]
         message_id = table.ui.dm_message_ids.get(seat)
         if s is None or s.user_id is None or table.game is None:
@@ -243,7 +244,8 @@ class Screens:
         self.pages.changed(table, seat)
         if message_id is None:
             return
-        if priority > MOVED and self.pages.is_open(table.id, seat) and not _settled(table.game):
+        pressed_here = priority in (PLAYED, MOVED)  # a press in the DM itself
+        if not pressed_here and self.pages.is_open(table.id, seat) and not _settled(table.game):
             return
         tr = self.person(s.user_id)
         screen = functools.partial(render.dm, tr, table, seat, webapp=self.webapp_url)

@@ -13,9 +13,11 @@ import time
 from collections.abc import Hashable
 from typing import Any
 
-URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT, IDLE = range(7)
+PLAYED, URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT, IDLE = range(8)
 """Priorities in the overall pace, most urgent first.
 
+PLAYED: the screen of whoever just played a card (or passed, or chose the moon option):
+the one person certainly looking at it, who must see their move taken, or they tap again.
 URGENT: what a person is waiting for now: the screen of whoever must act, and a reply to
 what someone just did (`send`). POST: messages nobody waits for: announcements, results, a
 "your turn" message (`post`). MOVED: the screen of whoever just moved (their toast already

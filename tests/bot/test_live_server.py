@@ -249,3 +249,48 @@ async def test_the_sandbox_opens_each_persons_page_signed_with_its_own_token(
         assert message is not None and message.reply_markup is not None
         (button,) = message.reply_markup["inline_keyboard"][-1]
         assert button["web_app"]["url"].endswith(f"/app/?g={table.id}")
+
+
+async def test_an_open_page_spares_its_persons_dm_until_a_trick_is_complete(
+    tmp_path: Path,
+) -> None:
+    from bot_harness import play_turn
+
+    async with table_with_two_people(tmp_path) as (double, app, table, ana, bob, _):
+        game = table.game
+        assert game is not None
+        seat = table.seat_of(ana.id)
+        assert seat is not None
+        async with open_page(app, signed(double, ana), table.id) as page:
+            await until(lambda: page.states())
+            first_event = len(double.events)
+            press = 0
+            while game.hand_number == 1:
+                waiting = game.waiting_for()
+                if seat in waiting:
+                    hand = game.hand_number
+                    if game.phase == "pass":
+                        for card in game.hand(seat)[:3]:
+                            press += 1
+                            await page.press(f"c:{table.id}:{hand}:{card.code}", press)
+                        press += 1
+                        said = await page.press(f"p:{table.id}:{hand}:", press)
+                    else:
+                        press += 1
+                        code = game.legal_plays()[0].code
+                        said = await page.press(f"c:{table.id}:{hand}:{code}", press)
+                    assert said.startswith(("Played", "Passed")), said
+                elif table.seat_of(bob.id) in waiting:
+                    await play_turn(double, bob, table)
+                else:
+                    await asyncio.sleep(0.01)
+            await rooms_of(app).outbox.flush()
+            edits = [
+                e.chat_id
+                for e in double.events[first_event:]
+                if e.kind == "edited" and e.chat_id in (ana.dm, bob.dm)
+            ]
+        # Bob's DM shows each of his presses and each card before his turns; Ana's, only
+        # each trick taken (and the hand's end), however often she played.
+        assert edits.count(ana.dm) <= 13 + 2
+        assert edits.count(bob.dm) > edits.count(ana.dm)

@@ -13,7 +13,17 @@ import time
 import zlib
 
 from bot.telegram.outbox import Outbox
-from bot.telegram.pace import DELETE, EDIT, GROUP_EDIT, MOVED, POST, URGENT, Pacer
+from bot.telegram.pace import (
+    DELETE,
+    EDIT,
+    GROUP_EDIT,
+    IDLE,
+    MOVED,
+    PLAYED,
+    POST,
+    URGENT,
+    Pacer,
+)
 from sandbox.double import BotApiDouble
 from sandbox.testing import make_bot, running_double
 
@@ -28,9 +38,9 @@ async def test_the_pacer_serves_waiting_turns_most_urgent_first() -> None:
         served.append(priority)
 
     # Queued least urgent first, so arrival order would give the opposite answer.
-    waiting = [GROUP_EDIT, EDIT, DELETE, MOVED, POST, URGENT]
+    waiting = [IDLE, GROUP_EDIT, EDIT, DELETE, MOVED, POST, URGENT, PLAYED]
     await asyncio.gather(*(wait(p) for p in waiting))
-    assert served == [URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT]
+    assert served == [PLAYED, URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT, IDLE]
 
 
 async def test_a_promoted_wait_goes_first_and_its_old_place_costs_no_turn() -> None:

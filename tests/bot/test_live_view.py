@@ -1,0 +1,87 @@
+"""What the table page is sent for one seat (`bot.live.view.seat_state`), over whole random
+games of every variant: never a card another seat holds, and every phase's own parts (the
+pass, the moon choice, the hand's results, the game-end chart)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bot.i18n import translator
+from bot.live.view import seat_state, words
+from bot.tables.model import Seat, Table, TableOptions
+from engine import Game, Rules
+
+
+def table_for(rules: Rules, game: Game) -> Table:
+    seats: list[Seat | None] = [
+        Seat("human", f"P{n}", user_id=100 + n) for n in range(rules.players)
+    ]
+    return Table(
+        id=7,
+        chat_id=-5,
+        thread_id=None,
+        chat_title="T",
+        creator_id=100,
+        creator_name="P0",
+        rules=rules,
+        options=TableOptions(),
+        seats=seats,
+        status="active",
+        game=game,
+    )
+
+
+def step(game: Game, rng: random.Random) -> None:
+    if game.phase == "pass":
+        seat = rng.choice(game.waiting_for())
+        game.pass_cards(seat, rng.sample(game.hand(seat), 3))
+    elif game.phase == "play":
+        assert game.current_player is not None
+        game.play(game.current_player, rng.choice(game.legal_plays()))
+    else:
+        assert game.moon_shooter is not None
+        game.choose_moon(game.moon_shooter, "add_to_others")
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(players=3), Rules(variant="complex"), Rules(players=2, variant="two_player")],
+    ids=["standard", "three", "complex", "two_player"],
+)
+def test_a_seat_is_never_sent_a_card_another_seat_holds(rules: Rules) -> None:
+    tr = translator("en")
+    game = Game(rules, seed=3)
+    table = table_for(rules, game)
+    rng = random.Random(3)
+    phases = set()
+    while game.phase != "over":
+        for seat in range(rules.players):
+            state = seat_state(tr, table, seat, version=1)
+            text = json.dumps(state)
+            held = {c.code for s in range(rules.players) if s != seat for c in game.hand(s)}
+            sent = {c["code"] for c in state["cards"]}
+            assert sent == {c.code for c in game.hand(seat)}
+            assert not any(f'"code": "{code}"' in text for code in held)
+            phases.add(state["phase"])
+            if state["pass"]:
+                assert state["pass"]["button"].startswith("Pass ")
+            if state["moon"]:
+                assert game.moon_shooter == seat and len(state["moon"]) == 2
+        step(game, rng)
+    over = seat_state(tr, table, 0, version=2)
+    assert over["over"]["winners"] == list(game.winners)
+    hands = over["history"]["hands"]
+    assert len(hands) == len(game.hand_history) and all(
+        len(h["values"]) == rules.players for h in hands
+    )
+    assert over["status"].startswith("🏁 Game over.") and "<b>" not in over["status"]
+    assert "play" in phases and over["phase"] == "over"
+
+
+def test_the_pages_words_come_in_the_readers_language() -> None:
+    assert words(translator("es"))["reconnecting"] == "Reconectando…"
+    assert words(translator("ru"))["total"] == "Итого"
+    assert all(words(translator("fa")).values())

@@ -294,3 +294,20 @@ async def test_an_open_page_spares_its_persons_dm_until_a_trick_is_complete(
         # each trick taken (and the hand's end), however often she played.
         assert edits.count(ana.dm) <= 13 + 2
         assert edits.count(bob.dm) > edits.count(ana.dm)
+
+
+async def test_without_webapp_url_no_button_opens_a_page(tmp_path: Path) -> None:
+    async with running_double() as double:
+        ana = double.create_user("Ana", username="ana")
+        group = double.create_group("No pages", members=[ana])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            _, table = await start_with_computers(double, app, group, [ana])
+            await double.wait_for(lambda: 0 in table.ui.dm_message_ids, 5)
+            await rooms_of(app).outbox.flush()
+            assert app.bot_data.live_server is None and rooms_of(app).live is None
+            for chat in (ana.dm, group.id):
+                for shown in double.chat_view(chat).visible:
+                    stored = double.stored_message(chat, shown.message_id)
+                    assert stored is not None
+                    markup = json.dumps(stored.reply_markup)
+                    assert "web_app" not in markup and "startapp" not in markup

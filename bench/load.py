@@ -419,7 +419,8 @@ class LoadRun:
                 continue
             (seat,) = game.waiting_for()
             person = by_user[_user(table, seat)]
-            if game.phase == "play":
+            if game.phase == "play" and person.id not in self.pages_of.get(table.id, {}):
+                # (On the page it is the page that shows the turn, not the DM.)
                 self.turns.append((person.dm, time.monotonic()))
             await asyncio.sleep(self._think())
             if game.phase == "moon":

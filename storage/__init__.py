@@ -49,14 +49,25 @@ from .tournaments import (
 )
 
 
-async def open_storage(path: str | Path, *, synchronous: str = "NORMAL") -> Storage:
-    """Open the database at ``path`` (a file path: SQLite), creating and migrating it.
+def is_postgres(path: str | Path) -> bool:
+    """Whether `path` names a PostgreSQL database (a ``postgresql://`` URL)."""
+    return str(path).startswith(("postgresql://", "postgres://"))
 
-    ``synchronous`` is NORMAL (a committed move survives the process being killed) or
-    FULL (it also survives a power cut, at a quarter of the write rate).
+
+async def open_storage(path: str | Path, *, synchronous: str = "NORMAL") -> Storage:
+    """Open the database at ``path``, creating and migrating it: a file path is SQLite, a
+    ``postgresql://`` URL PostgreSQL.
+
+    For SQLite, ``synchronous`` is NORMAL (a committed move survives the process being
+    killed) or FULL (it also survives a power cut, at a quarter of the write rate);
+    PostgreSQL commits durably on its server.
     """
     from .sqlite import SqliteStorage
 
+    if is_postgres(path):
+        from .postgres import PostgresStorage
+
+        return await PostgresStorage.open(str(path))
     if synchronous not in ("NORMAL", "FULL"):
         raise ValueError(f"synchronous is NORMAL or FULL, not {synchronous!r}")
     return await SqliteStorage.open(path, synchronous="FULL" if synchronous == "FULL" else "NORMAL")
@@ -95,6 +106,7 @@ __all__ = [
     "TournamentTable",
     "User",
     "WrongGameStatus",
+    "is_postgres",
     "open_storage",
     "score_kind_of",
 ]

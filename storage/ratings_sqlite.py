@@ -104,7 +104,7 @@ async def rate_finished(db: aiosqlite.Connection, game_id: int) -> None:
         await db.executemany(
             "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
             " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (pool, chat_id, player) DO UPDATE"
-            " SET mu = excluded.mu, sigma = excluded.sigma, games = games + 1,"
+            " SET mu = excluded.mu, sigma = excluded.sigma, games = ratings.games + 1,"
             " updated_at = excluded.updated_at",
             [(pool, scope, c.player, c.after.mu, c.after.sigma, now) for c in changes],
         )
@@ -201,7 +201,7 @@ class SqliteRatings:
             f"SELECT * FROM (SELECT {_CHANGE_COLUMNS}, r.seq FROM rating_changes c"
             " JOIN rated_games r ON r.game_id = c.game_id JOIN games g ON g.id = c.game_id"
             " WHERE c.player = ? AND c.pool = ? AND c.chat_id = ?"
-            " ORDER BY r.seq DESC LIMIT ?) ORDER BY seq",
+            " ORDER BY r.seq DESC LIMIT ?) AS newest ORDER BY seq",
             (player, pool, scope, limit),
         )
         return [_change(r[:-1]) for r in rows]

@@ -58,7 +58,7 @@ from .models import (
 )
 from .ratings_sqlite import SqliteRatings, rate_backlog, rate_finished
 from .replay import Origin, ReplayError, join_score, replay, same_state, split_score
-from .tournaments_sqlite import SqliteTournaments
+from .tournaments_sqlite import SqliteTournaments, returned_id
 
 log = logging.getLogger(__name__)
 
@@ -345,7 +345,8 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
         async with self._transaction() as db:
             cursor = await db.execute(
                 "INSERT INTO games (chat_id, thread_id, creator_id, status, rules, meta,"
-                " created_at, tournament_id, join_token) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                " created_at, tournament_id, join_token) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)"
+                " RETURNING id",
                 (
                     chat_id,
                     thread_id,
@@ -357,8 +358,7 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
                     join_token or secrets.token_urlsafe(9),
                 ),
             )
-            game_id = cursor.lastrowid
-            assert game_id is not None
+            game_id = await returned_id(cursor)
             await self._write_seats(db, game_id, seats)
         return game_id
 
@@ -826,6 +826,7 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
             average = "(1.0 * re * re + 1.0 * im * im) / (1.0 * hands * hands)"
         else:
             average = "1.0 * re / hands"
+        order = f"wins DESC, 1.0 * wins / games DESC, {average} ASC, user_id"
         rows = await self._read(
             f"""
             WITH agg AS (
@@ -834,14 +835,12 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
                        MIN(rank_key) AS best, MAX(rank_key) AS worst
                 FROM game_results WHERE {where}
                 GROUP BY user_id HAVING COUNT(*) >= ?
-                ORDER BY wins DESC, 1.0 * wins / games DESC, {average} ASC, user_id
-                LIMIT ?
-            )
-            SELECT agg.*, COALESCE(
-                (SELECT display_name FROM users u WHERE u.user_id = agg.user_id),
-                (SELECT display_name FROM game_seats s WHERE s.user_id = agg.user_id
+            ), top AS (SELECT * FROM agg ORDER BY {order} LIMIT ?)
+            SELECT top.*, COALESCE(
+                (SELECT display_name FROM users u WHERE u.user_id = top.user_id),
+                (SELECT display_name FROM game_seats s WHERE s.user_id = top.user_id
                  ORDER BY s.game_id DESC LIMIT 1)
-            ) FROM agg ORDER BY wins DESC, 1.0 * wins / games DESC, {average} ASC, user_id
+            ) FROM top ORDER BY {order}
             """,
             (*params, min_games, limit),
         )
@@ -853,14 +852,14 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
             # The totals of the games with the smallest and largest |z|, per player.
             users = [r[0] for r in rows]
             marks = ",".join("?" * len(users))
-            for aggregate, into in (("MIN", best), ("MAX", worst)):
-                extremes = await self._read(
-                    f"SELECT user_id, {aggregate}(rank_key), total_re, total_im"
-                    f" FROM game_results WHERE {where} AND user_id IN ({marks})"
-                    " GROUP BY user_id",
-                    (*params, *users),
-                )
-                into.update({u: complex(re, im) for u, _, re, im in extremes})
+            games = await self._read(
+                f"SELECT user_id, rank_key, total_re, total_im FROM game_results"
+                f" WHERE {where} AND user_id IN ({marks}) ORDER BY user_id, rank_key",
+                (*params, *users),
+            )
+            for uid, _, re, im in games:
+                best.setdefault(uid, complex(re, im))
+                worst[uid] = complex(re, im)
         standings = []
         for uid, games, wins, hands, re, im, moons, low, high, name in rows:
             average_per_hand: float | complex = (

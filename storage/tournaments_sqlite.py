@@ -35,6 +35,13 @@ _TOURNAMENT_COLUMNS = (
 )
 
 
+async def returned_id(cursor: Any) -> int:
+    """The id an ``INSERT … RETURNING id`` made (in SQLite and PostgreSQL alike)."""
+    row = await cursor.fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 def _ms(moment: datetime | None) -> int | None:
     return None if moment is None else int(moment.timestamp() * 1000)
 
@@ -104,8 +111,8 @@ class SqliteTournaments:
     ) -> StoredTournament:
         async with self._transaction() as db:
             cursor = await db.execute(
-                f"INSERT INTO tournaments ({_TOURNAMENT_COLUMNS}) VALUES"
-                " (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registration', 0, ?, ?, NULL)",
+                f"INSERT INTO tournaments ({_TOURNAMENT_COLUMNS.removeprefix('id, ')}) VALUES"
+                " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'registration', 0, ?, ?, NULL) RETURNING id",
                 (
                     chat_id,
                     thread_id,
@@ -121,8 +128,7 @@ class SqliteTournaments:
                     _now_ms(),
                 ),
             )
-            tournament_id = cursor.lastrowid
-            assert tournament_id is not None
+            tournament_id = await returned_id(cursor)
         tournament = await self.get_tournament(tournament_id)
         assert tournament is not None
         return tournament

@@ -6,7 +6,10 @@ Slow soak, load and strength runs are skipped by default so that ``./dev test`` 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
+from postgres_server import PostgresServer
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -25,3 +28,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("slow") is not None:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for the whole run, started on first use."""
+    try:
+        server = PostgresServer()
+    except RuntimeError as error:
+        pytest.fail(str(error), pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()

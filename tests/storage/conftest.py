@@ -4,7 +4,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from postgres_server import PostgresServer
 
+from storage.postgres import PostgresStorage
 from storage.sqlite import SqliteStorage
 
 
@@ -13,8 +15,23 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "hearts.db"
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[SqliteStorage]:
+    """The storage on each database: SQLite, and a real PostgreSQL server's."""
+    if request.param == "postgresql":
+        server: PostgresServer = request.getfixturevalue("postgres")
+        storage: SqliteStorage = await PostgresStorage.open(await server.database())
+    else:
+        storage = await SqliteStorage.open(db_path)
+    try:
+        yield storage
+    finally:
+        await storage.close()
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStorage]:
+async def sqlite_store(db_path: Path) -> AsyncIterator[SqliteStorage]:
+    """The storage on SQLite only (its connections' own settings)."""
     storage = await SqliteStorage.open(db_path)
     try:
         yield storage

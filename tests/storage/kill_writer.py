@@ -9,11 +9,11 @@ import sys
 from storage_testkit import random_move, seats_for
 
 from engine import Game, Rules
-from storage.sqlite import SqliteStorage
+from storage import open_storage
 
 
 async def main(path: str) -> None:
-    store = await SqliteStorage.open(path)
+    store = await open_storage(path)  # a file (SQLite) or a postgresql:// URL
     rules = Rules(players=4, target=10_000)  # never ends while we write
     game_id = await store.create_lobby(-1, None, 1, rules, seats_for(4))
     game = Game(rules, seed=1)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+import sqlite3
+from typing import Any
 
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
 from storage import StoredSeat
+from storage.postgres import PostgresStorage
 from storage.sqlite import SqliteStorage
 
 # Every variant: 2 to 6 players, Complex, Omnibus, and a moon option without a choice.
@@ -80,3 +83,20 @@ async def play_stored(
         stand_in = move.seat in limits and made[move.seat] > limits[move.seat]
         assert await store.record_move(game_id, move, game, stand_in=stand_in) == moves
     return game_id, game
+
+
+async def tamper(store: SqliteStorage, *statements: tuple[str, tuple[Any, ...]]) -> None:
+    """Change the database behind the storage's back, as a bad disk or a hand edit would
+    (``?`` parameters on either database)."""
+    if isinstance(store, PostgresStorage):
+        async with store._transaction() as db:
+            for sql, parameters in statements:
+                await db.execute(sql, parameters)
+        return
+    with sqlite3.connect(store.path) as db:
+        for sql, parameters in statements:
+            db.execute(sql, parameters)
+
+
+def drop_trigger(store: SqliteStorage, name: str) -> str:
+    return f"DROP TRIGGER {name}" + (" ON moves" if isinstance(store, PostgresStorage) else "")

@@ -20,7 +20,10 @@ from storage.sqlite import SqliteStorage
 ROOT = Path(__file__).parent.parent.parent
 
 
-async def test_backup_while_writing_is_consistent(store: SqliteStorage, tmp_path: Path) -> None:
+async def test_backup_while_writing_is_consistent(
+    sqlite_store: SqliteStorage, tmp_path: Path
+) -> None:
+    store = sqlite_store
     game_id, game = await play_stored(store, VARIANTS["four"], seed=1, max_moves=20)
     done = asyncio.Event()
 

@@ -36,8 +36,9 @@ async def test_from_empty_creates_the_folders_and_the_latest_schema(db_path: Pat
 
 
 async def test_connections_use_wal_foreign_keys_and_a_busy_timeout(
-    store: SqliteStorage,
+    sqlite_store: SqliteStorage,
 ) -> None:
+    store = sqlite_store
     for db in (store._writer, store._reader):
         assert list(await db.execute_fetchall("PRAGMA foreign_keys")) == [(1,)]
         assert list(await db.execute_fetchall("PRAGMA busy_timeout")) == [(5000,)]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from openskill_reference import openskill_rate
-from storage_testkit import VARIANTS, play_stored, seats_for
+from storage_testkit import VARIANTS, play_stored, seats_for, tamper
 
 from engine import Game
 from engine.scoring import rank_key
@@ -139,7 +139,7 @@ async def test_complex_hearts_is_rated_by_magnitude_in_the_main_pool(store: Sqli
     assert [c.after for c in changes] == openskill_rate([START] * 4, _ranks(game))
 
 
-async def test_rebuild_gives_exactly_the_stored_values(store: SqliteStorage, db_path: Path) -> None:
+async def test_rebuild_gives_exactly_the_stored_values(store: SqliteStorage) -> None:
     plan = [
         ("four", 10, (ADA, BOB, CY)),
         ("complex", 10, (BOB, CY)),
@@ -168,8 +168,9 @@ async def test_rebuild_gives_exactly_the_stored_values(store: SqliteStorage, db_
     assert await store.rating_history(ADA) == history
 
     # A stored value that is not what the model gives is found and put right.
-    with sqlite3.connect(db_path) as db:
-        db.execute("UPDATE rating_changes SET mu_after = mu_after + 1 WHERE player = ?", (ADA,))
+    await tamper(
+        store, ("UPDATE rating_changes SET mu_after = mu_after + 1 WHERE player = ?", (ADA,))
+    )
     report = await store.rebuild_ratings()
     assert report.differing > 0
     assert await store.rating_history(ADA) == history

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 from pathlib import Path
 
 import pytest
-from storage_testkit import VARIANTS, play_stored, random_move, seats_for
+from storage_testkit import VARIANTS, drop_trigger, play_stored, random_move, seats_for, tamper
 
 from engine import Game
 from storage.sqlite import SqliteStorage
@@ -56,19 +55,21 @@ async def test_bad_games_are_quarantined_and_the_others_load(
     corrupt, _ = await play_stored(store, VARIANTS["five"], seed=2, max_moves=30)
     diverged, _ = await play_stored(store, VARIANTS["three"], seed=3, max_moves=30)
     broken, _ = await play_stored(store, VARIANTS["six"], seed=4, max_moves=30)
-    with sqlite3.connect(store.path) as db:
-        db.execute('UPDATE games SET snapshot = \'{"format": 1, "rul\' WHERE id = ?', (corrupt,))
-        # A snapshot from another deal: it loads, but the journal does not lead there.
-        other = Game(VARIANTS["three"], seed=99)
-        db.execute("UPDATE games SET snapshot = ? WHERE id = ?", (other.to_json(), diverged))
-        # A journal whose move cannot be played (the triggers guard the journal, so
-        # damage it the way a bad disk or a bad hand edit would: around them).
-        db.execute("DROP TRIGGER moves_are_never_changed")
-        db.execute(
+    # A snapshot from another deal: it loads, but the journal does not lead there. And a
+    # journal whose move cannot be played (the triggers guard the journal, so damage it
+    # the way a bad disk or a bad hand edit would: around them).
+    other = Game(VARIANTS["three"], seed=99)
+    await tamper(
+        store,
+        ('UPDATE games SET snapshot = \'{"format": 1, "rul\' WHERE id = ?', (corrupt,)),
+        ("UPDATE games SET snapshot = ? WHERE id = ?", (other.to_json(), diverged)),
+        (drop_trigger(store, "moves_are_never_changed"), ()),
+        (
             'UPDATE moves SET move = \'{"kind":"play","seat":0,"cards":["AS"]}\''
             " WHERE game_id = ? AND seq = 25",
             (broken,),
-        )
+        ),
+    )
     resumed = {g.id: g for g in await store.active_games()}
     assert resumed[good].status == "active"
     good_loaded = resumed[good].game

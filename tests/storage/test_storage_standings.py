@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict
 
 import pytest
-from storage_testkit import VARIANTS, play_stored
+from storage_testkit import VARIANTS, play_stored, tamper
 
 from engine import Game, Rules
 from engine.scoring import magnitude_squared
@@ -114,18 +113,22 @@ async def test_player_history_newest_first(store: SqliteStorage) -> None:
 async def test_hand_made_results(store: SqliteStorage) -> None:
     # Three finished games written as rows, the sums checked by hand.
     game_id, _ = await play_stored(store, Rules(players=3), seed=1, max_moves=1)
-    with sqlite3.connect(store.path) as db:
-        rows = [
-            # game, seat, user, total, won, hands, moons
-            (game_id, 0, ADA, 40, 1, 10, 1),
-            (game_id, 1, BOB, 120, 0, 10, 0),
-            (game_id, 2, None, 100, 0, 10, 0),
-        ]
-        for g, seat, user, total, won, hands, moons in rows:
-            db.execute(
+    rows = [
+        # game, seat, user, total, won, hands, moons
+        (game_id, 0, ADA, 40, 1, 10, 1),
+        (game_id, 1, BOB, 120, 0, 10, 0),
+        (game_id, 2, None, 100, 0, 10, 0),
+    ]
+    await tamper(
+        store,
+        *(
+            (
                 "INSERT INTO game_results VALUES (?, ?, 7, ?, 'points', 3, ?, 0, ?, 1, ?, ?, ?, 0)",
                 (g, seat, user, total, total, won, hands, moons),
             )
+            for g, seat, user, total, won, hands, moons in rows
+        ),
+    )
     [ada, bob] = await store.standings(7)
     assert (ada.user_id, ada.games_won, ada.average_per_hand, ada.moons_shot) == (ADA, 1, 4.0, 1)
     assert (bob.user_id, bob.games_won, bob.average_per_hand, bob.best_game) == (BOB, 0, 12.0, 120)

@@ -368,5 +368,6 @@ class Tuning:
     lobby_ttl_s: float = 6 * 3600
     """A lobby nobody starts closes after this long."""
     lean_edits: bool = True
-    """Others' DMs wait out a trick in progress (False: every card edits every DM, as
-    before issue 17; `./dev bench load --compare` measures both)."""
+    """The presser's DM first, others' DMs wait out a trick in progress (False: the next
+    player's first and every card edits every DM, as before issue 17; `./dev bench load
+    --compare` measures both)."""

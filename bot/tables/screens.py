@@ -66,7 +66,9 @@ class Screens:
         self.bot_username = bot_username
         self.webapp_url = webapp_url
         self.lean = True
-        """Whether others' screens wait out a trick in progress (see `show_all`)."""
+        """Whether the presser's screen goes first and others' wait out a trick in progress
+        (see `show_all`); False: the order before the table page (`./dev bench load
+        --compare`)."""
         self.pages: Pages = NoPages()
         """Told of every change of a seat's screen; set when the table page is served."""
         self._idle_text: dict[tuple[int, int], Msg] = {}
@@ -225,9 +227,12 @@ class Screens:
         acting = _must_look_now(game) if game is not None else set()
         settled = game is not None and _settled(game)
         for seat, _ in table.humans():
-            priority = PLAYED if seat in moved else URGENT if seat in acting else EDIT
-            if priority == EDIT and not settled and self.lean:
-                priority = IDLE
+            if not self.lean:  # as before the table page: every screen at every card
+                priority = URGENT if seat in acting else MOVED if seat in moved else EDIT
+            else:
+                priority = PLAYED if seat in moved else URGENT if seat in acting else EDIT
+                if priority == EDIT and not settled:
+                    priority = IDLE
             self.show_dm(table, seat, priority)
 
     def show_dm(self, table: Table, seat: int, priority: int = EDIT) -> None:

@@ -148,6 +148,7 @@ def run_bot(settings: Settings) -> int:
     from bot.logs import setup_logging
     from bot.telegram.health import attach_health_server
     from bot.telegram.webhook import run_webhook
+    from storage.errors import StorageError
 
     setup_logging(settings)
     try:
@@ -166,6 +167,10 @@ def run_bot(settings: Settings) -> int:
         else:
             logger.info("starting: polling %s", settings.telegram_api_base_url)
             application.run_polling(allowed_updates=Update.ALL_TYPES, stop_signals=stop_signals)
+    except StorageError as exc:
+        logger.error("the database cannot be used: %s", exc)
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 1
     except InvalidToken:
         print(
             f"{PROG}: the Bot API at {settings.telegram_api_base_url} rejected BOT_TOKEN; "
@@ -206,11 +211,20 @@ def default_backup_name(now: datetime | None = None) -> str:
     return f"hearts-{moment:%Y%m%d-%H%M%S}.sqlite3"
 
 
+POSTGRES_BACKUP = (
+    "the database is PostgreSQL (DATABASE_URL): back it up with pg_dump and restore it with "
+    "pg_restore, as deploy/GUIDE.md shows."
+)
+
+
 def run_backup(settings: Settings, dest: Path | None) -> int:
     """Copy the live database to `dest` (a file, or a folder to put a dated file in)."""
     from storage.backup import backup_database
     from storage.errors import StorageError
 
+    if settings.database_url is not None:
+        print(f"{PROG}: {POSTGRES_BACKUP}", file=sys.stderr)
+        return 1
     if dest is None:
         dest = settings.backup_dir / default_backup_name()
     elif dest.is_dir():
@@ -239,6 +253,9 @@ def run_restore(settings: Settings, src: Path) -> int:
     from storage.backup import restore_database
     from storage.errors import StorageError
 
+    if settings.database_url is not None:
+        print(f"{PROG}: {POSTGRES_BACKUP}", file=sys.stderr)
+        return 1
     if not src.is_file():
         print(f"{PROG}: there is no backup file {src}.", file=sys.stderr)
         return 1
@@ -255,11 +272,11 @@ def run_rebuild_ratings(settings: Settings) -> int:
     """``hearts-bot ratings --rebuild``: every rating again, from the stored games."""
     import asyncio
 
+    from storage import open_storage
     from storage.errors import StorageError
-    from storage.sqlite import SqliteStorage
 
     async def rebuild() -> str:
-        storage = await SqliteStorage.open(settings.database_path)
+        storage = await open_storage(settings.database)
         try:
             report = await storage.rebuild_ratings()
         finally:

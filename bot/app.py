@@ -191,7 +191,7 @@ async def polling(
 async def _post_init(app: HeartsApp) -> None:
     settings, tuning = app.bot_data.settings, app.bot_data.tuning
     assert settings is not None
-    storage = await open_storage(settings.database_path, synchronous=settings.database_synchronous)
+    storage = await open_storage(settings.database, synchronous=settings.database_synchronous)
     app.bot_data.storage = storage
     me = await app.bot.get_me()
     outbox = Outbox(

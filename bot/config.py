@@ -48,6 +48,8 @@ class Settings:
     telegram_api_base_url: str = DEFAULT_API_BASE_URL
     telegram_api_file_url: str | None = None
     database_path: Path = DEFAULT_DATABASE_PATH
+    database_url: str | None = None
+    """A PostgreSQL database (``postgresql://…``) instead of the SQLite file."""
     database_synchronous: str = "NORMAL"
     log_level: str = "INFO"
     log_format: str = "text"
@@ -79,14 +81,24 @@ class Settings:
         return urlsplit(self.webhook_url).path.strip("/")
 
     @property
+    def database(self) -> str:
+        """Where the storage is: the PostgreSQL URL, or the SQLite file's path."""
+        return self.database_url or str(self.database_path)
+
+    @property
     def secrets(self) -> tuple[str, ...]:
         """The values that must never be written to a log line or a message."""
-        return tuple(s for s in (self.bot_token, self.webhook_secret) if s)
+        password = urlsplit(self.database_url).password if self.database_url else None
+        return tuple(s for s in (self.bot_token, self.webhook_secret, password) if s)
 
     def __repr__(self) -> str:
         # The dataclass repr would print the token; keep it out of tracebacks and logs.
         shown = {
-            name: ("<hidden>" if name in ("bot_token", "webhook_secret") and value else value)
+            name: (
+                "<hidden>"
+                if name in ("bot_token", "webhook_secret", "database_url") and value
+                else value
+            )
             for name, value in self.__dict__.items()
         }
         inner = ", ".join(f"{name}={value!r}" for name, value in shown.items())
@@ -168,7 +180,8 @@ def load_settings(
     base_url = _http_url("TELEGRAM_API_BASE_URL", get("TELEGRAM_API_BASE_URL"))
     file_url = _http_url("TELEGRAM_API_FILE_URL", get("TELEGRAM_API_FILE_URL"))
 
-    database_path = _database_path(get("DATABASE_PATH"))
+    database_url, sqlite_path = _database_url(get("DATABASE_URL"))
+    database_path = _database_path(sqlite_path or get("DATABASE_PATH"))
     synchronous = (get("DATABASE_SYNCHRONOUS") or "NORMAL").upper()
     if synchronous not in ("NORMAL", "FULL"):
         raise ConfigError("DATABASE_SYNCHRONOUS must be NORMAL or FULL.")
@@ -223,6 +236,7 @@ def load_settings(
         telegram_api_base_url=base_url or DEFAULT_API_BASE_URL,
         telegram_api_file_url=file_url,
         database_path=database_path,
+        database_url=database_url,
         log_level=log_level,
         log_format=log_format,
         database_synchronous=synchronous,
@@ -319,6 +333,27 @@ def _is_host(value: str) -> bool:
     except ValueError:
         return bool(_HOSTNAME_RE.match(value))
     return True
+
+
+def _database_url(value: str | None) -> tuple[str | None, str | None]:
+    """DATABASE_URL: a PostgreSQL URL, or ``sqlite:///path`` (the same as DATABASE_PATH);
+    returns ``(postgresql URL, SQLite path)``."""
+    if value is None:
+        return None, None
+    if value.startswith("sqlite:///"):
+        return None, value.removeprefix("sqlite://")
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 (a port that is not a number raises here)
+    except ValueError:
+        raise ConfigError("DATABASE_URL is not a valid address.") from None
+    if parts.scheme not in ("postgresql", "postgres") or not parts.hostname:
+        raise ConfigError(
+            "DATABASE_URL must be a PostgreSQL address like "
+            "postgresql://hearts:PASSWORD@db.example.org:5432/hearts (or sqlite:///path/to/file; "
+            "leave it empty to use DATABASE_PATH)."
+        )
+    return value, None
 
 
 def _database_path(value: str | None) -> Path:

@@ -52,24 +52,48 @@ def check_database(path: Path, busy_timeout_s: float = 5.0) -> list[Check]:
             return [Check("database", False, f"{path} cannot be written ({exc})")]
     finally:
         conn.close()
-    checks = [Check("database", True, f"{path} is readable and writable")]
+    return [Check("database", True, f"{path} is readable and writable"), schema_check(version)]
+
+
+async def check_postgres(url: str, timeout_s: float = 5.0) -> list[Check]:
+    """Whether the PostgreSQL database answers, takes writes (it is not a standby in
+    recovery, and the bot's user may insert moves) and has the current schema."""
+    import asyncpg
+
+    from storage.postgres import CONNECT_ERRORS, describe, unreachable
+
+    where = describe(url)
+    try:
+        conn = await asyncpg.connect(url, timeout=timeout_s)
+    except CONNECT_ERRORS as error:
+        return [Check("database", False, str(unreachable(url, error)))]
+    try:
+        if not await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL"):
+            return [Check("database", False, f"{where} has no schema yet (the bot creates it)")]
+        version = int(await conn.fetchval("SELECT version FROM schema_version"))
+        if await conn.fetchval("SELECT pg_is_in_recovery()"):
+            return [Check("database", False, f"{where} is a read-only standby")]
+        if not await conn.fetchval("SELECT has_table_privilege('moves', 'INSERT')"):
+            return [Check("database", False, f"{where} does not let this user write moves")]
+    except asyncpg.PostgresError as error:
+        return [Check("database", False, f"{where} cannot be read ({error})")]
+    finally:
+        await conn.close()
+    return [Check("database", True, f"{where} is readable and writable"), schema_check(version)]
+
+
+def schema_check(version: int) -> Check:
     if version == LATEST_VERSION:
-        checks.append(Check("schema", True, f"schema version {version} is current"))
-    elif version < LATEST_VERSION:
-        checks.append(
-            Check(
-                "schema",
-                False,
-                f"schema version {version} is older than {LATEST_VERSION}; "
-                "the bot upgrades it when it starts",
-            )
+        return Check("schema", True, f"schema version {version} is current")
+    if version < LATEST_VERSION:
+        return Check(
+            "schema",
+            False,
+            f"schema version {version} is older than {LATEST_VERSION}; "
+            "the bot upgrades it when it starts",
         )
-    else:
-        checks.append(
-            Check(
-                "schema",
-                False,
-                f"schema version {version} is newer than {LATEST_VERSION}; upgrade the bot",
-            )
-        )
-    return checks
+    return Check(
+        "schema",
+        False,
+        f"schema version {version} is newer than {LATEST_VERSION}; upgrade the bot",
+    )

@@ -416,19 +416,29 @@ def describe(url: str) -> str:
     return f"postgresql://{parts.username + '@' if parts.username else ''}{host}{port}{parts.path}"
 
 
-async def connect_pool(url: str) -> asyncpg.Pool:
-    """A pool to `url`, or one sentence saying why not (never the password)."""
+def unreachable(url: str, error: BaseException) -> StorageError:
+    """Why a connection to `url` failed, as one sentence (never the password)."""
     where = describe(url)
+    if isinstance(error, asyncpg.InvalidPasswordError):
+        return StorageError(f"PostgreSQL at {where} refused the user name or password.")
+    if isinstance(error, asyncpg.InvalidCatalogNameError):
+        return StorageError(f"PostgreSQL at {where}: that database does not exist.")
+    if isinstance(error, asyncpg.PostgresError):
+        return StorageError(f"PostgreSQL at {where} refused the connection ({error}).")
+    return StorageError(
+        f"PostgreSQL at {where} cannot be reached ({type(error).__name__}: {error})."
+    )
+
+
+CONNECT_ERRORS: Final = (OSError, asyncio.TimeoutError, asyncpg.PostgresError)
+
+
+async def connect_pool(url: str) -> asyncpg.Pool:
+    """A pool to `url`, or a `StorageError` saying why not in one sentence."""
     try:
         return await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE, timeout=10)
-    except asyncpg.InvalidPasswordError:
-        raise StorageError(f"PostgreSQL at {where} refused the user name or password.") from None
-    except asyncpg.InvalidCatalogNameError:
-        raise StorageError(f"PostgreSQL at {where}: that database does not exist.") from None
-    except (TimeoutError, OSError, asyncpg.CannotConnectNowError) as error:
-        raise StorageError(
-            f"PostgreSQL at {where} cannot be reached ({type(error).__name__}: {error})."
-        ) from None
+    except CONNECT_ERRORS as error:
+        raise unreachable(url, error) from None
 
 
 class PostgresStorage(SqliteStorage):

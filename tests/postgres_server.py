@@ -21,6 +21,8 @@ from pathlib import Path
 import asyncpg
 
 USER = "hearts"
+PASSWORD = "table-stakes"
+"""The server asks for it over TCP (scram-sha-256), so a wrong one is refused for real."""
 
 
 def pg_bin(name: str) -> str | None:
@@ -49,8 +51,22 @@ class PostgresServer:
         self.data = self.root / "data"
         self.port = _free_port()
         self._names = itertools.count(1)
+        secret = self.root / "password"
+        secret.write_text(PASSWORD)
+        if self.run_as:
+            os.chown(secret, owner.pw_uid, owner.pw_gid)
         self._run(
-            initdb, "-D", str(self.data), "-U", USER, "--auth=trust", "-E", "UTF8", "--no-sync"
+            initdb,
+            "-D",
+            str(self.data),
+            "-U",
+            USER,
+            f"--pwfile={secret}",
+            "--auth-host=scram-sha-256",
+            "--auth-local=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
         )
         self.start()
 
@@ -68,7 +84,7 @@ class PostgresServer:
 
     @property
     def url(self) -> str:
-        return f"postgresql://{USER}@127.0.0.1:{self.port}/postgres"
+        return f"postgresql://{USER}:{PASSWORD}@127.0.0.1:{self.port}/postgres"
 
     async def database(self) -> str:
         """A new, empty database on this server: its URL."""
@@ -78,7 +94,7 @@ class PostgresServer:
             await connection.execute(f'CREATE DATABASE "{name}"')
         finally:
             await connection.close()
-        return f"postgresql://{USER}@127.0.0.1:{self.port}/{name}"
+        return f"postgresql://{USER}:{PASSWORD}@127.0.0.1:{self.port}/{name}"
 
     def stop(self) -> None:
         subprocess.run(

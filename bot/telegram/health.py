@@ -22,7 +22,7 @@ from telegram.request import HTTPXRequest
 
 from bot.config import Settings
 from bot.logs import SecretRedactor
-from storage.checks import Check, check_database
+from storage.checks import Check, check_database, check_postgres
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +68,10 @@ async def check_bot_api(settings: Settings, get_me: GetMe | None = None) -> Chec
 
 async def run_checks(settings: Settings, get_me: GetMe | None = None) -> list[Check]:
     """Every check, the database ones off the event loop."""
-    database = await asyncio.to_thread(check_database, settings.database_path)
+    if settings.database_url is not None:
+        database = await check_postgres(settings.database_url)
+    else:
+        database = await asyncio.to_thread(check_database, settings.database_path)
     return [*database, await check_bot_api(settings, get_me)]
 
 

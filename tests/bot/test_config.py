@@ -128,6 +128,9 @@ def test_empty_values_count_as_unset(tmp_path: Path) -> None:
             "WEBAPP_PORT must differ from WEBHOOK_PORT and HEALTH_PORT",
         ),
         ({"WEBAPP_AUTH_MAX_AGE": "10"}, "WEBAPP_AUTH_MAX_AGE must be a whole number"),
+        ({"DATABASE_URL": "mysql://hearts@db/hearts"}, "DATABASE_URL must be a PostgreSQL"),
+        ({"DATABASE_URL": "hearts.sqlite3"}, "DATABASE_URL must be a PostgreSQL"),
+        ({"DATABASE_URL": "postgresql://db:port/x"}, "DATABASE_URL is not a valid address"),
         ({"DEFAULT_TURN_TIMER": "1.5"}, "DEFAULT_TURN_TIMER must be a whole number of seconds"),
         ({"DEFAULT_TURN_TIMER": "-5"}, "DEFAULT_TURN_TIMER must be a whole number of seconds"),
         ({"COMPUTER_THINK_MS": "fast"}, "COMPUTER_THINK_MS must be a whole number"),
@@ -208,3 +211,15 @@ def test_malformed_env_file_names_the_line_not_its_content(
         load_settings({}, env_file=env_file)
     assert expected in str(caught.value)
     assert SECRET_PART not in str(caught.value)
+
+
+def test_database_url_names_postgresql_or_a_sqlite_file(tmp_path: Path) -> None:
+    url = "postgresql://hearts:s3cret-pw@db.example.org:5432/hearts"
+    settings = load_settings({"BOT_TOKEN": TOKEN, "DATABASE_URL": url}, env_file=None)
+    assert settings.database == url and settings.database_url == url
+    assert "s3cret-pw" in settings.secrets and "s3cret-pw" not in repr(settings)
+    file = tmp_path / "x" / "hearts.sqlite3"
+    settings = load_settings(
+        {"BOT_TOKEN": TOKEN, "DATABASE_URL": f"sqlite://{file}"}, env_file=None
+    )
+    assert settings.database_url is None and settings.database == str(file)

@@ -1,0 +1,78 @@
+"""What is PostgreSQL's own: its errors said in one sentence, the schema created once under
+a lock, a newer schema refused, and the SQL spelled for it."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+from postgres_server import PASSWORD, PostgresServer
+
+from storage import SchemaTooNew, StorageError, open_storage
+from storage.checks import check_postgres
+from storage.migrations import LATEST_VERSION
+from storage.postgres import SCHEMA_VERSION, PostgresStorage, translate
+
+
+def test_sqlite_spellings_become_postgresqls() -> None:
+    assert translate("SELECT a FROM t WHERE b = ? AND c = '?' AND d IS ?") == (
+        "SELECT a FROM t WHERE b = $1 AND c = '?' AND d IS NOT DISTINCT FROM $2"
+    )
+    assert translate("INSERT OR IGNORE INTO t (a) VALUES (?)") == (
+        "INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING"
+    )
+    assert translate("SELECT json_extract(move, '$.seat') FROM moves") == (
+        "SELECT ((move::jsonb) ->> 'seat')::bigint FROM moves"
+    )
+
+
+async def test_bad_addresses_get_one_sentence_without_the_password(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.database()
+    wrong_password = url.replace(PASSWORD, "not-the-password")
+    missing = url.rsplit("/", 1)[0] + "/no_such_database"
+    closed = url.replace(f":{postgres.port}/", ":1/")
+    for address, said in (
+        (wrong_password, "refused the user name or password"),
+        (missing, "that database does not exist"),
+        (closed, "cannot be reached"),
+    ):
+        with pytest.raises(StorageError) as refused:
+            await open_storage(address)
+        message = str(refused.value)
+        assert said in message and "PostgreSQL at postgresql://hearts@127.0.0.1" in message
+        assert PASSWORD not in message and "not-the-password" not in message
+        [check] = await check_postgres(address)
+        assert not check.ok and said in check.detail and PASSWORD not in check.detail
+
+
+async def test_two_processes_starting_at_once_create_the_schema_once(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.database()
+    stores = await asyncio.gather(*(PostgresStorage.open(url) for _ in range(4)))
+    for store in stores:
+        await store.close()
+    connection = await asyncpg.connect(url)
+    try:
+        assert await connection.fetch("SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
+    finally:
+        await connection.close()
+    checks = await check_postgres(url)
+    assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]
+
+
+async def test_a_database_of_a_newer_schema_is_refused(postgres: PostgresServer) -> None:
+    url = await postgres.database()
+    await (await PostgresStorage.open(url)).close()
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("UPDATE schema_version SET version = $1", LATEST_VERSION + 1)
+    finally:
+        await connection.close()
+    with pytest.raises(SchemaTooNew, match="Upgrade the bot"):
+        await open_storage(url)
+    [_, schema] = await check_postgres(url)
+    assert not schema.ok and "newer" in schema.detail

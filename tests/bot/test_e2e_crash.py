@@ -30,10 +30,13 @@ import sqlite3
 import sys
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
+import asyncpg
+import pytest
 from bot_harness import open_table
 
 from engine import Card, Game, Move, Rules
@@ -41,6 +44,8 @@ from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
 from sandbox.views import CallbackRecord
+from storage import is_postgres
+from storage.postgres import translate
 from storage.replay import Origin, replay, same_state
 
 CRASH_BOT = Path(__file__).with_name("crash_bot.py")
@@ -48,9 +53,10 @@ TARGET = 50
 
 
 class BotProcess:
-    """`crash_bot.py` as a child process, pointed at the double and one database file."""
+    """`crash_bot.py` as a child process, pointed at the double and one database (a SQLite
+    file, or a PostgreSQL URL)."""
 
-    def __init__(self, double: BotApiDouble, database: Path, logs: Path) -> None:
+    def __init__(self, double: BotApiDouble, database: str | Path, logs: Path) -> None:
         self.double = double
         self.database = database
         self.logs = logs
@@ -64,7 +70,11 @@ class BotProcess:
             BOT_TOKEN=self.double.token,
             TELEGRAM_API_BASE_URL=self.double.base_url,
             TELEGRAM_API_FILE_URL=self.double.base_file_url,
-            DATABASE_PATH=str(self.database),
+            **(
+                {"DATABASE_URL": str(self.database)}
+                if is_postgres(self.database)
+                else {"DATABASE_PATH": str(self.database)}
+            ),
             LOG_LEVEL="INFO",
             PYTHONUNBUFFERED="1",
         )
@@ -133,35 +143,48 @@ class StoredState:
     user_of_seat: dict[int, int]
 
 
-def _read_only(database: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)
+def _rows(database: str | Path, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+    """Read the database beside the bot: SQLite read-only, or PostgreSQL on a connection of
+    its own (in a thread with its own event loop: the double answers the bot in this one)."""
+    if is_postgres(database):
+
+        async def fetch() -> list[Any]:
+            connection = await asyncpg.connect(str(database))
+            try:
+                return [tuple(r) for r in await connection.fetch(translate(sql), *parameters)]
+            finally:
+                await connection.close()
+
+        with ThreadPoolExecutor(1) as thread:
+            return thread.submit(asyncio.run, fetch()).result()
+    uri = f"file:{database}?mode=ro"
+    with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=5)) as db:
+        return db.execute(sql, parameters).fetchall()
 
 
-def read_state(database: Path, chat_id: int) -> StoredState:
+def read_state(database: str | Path, chat_id: int) -> StoredState:
     """The chat's latest game as stored: its snapshot and who sits where."""
-    with contextlib.closing(_read_only(database)) as db:
-        game_id, status, snapshot = db.execute(
-            "SELECT id, status, snapshot FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1",
-            (chat_id,),
-        ).fetchone()
-        seats = db.execute(
-            "SELECT seat, user_id FROM game_seats WHERE game_id = ?", (game_id,)
-        ).fetchall()
+    [(game_id, status, snapshot)] = _rows(
+        database,
+        "SELECT id, status, snapshot FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1",
+        (chat_id,),
+    )
+    seats = _rows(database, "SELECT seat, user_id FROM game_seats WHERE game_id = ?", (game_id,))
     assert snapshot is not None, "the game has not started"
     return StoredState(game_id, status, Game.from_json(snapshot), dict(seats))
 
 
-def read_journal(database: Path, game_id: int) -> tuple[Origin, list[tuple[int, dict]], str]:  # type: ignore[type-arg]
+def read_journal(database: str | Path, game_id: int) -> tuple[Origin, list[tuple[int, dict]], str]:  # type: ignore[type-arg]
     """The game's origin, its journal of moves, and its snapshot."""
-    with contextlib.closing(_read_only(database)) as db:
-        rules, seed, first_dealer, from_seed, deals, last_seq, snapshot = db.execute(
-            "SELECT rules, seed, first_dealer, dealer_from_seed, fixed_deals, last_seq, snapshot"
-            " FROM games WHERE id = ?",
-            (game_id,),
-        ).fetchone()
-        moves = db.execute(
-            "SELECT seq, move FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
+    [(rules, seed, first_dealer, from_seed, deals, last_seq, snapshot)] = _rows(
+        database,
+        "SELECT rules, seed, first_dealer, dealer_from_seed, fixed_deals, last_seq, snapshot"
+        " FROM games WHERE id = ?",
+        (game_id,),
+    )
+    moves = _rows(
+        database, "SELECT seq, move FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+    )
     assert len(moves) == last_seq
     origin = Origin(
         Rules.from_dict(json.loads(rules)),
@@ -195,7 +218,7 @@ class Referee:
     """Presses every move for the four people and remembers the plays it made."""
 
     double: BotApiDouble
-    database: Path
+    database: str | Path
     group: Group
     people: dict[int, SandboxUser]
     plays: list[tuple[int, str]] = field(default_factory=list)
@@ -288,10 +311,13 @@ def mid_trick(hand: int, tricks: int, cards: int) -> Callable[[StoredState], boo
 # ------------------------------------------------------------------ the test
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 async def test_sigkill_in_the_middle_of_a_trick_loses_and_repeats_no_card(
-    tmp_path: Path,
+    tmp_path: Path, kind: str, request: pytest.FixtureRequest
 ) -> None:
-    database = tmp_path / "hearts.sqlite3"
+    database: str | Path = tmp_path / "hearts.sqlite3"
+    if kind == "postgresql":
+        database = await request.getfixturevalue("postgres").database()
     async with running_double() as double:
         names = ("Alice", "Bob", "Carol", "Dave")
         people = [double.create_user(n, username=n.lower()) for n in names]
@@ -444,21 +470,22 @@ async def test_sigterm_mid_game_stops_cleanly_and_the_restart_resumes_the_game(
             await bot.stop()
 
 
-def _join_token(database: Path, chat_id: int) -> str:
-    with contextlib.closing(_read_only(database)) as db:
-        (token,) = db.execute(
-            "SELECT join_token FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1", (chat_id,)
-        ).fetchone()
+def _join_token(database: str | Path, chat_id: int) -> str:
+    [(token,)] = _rows(
+        database,
+        "SELECT join_token FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1",
+        (chat_id,),
+    )
     return str(token)
 
 
-def _seated(database: Path, chat_id: int) -> list[int]:
-    with contextlib.closing(_read_only(database)) as db:
-        rows = db.execute(
-            "SELECT s.user_id FROM game_seats s JOIN games g ON g.id = s.game_id"
-            " WHERE g.chat_id = ? ORDER BY s.seat",
-            (chat_id,),
-        ).fetchall()
+def _seated(database: str | Path, chat_id: int) -> list[int]:
+    rows = _rows(
+        database,
+        "SELECT s.user_id FROM game_seats s JOIN games g ON g.id = s.game_id"
+        " WHERE g.chat_id = ? ORDER BY s.seat",
+        (chat_id,),
+    )
     return [user for (user,) in rows]
 
 

@@ -12,6 +12,7 @@ BENCHMARKS = {
     "ratings": "bench.ratings_bench",
     "i18n": "bench.i18n_bench",
     "coach": "bench.coach_bench",
+    "failover": "bench.failover_bench",
 }
 
 

@@ -145,8 +145,9 @@ def run_bot(settings: Settings) -> int:
     from telegram import Update
     from telegram.error import InvalidToken, NetworkError
 
+    from bot.leader import attach_leadership, take_lead
     from bot.logs import setup_logging
-    from bot.telegram.health import attach_health_server
+    from bot.telegram.health import ROLE, attach_health_server
     from bot.telegram.webhook import run_webhook
     from storage.errors import StorageError
 
@@ -158,8 +159,13 @@ def run_bot(settings: Settings) -> int:
         return 1
 
     stop_signals = (signal.SIGINT, signal.SIGTERM)
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)  # the bot runs on it (run_polling and run_webhook use it)
     try:
+        leadership = take_lead(settings, loop)  # a standby waits here
         application = build_application(settings)
+        if leadership is not None:
+            attach_leadership(application, leadership)
         attach_health_server(application, settings)
         if settings.webhook_mode:
             logger.info("starting: webhook at %s", settings.webhook_url)
@@ -186,9 +192,13 @@ def run_bot(settings: Settings) -> int:
             file=sys.stderr,
         )
         return 1
+    except KeyboardInterrupt:
+        return 130
     except Exception:
         logger.exception("the bot stopped after an unexpected error")
         return 1
+    if ROLE.name == "lost":
+        return 1  # the database went away: a supervisor starts it again, as the standby
     logger.info("stopped")
     return 0
 

@@ -131,7 +131,9 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
         builder = builder.rate_limiter(MessageRateLimiter(max_retries=0))  # type: ignore[arg-type]
     app = builder.build()
     # Polling confirms an update only once it was handled (bot/telegram/poller.py).
-    app.updater = ConfirmingUpdater(app.bot, app.update_queue, app.process_update)
+    app.updater = ConfirmingUpdater(
+        app.bot, app.update_queue, app.process_update, lambda: app.bot_data.storage
+    )
     app.bot_data.settings = settings
     app.bot_data.tuning = tuning
     # Before any other handler: each update says its sender's app language.

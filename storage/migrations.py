@@ -39,6 +39,9 @@ Schema (version 2):
   storage opens.
 - version 8 adds ``chats.hints``: whether the chat's tables offer the coach's hints (on
   unless the chat turned them off; tournaments never offer them).
+- version 9 adds ``handled_updates``: each Telegram update whose effects are stored,
+  written in the same transaction as the move it produced (`storage.handling`), so a
+  process that takes over never handles it again.
 """
 
 from __future__ import annotations
@@ -398,7 +401,20 @@ _V8 = Migration(
     ("ALTER TABLE chats ADD COLUMN hints INTEGER NOT NULL DEFAULT 1",),
 )
 
-MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
+_V9 = Migration(
+    9,
+    "handled updates: the Telegram updates whose effects are stored",
+    (
+        """
+        CREATE TABLE handled_updates (
+            update_id  INTEGER PRIMARY KEY,
+            handled_at INTEGER NOT NULL
+        )
+        """,
+    ),
+)
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
 LATEST_VERSION: Final = len(MIGRATIONS)
 
 assert all(m.version == i + 1 for i, m in enumerate(MIGRATIONS)), "migrations out of order"

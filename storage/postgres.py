@@ -16,7 +16,7 @@ import asyncio
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from decimal import Decimal
 from pathlib import Path
@@ -381,10 +381,16 @@ SCHEMA: Final = (
     )
     """,
     "CREATE INDEX rating_changes_history ON rating_changes (player, pool, chat_id, game_id)",
+    """
+    CREATE TABLE handled_updates (
+        update_id  BIGINT PRIMARY KEY,
+        handled_at BIGINT NOT NULL
+    )
+    """,
 )
 """The schema at version `LATEST_VERSION` (the same tables, columns and rules as SQLite's
 after its migrations); a later version appends its own statements here and there."""
-SCHEMA_VERSION: Final = 8
+SCHEMA_VERSION: Final = 9
 
 
 async def migrate(connection: asyncpg.Connection, where: str) -> int:
@@ -492,3 +498,83 @@ class PostgresStorage(SqliteStorage):
             "A PostgreSQL database is backed up with pg_dump (see deploy/GUIDE.md), not with "
             "hearts-bot backup."
         )
+
+
+# ---------------------------------------------------------------- leader and standby
+
+LEADER_LOCK: Final = 0x4845_4152  # "HEAR": the advisory lock the leading process holds
+KEEPALIVE: Final = {
+    # The server notices a leader whose machine stopped answering within about 6 s
+    # (3 s idle, then 3 probes a second apart), and frees its lock for the standby.
+    "tcp_keepalives_idle": "3",
+    "tcp_keepalives_interval": "1",
+    "tcp_keepalives_count": "3",
+}
+
+
+class Leadership:
+    """This process's hold on the leader lock: a session advisory lock on a connection of
+    its own, held until the process (or its connection) dies. Two bot processes pointed at
+    one database: exactly one holds it and serves Telegram; the other waits in `wait`."""
+
+    def __init__(self, connection: asyncpg.Connection, name: str) -> None:
+        self.connection = connection
+        self.name = name
+
+    @classmethod
+    async def wait(
+        cls, url: str, name: str, waiting: Callable[[str | None], None] | None = None
+    ) -> Leadership:
+        """Take the lock, waiting as long as another process holds it (`waiting` is told
+        who, once). `name` shows in ``pg_stat_activity`` (and in `holder`)."""
+        settings = {"application_name": name[:63], **KEEPALIVE}
+        try:
+            connection = await asyncpg.connect(url, server_settings=settings, timeout=10)
+        except CONNECT_ERRORS as error:
+            raise unreachable(url, error) from None
+        try:
+            if not await connection.fetchval("SELECT pg_try_advisory_lock($1)", LEADER_LOCK):
+                if waiting is not None:
+                    waiting(await holder_on(connection))
+                await connection.execute("SELECT pg_advisory_lock($1)", LEADER_LOCK)
+        except BaseException:
+            await connection.close()
+            raise
+        return cls(connection, name)
+
+    async def watch(self, lost: Callable[[], None], every: float = 2.0) -> None:
+        """Check the lock's connection every `every` seconds; `lost` is called once when it
+        no longer answers (the database went away: another process may lead now)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await asyncio.wait_for(self.connection.fetchval("SELECT 1"), timeout=5)
+            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                lost()
+                return
+
+    async def release(self) -> None:
+        if not self.connection.is_closed():
+            await self.connection.close()
+
+
+async def holder_on(connection: asyncpg.Connection) -> str | None:
+    """The name of the process that holds the leader lock, if one does."""
+    name = await connection.fetchval(
+        "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+        " WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1",
+        LEADER_LOCK,
+    )
+    return str(name) if name is not None else None
+
+
+async def leader(url: str) -> str | None:
+    """Who leads on the database at `url` (for ``hearts-bot check``)."""
+    try:
+        connection = await asyncpg.connect(url, timeout=5)
+    except CONNECT_ERRORS as error:
+        raise unreachable(url, error) from None
+    try:
+        return await holder_on(connection)
+    finally:
+        await connection.close()

@@ -135,6 +135,14 @@ class Storage(Protocol):
         """
         ...
 
+    async def mark_handled(self, update_id: int) -> None:
+        """The Telegram update has been handled (`storage.handling`)."""
+        ...
+
+    async def was_handled(self, update_id: int) -> bool:
+        """Whether the update was handled already, by this process or another."""
+        ...
+
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None: ...
 
     async def load_game(self, game_id: int, *, verify: bool = True) -> StoredGame:

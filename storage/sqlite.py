@@ -37,7 +37,9 @@ from engine import Game, Move, Rules
 from engine.scoring import rank_key
 
 from . import backup as backup_module
+from . import handling
 from .errors import GameNotFound, SchemaTooNew, StorageError, StorageUnavailable, WrongGameStatus
+from .handling import HANDLING
 from .migrations import LATEST_VERSION, MIGRATIONS
 from .models import (
     OPEN_STATUSES,
@@ -80,6 +82,17 @@ def _now_ms() -> int:
 
 def _time(ms: int | None) -> datetime | None:
     return None if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC)
+
+
+async def _handled(db: Any, update_id: int, now: int) -> None:
+    await db.execute(
+        "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)",
+        (update_id, now),
+    )
+    if update_id % 1000 == 0:  # now and then, the ids that can no longer come back go
+        await db.execute(
+            "DELETE FROM handled_updates WHERE update_id < ?", (update_id - handling.KEEP,)
+        )
 
 
 def _dumps(value: Any) -> str:
@@ -471,6 +484,9 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
                 "INSERT INTO moves (game_id, seq, move, created_at) VALUES (?, ?, ?, ?)",
                 (game_id, seq, move_json, now),
             )
+            update_id = HANDLING.get()
+            if update_id is not None:  # the update that made it: handled, with the move
+                await _handled(db, update_id, now)
             if len(history) > hands_recorded:
                 await db.executemany(
                     "INSERT INTO hand_points (game_id, hand_number, seat, points_re, points_im,"
@@ -551,6 +567,16 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
             results,
         )
         await rate_finished(db, game_id)
+
+    async def mark_handled(self, update_id: int) -> None:
+        """The update has been handled (its moves, if any, are stored already)."""
+        async with self._transaction() as db:
+            await _handled(db, update_id, _now_ms())
+
+    async def was_handled(self, update_id: int) -> bool:
+        """Whether the update was handled already, here or by another process."""
+        rows = await self._read("SELECT 1 FROM handled_updates WHERE update_id = ?", (update_id,))
+        return bool(rows)
 
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
         async with self._transaction() as db:

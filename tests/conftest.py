@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from postgres_server import PostgresServer
+
+from sandbox.postgres_server import PostgresServer
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

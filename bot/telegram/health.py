@@ -29,6 +29,16 @@ logger = logging.getLogger(__name__)
 GetMe = Callable[[], Awaitable[Any]]
 
 
+class Role:
+    """What this process is: ``single`` (SQLite), ``standby`` or ``leader`` (PostgreSQL,
+    `bot.leader`), ``lost`` (it led, and lost its database connection)."""
+
+    name = "single"
+
+
+ROLE = Role()
+
+
 def make_bot(settings: Settings, timeout_s: float = 10.0) -> Bot:
     """A plain `Bot` for one-off calls (``check``), with short timeouts."""
     assert settings.bot_token is not None
@@ -70,9 +80,23 @@ async def run_checks(settings: Settings, get_me: GetMe | None = None) -> list[Ch
     """Every check, the database ones off the event loop."""
     if settings.database_url is not None:
         database = await check_postgres(settings.database_url)
+        database.append(await _leader_check(settings.database_url))
     else:
         database = await asyncio.to_thread(check_database, settings.database_path)
     return [*database, await check_bot_api(settings, get_me)]
+
+
+async def _leader_check(url: str) -> Check:
+    from storage.errors import StorageError
+    from storage.postgres import leader
+
+    try:
+        holder = await leader(url)
+    except StorageError as error:
+        return Check("leader", False, str(error))
+    if holder is None:
+        return Check("leader", False, "no bot process leads: none is running, or all wait")
+    return Check("leader", True, f"{holder} leads")
 
 
 def report(checks: list[Check]) -> dict[str, Any]:
@@ -107,6 +131,7 @@ class HealthServer:
                 else Check("writes", False, f"the bot's last write failed ({failure})")
             )
         body = report(checks)
+        body["role"] = ROLE.name
         status = 200 if body["ok"] else 503
         if not body["ok"]:
             logger.warning("health check failed: %s", json.dumps(body["checks"]))

@@ -8,11 +8,14 @@ handled, so Telegram keeps everything unhandled and delivers it again to the nex
 process. Updates seen again while they are still being handled (or were handled above one
 that is) are skipped.
 
-The guarantee is at least once: an update handled but not yet confirmed when the process
-is killed is delivered again after the restart. A card press delivered twice plays the
-card once (its button carries the hand's stamp, and the second press finds the card played
-and is answered so); a command may be answered twice. A stop by signal confirms everything
-handled before it ends.
+Telegram's guarantee is at least once: an update handled but not yet confirmed when the
+process is killed is delivered again, to the restarted process or to the standby that
+takes over. The storage makes it once: an update's id is stored in the same transaction as
+the move it produced (`storage.handling`), and after any other update once it is handled;
+an update found there is confirmed without being handled again. (An update without a
+stored effect whose process dies between handling it and storing its id may be answered
+twice: a reply to a command, never a move.) A stop by signal confirms everything handled
+before it ends.
 """
 
 from __future__ import annotations
@@ -27,9 +30,14 @@ from telegram import Update
 from telegram.error import Forbidden, InvalidToken, TelegramError
 from telegram.ext import Updater
 
+from storage.errors import StorageError
+from storage.handling import HANDLING
+
 log = logging.getLogger(__name__)
 
 Process = Callable[[Update], Awaitable[None]]
+Ledger = Callable[[], Any]
+"""The storage once it is open (None before): `was_handled`, `mark_handled`."""
 
 MAX_IN_FLIGHT = 512
 """No more updates are asked for while this many are being handled."""
@@ -38,12 +46,29 @@ STOP_GRACE_S = 10.0
 """How long a stop waits for updates still being handled before it confirms the rest."""
 
 
+async def _asks(question: Awaitable[Any], otherwise: Any) -> Any:
+    """The storage's answer, or `otherwise` when it cannot give one (handling goes on: at
+    least once, as without the ledger)."""
+    try:
+        return await question
+    except StorageError as error:
+        log.warning("the handled updates cannot be read or written: %s", error)
+        return otherwise
+
+
 class ConfirmingUpdater(Updater):
     """An `Updater` whose polling confirms an update only after `process` handled it."""
 
-    def __init__(self, bot: Any, update_queue: asyncio.Queue[object], process: Process) -> None:
+    def __init__(
+        self,
+        bot: Any,
+        update_queue: asyncio.Queue[object],
+        process: Process,
+        ledger: Ledger | None = None,
+    ) -> None:
         super().__init__(bot=bot, update_queue=update_queue)
         self._process = process
+        self._ledger = ledger
         self._poll_task: asyncio.Task[None] | None = None
         self._in_flight: dict[int, asyncio.Task[None]] = {}
         self._done: set[int] = set()
@@ -136,10 +161,19 @@ class ConfirmingUpdater(Updater):
         self._next = max(self._next, update_id + 1)
 
         async def handle() -> None:
+            storage = self._ledger() if self._ledger is not None else None
+            if storage is not None and await _asks(storage.was_handled(update_id), False):
+                log.info("update %s was handled already; confirmed, not again", update_id)
+                return
+            token = HANDLING.set(update_id)
             try:
                 await self._process(update)
             except Exception:
                 log.exception("update %s could not be handled", update_id)
+            finally:
+                HANDLING.reset(token)
+            if storage is not None:
+                await _asks(storage.mark_handled(update_id), None)
 
         task = asyncio.create_task(handle(), name=f"update:{update_id}")
         self._in_flight[update_id] = task

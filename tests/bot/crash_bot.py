@@ -7,11 +7,13 @@ no rate limiter (the double's limits are off in the crash test). ``CRASH_BOT_DM_
 and ``CRASH_BOT_GROUP_INTERVAL`` (seconds) turn the edit intervals up if a test wants them.
 
 The process polls until it is killed; the crash test kills it with SIGKILL, so nothing here
-may rely on a clean shutdown.
+may rely on a clean shutdown. With ``DATABASE_URL`` it first takes the leader lock as
+``hearts-bot`` does (`bot.leader`): a second one waits as the standby (the failover test).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 
@@ -19,6 +21,7 @@ from telegram import Update
 
 from bot.app import build_application
 from bot.config import ConfigError, Tuning, load_settings
+from bot.leader import attach_leadership, take_lead
 from bot.logs import setup_logging
 
 
@@ -40,7 +43,12 @@ def main() -> int:
         print(f"crash_bot: {error}", file=sys.stderr)
         return 2
     setup_logging(settings)
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    leadership = take_lead(settings, loop)  # with DATABASE_URL, a standby waits here
     app = build_application(settings, tuning_from_env())
+    if leadership is not None:
+        attach_leadership(app, leadership)
     app.run_polling(poll_interval=0.0, timeout=1, allowed_updates=Update.ALL_TYPES)
     return 0
 

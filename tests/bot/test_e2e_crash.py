@@ -80,8 +80,9 @@ class BotProcess:
         )
         return env
 
-    async def start(self) -> None:
-        """Start the bot and wait until it polls (its post_init has resumed every game)."""
+    async def start(self, *, standby: bool = False) -> None:
+        """Start the bot and wait until it polls (its post_init has resumed every game);
+        a `standby` until it says it waits for the leader."""
         assert self.process is None or self.process.returncode is not None
         self.starts += 1
         self._log_file = (self.logs / f"bot-{self.starts}.log").open("wb")
@@ -94,10 +95,17 @@ class BotProcess:
             stderr=asyncio.subprocess.STDOUT,
         )
         process = self.process
-        await self.double.wait_for(
-            lambda: self.double.call_count("getUpdates") > polls or process.returncode is not None,
-            30,
-        )
+        if standby:
+            await self.double.wait_for(
+                lambda: "standby:" in self.log_text() or process.returncode is not None, 30
+            )
+        else:
+            await self.double.wait_for(
+                lambda: (
+                    self.double.call_count("getUpdates") > polls or process.returncode is not None
+                ),
+                30,
+            )
         assert process.returncode is None, f"the bot exited: {self.log_text()[-2000:]}"
 
     async def kill(self) -> None:

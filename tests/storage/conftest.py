@@ -4,8 +4,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from postgres_server import PostgresServer
 
+from sandbox.postgres_server import PostgresServer
 from storage.postgres import PostgresStorage
 from storage.sqlite import SqliteStorage
 

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from postgres_server import PostgresServer
 
+from sandbox.postgres_server import PostgresServer
 from storage import open_storage
 from storage.sqlite import SqliteStorage
 

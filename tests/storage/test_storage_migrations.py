@@ -59,6 +59,8 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
     await store.close()
     with sqlite3.connect(db_path) as db:
         db.execute(f"PRAGMA user_version = {old_version}")
+        if old_version < 9:
+            db.execute("DROP TABLE handled_updates")
         if old_version < 8:
             db.execute("ALTER TABLE chats DROP COLUMN hints")
         if old_version < 7:

@@ -7,8 +7,8 @@ import asyncio
 
 import asyncpg
 import pytest
-from postgres_server import PASSWORD, PostgresServer
 
+from sandbox.postgres_server import PASSWORD, PostgresServer
 from storage import SchemaTooNew, StorageError, open_storage
 from storage.checks import check_postgres
 from storage.migrations import LATEST_VERSION

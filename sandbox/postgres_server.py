@@ -1,5 +1,6 @@
-"""A real PostgreSQL server for the tests: Debian's ``postgresql`` package, ``initdb``
-into a temporary folder, ``pg_ctl`` on a free port of 127.0.0.1, removed afterwards.
+"""A real PostgreSQL server for the tests and benchmarks: Debian's ``postgresql`` package,
+``initdb`` into a temporary folder, ``pg_ctl`` on a free port of 127.0.0.1, removed
+afterwards. (Its own programs only: the database driver stays in `storage`.)
 
 Run as root (CI, containers), the server runs as the ``postgres`` user, as PostgreSQL
 requires. Without the package the tests that need it fail with a sentence saying how to
@@ -17,8 +18,6 @@ import socket
 import subprocess
 import tempfile
 from pathlib import Path
-
-import asyncpg
 
 USER = "hearts"
 PASSWORD = "table-stakes"
@@ -89,11 +88,9 @@ class PostgresServer:
     async def database(self) -> str:
         """A new, empty database on this server: its URL."""
         name = f"test_{os.getpid()}_{next(self._names)}"
-        connection = await asyncpg.connect(self.url)
-        try:
-            await connection.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await connection.close()
+        createdb = pg_bin("createdb")
+        assert createdb is not None
+        self._run(createdb, "-h", str(self.root), "-p", str(self.port), "-U", USER, name)
         return f"postgresql://{USER}:{PASSWORD}@127.0.0.1:{self.port}/{name}"
 
     def stop(self) -> None:

@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     restore = commands.add_parser("restore", help="restore the database from a backup")
     restore.add_argument("src", type=Path, help="the backup file")
+    copy = commands.add_parser(
+        "copy-db", help="copy a SQLite database into an empty PostgreSQL one, and prove it"
+    )
+    copy.add_argument("source", type=Path, help="the SQLite database file")
+    copy.add_argument("target", help="postgresql://user:password@host:port/database")
     ratings = commands.add_parser("ratings", help="the ratings: rebuild them from the games")
     ratings.add_argument(
         "--rebuild",
@@ -115,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_backup(load_settings(require_token=False), args.dest)
         if args.command == "restore":
             return run_restore(load_settings(require_token=False), args.src)
+        if args.command == "copy-db":
+            return run_copy(args.source, args.target)
         if args.command == "ratings":
             return run_rebuild_ratings(load_settings(require_token=False))
         return run_bot(load_settings())
@@ -275,6 +282,30 @@ def run_restore(settings: Settings, src: Path) -> int:
         print(f"{PROG}: restore refused: {exc}", file=sys.stderr)
         return 1
     print(f"restored {settings.database_path} from {src}")
+    return 0
+
+
+def run_copy(source: Path, target: str) -> int:
+    """``hearts-bot copy-db``: every row into an empty PostgreSQL database, then replayed."""
+    from storage import is_postgres
+    from storage.copy import copy_database
+    from storage.errors import StorageError
+    from storage.postgres import describe
+
+    if not is_postgres(target):
+        print(f"{PROG}: the target must be a postgresql:// address.", file=sys.stderr)
+        return 2
+    try:
+        report = asyncio.run(copy_database(source, target))
+    except (StorageError, OSError) as exc:
+        print(f"{PROG}: copy-db refused: {exc}", file=sys.stderr)
+        return 1
+    counted = ", ".join(f"{n} {table}" for table, n in report.rows.items() if n)
+    print(f"copied {source} to {describe(target)}: {counted or 'no rows'}")
+    print(
+        f"every game replays from the copy to its stored state ({report.games_replayed} "
+        f"games; {report.games_quarantined_before} set aside in the source, copied as they were)"
+    )
     return 0
 
 

@@ -1,0 +1,106 @@
+"""``hearts-bot copy-db``: a SQLite database moved into an empty PostgreSQL one, every game
+replayed from the copy, and a database that is not empty refused."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from storage_testkit import VARIANTS, play_stored
+
+from bot.__main__ import main as hearts_bot
+from engine import Rules
+from sandbox.postgres_server import PostgresServer
+from storage import ChatSettings, StorageError, TournamentOptions, open_storage
+from storage.copy import copy_database
+from storage.sqlite import SqliteStorage
+
+ADA, BOB, CY = 11, 12, 13
+
+
+async def fill(path: Path) -> dict[str, object]:
+    """Games of every variant (finished and in play), settings, languages, a tournament;
+    returns what the storage answers about them."""
+    store = await SqliteStorage.open(path)
+    try:
+        for seed, variant in enumerate(VARIANTS, start=1):
+            users = [ADA, BOB, CY][: VARIANTS[variant].players]
+            await play_stored(store, VARIANTS[variant], seed=seed, chat_id=-7, user_ids=users)
+        active, _ = await play_stored(store, Rules(), seed=40, chat_id=-8, max_moves=30)
+        await store.save_chat_settings(
+            ChatSettings(-7, Rules(target=75).to_dict(), 30, "pro", False)
+        )
+        await store.save_person_language(ADA, chosen="es", app="en")
+        await store.upsert_user(ADA, "Ada", "ada")
+        await store.create_tournament(
+            chat_id=-7,
+            thread_id=None,
+            organiser_id=ADA,
+            organiser_name="Ada",
+            name="Cup",
+            rules=Rules(),
+            options=TournamentOptions(),
+            time_zone="UTC",
+            starts_at=dt.datetime(2027, 1, 1, tzinfo=dt.UTC),
+            registration_deadline=None,
+        )
+        return await answers(store, active)
+    finally:
+        await store.close()
+
+
+async def answers(store: SqliteStorage, active: int) -> dict[str, object]:
+    return {
+        "standings": await store.standings(-7),
+        "overall": await store.standings(None),
+        "board": await store.rating_board(-7),
+        "history": await store.rating_history(ADA),
+        "settings": await store.get_chat_settings(-7),
+        "languages": await store.language_choices(),
+        "user": await store.get_user(ADA),
+        "tournaments": await store.tournaments_in_chat(-7),
+        "active": [
+            (g.id, g.last_seq, g.game and g.game.to_json()) for g in await store.active_games()
+        ],
+        "table": await store.game_table(active),
+    }
+
+
+async def test_every_row_is_copied_and_every_game_replays_from_the_copy(
+    tmp_path: Path, postgres: PostgresServer
+) -> None:
+    source = tmp_path / "hearts.sqlite3"
+    before = await fill(source)
+    url = await postgres.database()
+    report = await copy_database(source, url)
+    assert report.rows["games"] == len(VARIANTS) + 1 and report.rows["moves"] > 500
+    assert report.games_replayed == len(VARIANTS) + 1
+    copy = await open_storage(url)
+    try:
+        active = before["table"].game_id  # type: ignore[attr-defined]
+        assert await answers(copy, active) == before  # type: ignore[arg-type]
+        # The copy goes on where the source stopped: new ids follow the copied ones.
+        new = await copy.create_lobby(-9, None, ADA, Rules(), [])
+        assert new == len(VARIANTS) + 2
+    finally:
+        await copy.close()
+    with pytest.raises(StorageError, match="copy-db writes only into an empty database"):
+        await copy_database(source, url)
+
+
+def test_the_command_copies_and_refuses_what_it_must(
+    tmp_path: Path, postgres: PostgresServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import asyncio
+
+    source = tmp_path / "hearts.sqlite3"
+    asyncio.run(fill(source))
+    url = asyncio.run(postgres.database())
+    assert hearts_bot(["copy-db", str(source), url]) == 0
+    out = capsys.readouterr().out
+    assert "every game replays from the copy" in out and "table-stakes" not in out
+    assert hearts_bot(["copy-db", str(source), url]) == 1
+    assert "already holds games" in capsys.readouterr().err
+    assert hearts_bot(["copy-db", str(tmp_path / "none.sqlite3"), url]) == 1
+    assert hearts_bot(["copy-db", str(source), "mysql://x/y"]) == 2

@@ -1,8 +1,11 @@
 """Storage figures: durable moves per second, commit latency, standings and ratings over
 100,000 hands.
 
-``python -m bench.storage_bench [--moves N] [--hands N]``. Bars (issue 4): at least 1,000
-durable moves per second, p99 commit under 10 ms, a standings query under 50 ms.
+``python -m bench storage [--moves N] [--hands N] [--database postgresql]``. Bars (issue 4):
+at least 1,000 durable moves per second, p99 commit under 10 ms, a standings query under
+50 ms. With ``--database postgresql`` the same figures follow for PostgreSQL, in the same
+run: a server started here (Debian's package), or the one a ``postgresql://`` URL names;
+its 100,000 hands are the SQLite ones, moved with copy-db.
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ from pathlib import Path
 
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
-from storage import StoredSeat
+from sandbox.postgres_server import PostgresServer
+from storage import StoredSeat, is_postgres, open_storage
+from storage.copy import copy_database
+from storage.repository import Storage
 from storage.sqlite import SqliteStorage
 
 
@@ -39,7 +45,7 @@ def _seats(players: int) -> list[StoredSeat]:
     return [StoredSeat.human(i, 1000 + i, f"Player {i}") for i in range(players)]
 
 
-async def _start(store: SqliteStorage, chat_id: int, seed: int) -> tuple[int, Game]:
+async def _start(store: Storage, chat_id: int, seed: int) -> tuple[int, Game]:
     rules = Rules(players=4, target=100_000)  # never over while we measure
     game_id = await store.create_lobby(chat_id, None, 1, rules, _seats(4), {"message": 1})
     game = Game(rules, seed=seed)
@@ -47,11 +53,9 @@ async def _start(store: SqliteStorage, chat_id: int, seed: int) -> tuple[int, Ga
     return game_id, game
 
 
-async def bench_moves(path: Path, moves: int, tables: int, synchronous: str) -> None:
-    store = await SqliteStorage.open(
-        path, synchronous="FULL" if synchronous == "FULL" else "NORMAL"
-    )
-    print(f"synchronous={synchronous}")
+async def bench_moves(where: str, moves: int, tables: int, synchronous: str) -> None:
+    store = await open_storage(where, synchronous=synchronous)
+    print("PostgreSQL" if is_postgres(where) else f"SQLite, synchronous={synchronous}")
     try:
         # Latency: one game, one move at a time, only record_move timed.
         game_id, game = await _start(store, -1, 1)
@@ -171,15 +175,24 @@ def _fill_results(path: Path, hands: int, players: int = 4) -> tuple[int, int]:
     return n_games, n_games * hands_per_game
 
 
-async def bench_standings(path: Path, hands: int) -> None:
-    store = await SqliteStorage.open(path)
-    await store.close()
-    n_games, n_hands = _fill_results(path, hands)
-    start = time.perf_counter()
-    store = await SqliteStorage.open(path)  # rates the games it has never rated
-    opened = time.perf_counter() - start
+async def bench_standings(path: Path, hands: int, url: str | None = None) -> None:
+    """The standings over `hands` stored hands in SQLite at `path`, or (with `url`) the
+    same rows copied into PostgreSQL."""
+    if url is None:
+        store = await SqliteStorage.open(path)
+        await store.close()
+        n_games, n_hands = _fill_results(path, hands)
+        start = time.perf_counter()
+        store = await SqliteStorage.open(path)  # rates the games it has never rated
+        print(f"rating {n_games} stored games on opening: {time.perf_counter() - start:.2f} s")
+    else:
+        n_hands = hands // 20 * 20
+        n_games = n_hands // 20
+        start = time.perf_counter()
+        await copy_database(path, url, prove=False)
+        print(f"copy-db of those games into PostgreSQL: {time.perf_counter() - start:.2f} s")
+        store = await open_storage(url)
     try:
-        print(f"rating {n_games} stored games on opening: {opened:.2f} s")
         start = time.perf_counter()
         report = await store.rebuild_ratings()
         rebuilt = time.perf_counter() - start
@@ -221,11 +234,33 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--synchronous", choices=("NORMAL", "FULL"), default="NORMAL")
+    parser.add_argument(
+        "--database",
+        default="sqlite",
+        help="sqlite (the default), or postgresql (a server started here) or a postgresql:// "
+        "URL of an empty database: its figures after SQLite's",
+    )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(bench_moves(Path(tmp) / "moves.db", args.moves, args.tables, args.synchronous))
-    with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(bench_standings(Path(tmp) / "standings.db", args.hands))
+    server = None
+    if args.database == "postgresql":
+        server = PostgresServer()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            moves_db = str(Path(tmp) / "moves.db")
+            asyncio.run(bench_moves(moves_db, args.moves, args.tables, args.synchronous))
+            if args.database != "sqlite":
+                url = asyncio.run(server.database()) if server else args.database
+                asyncio.run(bench_moves(url, args.moves, args.tables, args.synchronous))
+        with tempfile.TemporaryDirectory() as tmp:
+            print("SQLite")
+            asyncio.run(bench_standings(Path(tmp) / "standings.db", args.hands))
+            if args.database != "sqlite":
+                print("PostgreSQL")
+                url = asyncio.run(server.database()) if server else args.database
+                asyncio.run(bench_standings(Path(tmp) / "standings.db", args.hands, url))
+    finally:
+        if server is not None:
+            server.stop()
 
 
 if __name__ == "__main__":

@@ -118,6 +118,8 @@ def test_compose_file() -> None:
     assert "stop_grace_period: 30s" in text
     assert 'profiles: ["local-api"]' in text and "image: aiogram/telegram-bot-api" in text
     assert 'profiles: ["webapp"]' in text and "image: caddy:2" in text
+    assert 'profiles: ["postgres"]' in text and "image: postgres:16" in text
+    assert "pg_isready" in text and "- hearts-postgres:/var/lib/postgresql/data" in text
     assert "./Caddyfile:/etc/caddy/Caddyfile:ro" in text
     assert "\t" not in text
     caddy = (DEPLOY / "Caddyfile").read_text()
@@ -158,5 +160,9 @@ def test_guide_covers_the_organisers_steps() -> None:
         "WEBHOOK_SECRET",
         "WEBAPP_URL",
         "Configure Mini App",
+        "DATABASE_URL",
+        "hearts-bot copy-db",
+        "pg_dump",
+        "standby",
     ):
         assert needle in guide, needle

@@ -48,7 +48,9 @@ async def start(double: BotApiDouble, database: str, log: Path) -> asyncio.subpr
     )
 
 
-async def one_run(server: PostgresServer, folder: Path, n: int) -> tuple[float, float]:
+async def one_run(
+    server: PostgresServer, folder: Path, n: int, hang: bool = False
+) -> tuple[float, float]:
     database = await server.database()
     async with running_double() as double:
         person = double.create_user("Ana", username="ana")
@@ -63,8 +65,9 @@ async def one_run(server: PostgresServer, folder: Path, n: int) -> tuple[float, 
         replies = len(person.dm_view().bot_messages)
         polls = double.call_count("getUpdates")
         killed = time.monotonic()
-        leader.send_signal(signal.SIGKILL)
-        await leader.wait()
+        leader.send_signal(signal.SIGSTOP if hang else signal.SIGKILL)
+        if not hang:
+            await leader.wait()
         await person.send(person.dm, "/help")
         await double.wait_for(lambda: double.call_count("getUpdates") > polls, 30)
         polled = time.monotonic() - killed
@@ -72,15 +75,19 @@ async def one_run(server: PostgresServer, folder: Path, n: int) -> tuple[float, 
         answered = time.monotonic() - killed
         standby.send_signal(signal.SIGTERM)
         await standby.wait()
+        if hang:  # it wakes up without its lock, and stops (exit 1)
+            leader.send_signal(signal.SIGCONT)
+            woke = await asyncio.wait_for(leader.wait(), 30)
+            assert woke == 1, f"the hung leader woke up and exited with {woke}"
     return polled, answered
 
 
-async def run(runs: int, folder: Path) -> None:
+async def run(runs: int, folder: Path, hang: bool) -> None:
     server = PostgresServer()
     try:
         polled, answered = [], []
         for n in range(runs):
-            p, a = await one_run(server, folder, n)
+            p, a = await one_run(server, folder, n, hang)
             polled.append(p)
             answered.append(a)
             print(
@@ -102,7 +109,8 @@ async def run(runs: int, folder: Path) -> None:
             f"slowest {max(values):.2f} s"
         )
 
-    print(f"failover over {runs} runs (SIGKILL of the leader; PostgreSQL on this machine):")
+    how = "SIGSTOP: the leader hangs" if hang else "SIGKILL of the leader"
+    print(f"failover over {runs} runs ({how}; PostgreSQL on this machine):")
     print(f"  kill → the standby polls Telegram: {figures(polled)}")
     print(f"  kill → a message sent meanwhile is answered: {figures(answered)}")
 
@@ -110,11 +118,14 @@ async def run(runs: int, folder: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench failover")
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument(
+        "--hang", action="store_true", help="SIGSTOP the leader instead (it hangs, alive)"
+    )
     args = parser.parse_args()
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="hearts-failover-") as folder:
-        asyncio.run(run(args.runs, Path(folder)))
+        asyncio.run(run(args.runs, Path(folder), args.hang))
 
 
 if __name__ == "__main__":

@@ -509,6 +509,10 @@ KEEPALIVE: Final = {
     "tcp_keepalives_idle": "3",
     "tcp_keepalives_interval": "1",
     "tcp_keepalives_count": "3",
+    # A leader that hangs (its machine still answers TCP, the process does not) stops
+    # asking `Leadership.watch`'s every-2-s question: the server ends its idle session
+    # after 6 s, and so frees the lock too.
+    "idle_session_timeout": "6000",
 }
 
 
@@ -549,7 +553,8 @@ class Leadership:
             await asyncio.sleep(every)
             try:
                 await asyncio.wait_for(self.connection.fetchval("SELECT 1"), timeout=5)
-            except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            except Exception as error:  # whatever it is, the lock can no longer be trusted
+                log.error("the leader lock's connection failed: %s", error)
                 lost()
                 return
 

@@ -735,8 +735,10 @@ def side_by_side(results: list[LoadResult]) -> str:
         if not values:
             return "-"
         if q == 0.5:
-            return f"{statistics.median(values):.2f} s"
-        return f"{statistics.quantiles(values, n=100, method='inclusive')[98]:.2f} s"
+            value = statistics.median(values)
+        else:
+            value = statistics.quantiles(values, n=100, method="inclusive")[98]
+        return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"
 
     names = ["before (every DM)", "lean edits", "lean + 2 on page"][: len(results)]
     rows = [

@@ -25,8 +25,11 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
+from engine import Game, Move
+
 from .errors import SchemaTooNew, StorageError, StorageUnavailable
 from .migrations import LATEST_VERSION
+from .models import RebuildReport
 from .sqlite import SqliteStorage
 
 log = logging.getLogger(__name__)
@@ -447,13 +450,30 @@ async def connect_pool(url: str) -> asyncpg.Pool:
         raise unreachable(url, error) from None
 
 
+class _GameLock:
+    """One game's moves in order; dropped when nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
 class PostgresStorage(SqliteStorage):
-    """The PostgreSQL implementation of `storage.repository.Storage`. Open with `open`."""
+    """The PostgreSQL implementation of `storage.repository.Storage`. Open with `open`.
+
+    Write transactions run side by side (their commits share the disk's flushes): a move
+    locks its game's row, so one game's moves still go one at a time in order, and the
+    moves that finish a game go one at a time in this process (ratings number the games in
+    the order they were rated)."""
+
+    LOCK_ROW = " FOR UPDATE"
 
     def __init__(self, url: str, pool: asyncpg.Pool) -> None:
         self.path = describe(url)
         self.pool = pool
         self._write_lock = asyncio.Lock()
+        """Held by a move that finishes a game, and by a rebuild of the ratings."""
+        self._game_locks: dict[int, _GameLock] = {}
         self.write_failure: str | None = None
 
     @classmethod
@@ -473,21 +493,52 @@ class PostgresStorage(SqliteStorage):
         async with self._write_lock:
             await self.pool.close()
 
+    async def record_move(
+        self,
+        game_id: int,
+        move: Move,
+        game_after: Game,
+        meta: dict[str, Any] | None = None,
+        *,
+        stand_in: bool = False,
+    ) -> int:
+        """As SQLite's, one game's moves in the order they were asked for (a lock per
+        game; the row lock keeps other processes out), games side by side."""
+        entry = self._game_locks.setdefault(game_id, _GameLock())
+        entry.users += 1
+        try:
+            async with entry.lock:
+                if game_after.phase != "over":
+                    return await super().record_move(
+                        game_id, move, game_after, meta, stand_in=stand_in
+                    )
+                async with self._write_lock:
+                    return await super().record_move(
+                        game_id, move, game_after, meta, stand_in=stand_in
+                    )
+        finally:
+            entry.users -= 1
+            if not entry.users:
+                del self._game_locks[game_id]
+
+    async def rebuild_ratings(self) -> RebuildReport:
+        async with self._write_lock:
+            return await super().rebuild_ratings()
+
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[PgConnection]:  # type: ignore[override]
         """One write transaction: commits when the block ends (durable before this
         returns: ``synchronous_commit`` stays on), rolls back on error."""
-        async with self._write_lock:
-            try:
-                async with self.pool.acquire() as connection, connection.transaction():
-                    yield PgConnection(connection)
-            except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as error:
-                self.write_failure = str(error)
-                raise StorageUnavailable(f"the database cannot be written: {error}") from error
-            except asyncpg.DiskFullError as error:
-                self.write_failure = str(error)
-                raise StorageUnavailable(f"the database cannot be written: {error}") from error
-            self.write_failure = None
+        try:
+            async with self.pool.acquire() as connection, connection.transaction():
+                yield PgConnection(connection)
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as error:
+            self.write_failure = str(error)
+            raise StorageUnavailable(f"the database cannot be written: {error}") from error
+        except asyncpg.DiskFullError as error:
+            self.write_failure = str(error)
+            raise StorageUnavailable(f"the database cannot be written: {error}") from error
+        self.write_failure = None
 
     async def _read(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         async with self.pool.acquire() as connection:

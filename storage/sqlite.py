@@ -168,6 +168,10 @@ async def migrate(db: aiosqlite.Connection, path: str, target: int = LATEST_VERS
 class SqliteStorage(SqliteTournaments, SqliteRatings):
     """The SQLite implementation of `storage.repository.Storage`. Open with `open`."""
 
+    LOCK_ROW = ""
+    """What locks the row a write transaction reads before it changes it (SQLite's
+    transactions take the whole database: nothing)."""
+
     def __init__(
         self, path: str, writer: aiosqlite.Connection, reader: aiosqlite.Connection
     ) -> None:
@@ -464,7 +468,8 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
         async with self._transaction() as db:
             rows = list(
                 await db.execute_fetchall(
-                    "SELECT status, last_seq, hands_recorded, chat_id FROM games WHERE id = ?",
+                    "SELECT status, last_seq, hands_recorded, chat_id FROM games WHERE id = ?"
+                    + self.LOCK_ROW,
                     (game_id,),
                 )
             )

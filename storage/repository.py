@@ -135,10 +135,6 @@ class Storage(Protocol):
         """
         ...
 
-    async def mark_handled(self, update_id: int) -> None:
-        """The Telegram update has been handled (`storage.handling`)."""
-        ...
-
     async def was_handled(self, update_id: int) -> bool:
         """Whether the update was handled already, by this process or another."""
         ...

@@ -573,11 +573,6 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
         )
         await rate_finished(db, game_id)
 
-    async def mark_handled(self, update_id: int) -> None:
-        """The update has been handled (its moves, if any, are stored already)."""
-        async with self._transaction() as db:
-            await _handled(db, update_id, _now_ms())
-
     async def was_handled(self, update_id: int) -> bool:
         """Whether the update was handled already, here or by another process."""
         rows = await self._read("SELECT 1 FROM handled_updates WHERE update_id = ?", (update_id,))

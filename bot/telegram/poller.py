@@ -11,11 +11,11 @@ that is) are skipped.
 Telegram's guarantee is at least once: an update handled but not yet confirmed when the
 process is killed is delivered again, to the restarted process or to the standby that
 takes over. The storage makes it once: an update's id is stored in the same transaction as
-the move it produced (`storage.handling`), and after any other update once it is handled;
-an update found there is confirmed without being handled again. (An update without a
-stored effect whose process dies between handling it and storing its id may be answered
-twice: a reply to a command, never a move.) A stop by signal confirms everything handled
-before it ends.
+the move it produced (`storage.handling`), and an update found there is confirmed without
+being handled again: no move is ever made twice. (An update that made no move, delivered
+again after its process died before confirming it, is handled again: a command may be
+answered twice, a Join is told "You're already at this table".) A stop by signal confirms
+everything handled before it ends.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 Process = Callable[[Update], Awaitable[None]]
 Ledger = Callable[[], Any]
-"""The storage once it is open (None before): `was_handled`, `mark_handled`."""
+"""The storage once it is open (None before): its `was_handled`."""
 
 MAX_IN_FLIGHT = 512
 """No more updates are asked for while this many are being handled."""
@@ -172,8 +172,6 @@ class ConfirmingUpdater(Updater):
                 log.exception("update %s could not be handled", update_id)
             finally:
                 HANDLING.reset(token)
-            if storage is not None:
-                await _asks(storage.mark_handled(update_id), None)
 
         task = asyncio.create_task(handle(), name=f"update:{update_id}")
         self._in_flight[update_id] = task

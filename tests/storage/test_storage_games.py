@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from storage_testkit import VARIANTS, play_stored, random_move, seats_for
 
@@ -217,3 +219,22 @@ async def test_game_and_moves_gives_the_dealt_game_and_each_move_with_its_stand_
     for move, _ in moves:
         move.apply(start)
     assert start.to_json() == played.to_json()
+
+
+async def test_an_updates_id_is_stored_with_the_move_it_made(store: SqliteStorage) -> None:
+    """`storage.handling`: the move and the fact its update was handled commit together."""
+    from storage.handling import HANDLING
+
+    rules = VARIANTS["four"]
+    game_id = await store.create_lobby(-1, None, 1, rules, seats_for(4))
+    game = Game(rules, seed=9)
+    await store.start_game(game_id, seats_for(4), game)
+    move = random_move(game, random.Random(9))
+    move.apply(game)
+    token = HANDLING.set(7001)
+    try:
+        await store.record_move(game_id, move, game)
+    finally:
+        HANDLING.reset(token)
+    assert await store.was_handled(7001)
+    assert not await store.was_handled(7002)  # an update that made no move: not recorded

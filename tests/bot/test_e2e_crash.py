@@ -28,9 +28,9 @@ import os
 import signal
 import sqlite3
 import sys
+import threading
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -151,20 +151,35 @@ class StoredState:
     user_of_seat: dict[int, int]
 
 
+class _PgReader:
+    """One connection to a PostgreSQL database, on an event loop of its own in a thread:
+    the double answers the bot on this test's loop, so the reads must not wait on it."""
+
+    def __init__(self, url: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.connection = self._run(asyncpg.connect(url))
+
+    def _run(self, work: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(timeout=30)
+
+    def rows(self, sql: str, parameters: tuple[Any, ...]) -> list[Any]:
+        records = self._run(self.connection.fetch(translate(sql), *parameters))
+        return [tuple(r) for r in records]
+
+
+_READERS: dict[str, _PgReader] = {}
+
+
 def _rows(database: str | Path, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
     """Read the database beside the bot: SQLite read-only, or PostgreSQL on a connection of
-    its own (in a thread with its own event loop: the double answers the bot in this one)."""
+    its own."""
     if is_postgres(database):
-
-        async def fetch() -> list[Any]:
-            connection = await asyncpg.connect(str(database))
-            try:
-                return [tuple(r) for r in await connection.fetch(translate(sql), *parameters)]
-            finally:
-                await connection.close()
-
-        with ThreadPoolExecutor(1) as thread:
-            return thread.submit(asyncio.run, fetch()).result()
+        reader = _READERS.get(str(database)) or _READERS.setdefault(
+            str(database), _PgReader(str(database))
+        )
+        return reader.rows(sql, parameters)
     uri = f"file:{database}?mode=ro"
     with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=5)) as db:
         return db.execute(sql, parameters).fetchall()

@@ -183,3 +183,46 @@ async def test_healthz_answers_200_when_healthy(tmp_path: Path, unused_port: int
         await server.stop()
     assert body["ok"] is True
     assert [c["name"] for c in body["checks"]] == ["database", "schema", "bot_api"]
+
+
+async def test_on_postgresql_healthz_says_the_role_and_check_names_the_leader(
+    unused_port: int, postgres: Any
+) -> None:
+    from bot.leader import process_name
+    from bot.telegram.health import ROLE, run_checks
+    from storage.postgres import Leadership
+
+    url = await postgres.database()
+    await (await open_storage(url)).close()
+
+    class Me:
+        username = "hearts_test_bot"
+
+    async def get_me() -> Me:
+        return Me()
+
+    settings = Settings(bot_token="1:x", database_url=url, health_port=unused_port)
+    checks = await run_checks(settings, get_me)
+    assert [(c.name, c.ok) for c in checks][:3] == [
+        ("database", True),
+        ("schema", True),
+        ("leader", False),  # nobody leads yet
+    ]
+    leading = await Leadership.wait(url, process_name())
+    server = HealthServer(settings, get_me=get_me)
+    await server.start(host="127.0.0.1")
+    try:
+        checks = await run_checks(settings, get_me)
+        [leader] = [c for c in checks if c.name == "leader"]
+        assert leader.ok and leader.detail == f"{process_name()} leads"
+        for role in ("standby", "leader"):
+            ROLE.name = role
+            async with (
+                aiohttp.ClientSession() as session,
+                session.get(f"http://127.0.0.1:{unused_port}/healthz") as response,
+            ):
+                assert (await response.json())["role"] == role
+    finally:
+        ROLE.name = "single"
+        await server.stop()
+        await leading.release()

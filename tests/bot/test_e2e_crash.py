@@ -308,6 +308,21 @@ class Referee:
         return record, card
 
 
+async def seat_four(
+    double: BotApiDouble, database: str | Path, group: Group, people: list[SandboxUser]
+) -> Referee:
+    """The four open their DMs, the first opens a table (no timer), the others join, it
+    starts; returns the referee that presses their moves."""
+    for person in people:
+        await person.start_bot()
+    await double.wait_for(lambda: all(p.dm_view().last() for p in people), 10)
+    lobby = await open_table(double, people[0], group, target=str(TARGET), timer="0")
+    for person in people[1:]:
+        assert await person.press(group, lobby, "✋ Join") is not None
+    assert await people[0].press(group, lobby, "▶ Start") == "Dealing the cards…"
+    return Referee(double, database, group, {p.id: p for p in people})
+
+
 def _ready_to_pass(double: BotApiDouble, person: SandboxUser) -> bool:
     """The DM's Pass button counts the three cards chosen."""
     return any(
@@ -348,14 +363,7 @@ async def test_sigkill_in_the_middle_of_a_trick_loses_and_repeats_no_card(
         bot = BotProcess(double, database, tmp_path)
         await bot.start()
         try:
-            for person in people:
-                await person.start_bot()
-            await double.wait_for(lambda: all(p.dm_view().last() for p in people), 10)
-            lobby = await open_table(double, people[0], group, target=str(TARGET), timer="0")
-            for person in people[1:]:
-                assert await person.press(group, lobby, "✋ Join") is not None
-            assert await people[0].press(group, lobby, "▶ Start") == "Dealing the cards…"
-            referee = Referee(double, database, group, {p.id: p for p in people})
+            referee = await seat_four(double, database, group, people)
 
             # 1. Killed right after the second card of the third trick of hand 1 was
             # answered, while its DM edits may still be on their way.

@@ -13,8 +13,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bot_harness import open_table
-from test_e2e_crash import TARGET, BotProcess, Referee, mid_trick, read_journal, read_state
+from test_e2e_crash import BotProcess, mid_trick, read_journal, read_state, seat_four
 
 from engine import Card
 from sandbox.postgres_server import PostgresServer
@@ -39,14 +38,7 @@ async def test_the_standby_takes_over_a_game_in_progress(
         await leader.start()
         await standby.start(standby=True)
         try:
-            for person in people:
-                await person.start_bot()
-            await double.wait_for(lambda: all(p.dm_view().last() for p in people), 10)
-            lobby = await open_table(double, people[0], group, target=str(TARGET), timer="0")
-            for person in people[1:]:
-                assert await person.press(group, lobby, "✋ Join") is not None
-            assert await people[0].press(group, lobby, "▶ Start") == "Dealing the cards…"
-            referee = Referee(double, database, group, {p.id: p for p in people})
+            referee = await seat_four(double, database, group, people)
             assert "standby: hearts-bot@" in standby.log_text()
 
             state = await referee.play_until(mid_trick(1, 2, 2))

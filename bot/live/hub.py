@@ -11,7 +11,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.i18n import Tr
@@ -48,8 +48,6 @@ class Page:
     tr: Tr
     dirty: bool = False
     sending: bool = False
-    sent: int = field(default=0)
-    """States sent (tests and the benchmark read it)."""
 
 
 class LiveHub:
@@ -134,7 +132,6 @@ class LiveHub:
                     return
                 text = json.dumps(self.state(page), ensure_ascii=False)
                 await page.socket.send_str(text)
-                page.sent += 1
         except (ConnectionError, RuntimeError) as error:
             log.info("a table page of user %s went away: %s", page.user_id, error)
         finally:

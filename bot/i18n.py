@@ -44,6 +44,28 @@ FSI, PDI, LRI = "\u2068", "\u2069", "\u2066"
 """Unicode isolates: a name or a number set inside right-to-left text keeps its own
 direction, and does not flip the words around it."""
 
+BIDI_CONTROLS: Final = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""Unicode's Bidi_Control characters: embeddings, overrides, isolates and the marks. In a
+name they can only do harm (an unpaired U+202E reverses the rest of the message)."""
+
+_NO_BIDI_CONTROLS: Final = dict.fromkeys(map(ord, BIDI_CONTROLS))
+
+
+def plain_name(name: str) -> str:
+    """A name as people typed it, without bidi controls (see `BIDI_CONTROLS`); where a
+    name enters the bot (a Telegram user, a page's hello), so none is ever stored."""
+    return name.translate(_NO_BIDI_CONTROLS).strip() or "?"
+
+
+def isolated_name(name: str) -> str:
+    """A name ready to put into any message, in every language: `plain_name` inside
+    FSI…PDI, so its own direction never spills onto the words after it (a Persian name in
+    an English line, an Arabic one before a score); names stored before the controls were
+    stripped at the door are cleaned here too."""
+    return f"{FSI}{plain_name(name)}{PDI}"
+
 
 def language_of(code: str | None) -> str | None:
     """The shipped language for a Telegram ``language_code`` (``"pt-br"``, ``"ru"``), or
@@ -142,7 +164,9 @@ class Tr:
     def isolate(self, text: str) -> str:
         """A name, a card or a number that keeps its own direction in RTL text (every value
         put into a sentence is isolated so; text built outside a sentence calls this)."""
-        return f"{FSI}{text}{PDI}" if self.rtl and text else text
+        if not self.rtl or not text or _isolated(text):
+            return text
+        return f"{FSI}{text}{PDI}"
 
     def join(self, items: list[str]) -> str:
         """``A, B and C`` in this language."""
@@ -162,6 +186,21 @@ class Tr:
             else:
                 out[key] = value
         return out
+
+
+def _isolated(text: str) -> bool:
+    """Whether all of `text` is one isolate already (an `isolated_name`): no second one."""
+    if not text.startswith(FSI) or not text.endswith(PDI):
+        return False
+    depth = 0
+    for i, char in enumerate(text):
+        if char in (FSI, LRI, "\u2067"):
+            depth += 1
+        elif char == PDI:
+            depth -= 1
+            if depth == 0:
+                return i == len(text) - 1
+    return False
 
 
 Say = Callable[["Tr"], str]

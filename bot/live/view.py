@@ -11,7 +11,7 @@ import re
 import time
 from typing import Any
 
-from bot.i18n import Tr
+from bot.i18n import Tr, isolated_name
 from bot.tables import render
 from bot.tables.model import Table
 from engine import Card, SeatView
@@ -59,7 +59,7 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
         sitting = table.seats[s]
         seats.append(
             {
-                "name": table.name(s),
+                "name": isolated_name(table.name(s)),
                 "score": render.format_score(view.scores[s]),
                 "taken": render.format_score(view.points_taken[s]),
                 "cards": view.hand_sizes[s],
@@ -113,7 +113,7 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
             "button": tr(
                 "Pass {count}/3 {arrow}",
                 count=len(selected),
-                arrow=f"{arrow} {table.name(view.pass_to)}",
+                arrow=f"{arrow} {isolated_name(table.name(view.pass_to))}",
             ),
         }
     if view.phase == "moon" and view.moon_shooter == seat:
@@ -138,9 +138,9 @@ def _status(tr: Tr, table: Table, view: SeatView) -> str:
             return tr(
                 "Pass 3 cards {arrow} <b>{name}</b>",
                 arrow=render.ARROWS[view.pass_direction],
-                name=render.esc(table.name(view.pass_to)),
+                name=render.who(table.name(view.pass_to)),
             )
-        names = ", ".join(tr.isolate(render.esc(table.name(s))) for s in view.waiting_for)
+        names = ", ".join(render.who(table.name(s)) for s in view.waiting_for)
         return tr(
             "You passed {cards}. Waiting for: {names}.",
             cards=" ".join(c.symbol for c in view.passed),
@@ -151,11 +151,11 @@ def _status(tr: Tr, table: Table, view: SeatView) -> str:
             return tr("🌕 <b>You shot the moon!</b> Choose:")
         return tr(
             "🌕 {name} shot the moon and is choosing…",
-            name=render.esc(table.name(view.moon_shooter or 0)),
+            name=render.who(table.name(view.moon_shooter or 0)),
         )
     if view.current_player == seat:
         return tr("👉 <b>Your turn.</b>")
-    return tr("Waiting for <b>{name}</b>.", name=render.esc(table.name(view.current_player or 0)))
+    return tr("Waiting for <b>{name}</b>.", name=render.who(table.name(view.current_player or 0)))
 
 
 def _tracker(view: SeatView) -> Json:

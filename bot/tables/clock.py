@@ -123,7 +123,7 @@ class TurnClock:
         if s is None or s.user_id is None or seat in table.ui.nudge_message_ids:
             return
         game = table.game
-        chat = render.esc(table.chat_title)
+        chat = render.who(table.chat_title)
         if game.phase == "pass":
             said = msg("👉 Choose 3 cards to pass in {chat}.", chat=chat)
         elif game.phase == "moon":
@@ -156,7 +156,7 @@ class TurnClock:
                 s = table.seats[seat]
                 if s is not None and s.user_id is not None and not s.is_computer_now:
                     tr = self.screens.person(s.user_id)
-                    chat = render.esc(table.chat_title)
+                    chat = render.who(table.chat_title)
                     sent = self.outbox.post(
                         s.user_id,
                         tr("⏰ {seconds} s left to play in {chat}.", seconds=seconds, chat=chat),
@@ -200,7 +200,7 @@ class TurnClock:
                 assert s is not None
                 s.timeouts += 1
                 move = await self._decide(table, seat, STAND_IN_LEVEL)
-                name = render.esc(s.name)
+                name = render.who(s.name)
                 if s.timeouts >= self.config.timeouts_before_away:
                     s.away = True
                     said = msg(

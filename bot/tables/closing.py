@@ -45,7 +45,7 @@ class Closer:
             if table.status not in ("lobby", "active"):
                 raise UserError(msg("There's nothing to cancel here."))
             await require_host(table, person, self.is_admin)
-            said = msg("✖ The game was cancelled by {name}.", name=render.esc(person.name))
+            said = msg("✖ The game was cancelled by {name}.", name=render.who(person.name))
             # The table's message stops showing whose turn it is, and its button.
             await self.close(table, _cancelled, said)
             # A started game's /cancel is answered with one line in the group (the toast of a
@@ -65,7 +65,7 @@ class Closer:
                 log.info("game %s ends: chat %s removed the bot", table.id, chat_id)
                 said = msg(
                     "✖ I was removed from {chat}, so its game has ended.",
-                    chat=render.esc(table.chat_title),
+                    chat=render.who(table.chat_title),
                 )
                 await self.close(table, None, said, post_to_lobby=True)
 

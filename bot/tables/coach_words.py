@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from bot.i18n import Tr
+from bot.i18n import Tr, isolated_name
 from bot.tables.model import Table
 from engine import Card, SeatView
 from engine.cards import SUIT_SYMBOLS
@@ -112,7 +112,7 @@ def hint_lines(tr: Tr, names: list[str], found: Hint) -> list[str]:
 
 
 def fact_text(tr: Tr, names: list[str], fact: Fact) -> str:
-    name = _esc(names[fact.seat]) if fact.seat is not None else ""
+    name = isolated_name(_esc(names[fact.seat])) if fact.seat is not None else ""
     suit = SUIT_SYMBOLS.get(fact.suit or "", "")
     n = fact.n
     if fact.kind == "queen_out":

@@ -60,7 +60,7 @@ class DirectChats:
         return msg(
             "Hi {name}! I run games of ♥ Hearts in groups. Add me to a group and "
             "send /newgame there. Your cards will come to this chat.",
-            name=render.esc(person.name),
+            name=render.who(person.name),
         )
 
     async def _send_again(self, table: Table, person: Person) -> Msg:
@@ -72,5 +72,5 @@ class DirectChats:
                 await self.registry.save(table)
         return msg(
             "You're seated at the table in {chat}. Your cards will come here when the game starts.",
-            chat=render.esc(table.chat_title),
+            chat=render.who(table.chat_title),
         )

@@ -11,7 +11,7 @@ import logging
 import secrets
 
 from bot.basics import Person, UserError
-from bot.i18n import Msg, Tr, msg
+from bot.i18n import Msg, Tr, isolated_name, msg
 from bot.tables import render
 from bot.tables.closing import Closer
 from bot.tables.config import AdminCheck, DealSource, MemberCheck, TablesConfig, require_host
@@ -237,7 +237,7 @@ class Lobby:
                 return msg(
                     "{name}, I can't message you yet. Tap below, press Start in our chat, "
                     "and your seat is yours.",
-                    name=person.name,
+                    name=isolated_name(person.name),
                 )
             table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
             table.ui.pending.pop(person.id, None)
@@ -272,7 +272,7 @@ class Lobby:
             return msg(
                 "You're seated at the table in {chat}. Your cards will come here when "
                 "the game starts.",
-                chat=render.esc(table.chat_title),
+                chat=render.who(table.chat_title),
             )
 
     async def leave(self, table: Table, person: Person) -> Msg:

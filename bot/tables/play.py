@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.basics import Person, UserError
-from bot.i18n import NOTHING, Msg, Tr, mark, msg
+from bot.i18n import NOTHING, Msg, Tr, isolated_name, mark, msg
 from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.rating import Ratings
@@ -160,7 +160,7 @@ class Moves:
                 raise UserError(
                     msg(
                         "🌕 {name} shot the moon and is choosing…",
-                        name=table.name(game.current_player or 0),
+                        name=isolated_name(table.name(game.current_player or 0)),
                     )
                 )
             await self._human_move(table, seat, Move.play(seat, card), person)

@@ -41,7 +41,7 @@ class Presence:
                 raise UserError(msg("You're not sitting at this table."))
             name = await self._hand_over(table, seat)
             # One line in the group says it, for everyone (the /leave is answered by it).
-            return msg("🚪 {name} left; a computer player takes the seat.", name=render.esc(name))
+            return msg("🚪 {name} left; a computer player takes the seat.", name=render.who(name))
 
     async def replace_with_computer(self, game_id: int, seat: int) -> None:
         """A seat's person is gone for good (a no-show, a removed player): a computer plays."""
@@ -77,7 +77,7 @@ class Presence:
             s.timeouts = 0
             table.ui.idle_message_ids.pop(seat, None)
             await self.registry.save(table)
-            self.screens.announce(table, msg("👋 {name} is back.", name=render.esc(s.name)))
+            self.screens.announce(table, msg("👋 {name} is back.", name=render.who(s.name)))
             await self.screens.send_dm_again(table, seat)
             await self.registry.save(table)
             self.clock.schedule(table)
@@ -115,7 +115,7 @@ class Presence:
                     msg(
                         "🚫 {name} blocked me; a computer player takes the seat until they "
                         "unblock me and send /rejoin.",
-                        name=render.esc(s.name),
+                        name=render.who(s.name),
                     ),
                 )
                 self.screens.show_all(table)

@@ -30,7 +30,7 @@ class Ratings:
     async def rating(self, tr: Tr, person: Person, chat_id: int | None) -> tuple[str, bytes | None]:
         """``/rating``: the person's rating in this group (``chat_id``) and overall, with a
         chart of its history (in the group's scope in a group, overall in a DM)."""
-        lines = [tr("📈 <b>{name}'s rating</b>", name=render.esc(person.name))]
+        lines = [tr("📈 <b>{name}'s rating</b>", name=render.who(person.name))]
         found = False
         for pool in POOLS:
             scopes = ((chat_id, True), (None, False)) if chat_id is not None else ((None, False),)
@@ -76,7 +76,7 @@ class Ratings:
                 "{rank}. {name} — {rating} ± {spread} · {n} games",
                 e.games,
                 rank=e.place,
-                name=render.esc(e.display_name),
+                name=render.who(e.display_name),
                 rating=tr.number(e.skill.shown),
                 spread=e.skill.spread,
             )
@@ -103,8 +103,7 @@ class Ratings:
 
         def said(tr: Tr) -> str:
             parts = [
-                f"{tr.isolate(render.esc(table.name(c.seat)))} {tr.signed(c.shown_change)}"
-                for c in people
+                f"{render.who(table.name(c.seat))} {tr.signed(c.shown_change)}" for c in people
             ]
             return tr("📈 Ratings: {changes}", changes=lambda _: " · ".join(parts))
 

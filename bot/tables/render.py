@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 from PIL import ImageDraw, ImageFont
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.i18n import Tr, mark
+from bot.i18n import Tr, isolated_name, mark, plain_name
 from bot.tables.coach_words import (
     decision_key,
     hint_from_dict,
@@ -38,6 +38,12 @@ MAX_ROW = 7
 
 def esc(text: str) -> str:
     return html.escape(text, quote=False)
+
+
+def who(name: str) -> str:
+    """A name (a person's, a computer's, a group's or an event's) as every message shows
+    it, in every language: escaped, its bidi controls removed, isolated (FSI…PDI)."""
+    return isolated_name(esc(name))
 
 
 # ---------------------------------------------------------------- scores
@@ -190,21 +196,21 @@ def rules_text(tr: Tr, rules: Rules) -> str:
 
 def lobby(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
     lines = [
-        tr("♥ <b>Hearts</b> — table opened by {creator}", creator=esc(table.creator_name)),
+        tr("♥ <b>Hearts</b> — table opened by {creator}", creator=who(table.creator_name)),
         esc(rules_summary(tr, table)),
         "",
     ]
     lines.append(tr("<b>Seats</b>"))
     for number, seat in enumerate(table.seats, start=1):
         if seat is None:
-            who = tr("— empty —")
+            sitting = tr("— empty —")
         elif seat.kind == "computer":
-            who = tr("🤖 {name}", name=esc(seat.name))
+            sitting = tr("🤖 {name}", name=who(seat.name))
         else:
-            who = esc(seat.name)
-        lines.append(f"{number}. {who}")
+            sitting = who(seat.name)
+        lines.append(f"{number}. {sitting}")
     for name in table.ui.pending.values():
-        lines.append("   " + tr("{name} (opening their DM…)", name=esc(name)))
+        lines.append("   " + tr("{name} (opening their DM…)", name=who(name)))
     lines += [
         "",
         tr(
@@ -374,7 +380,7 @@ def rules_menu(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
 
 
 def _plays(tr: Tr, table: Table, plays: Sequence[tuple[int, Card]]) -> str:
-    return " · ".join(tr.isolate(f"{esc(table.name(s))} {c.symbol}") for s, c in plays)
+    return " · ".join(tr.isolate(f"{who(table.name(s))} {c.symbol}") for s, c in plays)
 
 
 def _scores_line(tr: Tr, table: Table, scores: Sequence[Score], seat: int | None = None) -> str:
@@ -382,7 +388,7 @@ def _scores_line(tr: Tr, table: Table, scores: Sequence[Score], seat: int | None
     for s, score in enumerate(scores):
         # People by name; the reader's own, in bold, is the one marked "you" (a person may
         # well be called You).
-        name = esc(table.name(s))
+        name = who(table.name(s))
         if s == seat:
             name = tr("<b>{name}</b> (you)", name=name)
         parts.append(f"{name} {format_score(score)}")
@@ -390,11 +396,11 @@ def _scores_line(tr: Tr, table: Table, scores: Sequence[Score], seat: int | None
 
 
 def _names(tr: Tr, table: Table, seats: Sequence[int]) -> str:
-    return ", ".join(tr.isolate(esc(table.name(s))) for s in seats)
+    return ", ".join(who(table.name(s)) for s in seats)
 
 
 def winners_text(tr: Tr, table: Table, winners: Sequence[int]) -> str:
-    return tr.join([f"<b>{tr.isolate(esc(table.name(s)))}</b>" for s in winners])
+    return tr.join([f"<b>{who(table.name(s))}</b>" for s in winners])
 
 
 def hearts_line(tr: Tr, broken: bool) -> str:
@@ -425,7 +431,7 @@ def table_message(tr: Tr, table: Table) -> str:
         lines.append(
             tr(
                 "🌕 {name} shot the moon and is choosing.",
-                name=esc(table.name(game.current_player)),
+                name=who(table.name(game.current_player)),
             )
         )
     else:
@@ -437,11 +443,11 @@ def table_message(tr: Tr, table: Table) -> str:
                 tr(
                     "Last trick: {cards} → {name}",
                     cards=_plays(tr, table, last.plays),
-                    name=esc(table.name(last.winner)),
+                    name=who(table.name(last.winner)),
                 )
             )
         assert game.current_player is not None
-        lines.append(tr("Turn: <b>{name}</b>", name=esc(table.name(game.current_player))))
+        lines.append(tr("Turn: <b>{name}</b>", name=who(table.name(game.current_player))))
         lines.append(hearts_line(tr, game.hearts_broken))
     in_hand = game.phase in ("play", "moon")
     if game.phase == "over":
@@ -455,7 +461,7 @@ def table_message(tr: Tr, table: Table) -> str:
     for s, total in enumerate(game.scores):
         marker = "▶ " if game.current_player == s and game.phase != "over" else ""
         this_hand = f" ({format_score(taken[s])})" if in_hand else ""
-        lines.append(f"{marker}{esc(table.name(s))}: {format_total(total)}{this_hand}")
+        lines.append(f"{marker}{who(table.name(s))}: {format_total(total)}{this_hand}")
     if game.phase != "over":
         lines += ["", tr("Play from your DM with me.")]
     return "\n".join(lines)
@@ -467,21 +473,21 @@ def cancelled(tr: Tr, table: Table) -> str:
     assert game is not None
     lines = [tr("♥ <b>Hearts</b> · ✖ cancelled during hand {hand}", hand=game.hand_number), ""]
     for seat, total in enumerate(game.scores):
-        lines.append(f"{esc(table.name(seat))}: {format_total(total)}")
+        lines.append(f"{who(table.name(seat))}: {format_total(total)}")
     return "\n".join(lines)
 
 
 def hand_result(tr: Tr, table: Table, result: HandResult) -> str:
     hints = table.ui.hints_used.get(result.hand_number, {})
     points = " · ".join(
-        f"{esc(table.name(s))} {format_score(p)}" + (f" 💡{hints[s]}" if hints.get(s) else "")
+        f"{who(table.name(s))} {format_score(p)}" + (f" 💡{hints[s]}" if hints.get(s) else "")
         for s, p in enumerate(result.points)
     )
     lines = [tr("✋ <b>Hand {hand}</b>: {points}", hand=result.hand_number, points=points)]
     if result.shooter is not None:
-        lines.append(tr("🌕 {name} shot the moon!", name=esc(table.name(result.shooter))))
+        lines.append(tr("🌕 {name} shot the moon!", name=who(table.name(result.shooter))))
     totals = " · ".join(
-        f"{esc(table.name(s))} {format_total(total)}" for s, total in enumerate(result.totals)
+        f"{who(table.name(s))} {format_total(total)}" for s, total in enumerate(result.totals)
     )
     lines.append(tr("Standings: {totals}", totals=totals))
     return "\n".join(lines)
@@ -556,7 +562,7 @@ def dm(
     lines = [
         tr(
             "♥ <b>Hearts</b> · {chat} · hand {hand}",
-            chat=esc(table.chat_title),
+            chat=who(table.chat_title),
             hand=view.hand_number,
         )
     ]
@@ -589,7 +595,7 @@ def dm(
                 tr(
                     "Pass 3 cards {arrow} <b>{name}</b>",
                     arrow=arrow,
-                    name=esc(table.name(view.pass_to)),
+                    name=who(table.name(view.pass_to)),
                 )
             )
             lines.append(tr("Tap 3 cards to choose them, then tap <b>Pass</b>."))
@@ -600,7 +606,7 @@ def dm(
                         tr(
                             "Pass {count}/3 {arrow}",
                             count=len(selected),
-                            arrow=f"{arrow} {table.name(view.pass_to)}",
+                            arrow=f"{arrow} {isolated_name(table.name(view.pass_to))}",
                         ),
                         callback_data=cb.button(cb.PASS, g, view.hand_number),
                     )
@@ -623,7 +629,7 @@ def dm(
                 tr(
                     "You received {cards} from {name} (marked • until the first trick is taken).",
                     cards=" ".join(f"<b>{c.symbol}</b>" for c in view.received),
-                    name=esc(table.name(view.pass_from)),
+                    name=who(table.name(view.pass_from)),
                 )
             )
         number, total = _trick_number(view, seat)
@@ -653,7 +659,7 @@ def dm(
                 tr(
                     "Last trick: {cards} → {name}",
                     cards=_plays(tr, table, last.plays),
-                    name=esc(table.name(last.winner)),
+                    name=who(table.name(last.winner)),
                 )
             )
         lines.append(hearts_line(tr, view.hearts_broken))
@@ -685,7 +691,7 @@ def dm(
                 lines.append(
                     tr(
                         "🌕 {name} shot the moon and is choosing…",
-                        name=esc(table.name(view.moon_shooter)),
+                        name=who(table.name(view.moon_shooter)),
                     )
                 )
         elif view.current_player == seat:
@@ -693,7 +699,7 @@ def dm(
             lines += _hint_lines(tr, table, view)
         elif view.current_player is not None:
             lines.append(
-                tr("Waiting for <b>{name}</b>.", name=esc(table.name(view.current_player)))
+                tr("Waiting for <b>{name}</b>.", name=who(table.name(view.current_player)))
             )
     if table.options.track_cards:
         is_open = table.ui.tracker_open.get(seat, False)
@@ -762,7 +768,7 @@ def tracker_lines(tr: Tr, table: Table, view: SeatView) -> list[str]:
         cards = " ".join(c.symbol[:-1] for c in played[suit]) or "—"
         lines.append(f"{symbols[suit]} {cards}")
     voids = [
-        f"{esc(table.name(s))} {''.join(symbols[x] for x in SUIT_ORDER if x in v)}"
+        f"{who(table.name(s))} {''.join(symbols[x] for x in SUIT_ORDER if x in v)}"
         for s, v in enumerate(view.voids())
         if v and s != view.seat
     ]
@@ -889,7 +895,7 @@ def score_chart_png(tr: Tr, table: Table) -> bytes:
             draw.ellipse((p[0] - 3, p[1] - 3, p[0] + 3, p[1] + 3), fill=color)
         ly = margin + 30 * s
         draw.rectangle((width - legend + 10, ly + 4, width - legend + 26, ly + 20), fill=color)
-        label = f"{table.name(s)[:12]} {series[s][-1]:.0f}"
+        label = f"{plain_name(table.name(s))[:12]} {series[s][-1]:.0f}"
         draw.text((width - legend + 30, ly), label, fill="black", font=font)
     out = io.BytesIO()
     image.save(out, format="PNG")

@@ -207,7 +207,7 @@ class Screens:
             tr(
                 "{name}, I can't message you yet. Tap below, press <b>Start</b> in our "
                 "chat, and your seat is yours.",
-                name=render.esc(person.name),
+                name=render.who(person.name),
             ),
             markup,
             table.thread_id,

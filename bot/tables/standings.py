@@ -30,7 +30,7 @@ class Standings:
             for result in table.game.hand_history:
                 parts.append(render.hand_result(tr, table, result).split("\n")[0])
             totals = " · ".join(
-                f"{render.esc(table.name(s))} {render.format_total(v)}"
+                f"{render.who(table.name(s))} {render.format_total(v)}"
                 for s, v in enumerate(table.game.scores)
             )
             parts.append(tr("Standings: {totals}", totals=totals))
@@ -46,7 +46,7 @@ class Standings:
                 tr(
                     "{rank}. {name} — {won}/{played} won ({rate}%) · {avg} pts/hand",
                     rank=rank,
-                    name=render.esc(row.display_name),
+                    name=render.who(row.display_name),
                     won=row.games_won,
                     played=row.games_played,
                     rate=round(100 * row.win_rate),

@@ -18,7 +18,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
 from bot.basics import Person, UserError
-from bot.i18n import ENGLISH, NOTHING, Msg, msg, translator
+from bot.i18n import ENGLISH, NOTHING, Msg, msg, plain_name, translator
 from bot.rooms import HeartsContext, Rooms
 from bot.telegram import callbacks as cb
 from bot.telegram.flood import Verdict
@@ -39,7 +39,8 @@ def person_of(update: Update) -> Person | None:
     user = update.effective_user
     if user is None or user.is_bot:
         return None
-    return Person(user.id, user.full_name or user.username or str(user.id), user.username)
+    name = plain_name(user.full_name or user.username or str(user.id))
+    return Person(user.id, name, user.username)
 
 
 def _thread_of(update: Update) -> int | None:
@@ -281,7 +282,9 @@ async def tournament(update: Update, context: HeartsContext) -> None:
     target = None
     if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
         user = replied.from_user
-        target = Person(user.id, user.full_name or user.username or str(user.id), user.username)
+        target = Person(
+            user.id, plain_name(user.full_name or user.username or str(user.id)), user.username
+        )
     try:
         answer = await context.bot_data.rooms.tournaments.command(
             chat.id, _thread_of(update), chat.title or "", person, text.strip(), target

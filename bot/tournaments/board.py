@@ -13,7 +13,7 @@ from bot.i18n import Msg, Say, Tr, msg
 from bot.languages import Languages
 from bot.tables.config import AdminCheck
 from bot.tables.desk import TableDesk
-from bot.tables.render import esc
+from bot.tables.render import who
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import MOVED
 from bot.timers import Clock, Scheduler
@@ -90,7 +90,7 @@ class Board:
         raise UserError(
             msg(
                 "Only the organiser ({name}) or a group admin can do that.",
-                name=esc(tournament.organiser_name),
+                name=who(tournament.organiser_name),
             )
         )
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from bot.basics import Person, UserError
 from bot.i18n import Msg, Tr, msg
-from bot.tables.render import esc
+from bot.tables.render import esc, who
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
@@ -126,7 +126,7 @@ class TournamentCommands:
             return msg(
                 "There's already an event open here: {name}. Finish or <code>/event "
                 "cancel</code> it first.",
-                name=esc(existing.name),
+                name=who(existing.name),
             )
         earlier = await self.storage.tournaments_in_chat(chat_id, limit=1)
         default_tz = earlier[0].time_zone if earlier else "UTC"
@@ -205,7 +205,7 @@ class TournamentCommands:
         if not ranking:
             return ""
         status = tr(er.STATUS_NAMES[tournament.status])
-        title = tr("<b>Event: {name}</b> ({status})", name=esc(tournament.name), status=status)
+        title = tr("<b>Event: {name}</b> ({status})", name=who(tournament.name), status=status)
         return "\n".join([title, *ranking])
 
     async def pause(self, tournament_id: int, person: Person) -> Msg:
@@ -225,8 +225,8 @@ class TournamentCommands:
                 msg(
                     "⏸ <b>{name}</b> is paused by {by}. Games in progress go on; no new "
                     "round starts until it resumes.",
-                    name=esc(tournament.name),
-                    by=esc(person.name),
+                    name=who(tournament.name),
+                    by=who(person.name),
                 ),
             )
             return msg("Paused. <code>/event resume</code> carries on.")
@@ -244,8 +244,8 @@ class TournamentCommands:
                 tournament,
                 msg(
                     "▶ <b>{name}</b> carries on ({by}).",
-                    name=esc(tournament.name),
-                    by=esc(person.name),
+                    name=who(tournament.name),
+                    by=who(person.name),
                 ),
             )
             if status == "running" and tournament.state.done_round == tournament.current_round:
@@ -294,8 +294,8 @@ class TournamentCommands:
                 tournament,
                 msg(
                     "✖ <b>{name}</b> was cancelled by {by}.",
-                    name=esc(tournament.name),
-                    by=esc(person.name),
+                    name=who(tournament.name),
+                    by=who(person.name),
                 ),
             )
             return msg("Cancelled.")

@@ -11,7 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.basics import Person, UserError
 from bot.i18n import Msg, Tr, msg
-from bot.tables.render import esc
+from bot.tables.render import esc, who
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.parsing import BadRequest, usernames
@@ -62,8 +62,8 @@ class Entries:
                 text = tr(
                     "{name}, I can't message you yet: tap below and press <b>Start</b> to "
                     "finish registering for {event}.",
-                    name=esc(person.name),
-                    event=esc(tournament.name),
+                    name=who(person.name),
+                    event=who(tournament.name),
                 )
                 # Posted, not awaited: the press is answered now, not after the group's
                 # pace lets this message out (twelve at once would wait 36 s).
@@ -87,7 +87,7 @@ class Entries:
                     return refusal.said
                 await self._save(tournament, person, "registered")
                 await self.board.refresh_message(tournament)
-            chat = esc(tournament.state.chat_title)
+            chat = who(tournament.state.chat_title)
             starts_at, zone = tournament.starts_at, tournament.time_zone
             if starts_at is not None:
 
@@ -99,7 +99,7 @@ class Entries:
                 start = msg("Starts when the organiser sends /event start.")
             return msg(
                 "✅ You're registered for <b>{event}</b> in {chat}. {when}",
-                event=esc(tournament.name),
+                event=who(tournament.name),
                 chat=chat,
                 when=start,
             )
@@ -131,7 +131,7 @@ class Entries:
         status = await self.member_status(tournament.chat_id, person.id)
         if status not in MEMBER_STATUSES:
             if tournament.state.chat_title:
-                chat = esc(tournament.state.chat_title)
+                chat = who(tournament.state.chat_title)
                 raise UserError(msg("Sorry, this event is for members of {chat} only.", chat=chat))
             raise UserError(msg("Sorry, this event is for members of its group only."))
         if options.allowed_usernames:
@@ -164,8 +164,8 @@ class Entries:
                     tournament,
                     msg(
                         "🚪 {player} withdrew from <b>{name}</b>.",
-                        player=esc(entry.display_name),
-                        name=esc(tournament.name),
+                        player=who(entry.display_name),
+                        name=who(tournament.name),
                     ),
                 )
             await self.board.refresh_message(tournament)
@@ -212,7 +212,7 @@ class Entries:
             else:
                 return msg("Whom? Reply to their message or give their @username.")
             if target is None:
-                return msg("No one called {name} is registered.", name=esc(wanted))
+                return msg("No one called {name} is registered.", name=who(wanted))
             await self.storage.save_registration(replace(target, status="removed"))
             if tournament.status in ("running", "paused"):
                 await self.forfeit(tournament, target.user_id)
@@ -221,12 +221,12 @@ class Entries:
                 tournament,
                 msg(
                     "🚫 {player} was removed from <b>{name}</b> by {by}.",
-                    player=esc(target.display_name),
-                    name=esc(tournament.name),
-                    by=esc(person.name),
+                    player=who(target.display_name),
+                    name=who(tournament.name),
+                    by=who(person.name),
                 ),
             )
-            return msg("{name} was removed.", name=esc(target.display_name))
+            return msg("{name} was removed.", name=who(target.display_name))
 
     async def set_list(self, tournament_id: int, which: str, words: Sequence[str]) -> Msg:
         async with self.board.lock(tournament_id):

@@ -10,7 +10,7 @@ from babel.dates import format_datetime
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Tr, mark
-from bot.tables.render import VARIANTS, esc, format_total, variant_key
+from bot.tables.render import VARIANTS, esc, format_total, variant_key, who
 from bot.telegram import callbacks as cb
 from engine import Game
 from storage.tournaments import Registration, StoredTournament, TournamentTable
@@ -81,8 +81,8 @@ def tournament_message(
     lines = [
         tr(
             "🏆 <b>{name}</b> — a Hearts event by {organiser}",
-            name=esc(tournament.name),
-            organiser=esc(tournament.organiser_name),
+            name=who(tournament.name),
+            organiser=who(tournament.organiser_name),
         )
     ]
     if tournament.starts_at is not None:
@@ -141,7 +141,7 @@ def tournament_message(
     lines.append("")
     lines.append(tr("Registered: <b>{count}</b>", count=len(people)))
     if people:
-        lines.append(_within([esc(r.display_name) for r in people[:MAX_NAMES]], 1500, len(people)))
+        lines.append(_within([who(r.display_name) for r in people[:MAX_NAMES]], 1500, len(people)))
     lines.append("")
     if tournament.status == "registration":
         status = STATUSES["registration"] if registration_open else STATUSES["closed"]
@@ -171,7 +171,7 @@ def tournament_message(
 
 def _seat_name(tr: Tr, table: TournamentTable, seat: int) -> str:
     s = table.seats[seat]
-    name = esc(s.display_name)
+    name = who(s.display_name)
     if s.user_id is None:
         name = tr("🤖 {name}", name=name)
     if s.no_show:
@@ -190,7 +190,7 @@ def table_line(tr: Tr, table: TournamentTable, game: Game | None) -> str:
             for s in ordered
         )
         line = tr("Table {no} 🏁 {scores}", no=table.table_no, scores=scores)
-        going = [esc(s.display_name) for s in ordered if s.advanced]
+        going = [who(s.display_name) for s in ordered if s.advanced]
         if going:
             line += " " + tr("→ {names}", names=", ".join(going))
         return line
@@ -217,7 +217,7 @@ def round_message(
     games: Mapping[int, Game],
 ) -> str:
     """The round's message in the group: one line per table, edited as the games go."""
-    name = esc(tournament.name)
+    name = who(tournament.name)
     if len(tables) == 1:
         lines = [tr("🏆 <b>{name}</b> · the final", name=name)]
     else:
@@ -232,7 +232,7 @@ def ranking_lines(tr: Tr, registrations: Sequence[Registration]) -> list[str]:
     ranked = sorted(
         (r for r in registrations if r.final_place is not None), key=lambda r: r.final_place or 0
     )
-    return [tr("{place}. {name}", place=r.final_place, name=esc(r.display_name)) for r in ranked]
+    return [tr("{place}. {name}", place=r.final_place, name=who(r.display_name)) for r in ranked]
 
 
 def status_text(

@@ -14,7 +14,7 @@ from dataclasses import replace
 from bot.basics import Person
 from bot.i18n import msg
 from bot.tables.model import COMPUTER_NAMES, Seat, Table, TableOptions
-from bot.tables.render import esc
+from bot.tables.render import who
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
@@ -65,7 +65,7 @@ class Rounds:
                 tournament,
                 msg(
                     "✖ <b>{name}</b> was cancelled: fewer than 2 people registered.",
-                    name=esc(tournament.name),
+                    name=who(tournament.name),
                 ),
             )
             return False
@@ -110,7 +110,7 @@ class Rounds:
             msg(
                 "▶ <b>{name}</b>, round {round}: {players} at {tables}. Your cards are in your "
                 "DMs with me. Good luck!",
-                name=esc(tournament.name),
+                name=who(tournament.name),
                 round=round_no,
                 players=lambda tr: tr.plural("{n} player", "{n} players", len(players)),
                 tables=lambda tr: tr.plural("{n} table", "{n} tables", len(tables)),
@@ -155,7 +155,7 @@ class Rounds:
                         msg(
                             "🏆 <b>{event}</b>, round {round}: you're at table {table}. Your cards "
                             "follow.",
-                            event=esc(tournament.name),
+                            event=who(tournament.name),
                             round=table.round,
                             table=table.table_no,
                         ),
@@ -315,9 +315,9 @@ class Rounds:
                 tournament,
                 msg(
                     "📋 <b>{name}</b>, round {round} is over. Going on: {names}.",
-                    name=esc(tournament.name),
+                    name=who(tournament.name),
                     round=tournament.current_round,
-                    names=", ".join(esc(names[u]) for u in going) or "—",
+                    names=", ".join(who(names[u]) for u in going) or "—",
                 ),
             )
         if len(going) <= 1:
@@ -369,7 +369,7 @@ class Rounds:
                 tournament,
                 msg(
                     "🏁 <b>{name}</b> ended without a winner: no one was left to go on.",
-                    name=esc(tournament.name),
+                    name=who(tournament.name),
                 ),
             )
             return
@@ -377,8 +377,8 @@ class Rounds:
             tournament,
             msg(
                 "🏆 <b>{name}</b> is over! The winner is <b>{winner}</b>.\n{ranking}",
-                name=esc(tournament.name),
-                winner=esc(final[0].display_name),
+                name=who(tournament.name),
+                winner=who(final[0].display_name),
                 ranking=lambda tr: "\n".join(er.ranking_lines(tr, final)[:20]),
             ),
         )

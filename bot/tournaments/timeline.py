@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.i18n import Tr, mark, msg
-from bot.tables.render import esc
+from bot.tables.render import who
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
@@ -66,7 +66,7 @@ class Timeline:
                     msg(
                         "⚠ Something went wrong while running <b>{name}</b>; the other events "
                         "go on. The organiser can /event pause it, or /event cancel it.",
-                        name=esc(tournament.name),
+                        name=who(tournament.name),
                     ),
                 )
         except Exception:
@@ -90,7 +90,7 @@ class Timeline:
                     tournament,
                     msg(
                         "🔒 Registration for <b>{name}</b> is closed: {count} registered.",
-                        name=esc(tournament.name),
+                        name=who(tournament.name),
                         count=count,
                     ),
                 )
@@ -105,7 +105,7 @@ class Timeline:
 
                     await self.board.announce(
                         tournament,
-                        msg(REMINDERS[kind], name=esc(tournament.name), when=moment, count=count),
+                        msg(REMINDERS[kind], name=who(tournament.name), when=moment, count=count),
                     )
             if (
                 tournament.starts_at is not None
@@ -147,7 +147,7 @@ class Timeline:
                 msg(
                     "⌛ {names} didn't show up in round {round}: a computer plays their "
                     "seat, and they can't go on.",
-                    names=", ".join(esc(n) for n in missing),
+                    names=", ".join(who(n) for n in missing),
                     round=tournament.current_round,
                 ),
             )

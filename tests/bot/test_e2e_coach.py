@@ -127,7 +127,7 @@ async def test_a_hint_at_the_pass_and_on_a_turn_played_as_said_then_a_review(
             assert refused is not None
             # The hand's results say who asked for hints, and how many.
             result = await double.wait_for(lambda: double.chat_view(group.id).find("Hand 1"), 10)
-            assert re.search(rf"Ann \d+ 💡{asked}\b", result.text or ""), result.text
+            assert re.search(rf"\u2068Ann\u2069 \d+ 💡{asked}\b", result.text or ""), result.text
 
             # The review of hand 1 comes in the DM.
             await double.wait_for(

@@ -85,7 +85,7 @@ async def test_one_table_at_a_time_and_leaving_mid_game(tmp_path: Path) -> None:
             game = table.game
             assert game is not None
             await bob.send(one, "/leave")
-            await _reply(double, one.id, "Bob left; a computer player takes the seat.")
+            await _reply(double, one.id, "\u2068Bob\u2069 left; a computer player takes the seat.")
             seat = table.seat_of(bob.id)
             assert seat is not None
             assert table.seats[seat] is not None and table.seats[seat].away  # type: ignore[union-attr]

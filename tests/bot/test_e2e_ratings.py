@@ -77,7 +77,9 @@ async def test_three_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
                 ending = _endings(double, group)[-1]
                 changes = re.search(r"📈 Ratings: (.*)", ending)
                 assert changes is not None, ending
-                assert re.fullmatch(r"Alice [+−±]\d+ · Bob [+−±]\d+", changes.group(1))
+                assert re.fullmatch(
+                    r"\u2068Alice\u2069 [+−±]\d+ · \u2068Bob\u2069 [+−±]\d+", changes.group(1)
+                )
 
             stored = {p: await rooms.storage.player_rating(p.id, group.id) for p in (alice, bob)}
             assert all(s is not None and s.games == 3 for s in stored.values())
@@ -88,7 +90,7 @@ async def test_three_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
                     (
                         m
                         for m in double.chat_view(group.id).bot_messages
-                        if "Alice's rating" in (m.text or "")
+                        if "\u2068Alice\u2069's rating" in (m.text or "")
                     ),
                     None,
                 ),
@@ -116,7 +118,7 @@ async def test_three_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
             )
             assert "All-time leaderboard" in board
             first = max(stored.items(), key=lambda kv: kv[1].skill.conservative)  # type: ignore[union-attr]
-            assert f"1. {first[0].name} — " in board
+            assert f"1. \u2068{first[0].name}\u2069 — " in board
             assert "(provisional)" in board
             assert "🤖 Computer players: standard " in board
 
@@ -124,7 +126,11 @@ async def test_three_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
             await bob.send(bob.dm, "/rating")
             mine = await double.wait_for(
                 lambda: next(
-                    (m for m in bob.dm_view().bot_messages if "Bob's rating" in (m.text or "")),
+                    (
+                        m
+                        for m in bob.dm_view().bot_messages
+                        if "\u2068Bob\u2069's rating" in (m.text or "")
+                    ),
                     None,
                 ),
                 5,

@@ -150,7 +150,7 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             payload = late.button_deep_link(group, "Open my DM to register")
             assert payload is not None and payload.startswith("e")
             await late.start_bot(payload)
-            await said(double, late.dm, "You're registered for Spring Cup")
+            await said(double, late.dm, "You're registered for \u2068Spring Cup\u2069")
             await double.wait_for(
                 lambda: "Registered: 13" in message_text(double, group.id, tournament_message), 5
             )
@@ -175,7 +175,7 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             stored = [await events.storage.load_game(tb.id) for tb in fours]
             assert stored[0].fixed_deals == stored[1].fixed_deals != []
             # The group follows one status line per table; /event shows the same state.
-            await said(double, group.id, "Spring Cup · round 1\nTable 1 · hand 1: ")
+            await said(double, group.id, "\u2068Spring Cup\u2069 · round 1\nTable 1 · hand 1: ")
             status = next(t for t in texts(double, group.id) if "· round 1\nTable" in t)
             assert [line[:7] for line in status.splitlines()[1:]] == [
                 "Table 1",
@@ -189,7 +189,7 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             absent = frozenset({no_show.id})
             await play_round(double, app, people, event.id, absent=absent, stop_after_moves=30)
             await tick(app, clock, START + timedelta(minutes=6))
-            await said(double, group.id, "P05 didn't show up in round 1")
+            await said(double, group.id, "\u2068P05\u2069 didn't show up in round 1")
             await play_round(double, app, people, event.id, absent=absent)
             await said(double, group.id, "round 1 is over")
             r1 = await events.storage.tournament_tables(event.id, 1)
@@ -224,7 +224,7 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
                 await asyncio.sleep(0.05)
             assert len(final) == 1 and len(final[0].seats) == 4
             await play_round(double, app, people, event.id)
-            await said(double, group.id, "Spring Cup is over! The winner is")
+            await said(double, group.id, "\u2068Spring Cup\u2069 is over! The winner is")
             done = await events.storage.get_tournament(event.id)
             assert done is not None and done.status == "finished"
             entries = await events.storage.registrations(event.id)
@@ -238,7 +238,7 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             assert ranked[0].user_id == winner.user_id
             # The ranking stays: /event and /scores show it.
             await kumar.send(group, "/scores")
-            await said(double, group.id, "Event: Spring Cup")
+            await said(double, group.id, "Event: \u2068Spring Cup\u2069")
             assert not double.unanswered_callbacks()
 
 
@@ -271,7 +271,7 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             await tick(app, clock, START - timedelta(minutes=59))
             await said(double, group.id, "starts in an hour")
             await tick(app, clock, START - timedelta(minutes=30))
-            await said(double, group.id, "Registration for Cup is closed: 2 registered")
+            await said(double, group.id, "Registration for \u2068Cup\u2069 is closed: 2 registered")
             late = double.create_user("Cat")
             group.add(late)
             # The button is gone; an old client's press is refused with the reason.
@@ -306,7 +306,7 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             refused = await ann.press_forged(ann.dm, screen.message_id, f"v:{table.id}:1:")
             assert refused == "Reviews open when the tournament's game is over."
             await kumar.send(group, "/event cancel")
-            await said(double, group.id, "was cancelled by Kumar")
+            await said(double, group.id, "was cancelled by \u2068Kumar\u2069")
             assert not [
                 t for t in rooms_of(app).registry.tables.values() if t.tournament_id is not None
             ]
@@ -333,23 +333,23 @@ async def test_only_eligible_people_register_and_refusals_say_why(tmp_path: Path
             # Someone outside the group who got the link is refused: members only.
             tournament_id = (await events_of(app).storage.tournaments_in_chat(group.id))[0].id
             await out.start_bot(f"e{tournament_id}")
-            await said(double, out.dm, "for members of Chem Eng only")
+            await said(double, out.dm, "for members of \u2068Chem Eng\u2069 only")
             # An invitation widens it.
             await kumar.send(group, "/event invite @out")
             await said(double, group.id, "Done: @out")
             await out.start_bot(f"e{tournament_id}")
-            await said(double, out.dm, "You're registered for Cup")
+            await said(double, out.dm, "You're registered for \u2068Cup\u2069")
             await kumar.send(group, "/event pause")
-            await said(double, group.id, "Cup is paused by Kumar")
+            await said(double, group.id, "\u2068Cup\u2069 is paused by \u2068Kumar\u2069")
             # The button is gone while paused; an old client's press is refused.
             paused = await zed.press_forged(group, message, f"er:{tournament_id}:0:")
             assert "closed" in (paused or "")
             await ann.send(group, "/event resume")
-            await said(double, group.id, "Only the organiser (Kumar) or a group admin")
+            await said(double, group.id, "Only the organiser (\u2068Kumar\u2069) or a group admin")
             await kumar.send(group, "/event resume")
-            await said(double, group.id, "Cup carries on (Kumar)")
+            await said(double, group.id, "\u2068Cup\u2069 carries on (\u2068Kumar\u2069)")
             await kumar.send(group, "/event remove @ann")
-            await said(double, group.id, "Ann was removed from")
+            await said(double, group.id, "\u2068Ann\u2069 was removed from")
             assert "removed you" in (await ann.press(group, message, "✋ Register") or "")
             await double.wait_for(
                 lambda: "Registered: 1\n" in message_text(double, group.id, message), 5

@@ -41,7 +41,8 @@ async def test_timeouts_play_for_a_person_and_three_in_a_row_hand_the_seat_over(
 
             await double.wait_for(
                 lambda: any(
-                    "plays for Alice until Alice sends /rejoin" in t for t in group_texts()
+                    "plays for \u2068Alice\u2069 until \u2068Alice\u2069 sends /rejoin" in t
+                    for t in group_texts()
                 ),
                 5,
             )

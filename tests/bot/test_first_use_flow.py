@@ -57,13 +57,15 @@ async def test_cancel_of_a_started_game_edits_its_table_message_and_says_so_once
             await double.wait_for(lambda: table.status == "cancelled", 5)
             await double.idle()
             new = double.chat_view(group.id).bot_messages[before:]
-            assert [m.text for m in new] == ["✖ The game was cancelled by Alice."]
+            assert [m.text for m in new] == ["✖ The game was cancelled by \u2068Alice\u2069."]
             shown = double.chat_view(group.id).message(table.ui.table_message_id or 0)
             assert shown is not None and "cancelled during hand 1" in (shown.text or "")
             assert "Turn:" not in (shown.text or "") and list(shown.all_buttons()) == []
             for person in (alice, bob):
                 last = person.dm_view().bot_messages[-1]
-                assert "cancelled by Alice" in (last.text or "") and not list(last.all_buttons())
+                assert "cancelled by \u2068Alice\u2069" in (last.text or "") and not list(
+                    last.all_buttons()
+                )
 
 
 async def test_a_finished_game_is_announced_once_offers_a_rematch_and_stays_in_scores(
@@ -153,7 +155,7 @@ async def test_an_idle_player_causes_one_group_message_edited_as_it_goes_on(
             new = [m.text or "" for m in double.chat_view(group.id).bot_messages[before:]]
             about_bob = [x for x in new if "Bob" in x]
             assert len(about_bob) == 1, new
-            assert about_bob[0].startswith("💤 Bob ran out of time 3 times in a row")
+            assert about_bob[0].startswith("💤 \u2068Bob\u2069 ran out of time 3 times in a row")
             # Bob was reminded before each timeout; none of the reminders is still shown.
             reminders = [m for m in bob.dm_view().messages if (m.text or "").startswith("⏰")]
             assert reminders and all(m.deleted for m in reminders)
@@ -235,9 +237,9 @@ async def test_screens_name_people_and_label_what_their_numbers_are(tmp_path: Pa
             await double.idle()
             screen = _living(double, alice)
             text = screen.text or ""
-            assert "Alice (you) 0" in text and " You 0" in text
+            assert "\u2068Alice\u2069 (you) 0" in text and " \u2068You\u2069 0" in text
             other = _living(double, you).text or ""
-            assert "You (you) 0" in other and "Alice 0" in other
+            assert "\u2068You\u2069 (you) 0" in other and "\u2068Alice\u2069 0" in other
             assert f"[{card.symbol}]" in [b.label for b in screen.all_buttons()]
             shown = double.chat_view(group.id).message(lobby)
             assert shown is not None

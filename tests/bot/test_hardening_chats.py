@@ -23,7 +23,7 @@ from bot_harness import (
     table_in,
 )
 
-from bot.i18n import english
+from bot.i18n import english, isolated_name
 from sandbox.testing import running_double
 
 t = english()
@@ -44,7 +44,9 @@ async def test_a_group_that_removes_the_bot_ends_its_game_and_gets_no_more_write
             group.remove_bot(by=alice)
             await double.wait_for(lambda: table.status == "cancelled", 5)
             await double.idle()
-            ended = t("✖ I was removed from {chat}, so its game has ended.", chat="Kicked")
+            ended = t(
+                "✖ I was removed from {chat}, so its game has ended.", chat=isolated_name("Kicked")
+            )
             for person in (alice, bob):
                 assert any(ended in (m.text or "") for m in person.dm_view().bot_messages)
             assert not rooms.registry.tables and rooms.kept_sizes()["in_chat"] == 0
@@ -75,7 +77,7 @@ async def test_a_player_who_blocks_the_bot_is_replaced_and_takes_the_seat_back(
             await double.wait_for(lambda: table.seats[seat].away, 5)  # type: ignore[union-attr]
             await double.idle()
             texts = [m.text or "" for m in double.chat_view(group.id).bot_messages]
-            assert any("Bob blocked me" in text for text in texts)
+            assert any(f"{isolated_name('Bob')} blocked me" in text for text in texts)
             double.reset_counters()
             # The game goes on without writing to Bob: no refused request piles up.
             await double.wait_for(lambda: table.seat_of(alice.id) in table.game.waiting_for(), 10)  # type: ignore[union-attr]
@@ -158,7 +160,9 @@ async def test_a_403_alone_tells_the_bot_it_was_removed(tmp_path: Path) -> None:
             await double.wait_for(lambda: table.status == "cancelled", 5)
             await double.idle()
             assert double.error_count(403) <= 2  # the edit and the reply already under way
-            ended = t("✖ I was removed from {chat}, so its game has ended.", chat="Silent")
+            ended = t(
+                "✖ I was removed from {chat}, so its game has ended.", chat=isolated_name("Silent")
+            )
             assert any(ended in (m.text or "") for m in alice.dm_view().bot_messages)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from bot_harness import open_table, running_bot, table_in
 
-from bot.i18n import english
+from bot.i18n import english, isolated_name
 from sandbox.double import BotApiDouble
 from sandbox.people import SandboxUser
 from sandbox.testing import running_double
@@ -63,7 +63,7 @@ async def test_a_stranger_cannot_join_by_link_or_forged_button(tmp_path: Path) -
             assert reply == t(
                 "You're seated at the table in {chat}. Your cards will come here when the "
                 "game starts.",
-                chat=SECRET_GROUP,
+                chat=isolated_name(SECRET_GROUP),
             )
             assert table.seat_of(dave.id) is not None
 

@@ -132,7 +132,7 @@ async def test_a_page_sees_its_own_cards_and_nobody_elses(tmp_path: Path) -> Non
         codes = set(re.findall(r'"code": "(\w+)"', "\n".join(page.raw)))
         assert codes and not codes & hidden
         assert [s["cards"] for s in state["seats"]] == [13, 13, 13, 13]
-        assert state["seats"][table.seat_of(bob.id)]["name"] == "Bob"
+        assert state["seats"][table.seat_of(bob.id)]["name"] == "\u2068Bob\u2069"
 
 
 async def test_refused_forged_stale_strangers_and_other_games(

@@ -85,3 +85,18 @@ def test_the_pages_words_come_in_the_readers_language() -> None:
     assert words(translator("es"))["reconnecting"] == "Reconectando…"
     assert words(translator("ru"))["total"] == "Итого"
     assert all(words(translator("fa")).values())
+
+
+@pytest.mark.parametrize("language", ["en", "fa"])
+def test_the_page_gets_every_name_isolated_and_without_bidi_controls(language: str) -> None:
+    """Issue 29.6: the page shows names as text too (joined into lines by table.js)."""
+    rules = Rules()
+    game = Game(rules, seed=3)
+    table = table_for(rules, game)
+    table.seats[1] = Seat("human", "Mallory\u202e", user_id=101)
+    table.seats[2] = Seat("human", "\u2067Eve\u202b", user_id=102)
+    state = seat_state(translator(language), table, 0, 1)
+    names = [seat["name"] for seat in state["seats"]]
+    assert names == ["\u2068P0\u2069", "\u2068Mallory\u2069", "\u2068Eve\u2069", "\u2068P3\u2069"]
+    said = json.dumps(state, ensure_ascii=False)
+    assert not set(said) & {"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2067"}

@@ -91,7 +91,7 @@ async def test_a_person_plays_in_the_browser(tmp_path: Path) -> None:
             group = page.locator(f'section.panel[data-chat-id="{world.group.id}"]')
             dm = page.locator(f'section.panel[data-chat-id="{you.dm}"]')
             await expect(dm.locator(".msg")).not_to_have_count(0)
-            await expect(dm).to_contain_text("Hi Ana!")
+            await expect(dm).to_contain_text("Hi \u2068Ana\u2069!")
             await expect(group).to_have_attribute("data-person", "Ana")
 
             # The group: /newgame, three computers, Start.
@@ -155,7 +155,7 @@ async def test_a_person_plays_in_the_browser(tmp_path: Path) -> None:
             await expect(dm).to_contain_text("Last trick")
             for other in world.people[1:]:
                 other_dm = page.locator(f'section.panel[data-chat-id="{other.dm}"]')
-                await expect(other_dm).to_contain_text(f"Hi {other.name}!")
+                await expect(other_dm).to_contain_text(f"Hi \u2068{other.name}\u2069!")
             assert await page.locator(".toast.error").count() == 0
             assert not world.double.unanswered_callbacks()
             assert world.double.error_count(400) == 0

@@ -63,13 +63,15 @@ class Coach:
                 raise UserError(msg("Too late: that choice has been made."))
             if table.ui.hints.get(seat, {}).get("key") != key:  # not a double tap
                 table.ui.hints[seat] = {"key": key, **hint_to_dict(found)}
-                hand = view.hand_number
-                used = table.ui.hints_used
-                for old in [h for h in used if h < hand - 1]:
-                    del used[old]
-                counts = used.setdefault(hand, {})
+                # Kept for every hand of the game (/scores lists them all) and stored at
+                # once: a count is as much the game's record as its moves.
+                counts = table.ui.hints_used.setdefault(view.hand_number, {})
                 counts[seat] = counts.get(seat, 0) + 1
-                self.registry.save_soon(table)
+                try:
+                    await self.registry.save(table)
+                except Exception:  # the hint stands; the next move stores the count
+                    log.exception("could not store the hint count of game %s", table.id)
+                    self.registry.save_soon(table)
                 self.screens.show_dm(table, seat, URGENT)
             return msg("💡 {cards}", cards=" ".join(c.symbol for c in found.best.cards))
 

@@ -74,7 +74,8 @@ class TableUI:
     """The coach's hint each seat asked for, shown in its DM until it moves: the decision
     it answers (``key``) and the hint itself (`bot.tables.coach`)."""
     hints_used: dict[int, dict[int, int]] = field(default_factory=dict)
-    """Hints asked for, hand number → seat → count (the hand's results show them)."""
+    """Hints asked for, hand number → seat → count, for every hand of the game (the hand's
+    results and ``/scores`` show them; stored with the table, so a restart keeps them)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot_harness import card_button, open_table, rooms_of, running_bot, table_in
+from bot_harness import card_button, open_table, play_turn, rooms_of, running_bot, table_in
 
 from bot.tables.model import Table
 from engine import Card
@@ -172,3 +172,63 @@ async def test_hints_are_refused_where_the_table_turned_them_off(tmp_path: Path)
             assert refused == "These aren't your cards."
             # The next table in this group keeps the choice.
             assert not (await rooms_of(app).storage.get_chat_settings(group.id)).hints
+
+
+async def test_scores_keep_every_hands_hint_count_across_a_restart(tmp_path: Path) -> None:
+    """Issue 30.5: ``/scores`` listed 💡 only for the last two hands; now every hand's count
+    is kept for the game, and stored, so a restart keeps them too."""
+    database = tmp_path / "hearts.sqlite3"
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        group = double.create_group("Hearts", members=[ann])
+
+        async def scores() -> str:
+            before = len(double.chat_view(group.id).bot_messages)
+            await ann.send(group, "/scores")
+            message = await double.wait_for(
+                lambda: next(
+                    (
+                        m
+                        for m in double.chat_view(group.id).bot_messages[before:]
+                        if "Standings" in (m.text or "")
+                    ),
+                    None,
+                ),
+                5,
+            )
+            return message.text or ""
+
+        async with running_bot(double, database) as app:
+            await ann.start_bot()
+            await double.wait_for(lambda: ann.dm_view().last() is not None, 5)
+            lobby = await open_table(double, ann, group, computers=3)
+            await ann.press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None
+            seat = table.seat_of(ann.id)
+            asked = {1: 1, 2: 2, 3: 1}  # hints per hand: at the pass, and on a turn in hand 2
+            while game.hand_number <= 3:
+                await double.wait_for(lambda: seat in game.waiting_for(), 10)
+                hand = game.hand_number
+                if hand > 3:
+                    break
+                used = table.ui.hints_used.get(hand, {}).get(seat or 0, 0)
+                if used < asked[hand] and (game.phase == "pass" or used == 1):
+                    # On the living DM of this hand, once the bot knows it (a new hand's
+                    # DM may still be on its way).
+                    await double.wait_for(
+                        lambda h=hand: f"hand {h}\n" in _dm_text(double, ann, table),  # type: ignore[misc]
+                        5,
+                    )
+                    await double.idle()
+                    await _press_hint(double, ann, table)
+                await play_turn(double, ann, table)  # answered once the move is made
+            text = await scores()
+            for hand, n in asked.items():
+                assert re.search(rf"Hand {hand}\b.*: .*Ann\u2069 -?\d+ 💡{n}\b", text), text
+        async with running_bot(double, database) as app:
+            text = await scores()
+            for hand, n in asked.items():
+                assert re.search(rf"Hand {hand}\b.*: .*Ann\u2069 -?\d+ 💡{n}\b", text), text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.basics import Person, UserError
@@ -16,9 +18,17 @@ language of whoever opened its first table."""
 
 
 class LanguageMenu:
-    def __init__(self, languages: Languages, is_admin: AdminCheck) -> None:
+    def __init__(
+        self,
+        languages: Languages,
+        is_admin: AdminCheck,
+        redraw: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
+        """`redraw`: brings a chat's open screens into its new language (a group's table
+        messages, a person's DM)."""
         self.languages = languages
         self.is_admin = is_admin
+        self.redraw = redraw
 
     async def menu(self, chat_id: int, person: Person) -> tuple[str, InlineKeyboardMarkup]:
         """The menu for this chat, in its current language (a group's: for admins only)."""
@@ -64,6 +74,8 @@ class LanguageMenu:
             await self.languages.choose_for_person(person.id, code or None)
         else:
             await self.languages.choose_for_chat(chat_id, code or None)
+        if self.redraw is not None:
+            await self.redraw(chat_id)
         return msg("✅ {language}", language=_name(self.languages.chat(chat_id)))
 
     async def _require_admin(self, chat_id: int, person: Person) -> None:

@@ -177,11 +177,20 @@ def open_rooms(
     entries = Entries(board, member_status, config.bot_username)
     rounds = Rounds(board)
     timeline = Timeline(board, rounds)
+
+    async def redraw(chat_id: int) -> None:
+        """A chat's open screens in its new language: tables, and a group's open event."""
+        screens.redraw_in_language(chat_id)
+        event = await board.open_in(chat_id) if chat_id < 0 else None
+        if event is not None:
+            async with board.lock(event.id):
+                await board.refresh_message(await board.get(event.id))
+
     return Rooms(
         storage=storage,
         outbox=outbox,
         languages=languages,
-        language_menu=LanguageMenu(languages, is_admin),
+        language_menu=LanguageMenu(languages, is_admin, redraw),
         registry=registry,
         screens=screens,
         moves=moves,

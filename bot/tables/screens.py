@@ -90,6 +90,24 @@ class Screens:
         tr = self.person(user_id)
         self.outbox.post(user_id, tr(said) if isinstance(said, Msg) else said(tr))
 
+    def redraw_in_language(self, chat_id: int) -> None:
+        """After ``/language``: a group's open table messages, or a person's living DM
+        (and table page), drawn again at once in the chat's language now. A lobby shows
+        its seats (a rules menu open in it closes: the host opens it again)."""
+        if chat_id < 0:
+            for table in self.registry.of_chat(chat_id):
+                if table.tournament_id is not None:
+                    continue  # its group follows the tournament's message instead
+                if table.status == "lobby":
+                    self.show_lobby(table)
+                else:
+                    self.show_table(table)
+            return
+        own = self.registry.of_user(chat_id)
+        seat = own.seat_of(chat_id) if own is not None else None
+        if own is not None and seat is not None:
+            self.show_dm(own, seat, MOVED)  # as for a press in the DM: even with a page open
+
     # ------------------------------------------------------------------ the group
 
     def show_lobby(self, table: Table) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from babel.messages.pofile import read_po
-from bot_harness import rooms_of, running_bot, table_in
+from bot_harness import open_table, rooms_of, running_bot, table_in
 
 from bot.i18n import LOCALES, translator
 from bot.telegram import callbacks as cb
@@ -285,3 +285,71 @@ async def test_a_group_takes_the_language_of_whoever_opened_its_first_table(
                 lambda: any(m.text == refusal for m in double.chat_view(group.id).bot_messages),
                 5,
             )
+
+
+async def test_a_new_language_redraws_the_open_table_message_and_the_dm_at_once(
+    tmp_path: Path,
+) -> None:
+    """Issue 30.6: a group's /language redraws its open table message (lobby or game), a
+    person's /language in a DM their living DM, with no move in between."""
+
+    async def choose(person: SandboxUser, chat_id: int, code: str) -> None:
+        before = len(double.chat_view(chat_id).bot_messages)
+        await person.send(chat_id, "/language")
+        menu = await double.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in double.chat_view(chat_id).bot_messages[before:]
+                    if any((b.callback_data or "").startswith("lg:") for b in m.all_buttons())
+                ),
+                None,
+            ),
+            5,
+        )
+        await person.press(chat_id, menu.message_id, data=cb.button(cb.LANGUAGE, 0, 0, code))
+
+    async with running_double() as double:
+        ana = double.create_user("Ana", username="ana", language_code="en")
+        group = double.create_group("Hearts", members=[ana], admins=[ana])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            await ana.start_bot()
+            await double.wait_for(lambda: ana.dm_view().last() is not None, 5)
+            lobby = await open_table(double, ana, group, computers=3)
+            table = table_in(app, group)
+
+            def table_message() -> str:
+                message = double.chat_view(group.id).message(lobby)
+                assert message is not None
+                return (message.text or "") + "\n" + str(message.labels)
+
+            await choose(ana, group.id, "es")
+            start = shown("es", "▶ Start")
+            await double.wait_for(lambda: start in table_message(), 5)
+            assert shown("en", "▶ Start") not in table_message()
+
+            await ana.press(group, lobby, lambda b: (b.callback_data or "").startswith("ls:"))
+            await double.wait_for(lambda: table.game is not None, 5)
+            in_dm = shown("pt_BR", "Play from your DM with me.")
+            await double.wait_for(
+                lambda: shown("es", "Play from your DM with me.") in table_message(), 5
+            )
+            game = table.game
+            assert game is not None
+            await double.wait_for(lambda: set(game.waiting_for()) == {0}, 5)  # computers passed
+            moves = rooms_of(app).registry.version(table.id)
+            await choose(ana, group.id, "pt_BR")
+            await double.wait_for(lambda: in_dm in table_message(), 5)
+
+            def dm() -> str:
+                screen = ana.dm_view().message(table.ui.dm_message_ids[0])
+                return (screen.text or "") if screen is not None else ""
+
+            tap = shown("ru", "Tap 3 cards to choose them, then tap <b>Pass</b>.")
+            await double.wait_for(
+                lambda: shown("en", "Tap 3 cards to choose them, then tap <b>Pass</b>.") in dm(), 5
+            )
+            await choose(ana, ana.dm, "ru")
+            await double.wait_for(lambda: tap in dm(), 5)
+            # Nobody moved: the new language alone redrew both.
+            assert rooms_of(app).registry.version(table.id) == moves

@@ -12,7 +12,7 @@ import functools
 import time
 from collections.abc import Awaitable
 
-from bot.i18n import msg
+from bot.i18n import Msg, msg
 from bot.tables import render
 from bot.tables.config import TablesConfig
 from bot.tables.model import Table
@@ -191,35 +191,59 @@ class TurnClock:
             if table is None or table.game is None:
                 return
             game = table.game
-            for seat in list(game.waiting_for()):
-                if _is_computer(table, seat) or game.phase == "over":
-                    continue
-                if seat not in game.waiting_for():
-                    continue
-                s = table.seats[seat]
-                assert s is not None
-                s.timeouts += 1
-                move = await self._decide(table, seat, STAND_IN_LEVEL)
-                name = render.who(s.name)
-                if s.timeouts >= self.config.timeouts_before_away:
-                    s.away = True
-                    said = msg(
-                        "💤 {name} ran out of time {times} times in a row, so a computer "
-                        "player plays for {name} until {name} sends /rejoin.",
-                        name=name,
-                        times=s.timeouts,
-                    )
-                else:
-                    said = msg(
-                        "⏱ {name} ran out of time ({times}×); a computer player chose a card "
-                        "for {name}.",
-                        name=name,
-                        times=s.timeouts,
-                    )
-                self.screens.idle_notice(table, seat, said)
-                if s.away and s.user_id is not None:
-                    self.screens.tell(s.user_id, AWAY)
-                await self.moves.apply(table, move, stand_in=True)
+            late = [
+                seat
+                for seat in game.waiting_for()
+                if not _is_computer(table, seat) and game.phase != "over"
+            ]
+            moves = {seat: await self._stand_in(table, seat) for seat in late}
+            if moves:  # people who timed out together: one message
+                self.screens.idle_notice(table, {seat: said for seat, (_, said) in moves.items()})
+            for seat, (move, _) in moves.items():
+                if seat in game.waiting_for():
+                    await self.moves.apply(table, move, stand_in=True)
+
+    async def _stand_in(self, table: Table, seat: int) -> tuple[Move, Msg]:
+        """A person's time ran out: the move a computer player makes for them, and what the
+        group is told."""
+        game = table.game
+        assert game is not None
+        s = table.seats[seat]
+        assert s is not None
+        s.timeouts += 1
+        move = await self._decide(table, seat, STAND_IN_LEVEL)
+        name = render.who(s.name)
+        if s.timeouts >= self.config.timeouts_before_away:
+            s.away = True
+            said = msg(
+                "💤 {name} ran out of time {times} times in a row, so a computer "
+                "player plays for {name} until {name} sends /rejoin.",
+                name=name,
+                times=s.timeouts,
+            )
+            if s.user_id is not None:
+                self.screens.tell(s.user_id, AWAY)
+        elif game.phase == "pass":
+            said = msg(
+                "⏱ {name} ran out of time ({times}×); a computer player chose the "
+                "three cards {name} passes.",
+                name=name,
+                times=s.timeouts,
+            )
+        elif game.phase == "moon":
+            said = msg(
+                "⏱ {name} ran out of time ({times}×); a computer player chose how "
+                "{name}'s moon is scored.",
+                name=name,
+                times=s.timeouts,
+            )
+        else:
+            said = msg(
+                "⏱ {name} ran out of time ({times}×); a computer player chose a card for {name}.",
+                name=name,
+                times=s.timeouts,
+            )
+        return move, said
 
     async def _computer_turn(self, gid: int, version: int) -> None:
         async with self.registry.lock(gid):

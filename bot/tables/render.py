@@ -10,7 +10,6 @@ import html
 import io
 import math
 import os
-import time
 from collections.abc import Callable, Sequence
 from urllib.parse import urlencode
 
@@ -260,8 +259,10 @@ RULE_CHOICES: dict[str, tuple[str, ...]] = {
     "tracker": ("on", "off"),
     "hints": ("on", "off"),
 }
-RULE_ROW = {"players": 4, "variant": 3, "moon": 2, "target": 4, "timer": 4, "level": 4}
-"""Buttons per row of the menu (2 when not named): short values share a row."""
+RULE_ROW = {"players": 4, "target": 4}
+"""Buttons per row of the menu (2 when not named): only numbers are short enough for four
+to a row on a 360 px phone in every language (Telegram cuts a label that does not fit:
+"Omnibus 1…", "no tim…"); tests/bot/test_i18n_catalogs.py measures every label."""
 TWO_PLAYER_IGNORES = ("moon", "queen", "first")
 """Options two-player Hearts accepts and ignores (README, Rules): not offered for it."""
 
@@ -411,12 +412,16 @@ def table_message(tr: Tr, table: Table) -> str:
     """The group's one table message."""
     game = table.game
     assert game is not None
-    lines = [
-        tr(
+    if game.phase == "over":  # no hand to play and nothing to pass any more
+        header = tr("♥ <b>Hearts</b> · finished after hand {hand}", hand=game.hand_number)
+    else:
+        header = tr(
             "♥ <b>Hearts</b> · hand {hand} · {direction}",
             hand=game.hand_number,
             direction=tr(DIRECTIONS[game.pass_direction]),
-        ),
+        )
+    lines = [
+        header,
         esc(rules_summary(tr, table)),
         "",
     ]
@@ -645,12 +650,13 @@ def dm(
         else:
             lines.append(tr("Trick {number}/{total}: —", number=number, total=total))
         if view.current_player == seat and table.ui.deadline is not None:
-            left = max(0, round(table.ui.deadline - time.time()))
+            # The turn's length, not what is left of it: a DM is not redrawn every second,
+            # and Telegram tells no time zone for an "until 18:05". The ⏰ reminder at half
+            # time is a message of its own, true when it comes (README, Playing).
             lines.append(
                 tr(
-                    "⏱ {minutes}:{seconds} left to play.",
-                    minutes=left // 60,
-                    seconds=f"{left % 60:02}",
+                    "⏱ {time} a turn; a ⏰ reminder comes at half time.",
+                    time=timer_text(tr, table.options.turn_timer),
                 )
             )
         if view.tricks:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -71,8 +72,8 @@ class Screens:
         --compare`)."""
         self.pages: Pages = NoPages()
         """Told of every change of a seat's screen; set when the table page is served."""
-        self._idle_text: dict[tuple[int, int], Msg] = {}
-        """The newest text of an idle notice still on its way to the group."""
+        self._notices: dict[tuple[int, int], _Notice] = {}
+        """The group's idle notice each (table, seat) is in, with the lines it shows."""
         outbox.on_replaced = self.message_replaced
 
     # ------------------------------------------------------------------ languages
@@ -184,35 +185,61 @@ class Screens:
     def _said(tr: Tr, said: Msg | Say) -> str:
         return tr(said) if isinstance(said, Msg) else said(tr)
 
-    def idle_notice(self, table: Table, seat: int, said: Msg) -> None:
-        """One group message per spell of timeouts of a seat, edited as the spell goes on
-        (a timeout, another, the computer taking over), instead of one message each."""
+    def idle_notice(self, table: Table, said: dict[int, Msg]) -> None:
+        """One group message per spell of timeouts, edited as the spell goes on (a timeout,
+        another, the computer taking over), instead of one message each: `said` has a line
+        for each seat that just timed out; seats that time out at once share one message."""
         if table.tournament_id is not None:
             return  # a tournament's group follows the tournament's status message instead
         ids = table.ui.idle_message_ids
-        text = self.group(table)(said)
-        self._idle_text[(table.id, seat)] = said
-        message_id = ids.get(seat)
-        if message_id:
-            self.outbox.edit(table.chat_id, message_id, text, None, table.thread_id)
+        for key in [k for k in self._notices if k[0] == table.id and k[1] not in ids]:
+            del self._notices[key]  # that seat moved since: its spell is over
+        for key in [k for k in self._notices if self.registry.get(k[0]) is None]:
+            del self._notices[key]  # a table that ended
+        fresh = _Notice()
+        for seat, line in said.items():
+            notice = self._notices.get((table.id, seat))
+            if notice is None:
+                # A seat in a spell from before a restart has its message, not its lines.
+                notice = _Notice(ids[seat]) if ids.get(seat) else fresh
+                self._notices[(table.id, seat)] = notice
+            notice.lines[seat] = line
+        mine = [n for (game_id, _), n in self._notices.items() if game_id == table.id]
+        for notice in {id(n): n for n in mine}.values():
+            if notice is not fresh and notice.message_id and set(notice.lines) & set(said):
+                self.outbox.edit(
+                    table.chat_id,
+                    notice.message_id,
+                    self._notice_text(table, notice),
+                    None,
+                    table.thread_id,
+                )
+            # A notice still on its way is edited to its newest lines when it arrives.
+        if not fresh.lines:
             return
-        if message_id == 0:
-            return  # on its way: it is edited to the newest text when it arrives
-        ids[seat] = 0
+        for seat in fresh.lines:
+            ids[seat] = 0
+        text = self._notice_text(table, fresh)
         sent = self.outbox.post(table.chat_id, text, thread_id=table.thread_id, notify=False)
 
         async def keep_id() -> None:
             new_id = await sent
-            latest = self._idle_text.pop((table.id, seat), said)
-            if new_id is None or ids.get(seat) != 0:
+            if new_id is None:
                 return
-            ids[seat] = new_id
+            fresh.message_id = new_id
+            for seat in fresh.lines:
+                if ids.get(seat) == 0:
+                    ids[seat] = new_id
             self.registry.save_soon(table)
-            if latest != said:
-                text = self.group(table)(latest)
-                self.outbox.edit(table.chat_id, new_id, text, None, table.thread_id)
+            if self._notice_text(table, fresh) != text:
+                latest = self._notice_text(table, fresh)
+                self.outbox.edit(table.chat_id, new_id, latest, None, table.thread_id)
 
         self.background.spawn(keep_id())
+
+    def _notice_text(self, table: Table, notice: _Notice) -> str:
+        tr = self.group(table)
+        return "\n".join(tr(notice.lines[seat]) for seat in sorted(notice.lines))
 
     async def ask_to_open_dm(self, table: Table, person: Person) -> None:
         url = f"https://t.me/{self.bot_username}?start=j{table.join_token}"
@@ -328,6 +355,14 @@ class Screens:
                 if message_id == old_id and s is not None and s.user_id == chat_id:
                     table.ui.dm_message_ids[seat] = new_id
             self.registry.save_soon(table)
+
+
+@dataclass
+class _Notice:
+    """One group message about seats that ran out of time (`Screens.idle_notice`)."""
+
+    message_id: int | None = None
+    lines: dict[int, Msg] = field(default_factory=dict)
 
 
 def _settled(game: Game) -> bool:

@@ -55,12 +55,16 @@ class Standings:
             )
         return "\n".join(parts)
 
-    async def stats_text(self, tr: Tr, person: Person) -> str:
+    async def stats_text(self, tr: Tr, person: Person, in_group: bool = False) -> str:
+        """`in_group`: asked in a group, where "your" would not say whose."""
         record = await self.storage.player_standing(person.id)
+        name = render.who(person.name)
         if record is None or record.games_played == 0:
+            if in_group:
+                return tr("{name} hasn't finished a game yet.", name=name)
             return tr("You haven't finished a game yet.")
         lines = [
-            tr("<b>Your record</b>"),
+            tr("<b>{name}'s record</b>", name=name) if in_group else tr("<b>Your record</b>"),
             tr(
                 "Games: {played} · won {won} ({rate}%)\nAverage points per hand: "
                 "{avg}\nMoons shot: {moons}\nBest game: {best} · worst: {worst}",

@@ -252,9 +252,10 @@ async def stats(update: Update, context: HeartsContext) -> None:
 async def _stats(update: Update, context: HeartsContext, person: Person) -> None:
     """A person's record: in their DM's language, wherever they asked."""
     rooms = context.bot_data.rooms
-    _reply(
-        update, context, await rooms.standings.stats_text(rooms.languages.person(person.id), person)
-    )
+    chat = update.effective_chat
+    in_group = chat is not None and chat.id < 0
+    tr = rooms.languages.person(person.id)
+    _reply(update, context, await rooms.standings.stats_text(tr, person, in_group))
 
 
 @command

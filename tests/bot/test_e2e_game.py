@@ -59,6 +59,23 @@ async def test_one_person_and_three_computers_play_a_game_to_the_end(tmp_path: P
                 5,
             )
             assert "Games: 1" in (record.text or "")
+            # Asked in the group, the record says whose it is (issue 30.7).
+            await alice.send(group, "/stats")
+            theirs = await double.wait_for(
+                lambda: next(
+                    (
+                        m
+                        for m in double.chat_view(group.id).bot_messages
+                        if "Games: 1" in (m.text or "")
+                    ),
+                    None,
+                ),
+                5,
+            )
+            assert (theirs.text or "").startswith("\u2068Alice\u2069's record\n"), theirs.text
+            # The finished table's header names no hand to play or pass (issue 30.7).
+            header = (double.chat_view(group.id).message(lobby_id).text or "").split("\n")[0]  # type: ignore[union-attr]
+            assert header == f"♥ Hearts · finished after hand {game.hand_number}", header
             await alice.send(group, "/scores")
             board = await double.wait_for(
                 lambda: next(

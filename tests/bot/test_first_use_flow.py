@@ -245,3 +245,77 @@ async def test_screens_name_people_and_label_what_their_numbers_are(tmp_path: Pa
             assert shown is not None
             # While passing there are no points this hand: totals alone, titled plainly.
             assert "Scores\n" in (shown.text or "") and "(0)" not in (shown.text or "")
+
+
+async def test_people_who_time_out_at_once_share_one_group_message_naming_what_was_chosen(
+    tmp_path: Path,
+) -> None:
+    """Issue 30.7: three people whose pass timer runs out together get one group message,
+    which says three cards were chosen to pass (not "a card"), edited as the spells go on."""
+    async with running_double() as double:
+        people = [double.create_user(n) for n in ("Ana", "Bob", "Cy")]
+        group = double.create_group("Slow", members=people, admins=people[:1])
+        async with running_bot(double, tmp_path / "db.sqlite3", replace(FAST)) as app:
+            lobby, table = await seat_everyone(double, app, group, people)
+            await people[0].press(group, lobby, "🤖 Add computer")
+            table.options = replace(table.options, turn_timer=1)
+            await people[0].press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None
+            before = len(double.chat_view(group.id).bot_messages)
+            await double.wait_for(lambda: game.phase == "play", 10)
+            await double.idle()
+            new = [m for m in double.chat_view(group.id).bot_messages[before:]]
+            about = [m for m in new if "ran out of time" in (m.text or "")]
+            assert len(about) == 1, [m.text for m in new]
+            lines = (about[0].text or "").split("\n")
+            names = [f"\u2068{p.name}\u2069" for p in people]
+            assert lines == [
+                f"⏱ {n} ran out of time (1×); a computer player chose the three cards {n} passes."
+                for n in names
+            ]
+            # The spell goes on for whoever times out next: the same message, edited.
+            seats = [table.seat_of(p.id) for p in people]
+            await double.wait_for(lambda: any(table.seats[s].timeouts >= 2 for s in seats), 10)  # type: ignore[index,union-attr]
+            await double.idle()
+            about = [
+                m
+                for m in double.chat_view(group.id).bot_messages[before:]
+                if "ran out of time" in (m.text or "")
+            ]
+            assert len(about) == 1
+            lines = (about[0].text or "").split("\n")
+            assert len(lines) == 3 and any(
+                line.startswith(f"⏱ {n} ran out of time (2×); a computer player chose a card")
+                for n in names
+                for line in lines
+            ), lines
+
+
+async def test_the_dm_states_the_turns_length_which_stays_true_not_a_stale_countdown(
+    tmp_path: Path,
+) -> None:
+    """Issue 30.7: "⏱ 2:00 left" was the time left when the DM was last drawn; the DM now
+    says how long a turn is and that a reminder comes, which stays true while it is shown."""
+    async with running_double() as double:
+        ana = double.create_user("Ana")
+        group = double.create_group("Timed", members=[ana])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await ana.start_bot()
+            await double.wait_for(lambda: ana.dm_view().last() is not None, 5)
+            lobby = await open_table(double, ana, group, computers=3, timer="60")
+            await ana.press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None
+            seat = table.seat_of(ana.id)
+            await play_turn(double, ana, table)  # her pass
+            await double.wait_for(lambda: game.phase == "play" and game.current_player == seat, 10)
+            line = t(
+                "⏱ {time} a turn; a ⏰ reminder comes at half time.",
+                time=t("{seconds} s", seconds=60),
+            )
+            await double.wait_for(lambda: line in (_living(double, ana).text or ""), 5)
+            assert "left" not in (_living(double, ana).text or "")

@@ -6,7 +6,9 @@ from __future__ import annotations
 import ast
 import gettext
 import io
+import itertools
 import re
+import unicodedata
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -223,3 +225,100 @@ def test_the_chart_labels_use_a_font_that_has_the_languages_letters(language: st
 
     family = chart_font(language, 20).getname()[0] or ""
     assert ("Devanagari" if language == "hi" else "DejaVu") in family
+
+
+KEYBOARD_DP = 340
+"""An inline keyboard's width on a 360 px (dp) phone: the screen less the chat's margins."""
+
+
+def label_dp(text: str) -> float:
+    """A button label's width in dp as Telegram's apps draw it (about 14 sp, medium), by
+    kind of character: an estimate that puts "🃏 Omnibus 10♦" and "⏱ •no timer" just past
+    the room of three and four buttons to a row, where a 360 px phone cut them."""
+    width = 0.0
+    for char in text:
+        code, kind = ord(char), unicodedata.category(char)
+        if kind in ("Mn", "Me", "Cf") or 0xFE00 <= code <= 0xFE0F:
+            continue  # joining marks, isolates, variation selectors: no width of their own
+        if code >= 0x1F000 or char in "⏱⏰⌛⏸" or (0x2600 <= code <= 0x27BF and char not in "♠♥♦♣"):
+            width += 18  # an emoji
+        elif kind == "Mc":
+            width += 4  # a Devanagari vowel sign
+        elif char == " ":
+            width += 3.5
+        elif char in "•·.,:;!|il'ıj()[]":
+            width += 4
+        elif char.isdigit():
+            width += 8
+        elif 0x0600 <= code <= 0x06FF:
+            width += 6.5  # Persian letters, joined
+        elif 0x0900 <= code <= 0x097F:
+            width += 9
+        elif char.isupper():
+            width += 9.5
+        elif char in "mwMWшщжюыф":
+            width += 11
+        elif char.isalpha():
+            width += 7.3
+        else:
+            width += 9  # ♠ ♥ ♦ ♣ + − and the like
+    return width
+
+
+def button_room_dp(buttons: int) -> float:
+    """The width a label may take in a row of `buttons` (4 dp between buttons, 8 inside)."""
+    return (KEYBOARD_DP - 4 * (buttons - 1)) / buttons - 16
+
+
+def test_the_width_estimate_cuts_where_a_phone_did() -> None:
+    tr = translator(ENGLISH)
+    assert label_dp("🃏 Omnibus 10♦") > button_room_dp(3)  # shown as "Omnibus 1…"
+    assert label_dp("⏱ •" + tr("no timer")) > button_room_dp(4)  # shown as "no tim…"
+    assert label_dp("🎯 •100") < button_room_dp(4) and label_dp("✋ Join") < button_room_dp(2)
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_every_rules_menu_label_fits_a_360_px_phone(language: str) -> None:
+    """Issue 30.7: no label of the rules menu is cut, in any language, whatever is chosen."""
+    from bot.tables import render
+    from bot.tables.model import LEVELS, TIMERS, Table, TableOptions
+    from engine import Rules
+
+    tr = translator(language)
+    variants = [
+        Rules(),
+        Rules().with_variant("two_player", None),
+        Rules().with_variant("complex", None),
+    ]
+    for rules, timer, level in itertools.product(variants, TIMERS, LEVELS):
+        for moon in ("choose", "add_to_others", "subtract_from_shooter"):
+            table = Table(
+                id=1,
+                chat_id=-1,
+                thread_id=None,
+                chat_title="Hearts",
+                creator_id=1,
+                creator_name="Ana",
+                rules=Rules.from_dict({**rules.to_dict(), "moon": moon}),
+                options=TableOptions(turn_timer=timer, computer_level=level),
+                seats=[None] * rules.players,
+            )
+            _, markup = render.rules_menu(tr, table)
+            for row in markup.inline_keyboard:
+                for button in row:
+                    width, room = label_dp(button.text), button_room_dp(len(row))
+                    assert width <= room, (language, button.text, len(row), width, room)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_each_language_says_you_one_way_on_the_page_and_in_the_chat(language: str) -> None:
+    """Issue 30.7: Bob was "(ты)" in his chat and "(вы)" on the page."""
+    tr = translator(language)
+    you = tr("you")
+    assert f"({you})" in tr("<b>{name}</b> (you)", name="Bob")
+    formal = {"ru": r"\b(вы|вас|вам|ваш\w*)\b", "fa": r"(^|\s)شما(\s|$)", "hi": r"(?<!अपने )\bआप\b"}
+    if language in formal:
+        for message in catalog(language):
+            if message.id:
+                for text in strings(message):
+                    assert not re.search(formal[language], text or "", re.I), (message.id, text)

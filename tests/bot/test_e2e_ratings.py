@@ -249,3 +249,31 @@ async def test_a_person_who_leaves_after_one_move_is_rated_last(tmp_path: Path) 
             assert changes[bob.id].after.shown < START.shown
             assert "Bob −" in _endings(double, group)[0]
             assert not double.unanswered_callbacks()
+
+
+async def test_a_group_that_removes_the_bot_after_the_first_hand_is_rated(
+    tmp_path: Path,
+) -> None:
+    """An admin removes the bot mid-game: the cleanup ends the game, and it is rated from
+    the standings it stopped at (it left no rating rows)."""
+    async with running_double() as double:
+        alice = double.create_user("Alice", username="alice")
+        bob = double.create_user("Bob", username="bob")
+        group = double.create_group("Friday Hearts", members=[alice, bob], admins=[alice])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            rooms = rooms_of(app)
+            _, table = await start_with_computers(double, app, group, [alice, bob])
+            game = table.game
+            assert game is not None
+            await _play_to_the_end(double, [alice, bob], table, lambda: bool(game.hand_history))
+            totals = list(game.scores)
+            group.remove_bot(by=alice)
+            await double.wait_for(lambda: table.status == "cancelled", 5)
+
+            changes = await rooms.storage.rating_changes(table.id, group.id)
+            assert [c.player for c in changes] == [alice.id, bob.id]
+            want = openskill_rate(_skills(table), [rank_key(game.rules, t) for t in totals])
+            assert [c.after for c in changes] == [want[c.seat] for c in changes]
+            for person in (alice, bob):
+                entry = await rooms.storage.player_rating(person.id)
+                assert entry is not None and entry.games == 1

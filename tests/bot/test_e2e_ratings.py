@@ -235,6 +235,14 @@ async def test_a_person_who_leaves_after_one_move_is_rated_last(tmp_path: Path) 
             assert bob_seat is not None
             await double.wait_for(lambda: bob_seat not in game.waiting_for(), 5)
             await bob.send(group, "/leave")
+            said = "Bob left; a computer player takes the seat. Unless they /rejoin, their "
+            said += "rating counts them last in this game."
+            await double.wait_for(
+                lambda: any(
+                    said in (m.text or "") for m in double.chat_view(group.id).bot_messages
+                ),
+                5,
+            )
             await double.wait_for(lambda: table.seats[bob_seat].away, 5)  # type: ignore[union-attr]
             await _play_to_the_end(double, [alice], table)
             await double.wait_for(lambda: len(_endings(double, group)) == 1, 10)

@@ -156,15 +156,16 @@ def _skills(table: Table) -> list[Skill]:
     return skills
 
 
-async def test_a_host_who_cancels_after_the_first_hand_is_rated_from_the_totals(
+async def test_cancelling_while_behind_after_the_first_hand_is_rated_from_the_totals(
     tmp_path: Path,
 ) -> None:
     """/cancel during the first hand costs nothing; after it, the game is rated from the
-    standings it stopped at, and the table's message says how each rating moved."""
+    standings it stopped at (whoever is behind and cancels), and the table's message says
+    how each rating moved."""
     async with running_double() as double:
         alice = double.create_user("Alice", username="alice")
         bob = double.create_user("Bob", username="bob")
-        group = double.create_group("Friday Hearts", members=[alice, bob])
+        group = double.create_group("Friday Hearts", members=[alice, bob], admins=[alice, bob])
         async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
             rooms = rooms_of(app)
             _, early = await start_with_computers(double, app, group, [alice, bob])
@@ -189,18 +190,22 @@ async def test_a_host_who_cancels_after_the_first_hand_is_rated_from_the_totals(
             assert game is not None
             await _play_to_the_end(double, [alice, bob], table, lambda: bool(game.hand_history))
             totals = list(game.scores)
-            await alice.send(group, "/cancel")
+            keys = [rank_key(game.rules, t) for t in totals]
+            # Whichever of the two is behind cancels (both may: a host or an admin).
+            loser, winner = sorted((bob, alice), key=lambda p: -keys[table.seat_of(p.id)])  # type: ignore[index]
+            await loser.send(group, "/cancel")
             await double.wait_for(lambda: table.status == "cancelled", 5)
 
             changes = await rooms.storage.rating_changes(table.id, group.id)
             assert [c.player for c in changes] == [alice.id, bob.id]
-            seats = {c.seat: c for c in changes}
-            want = openskill_rate(_skills(table), [rank_key(game.rules, t) for t in totals])
+            want = openskill_rate(_skills(table), keys)
             assert [c.after for c in changes] == [want[c.seat] for c in changes]
-            # The host who stopped it last gained nothing by stopping.
-            ranked = sorted(range(4), key=lambda s: rank_key(game.rules, totals[s]))
-            if ranked[-1] == table.seat_of(alice.id):
-                assert seats[ranked[-1]].after.mu < START.mu
+            # Cancelling while behind keeps the rating a loss of that standing brings.
+            by = {c.player: c for c in changes}
+            if keys[by[loser.id].seat] > keys[by[winner.id].seat]:
+                assert by[loser.id].after.mu < by[winner.id].after.mu
+            else:  # tied
+                assert by[loser.id].after == by[winner.id].after
             # The table's message shows the standings and the rating changes.
             message = await double.wait_for(
                 lambda: next(

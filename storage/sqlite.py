@@ -458,8 +458,8 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
         stand_in: bool = False,
     ) -> int:
         # Serialise outside the lock: the lock is held only for the database work.
-        # A stand-in's move (a computer player's, for a person) is marked: ratings weigh a
-        # person by the share of their seat's moves they made themselves.
+        # A stand-in's move (a computer player's, for a person) is marked in the journal.
+        # (Ratings no longer weigh by it: a person away at the end is ranked last.)
         move_json = _dumps(move.to_dict() | ({"stand_in": 1} if stand_in else {}))
         snapshot = game_after.to_json()
         meta_json = None if meta is None else _dumps(meta)

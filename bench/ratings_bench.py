@@ -5,7 +5,9 @@ rates one. Prints each level's rating with its uncertainty and its average place
     python -m bench ratings [--games 2000] [--target 50] [--budget 10] [--jobs 2]
 
 The order of the ratings should match the levels' measured strength:
-expert > pro > standard > easy.
+expert > pro > standard > easy. The levels are rated here like people
+(``rate_game(..., anchored=False)``); the means it prints are the fixed ratings the bot
+gives the levels (`ratings.ANCHORS`), which no game moves.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ def main() -> None:
     places: dict[str, list[int]] = {level: [] for level in LEVELS}
     for kinds, ranks in results:  # in game order, as the bot rates them
         seats = [SeatResult(s, computer_player(kinds[s]), ranks[s]) for s in range(4)]
-        for change in rate_game(seats, skills):
+        for change in rate_game(seats, skills, anchored=False):
             skills[change.player] = change.after
         for s in range(4):
             places[kinds[s]].append(1 + sum(r < ranks[s] for r in ranks))

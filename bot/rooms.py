@@ -165,7 +165,7 @@ def open_rooms(
     moves = Moves(registry, screens, ratings)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config)
     moves.subscribe(turns.on_move)  # first: what comes next is armed before anyone else hears
-    closer = Closer(registry, screens, turns, is_admin)
+    closer = Closer(registry, screens, turns, is_admin, ratings)
     lobby = Lobby(
         registry, screens, moves, closer, scheduler, config, is_admin, is_member, random_deal
     )

@@ -1,19 +1,23 @@
 """Ratings: OpenSkill's Plackett–Luce model, applied to one finished game.
 
 Each seat is a one-player team ranked by its final total (`rank`, lower is better, equal
-ranks a tie). A person who played only part of their seat's moves (a computer player stood
-in for the rest) is rated with weight: their rating moves `share` × what it would have
-moved for the whole game. OpenSkill multiplies a gain by a player's weight and divides a
-loss by it, so the weight passed is `share` for a seat that gains and ``1 / share`` for
-one that loses; the direction comes from the same game rated without weights (a weight
-changes only its own player's update).
+ranks a tie). The bot rates every person whole: `storage` ranks a person who left (away
+at the game's end) last instead. A seat may still be given a `share` of its moves: its
+rating then moves `share` × what it would have moved for the whole game. OpenSkill
+multiplies a gain by a player's weight and divides a loss by it, so the weight passed is
+`share` for a seat that gains and ``1 / share`` for one that loses; the direction comes
+from the same game rated without weights (a weight changes only its own player's update).
 
-Computer players are rated as one identity per level. When one identity holds several
-seats of a game (three `standard` players beside one person), each seat is rated from the
-identity's rating before the game and the identity takes the mean of the seats' results.
+Computer players are fixed anchors: each level has the rating `ANCHORS` gives it (measured
+once by `./dev bench ratings`, the levels playing each other), people are rated against
+it, and no game moves it, so nobody can farm a level or lift it with throwaway accounts.
+A person whose opponents were all computers can rise by such a game only up to
+`SOLO_MARGIN` above the strongest level at the table (`solo_ceiling`); losses count whole.
+(`rate_game(..., anchored=False)` rates the levels like people: that is the calibration.)
 
-Pure: no I/O. Nothing here stores anything: `storage` calls `rate_game` inside the transaction that
-records a game's last move, and again, in the same order, to rebuild every rating.
+Pure: no I/O. Nothing here stores anything: `storage` calls `rate_game` inside the
+transaction that records a game's last move (or cancels it after its first hand), and
+again, in the same order, to rebuild every rating.
 """
 
 from __future__ import annotations
@@ -36,6 +40,9 @@ SCALE: Final = 20.0
 BASE: Final = 1000.0
 PROVISIONAL_GAMES: Final = 5
 """Fewer rated games than this and a rating is shown as provisional."""
+SOLO_MARGIN: Final = 100
+"""How far above the strongest computer level at the table (in shown points) a game
+against computers only can lift a person's shown rating."""
 
 
 def pool_of(players: int) -> Pool:
@@ -49,6 +56,10 @@ def computer_player(level: str) -> int:
 def level_of(player: int) -> str | None:
     """The computer level a player id stands for, None for a person."""
     return next((level for level, pid in COMPUTER_PLAYERS.items() if pid == player), None)
+
+
+def is_computer(player: int) -> bool:
+    return player < 0
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,34 @@ class Skill:
     def spread(self) -> int:
         """The uncertainty people see, σ in the shown scale (± 20 × σ)."""
         return round(SCALE * self.sigma)
+
+
+ANCHORS: Final[dict[str, Skill]] = {
+    "easy": Skill(3.99, 2.33),
+    "standard": Skill(29.27, 1.68),
+    "pro": Skill(32.18, 1.67),
+    "expert": Skill(35.68, 1.69),
+}
+"""Each computer level's fixed rating, as `./dev bench ratings --games 1000` measured it
+(one of each level at every table, games to 50, 10 ms a decision, rated in order from
+newcomers': avg places 3.84, 2.17, 2.06, 1.88). Never moved by a game."""
+
+
+def anchor(player: int) -> Skill:
+    """The fixed rating of a computer level's player id."""
+    level = level_of(player)
+    if level is None:
+        raise ValueError(f"{player} is not a computer level.")
+    return ANCHORS[level]
+
+
+def solo_ceiling(opponents: Sequence[int]) -> float | None:
+    """The highest μ − 3σ a game against these opponents may lift a person to: the
+    strongest computer level's plus `SOLO_MARGIN` shown points; None when a person is
+    among them (a game with people counts whole)."""
+    if not opponents or not all(is_computer(p) for p in opponents):
+        return None
+    return max(anchor(p).conservative for p in opponents) + SOLO_MARGIN / SCALE
 
 
 _MODEL: Final = PlackettLuce()
@@ -119,13 +158,25 @@ def weights_for(seats: Sequence[SeatResult], before: Mapping[int, Skill]) -> lis
     return weights
 
 
-def rate_game(seats: Sequence[SeatResult], before: Mapping[int, Skill]) -> list[Change]:
+def rate_game(
+    seats: Sequence[SeatResult], before: Mapping[int, Skill], *, anchored: bool = True
+) -> list[Change]:
     """Each player's rating after the game, from `before` (a missing player starts at
-    `START`). One `Change` per player, in seat order of their first seat."""
+    `START`). One `Change` per player, in seat order of their first seat.
+
+    ``anchored`` (the bot's ratings): computer levels play at their `ANCHORS` rating
+    whatever `before` says and get no `Change`; a person whose opponents were all
+    computers rises no higher than `solo_ceiling` (above it already: no higher than
+    before). Unanchored, every player id is rated alike (the calibration of the levels)."""
     if len(seats) < 2:
         raise ValueError("A rated game needs at least two seats.")
     if any(not 0.0 < s.share <= 1.0 for s in seats):
         raise ValueError("Every rated seat's share is in (0, 1].")
+    if anchored:
+        before = {
+            s.player: anchor(s.player) if is_computer(s.player) else before.get(s.player, START)
+            for s in seats
+        }
     results = _rate(seats, before, weights_for(seats, before))
     by_player: dict[int, list[tuple[SeatResult, Skill]]] = {}
     for s, after in zip(seats, results, strict=True):
@@ -137,8 +188,23 @@ def rate_game(seats: Sequence[SeatResult], before: Mapping[int, Skill]) -> list[
         sigma = sum(after.sigma for _, after in rated) / len(rated)
         first = rated[0][0]
         after = rated[0][1] if len(rated) == 1 else Skill(start.mu + mu, sigma)
+        if anchored:
+            if is_computer(player):
+                continue
+            ceiling = solo_ceiling([s.player for s in seats if s.player != player])
+            if ceiling is not None:
+                after = _capped(start, after, ceiling)
         changes.append(Change(player, first.seat, first.share, start, after))
     return changes
+
+
+def _capped(start: Skill, after: Skill, ceiling: float) -> Skill:
+    """`after`, its μ − 3σ lowered to the higher of `ceiling` and where it was before (σ
+    still shrinks: the game was played and taught the model something)."""
+    limit = max(ceiling, start.conservative)
+    if after.conservative <= limit:
+        return after
+    return Skill(limit + 3 * after.sigma, after.sigma)
 
 
 def _rate(

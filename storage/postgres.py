@@ -521,6 +521,11 @@ class PostgresStorage(SqliteStorage):
             if not entry.users:
                 del self._game_locks[game_id]
 
+    async def cancel_game(self, game_id: int) -> bool:
+        """As SQLite's; one at a time with the moves that finish a game (it may rate)."""
+        async with self._write_lock:
+            return await super().cancel_game(game_id)
+
     async def rebuild_ratings(self) -> RebuildReport:
         async with self._write_lock:
             return await super().rebuild_ratings()

@@ -10,6 +10,7 @@ journal's stand-in marks), so a rebuild computes from the same inputs as the liv
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
@@ -18,8 +19,11 @@ from typing import Any, Final
 
 import aiosqlite
 
+from engine import Game
+from engine.scoring import rank_key
 from ratings import (
-    STAND_IN_LEVEL,
+    ANCHORS,
+    COMPUTER_PLAYERS,
     Pool,
     SeatResult,
     Skill,
@@ -42,38 +46,49 @@ async def _rows(db: aiosqlite.Connection, sql: str, parameters: Sequence[Any] = 
     return list(await db.execute_fetchall(sql, parameters))
 
 
+def _away(meta: str | None) -> set[int]:
+    """The seats whose person was away when the game ended (left, removed, blocked the
+    bot, or out of time and never back), from the bot's ``seat_state`` in ``meta``."""
+    state = json.loads(meta or "{}").get("seat_state", {})
+    return {int(seat) for seat, extra in state.items() if extra.get("away")}
+
+
+async def _rank_keys(
+    db: aiosqlite.Connection, game_id: int, status: str, snapshot: str | None
+) -> dict[int, int]:
+    """Each seat's rank key: a finished game's results, a cancelled one's standing totals
+    (the hands complete when it stopped)."""
+    if status == "finished":
+        rows = await _rows(
+            db, "SELECT seat, rank_key FROM game_results WHERE game_id = ?", (game_id,)
+        )
+        return {seat: key for seat, key in rows}
+    assert snapshot is not None
+    game = Game.from_json(snapshot)
+    return {seat: rank_key(game.rules, total) for seat, total in enumerate(game.scores)}
+
+
 async def _seat_results(db: aiosqlite.Connection, game_id: int) -> list[SeatResult]:
-    """Who played each seat of a finished game, its rank, and a person's own share."""
+    """Who played each seat of a rated game and its rank: a person who was away at the
+    end (a leaver) ranks last, below everyone present (leavers tie), with full weight."""
+    ((status, meta, snapshot),) = await _rows(
+        db, "SELECT status, meta, snapshot FROM games WHERE id = ?", (game_id,)
+    )
+    keys = await _rank_keys(db, game_id, status, snapshot)
     seats = await _rows(
         db,
-        "SELECT s.seat, s.kind, s.user_id, s.computer_level, r.rank_key"
-        " FROM game_seats s JOIN game_results r ON r.game_id = s.game_id AND r.seat = s.seat"
-        " WHERE s.game_id = ? ORDER BY s.seat",
+        "SELECT seat, kind, user_id, computer_level FROM game_seats WHERE game_id = ?"
+        " ORDER BY seat",
         (game_id,),
     )
-    moves = {
-        seat: (total, stood_in)
-        for seat, total, stood_in in await _rows(
-            db,
-            "SELECT json_extract(move, '$.seat'), COUNT(*),"
-            " SUM(COALESCE(json_extract(move, '$.stand_in'), 0))"
-            " FROM moves WHERE game_id = ? GROUP BY 1",
-            (game_id,),
-        )
-    }
+    away = _away(meta)
+    last = max(keys.values()) + 1
     results = []
-    for seat, kind, user_id, level, rank in seats:
-        if kind == "computer":
-            results.append(SeatResult(seat, computer_player(level or "standard"), rank))
-            continue
-        total, stood_in = moves.get(seat, (0, 0))
-        own = total - stood_in
-        if total and own <= 0:
-            # Not one move of their own (a no-show): the seat was the stand-in's game.
-            results.append(SeatResult(seat, computer_player(STAND_IN_LEVEL), rank))
+    for seat, kind, user_id, level in seats:
+        if kind == "computer" or user_id is None:
+            results.append(SeatResult(seat, computer_player(level or "standard"), keys[seat]))
         else:
-            # (No journal at all, as in games written by hand, counts as played whole.)
-            results.append(SeatResult(seat, user_id, rank, own / total if total else 1.0))
+            results.append(SeatResult(seat, user_id, last if seat in away else keys[seat]))
     return results
 
 
@@ -91,8 +106,9 @@ async def _skills(
 
 
 async def rate_finished(db: aiosqlite.Connection, game_id: int) -> None:
-    """Rate a finished game, in its chat and overall; in the caller's transaction, after
-    its `game_results` are written."""
+    """Rate a finished game, or one cancelled after its first hand, in its chat and
+    overall; in the caller's transaction, after a finished game's `game_results` are
+    written. Only people's ratings are written: the computer levels are fixed anchors."""
     header = await _rows(db, "SELECT chat_id FROM games WHERE id = ?", (game_id,))
     chat_id = header[0][0]
     seats = await _seat_results(db, game_id)
@@ -133,6 +149,18 @@ async def rate_finished(db: aiosqlite.Connection, game_id: int) -> None:
         " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM rated_games), ?, ?)",
         (game_id, pool, now),
     )
+
+
+async def rate_cancelled(db: aiosqlite.Connection, game_id: int) -> bool:
+    """Rate a game as it is cancelled (by its host, or as its group removed the bot) from
+    its standing totals, if it had started for the ratings: its first hand complete.
+    In the caller's transaction, with the game's status already 'cancelled'. Returns
+    whether it was rated."""
+    rows = await _rows(db, "SELECT hands_recorded FROM games WHERE id = ?", (game_id,))
+    if not rows or not rows[0][0]:
+        return False
+    await rate_finished(db, game_id)
+    return True
 
 
 async def rate_backlog(db: aiosqlite.Connection) -> int:
@@ -209,7 +237,8 @@ class SqliteRatings:
     async def rating_board(
         self, chat_id: int | None = None, pool: Pool = "main", *, limit: int = 10
     ) -> list[RatingEntry]:
-        """People best first (by μ − 3σ), then the computer levels rated in the scope."""
+        """People best first (by μ − 3σ), then the computer levels' fixed ratings; empty
+        when nobody is rated in the scope."""
         scope = OVERALL if chat_id is None else chat_id
         rated = await self._rated_people(pool, scope)
         people = await self._read(
@@ -218,20 +247,21 @@ class SqliteRatings:
             " ORDER BY r.mu - 3 * r.sigma DESC, r.player LIMIT ?",
             (pool, scope, limit),
         )
-        computers = await self._read(
-            "SELECT r.player, r.mu, r.sigma, r.games, '' FROM ratings r"
-            " WHERE r.pool = ? AND r.chat_id = ? AND r.player < 0"
-            " ORDER BY r.mu - 3 * r.sigma DESC, r.player",
-            (pool, scope),
-        )
         board = [
             RatingEntry(p, name, Skill(mu, sigma), games, place, rated)
             for place, (p, mu, sigma, games, name) in enumerate(people, start=1)
         ]
-        return board + [
-            RatingEntry(p, name, Skill(mu, sigma), games, 0, rated)
-            for p, mu, sigma, games, name in computers
-        ]
+        if not board:
+            return []
+        # The computer levels' fixed ratings, strongest first (rows a database kept from
+        # before they were fixed are left out, and go with the next rebuild).
+        return board + sorted(
+            (
+                RatingEntry(COMPUTER_PLAYERS[level], "", skill, 0, 0, rated)
+                for level, skill in ANCHORS.items()
+            ),
+            key=lambda e: -e.skill.conservative,
+        )
 
     async def player_rating(
         self, player: int, chat_id: int | None = None, pool: Pool = "main"
@@ -269,10 +299,12 @@ class SqliteRatings:
                     " sigma_after FROM rating_changes",
                 )
             }
+            # Cancelled games count when they were rated as they were cancelled (after
+            # their first hand); those cancelled before cancelling cost a rating stay free.
             order = await _rows(
                 db,
                 "SELECT g.id FROM games g LEFT JOIN rated_games r ON r.game_id = g.id"
-                " WHERE g.status = 'finished'"
+                " WHERE g.status = 'finished' OR (g.status = 'cancelled' AND r.seq IS NOT NULL)"
                 " ORDER BY r.seq IS NULL, r.seq, g.finished_at, g.id",
             )
             for table in ("rating_changes", "ratings", "rated_games"):

@@ -167,8 +167,10 @@ class Storage(Protocol):
         """The lobby or active game where the user sits, if any."""
         ...
 
-    async def cancel_game(self, game_id: int) -> None:
-        """Lobby or active to cancelled; its journal is kept."""
+    async def cancel_game(self, game_id: int) -> bool:
+        """Lobby or active to cancelled; its journal is kept. A game whose first hand is
+        complete is rated from its standing totals in the same transaction (returns
+        True); one that never got that far is not rated (False)."""
         ...
 
     async def quarantine_game(self, game_id: int, reason: str) -> None:

@@ -58,7 +58,7 @@ from .models import (
     User,
     score_kind_of,
 )
-from .ratings_sqlite import SqliteRatings, rate_backlog, rate_finished
+from .ratings_sqlite import SqliteRatings, rate_backlog, rate_cancelled, rate_finished
 from .replay import Origin, ReplayError, join_score, replay, same_state, split_score
 from .tournaments_sqlite import SqliteTournaments, returned_id
 
@@ -458,8 +458,8 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
         stand_in: bool = False,
     ) -> int:
         # Serialise outside the lock: the lock is held only for the database work.
-        # A stand-in's move (a computer player's, for a person) is marked: ratings weigh a
-        # person by the share of their seat's moves they made themselves.
+        # A stand-in's move (a computer player's, for a person) is marked in the journal.
+        # (Ratings no longer weigh by it: a person away at the end is ranked last.)
         move_json = _dumps(move.to_dict() | ({"stand_in": 1} if stand_in else {}))
         snapshot = game_after.to_json()
         meta_json = None if meta is None else _dumps(meta)
@@ -586,13 +586,16 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
             if cursor.rowcount == 0:
                 raise GameNotFound(game_id)
 
-    async def cancel_game(self, game_id: int) -> None:
+    async def cancel_game(self, game_id: int) -> bool:
         async with self._transaction() as db:
-            await self._status(db, game_id, OPEN_STATUSES)
+            status = await self._status(db, game_id, OPEN_STATUSES)
             await db.execute(
                 "UPDATE games SET status = 'cancelled', finished_at = ? WHERE id = ?",
                 (_now_ms(), game_id),
             )
+            # In the same transaction: a game cancelled after its first hand is rated
+            # exactly once, whatever crashes when.
+            return status == "active" and await rate_cancelled(db, game_id)
 
     async def quarantine_game(self, game_id: int, reason: str) -> None:
         log.error("Game %d quarantined: %s", game_id, reason)

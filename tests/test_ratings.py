@@ -4,18 +4,24 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from openskill_reference import openskill_rate
 
 from ratings import (
+    ANCHORS,
     COMPUTER_PLAYERS,
+    SOLO_MARGIN,
     START,
     SeatResult,
     Skill,
     level_of,
     pool_of,
     rate_game,
+    solo_ceiling,
     weights_for,
 )
 
@@ -72,7 +78,9 @@ def test_partial_play_moves_a_person_by_their_share(place: int) -> None:
     assert half[place].weight == 0.5
 
 
-def test_computer_players_are_one_identity_per_level() -> None:
+def test_unanchored_one_identity_in_several_seats_takes_their_mean() -> None:
+    """The calibration (`anchored=False`) rates the levels like people; one identity in
+    two seats is rated from its rating before the game in each, and takes the mean."""
     standard = COMPUTER_PLAYERS["standard"]
     expert = COMPUTER_PLAYERS["expert"]
     assert level_of(expert) == "expert" and level_of(12345) is None
@@ -83,13 +91,11 @@ def test_computer_players_are_one_identity_per_level() -> None:
         SeatResult(2, standard, 80),
         SeatResult(3, expert, 10),
     ]
-    changes = rate_game(seats, before)
+    changes = rate_game(seats, before, anchored=False)
     assert [c.player for c in changes] == [99, standard, expert]
     per_seat = openskill_rate(
         [START, before[standard], before[standard], before[expert]], [50, 20, 80, 10]
     )
-    # One identity in two seats: each seat rated from the level's rating before the
-    # game; the level takes the mean of the two.
     s = changes[1]
     assert s.before == before[standard]
     assert s.after.mu == pytest.approx(
@@ -97,6 +103,81 @@ def test_computer_players_are_one_identity_per_level() -> None:
     )
     assert s.after.sigma == pytest.approx((per_seat[1].sigma + per_seat[2].sigma) / 2)
     assert changes[2].after == per_seat[3]
+
+
+def test_computer_levels_are_fixed_anchors_that_no_game_moves() -> None:
+    """People are rated against each level's `ANCHORS` rating, whatever a stored rating
+    from before says, and the levels get no change of their own."""
+    easy, expert = COMPUTER_PLAYERS["easy"], COMPUTER_PLAYERS["expert"]
+    seats = [SeatResult(0, 1, 30), SeatResult(1, 2, 60), SeatResult(2, easy, 10)]
+    seats.append(SeatResult(3, expert, 90))
+    moved = {easy: Skill(40.0, 1.0), expert: Skill(10.0, 5.0)}  # a database's old rows
+    changes = rate_game(seats, moved)
+    assert [c.player for c in changes] == [1, 2]
+    want = openskill_rate([START, START, ANCHORS["easy"], ANCHORS["expert"]], [30, 60, 10, 90])
+    assert [c.after for c in changes] == want[:2]
+    assert rate_game(seats, {}) == changes
+    # The levels' order is their measured strength.
+    order = sorted(ANCHORS, key=lambda level: ANCHORS[level].mu)
+    assert order == ["easy", "standard", "pro", "expert"]
+
+
+def _solo(person: int, level: str, rank: int, others: tuple[int, int, int]) -> list[SeatResult]:
+    bot = COMPUTER_PLAYERS[level]
+    return [SeatResult(0, person, rank)] + [SeatResult(i + 1, bot, r) for i, r in enumerate(others)]
+
+
+def test_farming_easy_computers_reaches_no_higher_than_the_ceiling() -> None:
+    """The attack: an expert-playing person wins 200 games in a row against three `easy`
+    computers (it went 1000 → 2148, and easy 976 → 1125 losing every game). Now the
+    person stops at easy's rating + `SOLO_MARGIN`, and easy does not move."""
+    farmer = 7
+    skills: dict[int, Skill] = {}
+    shown = [START.shown]
+    for _ in range(200):
+        for c in rate_game(_solo(farmer, "easy", 0, (40, 60, 80)), skills):
+            skills[c.player] = c.after
+        shown.append(skills[farmer].shown)
+    ceiling = ANCHORS["easy"].shown + SOLO_MARGIN
+    assert max(shown) <= ceiling
+    assert shown[-1] >= ceiling - 1  # it does get there: winning is still worth something
+    assert shown == sorted(shown)  # no win ever cost anything
+    assert COMPUTER_PLAYERS["easy"] not in skills
+    assert solo_ceiling([COMPUTER_PLAYERS["easy"]] * 3) == pytest.approx(
+        ANCHORS["easy"].conservative + SOLO_MARGIN / 20
+    )
+
+
+def test_above_the_ceiling_a_solo_win_adds_nothing_and_a_loss_counts_whole() -> None:
+    strong = Skill(45.0, 1.5)  # earned against people, far above expert's ceiling
+    expert = COMPUTER_PLAYERS["expert"]
+    won = rate_game(_solo(7, "expert", 0, (40, 60, 80)), {7: strong})[0]
+    assert won.after.conservative <= strong.conservative + 1e-9
+    assert won.after.shown == strong.shown
+    lost = rate_game(_solo(7, "expert", 99, (40, 60, 80)), {7: strong})[0]
+    whole = openskill_rate([strong] + [ANCHORS["expert"]] * 3, [99, 40, 60, 80])[0]
+    assert lost.after == whole and lost.after.shown < strong.shown
+    # One person among the opponents and the game counts whole, up or down.
+    seats = [SeatResult(0, 7, 0), SeatResult(1, 8, 50)]
+    seats += [SeatResult(2, expert, 60), SeatResult(3, expert, 70)]
+    free = rate_game(seats, {7: strong})[0]
+    want = openskill_rate([strong, START, ANCHORS["expert"], ANCHORS["expert"]], [0, 50, 60, 70])
+    assert free.after == want[0]
+
+
+def test_sock_puppets_losing_to_easy_change_nobodys_gain_against_it() -> None:
+    """The attack: forty throwaway accounts each lose once to `easy` (it lifted easy to
+    1634 overall); a fresh person who then beats easy gains exactly what they gained
+    before the puppets."""
+    easy_game = (40, 60, 80)
+    before_gain = rate_game(_solo(1000, "easy", 0, easy_game), {})[0]
+    skills: dict[int, Skill] = {}
+    for puppet in range(2000, 2040):
+        for c in rate_game(_solo(puppet, "easy", 99, easy_game), skills):
+            skills[c.player] = c.after
+    assert set(skills) == set(range(2000, 2040))  # only the puppets moved
+    after_gain = rate_game(_solo(1001, "easy", 0, easy_game), skills)[0]
+    assert after_gain.after == before_gain.after
 
 
 def test_two_player_hearts_has_its_own_pool() -> None:
@@ -112,3 +193,35 @@ def test_a_share_outside_zero_to_one_is_refused() -> None:
 def test_shown_rating_is_conservative() -> None:
     assert Skill(30.0, 2.0).shown == round(1000 + 20 * (30.0 - 6.0))
     assert Skill(30.0, 2.0).spread == 40
+
+
+def test_the_readme_states_the_levels_fixed_ratings_and_the_ceilings() -> None:
+    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
+    shown = {level: skill.shown for level, skill in ANCHORS.items()}
+    levels = ", ".join(f"{level} {rating:,}" for level, rating in shown.items())
+    assert f"You are rated against these (in both pools): {levels}." in readme
+    assert f"beating three `easy` players takes you to {shown['easy'] + SOLO_MARGIN:,}" in readme
+    assert f"beating `expert` to {shown['expert'] + SOLO_MARGIN:,}." in readme
+    assert f"at most **{SOLO_MARGIN} above the strongest level at the table**" in readme
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(sorted(ANCHORS)), st.permutations([0, 40, 60, 80])),
+        max_size=40,
+    )
+)
+def test_no_run_of_games_against_computers_lifts_anyone_past_the_ceiling(
+    games: list[tuple[str, list[int]]],
+) -> None:
+    """Whatever a person's results against whichever levels, each game leaves their
+    μ − 3σ at or below the higher of where it was and that game's ceiling; the levels
+    never get a change."""
+    skill = START
+    for level, ranks in games:
+        [change] = rate_game(_solo(7, level, ranks[0], (ranks[1], ranks[2], ranks[3])), {7: skill})
+        ceiling = solo_ceiling([COMPUTER_PLAYERS[level]] * 3)
+        assert ceiling is not None
+        assert change.after.conservative <= max(skill.conservative, ceiling) + 1e-9
+        skill = change.after

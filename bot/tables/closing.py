@@ -1,5 +1,6 @@
 """Ending a table that will not finish: cancelled by its host, a lobby that expired, a
-group that removed the bot."""
+group that removed the bot. A game that ends so after its first hand is rated from its
+standing totals (in the storage's `cancel_game`), and its message says how."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from bot.tables import render
 from bot.tables.clock import TurnClock
 from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import Table
+from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.telegram.pace import MOVED
@@ -26,12 +28,14 @@ class Closer:
         screens: Screens,
         clock: TurnClock,
         is_admin: AdminCheck,
+        ratings: Ratings,
     ) -> None:
         self.registry = registry
         self.storage = registry.storage
         self.screens = screens
         self.clock = clock
         self.is_admin = is_admin
+        self.ratings = ratings
 
     async def cancel(self, chat_id: int, thread_id: int | None, person: Person) -> Msg:
         table = self.registry.in_chat(chat_id, thread_id)
@@ -81,13 +85,17 @@ class Closer:
         stored as cancelled, its message edited to `table_screen`, its players' screens to
         `dm_said` (people in a lobby have none: `post_to_lobby` sends it to them), and
         everything kept for it dropped. Under the table's lock."""
-        await self.storage.cancel_game(table.id)
+        rated = await self.storage.cancel_game(table.id)
         table.status = "cancelled"
+        changes = await self.ratings.changes(table) if rated else None
         if table_screen is not None and table.ui.table_message_id is not None:
             screen = table_screen
-            self.screens.edit_table_message(
-                table, lambda tr, table: (screen(tr, table), None), priority=MOVED
-            )
+
+            def shown(tr: Tr, table: Table) -> tuple[str, None]:
+                text = screen(tr, table)
+                return (text if changes is None else f"{text}\n{changes(tr)}"), None
+
+            self.screens.edit_table_message(table, shown, priority=MOVED)
         for seat, s in table.humans():
             await self.screens.clear_nudges(table, seat)
             message_id = table.ui.dm_message_ids.get(seat)

@@ -63,8 +63,8 @@ class Moves:
         self, table: Table, move: Move, *, stand_in: bool = False, on_page: bool = False
     ) -> list[Event]:
         """Make a move, durable before it is shown; an illegal one changes nothing.
-        ``stand_in``: a computer player moves for the seat's person (ratings weigh people
-        by the share of moves they made themselves). ``on_page``: made on the table page,
+        ``stand_in``: a computer player moves for the seat's person (marked in the
+        journal). ``on_page``: made on the table page,
         which shows it (the mover's DM catches up later)."""
         game = table.game
         assert game is not None

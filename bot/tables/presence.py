@@ -40,8 +40,13 @@ class Presence:
             if table.status != "active" or seat is None:
                 raise UserError(msg("You're not sitting at this table."))
             name = await self._hand_over(table, seat)
-            # One line in the group says it, for everyone (the /leave is answered by it).
-            return msg("🚪 {name} left; a computer player takes the seat.", name=render.who(name))
+            # One line in the group says it, for everyone (the /leave is answered by it), and
+            # what leaving costs (README, Ratings: a leaver is rated last).
+            return msg(
+                "🚪 {name} left; a computer player takes the seat. Unless they /rejoin, "
+                "their rating counts them last in this game.",
+                name=render.who(name),
+            )
 
     async def replace_with_computer(self, game_id: int, seat: int) -> None:
         """A seat's person is gone for good (a no-show, a removed player): a computer plays."""

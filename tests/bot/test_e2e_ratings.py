@@ -1,33 +1,45 @@
 """Ratings through the real python-telegram-bot stack against the Bot API double: three
-games in one group, each ending with the rating changes, then /rating and /scores."""
+games in one group, each ending with the rating changes, then /rating and /scores; a host
+who /cancels after the first hand, and a person who leaves after one move."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from bot_harness import play_turn, rooms_of, running_bot, start_with_computers
+from openskill_reference import openskill_rate
 
 from bot.tables.model import Table
+from engine.scoring import rank_key
+from ratings import ANCHORS, START, Skill
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
 
 
-async def _play_to_the_end(double: BotApiDouble, people: list[SandboxUser], table: Table) -> None:
+async def _play_to_the_end(
+    double: BotApiDouble,
+    people: list[SandboxUser],
+    table: Table,
+    until: Callable[[], bool] | None = None,
+) -> None:
+    """Each of `people` plays their turns, until the game is over (or `until` holds)."""
     game = table.game
     assert game is not None
-    while game.phase != "over":
+
+    def done() -> bool:
+        return game.phase == "over" or (until is not None and until())
+
+    while not done():
         moved = False
         for person in people:
-            if game.phase != "over" and await play_turn(double, person, table) is not None:
+            if not done() and await play_turn(double, person, table) is not None:
                 moved = True
         if not moved:
             await double.wait_for(
-                lambda: (
-                    game.phase == "over"
-                    or any(table.seat_of(p.id) in game.waiting_for() for p in people)
-                ),
+                lambda: done() or any(table.seat_of(p.id) in game.waiting_for() for p in people),
                 10,
             )
 
@@ -120,7 +132,9 @@ async def test_three_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
             first = max(stored.items(), key=lambda kv: kv[1].skill.conservative)  # type: ignore[union-attr]
             assert f"1. \u2068{first[0].name}\u2069 — " in board
             assert "(provisional)" in board
-            assert "🤖 Computer players: standard " in board
+            # The computer levels' fixed ratings, strongest first.
+            assert f"🤖 Computer players: expert {ANCHORS['expert'].shown:,} · " in board
+            assert f" · easy {ANCHORS['easy'].shown:,}" in board
 
             # In a DM, /rating is the overall one.
             await bob.send(bob.dm, "/rating")
@@ -137,3 +151,148 @@ async def test_three_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
             )
             assert "Overall: " in (mine.text or "") and "Here: " not in (mine.text or "")
             assert not double.unanswered_callbacks()
+
+
+def _skills(table: Table) -> list[Skill]:
+    """Each seat's rating before a game of newcomers: a person's start, a level's anchor."""
+    skills = []
+    for seat in table.seats:
+        assert seat is not None
+        skills.append(START if seat.kind == "human" else ANCHORS[seat.level])
+    return skills
+
+
+async def test_cancelling_while_behind_after_the_first_hand_is_rated_from_the_totals(
+    tmp_path: Path,
+) -> None:
+    """/cancel during the first hand costs nothing; after it, the game is rated from the
+    standings it stopped at (whoever is behind and cancels), and the table's message says
+    how each rating moved."""
+    async with running_double() as double:
+        alice = double.create_user("Alice", username="alice")
+        bob = double.create_user("Bob", username="bob")
+        group = double.create_group("Friday Hearts", members=[alice, bob], admins=[alice, bob])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            rooms = rooms_of(app)
+            _, early = await start_with_computers(double, app, group, [alice, bob])
+            await alice.send(group, "/cancel")
+            await double.wait_for(lambda: early.status == "cancelled", 5)
+            assert await rooms.storage.rating_changes(early.id) == []
+            assert await rooms.storage.player_rating(alice.id) is None
+
+            await alice.send(group, "/newgame")
+            await double.wait_for(lambda: rooms.registry.in_chat(group.id, None) is not None, 5)
+            table = rooms.registry.in_chat(group.id, None)
+            assert table is not None
+            await double.wait_for(lambda: table.ui.table_message_id is not None, 5)
+            lobby = table.ui.table_message_id
+            assert lobby is not None
+            await bob.press(group, lobby, "✋ Join")
+            for _ in range(2):
+                await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None
+            await _play_to_the_end(double, [alice, bob], table, lambda: bool(game.hand_history))
+            totals = list(game.scores)
+            keys = [rank_key(game.rules, t) for t in totals]
+            # Whichever of the two is behind cancels (both may: a host or an admin).
+            loser, winner = sorted((bob, alice), key=lambda p: -keys[table.seat_of(p.id)])  # type: ignore[index]
+            await loser.send(group, "/cancel")
+            await double.wait_for(lambda: table.status == "cancelled", 5)
+
+            changes = await rooms.storage.rating_changes(table.id, group.id)
+            assert [c.player for c in changes] == [alice.id, bob.id]
+            want = openskill_rate(_skills(table), keys)
+            assert [c.after for c in changes] == [want[c.seat] for c in changes]
+            # Cancelling while behind keeps the rating a loss of that standing brings.
+            by = {c.player: c for c in changes}
+            if keys[by[loser.id].seat] > keys[by[winner.id].seat]:
+                assert by[loser.id].after.mu < by[winner.id].after.mu
+            else:  # tied
+                assert by[loser.id].after == by[winner.id].after
+            # The table's message shows the standings and the rating changes.
+            message = await double.wait_for(
+                lambda: next(
+                    (
+                        m.text or ""
+                        for m in double.chat_view(group.id).bot_messages
+                        if "cancelled during hand" in (m.text or "")
+                        and "📈 Ratings:" in (m.text or "")
+                    ),
+                    None,
+                ),
+                5,
+            )
+            assert re.search(r"📈 Ratings: Alice [+−±]\d+ · Bob [+−±]\d+", message), message
+            assert not double.unanswered_callbacks()
+
+
+async def test_a_person_who_leaves_after_one_move_is_rated_last(tmp_path: Path) -> None:
+    """Bob passes, then /leave's: a computer plays his seat to the end, and he is rated
+    as finishing last with full weight (it was 0.036 of a loss)."""
+    async with running_double() as double:
+        alice = double.create_user("Alice", username="alice")
+        bob = double.create_user("Bob", username="bob")
+        group = double.create_group("Friday Hearts", members=[alice, bob])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            rooms = rooms_of(app)
+            _, table = await start_with_computers(double, app, group, [alice, bob])
+            game = table.game
+            assert game is not None and game.phase == "pass"
+            assert await play_turn(double, bob, table) is not None
+            bob_seat = table.seat_of(bob.id)
+            assert bob_seat is not None
+            await double.wait_for(lambda: bob_seat not in game.waiting_for(), 5)
+            await bob.send(group, "/leave")
+            said = "Bob left; a computer player takes the seat. Unless they /rejoin, their "
+            said += "rating counts them last in this game."
+            await double.wait_for(
+                lambda: any(
+                    said in (m.text or "") for m in double.chat_view(group.id).bot_messages
+                ),
+                5,
+            )
+            await double.wait_for(lambda: table.seats[bob_seat].away, 5)  # type: ignore[union-attr]
+            await _play_to_the_end(double, [alice], table)
+            await double.wait_for(lambda: len(_endings(double, group)) == 1, 10)
+
+            changes = {c.player: c for c in await rooms.storage.rating_changes(table.id)}
+            assert set(changes) == {alice.id, bob.id}
+            assert changes[bob.id].weight == 1.0
+            keys = [rank_key(game.rules, t) for t in game.scores]
+            keys[bob_seat] = max(keys) + 1  # a leaver: last, below everyone present
+            want = openskill_rate(_skills(table), keys)
+            assert changes[bob.id].after == want[bob_seat]
+            assert changes[bob.id].after.shown < START.shown
+            assert "Bob −" in _endings(double, group)[0]
+            assert not double.unanswered_callbacks()
+
+
+async def test_a_group_that_removes_the_bot_after_the_first_hand_is_rated(
+    tmp_path: Path,
+) -> None:
+    """An admin removes the bot mid-game: the cleanup ends the game, and it is rated from
+    the standings it stopped at (it left no rating rows)."""
+    async with running_double() as double:
+        alice = double.create_user("Alice", username="alice")
+        bob = double.create_user("Bob", username="bob")
+        group = double.create_group("Friday Hearts", members=[alice, bob], admins=[alice])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            rooms = rooms_of(app)
+            _, table = await start_with_computers(double, app, group, [alice, bob])
+            game = table.game
+            assert game is not None
+            await _play_to_the_end(double, [alice, bob], table, lambda: bool(game.hand_history))
+            totals = list(game.scores)
+            group.remove_bot(by=alice)
+            await double.wait_for(lambda: table.status == "cancelled", 5)
+
+            changes = await rooms.storage.rating_changes(table.id, group.id)
+            assert [c.player for c in changes] == [alice.id, bob.id]
+            want = openskill_rate(_skills(table), [rank_key(game.rules, t) for t in totals])
+            assert [c.after for c in changes] == [want[c.seat] for c in changes]
+            for person in (alice, bob):
+                entry = await rooms.storage.player_rating(person.id)
+                assert entry is not None and entry.games == 1

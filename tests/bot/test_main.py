@@ -359,6 +359,6 @@ def test_ratings_rebuild_gives_the_stored_values(
     asyncio.run(play())
     assert main(["ratings", "--rebuild"]) == 0
     out = capsys.readouterr().out
-    # 3 games × 2 scopes × 3 players (two people; the two standard seats are one).
-    assert "rebuilt the ratings of 3 games (18 values); every stored value came out the same" in out
+    # 3 games × 2 scopes × 2 people (the computer levels are fixed: never stored).
+    assert "rebuilt the ratings of 3 games (12 values); every stored value came out the same" in out
     assert main(["ratings"]) == 2  # --rebuild is what it does; said, not assumed

@@ -60,11 +60,13 @@ async def play_stored(
     first_dealer: int | None = None,
     seats: list[StoredSeat] | None = None,
     own_moves: dict[int, int] | None = None,
+    hands: int | None = None,
 ) -> tuple[int, Game]:
     """Create, start and play a random game through ``store``; returns its id and game.
 
-    ``own_moves``: seat → how many moves its person makes before a computer player stands
-    in for them (0: a no-show) for the rest of the game.
+    ``own_moves``: seat → how many moves its person makes before they leave (stored as
+    away, as the bot stores a seat's state) and a computer player stands in for them (0: a
+    no-show) for the rest of the game. ``hands``: stop once that many hands are complete.
     """
     seats = seats or seats_for(rules.players, user_ids)
     creator = (user_ids or [1])[0]
@@ -75,13 +77,20 @@ async def play_stored(
     moves = 0
     made: dict[int, int] = {}
     limits = own_moves or {}
+    away: set[int] = set()
     while game.phase != "over" and (max_moves is None or moves < max_moves):
+        if hands is not None and len(game.hand_history) >= hands:
+            break
         move = random_move(game, rng)
         move.apply(game)
         moves += 1
         made[move.seat] = made.get(move.seat, 0) + 1
         stand_in = move.seat in limits and made[move.seat] > limits[move.seat]
-        assert await store.record_move(game_id, move, game, stand_in=stand_in) == moves
+        meta = None
+        if stand_in and move.seat not in away:
+            away.add(move.seat)
+            meta = {"seat_state": {str(seat): {"away": True} for seat in away}}
+        assert await store.record_move(game_id, move, game, meta, stand_in=stand_in) == moves
     return game_id, game
 
 

@@ -1,5 +1,6 @@
-"""Ratings as stored: rated with the game's last move, in its chat and overall, weighted by
-a person's own share of moves, rebuilt to the same floats, never twice."""
+"""Ratings as stored: rated with the game's last move (or as a game is cancelled after its
+first hand), in its chat and overall, a leaver ranked last, the computer levels fixed,
+rebuilt to the same floats, never twice."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ from storage_testkit import VARIANTS, play_stored, seats_for, tamper
 
 from engine import Game
 from engine.scoring import rank_key
-from ratings import COMPUTER_PLAYERS, START
+from ratings import ANCHORS, COMPUTER_PLAYERS, SOLO_MARGIN, START, Skill, solo_ceiling
 from storage import StoredSeat, WrongGameStatus
 from storage.sqlite import SqliteStorage
 
 ADA, BOB, CY = 1, 2, 3
-STANDARD = COMPUTER_PLAYERS["standard"]
+EASY = COMPUTER_PLAYERS["easy"]
 EXPERT = COMPUTER_PLAYERS["expert"]
+BOTS = [ANCHORS["expert"]] * 3
 
 
 def _ranks(game: Game) -> list[int]:
@@ -34,11 +36,11 @@ async def test_a_finished_game_is_rated_in_its_chat_and_overall(store: SqliteSto
     game_id, game = await play_stored(
         store, VARIANTS["four"], seed=1, chat_id=10, seats=_seats(ADA, BOB, CY)
     )
-    want = openskill_rate([START] * 4, _ranks(game))
+    want = openskill_rate([START] * 3 + [ANCHORS["expert"]], _ranks(game))
     for scope in (10, None):
         changes = await store.rating_changes(game_id, scope)
-        assert [c.player for c in changes] == [ADA, BOB, CY, EXPERT]
-        assert [c.after for c in changes] == want
+        assert [c.player for c in changes] == [ADA, BOB, CY]  # the computer is fixed
+        assert [c.after for c in changes] == want[:3]
         assert all(c.before == START and c.weight == 1.0 for c in changes)
         assert all(c.pool == "main" for c in changes)
     ada = await store.player_rating(ADA, 10)
@@ -52,7 +54,11 @@ async def test_a_finished_game_is_rated_in_its_chat_and_overall(store: SqliteSto
         (ADA, BOB, CY), key=lambda p: -want[p - 1].conservative
     )
     assert [e.place for e in people] == [1, 2, 3]
-    assert board[-1].player == EXPERT and board[-1].skill == want[3]
+    computers = [(e.player, e.skill) for e in board if e.player < 0]
+    assert computers == sorted(
+        ((COMPUTER_PLAYERS[level], skill) for level, skill in ANCHORS.items()),
+        key=lambda c: -c[1].conservative,
+    )
     assert people[0].display_name.startswith("P")
 
 
@@ -71,10 +77,9 @@ async def test_each_chat_keeps_its_own_ratings_and_overall_sees_them_all(
     # The second chat starts everyone afresh; overall goes on from the first game.
     assert in_20[ADA].before == START
     assert overall[ADA].before == in_10[ADA].after
-    assert overall[EXPERT].before == in_10[EXPERT].after
-    fresh = openskill_rate([START] * 4, _ranks(g2))
+    fresh = openskill_rate([START] * 2 + BOTS[:2], _ranks(g2))
     assert [in_20[ADA].after, in_20[BOB].after] == fresh[:2]
-    going_on = openskill_rate([in_10[p].after for p in (ADA, BOB, EXPERT, EXPERT)], _ranks(g2))
+    going_on = openskill_rate([in_10[p].after for p in (ADA, BOB)] + BOTS[:2], _ranks(g2))
     assert [overall[ADA].after, overall[BOB].after] == going_on[:2]
     overall_ada = await store.player_rating(ADA)
     assert overall_ada is not None and overall_ada.games == 2
@@ -84,31 +89,40 @@ async def test_each_chat_keeps_its_own_ratings_and_overall_sees_them_all(
     assert [h.game_id for h in await store.rating_history(ADA, 20)] == [second]
 
 
-async def test_a_person_who_left_midway_is_weighted_by_their_own_moves(
+def _leaver_last(ranks: list[int], leavers: set[int]) -> list[int]:
+    return [max(ranks) + 1 if seat in leavers else r for seat, r in enumerate(ranks)]
+
+
+async def test_a_person_who_left_after_one_move_is_rated_last_with_full_weight(
     store: SqliteStorage,
 ) -> None:
+    """Leaving cost a share of a loss (one move of 55: weight 0.036); now a leaver is
+    rated as finishing last, below everyone present, whatever their seat's total."""
     game_id, game = await play_stored(
-        store, VARIANTS["four"], seed=4, chat_id=10, seats=_seats(ADA, BOB), own_moves={0: 9}
+        store, VARIANTS["four"], seed=4, chat_id=10, seats=_seats(ADA, BOB), own_moves={0: 1}
     )
-    journal = await store.journal(game_id)
-    seat_moves = [e for e in journal if e.move["seat"] == 0]
-    assert sum(1 for e in seat_moves if e.move.get("stand_in")) == len(seat_moves) - 9
     changes = {c.player: c for c in await store.rating_changes(game_id)}
-    share = 9 / len(seat_moves)
-    assert changes[ADA].weight == pytest.approx(share)
-    whole = openskill_rate([START] * 4, _ranks(game))
-    assert changes[ADA].after.mu - START.mu == pytest.approx((whole[0].mu - START.mu) * share)
-    assert changes[BOB].after == whole[1]
+    assert changes[ADA].weight == 1.0
+    want = openskill_rate([START] * 2 + BOTS[:2], _leaver_last(_ranks(game), {0}))
+    assert [changes[ADA].after, changes[BOB].after] == want[:2]
+    assert changes[ADA].after.shown < START.shown
 
 
-async def test_a_no_show_is_not_rated_their_seat_is_the_stand_ins(store: SqliteStorage) -> None:
-    game_id, _ = await play_stored(
-        store, VARIANTS["four"], seed=5, chat_id=10, seats=_seats(ADA, BOB), own_moves={1: 0}
+async def test_a_no_show_is_a_leaver_and_leavers_tie_for_last(store: SqliteStorage) -> None:
+    game_id, game = await play_stored(
+        store,
+        VARIANTS["four"],
+        seed=5,
+        chat_id=10,
+        seats=_seats(ADA, BOB, CY),
+        own_moves={1: 0, 2: 30},
     )
-    players = [c.player for c in await store.rating_changes(game_id)]
-    assert BOB not in players
-    assert STANDARD in players and EXPERT in players
-    assert await store.player_rating(BOB) is None
+    changes = {c.player: c for c in await store.rating_changes(game_id)}
+    assert set(changes) == {ADA, BOB, CY}
+    want = openskill_rate([START] * 3 + BOTS[:1], _leaver_last(_ranks(game), {1, 2}))
+    assert [changes[p].after for p in (ADA, BOB, CY)] == want[:3]
+    assert changes[BOB].after == changes[CY].after  # tied, from the same rating
+    assert changes[BOB].after.mu < START.mu
 
 
 async def test_two_player_games_are_rated_in_their_own_pool(store: SqliteStorage) -> None:
@@ -121,13 +135,74 @@ async def test_two_player_games_are_rated_in_their_own_pool(store: SqliteStorage
     assert two is not None and two.games == 1
 
 
-async def test_unfinished_and_cancelled_games_do_not_count(store: SqliteStorage) -> None:
+async def test_a_game_cancelled_during_its_first_hand_does_not_count(
+    store: SqliteStorage,
+) -> None:
     game_id, _ = await play_stored(
         store, VARIANTS["four"], seed=7, chat_id=10, user_ids=[ADA], max_moves=20
     )
-    await store.cancel_game(game_id)
+    assert await store.cancel_game(game_id) is False
     assert await store.rating_changes(game_id) == []
     assert await store.player_rating(ADA) is None
+
+
+async def test_a_game_cancelled_after_its_first_hand_is_rated_from_its_totals(
+    store: SqliteStorage,
+) -> None:
+    """A host who cancels while losing (or a group that removes the bot) is rated from
+    the standing totals, with a leaver last, in the same transaction as the cancel."""
+    game_id, game = await play_stored(
+        store,
+        VARIANTS["four"],
+        seed=9,
+        chat_id=10,
+        seats=_seats(ADA, BOB, CY),
+        own_moves={2: 3},
+        hands=2,
+        max_moves=None,
+    )
+    assert len(game.hand_history) == 2 and game.phase != "over"
+    assert await store.cancel_game(game_id) is True
+    want = openskill_rate([START] * 3 + BOTS[:1], _leaver_last(_ranks(game), {2}))
+    for scope in (10, None):
+        changes = await store.rating_changes(game_id, scope)
+        assert [c.player for c in changes] == [ADA, BOB, CY]
+        assert [c.after for c in changes] == want[:3]
+    ada = await store.player_rating(ADA)
+    assert ada is not None and ada.games == 1
+    with pytest.raises(WrongGameStatus):  # cancelled once, rated once
+        await store.cancel_game(game_id)
+    assert len(await store.rating_history(ADA)) == 1
+
+
+async def test_farming_and_sock_puppets_move_nobody_beyond_the_ceiling(
+    store: SqliteStorage,
+) -> None:
+    """Games with one person and three `easy` computers: whatever the person's results,
+    their rating stays at or below easy's + `SOLO_MARGIN`; easy is never stored or moved,
+    so puppets losing to it leave a newcomer's gain against it as it was."""
+    ceiling = ANCHORS["easy"].shown + SOLO_MARGIN
+    first, g1 = await play_stored(store, VARIANTS["four"], seed=60, seats=_seats(ADA, level="easy"))
+    newcomer = openskill_rate([START] + [ANCHORS["easy"]] * 3, _ranks(g1))[0]
+    for user, seed in ((100, 61), (101, 62), (102, 63), (ADA, 64), (ADA, 65)):
+        await play_stored(store, VARIANTS["four"], seed=seed, seats=_seats(user, level="easy"))
+    late, g2 = await play_stored(store, VARIANTS["four"], seed=60, seats=_seats(BOB, level="easy"))
+    assert _ranks(g2) == _ranks(g1)
+    [bob] = await store.rating_changes(late)
+    [ada] = await store.rating_changes(first)
+    assert bob.after == ada.after == _capped(newcomer)
+    for user in (ADA, BOB, 100, 101, 102):
+        entry = await store.player_rating(user)
+        assert entry is not None and entry.skill.shown <= ceiling
+    assert await store.player_rating(EASY) is None
+    board = await store.rating_board(None)
+    assert [e.skill for e in board if e.player == EASY] == [ANCHORS["easy"]]
+
+
+def _capped(after: Skill) -> Skill:
+    limit = solo_ceiling([EASY] * 3)
+    assert limit is not None
+    return after if after.conservative <= limit else Skill(limit + 3 * after.sigma, after.sigma)
 
 
 async def test_complex_hearts_is_rated_by_magnitude_in_the_main_pool(store: SqliteStorage) -> None:
@@ -136,7 +211,7 @@ async def test_complex_hearts_is_rated_by_magnitude_in_the_main_pool(store: Sqli
     )
     changes = await store.rating_changes(game_id)
     assert {c.pool for c in changes} == {"main"}
-    assert [c.after for c in changes] == openskill_rate([START] * 4, _ranks(game))
+    assert [c.after for c in changes] == openskill_rate([START] * 3 + BOTS[:1], _ranks(game))[:3]
 
 
 async def test_rebuild_gives_exactly_the_stored_values(store: SqliteStorage) -> None:
@@ -157,11 +232,26 @@ async def test_rebuild_gives_exactly_the_stored_values(store: SqliteStorage) -> 
             own_moves={0: 12} if seed == 22 else None,
         )
     await play_stored(store, VARIANTS["two_player"], seed=30, chat_id=10, user_ids=[ADA, BOB])
+    # Cancelled after its first hand, with a leaver: rated; during its first hand: not.
+    cancelled, _ = await play_stored(
+        store,
+        VARIANTS["four"],
+        seed=31,
+        chat_id=10,
+        seats=_seats(ADA, BOB),
+        own_moves={1: 2},
+        hands=1,
+    )
+    assert await store.cancel_game(cancelled)
+    early, _ = await play_stored(
+        store, VARIANTS["four"], seed=32, chat_id=10, seats=_seats(ADA, BOB), max_moves=9
+    )
+    assert not await store.cancel_game(early)
     before = [await store.rating_board(s, p) for s in (None, 10, 20) for p in ("main", "two")]
     history = await store.rating_history(ADA)
     report = await store.rebuild_ratings()
-    assert (report.games, report.differing) == (6, 0)
-    assert report.values == 2 * (4 + 3 + 3 + 2 + 4 + 2)
+    assert (report.games, report.differing) == (7, 0)
+    assert report.values == 2 * (3 + 2 + 2 + 1 + 3 + 2 + 2)
     assert [
         await store.rating_board(s, p) for s in (None, 10, 20) for p in ("main", "two")
     ] == before
@@ -214,3 +304,34 @@ async def test_a_game_that_ends_across_a_restart_is_rated_once(db_path: Path) ->
     assert ada is not None and ada.games == 1
     assert len(await store.rating_history(ADA)) == 1
     await store.close()
+
+
+async def test_ratings_from_before_the_levels_were_fixed_still_read_and_rebuild(
+    store: SqliteStorage,
+) -> None:
+    """A database whose computer levels were rated like people (easy moved to 1634 by
+    sock puppets): it reads as before, the board shows the fixed levels, and a rebuild
+    says which stored values the new rules change and drops the levels' old rows."""
+    game_id, _ = await play_stored(store, VARIANTS["four"], seed=70, chat_id=10, seats=_seats(ADA))
+    board = await store.rating_board(10)
+    await tamper(
+        store,
+        (
+            "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
+            " VALUES ('main', 10, ?, 40.0, 1.0, 41, 0)",
+            (EXPERT,),
+        ),
+        (
+            "INSERT INTO rating_changes (game_id, chat_id, player, pool, seat, weight,"
+            " mu_before, sigma_before, mu_after, sigma_after)"
+            " VALUES (?, 10, ?, 'main', 1, 1.0, 25.0, 8.0, 26.0, 7.0)",
+            (game_id, EXPERT),
+        ),
+    )
+    assert await store.rating_board(10) == board
+    ada = await store.player_rating(ADA, 10)
+    assert ada is not None and (ada.place, ada.rated) == (1, 1)
+    report = await store.rebuild_ratings()
+    assert (report.games, report.differing) == (1, 1)
+    assert await store.rating_board(10) == board
+    assert [c.player for c in await store.rating_changes(game_id, 10)] == [ADA]

@@ -311,3 +311,119 @@ async def test_without_webapp_url_no_button_opens_a_page(tmp_path: Path) -> None
                     assert stored is not None
                     markup = json.dumps(stored.reply_markup)
                     assert "web_app" not in markup and "startapp" not in markup
+
+
+async def test_a_genuine_page_gets_in_during_a_flood_of_silent_connections(
+    tmp_path: Path,
+) -> None:
+    from bot.live.server import MAX_SILENT, MAX_SILENT_PER_ADDRESS
+
+    async with (
+        table_with_two_people(tmp_path) as (double, app, table, ana, _, _),
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session,
+    ):
+        server = app.bot_data.live_server
+        assert server is not None
+        silent: list[aiohttp.ClientWebSocketResponse] = []
+
+        async def flood(count: int) -> None:
+            for _ in range(count):
+                silent.append(await session.ws_connect(page_url(app)))
+
+        # More silent connections from one address than the server keeps in all...
+        await asyncio.gather(*(flood(25) for _ in range(10)))
+        # ...and more keep coming, ten a second, while Ana opens her page.
+        more = asyncio.create_task(flood(20))
+        try:
+            await asyncio.sleep(0.1)
+            started = time.monotonic()
+            async with open_page(app, signed(double, ana), table.id) as page:
+                await until(lambda: page.states(), timeout=5)
+                took = time.monotonic() - started
+        finally:
+            more.cancel()
+        assert took < 1.0, took
+        # The flood pushed out only its own: one address keeps at most its share.
+        assert server.silent() <= min(MAX_SILENT, MAX_SILENT_PER_ADDRESS)
+        await asyncio.gather(*(ws.close() for ws in silent))
+
+
+async def test_a_silent_connection_is_dropped_soon_and_without_waiting_for_a_reply(
+    tmp_path: Path,
+) -> None:
+    """A raw connection that upgrades to a WebSocket and then says nothing, not even a
+    reply to the server's close: the server ends it (EOF) within a few seconds."""
+    from urllib.parse import urlsplit
+
+    async with table_with_two_people(tmp_path) as (_, app, _, _, _, _):
+        address = urlsplit(page_url(app))
+        reader, writer = await asyncio.open_connection(address.hostname, address.port)
+        writer.write(
+            (
+                f"GET {address.path} HTTP/1.1\r\nHost: {address.netloc}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        started = time.monotonic()
+        assert (await reader.readline()).startswith(b"HTTP/1.1 101")
+        while await asyncio.wait_for(reader.read(4096), timeout=30):
+            pass  # the handshake's headers, a close frame: never answered
+        assert time.monotonic() - started < 5.0
+        writer.close()
+
+
+MALFORMED_HELLOS = {
+    "nested": lambda init: "[" * 4000 + "]" * 4000,
+    "superscript game": lambda init: json.dumps({"t": "hello", "init": init, "game": "²"}),
+    "long game": lambda init: json.dumps({"t": "hello", "init": init, "game": "9" * 5000}),
+    "long number": lambda init: '{"t": "hello", "init": "", "game": ' + "9" * 5000 + "}",
+    "not json": lambda init: "hello?",
+    "a list": lambda init: json.dumps(["hello", init]),
+}
+
+
+@pytest.mark.parametrize("kind", MALFORMED_HELLOS)
+async def test_a_malformed_hello_is_closed_with_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, kind: str
+) -> None:
+    from bot.live.server import MALFORMED
+
+    async with (
+        table_with_two_people(tmp_path) as (double, app, _, ana, _, _),
+        aiohttp.ClientSession() as session,
+        session.ws_connect(page_url(app)) as ws,
+    ):
+        caplog.clear()
+        caplog.set_level(logging.INFO)
+        await ws.send_str(MALFORMED_HELLOS[kind](signed(double, ana)))
+        async for _ in ws:
+            pass
+        assert ws.close_code == MALFORMED
+        await asyncio.sleep(0.1)
+        mine = [r for r in caplog.records if r.name.startswith(("bot.live", "aiohttp"))]
+        assert len(mine) == 1, [r.getMessage() for r in mine]
+        assert "malformed" in mine[0].getMessage()
+        assert not any(r.exc_info for r in caplog.records)
+
+
+@pytest.mark.parametrize("message", ["[" * 4000 + "]" * 4000, "press!", "[1, 2]", "7"])
+async def test_a_malformed_message_from_an_open_page_closes_it_with_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, message: str
+) -> None:
+    from bot.live.server import MALFORMED
+
+    async with (
+        table_with_two_people(tmp_path) as (double, app, table, ana, _, _),
+        open_page(app, signed(double, ana), table.id) as page,
+    ):
+        await until(lambda: page.states())
+        caplog.clear()
+        caplog.set_level(logging.INFO)
+        await page.socket.send_str(message)
+        await until(lambda: page.closed_code is not None)
+        assert page.closed_code == MALFORMED
+        mine = [r for r in caplog.records if r.name.startswith(("bot.live", "aiohttp"))]
+        assert len(mine) == 1, [r.getMessage() for r in mine]
+        assert "malformed" in mine[0].getMessage()
+        assert not any(r.exc_info for r in caplog.records)

@@ -37,8 +37,10 @@ from bot.live import view
 from bot.live.hub import LiveHub, Page
 from bot.live.initdata import InitDataError, WebAppUser, validate
 from bot.rooms import Rooms
+from bot.tables.model import Table
 from bot.telegram import callbacks as cb
 from bot.telegram import handlers
+from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -239,6 +241,8 @@ class LiveServer:
         table = (
             rooms.registry.get(game_id) if game_id is not None else rooms.registry.of_user(user.id)
         )
+        if (table is None or table.game is None) and game_id is not None:
+            table = await _ended_table(rooms, game_id)
         if table is None or table.game is None:
             await self._refuse(socket, tr, GAME_OVER, REFUSED)
             return None
@@ -319,6 +323,18 @@ class LiveServer:
             await socket.close(code=code, message=b"refused")
         except (ConnectionError, RuntimeError):
             pass
+
+
+async def _ended_table(rooms: Rooms, game_id: int) -> Table | None:
+    """A game that finished or was cancelled, as stored: its page shows how it ended (the
+    final chart, or that it was cancelled)."""
+    try:
+        stored = await rooms.storage.load_game(game_id, verify=False)
+    except StorageError:
+        return None
+    if stored.status not in ("finished", "cancelled") or stored.game is None:
+        return None
+    return Table.from_stored(stored)
 
 
 def _parse(text: Any) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ import re
 import time
 from typing import Any
 
-from bot.i18n import Tr
+from bot.i18n import Tr, msg
 from bot.tables import render
 from bot.tables.model import Table
 from engine import Card, SeatView
@@ -19,6 +19,7 @@ from engine import Card, SeatView
 Json = dict[str, Any]
 
 _TAG = re.compile(r"<[^>]+>")
+CANCELLED = msg("♥ This table was cancelled.")
 
 
 def plain(text: str) -> str:
@@ -46,14 +47,23 @@ def words(tr: Tr) -> Json:
 
 
 def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
-    """The page's state for `seat`: everything its DM shows, as data."""
+    """The page's state for `seat`: everything its DM shows, as data; a game that ended
+    says how (``ended``: "finished" or "cancelled") and offers nothing more to press."""
     game = table.game
     assert game is not None
     view = game.view(seat)
     n = table.rules.players
-    selected = table.ui.selections.get(seat, []) if view.phase == "pass" else []
+    ended = (
+        "finished"
+        if view.phase == "over"
+        else None
+        if table.status in ("active", "lobby")
+        else "cancelled"
+    )
+    playing = ended is None
+    selected = table.ui.selections.get(seat, []) if view.phase == "pass" and playing else []
     received = {c.code for c in view.received or ()} if not view.tricks else set()
-    legal = {c.code for c in view.legal} if view.current_player == seat else set()
+    legal = {c.code for c in view.legal} if view.current_player == seat and playing else set()
     seats = []
     for s in range(n):
         sitting = table.seats[s]
@@ -64,8 +74,8 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
                 "taken": render.format_score(view.points_taken[s]),
                 "cards": view.hand_sizes[s],
                 "computer": sitting is None or sitting.is_computer_now,
-                "turn": view.current_player == s and view.phase in ("play", "moon"),
-                "waiting": view.phase == "pass" and s in view.waiting_for,
+                "turn": playing and view.current_player == s and view.phase in ("play", "moon"),
+                "waiting": playing and view.phase == "pass" and s in view.waiting_for,
             }
         )
     state: Json = {
@@ -97,15 +107,20 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
             for c in view.hand
         ],
         "hearts_broken": view.hearts_broken,
-        "status": plain(_status(tr, table, view)),
-        "deadline": table.ui.deadline if view.phase == "play" else None,
+        "status": plain(tr(CANCELLED) if ended == "cancelled" else _status(tr, table, view)),
+        "deadline": table.ui.deadline if view.phase == "play" and playing else None,
         "now": time.time(),
         "pass": None,
         "moon": None,
         "tracker": _tracker(view) if table.options.track_cards else None,
         "history": _history(table),
         "over": None,
+        "ended": ended,
     }
+    if not playing:
+        if view.phase == "over":
+            state["over"] = {"winners": list(view.winners), "target": table.rules.target}
+        return state
     if view.phase == "pass" and view.passed is None:
         arrow = render.ARROWS[view.pass_direction]
         state["pass"] = {
@@ -122,8 +137,6 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
         else:
             subtract, add = tr("−26 for me"), tr("+26 for everyone else")
         state["moon"] = [{"choice": "s", "label": subtract}, {"choice": "a", "label": add}]
-    if view.phase == "over":
-        state["over"] = {"winners": list(view.winners), "target": table.rules.target}
     return state
 
 

@@ -573,8 +573,9 @@ def dm(
         lines.append(
             tr("🏁 <b>Game over.</b> {winners} won.", winners=winners_text(tr, table, view.winners))
         )
-        review = _review_row(tr, table, view)
-        return "\n".join(lines), InlineKeyboardMarkup([review]) if review else None
+        # The page keeps the final chart: its button stays.
+        rows = [row for row in (_review_row(tr, table, view), _page_row(tr, table, webapp)) if row]
+        return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
     history = game.hand_history
     if history and (view.phase == "pass" or (view.phase == "play" and not view.tricks)):
         # Until the next hand's first trick: how the last hand went (who took what, moon).
@@ -714,10 +715,17 @@ def dm(
     if coach_row:
         extra_rows.append(coach_row)
     if webapp is not None:
-        page = WebAppInfo(f"{webapp}?{urlencode({'g': table.id})}")
-        extra_rows.append([InlineKeyboardButton(tr("🃏 Open table"), web_app=page)])
+        extra_rows.append(_page_row(tr, table, webapp))
     keyboard = _card_rows(tr, view, table, selected) + extra_rows
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+
+
+def _page_row(tr: Tr, table: Table, webapp: str | None) -> list[InlineKeyboardButton]:
+    """🃏 Open table: the table page at this game (none without ``WEBAPP_URL``)."""
+    if webapp is None:
+        return []
+    page = WebAppInfo(f"{webapp}?{urlencode({'g': table.id})}")
+    return [InlineKeyboardButton(tr("🃏 Open table"), web_app=page)]
 
 
 def _hint_lines(tr: Tr, table: Table, view: SeatView) -> list[str]:

@@ -60,6 +60,12 @@ class PageClient:
     def last(self, kind: str) -> Json | None:
         return next((m for m in reversed(self.received) if m["t"] == kind), None)
 
+    async def press_paced(self, data: str, press_id: int) -> str:
+        """`press`, again after a pause when the page's pace asks to slow down."""
+        while (said := await self.press(data, press_id)) == "Slow down a little.":
+            await asyncio.sleep(0.25)
+        return said
+
     async def press(self, data: str, press_id: int = 1) -> str:
         before = len(self.received)
         await self.socket.send_str(json.dumps({"t": "press", "id": press_id, "data": data}))
@@ -427,3 +433,162 @@ async def test_a_malformed_message_from_an_open_page_closes_it_with_one_log_line
         assert len(mine) == 1, [r.getMessage() for r in mine]
         assert "malformed" in mine[0].getMessage()
         assert not any(r.exc_info for r in caplog.records)
+
+
+@asynccontextmanager
+async def table_in_group(tmp_path: Path, **rules: str) -> AsyncIterator[tuple[Any, ...]]:
+    """Ana and Bob with two computers (`rules` set in the menu first), dealt."""
+    from bot_harness import open_table, table_in
+
+    async with running_double() as double:
+        ana = double.create_user("Ana", username="ana")
+        bob = double.create_user("Bob", username="bob")
+        group = double.create_group("Pages", members=[ana, bob])
+        async with running_bot(double, tmp_path / "hearts.sqlite3", pages=True) as app:
+            for person in (ana, bob):
+                await person.start_bot()
+            await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
+            lobby = await open_table(double, ana, group, computers=2, **rules)
+            await bob.press(group, lobby, "✋ Join")
+            await ana.press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            await double.wait_for(lambda: len(table.ui.dm_message_ids) == 2, 5)
+            yield double, app, table, group, ana, bob
+
+
+def card_buttons(double: BotApiDouble, person: SandboxUser, message_id: int) -> list[str]:
+    message = double.stored_message(person.dm, message_id)
+    assert message is not None
+    rows = (message.reply_markup or {}).get("inline_keyboard", [])
+    return [
+        b["callback_data"] for row in rows for b in row if b.get("callback_data", "")[:2] == "c:"
+    ]
+
+
+async def test_a_cancelled_game_tells_its_pages_and_no_screen_brings_it_back(
+    tmp_path: Path,
+) -> None:
+    async with table_in_group(tmp_path) as (double, app, table, group, ana, bob):
+        seat = table.seat_of(bob.id)
+        assert seat is not None
+        dm = table.ui.dm_message_ids[seat]
+        async with open_page(app, signed(double, bob), table.id) as page:
+            await until(lambda: page.states())
+            assert page.states()[-1]["ended"] is None
+            await ana.send(group, "/cancel")
+            await until(lambda: page.states()[-1]["ended"] == "cancelled", timeout=1.0)
+            state = page.states()[-1]
+            assert state["status"] == "♥ This table was cancelled." and state["deadline"] is None
+            assert not any(c["legal"] for c in state["cards"]) and state["pass"] is None
+            code = state["cards"][0]["code"]
+            assert await page.press(f"c:{table.id}:1:{code}") == "That game is over."
+        # Bob closes the page: his DM keeps saying the game was cancelled.
+        await asyncio.sleep(0.1)
+        await rooms_of(app).outbox.flush()
+        message = double.stored_message(bob.dm, dm)
+        assert message is not None and "cancelled" in (message.text or "")
+        assert not card_buttons(double, bob, dm)
+        # A reload says it was cancelled (not only "over").
+        async with open_page(app, signed(double, bob), table.id) as again:
+            await until(lambda: again.states() or again.closed_code is not None)
+            assert again.states() and again.states()[-1]["ended"] == "cancelled"
+            assert again.states()[-1]["status"] == "♥ This table was cancelled."
+        await rooms_of(app).outbox.flush()
+        assert "cancelled" in (double.stored_message(bob.dm, dm).text or "")  # type: ignore[union-attr]
+        assert not card_buttons(double, bob, dm)
+
+
+async def play_on_page(
+    double: BotApiDouble,
+    table: Table,
+    page: PageClient,
+    person: SandboxUser,
+    other: SandboxUser,
+    until_done: Any,
+) -> None:
+    """`person` plays on `page` (the first three cards, the first legal card), `other` in
+    their DM, until `until_done()`."""
+    from bot_harness import play_turn
+
+    game = table.game
+    assert game is not None
+    seat, other_seat = table.seat_of(person.id), table.seat_of(other.id)
+    press = 100
+    while not until_done():
+        waiting = game.waiting_for()
+        hand = game.hand_number
+        if seat in waiting and game.phase == "pass" and not game.has_passed(seat):
+            for card in game.hand(seat)[:3]:
+                press += 1
+                await page.press_paced(f"c:{table.id}:{hand}:{card.code}", press)
+            press += 1
+            said = await page.press_paced(f"p:{table.id}:{hand}:", press)
+        elif seat in waiting and game.phase == "play":
+            press += 1
+            said = await page.press_paced(
+                f"c:{table.id}:{hand}:{game.legal_plays()[0].code}", press
+            )
+        elif seat in waiting and game.phase == "moon":
+            press += 1
+            said = await page.press_paced(f"m:{table.id}:{hand}:a", press)
+        elif other_seat in waiting and game.phase != "over":
+            await play_turn(double, other, table)
+            continue
+        else:
+            await asyncio.sleep(0.01)
+            continue
+        assert said.startswith(("Played", "Passed", "🌕")), said
+
+
+async def test_with_the_page_open_the_dm_is_brought_up_to_date_at_the_end_of_a_hand(
+    tmp_path: Path,
+) -> None:
+    async with table_in_group(tmp_path) as (double, app, table, _, ana, bob):
+        game = table.game
+        assert game is not None
+        seat = table.seat_of(ana.id)
+        assert seat is not None
+        dm = table.ui.dm_message_ids[seat]
+        async with open_page(app, signed(double, ana), table.id) as page:
+            await until(lambda: page.states())
+            await play_on_page(double, table, page, ana, bob, lambda: game.hand_number == 2)
+            await rooms_of(app).outbox.flush()
+            # The last trick of hand 1 and the deal of hand 2 are complete moments: the
+            # DM shows the new hand's cards to pass and hand 1's points, as they are.
+            message = double.stored_message(ana.dm, dm)
+            assert message is not None and message.text is not None
+            assert "Trick 13/13" not in message.text and "Pass 3 cards" in message.text
+            assert len(card_buttons(double, ana, dm)) == 13
+            points = game.hand_history[0].points
+            shown = f"Ana {points[seat]}"
+            assert shown in message.text, (shown, message.text)
+
+
+async def test_a_finished_games_page_shows_the_end_and_its_dm_keeps_the_button(
+    tmp_path: Path,
+) -> None:
+    async with table_in_group(tmp_path, target="50") as (double, app, table, _, ana, bob):
+        game = table.game
+        assert game is not None
+        seat = table.seat_of(ana.id)
+        assert seat is not None
+        dm = table.ui.dm_message_ids[seat]
+        async with open_page(app, signed(double, ana), table.id) as page:
+            await until(lambda: page.states())
+            await play_on_page(double, table, page, ana, bob, lambda: game.phase == "over")
+            await until(lambda: page.states()[-1]["ended"] == "finished")
+        await rooms_of(app).outbox.flush()
+        message = double.stored_message(ana.dm, dm)
+        assert message is not None and "Game over" in (message.text or "")
+        rows = (message.reply_markup or {}).get("inline_keyboard", [])
+        pages = [b for row in rows for b in row if "web_app" in b]
+        assert pages and pages[0]["web_app"]["url"].endswith(f"/app/?g={table.id}")
+        assert rooms_of(app).registry.get(table.id) is None  # the bot has let it go
+        async with open_page(app, signed(double, ana), table.id) as again:
+            await until(lambda: again.states() or again.closed_code is not None)
+            assert again.states(), again.received
+            final = again.states()[-1]
+            assert final["ended"] == "finished" and final["status"].startswith("🏁 Game over.")
+            assert final["over"]["winners"] == list(game.winners)
+            assert len(final["history"]["hands"]) == len(game.hand_history)

@@ -78,10 +78,31 @@ def test_a_seat_is_never_sent_a_card_another_seat_holds(rules: Rules) -> None:
         len(h["values"]) == rules.players for h in hands
     )
     assert over["status"].startswith("🏁 Game over.") and "<b>" not in over["status"]
-    assert "play" in phases and over["phase"] == "over"
+    assert "play" in phases and over["phase"] == "over" and over["ended"] == "finished"
 
 
 def test_the_pages_words_come_in_the_readers_language() -> None:
     assert words(translator("es"))["reconnecting"] == "Reconectando…"
     assert words(translator("ru"))["total"] == "Итого"
     assert all(words(translator("fa")).values())
+
+
+def test_a_cancelled_game_says_so_and_offers_nothing_to_press() -> None:
+    tr = translator("en")
+    rules = Rules()
+    game = Game(rules, seed=5)
+    table = table_for(rules, game)
+    rng = random.Random(5)
+    while game.phase == "pass" or len(game.tricks) < 2 or not game.trick:
+        step(game, rng)
+    table.ui.deadline = 1e12
+    playing = seat_state(tr, table, game.current_player or 0, version=1)
+    assert playing["ended"] is None and playing["deadline"] is not None
+    assert any(c["legal"] for c in playing["cards"])
+    table.status = "cancelled"
+    for seat in range(rules.players):
+        state = seat_state(tr, table, seat, version=2)
+        assert state["ended"] == "cancelled" and state["status"] == "♥ This table was cancelled."
+        assert state["deadline"] is None and state["over"] is None
+        assert not any(c["legal"] or c["chosen"] for c in state["cards"])
+        assert not any(s["turn"] or s["waiting"] for s in state["seats"])

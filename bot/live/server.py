@@ -48,8 +48,8 @@ STATIC = Path(__file__).with_name("static")
 FILES = {"": "table.html", "table.js": "table.js", "table.css": "table.css"}
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
-PAGE_ACTIONS = frozenset({cb.CARD, cb.PASS, cb.MOON})
-"""What a page may press: its person's cards, the pass and the moon choice."""
+PAGE_ACTIONS = frozenset({cb.CARD, cb.PASS, cb.MOON, cb.HINT})
+"""What a page may press: its person's cards, the pass, the moon choice and 💡 Hint."""
 HELLO_TIMEOUT = 3.0
 """Seconds a new connection has to say who it is (a page says it as soon as it connects)."""
 MAX_SILENT = 200

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.i18n import Tr, msg
 from bot.tables import render
+from bot.tables.coach_words import decision_key, hint_from_dict, hint_lines, offers_hints
 from bot.tables.model import Table
 from engine import Card, SeatView
 
@@ -34,6 +35,7 @@ def _card(card: Card) -> Json:
 def words(tr: Tr) -> Json:
     """The page's fixed words, in the reader's language (sent once per connection)."""
     return {
+        "title": tr("Hearts"),
         "scores": plain(tr("<b>Scores</b>")),
         "tracker": tr("📋 Cards played"),
         "total": tr("Total"),
@@ -116,6 +118,7 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
         "history": _history(table),
         "over": None,
         "ended": ended,
+        "hint": _hint(tr, table, view) if playing else None,
     }
     if not playing:
         if view.phase == "over":
@@ -138,6 +141,20 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
             subtract, add = tr("−26 for me"), tr("+26 for everyone else")
         state["moon"] = [{"choice": "s", "label": subtract}, {"choice": "a", "label": add}]
     return state
+
+
+def _hint(tr: Tr, table: Table, view: SeatView) -> Json | None:
+    """💡 Hint while this seat has a choice to make (the DM's button, through the same
+    coach), and the hint it asked for while that choice is still open."""
+    key = decision_key(view)
+    if not offers_hints(table) or key is None:
+        return None
+    shown = table.ui.hints.get(view.seat)
+    lines: list[str] = []
+    if shown and shown.get("key") == key:
+        names = [table.name(s) for s in range(len(table.seats))]
+        lines = [plain(line) for line in hint_lines(tr, names, hint_from_dict(shown))]
+    return {"button": tr("💡 Hint"), "lines": lines}
 
 
 def _status(tr: Tr, table: Table, view: SeatView) -> str:

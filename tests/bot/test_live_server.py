@@ -481,6 +481,7 @@ async def test_a_cancelled_game_tells_its_pages_and_no_screen_brings_it_back(
             state = page.states()[-1]
             assert state["status"] == "♥ This table was cancelled." and state["deadline"] is None
             assert not any(c["legal"] for c in state["cards"]) and state["pass"] is None
+            assert state["hint"] is None
             code = state["cards"][0]["code"]
             assert await page.press(f"c:{table.id}:1:{code}") == "That game is over."
         # Bob closes the page: his DM keeps saying the game was cancelled.
@@ -592,3 +593,32 @@ async def test_a_finished_games_page_shows_the_end_and_its_dm_keeps_the_button(
             assert final["ended"] == "finished" and final["status"].startswith("🏁 Game over.")
             assert final["over"]["winners"] == list(game.winners)
             assert len(final["history"]["hands"]) == len(game.hand_history)
+
+
+async def test_a_hint_on_the_page_goes_through_the_coach_and_shows_there(
+    tmp_path: Path,
+) -> None:
+    async with (
+        table_in_group(tmp_path) as (double, app, table, _, ana, _),
+        open_page(app, signed(double, ana), table.id) as page,
+    ):
+        await until(lambda: page.states())
+        assert page.states()[-1]["hint"] == {"button": "💡 Hint", "lines": []}
+        said = await page.press(f"h:{table.id}:1:")
+        assert said.startswith("💡 "), said
+        await until(lambda: page.states()[-1]["hint"]["lines"])
+        lines = page.states()[-1]["hint"]["lines"]
+        assert lines[0].startswith("💡 The expert would pass ") and "<b>" not in lines[0]
+        assert said[2:].strip() in lines[0]
+        assert rooms_of(app).registry.require(table.id).ui.hints_used[1][table.seat_of(ana.id)] == 1
+
+
+async def test_no_hint_on_the_page_of_a_table_with_hints_off(tmp_path: Path) -> None:
+    async with (
+        table_in_group(tmp_path, hints="off") as (double, app, table, _, ana, _),
+        open_page(app, signed(double, ana), table.id) as page,
+    ):
+        await until(lambda: page.states())
+        assert page.states()[-1]["hint"] is None
+        said = await page.press(f"h:{table.id}:1:")
+        assert said == "Hints are off at this table (⚙ Rules)."

@@ -98,11 +98,25 @@ def test_a_cancelled_game_says_so_and_offers_nothing_to_press() -> None:
     table.ui.deadline = 1e12
     playing = seat_state(tr, table, game.current_player or 0, version=1)
     assert playing["ended"] is None and playing["deadline"] is not None
-    assert any(c["legal"] for c in playing["cards"])
+    assert any(c["legal"] for c in playing["cards"]) and playing["hint"] is not None
     table.status = "cancelled"
     for seat in range(rules.players):
         state = seat_state(tr, table, seat, version=2)
         assert state["ended"] == "cancelled" and state["status"] == "♥ This table was cancelled."
-        assert state["deadline"] is None and state["over"] is None
+        assert state["deadline"] is None and state["hint"] is None and state["over"] is None
         assert not any(c["legal"] or c["chosen"] for c in state["cards"])
         assert not any(s["turn"] or s["waiting"] for s in state["seats"])
+
+
+@pytest.mark.parametrize("where", ["hints off", "tournament"])
+def test_no_hint_on_the_page_where_the_dm_has_none(where: str) -> None:
+    tr = translator("en")
+    rules = Rules()
+    game = Game(rules, seed=5)
+    table = table_for(rules, game)
+    assert seat_state(tr, table, 0, version=1)["hint"] == {"button": "💡 Hint", "lines": []}
+    if where == "hints off":
+        table.options.hints = False
+    else:
+        table.tournament_id = 3
+    assert seat_state(tr, table, 0, version=1)["hint"] is None

@@ -539,7 +539,7 @@ async def play_on_page(
         else:
             await asyncio.sleep(0.01)
             continue
-        assert said.startswith(("Played", "Passed", "🌕")), said
+        assert said.startswith(("Played", "Passed", "Done!")), said
 
 
 async def test_with_the_page_open_the_dm_is_brought_up_to_date_at_the_end_of_a_hand(
@@ -554,6 +554,9 @@ async def test_with_the_page_open_the_dm_is_brought_up_to_date_at_the_end_of_a_h
         async with open_page(app, signed(double, ana), table.id) as page:
             await until(lambda: page.states())
             await play_on_page(double, table, page, ana, bob, lambda: game.hand_number == 2)
+            # The engine has dealt; once the move is stored the screens follow (the page
+            # hears of it in the same step as the DM's edit is queued).
+            await until(lambda: page.states()[-1]["hand"] == 2)
             await rooms_of(app).outbox.flush()
             # The last trick of hand 1 and the deal of hand 2 are complete moments: the
             # DM shows the new hand's cards to pass and hand 1's points, as they are.
@@ -622,3 +625,20 @@ async def test_no_hint_on_the_page_of_a_table_with_hints_off(tmp_path: Path) -> 
         assert page.states()[-1]["hint"] is None
         said = await page.press(f"h:{table.id}:1:")
         assert said == "Hints are off at this table (⚙ Rules)."
+
+
+async def test_a_game_whose_group_removed_the_bot_tells_its_pages(tmp_path: Path) -> None:
+    async with table_in_group(tmp_path) as (double, app, table, group, ana, bob):
+        seat = table.seat_of(bob.id)
+        assert seat is not None
+        dm = table.ui.dm_message_ids[seat]
+        async with open_page(app, signed(double, bob), table.id) as page:
+            await until(lambda: page.states())
+            group.remove_bot(by=ana)
+            await until(lambda: page.states()[-1]["ended"] == "cancelled")
+            assert not any(c["legal"] for c in page.states()[-1]["cards"])
+        await asyncio.sleep(0.1)
+        await rooms_of(app).outbox.flush()
+        message = double.stored_message(bob.dm, dm)
+        assert message is not None and "removed" in (message.text or "")
+        assert not card_buttons(double, bob, dm)

@@ -477,7 +477,7 @@ async def test_a_cancelled_game_tells_its_pages_and_no_screen_brings_it_back(
             await until(lambda: page.states())
             assert page.states()[-1]["ended"] is None
             await ana.send(group, "/cancel")
-            await until(lambda: page.states()[-1]["ended"] == "cancelled", timeout=1.0)
+            await until(lambda: page.states()[-1]["ended"] == "cancelled", timeout=2.0)
             state = page.states()[-1]
             assert state["status"] == "♥ This table was cancelled." and state["deadline"] is None
             assert not any(c["legal"] for c in state["cards"]) and state["pass"] is None

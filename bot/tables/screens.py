@@ -250,7 +250,12 @@ class Screens:
         if message_id is None or not shows_play(table):
             return
         pressed_here = priority in (PLAYED, MOVED)  # a press in the DM itself
-        if not pressed_here and self.pages.is_open(table.id, seat) and not _settled(table.game):
+        chosen = table.ui.selections.get(seat, ())
+        if (
+            not pressed_here
+            and self.pages.is_open(table.id, seat)
+            and not _settled(table.game, chosen)
+        ):
             return
         tr = self.person(s.user_id)
         screen = functools.partial(render.dm, tr, table, seat, webapp=self.webapp_url)
@@ -320,12 +325,12 @@ def shows_play(table: Table) -> bool:
     return game is not None and (table.status == "active" or game.phase == "over")
 
 
-def _settled(game: Game) -> bool:
+def _settled(game: Game, chosen: Collection[str] = ()) -> bool:
     """Whether no trick is in progress: a trick was just taken, a hand scored (the next
-    one dealt, before anyone passed), or the game ended (the moment everyone's screen is
-    brought up to date)."""
+    one dealt, before anyone passed and before the reader `chosen` a card to pass), or the
+    game ended (the moment everyone's screen is brought up to date)."""
     if game.phase == "pass":
-        return not any(game.has_passed(s) for s in range(game.players))
+        return not chosen and not any(game.has_passed(s) for s in range(game.players))
     return game.phase in ("play", "moon", "over") and not game.trick
 
 

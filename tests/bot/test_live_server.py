@@ -8,7 +8,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -281,11 +281,14 @@ async def test_an_open_page_spares_its_persons_dm_until_a_trick_is_complete(
                             await page.press(f"c:{table.id}:{hand}:{card.code}", press)
                         press += 1
                         said = await page.press(f"p:{table.id}:{hand}:", press)
+                    elif game.phase == "moon":  # Ana shot the moon
+                        press += 1
+                        said = await page.press(f"m:{table.id}:{hand}:a", press)
                     else:
                         press += 1
                         code = game.legal_plays()[0].code
                         said = await page.press(f"c:{table.id}:{hand}:{code}", press)
-                    assert said.startswith(("Played", "Passed")), said
+                    assert said.startswith(("Played", "Passed", "Done!")), said
                 elif table.seat_of(bob.id) in waiting:
                     await play_turn(double, bob, table)
                 else:
@@ -379,7 +382,7 @@ async def test_a_silent_connection_is_dropped_soon_and_without_waiting_for_a_rep
         writer.close()
 
 
-MALFORMED_HELLOS = {
+MALFORMED_HELLOS: dict[str, Callable[[str], str]] = {
     "nested": lambda init: "[" * 4000 + "]" * 4000,
     "superscript game": lambda init: json.dumps({"t": "hello", "init": init, "game": "²"}),
     "long game": lambda init: json.dumps({"t": "hello", "init": init, "game": "9" * 5000}),
@@ -496,7 +499,8 @@ async def test_a_cancelled_game_tells_its_pages_and_no_screen_brings_it_back(
             assert again.states() and again.states()[-1]["ended"] == "cancelled"
             assert again.states()[-1]["status"] == "♥ This table was cancelled."
         await rooms_of(app).outbox.flush()
-        assert "cancelled" in (double.stored_message(bob.dm, dm).text or "")  # type: ignore[union-attr]
+        message = double.stored_message(bob.dm, dm)
+        assert message is not None and "cancelled" in (message.text or "")
         assert not card_buttons(double, bob, dm)
 
 
@@ -642,3 +646,44 @@ async def test_a_game_whose_group_removed_the_bot_tells_its_pages(tmp_path: Path
         message = double.stored_message(bob.dm, dm)
         assert message is not None and "removed" in (message.text or "")
         assert not card_buttons(double, bob, dm)
+
+
+async def test_choosing_cards_to_pass_on_the_page_spares_the_dm(tmp_path: Path) -> None:
+    """The new deal is shown in the DM; the cards then chosen and passed on the page are not
+    (until the hand's first trick is complete)."""
+    from bot_harness import seat_everyone
+
+    async with running_double() as double:
+        people = [double.create_user(n, username=n.lower()) for n in ("Ana", "Bob", "Cy", "Di")]
+        ana = people[0]
+        group = double.create_group("Four", members=people)
+        async with running_bot(double, tmp_path / "hearts.sqlite3", pages=True) as app:
+            # Four people: nobody has passed yet while Ana chooses (computers pass at once).
+            lobby, table = await seat_everyone(double, app, group, people)
+            await ana.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: len(table.ui.dm_message_ids) == 4, 5)
+            await choose_and_pass_on_page(double, app, table, ana)
+
+
+async def choose_and_pass_on_page(
+    double: BotApiDouble,
+    app: Application,  # type: ignore[type-arg]
+    table: Table,
+    ana: SandboxUser,
+) -> None:
+    game = table.game
+    assert game is not None
+    seat = table.seat_of(ana.id)
+    assert seat is not None
+    dm = table.ui.dm_message_ids[seat]
+    async with open_page(app, signed(double, ana), table.id) as page:
+        await until(lambda: page.states())
+        await rooms_of(app).outbox.flush()
+        before = len([e for e in double.events if e.kind == "edited"])
+        for n, card in enumerate(game.hand(seat)[:3], start=1):
+            assert await page.press(f"c:{table.id}:1:{card.code}", n) == f"{n}/3 selected"
+            await rooms_of(app).outbox.flush()
+        assert await page.press(f"p:{table.id}:1:", 9) == "Passed. Waiting for the others…"
+        await rooms_of(app).outbox.flush()
+        edits = [e for e in double.events if e.kind == "edited"][before:]
+        assert not [e for e in edits if e.chat_id == ana.dm and e.message_id == dm]

@@ -392,50 +392,40 @@ MALFORMED_HELLOS: dict[str, Callable[[str], str]] = {
 }
 
 
-@pytest.mark.parametrize("kind", MALFORMED_HELLOS)
-async def test_a_malformed_hello_is_closed_with_one_log_line(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, kind: str
+MALFORMED_MESSAGES = ["[" * 4000 + "]" * 4000, "press!", "[1, 2]", "7"]
+
+
+def one_malformed_line(caplog: pytest.LogCaptureFixture) -> None:
+    mine = [r for r in caplog.records if r.name.startswith(("bot.live", "aiohttp"))]
+    assert len(mine) == 1, [r.getMessage() for r in mine]
+    assert "malformed" in mine[0].getMessage()
+    assert not any(r.exc_info for r in caplog.records)
+
+
+async def test_a_malformed_hello_or_message_is_closed_with_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     from bot.live.server import MALFORMED
 
-    async with (
-        table_with_two_people(tmp_path) as (double, app, _, ana, _, _),
-        aiohttp.ClientSession() as session,
-        session.ws_connect(page_url(app)) as ws,
-    ):
-        caplog.clear()
-        caplog.set_level(logging.INFO)
-        await ws.send_str(MALFORMED_HELLOS[kind](signed(double, ana)))
-        async for _ in ws:
-            pass
-        assert ws.close_code == MALFORMED
-        await asyncio.sleep(0.1)
-        mine = [r for r in caplog.records if r.name.startswith(("bot.live", "aiohttp"))]
-        assert len(mine) == 1, [r.getMessage() for r in mine]
-        assert "malformed" in mine[0].getMessage()
-        assert not any(r.exc_info for r in caplog.records)
-
-
-@pytest.mark.parametrize("message", ["[" * 4000 + "]" * 4000, "press!", "[1, 2]", "7"])
-async def test_a_malformed_message_from_an_open_page_closes_it_with_one_log_line(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, message: str
-) -> None:
-    from bot.live.server import MALFORMED
-
-    async with (
-        table_with_two_people(tmp_path) as (double, app, table, ana, _, _),
-        open_page(app, signed(double, ana), table.id) as page,
-    ):
-        await until(lambda: page.states())
-        caplog.clear()
-        caplog.set_level(logging.INFO)
-        await page.socket.send_str(message)
-        await until(lambda: page.closed_code is not None)
-        assert page.closed_code == MALFORMED
-        mine = [r for r in caplog.records if r.name.startswith(("bot.live", "aiohttp"))]
-        assert len(mine) == 1, [r.getMessage() for r in mine]
-        assert "malformed" in mine[0].getMessage()
-        assert not any(r.exc_info for r in caplog.records)
+    caplog.set_level(logging.INFO)
+    async with table_with_two_people(tmp_path) as (double, app, table, ana, _, _):
+        for kind, hello in MALFORMED_HELLOS.items():
+            caplog.clear()
+            async with aiohttp.ClientSession() as session, session.ws_connect(page_url(app)) as ws:
+                await ws.send_str(hello(signed(double, ana)))
+                async for _ in ws:
+                    pass
+            assert ws.close_code == MALFORMED, kind
+            await asyncio.sleep(0.05)
+            one_malformed_line(caplog)
+        for message in MALFORMED_MESSAGES:
+            async with open_page(app, signed(double, ana), table.id) as page:
+                await until(lambda page=page: page.states())
+                caplog.clear()
+                await page.socket.send_str(message)
+                await until(lambda page=page: page.closed_code is not None)
+            assert page.closed_code == MALFORMED, message[:10]
+            one_malformed_line(caplog)
 
 
 @asynccontextmanager

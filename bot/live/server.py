@@ -7,14 +7,24 @@ refused when older than ``WEBAPP_AUTH_MAX_AGE``. The page then sees only its per
 at the table it names (``?g=`` or the Mini App's ``start_param``), and a press on it goes
 through `bot.telegram.handlers.press`, exactly as a DM button's does.
 
-Refusals are logged as one line with the reason and the address, never the data.
+Refusals are logged as one line with the reason and the address, never the data; a
+malformed message (not a JSON object, nested too deep, a game that is not a number) closes
+its connection with `MALFORMED`, logged the same way.
+
+A connection that has not said who it is holds a place among `MAX_SILENT` (and
+`MAX_SILENT_PER_ADDRESS` of one address) for at most `HELLO_TIMEOUT`; a new one that finds
+no place takes the oldest silent one's, which is dropped without waiting for a close reply.
+A genuine page says hello the moment it connects, so a flood of silent connections only
+ever pushes out its own (behind a proxy every page shares one address: they still get in).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,8 +37,10 @@ from bot.live import view
 from bot.live.hub import LiveHub, Page
 from bot.live.initdata import InitDataError, WebAppUser, validate
 from bot.rooms import Rooms
+from bot.tables.model import Table
 from bot.telegram import callbacks as cb
 from bot.telegram import handlers
+from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -36,19 +48,25 @@ STATIC = Path(__file__).with_name("static")
 FILES = {"": "table.html", "table.js": "table.js", "table.css": "table.css"}
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
-PAGE_ACTIONS = frozenset({cb.CARD, cb.PASS, cb.MOON})
-"""What a page may press: its person's cards, the pass and the moon choice."""
-HELLO_TIMEOUT = 10.0
-"""Seconds a new connection has to say who it is."""
-MAX_UNPROVEN = 200
-"""Connections at once that have not yet said who they are; more are answered 503."""
+PAGE_ACTIONS = frozenset({cb.CARD, cb.PASS, cb.MOON, cb.HINT})
+"""What a page may press: its person's cards, the pass, the moon choice and 💡 Hint."""
+HELLO_TIMEOUT = 3.0
+"""Seconds a new connection has to say who it is (a page says it as soon as it connects)."""
+MAX_SILENT = 200
+"""Connections at once that have not yet said who they are; a further one takes the place
+of the oldest."""
+MAX_SILENT_PER_ADDRESS = 16
+"""The same, from one address."""
+CLOSE_TIMEOUT = 2.0
+"""Seconds to wait for a page's reply to our closing the connection."""
 MAX_MESSAGE = 8192
 PRESSES_PER_SECOND, PRESS_BURST = 8.0, 16
 """A page's presses, paced like a fast tapper; beyond them a press is answered "slow down",
 and a page that goes on regardless is closed."""
 
 # Close codes the page reads: it reconnects by itself after any other.
-REFUSED, ELSEWHERE, FLOOD = 4401, 4409, 4429
+REFUSED, ELSEWHERE, FLOOD, MALFORMED = 4401, 4409, 4429, 4400
+_GAME_ID = re.compile(r"[1-9][0-9]{0,17}")
 
 NOT_PROVEN = msg("This page could not prove who you are. Open the table again from your DM.")
 OPENED_ELSEWHERE = msg("This table is open on another screen.")
@@ -91,7 +109,9 @@ class LiveServer:
         self.max_age = max_age
         self.hub = hub
         self._rooms = rooms
-        self._unproven = 0
+        self._silent: OrderedDict[int, tuple[web.Request, str]] = OrderedDict()
+        """Connections that have not said hello yet, oldest first: by the id of their
+        request, the request and its address."""
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
 
@@ -148,22 +168,27 @@ class LiveServer:
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
         remote = request.remote or "?"
-        if self._unproven >= MAX_UNPROVEN:
-            log.warning("table page connection from %s refused: too many unproven", remote)
-            return web.Response(status=503)
-        socket = web.WebSocketResponse(heartbeat=25.0, max_msg_size=MAX_MESSAGE)
+        socket = web.WebSocketResponse(
+            heartbeat=25.0, max_msg_size=MAX_MESSAGE, timeout=CLOSE_TIMEOUT
+        )
         await socket.prepare(request)
-        self._unproven += 1
+        self._make_room(remote)
+        key = id(request)
+        self._silent[key] = (request, remote)
         try:
             hello = await socket.receive(timeout=HELLO_TIMEOUT)
         except TimeoutError:
-            await socket.close(code=REFUSED, message=b"no hello")
+            log.info("table page connection from %s dropped: no hello", remote)
+            _drop(request)
             return socket
         finally:
-            self._unproven -= 1
-        page = await self._welcome(
-            socket, hello.data if hello.type == WSMsgType.TEXT else "", remote
-        )
+            dropped = self._silent.pop(key, None) is None
+        if dropped:
+            return socket  # its place went to a newer connection (logged there)
+        if hello.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+            return socket  # gone before saying anything
+        text = hello.data if hello.type == WSMsgType.TEXT else None
+        page = await self._welcome(socket, text, remote)
         if page is None:
             return socket
         try:
@@ -172,25 +197,52 @@ class LiveServer:
             self.hub.remove(page)
         return socket
 
+    def silent(self) -> int:
+        """Connections that have not said who they are yet."""
+        return len(self._silent)
+
+    def _make_room(self, remote: str) -> None:
+        """Drop the oldest silent connection of `remote` if it has too many, and the oldest
+        of all if there are too many: a new connection always gets a place."""
+        mine = [key for key, (_, address) in self._silent.items() if address == remote]
+        if len(mine) >= MAX_SILENT_PER_ADDRESS:
+            self._drop_silent(mine[0], "too many silent connections from this address")
+        if len(self._silent) >= MAX_SILENT:
+            self._drop_silent(next(iter(self._silent)), "too many silent connections")
+
+    def _drop_silent(self, key: int, why: str) -> None:
+        request, remote = self._silent.pop(key)
+        log.info("table page connection from %s dropped: %s", remote, why)
+        _drop(request)
+
     async def _welcome(self, socket: web.WebSocketResponse, hello: Any, remote: str) -> Page | None:
         """Check who opened the page and which table; keep and greet it, or refuse."""
         rooms = self._rooms()
         english = translator(ENGLISH)
-        said: dict[str, Any] = {}
+        said = _parse(hello)
+        if said is None:
+            log.warning("table page refused from %s: malformed hello", remote)
+            await self._refuse(socket, english, NOT_PROVEN, MALFORMED)
+            return None
         try:
-            loaded = json.loads(hello) if isinstance(hello, str) else None
-            said = loaded if isinstance(loaded, dict) else {}
             init = said.get("init")
             user = validate(init if isinstance(init, str) else "", self._token, self.max_age)
-        except (InitDataError, ValueError) as error:
+        except InitDataError as error:
             log.warning("table page refused from %s: initData %s", remote, error)
             await self._refuse(socket, english, NOT_PROVEN, REFUSED)
             return None
+        try:
+            game_id = _game_asked(said, user)
+        except ValueError:
+            log.warning("table page refused from %s: malformed game", remote)
+            await self._refuse(socket, english, NOT_PROVEN, MALFORMED)
+            return None
         tr = rooms.languages.person(user.id)
-        game_id = _game_asked(said, user)
         table = (
             rooms.registry.get(game_id) if game_id is not None else rooms.registry.of_user(user.id)
         )
+        if (table is None or table.game is None) and game_id is not None:
+            table = await _ended_table(rooms, game_id)
         if table is None or table.game is None:
             await self._refuse(socket, tr, GAME_OVER, REFUSED)
             return None
@@ -216,14 +268,11 @@ class LiveServer:
     async def _serve(self, socket: web.WebSocketResponse, page: Page) -> None:
         bucket = Bucket(PRESSES_PER_SECOND, PRESS_BURST)
         async for message in socket:
-            if message.type != WSMsgType.TEXT:
-                continue
-            try:
-                said = json.loads(message.data)
-            except ValueError:
-                continue
-            if not isinstance(said, dict):
-                continue
+            said = _parse(message.data) if message.type == WSMsgType.TEXT else None
+            if said is None:
+                log.warning("table page of user %s closed: malformed message", page.user_id)
+                await self._refuse(socket, page.tr, NOT_PROVEN, MALFORMED)
+                return
             kind = said.get("t")
             if kind == "ping":
                 await socket.send_str('{"t":"pong"}')
@@ -276,15 +325,48 @@ class LiveServer:
             pass
 
 
+async def _ended_table(rooms: Rooms, game_id: int) -> Table | None:
+    """A game that finished or was cancelled, as stored: its page shows how it ended (the
+    final chart, or that it was cancelled)."""
+    try:
+        stored = await rooms.storage.load_game(game_id, verify=False)
+    except StorageError:
+        return None
+    if stored.status not in ("finished", "cancelled") or stored.game is None:
+        return None
+    return Table.from_stored(stored)
+
+
+def _parse(text: Any) -> dict[str, Any] | None:
+    """A message as the JSON object it must be; None for anything else (not text, not
+    JSON, nested deeper than the parser goes, a number too long to read)."""
+    if not isinstance(text, str):
+        return None
+    try:
+        said = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return said if isinstance(said, dict) else None
+
+
+def _drop(request: web.Request) -> None:
+    """End a connection that never spoke, without waiting for a close reply."""
+    if request.transport is not None:
+        request.transport.close()
+
+
 def _game_asked(said: dict[str, Any], user: WebAppUser) -> int | None:
     """The game the page names: ``?g=`` of the DM's button, or ``g<id>`` of the group's
-    link (the Mini App's ``start_param``, signed with the rest)."""
+    link (the Mini App's ``start_param``, signed with the rest); raises ValueError for a
+    `game` that is neither absent nor a game's number."""
     asked = said.get("game")
-    if isinstance(asked, int) and not isinstance(asked, bool) and asked > 0:
+    if isinstance(asked, int) and not isinstance(asked, bool) and 0 < asked < 10**18:
         return asked
-    if isinstance(asked, str) and asked.isdigit():
+    if isinstance(asked, str) and _GAME_ID.fullmatch(asked):
         return int(asked)
+    if asked not in (None, ""):
+        raise ValueError(f"game {str(asked)[:20]!r}")
     start = user.start_param or ""
-    if start.startswith("g") and start[1:].isdigit():
+    if start.startswith("g") and _GAME_ID.fullmatch(start[1:]):
         return int(start[1:])
     return None

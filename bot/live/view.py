@@ -11,14 +11,16 @@ import re
 import time
 from typing import Any
 
-from bot.i18n import Tr, isolated_name
+from bot.i18n import Tr, isolated_name, msg
 from bot.tables import render
+from bot.tables.coach_words import decision_key, hint_from_dict, hint_lines, offers_hints
 from bot.tables.model import Table
 from engine import Card, SeatView
 
 Json = dict[str, Any]
 
 _TAG = re.compile(r"<[^>]+>")
+CANCELLED = msg("♥ This table was cancelled.")
 
 
 def plain(text: str) -> str:
@@ -33,6 +35,7 @@ def _card(card: Card) -> Json:
 def words(tr: Tr) -> Json:
     """The page's fixed words, in the reader's language (sent once per connection)."""
     return {
+        "title": tr("Hearts"),
         "scores": plain(tr("<b>Scores</b>")),
         "tracker": tr("📋 Cards played"),
         "total": tr("Total"),
@@ -46,14 +49,23 @@ def words(tr: Tr) -> Json:
 
 
 def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
-    """The page's state for `seat`: everything its DM shows, as data."""
+    """The page's state for `seat`: everything its DM shows, as data; a game that ended
+    says how (``ended``: "finished" or "cancelled") and offers nothing more to press."""
     game = table.game
     assert game is not None
     view = game.view(seat)
     n = table.rules.players
-    selected = table.ui.selections.get(seat, []) if view.phase == "pass" else []
+    ended = (
+        "finished"
+        if view.phase == "over"
+        else None
+        if table.status in ("active", "lobby")
+        else "cancelled"
+    )
+    playing = ended is None
+    selected = table.ui.selections.get(seat, []) if view.phase == "pass" and playing else []
     received = {c.code for c in view.received or ()} if not view.tricks else set()
-    legal = {c.code for c in view.legal} if view.current_player == seat else set()
+    legal = {c.code for c in view.legal} if view.current_player == seat and playing else set()
     seats = []
     for s in range(n):
         sitting = table.seats[s]
@@ -64,8 +76,8 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
                 "taken": render.format_score(view.points_taken[s]),
                 "cards": view.hand_sizes[s],
                 "computer": sitting is None or sitting.is_computer_now,
-                "turn": view.current_player == s and view.phase in ("play", "moon"),
-                "waiting": view.phase == "pass" and s in view.waiting_for,
+                "turn": playing and view.current_player == s and view.phase in ("play", "moon"),
+                "waiting": playing and view.phase == "pass" and s in view.waiting_for,
             }
         )
     state: Json = {
@@ -97,15 +109,21 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
             for c in view.hand
         ],
         "hearts_broken": view.hearts_broken,
-        "status": plain(_status(tr, table, view)),
-        "deadline": table.ui.deadline if view.phase == "play" else None,
+        "status": plain(tr(CANCELLED) if ended == "cancelled" else _status(tr, table, view)),
+        "deadline": table.ui.deadline if view.phase == "play" and playing else None,
         "now": time.time(),
         "pass": None,
         "moon": None,
         "tracker": _tracker(view) if table.options.track_cards else None,
         "history": _history(table),
         "over": None,
+        "ended": ended,
+        "hint": _hint(tr, table, view) if playing else None,
     }
+    if not playing:
+        if view.phase == "over":
+            state["over"] = {"winners": list(view.winners), "target": table.rules.target}
+        return state
     if view.phase == "pass" and view.passed is None:
         arrow = render.ARROWS[view.pass_direction]
         state["pass"] = {
@@ -122,9 +140,21 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
         else:
             subtract, add = tr("−26 for me"), tr("+26 for everyone else")
         state["moon"] = [{"choice": "s", "label": subtract}, {"choice": "a", "label": add}]
-    if view.phase == "over":
-        state["over"] = {"winners": list(view.winners), "target": table.rules.target}
     return state
+
+
+def _hint(tr: Tr, table: Table, view: SeatView) -> Json | None:
+    """💡 Hint while this seat has a choice to make (the DM's button, through the same
+    coach), and the hint it asked for while that choice is still open."""
+    key = decision_key(view)
+    if not offers_hints(table) or key is None:
+        return None
+    shown = table.ui.hints.get(view.seat)
+    lines: list[str] = []
+    if shown and shown.get("key") == key:
+        names = [table.name(s) for s in range(len(table.seats))]
+        lines = [plain(line) for line in hint_lines(tr, names, hint_from_dict(shown))]
+    return {"button": tr("💡 Hint"), "lines": lines}
 
 
 def _status(tr: Tr, table: Table, view: SeatView) -> str:

@@ -98,6 +98,7 @@ class Closer:
             self.screens.edit_table_message(table, shown, priority=MOVED)
         for seat, s in table.humans():
             await self.screens.clear_nudges(table, seat)
+            self.screens.pages.changed(table, seat)  # open pages say so at once
             message_id = table.ui.dm_message_ids.get(seat)
             if dm_said is None or s.user_id is None:
                 continue

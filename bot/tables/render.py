@@ -33,6 +33,11 @@ from engine.scoring import Score
 ARROWS = {"left": "→", "right": "←", "across": "↕", "hold": ""}
 SUIT_ORDER = ("S", "H", "C", "D")
 MAX_ROW = 7
+MARKED_ROW = 5
+"""Card buttons in a row while a label may carry a mark (``[Q♠]`` chosen to pass, ``•Q♠``
+received): a marked label is wider than a bare card, and a phone 360 px wide cut "•K♦" to
+"•…" in a row of six. The rows keep this width for the whole pass and first trick, so
+they never move under a finger choosing cards."""
 
 
 def esc(text: str) -> str:
@@ -499,8 +504,8 @@ def hand_result(tr: Tr, table: Table, result: HandResult) -> str:
 
 
 def card_label(tr: Tr, card: Card, chosen: bool = False, received: bool = False) -> str:
-    """A card button's label: ``[Q♠]`` chosen to pass, ``•Q♠`` just received; at most five
-    characters, so a row of seven still shows every label whole on a phone."""
+    """A card button's label: ``[Q♠]`` chosen to pass, ``•Q♠`` just received (in rows of
+    at most `MARKED_ROW`, so every label shows whole on a phone)."""
     if chosen:
         return tr("[{card}]", card=card.symbol)
     if received:
@@ -536,8 +541,21 @@ def _card_rows(
                     callback_data=cb.button(cb.CARD, table.id, view.hand_number, card.code),
                 )
             )
-        rows.extend(buttons[i : i + MAX_ROW] for i in range(0, len(buttons), MAX_ROW))
+        if view.phase == "pass" or fresh:
+            rows.extend(_balanced(buttons, MARKED_ROW))
+        else:
+            rows.extend(buttons[i : i + MAX_ROW] for i in range(0, len(buttons), MAX_ROW))
     return rows
+
+
+def _balanced(buttons: list[InlineKeyboardButton], most: int) -> list[list[InlineKeyboardButton]]:
+    """`buttons` in as few rows of at most `most` as can hold them, as even as can be (six
+    cards: three and three, not five and one)."""
+    if not buttons:
+        return []
+    count = math.ceil(len(buttons) / most)
+    size = math.ceil(len(buttons) / count)
+    return [buttons[i : i + size] for i in range(0, len(buttons), size)]
 
 
 def removed_cards(players: int) -> list[Card]:
@@ -584,8 +602,9 @@ def dm(
         lines.append(
             tr("🏁 <b>Game over.</b> {winners} won.", winners=winners_text(tr, table, view.winners))
         )
-        review = _review_row(tr, table, view)
-        return "\n".join(lines), InlineKeyboardMarkup([review]) if review else None
+        # The page keeps the final chart: its button stays.
+        rows = [row for row in (_review_row(tr, table, view), _page_row(tr, table, webapp)) if row]
+        return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
     history = game.hand_history
     if history and (view.phase == "pass" or (view.phase == "play" and not view.tricks)):
         # Until the next hand's first trick: how the last hand went (who took what, moon).
@@ -726,10 +745,17 @@ def dm(
     if coach_row:
         extra_rows.append(coach_row)
     if webapp is not None:
-        page = WebAppInfo(f"{webapp}?{urlencode({'g': table.id})}")
-        extra_rows.append([InlineKeyboardButton(tr("🃏 Open table"), web_app=page)])
+        extra_rows.append(_page_row(tr, table, webapp))
     keyboard = _card_rows(tr, view, table, selected) + extra_rows
     return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+
+
+def _page_row(tr: Tr, table: Table, webapp: str | None) -> list[InlineKeyboardButton]:
+    """🃏 Open table: the table page at this game (none without ``WEBAPP_URL``)."""
+    if webapp is None:
+        return []
+    page = WebAppInfo(f"{webapp}?{urlencode({'g': table.id})}")
+    return [InlineKeyboardButton(tr("🃏 Open table"), web_app=page)]
 
 
 def _hint_lines(tr: Tr, table: Table, view: SeatView) -> list[str]:

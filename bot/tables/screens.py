@@ -136,7 +136,7 @@ class Screens:
         )
 
     def show_table(self, table: Table) -> None:
-        if table.ui.table_message_id is None or table.game is None:
+        if table.ui.table_message_id is None or not shows_play(table):
             return
         url = f"https://t.me/{self.bot_username}"
 
@@ -291,11 +291,16 @@ class Screens:
         message_id = table.ui.dm_message_ids.get(seat)
         if s is None or s.user_id is None or table.game is None:
             return
-        self.pages.changed(table, seat)
-        if message_id is None:
+        self.pages.changed(table, seat)  # a page is told of a cancelled game too
+        if message_id is None or not shows_play(table):
             return
         pressed_here = priority in (PLAYED, MOVED)  # a press in the DM itself
-        if not pressed_here and self.pages.is_open(table.id, seat) and not _settled(table.game):
+        chosen = table.ui.selections.get(seat, ())
+        if (
+            not pressed_here
+            and self.pages.is_open(table.id, seat)
+            and not _settled(table.game, chosen)
+        ):
             return
         tr = self.person(s.user_id)
         screen = functools.partial(render.dm, tr, table, seat, webapp=self.webapp_url)
@@ -304,7 +309,7 @@ class Screens:
     def post_dm(self, table: Table, seat: int) -> None:
         """Send a player's living DM without waiting; its id is kept when it is known."""
         s = table.seats[seat]
-        if s is None or s.user_id is None or table.game is None:
+        if s is None or s.user_id is None or not shows_play(table):
             return
         user_id, name = s.user_id, s.name
         text, markup = render.dm(self.person(user_id), table, seat, webapp=self.webapp_url)
@@ -326,7 +331,7 @@ class Screens:
         """A new living DM at the bottom of the chat (/rejoin, a /start mid-game)."""
         s = table.seats[seat]
         table.ui.dm_message_ids.pop(seat, None)
-        if s is None or s.user_id is None or table.game is None:
+        if s is None or s.user_id is None or not shows_play(table):
             return
         text, markup = render.dm(self.person(s.user_id), table, seat, webapp=self.webapp_url)
         message_id = await self.outbox.send(s.user_id, text, markup)
@@ -365,9 +370,20 @@ class _Notice:
     lines: dict[int, Msg] = field(default_factory=dict)
 
 
-def _settled(game: Game) -> bool:
-    """Whether no trick is in progress: a trick was just taken, a hand scored, or the
+def shows_play(table: Table) -> bool:
+    """Whether the table's screens may show its game: while it is played, and its final
+    state once it is over. A game that ended otherwise (cancelled, its group gone) keeps
+    the words that said so: no later edit brings its hand back."""
+    game = table.game
+    return game is not None and (table.status == "active" or game.phase == "over")
+
+
+def _settled(game: Game, chosen: Collection[str] = ()) -> bool:
+    """Whether no trick is in progress: a trick was just taken, a hand scored (the next
+    one dealt, before anyone passed and before the reader `chosen` a card to pass), or the
     game ended (the moment everyone's screen is brought up to date)."""
+    if game.phase == "pass":
+        return not chosen and not any(game.has_passed(s) for s in range(game.players))
     return game.phase in ("play", "moon", "over") and not game.trick
 
 

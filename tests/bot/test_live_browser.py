@@ -163,3 +163,79 @@ async def test_two_play_on_the_page_and_two_in_their_dms(tmp_path: Path) -> None
             assert (ARTIFACTS / "table-light.png").stat().st_size > 10_000
             assert not double.unanswered_callbacks()
             await browser.close()
+
+
+NARROW = {"width": 360, "height": 740}
+
+
+async def test_the_page_on_a_360_px_phone_in_every_language(tmp_path: Path) -> None:
+    """The title in the reader's language, the header on one line, and 💡 Hint answered on
+    the page, in each language the bot speaks."""
+    from bot_harness import start_with_computers
+
+    from bot.i18n import translator
+
+    chromium = chromium_path()
+    from playwright.async_api import async_playwright
+
+    async with running_double() as double:
+        ana = double.create_user("Ana", username="ana")
+        bob = double.create_user("Bob", username="bob")
+        group = double.create_group("Narrow", members=[ana, bob])
+        async with (
+            running_bot(double, tmp_path / "hearts.sqlite3", pages=True) as app,
+            async_playwright() as playwright,
+        ):
+            _, table = await start_with_computers(double, app, group, [ana, bob])
+            url = app.bot_data.settings.webapp_url
+            browser = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+            context = await browser.new_context(viewport=NARROW, device_scale_factor=2)
+            await context.route("https://telegram.org/**", lambda route: route.abort())
+            data = init_data(double.token, {"id": ana.id, "first_name": ana.name})
+            ARTIFACTS.mkdir(exist_ok=True)
+            for language in ("en", "es", "pt_BR", "ru", "fa", "hi"):
+                await rooms_of(app).languages.choose_for_person(ana.id, language)
+                title = translator(language)("Hearts")
+                page = await context.new_page()  # a page opened anew, in the new language
+                page.set_default_timeout(8000)
+                await page.goto(page_address(f"{url}?g={table.id}", data, LIGHT))
+                await page.wait_for_selector("#cards .card")
+                await page.wait_for_function("(t) => document.title === t", arg=title)
+                assert await page.inner_text("#title") == f"♥ {title}"
+                bar = await page.evaluate(
+                    """() => {
+                        const bar = document.getElementById('bar');
+                        const shown = [...bar.children].filter((e) => !e.hidden);
+                        const hand = document.getElementById('hand-no');
+                        const lines = (e) => {
+                            const range = document.createRange();
+                            range.selectNodeContents(e);
+                            return new Set([...range.getClientRects()]
+                                .map((r) => Math.round(r.bottom))).size;
+                        };
+                        return {
+                            tops: shown.map((e) => Math.round(e.getBoundingClientRect().top
+                                + e.getBoundingClientRect().height / 2)),
+                            lines: shown.map(lines),
+                            height: bar.getBoundingClientRect().height,
+                            clipped: hand.scrollWidth > hand.clientWidth,
+                            right: Math.max(...shown.map((e) => e.getBoundingClientRect().right)),
+                            left: Math.min(...shown.map((e) => e.getBoundingClientRect().left)),
+                        };
+                    }"""
+                )
+                assert len(bar["tops"]) == 5, bar  # the tracker is on at this table
+                one_line = all(n == 1 for n in bar["lines"]) and bar["height"] < 44
+                assert max(bar["tops"]) - min(bar["tops"]) <= 2 and one_line, (
+                    language,
+                    bar,
+                )
+                assert not bar["clipped"] and bar["left"] >= 0 and bar["right"] <= 360, bar
+                # 💡 Hint: pressed on the page, answered on the page.
+                await page.click("#hint-button")
+                await page.wait_for_selector("#hint:not([hidden])")
+                assert (await page.inner_text("#hint")).startswith("💡")
+                await page.screenshot(path=str(ARTIFACTS / f"table-360-{language}.png"))
+                await page.close()
+            assert not double.unanswered_callbacks()
+            await browser.close()

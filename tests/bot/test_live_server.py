@@ -8,7 +8,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,12 @@ class PageClient:
 
     def last(self, kind: str) -> Json | None:
         return next((m for m in reversed(self.received) if m["t"] == kind), None)
+
+    async def press_paced(self, data: str, press_id: int) -> str:
+        """`press`, again after a pause when the page's pace asks to slow down."""
+        while (said := await self.press(data, press_id)) == "Slow down a little.":
+            await asyncio.sleep(0.25)
+        return said
 
     async def press(self, data: str, press_id: int = 1) -> str:
         before = len(self.received)
@@ -275,11 +281,14 @@ async def test_an_open_page_spares_its_persons_dm_until_a_trick_is_complete(
                             await page.press(f"c:{table.id}:{hand}:{card.code}", press)
                         press += 1
                         said = await page.press(f"p:{table.id}:{hand}:", press)
+                    elif game.phase == "moon":  # Ana shot the moon
+                        press += 1
+                        said = await page.press(f"m:{table.id}:{hand}:a", press)
                     else:
                         press += 1
                         code = game.legal_plays()[0].code
                         said = await page.press(f"c:{table.id}:{hand}:{code}", press)
-                    assert said.startswith(("Played", "Passed")), said
+                    assert said.startswith(("Played", "Passed", "Done!")), said
                 elif table.seat_of(bob.id) in waiting:
                     await play_turn(double, bob, table)
                 else:
@@ -311,3 +320,360 @@ async def test_without_webapp_url_no_button_opens_a_page(tmp_path: Path) -> None
                     assert stored is not None
                     markup = json.dumps(stored.reply_markup)
                     assert "web_app" not in markup and "startapp" not in markup
+
+
+async def test_a_genuine_page_gets_in_during_a_flood_of_silent_connections(
+    tmp_path: Path,
+) -> None:
+    from bot.live.server import MAX_SILENT, MAX_SILENT_PER_ADDRESS
+
+    async with (
+        table_with_two_people(tmp_path) as (double, app, table, ana, _, _),
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session,
+    ):
+        server = app.bot_data.live_server
+        assert server is not None
+        silent: list[aiohttp.ClientWebSocketResponse] = []
+
+        async def flood(count: int) -> None:
+            for _ in range(count):
+                silent.append(await session.ws_connect(page_url(app)))
+
+        # More silent connections from one address than the server keeps in all...
+        await asyncio.gather(*(flood(25) for _ in range(10)))
+        # ...and more keep coming, ten a second, while Ana opens her page.
+        more = asyncio.create_task(flood(20))
+        try:
+            await asyncio.sleep(0.1)
+            started = time.monotonic()
+            async with open_page(app, signed(double, ana), table.id) as page:
+                await until(lambda: page.states(), timeout=5)
+                took = time.monotonic() - started
+        finally:
+            more.cancel()
+        assert took < 1.0, took
+        # The flood pushed out only its own: one address keeps at most its share.
+        assert server.silent() <= min(MAX_SILENT, MAX_SILENT_PER_ADDRESS)
+        await asyncio.gather(*(ws.close() for ws in silent))
+
+
+async def test_a_silent_connection_is_dropped_soon_and_without_waiting_for_a_reply(
+    tmp_path: Path,
+) -> None:
+    """A raw connection that upgrades to a WebSocket and then says nothing, not even a
+    reply to the server's close: the server ends it (EOF) within a few seconds."""
+    from urllib.parse import urlsplit
+
+    async with table_with_two_people(tmp_path) as (_, app, _, _, _, _):
+        address = urlsplit(page_url(app))
+        reader, writer = await asyncio.open_connection(address.hostname, address.port)
+        writer.write(
+            (
+                f"GET {address.path} HTTP/1.1\r\nHost: {address.netloc}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        started = time.monotonic()
+        assert (await reader.readline()).startswith(b"HTTP/1.1 101")
+        while await asyncio.wait_for(reader.read(4096), timeout=30):
+            pass  # the handshake's headers, a close frame: never answered
+        assert time.monotonic() - started < 5.0
+        writer.close()
+
+
+MALFORMED_HELLOS: dict[str, Callable[[str], str]] = {
+    "nested": lambda init: "[" * 4000 + "]" * 4000,
+    "superscript game": lambda init: json.dumps({"t": "hello", "init": init, "game": "²"}),
+    "long game": lambda init: json.dumps({"t": "hello", "init": init, "game": "9" * 5000}),
+    "long number": lambda init: '{"t": "hello", "init": "", "game": ' + "9" * 5000 + "}",
+    "not json": lambda init: "hello?",
+    "a list": lambda init: json.dumps(["hello", init]),
+}
+
+
+MALFORMED_MESSAGES = ["[" * 4000 + "]" * 4000, "press!", "[1, 2]", "7"]
+
+
+def one_malformed_line(caplog: pytest.LogCaptureFixture) -> None:
+    mine = [r for r in caplog.records if r.name.startswith(("bot.live", "aiohttp"))]
+    assert len(mine) == 1, [r.getMessage() for r in mine]
+    assert "malformed" in mine[0].getMessage()
+    assert not any(r.exc_info for r in caplog.records)
+
+
+async def test_a_malformed_hello_or_message_is_closed_with_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from bot.live.server import MALFORMED
+
+    caplog.set_level(logging.INFO)
+    async with table_with_two_people(tmp_path) as (double, app, table, ana, _, _):
+        for kind, hello in MALFORMED_HELLOS.items():
+            caplog.clear()
+            async with aiohttp.ClientSession() as session, session.ws_connect(page_url(app)) as ws:
+                await ws.send_str(hello(signed(double, ana)))
+                async for _ in ws:
+                    pass
+            assert ws.close_code == MALFORMED, kind
+            await asyncio.sleep(0.05)
+            one_malformed_line(caplog)
+        for message in MALFORMED_MESSAGES:
+            async with open_page(app, signed(double, ana), table.id) as page:
+                await until(lambda page=page: page.states())
+                caplog.clear()
+                await page.socket.send_str(message)
+                await until(lambda page=page: page.closed_code is not None)
+            assert page.closed_code == MALFORMED, message[:10]
+            one_malformed_line(caplog)
+
+
+@asynccontextmanager
+async def table_in_group(tmp_path: Path, **rules: str) -> AsyncIterator[tuple[Any, ...]]:
+    """Ana and Bob with two computers (`rules` set in the menu first), dealt."""
+    from bot_harness import open_table, table_in
+
+    async with running_double() as double:
+        ana = double.create_user("Ana", username="ana")
+        bob = double.create_user("Bob", username="bob")
+        group = double.create_group("Pages", members=[ana, bob])
+        async with running_bot(double, tmp_path / "hearts.sqlite3", pages=True) as app:
+            for person in (ana, bob):
+                await person.start_bot()
+            await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
+            lobby = await open_table(double, ana, group, computers=2, **rules)
+            await bob.press(group, lobby, "✋ Join")
+            await ana.press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            await double.wait_for(lambda: len(table.ui.dm_message_ids) == 2, 5)
+            yield double, app, table, group, ana, bob
+
+
+def card_buttons(double: BotApiDouble, person: SandboxUser, message_id: int) -> list[str]:
+    message = double.stored_message(person.dm, message_id)
+    assert message is not None
+    rows = (message.reply_markup or {}).get("inline_keyboard", [])
+    return [
+        b["callback_data"] for row in rows for b in row if b.get("callback_data", "")[:2] == "c:"
+    ]
+
+
+async def test_a_cancelled_game_tells_its_pages_and_no_screen_brings_it_back(
+    tmp_path: Path,
+) -> None:
+    async with table_in_group(tmp_path) as (double, app, table, group, ana, bob):
+        seat = table.seat_of(bob.id)
+        assert seat is not None
+        dm = table.ui.dm_message_ids[seat]
+        async with open_page(app, signed(double, bob), table.id) as page:
+            await until(lambda: page.states())
+            assert page.states()[-1]["ended"] is None
+            await ana.send(group, "/cancel")
+            await until(lambda: page.states()[-1]["ended"] == "cancelled", timeout=2.0)
+            state = page.states()[-1]
+            assert state["status"] == "♥ This table was cancelled." and state["deadline"] is None
+            assert not any(c["legal"] for c in state["cards"]) and state["pass"] is None
+            assert state["hint"] is None
+            code = state["cards"][0]["code"]
+            assert await page.press(f"c:{table.id}:1:{code}") == "That game is over."
+        # Bob closes the page: his DM keeps saying the game was cancelled.
+        await asyncio.sleep(0.1)
+        await rooms_of(app).outbox.flush()
+        message = double.stored_message(bob.dm, dm)
+        assert message is not None and "cancelled" in (message.text or "")
+        assert not card_buttons(double, bob, dm)
+        # A reload says it was cancelled (not only "over").
+        async with open_page(app, signed(double, bob), table.id) as again:
+            await until(lambda: again.states() or again.closed_code is not None)
+            assert again.states() and again.states()[-1]["ended"] == "cancelled"
+            assert again.states()[-1]["status"] == "♥ This table was cancelled."
+        await rooms_of(app).outbox.flush()
+        message = double.stored_message(bob.dm, dm)
+        assert message is not None and "cancelled" in (message.text or "")
+        assert not card_buttons(double, bob, dm)
+
+
+async def play_on_page(
+    double: BotApiDouble,
+    table: Table,
+    page: PageClient,
+    person: SandboxUser,
+    other: SandboxUser,
+    until_done: Any,
+) -> None:
+    """`person` plays on `page` (the first three cards, the first legal card), `other` in
+    their DM, until `until_done()`."""
+    from bot_harness import play_turn
+
+    game = table.game
+    assert game is not None
+    seat, other_seat = table.seat_of(person.id), table.seat_of(other.id)
+    press = 100
+    while not until_done():
+        waiting = game.waiting_for()
+        hand = game.hand_number
+        if seat in waiting and game.phase == "pass" and not game.has_passed(seat):
+            for card in game.hand(seat)[:3]:
+                press += 1
+                await page.press_paced(f"c:{table.id}:{hand}:{card.code}", press)
+            press += 1
+            said = await page.press_paced(f"p:{table.id}:{hand}:", press)
+        elif seat in waiting and game.phase == "play":
+            press += 1
+            said = await page.press_paced(
+                f"c:{table.id}:{hand}:{game.legal_plays()[0].code}", press
+            )
+        elif seat in waiting and game.phase == "moon":
+            press += 1
+            said = await page.press_paced(f"m:{table.id}:{hand}:a", press)
+        elif other_seat in waiting and game.phase != "over":
+            await play_turn(double, other, table)
+            continue
+        else:
+            await asyncio.sleep(0.01)
+            continue
+        assert said.startswith(("Played", "Passed", "Done!")), said
+
+
+async def test_with_the_page_open_the_dm_is_brought_up_to_date_at_the_end_of_a_hand(
+    tmp_path: Path,
+) -> None:
+    async with table_in_group(tmp_path) as (double, app, table, _, ana, bob):
+        game = table.game
+        assert game is not None
+        seat = table.seat_of(ana.id)
+        assert seat is not None
+        dm = table.ui.dm_message_ids[seat]
+        async with open_page(app, signed(double, ana), table.id) as page:
+            await until(lambda: page.states())
+            await play_on_page(double, table, page, ana, bob, lambda: game.hand_number == 2)
+            # The engine has dealt; once the move is stored the screens follow (the page
+            # hears of it in the same step as the DM's edit is queued).
+            await until(lambda: page.states()[-1]["hand"] == 2)
+            await rooms_of(app).outbox.flush()
+            # The last trick of hand 1 and the deal of hand 2 are complete moments: the
+            # DM shows the new hand's cards to pass and hand 1's points, as they are.
+            message = double.stored_message(ana.dm, dm)
+            assert message is not None and message.text is not None
+            assert "Trick 13/13" not in message.text and "Pass 3 cards" in message.text
+            assert len(card_buttons(double, ana, dm)) == 13
+            points = game.hand_history[0].points
+            shown = f"Ana {points[seat]}"
+            assert shown in message.text, (shown, message.text)
+
+
+async def test_a_finished_games_page_shows_the_end_and_its_dm_keeps_the_button(
+    tmp_path: Path,
+) -> None:
+    async with table_in_group(tmp_path, target="50") as (double, app, table, _, ana, bob):
+        game = table.game
+        assert game is not None
+        seat = table.seat_of(ana.id)
+        assert seat is not None
+        dm = table.ui.dm_message_ids[seat]
+        async with open_page(app, signed(double, ana), table.id) as page:
+            await until(lambda: page.states())
+            await play_on_page(double, table, page, ana, bob, lambda: game.phase == "over")
+            await until(lambda: page.states()[-1]["ended"] == "finished")
+        await rooms_of(app).outbox.flush()
+        message = double.stored_message(ana.dm, dm)
+        assert message is not None and "Game over" in (message.text or "")
+        rows = (message.reply_markup or {}).get("inline_keyboard", [])
+        pages = [b for row in rows for b in row if "web_app" in b]
+        assert pages and pages[0]["web_app"]["url"].endswith(f"/app/?g={table.id}")
+        assert rooms_of(app).registry.get(table.id) is None  # the bot has let it go
+        async with open_page(app, signed(double, ana), table.id) as again:
+            await until(lambda: again.states() or again.closed_code is not None)
+            assert again.states(), again.received
+            final = again.states()[-1]
+            assert final["ended"] == "finished" and final["status"].startswith("🏁 Game over.")
+            assert final["over"]["winners"] == list(game.winners)
+            assert len(final["history"]["hands"]) == len(game.hand_history)
+
+
+async def test_a_hint_on_the_page_goes_through_the_coach_and_shows_there(
+    tmp_path: Path,
+) -> None:
+    async with (
+        table_in_group(tmp_path) as (double, app, table, _, ana, _),
+        open_page(app, signed(double, ana), table.id) as page,
+    ):
+        await until(lambda: page.states())
+        assert page.states()[-1]["hint"] == {"button": "💡 Hint", "lines": []}
+        said = await page.press(f"h:{table.id}:1:")
+        assert said.startswith("💡 "), said
+        await until(lambda: page.states()[-1]["hint"]["lines"])
+        lines = page.states()[-1]["hint"]["lines"]
+        assert lines[0].startswith("💡 The expert would pass ") and "<b>" not in lines[0]
+        assert said[2:].strip() in lines[0]
+        assert rooms_of(app).registry.require(table.id).ui.hints_used[1][table.seat_of(ana.id)] == 1
+
+
+async def test_no_hint_on_the_page_of_a_table_with_hints_off(tmp_path: Path) -> None:
+    async with (
+        table_in_group(tmp_path, hints="off") as (double, app, table, _, ana, _),
+        open_page(app, signed(double, ana), table.id) as page,
+    ):
+        await until(lambda: page.states())
+        assert page.states()[-1]["hint"] is None
+        said = await page.press(f"h:{table.id}:1:")
+        assert said == "Hints are off at this table (⚙ Rules)."
+
+
+async def test_a_game_whose_group_removed_the_bot_tells_its_pages(tmp_path: Path) -> None:
+    async with table_in_group(tmp_path) as (double, app, table, group, ana, bob):
+        seat = table.seat_of(bob.id)
+        assert seat is not None
+        dm = table.ui.dm_message_ids[seat]
+        async with open_page(app, signed(double, bob), table.id) as page:
+            await until(lambda: page.states())
+            group.remove_bot(by=ana)
+            await until(lambda: page.states()[-1]["ended"] == "cancelled")
+            assert not any(c["legal"] for c in page.states()[-1]["cards"])
+        await asyncio.sleep(0.1)
+        await rooms_of(app).outbox.flush()
+        message = double.stored_message(bob.dm, dm)
+        assert message is not None and "removed" in (message.text or "")
+        assert not card_buttons(double, bob, dm)
+
+
+async def test_choosing_cards_to_pass_on_the_page_spares_the_dm(tmp_path: Path) -> None:
+    """The new deal is shown in the DM; the cards then chosen and passed on the page are not
+    (until the hand's first trick is complete)."""
+    from bot_harness import seat_everyone
+
+    async with running_double() as double:
+        people = [double.create_user(n, username=n.lower()) for n in ("Ana", "Bob", "Cy", "Di")]
+        ana = people[0]
+        group = double.create_group("Four", members=people)
+        async with running_bot(double, tmp_path / "hearts.sqlite3", pages=True) as app:
+            # Four people: nobody has passed yet while Ana chooses (computers pass at once).
+            lobby, table = await seat_everyone(double, app, group, people)
+            await ana.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: len(table.ui.dm_message_ids) == 4, 5)
+            await choose_and_pass_on_page(double, app, table, ana)
+
+
+async def choose_and_pass_on_page(
+    double: BotApiDouble,
+    app: Application,  # type: ignore[type-arg]
+    table: Table,
+    ana: SandboxUser,
+) -> None:
+    game = table.game
+    assert game is not None
+    seat = table.seat_of(ana.id)
+    assert seat is not None
+    dm = table.ui.dm_message_ids[seat]
+    async with open_page(app, signed(double, ana), table.id) as page:
+        await until(lambda: page.states())
+        await rooms_of(app).outbox.flush()
+        before = len([e for e in double.events if e.kind == "edited"])
+        for n, card in enumerate(game.hand(seat)[:3], start=1):
+            assert await page.press(f"c:{table.id}:1:{card.code}", n) == f"{n}/3 selected"
+            await rooms_of(app).outbox.flush()
+        assert await page.press(f"p:{table.id}:1:", 9) == "Passed. Waiting for the others…"
+        await rooms_of(app).outbox.flush()
+        edits = [e for e in double.events if e.kind == "edited"][before:]
+        assert not [e for e in edits if e.chat_id == ana.dm and e.message_id == dm]

@@ -78,7 +78,7 @@ def test_a_seat_is_never_sent_a_card_another_seat_holds(rules: Rules) -> None:
         len(h["values"]) == rules.players for h in hands
     )
     assert over["status"].startswith("🏁 Game over.") and "<b>" not in over["status"]
-    assert "play" in phases and over["phase"] == "over"
+    assert "play" in phases and over["phase"] == "over" and over["ended"] == "finished"
 
 
 def test_the_pages_words_come_in_the_readers_language() -> None:
@@ -100,3 +100,38 @@ def test_the_page_gets_every_name_isolated_and_without_bidi_controls(language: s
     assert names == ["\u2068P0\u2069", "\u2068Mallory\u2069", "\u2068Eve\u2069", "\u2068P3\u2069"]
     said = json.dumps(state, ensure_ascii=False)
     assert not set(said) & {"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2067"}
+
+
+def test_a_cancelled_game_says_so_and_offers_nothing_to_press() -> None:
+    tr = translator("en")
+    rules = Rules()
+    game = Game(rules, seed=5)
+    table = table_for(rules, game)
+    rng = random.Random(5)
+    while game.phase == "pass" or len(game.tricks) < 2 or not game.trick:
+        step(game, rng)
+    table.ui.deadline = 1e12
+    playing = seat_state(tr, table, game.current_player or 0, version=1)
+    assert playing["ended"] is None and playing["deadline"] is not None
+    assert any(c["legal"] for c in playing["cards"]) and playing["hint"] is not None
+    table.status = "cancelled"
+    for seat in range(rules.players):
+        state = seat_state(tr, table, seat, version=2)
+        assert state["ended"] == "cancelled" and state["status"] == "♥ This table was cancelled."
+        assert state["deadline"] is None and state["hint"] is None and state["over"] is None
+        assert not any(c["legal"] or c["chosen"] for c in state["cards"])
+        assert not any(s["turn"] or s["waiting"] for s in state["seats"])
+
+
+@pytest.mark.parametrize("where", ["hints off", "tournament"])
+def test_no_hint_on_the_page_where_the_dm_has_none(where: str) -> None:
+    tr = translator("en")
+    rules = Rules()
+    game = Game(rules, seed=5)
+    table = table_for(rules, game)
+    assert seat_state(tr, table, 0, version=1)["hint"] == {"button": "💡 Hint", "lines": []}
+    if where == "hints off":
+        table.options.hints = False
+    else:
+        table.tournament_id = 3
+    assert seat_state(tr, table, 0, version=1)["hint"] is None

@@ -99,6 +99,10 @@
   function received(said) {
     if (said.t === "hello") {
       words = said.words;
+      document.title = words.title;
+      $("title").textContent = `♥ ${words.title}`;
+      $("tracker-button").title = words.tracker;
+      $("tracker-button").setAttribute("aria-label", words.tracker);
       document.documentElement.lang = said.lang;
       document.documentElement.dir = said.rtl ? "rtl" : "ltr";
       $("scores-button").title = words.scores;
@@ -172,13 +176,14 @@
     $("status").textContent = s.status;
     drawBanner();
     drawTimer();
+    drawHint();
     drawActions();
     drawCards();
     const me = s.seats[s.you];
     $("me").textContent = `${me.name} (${words.you || "you"}) · ${me.score}`;
     const tracker = $("tracker-button");
     tracker.hidden = !s.tracker;
-    tracker.textContent = words.tracker || "📋";
+    tracker.textContent = "📋"; // its words are its title: the bar stays one line
     if (s.over && (!before || !before.over)) openPanel("scores");
     else if (panel) openPanel(panel);
   }
@@ -258,6 +263,12 @@
     tick = setInterval(show, 1000);
   }
 
+  function drawHint() {
+    const lines = (state.hint && state.hint.lines) || [];
+    $("hint").textContent = lines.join("\n");
+    $("hint").hidden = !lines.length;
+  }
+
   function drawActions() {
     const box = $("actions");
     box.replaceChildren();
@@ -277,6 +288,14 @@
       choose.onclick = () => press(`m:${s.game}:${s.hand}:${option.choice}`);
       box.append(choose);
     }
+    if (s.hint) {
+      // The DM's 💡 Hint, through the same coach: its answer comes back in the state.
+      const ask = document.createElement("button");
+      ask.id = "hint-button";
+      ask.textContent = s.hint.button;
+      ask.onclick = () => press(`h:${s.game}:${s.hand}:`);
+      box.append(ask);
+    }
   }
 
   function drawCards() {
@@ -284,6 +303,7 @@
     const s = state;
     const myTurn = s.phase === "play" && s.seats[s.you].turn;
     box.classList.toggle("playing", myTurn);
+    box.classList.toggle("ended", Boolean(s.ended));
     box.replaceChildren();
     for (const card of s.cards) {
       const face = cardFace(card, "button");

@@ -1,0 +1,73 @@
+"""The DM's card buttons: a label with a mark (``[Q♠]`` chosen, ``•Q♠`` received) sits in a
+row of at most five, so a phone 360 px wide shows it whole; the rows stay put while cards
+are chosen; bare cards keep rows of seven."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_live_view import step, table_for
+
+from bot.i18n import translator
+from bot.tables.render import MARKED_ROW, MAX_ROW, dm
+from engine import Game, Rules
+
+
+def card_rows(table_: object, seat: int) -> list[list[str]]:
+    _, markup = dm(translator("en"), table_, seat)  # type: ignore[arg-type]
+    assert markup is not None
+    return [
+        [b.text for b in row]
+        for row in markup.inline_keyboard
+        if row and (row[0].callback_data or "").startswith("c:")
+    ]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_marked_label_is_never_in_a_row_of_more_than_five(seed: int) -> None:
+    rules = Rules()
+    game = Game(rules, seed=seed)
+    table = table_for(rules, game)
+    rng = random.Random(seed)
+    seen_marked = False
+    while game.hand_number <= 2 and game.phase != "over":
+        for seat in range(rules.players):
+            if game.phase == "pass" and not game.has_passed(seat):
+                before = [len(r) for r in card_rows(table, seat)]
+                table.ui.selections[seat] = [c.code for c in game.hand(seat)[:3]]
+                after = [len(r) for r in card_rows(table, seat)]
+                assert after == before  # choosing never moves a button
+                table.ui.selections.pop(seat)
+            rows = card_rows(table, seat)
+            marked = [r for r in rows if any(label[0] in "[•" for label in r)]
+            seen_marked |= bool(marked)
+            assert all(len(r) <= MARKED_ROW for r in marked), rows
+            if game.phase == "pass" or not game.tricks:
+                assert all(len(r) <= MARKED_ROW for r in rows), rows
+                sizes = {}
+                for r in rows:
+                    sizes.setdefault(r[0][-1], []).append(len(r))
+                # Rows of one suit as even as can be: 6 → 3 + 3, never 5 + 1.
+                assert all(max(s) - min(s) <= 1 for s in sizes.values()), rows
+            else:
+                assert all(len(r) <= MAX_ROW for r in rows)
+        step(game, rng)
+    assert seen_marked
+
+
+def test_a_long_suit_goes_back_to_rows_of_seven_after_the_first_trick() -> None:
+    rules = Rules()
+    for seed in range(200):
+        game = Game(rules, seed=seed)
+        table = table_for(rules, game)
+        rng = random.Random(seed)
+        while game.phase == "pass" or not game.tricks:
+            step(game, rng)
+        for seat in range(rules.players):
+            suits = [c.suit for c in game.hand(seat)]
+            if max(suits.count(s) for s in "SHCD") >= 6:
+                rows = card_rows(table, seat)
+                assert any(len(r) >= 6 for r in rows), rows
+                return
+    pytest.fail("no deal with a long suit")

@@ -225,7 +225,8 @@ async def test_cancelling_while_behind_after_the_first_hand_is_rated_from_the_to
                 ),
                 5,
             )
-            assert re.search(r"📈 Ratings: Alice [+−±]\d+ · Bob [+−±]\d+", message), message
+            ratings = r"📈 Ratings: \u2068Alice\u2069 [+−±]\d+ · \u2068Bob\u2069 [+−±]\d+"
+            assert re.search(ratings, message), message
             assert not double.unanswered_callbacks()
 
 
@@ -246,7 +247,7 @@ async def test_a_person_who_leaves_after_one_move_is_rated_last(tmp_path: Path) 
             assert bob_seat is not None
             await double.wait_for(lambda: bob_seat not in game.waiting_for(), 5)
             await bob.send(group, "/leave")
-            said = "Bob left; a computer player takes the seat. Unless they /rejoin, their "
+            said = "\u2068Bob\u2069 left; a computer player takes the seat. Unless they /rejoin, their "
             said += "rating counts them last in this game."
             await double.wait_for(
                 lambda: any(

@@ -231,17 +231,19 @@ class Lobby:
             if None not in table.seats:
                 raise UserError(msg("The table is full."))
             if not await self.storage.dm_open(person.id):
-                table.ui.pending[person.id] = person.name
-                await self.save(table)
+                with self.registry.lobby_change(table):
+                    table.ui.pending[person.id] = person.name
+                    await self.save(table)
                 await self.screens.ask_to_open_dm(table, person)
                 return msg(
                     "{name}, I can't message you yet. Tap below, press Start in our chat, "
                     "and your seat is yours.",
                     name=person.name,
                 )
-            table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
-            table.ui.pending.pop(person.id, None)
-            await self.save(table)
+            with self.registry.lobby_change(table):
+                table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
+                table.ui.pending.pop(person.id, None)
+                await self.save(table)
             return msg("You're in! Your cards will come in a DM.")
 
     async def join_from_link(self, table: Table, person: Person) -> Msg:
@@ -257,18 +259,19 @@ class Lobby:
         async with self.registry.lock(table.id), self.registry.seating:
             if self.registry.get(table.id) is not table or table.status != "lobby":
                 return msg("That table isn't open any more.")
-            table.ui.pending.pop(person.id, None)
-            if table.seat_of(person.id) is None:
-                if self.registry.of_user(person.id) is not None:
-                    await self.save(table)
-                    return msg(
-                        "You're already playing at another table. Finish or /leave it first."
-                    )
-                if None not in table.seats:
-                    await self.save(table)
-                    return msg("The table is full.")
-                table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
-            await self.save(table)
+            with self.registry.lobby_change(table):
+                table.ui.pending.pop(person.id, None)
+                if table.seat_of(person.id) is None:
+                    if self.registry.of_user(person.id) is not None:
+                        await self.save(table)
+                        return msg(
+                            "You're already playing at another table. Finish or /leave it first."
+                        )
+                    if None not in table.seats:
+                        await self.save(table)
+                        return msg("The table is full.")
+                    table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
+                await self.save(table)
             return msg(
                 "You're seated at the table in {chat}. Your cards will come here when "
                 "the game starts.",
@@ -278,13 +281,14 @@ class Lobby:
     async def leave(self, table: Table, person: Person) -> Msg:
         """A person leaves a lobby (or stops waiting to sit). Under the table's lock."""
         seat = table.seat_of(person.id)
-        if seat is None:
-            if table.ui.pending.pop(person.id, None) is not None:
-                await self.save(table)
-                return msg("You left the table.")
-            raise UserError(msg("You're not sitting at this table."))
-        table.seats[seat] = None
-        await self.save(table)
+        with self.registry.lobby_change(table):
+            if seat is None:
+                if table.ui.pending.pop(person.id, None) is not None:
+                    await self.save(table)
+                    return msg("You left the table.")
+                raise UserError(msg("You're not sitting at this table."))
+            table.seats[seat] = None
+            await self.save(table)
         return msg("You left the table.")
 
     async def add_computer(self, game_id: int, person: Person) -> Msg:
@@ -293,8 +297,9 @@ class Lobby:
             await require_host(table, person, self.is_admin)
             if None not in table.seats:
                 raise UserError(msg("No empty seat for a computer player."))
-            table.seats[table.seats.index(None)] = table.computer()
-            await self.save(table)
+            with self.registry.lobby_change(table):
+                table.seats[table.seats.index(None)] = table.computer()
+                await self.save(table)
             return msg("Computer player added.")
 
     async def remove_seat(self, game_id: int, seat: int, person: Person) -> Msg:
@@ -303,8 +308,9 @@ class Lobby:
             await require_host(table, person, self.is_admin)
             if not 0 <= seat < len(table.seats) or table.seats[seat] is None:
                 raise UserError(msg("That button isn't valid any more."))
-            table.seats[seat] = None
-            await self.save(table)
+            with self.registry.lobby_change(table):
+                table.seats[seat] = None
+                await self.save(table)
             return msg("Seat emptied.")
 
     async def start(self, game_id: int, person: Person) -> Msg:
@@ -313,10 +319,11 @@ class Lobby:
             await require_host(table, person, self.is_admin)
             if not table.humans():
                 raise UserError(msg("At least one person must sit at the table."))
-            for n, seat in enumerate(table.seats):
-                if seat is None:
-                    table.seats[n] = table.computer()
-            table.ui.pending.clear()
-            seed, deals = self.deal_source(table)
-            await self.moves.begin(table, Game(table.rules, seed=seed, deals=deals))
+            with self.registry.lobby_change(table):  # a deal storage refused: still a lobby
+                for n, seat in enumerate(table.seats):
+                    if seat is None:
+                        table.seats[n] = table.computer()
+                table.ui.pending.clear()
+                seed, deals = self.deal_source(table)
+                await self.moves.begin(table, Game(table.rules, seed=seed, deals=deals))
             return msg("Dealing the cards…")

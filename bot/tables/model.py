@@ -6,7 +6,7 @@ restored exactly after a restart: messages re-edited, selections kept, timers re
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from engine import Game, Rules
@@ -98,6 +98,16 @@ class TableUI:
         return ui
 
 
+@dataclass(frozen=True)
+class LobbyState:
+    """A lobby as it was before a change (`Table.lobby_state`)."""
+
+    seats: list[Seat | None]
+    rules: Rules
+    options: TableOptions
+    pending: dict[int, str]
+
+
 @dataclass
 class Table:
     """One table in one chat (and forum topic), from the lobby to the last hand."""
@@ -138,6 +148,17 @@ class Table:
         sitting = [s for s in self.seats if s is not None]
         sitting = sitting[:players]
         self.seats = [*sitting, *([None] * (players - len(sitting)))]
+
+    def lobby_state(self) -> LobbyState:
+        """What lobby commands change (seats, rules, options, who waits to sit), copied:
+        `restore` puts it back when storing a change fails."""
+        seats = [None if s is None else replace(s) for s in self.seats]
+        return LobbyState(seats, self.rules, self.options, dict(self.ui.pending))
+
+    def restore(self, state: LobbyState) -> None:
+        self.seats = [None if s is None else replace(s) for s in state.seats]
+        self.rules, self.options = state.rules, state.options
+        self.ui.pending = dict(state.pending)
 
     def meta(self) -> dict[str, Any]:
         return {

@@ -104,8 +104,9 @@ class Presence:
             s = table.seats[seat]
             assert s is not None
             if table.status == "lobby":
-                table.seats[seat] = None
-                await self.lobby.save(table)
+                with self.registry.lobby_change(table):
+                    table.seats[seat] = None
+                    await self.lobby.save(table)
                 return
             if not s.away:
                 s.away = True

@@ -26,6 +26,8 @@ from storage.models import ChatSettings
 
 log = logging.getLogger(__name__)
 
+NOT_IN_CHAT = msg("I'm not in that group any more: add me back to it to play there.")
+
 
 class Lobby:
     def __init__(
@@ -116,6 +118,8 @@ class Lobby:
                 track_cards=settings.track_cards,
                 hints=settings.hints,
             )
+        if self.screens.outbox.is_gone(chat_id):
+            raise UserError(NOT_IN_CHAT)
         table = Table(
             id=0,
             chat_id=chat_id,
@@ -161,9 +165,18 @@ class Lobby:
         return await self.storage.dm_open(user_id)
 
     async def _show_new(self, table: Table, host: Person) -> None:
-        """Post a new lobby's message; ask its host to open the DM if they have not."""
+        """Post a new lobby's message; ask its host to open the DM if they have not.
+
+        A lobby whose message Telegram did not take (the bot is no longer in the group) is
+        closed at once: nobody could see it, and it would hold its people for hours."""
         text, markup = render.lobby(self.screens.group(table), table)
         message_id = await self.screens.outbox.send(table.chat_id, text, markup, table.thread_id)
+        if message_id is None:
+            async with self.registry.lock(table.id):
+                if self.registry.get(table.id) is table and table.status == "lobby":
+                    log.info("lobby %s closed: chat %s took no message", table.id, table.chat_id)
+                    await self.closer.close(table, None, None)
+            raise UserError(NOT_IN_CHAT)
         table.ui.table_message_id = message_id
         await self.registry.save(table)
         if host.id in table.ui.pending:

@@ -43,6 +43,14 @@ class Presence:
             # One line in the group says it, for everyone (the /leave is answered by it).
             return msg("🚪 {name} left; a computer player takes the seat.", name=render.esc(name))
 
+    async def leave_any(self, person: Person) -> Msg:
+        """``/leave`` in a DM: out of the table the person sits at, or waits to sit at,
+        wherever it is (a lobby in a group they cannot reach any more too)."""
+        table = self.registry.of_user(person.id) or self.registry.waited_by(person.id)
+        if table is None:
+            raise UserError(msg("You're not sitting at any table."))
+        return await self.leave(table.id, person)
+
     async def replace_with_computer(self, game_id: int, seat: int) -> None:
         """A seat's person is gone for good (a no-show, a removed player): a computer plays."""
         async with self.registry.lock(game_id):

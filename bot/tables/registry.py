@@ -95,6 +95,13 @@ class TableRegistry:
             return None
         return table if table.seat_of(user_id) is not None else None
 
+    def waited_by(self, user_id: int) -> Table | None:
+        """The lobby a person waits to sit at (they pressed Join before opening their DM)."""
+        return next(
+            (t for t in self._tables.values() if t.status == "lobby" and user_id in t.ui.pending),
+            None,
+        )
+
     def by_token(self, token: str) -> Table | None:
         return self._tables.get(self._by_token.get(token, 0))
 

@@ -20,6 +20,7 @@ from telegram.error import TelegramError
 from bot.basics import Person, UserError
 from bot.i18n import ENGLISH, NOTHING, Msg, msg, translator
 from bot.rooms import HeartsContext, Rooms
+from bot.tables.lobby import NOT_IN_CHAT
 from bot.telegram import callbacks as cb
 from bot.telegram.flood import Verdict
 from bot.telegram.outbox import Slot
@@ -98,6 +99,11 @@ def command(handler: Handler) -> Handler:
                 _reply(update, context, TOO_FAST)
             if verdict is not Verdict.ALLOW:
                 return
+        if chat is not None and _is_group(chat) and context.bot_data.rooms.outbox.is_gone(chat.id):
+            # A group that removed the bot (an update sent before it did): nothing changes,
+            # and no answer could reach it.
+            log.info("command from chat %s, which removed the bot: ignored", chat.id)
+            return
         slot = context.bot_data.rooms.outbox.reserve(chat.id) if chat is not None else None
         token = _reply_slot.set(slot)
         try:
@@ -155,10 +161,16 @@ async def _group_table_command(update: Update, context: HeartsContext, action: s
     person, chat = person_of(update), update.effective_chat
     if person is None or chat is None:
         return
+    rooms = context.bot_data.rooms
     if not _is_group(chat):
+        if action == "leave":  # in a DM: whichever table the person is at
+            try:
+                _reply(update, context, await rooms.presence.leave_any(person))
+            except UserError as error:
+                _reply(update, context, error.said)
+            return
         _reply(update, context, GROUP_ONLY)
         return
-    rooms = context.bot_data.rooms
     try:
         table = rooms.registry.in_chat(chat.id, _thread_of(update))
         if table is None:
@@ -475,6 +487,9 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
 async def _dispatch(
     rooms: Rooms, data: cb.Callback, person: Person, chat_id: int | None, message_id: int | None
 ) -> Msg:
+    if chat_id is not None and chat_id != person.id and rooms.outbox.is_gone(chat_id):
+        # Telegram delivers presses on the old messages of a group that removed the bot.
+        raise UserError(NOT_IN_CHAT)
     no_table = data.action in cb.TOURNAMENT_ACTIONS or data.action in cb.CHAT_ACTIONS
     table = None if no_table else rooms.registry.get(data.game_id)
     # A button only acts on the table its message shows: a forged game id from another

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
+from bot.basics import display_name
 from engine import Game, Rules
 from storage.models import StoredGame, StoredSeat
 
@@ -209,7 +210,7 @@ class Table:
             extra = seat_state.get(str(s.seat), {})
             seats[s.seat] = Seat(
                 kind=s.kind,
-                name=s.display_name,
+                name=display_name(s.display_name),  # stored before names were cut too
                 user_id=s.user_id,
                 level=s.computer_level or "standard",
                 away=bool(extra.get("away", False)),
@@ -221,7 +222,7 @@ class Table:
             thread_id=stored.thread_id,
             chat_title=meta.get("chat_title", ""),
             creator_id=stored.creator_id,
-            creator_name=meta.get("creator_name", ""),
+            creator_name=display_name(meta.get("creator_name", "")),
             rules=stored.rules,
             options=TableOptions.from_dict(meta.get("options", {})),
             seats=seats,

@@ -24,6 +24,7 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.telegram.fit import fit_html
 from bot.telegram.pace import DELETE, EDIT, GROUP_EDIT, MOVED, URGENT_BURST, ChatPace, Pacer
 
 log = logging.getLogger(__name__)
@@ -219,7 +220,7 @@ class Edits:
 
     async def _edit_now(self, chat_id: int, message_id: int, edit: Edit) -> object:
         return await self.sender.bot.edit_message_text(
-            edit.text,
+            fit_html(edit.text),
             chat_id=chat_id,
             message_id=message_id,
             parse_mode=ParseMode.HTML,

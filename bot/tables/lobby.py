@@ -26,6 +26,8 @@ from storage.models import ChatSettings
 
 log = logging.getLogger(__name__)
 
+TABLE_BELOW = msg("There's already a table in this chat: it's the newer message below.")
+"""A 🔁 New game pressed under a finished game: the chat's open table came after it."""
 NOT_IN_CHAT = msg("I'm not in that group any more: add me back to it to play there.")
 
 
@@ -84,11 +86,11 @@ class Lobby:
             raise UserError(msg("That button isn't valid any more."))
         old = Table.from_stored(stored)
         if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
-            raise UserError(msg("There's already a table in this chat: see the message above."))
+            raise UserError(TABLE_BELOW)
         await self.storage.upsert_user(person.id, person.name, person.username)
         async with self.registry.seating:
             if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
-                raise UserError(msg("There's already a table in this chat: see the message above."))
+                raise UserError(TABLE_BELOW)
             table = await self._open(old.chat_id, old.thread_id, old.chat_title, person, like=old)
         await self._show_new(table, person)
         return msg("A new table is open: same rules, same seats.")

@@ -132,6 +132,12 @@ class Edits:
         for key in [k for k in self._shown if k[0] == chat_id]:
             del self._shown[key]
 
+    async def sent(self, key: tuple[int, int]) -> None:
+        """Wait until no state waits for the message `key` (the last one shown, or
+        dropped)."""
+        while (worker := self._workers.get(key)) is not None and not worker.done():
+            await asyncio.wait([worker])
+
     def running(self) -> list[asyncio.Task[None]]:
         return [w for w in self._workers.values() if not w.done()]
 

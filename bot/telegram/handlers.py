@@ -5,6 +5,7 @@ Handlers reach the rooms through their typed context (``context.bot_data.rooms``
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -60,7 +61,7 @@ _reply_slot: ContextVar[Slot | None] = ContextVar("reply_slot", default=None)
 
 def _reply(
     update: Update, context: HeartsContext, said: str | Msg, *, photo: bytes | None = None
-) -> None:
+) -> asyncio.Task[int | None] | None:
     """Answer a command in its chat (and topic) without waiting for the chat's pace.
 
     The answer goes out in the order the commands came (in the place `command` kept for
@@ -68,16 +69,16 @@ def _reply(
     once, so one chat's pace never holds a handler that another chat's update needs."""
     chat = update.effective_chat
     if chat is None:
-        return
+        return None
     # In the chat's language: a group's own, a DM its person's.
     text = context.bot_data.rooms.languages.chat(chat.id)(said)
     slot = _reply_slot.get()
     if slot is not None and not slot.used:
         slot.post(text, thread_id=_thread_of(update), photo=photo)
-    else:
-        context.bot_data.rooms.outbox.post(
-            chat.id, text, thread_id=_thread_of(update), priority=URGENT, photo=photo
-        )
+        return slot.sent
+    return context.bot_data.rooms.outbox.post(
+        chat.id, text, thread_id=_thread_of(update), priority=URGENT, photo=photo
+    )
 
 
 Handler = Callable[[Update, HeartsContext], Coroutine[Any, Any, None]]
@@ -152,7 +153,11 @@ async def start(update: Update, context: HeartsContext) -> None:
         if table is None:
             _reply(update, context, NO_TABLE)
             return
-        _reply(update, context, await rooms.lobby.start(table.id, person))
+        said = await rooms.lobby.start(table.id, person)
+        sent = _reply(update, context, said)
+        if sent is not None and table.ui.table_message_id is not None and table.game is not None:
+            # "Dealing the cards…" is no longer true once the table's message shows the deal.
+            rooms.outbox.delete_once_shown(chat.id, sent, table.ui.table_message_id)
     except UserError as error:
         _reply(update, context, error.said)
 

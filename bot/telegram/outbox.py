@@ -68,8 +68,10 @@ class Slot:
     """A place in a chat's order of posts (see `Outbox.reserve`): fill it once, or release
     it so the posts after it go on."""
 
-    def __init__(self, fill: asyncio.Future[_Post | None]) -> None:
+    def __init__(self, fill: asyncio.Future[_Post | None], sent: asyncio.Task[int | None]) -> None:
         self._fill = fill
+        self.sent = sent
+        """Gives the id of the message once it is sent (None if none was)."""
 
     @property
     def used(self) -> bool:
@@ -228,8 +230,7 @@ class Outbox:
                 chat_id, message.text, message.markup, message.thread_id, priority=message.priority
             )
 
-        self._in_order(chat_id, run)
-        return Slot(fill)
+        return Slot(fill, self._in_order(chat_id, run))
 
     def _in_order(
         self, chat_id: int, make: Callable[[], Awaitable[int | None]]
@@ -321,6 +322,23 @@ class Outbox:
             log.debug("could not delete message %s in %s: %s", message_id, chat_id, error)
         except TelegramError as error:
             log.warning("could not delete message %s in %s: %s", message_id, chat_id, error)
+
+    def delete_once_shown(
+        self, chat_id: int, sent: asyncio.Task[int | None], shown_message_id: int
+    ) -> None:
+        """Delete the message `sent` gives once message `shown_message_id` of the same chat
+        shows its newest state: a "Dealing the cards…" that is no longer true once the
+        table's message shows the deal."""
+
+        async def run() -> None:
+            message_id = await sent
+            await self.edits.sent((chat_id, shown_message_id))
+            if message_id is not None:
+                await self.delete(chat_id, message_id)
+
+        task = asyncio.create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def edit(
         self,

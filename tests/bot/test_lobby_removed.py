@@ -12,41 +12,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot_harness import open_table, rooms_of, running_bot, table_in, wait_for_button
-from telegram.ext import Application
+from bot_harness import finished_game, open_table, rooms_of, running_bot, table_in
 
 from bot.i18n import english
-from sandbox.double import BotApiDouble
-from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
 
 t = english()
 NOT_THERE = t("I'm not in that group any more: add me back to it to play there.")
-
-
-async def _finished_game(
-    double: BotApiDouble,
-    app: Application,  # type: ignore[type-arg]
-    group: Group,
-    people: list[SandboxUser],
-) -> int:
-    """The people play a short game (the computers play it for them); the table's message,
-    with its 🔁 New game button, is returned."""
-    for person in people:
-        await person.start_bot()
-    await double.idle()
-    lobby = await open_table(double, people[0], group, target="50")
-    for person in people[1:]:
-        await person.press(group, lobby, "✋ Join")
-    await people[0].press(group, lobby, "▶ Start")
-    table = table_in(app, group)
-    await double.wait_for(lambda: table.game is not None, 5)
-    for person in people:
-        await person.send(group, "/leave")
-    await double.wait_for(lambda: table.status == "finished", 60)
-    await wait_for_button(double, group.id, lobby, "🔁 New game")
-    await double.idle()
-    return lobby
 
 
 async def test_new_game_in_a_group_that_removed_the_bot_opens_nothing(tmp_path: Path) -> None:
@@ -56,7 +28,7 @@ async def test_new_game_in_a_group_that_removed_the_bot_opens_nothing(tmp_path: 
         other = double.create_group("Other", members=[bob])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
             rooms = rooms_of(app)
-            old = await _finished_game(double, app, group, [ana, bob])
+            old = await finished_game(double, app, group, [ana, bob])
             group.remove_bot(by=ana)
             await double.wait_for(lambda: rooms.outbox.is_gone(group.id), 5)
             double.reset_counters()
@@ -88,7 +60,7 @@ async def test_new_game_where_a_403_says_the_bot_was_removed_holds_nobody(
         group = double.create_group("Silent", members=[ana, bob], admins=[ana])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
             rooms = rooms_of(app)
-            old = await _finished_game(double, app, group, [ana, bob])
+            old = await finished_game(double, app, group, [ana, bob])
             double.chat(group.id).bot_member = False  # removed, and no update about it
 
             assert await bob.press(group, old, "🔁 New game") == NOT_THERE

@@ -49,7 +49,10 @@ class Presence:
         table = self.registry.of_user(person.id) or self.registry.waited_by(person.id)
         if table is None:
             raise UserError(msg("You're not sitting at any table."))
-        return await self.leave(table.id, person)
+        said = await self.leave(table.id, person)
+        if table.status == "active":
+            self.screens.announce(table, said)  # the group hears it, as from a /leave there
+        return said
 
     async def replace_with_computer(self, game_id: int, seat: int) -> None:
         """A seat's person is gone for good (a no-show, a removed player): a computer plays."""

@@ -111,3 +111,14 @@ async def test_leave_in_a_dm_leaves_the_persons_lobby(tmp_path: Path) -> None:
                 ),
                 5,
             )
+
+            # In a game, /leave in the DM hands the seat to a computer, and the group hears it.
+            await ana.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            await ana.send(ana.dm, "/leave")
+            left = t("🚪 {name} left; a computer player takes the seat.", name="Ana")
+            await double.wait_for(
+                lambda: left in [m.text for m in double.chat_view(group.id).bot_messages], 5
+            )
+            assert table.seats[0] is not None and table.seats[0].away
+            await double.wait_for(lambda: left in [m.text for m in ana.dm_view().bot_messages], 5)

@@ -24,6 +24,7 @@ from telegram.ext import Application
 from bot.i18n import english
 from bot.tables.model import Table
 from bot.telegram import callbacks as cb
+from bot.telegram.flood import CommandLimiter
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
@@ -188,6 +189,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     database = tmp_path_factory.mktemp("lobby") / "db.sqlite3"
     bot_cm = running_bot(double, database)
     app = loop.run_until_complete(bot_cm.__aenter__())
+    # Commands as fast as a test types them (a person's rate is tested elsewhere).
+    app.bot_data.command_limiter = CommandLimiter(burst=10_000)
     try:
         yield Lab(loop, double, app)
     finally:

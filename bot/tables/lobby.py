@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import secrets
 
+from telegram.error import TelegramError
+
 from bot.basics import Person, UserError
 from bot.i18n import Msg, Tr, msg
 from bot.tables import render
@@ -172,13 +174,22 @@ class Lobby:
         A lobby whose message Telegram did not take (the bot is no longer in the group) is
         closed at once: nobody could see it, and it would hold its people for hours."""
         text, markup = render.lobby(self.screens.group(table), table)
-        message_id = await self.screens.outbox.send(table.chat_id, text, markup, table.thread_id)
+        outbox = self.screens.outbox
+        try:
+            message_id = await outbox.send(table.chat_id, text, markup, table.thread_id)
+        except TelegramError as error:
+            log.warning("lobby %s: its message was refused: %s", table.id, error)
+            message_id = None
         if message_id is None:
             async with self.registry.lock(table.id):
                 if self.registry.get(table.id) is table and table.status == "lobby":
                     log.info("lobby %s closed: chat %s took no message", table.id, table.chat_id)
                     await self.closer.close(table, None, None)
-            raise UserError(NOT_IN_CHAT)
+            if outbox.is_gone(table.chat_id):
+                raise UserError(NOT_IN_CHAT)
+            raise UserError(
+                msg("I couldn't post the table here, so it isn't open. Please try again.")
+            )
         table.ui.table_message_id = message_id
         await self.registry.save(table)
         if host.id in table.ui.pending:

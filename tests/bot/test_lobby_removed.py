@@ -122,3 +122,25 @@ async def test_leave_in_a_dm_leaves_the_persons_lobby(tmp_path: Path) -> None:
             )
             assert table.seats[0] is not None and table.seats[0].away
             await double.wait_for(lambda: left in [m.text for m in ana.dm_view().bot_messages], 5)
+
+
+async def test_a_lobby_whose_message_is_refused_is_not_kept(tmp_path: Path) -> None:
+    """Any refusal of the lobby's message (here the forum topic was deleted as /newgame
+    came in: 400 "message thread not found") closes the lobby: nobody is held by it."""
+    async with running_double() as double:
+        ana = double.create_user("Ana")
+        group = double.create_group("Forum", members=[ana], admins=[ana], forum=True)
+        topic = group.create_topic("Cards", by=ana)
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            rooms = rooms_of(app)
+            await ana.start_bot()
+            await double.idle()
+            await ana.send(group, "/newgame", thread_id=topic)
+            double.delete_topic(group.id, topic)
+            await double.idle()
+            await rooms.outbox.flush()
+            assert not rooms.registry.tables
+            assert rooms.registry.of_user(ana.id) is None
+            assert await rooms.storage.game_in_chat(group.id, topic) is None
+            await open_table(double, ana, group)  # the group's main chat still works
+            assert table_in(app, group).seat_of(ana.id) == 0

@@ -16,9 +16,22 @@ class UserError(Exception):
         self.said = said
 
 
+NAME_LIMIT = 32
+"""The longest name the bot shows: longer ones are cut with "…" (Telegram's own allow 129
+characters, and a name in every seat line, result and chart must not crowd out the rest)."""
+
+
+def display_name(name: str) -> str:
+    """A name as the bot shows it: at most `NAME_LIMIT` characters."""
+    if len(name) <= NAME_LIMIT:
+        return name
+    return name[: NAME_LIMIT - 1].rstrip() + "…"
+
+
 @dataclass(frozen=True)
 class Person:
-    """Someone who sent an update: their Telegram id, the name the bot shows, @username."""
+    """Someone who sent an update: their Telegram id, the name the bot shows (cut to
+    `NAME_LIMIT`), @username."""
 
     id: int
     name: str
@@ -26,3 +39,6 @@ class Person:
     on_page: bool = False
     """Pressed on the table page (`bot.live`) rather than in a chat: the page shows the
     move at once, so their DM need not be edited for it."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", display_name(self.name))

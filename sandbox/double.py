@@ -352,6 +352,18 @@ class BotApiDouble:
         self._touch()
         return update_id
 
+    def delete_topic(self, chat_id: int, thread_id: int) -> None:
+        """A forum topic deleted with its messages: sends to it get 400 "message thread not
+        found" from now on."""
+        self.chats[chat_id].topics.pop(thread_id, None)
+        messages = self._messages.get(chat_id, {})
+        for message_id in [
+            m.message_id
+            for m in messages.values()
+            if m.thread_id == thread_id or m.message_id == thread_id
+        ]:
+            del messages[message_id]
+
     def bot_membership_changed(self, chat_id: int, by: int, old: str, new: str) -> int:
         """Tell the bot its status in a chat changed (``my_chat_member``): removed from a
         group or blocked ("kicked" / "left"), added back or unblocked ("member")."""

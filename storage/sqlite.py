@@ -376,15 +376,28 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
                 ),
             )
             game_id = await returned_id(cursor)
-            await self._write_seats(db, game_id, seats)
+            await self._write_seats(db, game_id, seats, rules.players)
         return game_id
 
     async def _write_seats(
-        self, db: aiosqlite.Connection, game_id: int, seats: list[StoredSeat]
+        self,
+        db: aiosqlite.Connection,
+        game_id: int,
+        seats: list[StoredSeat],
+        players: int,
+        *,
+        every_seat: bool = False,
     ) -> None:
+        """A table's seats: a lobby's may have holes (a seat emptied before a later one is,
+        seats filled in advance for a rematch), each numbered 0 to ``players - 1`` once;
+        a started game's (`every_seat`) fill every number."""
         numbers = [s.seat for s in seats]
-        if sorted(numbers) != list(range(len(seats))):
-            raise ValueError(f"Seats must be numbered 0 to {len(seats) - 1}, not {numbers}.")
+        if every_seat and sorted(numbers) != list(range(players)):
+            raise ValueError(f"Seats must be numbered 0 to {players - 1}, not {numbers}.")
+        if len(set(numbers)) != len(numbers) or not all(0 <= n < players for n in numbers):
+            raise ValueError(
+                f"Seats must be numbered 0 to {players - 1}, each at most once, not {numbers}."
+            )
         await db.execute("DELETE FROM game_seats WHERE game_id = ?", (game_id,))
         await db.executemany(
             "INSERT INTO game_seats (game_id, seat, kind, user_id, display_name, computer_level)"
@@ -423,7 +436,14 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
                 ),
             )
             if seats is not None:
-                await self._write_seats(db, game_id, seats)
+                if rules is None:
+                    rows = list(
+                        await db.execute_fetchall(
+                            "SELECT rules FROM games WHERE id = ?", (game_id,)
+                        )
+                    )
+                    rules = Rules.from_dict(json.loads(rows[0][0]))
+                await self._write_seats(db, game_id, seats, rules.players)
 
     async def start_game(self, game_id: int, seats: list[StoredSeat], game: Game) -> None:
         if len(seats) != game.players:
@@ -431,7 +451,7 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
         origin = Origin.of(game)
         async with self._transaction() as db:
             await self._status(db, game_id, ("lobby",))
-            await self._write_seats(db, game_id, seats)
+            await self._write_seats(db, game_id, seats, game.players, every_seat=True)
             await db.execute(
                 "UPDATE games SET status = 'active', rules = ?, seed = ?, first_dealer = ?,"
                 " dealer_from_seed = ?, fixed_deals = ?, snapshot = ?, last_seq = 0,"

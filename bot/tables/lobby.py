@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import secrets
 
+from telegram.error import TelegramError
+
 from bot.basics import Person, UserError
 from bot.i18n import Msg, Tr, isolated_name, msg
 from bot.tables import render
@@ -25,6 +27,10 @@ from storage.errors import GameNotFound
 from storage.models import ChatSettings
 
 log = logging.getLogger(__name__)
+
+TABLE_BELOW = msg("There's already a table in this chat: it's the newer message below.")
+"""A 🔁 New game pressed under a finished game: the chat's open table came after it."""
+NOT_IN_CHAT = msg("I'm not in that group any more: add me back to it to play there.")
 
 
 class Lobby:
@@ -82,11 +88,11 @@ class Lobby:
             raise UserError(msg("That button isn't valid any more."))
         old = Table.from_stored(stored)
         if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
-            raise UserError(msg("There's already a table in this chat: see the message above."))
+            raise UserError(TABLE_BELOW)
         await self.storage.upsert_user(person.id, person.name, person.username)
         async with self.registry.seating:
             if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
-                raise UserError(msg("There's already a table in this chat: see the message above."))
+                raise UserError(TABLE_BELOW)
             table = await self._open(old.chat_id, old.thread_id, old.chat_title, person, like=old)
         await self._show_new(table, person)
         return msg("A new table is open: same rules, same seats.")
@@ -116,6 +122,8 @@ class Lobby:
                 track_cards=settings.track_cards,
                 hints=settings.hints,
             )
+        if self.screens.outbox.is_gone(chat_id):
+            raise UserError(NOT_IN_CHAT)
         table = Table(
             id=0,
             chat_id=chat_id,
@@ -161,9 +169,27 @@ class Lobby:
         return await self.storage.dm_open(user_id)
 
     async def _show_new(self, table: Table, host: Person) -> None:
-        """Post a new lobby's message; ask its host to open the DM if they have not."""
+        """Post a new lobby's message; ask its host to open the DM if they have not.
+
+        A lobby whose message Telegram did not take (the bot is no longer in the group) is
+        closed at once: nobody could see it, and it would hold its people for hours."""
         text, markup = render.lobby(self.screens.group(table), table)
-        message_id = await self.screens.outbox.send(table.chat_id, text, markup, table.thread_id)
+        outbox = self.screens.outbox
+        try:
+            message_id = await outbox.send(table.chat_id, text, markup, table.thread_id)
+        except TelegramError as error:
+            log.warning("lobby %s: its message was refused: %s", table.id, error)
+            message_id = None
+        if message_id is None:
+            async with self.registry.lock(table.id):
+                if self.registry.get(table.id) is table and table.status == "lobby":
+                    log.info("lobby %s closed: chat %s took no message", table.id, table.chat_id)
+                    await self.closer.close(table, None, None)
+            if outbox.is_gone(table.chat_id):
+                raise UserError(NOT_IN_CHAT)
+            raise UserError(
+                msg("I couldn't post the table here, so it isn't open. Please try again.")
+            )
         table.ui.table_message_id = message_id
         await self.registry.save(table)
         if host.id in table.ui.pending:
@@ -231,17 +257,19 @@ class Lobby:
             if None not in table.seats:
                 raise UserError(msg("The table is full."))
             if not await self.storage.dm_open(person.id):
-                table.ui.pending[person.id] = person.name
-                await self.save(table)
+                with self.registry.lobby_change(table):
+                    table.ui.pending[person.id] = person.name
+                    await self.save(table)
                 await self.screens.ask_to_open_dm(table, person)
                 return msg(
                     "{name}, I can't message you yet. Tap below, press Start in our chat, "
                     "and your seat is yours.",
                     name=isolated_name(person.name),
                 )
-            table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
-            table.ui.pending.pop(person.id, None)
-            await self.save(table)
+            with self.registry.lobby_change(table):
+                table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
+                table.ui.pending.pop(person.id, None)
+                await self.save(table)
             return msg("You're in! Your cards will come in a DM.")
 
     async def join_from_link(self, table: Table, person: Person) -> Msg:
@@ -257,18 +285,19 @@ class Lobby:
         async with self.registry.lock(table.id), self.registry.seating:
             if self.registry.get(table.id) is not table or table.status != "lobby":
                 return msg("That table isn't open any more.")
-            table.ui.pending.pop(person.id, None)
-            if table.seat_of(person.id) is None:
-                if self.registry.of_user(person.id) is not None:
-                    await self.save(table)
-                    return msg(
-                        "You're already playing at another table. Finish or /leave it first."
-                    )
-                if None not in table.seats:
-                    await self.save(table)
-                    return msg("The table is full.")
-                table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
-            await self.save(table)
+            with self.registry.lobby_change(table):
+                table.ui.pending.pop(person.id, None)
+                if table.seat_of(person.id) is None:
+                    if self.registry.of_user(person.id) is not None:
+                        await self.save(table)
+                        return msg(
+                            "You're already playing at another table. Finish or /leave it first."
+                        )
+                    if None not in table.seats:
+                        await self.save(table)
+                        return msg("The table is full.")
+                    table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
+                await self.save(table)
             return msg(
                 "You're seated at the table in {chat}. Your cards will come here when "
                 "the game starts.",
@@ -278,13 +307,14 @@ class Lobby:
     async def leave(self, table: Table, person: Person) -> Msg:
         """A person leaves a lobby (or stops waiting to sit). Under the table's lock."""
         seat = table.seat_of(person.id)
-        if seat is None:
-            if table.ui.pending.pop(person.id, None) is not None:
-                await self.save(table)
-                return msg("You left the table.")
-            raise UserError(msg("You're not sitting at this table."))
-        table.seats[seat] = None
-        await self.save(table)
+        with self.registry.lobby_change(table):
+            if seat is None:
+                if table.ui.pending.pop(person.id, None) is not None:
+                    await self.save(table)
+                    return msg("You left the table.")
+                raise UserError(msg("You're not sitting at this table."))
+            table.seats[seat] = None
+            await self.save(table)
         return msg("You left the table.")
 
     async def add_computer(self, game_id: int, person: Person) -> Msg:
@@ -293,8 +323,9 @@ class Lobby:
             await require_host(table, person, self.is_admin)
             if None not in table.seats:
                 raise UserError(msg("No empty seat for a computer player."))
-            table.seats[table.seats.index(None)] = table.computer()
-            await self.save(table)
+            with self.registry.lobby_change(table):
+                table.seats[table.seats.index(None)] = table.computer()
+                await self.save(table)
             return msg("Computer player added.")
 
     async def remove_seat(self, game_id: int, seat: int, person: Person) -> Msg:
@@ -303,8 +334,9 @@ class Lobby:
             await require_host(table, person, self.is_admin)
             if not 0 <= seat < len(table.seats) or table.seats[seat] is None:
                 raise UserError(msg("That button isn't valid any more."))
-            table.seats[seat] = None
-            await self.save(table)
+            with self.registry.lobby_change(table):
+                table.seats[seat] = None
+                await self.save(table)
             return msg("Seat emptied.")
 
     async def start(self, game_id: int, person: Person) -> Msg:
@@ -313,10 +345,11 @@ class Lobby:
             await require_host(table, person, self.is_admin)
             if not table.humans():
                 raise UserError(msg("At least one person must sit at the table."))
-            for n, seat in enumerate(table.seats):
-                if seat is None:
-                    table.seats[n] = table.computer()
-            table.ui.pending.clear()
-            seed, deals = self.deal_source(table)
-            await self.moves.begin(table, Game(table.rules, seed=seed, deals=deals))
+            with self.registry.lobby_change(table):  # a deal storage refused: still a lobby
+                for n, seat in enumerate(table.seats):
+                    if seat is None:
+                        table.seats[n] = table.computer()
+                table.ui.pending.clear()
+                seed, deals = self.deal_source(table)
+                await self.moves.begin(table, Game(table.rules, seed=seed, deals=deals))
             return msg("Dealing the cards…")

@@ -6,9 +6,10 @@ restored exactly after a restart: messages re-edited, selections kept, timers re
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
+from bot.basics import display_name
 from engine import Game, Rules
 from storage.models import StoredGame, StoredSeat
 
@@ -99,6 +100,16 @@ class TableUI:
         return ui
 
 
+@dataclass(frozen=True)
+class LobbyState:
+    """A lobby as it was before a change (`Table.lobby_state`)."""
+
+    seats: list[Seat | None]
+    rules: Rules
+    options: TableOptions
+    pending: dict[int, str]
+
+
 @dataclass
 class Table:
     """One table in one chat (and forum topic), from the lobby to the last hand."""
@@ -139,6 +150,17 @@ class Table:
         sitting = [s for s in self.seats if s is not None]
         sitting = sitting[:players]
         self.seats = [*sitting, *([None] * (players - len(sitting)))]
+
+    def lobby_state(self) -> LobbyState:
+        """What lobby commands change (seats, rules, options, who waits to sit), copied:
+        `restore` puts it back when storing a change fails."""
+        seats = [None if s is None else replace(s) for s in self.seats]
+        return LobbyState(seats, self.rules, self.options, dict(self.ui.pending))
+
+    def restore(self, state: LobbyState) -> None:
+        self.seats = [None if s is None else replace(s) for s in state.seats]
+        self.rules, self.options = state.rules, state.options
+        self.ui.pending = dict(state.pending)
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -189,7 +211,7 @@ class Table:
             extra = seat_state.get(str(s.seat), {})
             seats[s.seat] = Seat(
                 kind=s.kind,
-                name=s.display_name,
+                name=display_name(s.display_name),  # stored before names were cut too
                 user_id=s.user_id,
                 level=s.computer_level or "standard",
                 away=bool(extra.get("away", False)),
@@ -201,7 +223,7 @@ class Table:
             thread_id=stored.thread_id,
             chat_title=meta.get("chat_title", ""),
             creator_id=stored.creator_id,
-            creator_name=meta.get("creator_name", ""),
+            creator_name=display_name(meta.get("creator_name", "")),
             rules=stored.rules,
             options=TableOptions.from_dict(meta.get("options", {})),
             seats=seats,

@@ -48,6 +48,17 @@ class Presence:
                 name=render.who(name),
             )
 
+    async def leave_any(self, person: Person) -> Msg:
+        """``/leave`` in a DM: out of the table the person sits at, or waits to sit at,
+        wherever it is (a lobby in a group they cannot reach any more too)."""
+        table = self.registry.of_user(person.id) or self.registry.waited_by(person.id)
+        if table is None:
+            raise UserError(msg("You're not sitting at any table."))
+        said = await self.leave(table.id, person)
+        if table.status == "active":
+            self.screens.announce(table, said)  # the group hears it, as from a /leave there
+        return said
+
     async def replace_with_computer(self, game_id: int, seat: int) -> None:
         """A seat's person is gone for good (a no-show, a removed player): a computer plays."""
         async with self.registry.lock(game_id):
@@ -109,8 +120,9 @@ class Presence:
             s = table.seats[seat]
             assert s is not None
             if table.status == "lobby":
-                table.seats[seat] = None
-                await self.lobby.save(table)
+                with self.registry.lobby_change(table):
+                    table.seats[seat] = None
+                    await self.lobby.save(table)
                 return
             if not s.away:
                 s.away = True

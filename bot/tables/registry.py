@@ -4,6 +4,7 @@ their state kept in step with storage."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import weakref
 from collections.abc import Iterator, Mapping
@@ -94,6 +95,13 @@ class TableRegistry:
             return None
         return table if table.seat_of(user_id) is not None else None
 
+    def waited_by(self, user_id: int) -> Table | None:
+        """The lobby a person waits to sit at (they pressed Join before opening their DM)."""
+        return next(
+            (t for t in self._tables.values() if t.status == "lobby" and user_id in t.ui.pending),
+            None,
+        )
+
     def by_token(self, token: str) -> Table | None:
         return self._tables.get(self._by_token.get(token, 0))
 
@@ -148,6 +156,21 @@ class TableRegistry:
         for user_id in now:
             self._by_user[user_id] = table.id
         self._users_at[table.id] = now
+
+    @contextlib.contextmanager
+    def lobby_change(self, table: Table) -> Iterator[None]:
+        """One change to a lobby (seats, rules, options, who waits), made on the table and
+        stored inside the block: if anything in it fails while the table is still a lobby
+        (storage refused), the table is put back as it was, so memory never holds a lobby
+        that storage does not. Under the table's lock."""
+        before = table.lobby_state()
+        try:
+            yield
+        except BaseException:
+            if table.status == "lobby":
+                table.restore(before)
+                self.reseat(table)
+            raise
 
     def version(self, game_id: int) -> int:
         """The sequence number of a table's last stored move (timers armed before it are

@@ -48,25 +48,27 @@ class RulesMenu:
                 rules, options = changed_rules(table.rules, table.options, option, value)
             except ValueError:
                 raise UserError(msg("That combination of rules isn't possible.")) from None
-            table.rules, table.options = rules, options
-            if len(table.seats) != rules.players:
-                table.resize(rules.players)
-            for seat in table.seats:
-                if seat is not None and seat.kind == "computer":
-                    seat.level = options.computer_level
-            await self.storage.save_chat_settings(
-                ChatSettings(
-                    chat_id=table.chat_id,
-                    rules=rules.to_dict(),
-                    turn_timer_s=options.turn_timer,
-                    computer_level=options.computer_level,
-                    track_cards=options.track_cards,
-                    hints=options.hints,
+            with self.registry.lobby_change(table):
+                table.rules, table.options = rules, options
+                if len(table.seats) != rules.players:
+                    table.resize(rules.players)
+                for seat in table.seats:
+                    if seat is not None and seat.kind == "computer":
+                        seat.level = options.computer_level
+                await self.storage.save_chat_settings(
+                    ChatSettings(
+                        chat_id=table.chat_id,
+                        rules=rules.to_dict(),
+                        turn_timer_s=options.turn_timer,
+                        computer_level=options.computer_level,
+                        track_cards=options.track_cards,
+                        hints=options.hints,
+                    )
                 )
-            )
-            await self.storage.update_lobby(
-                table.id, table.rules, table.stored_seats(), table.stored_meta()
-            )
+                await self.storage.update_lobby(
+                    table.id, table.rules, table.stored_seats(), table.stored_meta()
+                )
+                self.registry.reseat(table)  # fewer seats may have left someone out
             self.screens.edit_table_message(table, render.rules_menu, priority=URGENT)
             return msg("Rules changed.")
 

@@ -24,6 +24,7 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.telegram.fit import fit_html
 from bot.telegram.pace import DELETE, EDIT, GROUP_EDIT, MOVED, URGENT_BURST, ChatPace, Pacer
 
 log = logging.getLogger(__name__)
@@ -131,6 +132,12 @@ class Edits:
         for key in [k for k in self._shown if k[0] == chat_id]:
             del self._shown[key]
 
+    async def sent(self, key: tuple[int, int]) -> None:
+        """Wait until no state waits for the message `key` (the last one shown, or
+        dropped)."""
+        while (worker := self._workers.get(key)) is not None and not worker.done():
+            await asyncio.wait([worker])
+
     def running(self) -> list[asyncio.Task[None]]:
         return [w for w in self._workers.values() if not w.done()]
 
@@ -219,7 +226,7 @@ class Edits:
 
     async def _edit_now(self, chat_id: int, message_id: int, edit: Edit) -> object:
         return await self.sender.bot.edit_message_text(
-            edit.text,
+            fit_html(edit.text),
             chat_id=chat_id,
             message_id=message_id,
             parse_mode=ParseMode.HTML,

@@ -5,6 +5,7 @@ Handlers reach the rooms through their typed context (``context.bot_data.rooms``
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -20,6 +21,7 @@ from telegram.error import TelegramError
 from bot.basics import Person, UserError
 from bot.i18n import ENGLISH, NOTHING, Msg, msg, plain_name, translator
 from bot.rooms import HeartsContext, Rooms
+from bot.tables.lobby import NOT_IN_CHAT
 from bot.telegram import callbacks as cb
 from bot.telegram.flood import Verdict
 from bot.telegram.outbox import Slot
@@ -60,7 +62,7 @@ _reply_slot: ContextVar[Slot | None] = ContextVar("reply_slot", default=None)
 
 def _reply(
     update: Update, context: HeartsContext, said: str | Msg, *, photo: bytes | None = None
-) -> None:
+) -> asyncio.Task[int | None] | None:
     """Answer a command in its chat (and topic) without waiting for the chat's pace.
 
     The answer goes out in the order the commands came (in the place `command` kept for
@@ -68,16 +70,16 @@ def _reply(
     once, so one chat's pace never holds a handler that another chat's update needs."""
     chat = update.effective_chat
     if chat is None:
-        return
+        return None
     # In the chat's language: a group's own, a DM its person's.
     text = context.bot_data.rooms.languages.chat(chat.id)(said)
     slot = _reply_slot.get()
     if slot is not None and not slot.used:
         slot.post(text, thread_id=_thread_of(update), photo=photo)
-    else:
-        context.bot_data.rooms.outbox.post(
-            chat.id, text, thread_id=_thread_of(update), priority=URGENT, photo=photo
-        )
+        return slot.sent
+    return context.bot_data.rooms.outbox.post(
+        chat.id, text, thread_id=_thread_of(update), priority=URGENT, photo=photo
+    )
 
 
 Handler = Callable[[Update, HeartsContext], Coroutine[Any, Any, None]]
@@ -99,6 +101,11 @@ def command(handler: Handler) -> Handler:
                 _reply(update, context, TOO_FAST)
             if verdict is not Verdict.ALLOW:
                 return
+        if chat is not None and _is_group(chat) and context.bot_data.rooms.outbox.is_gone(chat.id):
+            # A group that removed the bot (an update sent before it did): nothing changes,
+            # and no answer could reach it.
+            log.info("command from chat %s, which removed the bot: ignored", chat.id)
+            return
         slot = context.bot_data.rooms.outbox.reserve(chat.id) if chat is not None else None
         token = _reply_slot.set(slot)
         try:
@@ -147,7 +154,11 @@ async def start(update: Update, context: HeartsContext) -> None:
         if table is None:
             _reply(update, context, NO_TABLE)
             return
-        _reply(update, context, await rooms.lobby.start(table.id, person))
+        said = await rooms.lobby.start(table.id, person)
+        sent = _reply(update, context, said)
+        if sent is not None and table.ui.table_message_id is not None and table.game is not None:
+            # "Dealing the cards…" is no longer true once the table's message shows the deal.
+            rooms.outbox.delete_once_shown(chat.id, sent, table.ui.table_message_id)
     except UserError as error:
         _reply(update, context, error.said)
 
@@ -156,10 +167,16 @@ async def _group_table_command(update: Update, context: HeartsContext, action: s
     person, chat = person_of(update), update.effective_chat
     if person is None or chat is None:
         return
+    rooms = context.bot_data.rooms
     if not _is_group(chat):
+        if action == "leave":  # in a DM: whichever table the person is at
+            try:
+                _reply(update, context, await rooms.presence.leave_any(person))
+            except UserError as error:
+                _reply(update, context, error.said)
+            return
         _reply(update, context, GROUP_ONLY)
         return
-    rooms = context.bot_data.rooms
     try:
         table = rooms.registry.in_chat(chat.id, _thread_of(update))
         if table is None:
@@ -479,6 +496,9 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
 async def _dispatch(
     rooms: Rooms, data: cb.Callback, person: Person, chat_id: int | None, message_id: int | None
 ) -> Msg:
+    if chat_id is not None and chat_id != person.id and rooms.outbox.is_gone(chat_id):
+        # Telegram delivers presses on the old messages of a group that removed the bot.
+        raise UserError(NOT_IN_CHAT)
     no_table = data.action in cb.TOURNAMENT_ACTIONS or data.action in cb.CHAT_ACTIONS
     table = None if no_table else rooms.registry.get(data.game_id)
     # A button only acts on the table its message shows: a forged game id from another

@@ -15,7 +15,8 @@ first come, first served, so edits must not fill it ahead of new messages and de
 and an edit that waits here can still be replaced by a newer state. New messages and photos
 go out in order through the bot, whose `AIORateLimiter` waits out Telegram's limits and
 `RetryAfter`; deletions are sent in the background. "Message is not modified" is success;
-a message that was deleted by its reader is sent again and the owner told its new id.
+a message that was deleted by its reader is sent again and the owner told its new id. A
+text longer than Telegram takes is cut to fit (`bot.telegram.fit`), never refused.
 
 A chat that answers 403 because the bot was removed from it or blocked is *gone*: its
 pending edits and posts are dropped, nothing more is written to it until `resume_chat`,
@@ -36,10 +37,11 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile
-from telegram.constants import MessageLimit, ParseMode
+from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from bot.telegram.edits import Edit, Edits, Replaced, Screen, digest
+from bot.telegram.fit import CAPTION_LIMIT, fit_html, utf16_len
 from bot.telegram.pace import DELETE, EDIT, POST, URGENT, ChatPace, Pacer
 
 log = logging.getLogger(__name__)
@@ -66,8 +68,10 @@ class Slot:
     """A place in a chat's order of posts (see `Outbox.reserve`): fill it once, or release
     it so the posts after it go on."""
 
-    def __init__(self, fill: asyncio.Future[_Post | None]) -> None:
+    def __init__(self, fill: asyncio.Future[_Post | None], sent: asyncio.Task[int | None]) -> None:
         self._fill = fill
+        self.sent = sent
+        """Gives the id of the message once it is sent (None if none was)."""
 
     @property
     def used(self) -> bool:
@@ -156,6 +160,7 @@ class Outbox:
         await self.overall_turn(priority)
         if self._closed or chat_id in self._gone or (wanted is not None and not wanted()):
             return None
+        text = fit_html(text)  # too long, Telegram would refuse it outright
         try:
             message = await self.retrying(
                 lambda: self.bot.send_message(
@@ -225,8 +230,7 @@ class Outbox:
                 chat_id, message.text, message.markup, message.thread_id, priority=message.priority
             )
 
-        self._in_order(chat_id, run)
-        return Slot(fill)
+        return Slot(fill, self._in_order(chat_id, run))
 
     def _in_order(
         self, chat_id: int, make: Callable[[], Awaitable[int | None]]
@@ -262,7 +266,7 @@ class Outbox:
         names, a wordy language) follows the picture as a message of its own instead."""
         if self._closed or chat_id in self._gone:
             return None
-        if _utf16_len(caption) > MessageLimit.CAPTION_LENGTH:
+        if utf16_len(caption) > CAPTION_LIMIT:
             sent = await self._send_photo(chat_id, png, "", thread_id)
             if sent is None:
                 return None
@@ -318,6 +322,23 @@ class Outbox:
             log.debug("could not delete message %s in %s: %s", message_id, chat_id, error)
         except TelegramError as error:
             log.warning("could not delete message %s in %s: %s", message_id, chat_id, error)
+
+    def delete_once_shown(
+        self, chat_id: int, sent: asyncio.Task[int | None], shown_message_id: int
+    ) -> None:
+        """Delete the message `sent` gives once message `shown_message_id` of the same chat
+        shows its newest state: a "Dealing the cards…" that is no longer true once the
+        table's message shows the deal."""
+
+        async def run() -> None:
+            message_id = await sent
+            await self.edits.sent((chat_id, shown_message_id))
+            if message_id is not None:
+                await self.delete(chat_id, message_id)
+
+        task = asyncio.create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def edit(
         self,
@@ -461,8 +482,3 @@ class Outbox:
                 seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
                 await asyncio.sleep(float(seconds))
         raise AssertionError("unreachable")
-
-
-def _utf16_len(text: str) -> int:
-    """Length as Telegram counts it: UTF-16 code units (an emoji can count two)."""
-    return len(text.encode("utf-16-le")) // 2

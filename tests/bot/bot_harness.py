@@ -204,3 +204,28 @@ async def play_turn(double: BotApiDouble, person: SandboxUser, table: Table) -> 
     card = game.legal_plays()[0]
     data = await card_button(double, person, card, game.hand_number)
     return await person.press(person.dm, None, data=data)
+
+
+async def finished_game(
+    double: BotApiDouble,
+    app: Application,  # type: ignore[type-arg]
+    group: Group,
+    people: list[SandboxUser],
+) -> int:
+    """The people play a short game (the computers play it for them); the table's message,
+    with its 🔁 New game button, is returned."""
+    for person in people:
+        await person.start_bot()
+    await double.idle()
+    lobby = await open_table(double, people[0], group, target="50")
+    for person in people[1:]:
+        await person.press(group, lobby, "✋ Join")
+    await people[0].press(group, lobby, "▶ Start")
+    table = table_in(app, group)
+    await double.wait_for(lambda: table.game is not None, 5)
+    for person in people:
+        await person.send(group, "/leave")
+    await double.wait_for(lambda: table.status == "finished", 60)
+    await wait_for_button(double, group.id, lobby, "🔁 New game")
+    await double.idle()
+    return lobby

@@ -119,7 +119,7 @@ async def test_a_finished_game_is_announced_once_offers_a_rematch_and_stays_in_s
             assert rematch.seat_of(alice.id) == 0
             # Pressed again, the chat already has its table.
             again = await alice.press(group, lobby, "🔁 New game")
-            assert again == t("There's already a table in this chat: see the message above.")
+            assert again == t("There's already a table in this chat: it's the newer message below.")
 
 
 async def test_an_idle_player_causes_one_group_message_edited_as_it_goes_on(

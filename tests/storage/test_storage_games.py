@@ -139,9 +139,33 @@ async def test_unknown_games_and_bad_seats(store: SqliteStorage) -> None:
     with pytest.raises(GameNotFound):
         await store.set_meta(999, {})
     with pytest.raises(ValueError, match="numbered"):
-        await store.create_lobby(-1, None, 1, Rules(), [StoredSeat.computer(1, "A")])
+        await store.create_lobby(-1, None, 1, Rules(), [StoredSeat.computer(4, "A")])
+    with pytest.raises(ValueError, match="numbered"):
+        await store.create_lobby(
+            -1, None, 1, Rules(), [StoredSeat.computer(1, "A"), StoredSeat.computer(1, "B")]
+        )
     with pytest.raises(ValueError):
         StoredSeat(0, "human", "nobody")
+
+
+async def test_a_lobby_keeps_its_empty_seats_where_they_are(store: SqliteStorage) -> None:
+    """Issue 30.1: a lobby's seats are a list with holes until the deal (a seat emptied
+    before a later one, a rematch's seats filled in advance); a game's have none."""
+    rules = Rules(players=5)
+    seats = seats_for(5, [11, 12, 13])
+    game_id = await store.create_lobby(-1, None, 11, rules, [seats[0], seats[2], seats[4]])
+    assert [s.seat for s in (await store.load_game(game_id)).seats] == [0, 2, 4]
+    await store.update_lobby(game_id, seats=[seats[1], seats[3]])  # its rules as stored
+    assert (await store.load_game(game_id)).seats == (seats[1], seats[3])
+    with pytest.raises(ValueError, match="numbered"):
+        await store.update_lobby(game_id, seats=[seats[1], StoredSeat.computer(5, "Out")])
+    with pytest.raises(ValueError, match="numbered"):
+        await store.update_lobby(game_id, Rules(players=3), seats=[seats[3]])
+    assert (await store.load_game(game_id)).seats == (seats[1], seats[3])  # nothing changed
+    with pytest.raises(ValueError, match="numbered"):
+        await store.start_game(game_id, [*seats[:4], StoredSeat.computer(6, "Far")], Game(rules))
+    await store.start_game(game_id, seats, Game(rules, seed=1))
+    assert (await store.load_game(game_id)).seats == tuple(seats)
 
 
 async def test_cancel_keeps_the_journal(store: SqliteStorage) -> None:

@@ -247,8 +247,8 @@ async def test_a_person_who_leaves_after_one_move_is_rated_last(tmp_path: Path) 
             assert bob_seat is not None
             await double.wait_for(lambda: bob_seat not in game.waiting_for(), 5)
             await bob.send(group, "/leave")
-            said = "\u2068Bob\u2069 left; a computer player takes the seat. Unless they /rejoin, their "
-            said += "rating counts them last in this game."
+            said = "\u2068Bob\u2069 left; a computer player takes the seat. Unless they /rejoin, "
+            said += "their rating counts them last in this game."
             await double.wait_for(
                 lambda: any(
                     said in (m.text or "") for m in double.chat_view(group.id).bot_messages

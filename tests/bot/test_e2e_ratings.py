@@ -267,7 +267,7 @@ async def test_a_person_who_leaves_after_one_move_is_rated_last(tmp_path: Path) 
             want = openskill_rate(_skills(table), keys)
             assert changes[bob.id].after == want[bob_seat]
             assert changes[bob.id].after.shown < START.shown
-            assert "Bob −" in _endings(double, group)[0]
+            assert "\u2068Bob\u2069 −" in _endings(double, group)[0]
             assert not double.unanswered_callbacks()
 
 

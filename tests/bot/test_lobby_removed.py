@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot_harness import finished_game, open_table, rooms_of, running_bot, table_in
 
-from bot.i18n import english
+from bot.i18n import english, isolated_name
 from sandbox.testing import running_double
 
 t = english()
@@ -116,7 +116,11 @@ async def test_leave_in_a_dm_leaves_the_persons_lobby(tmp_path: Path) -> None:
             await ana.press(group, lobby, "▶ Start")
             await double.wait_for(lambda: table.game is not None, 5)
             await ana.send(ana.dm, "/leave")
-            left = t("🚪 {name} left; a computer player takes the seat.", name="Ana")
+            left = t(
+                "🚪 {name} left; a computer player takes the seat. Unless they /rejoin, "
+                "their rating counts them last in this game.",
+                name=isolated_name("Ana"),
+            )
             await double.wait_for(
                 lambda: left in [m.text for m in double.chat_view(group.id).bot_messages], 5
             )

@@ -90,8 +90,10 @@ def update(update_id: int) -> dict[str, Any]:
 
 
 @pytest.fixture
-def running(tmp_path: Path, fake_bot_api: Any, unused_port: int) -> Iterator[Running]:
-    health_port = unused_port + 1 if unused_port < 65535 else unused_port - 1
+def running(
+    tmp_path: Path, fake_bot_api: Any, unused_port: int, another_unused_port: int
+) -> Iterator[Running]:
+    health_port = another_unused_port  # asked of the system: a neighbour may be taken
     settings = Settings(
         bot_token=fake_bot_api.token,
         telegram_api_base_url=fake_bot_api.base_url,

@@ -125,7 +125,7 @@ class BotApiDouble:
         self._runner: web.AppRunner | None = None
         self.url = ""
         self._held: dict[str, asyncio.Event] = {}
-        self._flooded: dict[str, tuple[float, int]] = {}
+        self._flooded: dict[str, tuple[float, int, int | None]] = {}
         """Methods answered 429 until a time (`flood`), with their retry_after."""
         self.holding: dict[str, int] = {}
         """Requests waiting in `hold`, by method."""
@@ -373,10 +373,12 @@ class BotApiDouble:
         """The id of the newest update queued for the bot (0: none yet)."""
         return self._next_update_id - 1
 
-    def flood(self, method: str, seconds: float, retry_after: int = 1) -> None:
-        """Answer every call of `method` with 429 (``retry_after``) for `seconds` from now,
-        as Telegram does under flood control."""
-        self._flooded[method] = (self._clock() + seconds, retry_after)
+    def flood(
+        self, method: str, seconds: float, retry_after: int = 1, chat_id: int | None = None
+    ) -> None:
+        """Answer every call of `method` (about `chat_id`, or any chat) with 429
+        (``retry_after``) for `seconds` from now, as Telegram does under flood control."""
+        self._flooded[method] = (self._clock() + seconds, retry_after, chat_id)
 
     def bot_membership_changed(self, chat_id: int, by: int, old: str, new: str) -> int:
         """Tell the bot its status in a chat changed (``my_chat_member``): removed from a
@@ -584,7 +586,7 @@ class BotApiDouble:
                 finally:
                     self.holding[name] -= 1
             flooded = self._flooded.get(name)
-            if flooded is not None and self._clock() < flooded[0]:
+            if flooded is not None and self._clock() < flooded[0] and flooded[2] in (None, chat_id):
                 wait = flooded[1]
                 raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
             result = await handler(params)

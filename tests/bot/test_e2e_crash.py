@@ -349,7 +349,16 @@ def mid_trick(hand: int, tricks: int, cards: int) -> Callable[[StoredState], boo
 # ------------------------------------------------------------------ the test
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "sqlite",
+        # Slow (a whole game, 35 to 65 s here); on PostgreSQL the same kill mid-trick, the
+        # press made meanwhile answered and the game finished with every card once is
+        # test_e2e_failover's, by default.
+        pytest.param("postgresql", marks=pytest.mark.slow),
+    ],
+)
 async def test_sigkill_in_the_middle_of_a_trick_loses_and_repeats_no_card(
     tmp_path: Path, kind: str, request: pytest.FixtureRequest
 ) -> None:

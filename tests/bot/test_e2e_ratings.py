@@ -61,7 +61,7 @@ async def test_three_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
                         await alice.press(group, lobby_id, "🤖 Add computer")
                     await alice.press(group, lobby_id, "▶ Start")
                     table = table_in(app, group)
-                    await double.wait_for(lambda: table.game is not None, 5)
+                    await double.wait_for(lambda t=table: t.game is not None, 5)
                 else:
                     await alice.send(group, "/newgame")
                     await double.wait_for(lambda: rooms.registry.in_chat(group.id, None), 5)

@@ -36,6 +36,7 @@ from bot.rooms import BotData, HeartsContext, open_rooms
 from bot.tables.config import TablesConfig
 from bot.tables.thinker import Thinker
 from bot.telegram import handlers
+from bot.telegram.once import ExactlyOnce, HeartsApplication, answer_pending
 from bot.telegram.outbox import Outbox
 from bot.telegram.poller import ConfirmingUpdater
 from bot.timers import system_clock
@@ -123,6 +124,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
         .post_init(_post_init)
         .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
+        .application_class(HeartsApplication)
     )
     if settings.telegram_api_file_url:
         builder = builder.base_file_url(settings.telegram_api_file_url)
@@ -130,10 +132,11 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
         # No retries of its own: the outbox retries (one owner, at most 4 tries a request).
         builder = builder.rate_limiter(MessageRateLimiter(max_retries=0))  # type: ignore[arg-type]
     app = builder.build()
+    # Every update, polled or posted to the webhook, is handled once (bot/telegram/once.py).
+    assert isinstance(app, HeartsApplication)
+    app.once = ExactlyOnce(lambda: app.bot_data.storage)
     # Polling confirms an update only once it was handled (bot/telegram/poller.py).
-    app.updater = ConfirmingUpdater(
-        app.bot, app.update_queue, app.process_update, lambda: app.bot_data.storage
-    )
+    app.updater = ConfirmingUpdater(app.bot, app.update_queue, app.process_update)
     app.bot_data.settings = settings
     app.bot_data.tuning = tuning
     # Before any other handler: each update says its sender's app language.
@@ -268,6 +271,8 @@ async def _post_init(app: HeartsApp) -> None:
     except TelegramError as error:
         log.warning("could not register commands: %s", error)
     await rooms.resume()
+    # Presses whose moves the process before this one stored but never answered.
+    await answer_pending(app.bot, storage)
     log.info("bot @%s ready", me.username)
 
 

@@ -125,6 +125,8 @@ class BotApiDouble:
         self._runner: web.AppRunner | None = None
         self.url = ""
         self._held: dict[str, asyncio.Event] = {}
+        self._flooded: dict[str, tuple[float, int, int | None]] = {}
+        """Methods answered 429 until a time (`flood`), with their retry_after."""
         self.holding: dict[str, int] = {}
         """Requests waiting in `hold`, by method."""
 
@@ -364,6 +366,32 @@ class BotApiDouble:
         ]:
             del messages[message_id]
 
+    def take_updates(self) -> list[Json]:
+        """The updates waiting for the bot, as Telegram posts them to a webhook; taken, so
+        that they are no longer waiting (a test forwards them to the bot's webhook)."""
+        taken = [u for u in self._updates if u.kind in self._allowed_updates]
+        self._updates = []
+        return [{"update_id": u.update_id, u.kind: u.payload} for u in taken]
+
+    def repeat_update(self, update_id: int) -> None:
+        """Queue a waiting update once more, with the same id (Telegram's at-least-once:
+        the next getUpdates batch carries it twice)."""
+        update = next(u for u in self._updates if u.update_id == update_id)
+        self._updates.append(_PendingUpdate(update.update_id, update.kind, update.payload))
+        self._touch()
+
+    @property
+    def last_update_id(self) -> int:
+        """The id of the newest update queued for the bot (0: none yet)."""
+        return self._next_update_id - 1
+
+    def flood(
+        self, method: str, seconds: float, retry_after: int = 1, chat_id: int | None = None
+    ) -> None:
+        """Answer every call of `method` (about `chat_id`, or any chat) with 429
+        (``retry_after``) for `seconds` from now, as Telegram does under flood control."""
+        self._flooded[method] = (self._clock() + seconds, retry_after, chat_id)
+
     def bot_membership_changed(self, chat_id: int, by: int, old: str, new: str) -> int:
         """Tell the bot its status in a chat changed (``my_chat_member``): removed from a
         group or blocked ("kicked" / "left"), added back or unblocked ("member")."""
@@ -569,6 +597,10 @@ class BotApiDouble:
                     await gate.wait()
                 finally:
                     self.holding[name] -= 1
+            flooded = self._flooded.get(name)
+            if flooded is not None and self._clock() < flooded[0] and flooded[2] in (None, chat_id):
+                wait = flooded[1]
+                raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
             result = await handler(params)
         except ApiError as exc:
             self.errors.append(ApiErrorRecord(name, chat_id, exc.code, exc.description))

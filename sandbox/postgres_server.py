@@ -94,11 +94,26 @@ class PostgresServer:
         return f"postgresql://{USER}:{PASSWORD}@127.0.0.1:{self.port}/{name}"
 
     def stop(self) -> None:
+        """Stop the server at once, and remove its folder in the background: after a test
+        run it holds hundreds of MB (a database per test), whose removal took 30 s of the
+        run's end on a busy two-core machine."""
         subprocess.run(
             [*self.run_as, self.pg_ctl, "-D", str(self.data), "-m", "immediate", "stop"],
             capture_output=True,
         )
-        shutil.rmtree(self.root, ignore_errors=True)
+        gone = self.root.with_name(self.root.name + "-removed")
+        try:
+            self.root.rename(gone)
+        except OSError:
+            shutil.rmtree(self.root, ignore_errors=True)
+            return
+        subprocess.Popen(
+            ["rm", "-rf", "--", str(gone)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # outlives this process: nobody waits for it
+        )
 
 
 def _free_port() -> int:

@@ -42,6 +42,11 @@ Schema (version 2):
 - version 9 adds ``handled_updates``: each Telegram update whose effects are stored,
   written in the same transaction as the move it produced (`storage.handling`), so a
   process that takes over never handles it again.
+- version 10 keeps what a button press that
+  made a move is answered: ``handled_updates.callback_id`` (the callback query's id),
+  ``answer`` (the toast, in the presser's language) and ``answered_at`` (NULL until the
+  answer went out), so a process that takes over answers a press its predecessor stored
+  but never answered.
 """
 
 from __future__ import annotations
@@ -414,7 +419,30 @@ _V9 = Migration(
     ),
 )
 
-MIGRATIONS: Final[tuple[Migration, ...]] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
+_HANDLED_ANSWERS = Migration(
+    10,
+    "handled updates: what a press that made a move is answered, and whether it was",
+    (
+        "ALTER TABLE handled_updates ADD COLUMN callback_id TEXT",
+        "ALTER TABLE handled_updates ADD COLUMN answer TEXT",
+        "ALTER TABLE handled_updates ADD COLUMN answered_at INTEGER",
+        "CREATE INDEX handled_unanswered ON handled_updates (handled_at)"
+        " WHERE callback_id IS NOT NULL AND answered_at IS NULL",
+    ),
+)
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    _V1,
+    _V2,
+    _V3,
+    _V4,
+    _V5,
+    _V6,
+    _V7,
+    _V8,
+    _V9,
+    _HANDLED_ANSWERS,
+)
 LATEST_VERSION: Final = len(MIGRATIONS)
 
 assert all(m.version == i + 1 for i, m in enumerate(MIGRATIONS)), "migrations out of order"

@@ -123,6 +123,18 @@ class PgConnection:
 
 # ---------------------------------------------------------------- the schema
 
+UPGRADES: Final[dict[int, tuple[str, ...]]] = {
+    10: (
+        "ALTER TABLE handled_updates ADD COLUMN callback_id TEXT",
+        "ALTER TABLE handled_updates ADD COLUMN answer TEXT",
+        "ALTER TABLE handled_updates ADD COLUMN answered_at BIGINT",
+        "CREATE INDEX handled_unanswered ON handled_updates (handled_at)"
+        " WHERE callback_id IS NOT NULL AND answered_at IS NULL",
+    ),
+}
+"""What each version after 9 changes, for a database created at an older one (a new
+database gets them as part of `SCHEMA`)."""
+
 SCHEMA: Final = (
     """
     CREATE TABLE schema_version (version BIGINT NOT NULL)
@@ -390,15 +402,17 @@ SCHEMA: Final = (
         handled_at BIGINT NOT NULL
     )
     """,
+    *UPGRADES[10],
 )
 """The schema at version `LATEST_VERSION` (the same tables, columns and rules as SQLite's
 after its migrations); a later version appends its own statements here and there."""
-SCHEMA_VERSION: Final = 9
+SCHEMA_VERSION: Final = 10
 
 
 async def migrate(connection: asyncpg.Connection, where: str) -> int:
-    """Create the schema in an empty database, under an advisory lock held for the
-    transaction (a second process waits, then finds it done); returns the version.
+    """Create the schema in an empty database, or bring an older one up to date, under an
+    advisory lock held for the transaction (a second process waits, then finds it done);
+    returns the version.
 
     Raises `SchemaTooNew` for a database written by a newer version of the bot."""
     async with connection.transaction():
@@ -414,6 +428,12 @@ async def migrate(connection: asyncpg.Connection, where: str) -> int:
             version = SCHEMA_VERSION
         if version > LATEST_VERSION:
             raise SchemaTooNew(where, version, LATEST_VERSION)
+        for upgrade in sorted(v for v in UPGRADES if version < v <= SCHEMA_VERSION):
+            for statement in UPGRADES[upgrade]:
+                await connection.execute(statement)
+            await connection.execute("UPDATE schema_version SET version = $1", upgrade)
+            log.info("%s: schema upgraded to version %d", where, upgrade)
+            version = upgrade
     return version
 
 

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from engine import Game, Move, Rules
 from ratings import Pool
 
+from .handling import Unanswered
 from .models import (
     ChatSettings,
     GameTable,
@@ -137,6 +138,15 @@ class Storage(Protocol):
 
     async def was_handled(self, update_id: int) -> bool:
         """Whether the update was handled already, by this process or another."""
+        ...
+
+    async def mark_answered(self, update_id: int) -> None:
+        """The press of a handled update was answered (no process answers it again)."""
+        ...
+
+    async def unanswered(self, since_ms: int) -> list[Unanswered]:
+        """Presses whose moves are stored, handled at or after `since_ms` (milliseconds
+        since the epoch), whose answers are not known to have gone out; oldest first."""
         ...
 
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None: ...

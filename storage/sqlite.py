@@ -84,10 +84,12 @@ def _time(ms: int | None) -> datetime | None:
     return None if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC)
 
 
-async def _handled(db: Any, update_id: int, now: int) -> None:
+async def _handled(db: Any, handled: handling.Handling, now: int) -> None:
+    update_id = handled.update_id
     await db.execute(
-        "INSERT OR IGNORE INTO handled_updates (update_id, handled_at) VALUES (?, ?)",
-        (update_id, now),
+        "INSERT OR IGNORE INTO handled_updates (update_id, handled_at, callback_id, answer)"
+        " VALUES (?, ?, ?, ?)",
+        (update_id, now, handled.callback_id, handled.answer),
     )
     if update_id % 1000 == 0:  # now and then, the ids that can no longer come back go
         await db.execute(
@@ -485,6 +487,7 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
         meta_json = None if meta is None else _dumps(meta)
         over = game_after.phase == "over"
         now = _now_ms()
+        handled = HANDLING.get()
         async with self._transaction() as db:
             rows = list(
                 await db.execute_fetchall(
@@ -509,9 +512,8 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
                 "INSERT INTO moves (game_id, seq, move, created_at) VALUES (?, ?, ?, ?)",
                 (game_id, seq, move_json, now),
             )
-            update_id = HANDLING.get()
-            if update_id is not None:  # the update that made it: handled, with the move
-                await _handled(db, update_id, now)
+            if handled is not None:  # the update that made it: handled, with the move
+                await _handled(db, handled, now)
             if len(history) > hands_recorded:
                 await db.executemany(
                     "INSERT INTO hand_points (game_id, hand_number, seat, points_re, points_im,"
@@ -546,6 +548,8 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
             )
             if over:
                 await self._write_results(db, game_id, chat_id, game_after, now)
+        if handled is not None:
+            handled.stored = True
         return seq
 
     async def _write_results(
@@ -597,6 +601,25 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
         """Whether the update was handled already, here or by another process."""
         rows = await self._read("SELECT 1 FROM handled_updates WHERE update_id = ?", (update_id,))
         return bool(rows)
+
+    async def mark_answered(self, update_id: int) -> None:
+        """The press of a handled update was answered (no process answers it again)."""
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE handled_updates SET answered_at = ? WHERE update_id = ?",
+                (_now_ms(), update_id),
+            )
+
+    async def unanswered(self, since_ms: int) -> list[handling.Unanswered]:
+        """Presses whose moves are stored, handled at or after `since_ms` (milliseconds
+        since the epoch), whose answers are not known to have gone out; oldest first."""
+        rows = await self._read(
+            "SELECT update_id, callback_id, answer, handled_at FROM handled_updates"
+            " WHERE callback_id IS NOT NULL AND answered_at IS NULL AND handled_at >= ?"
+            " ORDER BY handled_at, update_id",
+            (since_ms,),
+        )
+        return [handling.Unanswered(int(u), str(c), a, int(h)) for u, c, a, h in rows]
 
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
         async with self._transaction() as db:

@@ -23,7 +23,7 @@ from bot.tables.thinker import Thinker
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import POST
 from bot.timers import Scheduler
-from engine import Event, Move
+from engine import Event, Game, Move
 from ratings import STAND_IN_LEVEL
 
 
@@ -152,7 +152,8 @@ class TurnClock:
                 return
             table.ui.reminded = True
             seconds = int(table.options.turn_timer / 2)
-            for seat in table.game.waiting_for():
+            game = table.game
+            for seat in game.waiting_for():
                 s = table.seats[seat]
                 if s is not None and s.user_id is not None and not s.is_computer_now:
                     tr = self.screens.person(s.user_id)
@@ -160,10 +161,16 @@ class TurnClock:
                     sent = self.outbox.post(
                         s.user_id,
                         tr("⏰ {seconds} s left to play in {chat}.", seconds=seconds, chat=chat),
+                        # Through a 429 flood for as long as the turn lasts, then dropped.
+                        wanted=functools.partial(self._still_waits, gid, version, game, seat),
                     )
                     self.screens.background.spawn(
                         self._keep_reminder(table, seat, s.user_id, version, sent)
                     )
+
+    def _still_waits(self, gid: int, version: int, game: Game, seat: int) -> bool:
+        """Whether the table is where it was and still waits for the seat."""
+        return self.registry.version(gid) == version and seat in game.waiting_for()
 
     async def _keep_reminder(
         self,

@@ -32,6 +32,7 @@ from engine import (
     MoonShot,
     Move,
 )
+from storage import handling
 
 log = logging.getLogger(__name__)
 
@@ -163,8 +164,9 @@ class Moves:
                         name=isolated_name(table.name(game.current_player or 0)),
                     )
                 )
-            await self._human_move(table, seat, Move.play(seat, card), person)
-            return msg("Played {card}", card=card.symbol)
+            played = msg("Played {card}", card=card.symbol)
+            await self._human_move(table, seat, Move.play(seat, card), person, played)
+            return played
 
     def _toggle_selection(
         self, table: Table, seat: int, game: Game, card: Card, on_page: bool
@@ -194,8 +196,9 @@ class Moves:
             chosen = table.ui.selections.get(seat, [])
             if len(chosen) != 3:
                 raise UserError(msg("Choose exactly 3 cards first."))
-            await self._human_move(table, seat, Move.pass_cards(seat, chosen), person)
-            return msg("Passed. Waiting for the others…")
+            passed = msg("Passed. Waiting for the others…")
+            await self._human_move(table, seat, Move.pass_cards(seat, chosen), person, passed)
+            return passed
 
     async def press_moon(self, game_id: int, stamp: int, arg: str, person: Person) -> Msg:
         async with self.registry.lock(game_id):
@@ -203,8 +206,9 @@ class Moves:
             choice = {"s": "subtract_from_shooter", "a": "add_to_others"}.get(arg)
             if choice is None:
                 raise UserError(msg("That button isn't valid any more."))
-            await self._human_move(table, seat, Move.moon(seat, choice), person)
-            return msg("Done!")
+            done = msg("Done!")
+            await self._human_move(table, seat, Move.moon(seat, choice), person, done)
+            return done
 
     async def toggle_tracker(self, game_id: int, stamp: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
@@ -219,7 +223,10 @@ class Moves:
             self.screens.show_dm(table, seat, MOVED)
             return NOTHING
 
-    async def _human_move(self, table: Table, seat: int, move: Move, person: Person) -> None:
+    async def _human_move(
+        self, table: Table, seat: int, move: Move, person: Person, answer: Msg
+    ) -> None:
+        """`answer`: what the press gets once the move is stored (stored with it)."""
         s = table.seats[seat]
         assert s is not None
         if s.away:
@@ -231,6 +238,7 @@ class Moves:
             )
         s.timeouts = 0
         table.ui.idle_message_ids.pop(seat, None)  # a next spell of timeouts gets its own
+        handling.promise(answer)
         await self.apply(table, move, on_page=person.on_page)
 
 

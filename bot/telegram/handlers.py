@@ -23,10 +23,12 @@ from bot.i18n import ENGLISH, NOTHING, Msg, msg, plain_name, translator
 from bot.rooms import HeartsContext, Rooms
 from bot.tables.lobby import NOT_IN_CHAT
 from bot.telegram import callbacks as cb
+from bot.telegram import once
 from bot.telegram.flood import Verdict
 from bot.telegram.outbox import Slot
 from bot.telegram.pace import URGENT
 from storage.errors import StorageUnavailable
+from storage.handling import HANDLING
 
 log = logging.getLogger(__name__)
 
@@ -394,12 +396,17 @@ async def button(update: Update, context: HeartsContext) -> None:
     message = query.message
     chat_id = message.chat.id if message is not None else None
     message_id = message.message_id if message is not None else None
+    tr = rooms.languages.person(person.id)  # the toast is in the presser's language
+    handling = HANDLING.get()
+    if handling is not None:  # a move stores its toast with it (`storage.handling`)
+        handling.render = lambda said: tr(said)[:200]
     said = await press(rooms, query.data, person, chat_id, message_id)
-    toast = rooms.languages.person(person.id)(said)  # in the presser's language
     try:
-        await query.answer(toast[:200] or None)
+        await query.answer(tr(said)[:200] or None)
     except TelegramError as error:
         log.info("could not answer callback: %s", error)
+        return
+    await once.answered(context.bot_data.storage)
 
 
 async def press(

@@ -152,7 +152,8 @@ class Outbox:
         its turn in the overall pace: at once for a reply someone waits for (URGENT), later
         for a POST. `wanted`, when given, is asked again when the message's turn comes: one
         no longer wanted by then (a "your turn" for a move already made) is not sent, and
-        gives None.
+        gives None. A wanted message also waits out Telegram's flood control for as long as
+        it lasts (a timer's "your turn"), where others give up after a few tries.
         """
         if self._closed or chat_id in self._gone or (wanted is not None and not wanted()):
             return None
@@ -171,11 +172,14 @@ class Outbox:
                     message_thread_id=thread_id,
                     disable_notification=not notify,
                     disable_web_page_preview=True,
-                )
+                ),
+                wanted=wanted,
             )
         except Forbidden as error:
             log.info("chat %s does not accept messages from the bot", chat_id)
             self.refused(chat_id, error)
+            return None
+        except NotWanted:
             return None
         if markup is not None:
             # A message with buttons is edited later; a plain answer seldom is (and then
@@ -193,20 +197,21 @@ class Outbox:
         notify: bool = True,
         photo: bytes | None = None,
         priority: int = POST,
+        wanted: Callable[[], bool] | None = None,
     ) -> asyncio.Task[int | None]:
         """Send soon, in order with the chat's other posts; nobody has to wait for it.
 
-        The task gives the new message's id (None if the chat refused it). Moves post their
-        announcements this way, so a person's press is answered without waiting on
-        Telegram's limits. A post someone does wait for (their screen at a game's start)
-        says so with ``priority=URGENT``.
+        The task gives the new message's id (None if the chat refused it, or it was no
+        longer `wanted`: see `send`). Moves post their announcements this way, so a
+        person's press is answered without waiting on Telegram's limits. A post someone
+        does wait for (their screen at a game's start) says so with ``priority=URGENT``.
         """
 
         async def run() -> int | None:
             if photo is not None:
                 return await self.send_photo(chat_id, photo, text, thread_id)
             return await self.send(
-                chat_id, text, markup, thread_id, notify=notify, priority=priority
+                chat_id, text, markup, thread_id, notify=notify, priority=priority, wanted=wanted
             )
 
         return self._in_order(chat_id, run)
@@ -468,17 +473,31 @@ class Outbox:
         if self.pacer is not None:
             await self.pacer.turn(priority, key)
 
-    async def retrying(self, call: Callable[[], Awaitable[T]], tries: int = 4) -> T:
+    async def retrying(
+        self,
+        call: Callable[[], Awaitable[T]],
+        tries: int = 4,
+        *,
+        wanted: Callable[[], bool] | None = None,
+    ) -> T:
         """One call, waiting out a RetryAfter: the outbox is the one place that retries a
         message (the rate limiter passes RetryAfter on at once, see `bot.app`), so a request
-        is tried at most `tries` times."""
-        for attempt in range(tries):
+        is tried at most `tries` times; or, given `wanted`, for as long as it is still
+        wanted after each wait (`NotWanted` once it is not)."""
+        attempt = 0
+        while True:
             try:
                 return await call()
             except RetryAfter as error:
-                if attempt == tries - 1:
+                attempt += 1
+                if wanted is None and attempt >= tries:
                     raise
                 delay = error.retry_after
                 seconds = delay.total_seconds() if hasattr(delay, "total_seconds") else delay
                 await asyncio.sleep(float(seconds))
-        raise AssertionError("unreachable")
+                if wanted is not None and not wanted():
+                    raise NotWanted from error
+
+
+class NotWanted(Exception):
+    """A message no longer wanted while it waited out Telegram's flood control."""

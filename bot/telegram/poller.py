@@ -10,12 +10,9 @@ that is) are skipped.
 
 Telegram's guarantee is at least once: an update handled but not yet confirmed when the
 process is killed is delivered again, to the restarted process or to the standby that
-takes over. The storage makes it once: an update's id is stored in the same transaction as
-the move it produced (`storage.handling`), and an update found there is confirmed without
-being handled again: no move is ever made twice. (An update that made no move, delivered
-again after its process died before confirming it, is handled again: a command may be
-answered twice, a Join is told "You're already at this table".) A stop by signal confirms
-everything handled before it ends.
+takes over. `process` (the application's, through `bot.telegram.once`) makes it once, as
+for a webhook: an update already handled is confirmed without being handled again. A stop
+by signal confirms everything handled before it ends.
 """
 
 from __future__ import annotations
@@ -30,30 +27,15 @@ from telegram import Update
 from telegram.error import Forbidden, InvalidToken, TelegramError
 from telegram.ext import Updater
 
-from storage.errors import StorageError
-from storage.handling import HANDLING
-
 log = logging.getLogger(__name__)
 
 Process = Callable[[Update], Awaitable[None]]
-Ledger = Callable[[], Any]
-"""The storage once it is open (None before): its `was_handled`."""
 
 MAX_IN_FLIGHT = 512
 """No more updates are asked for while this many are being handled."""
 REPOLL_WAIT_S = 0.05
 STOP_GRACE_S = 10.0
 """How long a stop waits for updates still being handled before it confirms the rest."""
-
-
-async def _asks(question: Awaitable[Any], otherwise: Any) -> Any:
-    """The storage's answer, or `otherwise` when it cannot give one (handling goes on: at
-    least once, as without the ledger)."""
-    try:
-        return await question
-    except StorageError as error:
-        log.warning("the handled updates cannot be read or written: %s", error)
-        return otherwise
 
 
 class ConfirmingUpdater(Updater):
@@ -64,11 +46,9 @@ class ConfirmingUpdater(Updater):
         bot: Any,
         update_queue: asyncio.Queue[object],
         process: Process,
-        ledger: Ledger | None = None,
     ) -> None:
         super().__init__(bot=bot, update_queue=update_queue)
         self._process = process
-        self._ledger = ledger
         self._poll_task: asyncio.Task[None] | None = None
         self._in_flight: dict[int, asyncio.Task[None]] = {}
         self._done: set[int] = set()
@@ -139,9 +119,12 @@ class ConfirmingUpdater(Updater):
                 log.warning("getUpdates failed (%s); trying again in %.1f s", error, wait)
                 await asyncio.sleep(wait)
                 continue
-            fresh = [u for u in updates if self._is_new(u.update_id)]
-            for update in fresh:
-                self._start(update)
+            fresh = []
+            for update in updates:
+                # Checked one by one: an id twice in one batch is started once.
+                if self._is_new(update.update_id):
+                    self._start(update)
+                    fresh.append(update)
             if updates and not fresh and self._in_flight:
                 # All of them are still being handled: asking again brings the same ones
                 # until the lowest is done (it holds the offset), so wait for that.
@@ -161,17 +144,10 @@ class ConfirmingUpdater(Updater):
         self._next = max(self._next, update_id + 1)
 
         async def handle() -> None:
-            storage = self._ledger() if self._ledger is not None else None
-            if storage is not None and await _asks(storage.was_handled(update_id), False):
-                log.info("update %s was handled already; confirmed, not again", update_id)
-                return
-            token = HANDLING.set(update_id)
             try:
                 await self._process(update)
             except Exception:
                 log.exception("update %s could not be handled", update_id)
-            finally:
-                HANDLING.reset(token)
 
         task = asyncio.create_task(handle(), name=f"update:{update_id}")
         self._in_flight[update_id] = task

@@ -349,7 +349,16 @@ def mid_trick(hand: int, tricks: int, cards: int) -> Callable[[StoredState], boo
 # ------------------------------------------------------------------ the test
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "sqlite",
+        # Slow (a whole game, 35 to 65 s here); on PostgreSQL the same kill mid-trick, the
+        # press made meanwhile answered and the game finished with every card once is
+        # test_e2e_failover's, by default.
+        pytest.param("postgresql", marks=pytest.mark.slow),
+    ],
+)
 async def test_sigkill_in_the_middle_of_a_trick_loses_and_repeats_no_card(
     tmp_path: Path, kind: str, request: pytest.FixtureRequest
 ) -> None:
@@ -559,3 +568,72 @@ async def test_an_update_in_flight_when_the_bot_is_killed_is_handled_after_the_r
             ]
         finally:
             await bot.stop()
+
+
+async def test_a_press_stored_but_not_answered_when_the_bot_dies_is_answered_after(
+    tmp_path: Path,
+) -> None:
+    """Issue 29.9: Alice presses Pass; the bot stores the pass and is killed while its
+    answer is on the way (held here, never delivered). The process that takes over answers
+    the press with the toast it would have had, once, and does not pass again."""
+    database = tmp_path / "hearts.sqlite3"
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Answer", members=[alice], admins=[alice])
+        bot = BotProcess(double, database, tmp_path)
+        await bot.start()
+        try:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 10)
+            lobby = await open_table(double, alice, group, computers=3, timer="0")
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: _has_game(database, group.id), 10)
+            state = read_state(database, group.id)
+            seat = next(s for s, user in state.user_of_seat.items() if user == alice.id)
+            game_id, hand = state.game_id, state.game.hand_number
+            for count, card in enumerate(state.game.hand(seat)[-3:], start=1):
+                data = await dm_button(double, alice, f"c:{game_id}:{hand}:{card.code}")
+                assert await alice.press(alice.dm, None, data=data) == f"{count}/3 selected"
+            await double.wait_for(functools.partial(_ready_to_pass, double, alice), 10)
+
+            double.hold("answerCallbackQuery")
+            before = set(double.callbacks)
+            data = await dm_button(double, alice, f"p:{game_id}:{hand}:")
+            await alice.press(alice.dm, None, data=data, wait=False)
+            (record,) = (c for i, c in double.callbacks.items() if i not in before)
+            await double.wait_for(lambda: double.holding.get("answerCallbackQuery", 0) > 0, 10)
+            await bot.kill()
+            # The held answer's connection died with the process: it never arrives.
+            await double.wait_for(lambda: double.holding.get("answerCallbackQuery", 0) == 0, 10)
+            double.release("answerCallbackQuery")
+            assert _passes(database, game_id, seat) == 1, "stored before it was answered"
+            assert record.answer is None
+
+            await bot.start()
+            await double.wait_for(lambda: record.answer is not None, 10)
+            assert record.answer is not None
+            assert record.answer.text == "Passed. Waiting for the others…"
+            await double.idle(quiet=0.3)
+            assert _passes(database, game_id, seat) == 1, "the update was not handled again"
+            assert not [e for e in double.errors if e.method == "answerCallbackQuery"]
+            logs = bot.log_text()
+            assert "Traceback" not in logs and " ERROR " not in logs, logs[-3000:]
+        finally:
+            await bot.stop()
+
+
+def _has_game(database: str | Path, chat_id: int) -> bool:
+    rows = _rows(
+        database,
+        "SELECT snapshot FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1",
+        (chat_id,),
+    )
+    return bool(rows) and rows[0][0] is not None
+
+
+def _passes(database: str | Path, game_id: int, seat: int) -> int:
+    """How many pass moves the seat has in the game's journal."""
+    moves = _rows(database, "SELECT move FROM moves WHERE game_id = ?", (game_id,))
+    return sum(
+        1 for (move,) in moves if (m := json.loads(move))["kind"] == "pass" and m["seat"] == seat
+    )

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from bot_harness import play_turn, rooms_of, running_bot, start_with_computers
+from bot_harness import open_table, play_turn, rooms_of, running_bot, start_with_computers, table_in
 from openskill_reference import openskill_rate
 
 from bot.tables.model import Table
@@ -62,7 +62,18 @@ async def test_three_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
             rooms = rooms_of(app)
             for game_no in range(1, 4):
                 if game_no == 1:
-                    _, table = await start_with_computers(double, app, group, [alice, bob])
+                    # Games to 50 (the shortest target; the chat keeps it for the next two):
+                    # three rated games are what this test is about, not their length.
+                    for person in (alice, bob):
+                        await person.start_bot()
+                    await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
+                    lobby_id = await open_table(double, alice, group, target="50")
+                    await bob.press(group, lobby_id, "✋ Join")
+                    for _ in range(2):
+                        await alice.press(group, lobby_id, "🤖 Add computer")
+                    await alice.press(group, lobby_id, "▶ Start")
+                    table = table_in(app, group)
+                    await double.wait_for(lambda t=table: t.game is not None, 5)
                 else:
                     await alice.send(group, "/newgame")
                     await double.wait_for(lambda: rooms.registry.in_chat(group.id, None), 5)
@@ -83,6 +94,7 @@ async def test_three_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
                         ),
                         5,
                     )
+                assert table.rules.target == 50
                 await _play_to_the_end(double, [alice, bob], table)
                 # The game's end says how each person's rating moved.
                 await double.wait_for(lambda n=game_no: len(_endings(double, group)) == n, 10)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from pathlib import Path
 
+import pytest
 from bot_harness import (
     card_button,
     open_table,
@@ -117,3 +120,46 @@ async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(tmp_path: Path) 
             assert sum(game.hand_history[0].points) in (26, 78)
             replayed = await rooms.storage.replay(gid)
             assert replayed.to_json() == game.to_json()
+
+
+async def test_a_your_turn_nudge_waits_out_a_429_flood_and_arrives(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 29.7: Telegram answers 429 (retry after 1 s) to every message for Alice's DM
+    for 4.5 s from her pass on, longer than four tries last; her "your turn" nudge is
+    retried until it goes through, and no timer fails."""
+    caplog.set_level(logging.INFO)
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Flooded", members=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, computers=3, timer="0")
+            table = table_in(app, group)
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            seat = table.seat_of(alice.id)
+            assert game is not None and seat is not None
+            await card_button(double, alice, game.hand(seat)[0], game.hand_number)
+
+            def nudges() -> list[str]:
+                return [
+                    m.text or ""
+                    for m in alice.dm_view().messages
+                    if (m.text or "").startswith("👉 Your turn")
+                ]
+
+            double.flood("sendMessage", 4.5, retry_after=1, chat_id=alice.dm)
+            flooded_at = time.monotonic()
+            await play_turn(double, alice, table)  # the pass; then the computers lead
+            await double.wait_for(lambda: game.phase == "play", 5)
+            await double.wait_for(lambda: seat in game.waiting_for(), 5)
+            await double.wait_for(nudges, 10)
+            assert time.monotonic() - flooded_at >= 4.0, "sent through the flood, not before"
+            refused = [e for e in double.errors if e.error_code == 429 and e.chat_id == alice.dm]
+            assert len(refused) >= 4, "more than four tries: it outlasted the outbox's old limit"
+    assert nudges() == ["👉 Your turn in Flooded!"]
+    failed = [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
+    assert not failed, failed

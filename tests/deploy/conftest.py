@@ -6,6 +6,7 @@ It answers getMe, setWebhook, deleteWebhook and getUpdates (empty), and anything
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import socket
@@ -23,17 +24,30 @@ TOKEN = "123456789:AAE-abcdefghijklmnopqrstuvwxyz_0123456789"
 KEY = TOKEN.split(":")[1]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+def free_ports(count: int) -> list[int]:
+    """`count` different TCP ports of 127.0.0.1 that nothing listens on, each chosen by the
+    system (all held open until every one is chosen, so none is given twice)."""
+    with contextlib.ExitStack() as held:
+        ports = []
+        for _ in range(count):
+            sock = held.enter_context(socket.socket())
+            sock.bind(("127.0.0.1", 0))
+            ports.append(int(sock.getsockname()[1]))
+        return ports
 
 
 @pytest.fixture
 def unused_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on (at the time of asking)."""
-    return _free_port()
+    return free_ports(1)[0]
+
+
+@pytest.fixture
+def another_unused_port(unused_port: int) -> int:
+    """A second free port, never `unused_port` (for a test that serves on two)."""
+    while (port := free_ports(1)[0]) == unused_port:
+        pass
+    return port
 
 
 @dataclass

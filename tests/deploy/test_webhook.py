@@ -8,6 +8,7 @@ one from conftest. Requests are then posted the way Telegram (or an attacker) wo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -16,19 +17,24 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 from telegram import Update
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
-from bot.config import Settings
+from bot.app import HeartsApp, build_application
+from bot.config import Settings, Tuning
 from bot.logs import setup_logging
 from bot.telegram.health import attach_health_server
-from bot.telegram.webhook import run_webhook
+from bot.telegram.webhook import SECRET_HEADER, GuardedUpdater, run_webhook, webhook_options
+from sandbox.double import BotApiDouble
+from sandbox.testing import running_double
 
 SECRET = "right_secret-123" + "x" * 20
 WRONG = "wrong_secret-456" + "x" * 20
@@ -90,8 +96,10 @@ def update(update_id: int) -> dict[str, Any]:
 
 
 @pytest.fixture
-def running(tmp_path: Path, fake_bot_api: Any, unused_port: int) -> Iterator[Running]:
-    health_port = unused_port + 1 if unused_port < 65535 else unused_port - 1
+def running(
+    tmp_path: Path, fake_bot_api: Any, unused_port: int, another_unused_port: int
+) -> Iterator[Running]:
+    health_port = another_unused_port  # asked of the system: a neighbour may be taken
     settings = Settings(
         bot_token=fake_bot_api.token,
         telegram_api_base_url=fake_bot_api.base_url,
@@ -250,3 +258,132 @@ def test_health_endpoint_in_webhook_mode(running: Running) -> None:
     checks = {c["name"]: c for c in body["checks"]}
     assert checks["database"]["ok"] is False and "does not exist" in checks["database"]["detail"]
     assert checks["bot_api"]["ok"] is True and "@hearts_test_bot" in checks["bot_api"]["detail"]
+
+
+# ------------------------------------------------- the whole bot, each update posted twice
+
+QUICK = Tuning(
+    computer_delay=0.0,
+    group_edit_interval=0.0,
+    dm_edit_interval=0.0,
+    thinker_workers=0,
+    rate_limiter=False,
+    nudge_delay=0.0,
+)
+
+
+@asynccontextmanager
+async def webhook_bot(
+    double: BotApiDouble, database: Path, port: int, *, times: int
+) -> AsyncIterator[HeartsApp]:
+    """The bot in webhook mode (`GuardedUpdater`'s server, the order `run_webhook` uses), with
+    every update the double has for it posted `times` times at once, as Telegram redelivers
+    a webhook request it thinks failed."""
+    settings = Settings(
+        bot_token=double.token,
+        telegram_api_base_url=double.base_url,
+        telegram_api_file_url=double.base_file_url,
+        database_path=database,
+        computer_think_ms=50,
+        webhook_url="https://hearts.example.org/tg/hook",
+        webhook_listen="127.0.0.1",
+        webhook_port=port,
+        webhook_secret=SECRET,
+    )
+    app = build_application(settings, QUICK)
+    app.updater = GuardedUpdater(app.bot, app.update_queue)
+    url = f"http://127.0.0.1:{port}/tg/hook"
+
+    async def forward(session: aiohttp.ClientSession) -> None:
+        while True:
+            for body in double.take_updates():
+                posted = [
+                    session.post(url, json=body, headers={SECRET_HEADER: SECRET})
+                    for _ in range(times)
+                ]
+                for response in await asyncio.gather(*posted):
+                    assert response.status == 200
+                    response.release()
+            await asyncio.sleep(0.005)
+
+    await app.initialize()
+    forwarder: asyncio.Task[None] | None = None
+    try:
+        assert app.post_init is not None
+        await app.post_init(app)
+        await app.updater.start_webhook(**webhook_options(settings))
+        await app.start()
+        async with aiohttp.ClientSession() as session:
+            forwarder = asyncio.create_task(forward(session))
+            yield app
+            forwarder.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await forwarder
+    finally:
+        if app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+            assert app.post_stop is not None
+            await app.post_stop(app)
+        await app.shutdown()
+        assert app.post_shutdown is not None
+        await app.post_shutdown(app)
+
+
+async def test_an_update_posted_twice_changes_the_game_once(
+    tmp_path: Path, unused_port: int
+) -> None:
+    """Issue 29.5: every update reaches the webhook twice, at once; "🤖 Add computer" adds
+    one computer, a card chosen for the pass stays chosen, and each press gets one answer."""
+    async with running_double() as double:
+        ana, bob = double.create_user("Ana"), double.create_user("Bob")
+        group = double.create_group("Twice", members=[ana, bob], admins=[ana])
+        async with webhook_bot(double, tmp_path / "db.sqlite3", unused_port, times=2) as app:
+            for person in (ana, bob):
+                await person.start_bot()
+            await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
+            await ana.send(group, "/newgame")
+            lobby = await double.wait_for(
+                lambda: next(
+                    (m for m in group.view().bot_messages if "🤖 Add computer" in str(m.labels)),
+                    None,
+                ),
+                5,
+            )
+            await bob.press(group, lobby.message_id, "✋ Join")
+            await ana.press(group, lobby.message_id, "🤖 Add computer")
+            await double.idle(quiet=0.3)
+            tables = list(app.bot_data.rooms.registry.tables.values())
+            assert len(tables) == 1
+            table = tables[0]
+            seated = [s for s in table.seats if s is not None]
+            assert len(seated) == 3, "one Join and one computer, each once"
+            assert sum(s.user_id is None for s in seated) == 1
+            await ana.press(group, lobby.message_id, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None and game.phase == "pass"
+            seat = table.seat_of(ana.id)
+            assert seat is not None
+            card = game.hand(seat)[0]
+
+            def card_data() -> str | None:
+                for message in reversed(ana.dm_view().bot_messages):
+                    for button in message.all_buttons():
+                        data = button.callback_data or ""
+                        if data.startswith("c:") and data.endswith(f":{card.code}"):
+                            return data
+                return None
+
+            data = await double.wait_for(card_data, 5)
+            said = await ana.press(ana.dm, None, data=data)
+            assert said == "1/3 selected"
+            await double.idle(quiet=0.3)
+            assert table.ui.selections.get(seat) == [card.code], "chosen, not chosen and unchosen"
+            # Every press was answered once: a second answer would be Telegram's error.
+            assert not [e for e in double.errors if e.method == "answerCallbackQuery"]
+            welcomes = [
+                m for m in bob.dm_view().bot_messages if (m.text or "").startswith("Hi Bob")
+            ]
+            assert len(welcomes) == 1, "Bob's /start answered once"

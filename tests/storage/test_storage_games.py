@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from storage_testkit import VARIANTS, play_stored, random_move, seats_for
@@ -247,7 +248,7 @@ async def test_game_and_moves_gives_the_dealt_game_and_each_move_with_its_stand_
 
 async def test_an_updates_id_is_stored_with_the_move_it_made(store: SqliteStorage) -> None:
     """`storage.handling`: the move and the fact its update was handled commit together."""
-    from storage.handling import HANDLING
+    from storage.handling import HANDLING, Handling
 
     rules = VARIANTS["four"]
     game_id = await store.create_lobby(-1, None, 1, rules, seats_for(4))
@@ -255,10 +256,45 @@ async def test_an_updates_id_is_stored_with_the_move_it_made(store: SqliteStorag
     await store.start_game(game_id, seats_for(4), game)
     move = random_move(game, random.Random(9))
     move.apply(game)
-    token = HANDLING.set(7001)
+    handled = Handling(7001)
+    token = HANDLING.set(handled)
     try:
         await store.record_move(game_id, move, game)
     finally:
         HANDLING.reset(token)
+    assert handled.stored
     assert await store.was_handled(7001)
     assert not await store.was_handled(7002)  # an update that made no move: not recorded
+
+
+async def test_a_press_is_stored_with_its_answer_until_it_is_answered(store: SqliteStorage) -> None:
+    """Issue 29.9: a press whose move is stored keeps its callback query's id and toast,
+    so a process that takes over answers it if its predecessor could not; once answered
+    (or too old) it is not listed again."""
+    from storage.handling import HANDLING, Handling, Unanswered, promise
+
+    rules = VARIANTS["four"]
+    game_id = await store.create_lobby(-1, None, 1, rules, seats_for(4))
+    game = Game(rules, seed=9)
+    await store.start_game(game_id, seats_for(4), game)
+    rng = random.Random(9)
+    before_ms = int(time.time() * 1000)
+    for update_id, callback_id in ((8001, "cq-1"), (8002, None), (8003, "cq-3")):
+        move = random_move(game, rng)
+        move.apply(game)
+        token = HANDLING.set(Handling(update_id, callback_id, render=lambda said: f"«{said}»"))
+        try:
+            promise("Played Q♠")
+            await store.record_move(game_id, move, game)
+        finally:
+            HANDLING.reset(token)
+    pending = await store.unanswered(before_ms)
+    assert [(p.update_id, p.callback_id, p.answer) for p in pending] == [
+        (8001, "cq-1", "«Played Q♠»"),
+        (8003, "cq-3", "«Played Q♠»"),
+    ]
+    assert all(isinstance(p, Unanswered) and p.handled_at_ms >= before_ms for p in pending)
+    await store.mark_answered(8001)
+    assert [p.update_id for p in await store.unanswered(before_ms)] == [8003]
+    later = int(time.time() * 1000) + 60_000
+    assert await store.unanswered(later) == []  # too old for Telegram: left alone

@@ -59,6 +59,10 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
     await store.close()
     with sqlite3.connect(db_path) as db:
         db.execute(f"PRAGMA user_version = {old_version}")
+        if old_version < 10:
+            db.execute("DROP INDEX handled_unanswered")
+            for column in ("callback_id", "answer", "answered_at"):
+                db.execute(f"ALTER TABLE handled_updates DROP COLUMN {column}")
         if old_version < 9:
             db.execute("DROP TABLE handled_updates")
         if old_version < 8:

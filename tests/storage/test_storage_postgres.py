@@ -76,3 +76,37 @@ async def test_a_database_of_a_newer_schema_is_refused(postgres: PostgresServer)
         await open_storage(url)
     [_, schema] = await check_postgres(url)
     assert not schema.ok and "newer" in schema.detail
+
+
+async def test_a_database_of_version_9_is_brought_up_to_date(postgres: PostgresServer) -> None:
+    """A database created before the ledger kept answers (version 9) gets the columns the
+    presses' answers need, once, when the bot opens it."""
+    url = await postgres.database()
+    await (await PostgresStorage.open(url)).close()
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("DROP INDEX handled_unanswered")
+        for column in ("callback_id", "answer", "answered_at"):
+            await connection.execute(f"ALTER TABLE handled_updates DROP COLUMN {column}")
+        await connection.execute("UPDATE schema_version SET version = 9")
+        await connection.execute(
+            "INSERT INTO handled_updates (update_id, handled_at) VALUES (41, 1)"
+        )
+    finally:
+        await connection.close()
+    store = await PostgresStorage.open(url)
+    try:
+        assert await store.was_handled(41)
+        assert await store.unanswered(0) == []
+    finally:
+        await store.close()
+    connection = await asyncpg.connect(url)
+    try:
+        assert await connection.fetchval("SELECT version FROM schema_version") == SCHEMA_VERSION
+        columns = await connection.fetch(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_name = 'handled_updates'"
+        )
+        assert {"callback_id", "answer", "answered_at"} <= {c[0] for c in columns}
+    finally:
+        await connection.close()

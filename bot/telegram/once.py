@@ -1,0 +1,131 @@
+"""Each Telegram update handled once, whether it came by polling or by webhook.
+
+Telegram delivers at least once: a webhook request it thinks failed is posted again, a
+polling batch can carry an update that is still being handled, and after a crash or a
+failover the next process is sent what its predecessor had not confirmed. Every update
+passes `ExactlyOnce.handle` before any handler (`HeartsApplication.process_update`, which
+both the poller and the webhook's queue go through):
+
+- an id this process has already started is skipped (a repeat while the first is still
+  being handled, a webhook posted twice, one id twice in a batch);
+- an id the database knows as handled (its move is stored, `storage.handling`) is
+  skipped too: a restarted process or the standby that took over never makes a move twice;
+- otherwise the update is handled with `HANDLING` set, so that the moves it makes store
+  its id (and, for a press, what the press is answered) in their own transactions.
+
+An update that made no move leaves nothing in the database, so after a crash it may be
+handled again (a command answered twice; a Join told "You're already at this table").
+`answer_pending` answers, after a takeover, the presses whose moves were stored but whose
+answers never went out.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from telegram import Bot, Update
+from telegram.error import TelegramError
+from telegram.ext import Application
+
+from storage.errors import StorageError
+from storage.handling import HANDLING, Handling
+
+log = logging.getLogger(__name__)
+
+REMEMBERED = 20_000
+"""How many of the newest update ids this process remembers having started."""
+ANSWER_WINDOW_S = 15.0
+"""How long after a press Telegram still takes its answer (the client stops waiting after
+about that long; Telegram does not document it: "query is too old" comes after it)."""
+
+Ledger = Callable[[], Any]
+"""The storage once it is open (None before): its `was_handled`."""
+
+
+class ExactlyOnce:
+    """The gate every update passes before any handler (see the module's docstring)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self._ledger = ledger
+        self._started: OrderedDict[int, None] = OrderedDict()
+
+    def seen(self, update_id: int) -> bool:
+        """Whether this process has started handling `update_id` already."""
+        return update_id in self._started
+
+    async def handle(self, update: object, process: Callable[[], Awaitable[None]]) -> None:
+        """Run `process` for `update` unless it was handled (here, or by a process before)."""
+        if not isinstance(update, Update):
+            await process()
+            return
+        update_id = update.update_id
+        if update_id in self._started:
+            log.info("update %s came again while handled here; skipped", update_id)
+            return
+        self._started[update_id] = None
+        while len(self._started) > REMEMBERED:
+            self._started.popitem(last=False)
+        storage = self._ledger()
+        if storage is not None and await _asks(storage.was_handled(update_id), False):
+            log.info("update %s was handled already; not again", update_id)
+            return
+        query = update.callback_query
+        token = HANDLING.set(Handling(update_id, query.id if query is not None else None))
+        try:
+            await process()
+        finally:
+            HANDLING.reset(token)
+
+
+async def _asks(question: Awaitable[Any], otherwise: Any) -> Any:
+    """The storage's answer, or `otherwise` when it cannot give one (handling goes on: at
+    least once, as without the ledger)."""
+    try:
+        return await question
+    except StorageError as error:
+        log.warning("the handled updates cannot be read or written: %s", error)
+        return otherwise
+
+
+class HeartsApplication(Application):  # type: ignore[type-arg]
+    """python-telegram-bot's Application, with every update through `ExactlyOnce` first."""
+
+    once: ExactlyOnce | None = None
+
+    async def process_update(self, update: object) -> None:
+        once = self.once
+        if once is None:
+            await super().process_update(update)
+            return
+        await once.handle(update, lambda: super(HeartsApplication, self).process_update(update))
+
+
+async def answered(storage: Any) -> None:
+    """After a press's answer went out: the ledger says so, if its move stored the press."""
+    handling = HANDLING.get()
+    if handling is None or not handling.stored or storage is None:
+        return
+    await _asks(storage.mark_answered(handling.update_id), None)
+
+
+async def answer_pending(bot: Bot, storage: Any, now: float | None = None) -> int:
+    """Answer the presses whose moves were stored but whose answers never went out (the
+    process before this one died in between), as they would have been; those older than
+    Telegram accepts are left. Returns how many were answered."""
+    now = time.time() if now is None else now
+    pending = await _asks(storage.unanswered(int((now - ANSWER_WINDOW_S) * 1000)), [])
+    count = 0
+    for press in pending:
+        try:
+            await bot.answer_callback_query(press.callback_id, press.answer)
+            count += 1
+        except TelegramError as error:
+            log.info("a press stored before the takeover could not be answered: %s", error)
+        await _asks(storage.mark_answered(press.update_id), None)
+    if pending:
+        log.info("answered %d of %d presses stored but not answered", count, len(pending))
+    return count

@@ -563,7 +563,7 @@ async def test_an_update_in_flight_when_the_bot_is_killed_is_handled_after_the_r
             await double.idle(quiet=0.3)
             replies = [m.text or "" for m in dave.dm_view().bot_messages[before:]]
             assert replies == [
-                "You're seated at the table in Flight. Your cards will come "
+                "You're seated at the table in \u2068Flight\u2069. Your cards will come "
                 "here when the game starts."
             ]
         finally:

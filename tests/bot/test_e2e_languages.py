@@ -337,6 +337,7 @@ async def test_a_new_language_redraws_the_open_table_message_and_the_dm_at_once(
             game = table.game
             assert game is not None
             await double.wait_for(lambda: set(game.waiting_for()) == {0}, 5)  # computers passed
+            await double.idle(quiet=0.3)  # the last pass stored, not only made
             moves = rooms_of(app).registry.version(table.id)
             await choose(ana, group.id, "pt_BR")
             await double.wait_for(lambda: in_dm in table_message(), 5)

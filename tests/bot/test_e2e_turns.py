@@ -160,6 +160,6 @@ async def test_a_your_turn_nudge_waits_out_a_429_flood_and_arrives(
             assert time.monotonic() - flooded_at >= 4.0, "sent through the flood, not before"
             refused = [e for e in double.errors if e.error_code == 429 and e.chat_id == alice.dm]
             assert len(refused) >= 4, "more than four tries: it outlasted the outbox's old limit"
-    assert nudges() == ["👉 Your turn in Flooded!"]
+    assert nudges() == ["👉 Your turn in \u2068Flooded\u2069!"]
     failed = [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
     assert not failed, failed

@@ -559,7 +559,7 @@ async def test_with_the_page_open_the_dm_is_brought_up_to_date_at_the_end_of_a_h
             assert "Trick 13/13" not in message.text and "Pass 3 cards" in message.text
             assert len(card_buttons(double, ana, dm)) == 13
             points = game.hand_history[0].points
-            shown = f"Ana {points[seat]}"
+            shown = f"\u2068Ana\u2069 {points[seat]}"
             assert shown in message.text, (shown, message.text)
 
 

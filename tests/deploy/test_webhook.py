@@ -384,6 +384,8 @@ async def test_an_update_posted_twice_changes_the_game_once(
             # Every press was answered once: a second answer would be Telegram's error.
             assert not [e for e in double.errors if e.method == "answerCallbackQuery"]
             welcomes = [
-                m for m in bob.dm_view().bot_messages if (m.text or "").startswith("Hi Bob")
+                m
+                for m in bob.dm_view().bot_messages
+                if (m.text or "").startswith("Hi \u2068Bob\u2069")
             ]
             assert len(welcomes) == 1, "Bob's /start answered once"

@@ -52,6 +52,9 @@ HINT_BUDGET_MS = 400.0
 """The `expert`'s time for a hint's play decision (the bot answers within a second)."""
 PASS_DEALS = 800
 """Deals a pass hint weighs each candidate pass over."""
+PASS_CHUNK = 200
+"""Deals one job of the worker pool weighs (about 0.2 s): a pass hint or a review is a
+line of short jobs, so a computer player's move never waits behind a long one."""
 REVIEW_PASS_DEALS = 1500
 REVIEW_BUDGET_MS = 250.0
 """Per play decision of a review: a hand of 13 decisions stays within 5 s."""
@@ -155,18 +158,55 @@ def _ranked(costs: dict[Card, float], chosen: Card) -> list[tuple[Card, float]]:
 
 def pass_hint(view: SeatView, seed: int = 0, deals: int = PASS_DEALS) -> Hint:
     """The `expert`'s three cards, weighed against the two closest other passes."""
+    candidates = pass_candidates(view)
+    return pass_hint_from(
+        view, candidates, weigh_passes(view, candidates, seed, "coach-pass", deals)
+    )
+
+
+def pass_candidates(view: SeatView) -> list[Mask]:
+    """The passes a pass hint weighs: the `expert`'s own first, then two nearby ones."""
     if view.phase != "pass" or view.passed is not None or view.seat not in view.waiting_for:
         raise ValueError("a pass hint is for a seat still choosing its pass")
-    rules = view.rules
-    chosen = expert_pass(rules, view.hand_mask)
-    candidates = [chosen, *_nearby_passes(view, chosen)]
-    costs = evaluate_passes(view, candidates, decision_rng(seed, view, "coach-pass"), deals)
+    chosen = expert_pass(view.rules, view.hand_mask)
+    return [chosen, *_nearby_passes(view, chosen)]
+
+
+def pass_hint_from(view: SeatView, candidates: Sequence[Mask], costs: Sequence[float]) -> Hint:
+    """The pass hint once ``candidates`` (`pass_candidates`) are weighed at ``costs``."""
+    chosen = candidates[0]
     best = Option(tuple(cards_of(chosen)), costs[0])
     others = sorted(
         (Option(tuple(cards_of(m)), v) for m, v in zip(candidates[1:], costs[1:], strict=True)),
         key=lambda o: o.cost,
     )
     return Hint("pass", best, tuple(others), _pass_facts(view, chosen))
+
+
+def pass_chunks(deals: int) -> list[int]:
+    """How many deals each job of a pass weighing takes: at most `PASS_CHUNK` each."""
+    return [min(PASS_CHUNK, deals - at) for at in range(0, deals, PASS_CHUNK)]
+
+
+def pass_sums(
+    view: SeatView, candidates: Sequence[Mask], seed: int, tag: str, chunk: int, deals: int
+) -> list[float]:
+    """One job of a pass weighing: each candidate's summed cost over ``deals`` deals of
+    chunk number ``chunk`` (its own deals, fixed by the view, the seed and the tag)."""
+    rng = decision_rng(seed, view, f"{tag}:{chunk}")
+    return [c * deals for c in evaluate_passes(view, candidates, rng, deals)]
+
+
+def weigh_passes(
+    view: SeatView, candidates: Sequence[Mask], seed: int, tag: str, deals: int
+) -> list[float]:
+    """Each candidate's expected cost over ``deals`` deals, in the chunks the worker pool
+    runs one by one (`pass_sums`), so the result is the same either way."""
+    sums = [0.0] * len(candidates)
+    for chunk, size in enumerate(pass_chunks(deals)):
+        for i, s in enumerate(pass_sums(view, candidates, seed, tag, chunk, size)):
+            sums[i] += s
+    return [s / deals for s in sums]
 
 
 def _nearby_passes(view: SeatView, chosen: Mask) -> list[Mask]:
@@ -375,36 +415,61 @@ def review(
     empty when each was within `REVIEW_THRESHOLD` of it (a hand played well).
 
     ``deals`` fixes the play decisions' deals (None: as many as ``budget_ms`` affords).
+    The worker pool runs the same steps as separate jobs (`judge_play`, `pass_sums`).
     """
-    player = ExpertPlayer(seed, deals=deals)
-    findings: list[Finding] = []
+    findings: list[Finding | None] = []
     for decision in decisions:
-        view = decision.view
         if decision.trick == 0:
-            chosen = mask_of(c.index for c in decision.chosen)
-            best = expert_pass(view.rules, view.hand_mask)
-            if chosen == best:
+            candidates = review_passes(decision)
+            if candidates is None:
                 continue
-            rng = decision_rng(seed, view, "coach-review")
-            mine, expert = evaluate_passes(view, [chosen, best], rng, pass_deals)
-            finding = Finding(
-                0,
-                Option(decision.chosen, mine),
-                Option(tuple(cards_of(best)), expert),
-                _pass_facts(view, best),
-            )
+            costs = weigh_passes(decision.view, candidates, seed, "coach-review", pass_deals)
+            findings.append(pass_finding(decision, candidates, costs))
         else:
-            evaluation = player.evaluate_play(view, budget_ms)
-            (card,) = decision.chosen
-            if evaluation.forced or card == evaluation.card:
-                continue
-            finding = Finding(
-                decision.trick,
-                Option((card,), evaluation.costs[card]),
-                Option((evaluation.card,), evaluation.costs[evaluation.card]),
-                _play_facts(view, evaluation.card, (card,)),
-            )
-        if finding.loss >= REVIEW_THRESHOLD:
-            findings.append(finding)
-    findings.sort(key=lambda f: (-f.loss, f.trick))
-    return findings[:REVIEW_MOST]
+            findings.append(judge_play(decision, seed, budget_ms, deals))
+    return worst(findings)
+
+
+def review_passes(decision: Decision) -> list[Mask] | None:
+    """The passes a review of the pass weighs (the person's, then the `expert`'s), or None
+    when they are the same."""
+    view = decision.view
+    chosen = mask_of(c.index for c in decision.chosen)
+    best = expert_pass(view.rules, view.hand_mask)
+    return None if chosen == best else [chosen, best]
+
+
+def pass_finding(decision: Decision, candidates: Sequence[Mask], costs: Sequence[float]) -> Finding:
+    """The finding of a reviewed pass, once `review_passes` are weighed at ``costs``."""
+    best = candidates[1]
+    return Finding(
+        0,
+        Option(decision.chosen, costs[0]),
+        Option(tuple(cards_of(best)), costs[1]),
+        _pass_facts(decision.view, best),
+    )
+
+
+def judge_play(
+    decision: Decision, seed: int, budget_ms: float = REVIEW_BUDGET_MS, deals: int | None = None
+) -> Finding | None:
+    """One play decision against the `expert`'s choice (None: it chose the same, or
+    nothing could be chosen). One job of the worker pool."""
+    view = decision.view
+    evaluation = ExpertPlayer(seed, deals=deals).evaluate_play(view, budget_ms)
+    (card,) = decision.chosen
+    if evaluation.forced or card == evaluation.card:
+        return None
+    return Finding(
+        decision.trick,
+        Option((card,), evaluation.costs[card]),
+        Option((evaluation.card,), evaluation.costs[evaluation.card]),
+        _play_facts(view, evaluation.card, (card,)),
+    )
+
+
+def worst(findings: Iterable[Finding | None]) -> list[Finding]:
+    """The findings worth a word (`REVIEW_THRESHOLD`), worst first, at most `REVIEW_MOST`."""
+    kept = [f for f in findings if f is not None and f.loss >= REVIEW_THRESHOLD]
+    kept.sort(key=lambda f: (-f.loss, f.trick))
+    return kept[:REVIEW_MOST]

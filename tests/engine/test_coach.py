@@ -14,17 +14,18 @@ from engine.cards import mask_of_codes
 from engine.coach import (
     REVIEW_THRESHOLD,
     Fact,
-    evaluate_passes,
     hand_decisions,
     hint,
+    pass_chunks,
     pass_hint,
+    pass_sums,
     play_hint,
     review,
+    weigh_passes,
 )
 from engine.moves import Move
 from engine.players import ExpertPlayer, make_player
 from engine.players.expert import expert_pass
-from engine.players.knowledge import decision_rng
 
 DEALS = 150
 """Fixed deals for the `expert` in these tests: its choices do not depend on the clock."""
@@ -119,10 +120,26 @@ def test_a_pass_hint_is_the_experts_pass_and_its_numbers_are_the_playouts() -> N
     chosen = expert_pass(view.rules, view.hand_mask)
     assert given.best.cards == tuple(c for c in view.hand if chosen >> c.index & 1)
     candidates = [mask_of_codes(given.best.cards)] + [mask_of_codes(o.cards) for o in given.others]
-    costs = evaluate_passes(view, candidates, decision_rng(7, view, "coach-pass"), 200)
+    costs = weigh_passes(view, candidates, 7, "coach-pass", 200)
     assert given.best.cost == costs[0]
     assert sorted(o.cost for o in given.others) == sorted(costs[1:])
     assert len(given.others) >= 1
+
+
+def test_a_pass_weighed_in_the_pools_chunks_is_the_same_as_in_one_go() -> None:
+    # The worker pool runs a pass's weighing as short jobs (`pass_sums`, `PASS_CHUNK`
+    # deals each) so a computer's move never waits long; the sum is one weighing.
+    view = Game(Rules(), deals=[deal_keeping(SEAT0, 2, 4)]).view(0)
+    candidates = [mask_of_codes(given) for given in (view.hand[:3], view.hand[-3:])]
+    assert pass_chunks(450) == [200, 200, 50]
+    sums = [0.0, 0.0]
+    for chunk, size in enumerate(pass_chunks(450)):
+        part = pass_sums(view, candidates, 3, "t", chunk, size)
+        sums = [a + b for a, b in zip(sums, part, strict=True)]
+    assert weigh_passes(view, candidates, 3, "t", 450) == [s / 450 for s in sums]
+    # Each chunk has deals of its own: the same chunk twice is the same, two chunks differ.
+    assert pass_sums(view, candidates, 3, "t", 0, 50) == pass_sums(view, candidates, 3, "t", 0, 50)
+    assert pass_sums(view, candidates, 3, "t", 0, 50) != pass_sums(view, candidates, 3, "t", 1, 50)
 
 
 def test_a_pass_hint_says_why_the_queen_goes() -> None:

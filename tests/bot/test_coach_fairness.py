@@ -1,0 +1,148 @@
+"""The coach cannot starve the computer players (issue 29): while a table played only by
+computers runs in one group, people elsewhere press 💡 Hint 50 times at once, four people
+press it 12 times each, and one asks for the reviews of hands 1–5 three times; the
+computers' table never waits between moves much longer than it did before the attacks.
+Through the real python-telegram-bot stack against the Bot API double, with the worker
+pool in its own process as in production."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from bot_harness import (
+    FAST,
+    play_turn,
+    rooms_of,
+    running_bot,
+    start_with_computers,
+)
+
+from bot.tables.model import Table
+from engine import Event
+from sandbox.double import BotApiDouble
+from sandbox.people import SandboxUser
+from sandbox.testing import running_double
+
+ATTACKED = replace(FAST, computer_delay=1.0, thinker_workers=1)
+"""The computers' pace of production (a second a card) and a worker process."""
+
+
+def _dm_labels(double: BotApiDouble, person: SandboxUser) -> str:
+    for message in reversed(double.chat_view(person.dm).bot_messages):
+        if (message.text or "").startswith("♥ Hearts ·"):
+            return str(message.labels)
+    return ""
+
+
+async def _play_five_hands(double: BotApiDouble, ann: SandboxUser, table: Table) -> None:
+    """Ann plays (her own choices, so the reviews have work) until hand 6 is dealt."""
+    game = table.game
+    assert game is not None
+    seat = table.seat_of(ann.id)
+    while game.hand_number <= 5:
+        if await play_turn(double, ann, table) is None:
+            await double.wait_for(lambda: game.hand_number > 5 or seat in game.waiting_for(), 10)
+
+
+async def test_hints_and_reviews_never_hold_up_a_table_of_computers(tmp_path: Path) -> None:
+    database = tmp_path / "hearts.sqlite3"
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        cara = double.create_user("Cara", username="cara")
+        four = [double.create_user(n, username=n.lower()) for n in ("Bob", "Cid", "Dan", "Eve")]
+        ann_group = double.create_group("Ann's", members=[ann])
+        robots = double.create_group("Robots", members=[cara])
+        friends = double.create_group("Friends", members=four)
+
+        # Before: Ann plays five hands of her own (quickly), for the reviews.
+        async with running_bot(double, database) as app:
+            _, ann_table = await start_with_computers(double, app, ann_group, [ann])
+            await _play_five_hands(double, ann, ann_table)
+        game_id = ann_table.id
+
+        async with running_bot(double, database, ATTACKED) as app:
+            rooms = rooms_of(app)
+            ann_table = rooms.registry.tables[game_id]
+            _, robot_table = await start_with_computers(double, app, robots, [cara])
+            await cara.send(robots, "/leave")  # a computer plays her seat: computers only
+            moved: list[float] = []
+
+            async def heard(table: Table, events: list[Event]) -> None:
+                if table.id == robot_table.id:
+                    moved.append(time.monotonic())
+
+            rooms.moves.subscribe(heard)
+            _, friends_table = await start_with_computers(double, app, friends, four)
+
+            def longest_wait(since: float, until: float) -> float:
+                times = [since, *(t for t in moved if since < t < until), until]
+                return max(b - a for a, b in itertools.pairwise(times))
+
+            # The baseline: the computers' table on its own (the worker started, warm).
+            await double.wait_for(lambda: len(moved) >= 6, 30)
+            began = time.monotonic()
+            await asyncio.sleep(8)
+            baseline = longest_wait(began, time.monotonic())
+            assert 0.9 < baseline < 3
+
+            async def attack(presses: list[asyncio.Future[str | None]], settle: float) -> float:
+                since = time.monotonic()
+                answers = await asyncio.gather(*presses)
+                assert all(a is not None for a in answers)
+                await asyncio.sleep(settle)
+                return longest_wait(since, time.monotonic())
+
+            # 50 presses of 💡 at once from Ann, at her pass in hand 6.
+            await double.wait_for(lambda: "💡 Hint" in _dm_labels(double, ann), 10)
+            hint = f"h:{game_id}:6:"
+            dm = double.chat_view(ann.dm).bot_messages[-1].message_id
+            presses = [
+                asyncio.ensure_future(ann.press_forged(ann.dm, dm, hint, timeout=60))
+                for _ in range(50)
+            ]
+            waits = [await attack(presses, 3)]
+            # One answer for the decision, however many presses waited for it.
+            assert len(ann_table.ui.hints) == 1
+            assert ann_table.ui.hints_used[6] == {ann_table.seat_of(ann.id): 1}
+
+            # Four people at their pass, 12 presses each.
+            presses = []
+            for person in four:
+                await double.wait_for(lambda p=person: "💡 Hint" in _dm_labels(double, p), 10)
+                their_dm = double.chat_view(person.dm).bot_messages[-1].message_id
+                data = f"h:{friends_table.id}:1:"
+                presses += [
+                    asyncio.ensure_future(
+                        person.press_forged(person.dm, their_dm, data, timeout=60)
+                    )
+                    for _ in range(12)
+                ]
+            waits.append(await attack(presses, 3))
+
+            # The reviews of hands 1–5, three times over, then the forged hands 0 and 999999.
+            await asyncio.sleep(10)  # Ann's presses are allowed again (the limiter's bucket)
+            reviews = [
+                asyncio.ensure_future(ann.press_forged(ann.dm, dm, f"v:{game_id}:{h}:", timeout=60))
+                for _ in range(3)
+                for h in range(1, 6)
+            ]
+            since = time.monotonic()
+            answers = await asyncio.gather(*reviews)
+            assert sorted(a for a in answers if (a or "").startswith("🔍 Reviewing")) == [
+                f"🔍 Reviewing hand {h}…" for h in range(1, 6)
+            ]
+            await double.wait_for(
+                lambda: all(ann.dm_view().find(f"🔍 Hand {h}") for h in range(1, 6)), 120
+            )
+            waits.append(longest_wait(since, time.monotonic()))
+            assert max(waits) <= 1.5 * baseline, (baseline, waits)
+            await asyncio.sleep(5)  # the limiter's bucket fills again
+            for hand in (0, 999999):
+                toast = await ann.press_forged(ann.dm, dm, f"v:{game_id}:{hand}:")
+                assert toast == f"There is no hand {hand} in this game."
+
+            assert robot_table.status == "active" or robot_table.game is not None

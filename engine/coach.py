@@ -4,10 +4,11 @@ Everything here reads a `SeatView` and nothing else, so the coach knows exactly 
 person it helps knows: it never sees a hidden hand, before or after the hand. A review
 judges each past decision from the view the person had at that moment.
 
-- `hint` gives the card (or the three cards to pass) the `expert` chooses, the expected
-  cost of the best two or three choices from the same evaluation, and the facts of the
-  position that drive it (a void shown, the Q♠ still out, hearts left, who can still
-  shoot the moon).
+- `hint` gives the card (or the three cards to pass) the `expert` chooses, the hand's
+  expected points of the best two or three choices from the same evaluation (none listed
+  with fewer points than the choice; one the game's end rules out is said apart, with its
+  chances of losing or winning the game), and the facts of the position that drive it (a
+  void shown, the Q♠ still out, hearts left, who can still shoot the moon).
 - Passes are weighed by playing the hand out: deals of the unseen cards, the others pass
   as the `expert` would, then everyone plays the `expert`'s playout policy to the end.
 - `review` finds the one to three decisions of a hand where the person's choice cost the
@@ -40,7 +41,7 @@ from .cards import (
 )
 from .game import Game
 from .moves import Move
-from .players.expert import ExpertPlayer, expert_pass, game_can_end
+from .players.expert import GAME_SWING, ExpertPlayer, PlayEvaluation, expert_pass, game_can_end
 from .players.knowledge import decision_rng
 from .players.moon import taken_masks
 from .players.playout import final_points, hand_cost, play_out
@@ -103,10 +104,23 @@ class Fact:
 
 @dataclass(frozen=True)
 class Option:
-    """One choice with its expected cost (points of the hand, lower is better)."""
+    """One choice with what it leads to: the hand's expected points (lower is better; in
+    Complex Hearts how much they grow the size |z| of the seat's total), and when the hand
+    can end the game, the chances that it ends it lost or won."""
 
     cards: tuple[Card, ...]
-    cost: float
+    points: float
+    lose: float = 0.0
+    """The chance the hand ends the game with another seat among the winners and not this
+    one (a play's; a pass is weighed by its points alone)."""
+    win: float = 0.0
+    """The chance the hand ends the game with this seat the sole winner."""
+
+    @property
+    def cost(self) -> float:
+        """What the `expert` weighs: the points, a game lost or won counted as `GAME_SWING`
+        points."""
+        return self.points + GAME_SWING * (self.lose - self.win)
 
 
 @dataclass(frozen=True)
@@ -114,10 +128,14 @@ class Hint:
     kind: Literal["pass", "play"]
     best: Option
     others: tuple[Option, ...]
-    """The next best choices, best first (at most two)."""
+    """The next best choices, best first (at most two), none with fewer points than
+    ``best``: a choice the game's end rules out goes in ``rival``."""
     facts: tuple[Fact, ...]
     forced: bool = False
     """Nothing to weigh: every legal card plays alike."""
+    rival: Option | None = None
+    """A choice that would take fewer points than ``best`` but does worse at the game's
+    end (more often lost, or less often won): said apart, never listed as better."""
 
 
 # ------------------------------------------------------------------------------ hints
@@ -138,10 +156,18 @@ def play_hint(view: SeatView, player: ExpertPlayer, budget_ms: float) -> Hint:
     card = evaluation.card
     if evaluation.forced:
         return Hint("play", Option((card,), 0.0), (), _play_facts(view, card, ()), forced=True)
-    ranked = _ranked(evaluation.costs, card)
-    best = Option((card,), evaluation.costs[card])
-    others = tuple(Option((c,), v) for c, v in ranked[:2])
-    return Hint("play", best, others, _play_facts(view, card, [c for c, _ in ranked[:2]]))
+    best = _option(evaluation, card)
+    ranked = [_option(evaluation, c) for c, _ in _ranked(evaluation.costs, card)]
+    others = [o for o in ranked if o.points >= best.points - 1e-9][:2]
+    lighter = [o for o in ranked if o.points < best.points - 1e-9]
+    rival = min(lighter, key=lambda o: o.points) if lighter else None
+    facts = _play_facts(view, card, [o.cards[0] for o in others])
+    return Hint("play", best, tuple(others), facts, rival=rival)
+
+
+def _option(evaluation: PlayEvaluation, card: Card) -> Option:
+    outlook = evaluation.outlooks[card]
+    return Option((card,), outlook.points, outlook.lose, outlook.win)
 
 
 def _ranked(costs: dict[Card, float], chosen: Card) -> list[tuple[Card, float]]:
@@ -173,14 +199,12 @@ def pass_candidates(view: SeatView) -> list[Mask]:
 
 
 def pass_hint_from(view: SeatView, candidates: Sequence[Mask], costs: Sequence[float]) -> Hint:
-    """The pass hint once ``candidates`` (`pass_candidates`) are weighed at ``costs``."""
-    chosen = candidates[0]
-    best = Option(tuple(cards_of(chosen)), costs[0])
-    others = sorted(
-        (Option(tuple(cards_of(m)), v) for m, v in zip(candidates[1:], costs[1:], strict=True)),
-        key=lambda o: o.cost,
-    )
-    return Hint("pass", best, tuple(others), _pass_facts(view, chosen))
+    """The pass hint once ``candidates`` (`pass_candidates`) are weighed at ``costs``: the
+    one that came out cheapest (the `expert`'s own on a tie), the others after it."""
+    options = [Option(tuple(cards_of(m)), v) for m, v in zip(candidates, costs, strict=True)]
+    best = min(range(len(options)), key=lambda i: (options[i].points, i))
+    others = sorted((o for i, o in enumerate(options) if i != best), key=lambda o: o.points)
+    return Hint("pass", options[best], tuple(others), _pass_facts(view, candidates[best]))
 
 
 def pass_chunks(deals: int) -> list[int]:
@@ -370,7 +394,8 @@ class Decision:
 
 @dataclass(frozen=True)
 class Finding:
-    """A decision that cost expected points against the `expert`'s choice."""
+    """A decision that cost expected points against the `expert`'s choice, or made the
+    game's end likelier lost (or less likely won)."""
 
     trick: int
     chosen: Option
@@ -379,7 +404,18 @@ class Finding:
 
     @property
     def loss(self) -> float:
+        """What the choice cost, the game's end counted in points (`GAME_SWING`)."""
         return self.chosen.cost - self.expert.cost
+
+    @property
+    def points_loss(self) -> float:
+        """The hand's points the choice cost (negative: it took fewer than the expert's)."""
+        return self.chosen.points - self.expert.points
+
+    @property
+    def game_loss(self) -> float:
+        """The part of `loss` that is the game's end, in points."""
+        return self.loss - self.points_loss
 
 
 def hand_decisions(
@@ -462,8 +498,8 @@ def judge_play(
         return None
     return Finding(
         decision.trick,
-        Option((card,), evaluation.costs[card]),
-        Option((evaluation.card,), evaluation.costs[evaluation.card]),
+        _option(evaluation, card),
+        _option(evaluation, evaluation.card),
         _play_facts(view, evaluation.card, (card,)),
     )
 

@@ -50,6 +50,8 @@ class Coach:
         self.screens = screens
         self.moves = moves
         self.thinker = thinker
+        self.hints_at_once = HINTS_AT_ONCE
+        self.reviews_at_once = REVIEWS_AT_ONCE
         self.limiter = CommandLimiter()
         """Each person's presses of 💡 and 🔍, limited as their commands are."""
         self._hinting: dict[tuple[int, int, str], asyncio.Future[Hint]] = {}
@@ -81,7 +83,7 @@ class Coach:
             job = (game_id, seat, key)
             flight = self._hinting.get(job)
             if flight is None:
-                if len(self._hinting) >= HINTS_AT_ONCE:
+                if len(self._hinting) >= self.hints_at_once:
                     raise UserError(BUSY)
                 seed = table.id * 7919 + seat
                 flight = asyncio.ensure_future(self.thinker.hint(seed, view, HINT_BUDGET_MS))
@@ -131,7 +133,7 @@ class Coach:
         job = (game_id, seat, hand)
         if job in self._reviewing:
             return msg("🔍 Still thinking about hand {hand}…", hand=hand)
-        if len(self._reviewing) >= REVIEWS_AT_ONCE:
+        if len(self._reviewing) >= self.reviews_at_once:
             raise UserError(BUSY)
         self._reviewing.add(job)
         self.screens.background.spawn(self._review(job, person))

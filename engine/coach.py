@@ -53,8 +53,8 @@ HINT_BUDGET_MS = 400.0
 """The `expert`'s time for a hint's play decision (the bot answers within a second)."""
 PASS_DEALS = 800
 """Deals a pass hint weighs each candidate pass over."""
-PASS_CHUNK = 200
-"""Deals one job of the worker pool weighs (about 0.2 s): a pass hint or a review is a
+PASS_CHUNK = 50
+"""Deals one job of the worker pool weighs (about 0.05 s): a pass hint or a review is a
 line of short jobs, so a computer player's move never waits behind a long one."""
 REVIEW_PASS_DEALS = 1500
 REVIEW_BUDGET_MS = 250.0

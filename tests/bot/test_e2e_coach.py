@@ -205,3 +205,19 @@ async def test_a_coach_busy_with_others_says_so_and_answers_once_it_is_free(
                 toast = await _forge(double, person, data)
                 assert (toast or "").startswith("💡 ")
             assert table.ui.hints_used[1] == {0: 1, 1: 1}
+
+
+async def test_a_review_of_a_hand_that_does_not_exist_says_so(tmp_path: Path) -> None:
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        group = double.create_group("Hearts", members=[ann])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            _, table = await start_with_computers(double, app, group, [ann])
+            await double.wait_for(lambda: _screen(double, ann) is not None, 5)
+            # Forged presses (hand 0; a hand far beyond the game's): no review starts.
+            for hand in (0, 999999):
+                toast = await _forge(double, ann, f"v:{table.id}:{hand}:")
+                assert toast == f"There is no hand {hand} in this game."
+            assert await _forge(double, ann, f"v:{table.id}:1:") == "That hand isn't over yet."
+            await asyncio.sleep(0.5)
+            assert not ann.dm_view().find("🔍 Hand")

@@ -134,12 +134,12 @@ def test_a_pass_weighed_in_the_pools_chunks_is_the_same_as_in_one_go() -> None:
     # deals each) so a computer's move never waits long; the sum is one weighing.
     view = Game(Rules(), deals=[deal_keeping(SEAT0, 2, 4)]).view(0)
     candidates = [mask_of_codes(given) for given in (view.hand[:3], view.hand[-3:])]
-    assert pass_chunks(450) == [200, 200, 50]
+    assert pass_chunks(120) == [50, 50, 20]
     sums = [0.0, 0.0]
-    for chunk, size in enumerate(pass_chunks(450)):
+    for chunk, size in enumerate(pass_chunks(120)):
         part = pass_sums(view, candidates, 3, "t", chunk, size)
         sums = [a + b for a, b in zip(sums, part, strict=True)]
-    assert weigh_passes(view, candidates, 3, "t", 450) == [s / 450 for s in sums]
+    assert weigh_passes(view, candidates, 3, "t", 120) == [s / 120 for s in sums]
     # Each chunk has deals of its own: the same chunk twice is the same, two chunks differ.
     assert pass_sums(view, candidates, 3, "t", 0, 50) == pass_sums(view, candidates, 3, "t", 0, 50)
     assert pass_sums(view, candidates, 3, "t", 0, 50) != pass_sums(view, candidates, 3, "t", 1, 50)

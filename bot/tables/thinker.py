@@ -10,6 +10,11 @@ coach's hints (`HINT`), then its reviews (`REVIEW`), first come first served wit
 The coach's work comes in short jobs (a play decision, or `PASS_CHUNK` deals of a pass),
 so a computer's move waits at most for one short job already running, however many hints
 and reviews are waiting.
+
+Only so far, though: each place in the line has a patience (`PATIENCE`), and a job that
+has waited longer than that goes ahead of jobs that came after it has run out. A hint is
+thus never starved when the computers alone keep the pool busy (20 tables of `expert`
+computers on one worker do); it waits its patience, then its turn among them.
 """
 
 from __future__ import annotations
@@ -44,6 +49,9 @@ from engine.players import ExpertPlayer, make_player
 
 COMPUTER, HINT, REVIEW = 0, 1, 2
 """Places in the line, first first."""
+PATIENCE = {COMPUTER: 0.0, HINT: 2.0, REVIEW: 6.0}
+"""Seconds a job lets later jobs of earlier places go ahead of it: the line is ordered by
+arrival plus patience."""
 
 
 def _choose(kind: str, level: str, seed: int, view: SeatView, budget_ms: float) -> object:
@@ -59,7 +67,7 @@ def _play_hint(seed: int, view: SeatView, budget_ms: float) -> Hint:
     return play_hint(view, ExpertPlayer(seed), budget_ms)
 
 
-_Job = tuple[int, int, Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+_Job = tuple[float, int, Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
 
 
 class Thinker:
@@ -74,14 +82,19 @@ class Thinker:
         self._line: list[_Job] = []
         self._order = itertools.count()
         self._running = 0
+        self._closed = False
 
     # ------------------------------------------------------------------ the line
 
     async def run(self, priority: int, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in the pool, once every job of a lower ``priority`` number (and
-        of the same one that came earlier) has gone to a worker."""
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._line, (priority, next(self._order), fn, args, future))
+        """``fn(*args)`` in the pool, after the jobs that came before it and those of an
+        earlier place (``priority``) that came within its `PATIENCE`."""
+        if self._closed:
+            raise RuntimeError("the worker pool is closed (the bot is stopping)")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        due = loop.time() + PATIENCE[priority]
+        heapq.heappush(self._line, (due, next(self._order), fn, args, future))
         self._start_next()
         return await future
 
@@ -91,7 +104,7 @@ class Thinker:
 
     def _start_next(self) -> None:
         loop = asyncio.get_running_loop()
-        while self._running < self._workers and self._line:
+        while self._running < self._workers and self._line and not self._closed:
             _, _, fn, args, future = heapq.heappop(self._line)
             if future.done():  # its caller gave up waiting
                 continue
@@ -177,6 +190,7 @@ class Thinker:
         return [s / deals for s in sums]
 
     def close(self) -> None:
+        self._closed = True
         for *_, future in self._line:
             future.cancel()
         self._line.clear()

@@ -1,13 +1,13 @@
 """The worker pool's line (`bot.tables.thinker`): computer players' moves before hints,
-hints before reviews, first come first served within each; a caller that gives up leaves
-no job behind."""
+hints before reviews, first come first served within each, a job that waited its patience
+before newer ones; a caller that gives up leaves no job behind."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 
-from bot.tables.thinker import COMPUTER, HINT, REVIEW, Thinker
+from bot.tables.thinker import COMPUTER, HINT, PATIENCE, REVIEW, Thinker
 
 
 def _hold(gate: threading.Event) -> str:
@@ -64,5 +64,25 @@ async def test_a_job_whose_caller_gave_up_is_never_run() -> None:
         assert await kept == "kept"
         assert heard == ["kept"]
         assert thinker.waiting() == 0
+    finally:
+        thinker.close()
+
+
+async def test_a_hint_that_waited_its_patience_goes_before_newer_computer_moves() -> None:
+    # Computers that keep the pool busy on their own cannot starve the coach for good.
+    thinker = Thinker(workers=0)
+    try:
+        gate = threading.Event()
+        heard: list[str] = []
+        running = asyncio.ensure_future(thinker.run(COMPUTER, _hold, gate))
+        await asyncio.sleep(0.05)
+        hint = asyncio.ensure_future(thinker.run(HINT, _say, "hint", heard))
+        review = asyncio.ensure_future(thinker.run(REVIEW, _say, "review", heard))
+        await asyncio.sleep(PATIENCE[HINT] + 0.1)
+        computer = asyncio.ensure_future(thinker.run(COMPUTER, _say, "computer", heard))
+        await asyncio.sleep(0.05)
+        gate.set()
+        await asyncio.gather(running, hint, review, computer)
+        assert heard == ["hint", "computer", "review"]  # the review's patience is longer
     finally:
         thinker.close()

@@ -11,10 +11,9 @@ The coach's work comes in short jobs (a play decision, or `PASS_CHUNK` deals of 
 so a computer's move waits at most for one short job already running, however many hints
 and reviews are waiting.
 
-Only so far, though: each place in the line has a patience (`PATIENCE`), and a job that
-has waited longer than that goes ahead of jobs that came after it has run out. A hint is
-thus never starved when the computers alone keep the pool busy (20 tables of `expert`
-computers on one worker do); it waits its patience, then its turn among them.
+Only so far, though: when computer players' moves keep the pool busy on their own (20
+tables of `expert` computers on one worker do), a waiting piece of the coach's work goes
+after every `COMPUTER_STREAK` computer moves, so the coach slows down but never stops.
 """
 
 from __future__ import annotations
@@ -49,9 +48,8 @@ from engine.players import ExpertPlayer, make_player
 
 COMPUTER, HINT, REVIEW = 0, 1, 2
 """Places in the line, first first."""
-PATIENCE = {COMPUTER: 0.0, HINT: 2.0, REVIEW: 6.0}
-"""Seconds a job lets later jobs of earlier places go ahead of it: the line is ordered by
-arrival plus patience."""
+COMPUTER_STREAK = 3
+"""Computer moves that may start in a row while the coach's work waits."""
 
 
 def _choose(kind: str, level: str, seed: int, view: SeatView, budget_ms: float) -> object:
@@ -67,7 +65,7 @@ def _play_hint(seed: int, view: SeatView, budget_ms: float) -> Hint:
     return play_hint(view, ExpertPlayer(seed), budget_ms)
 
 
-_Job = tuple[float, int, Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+_Job = tuple[int, int, Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
 
 
 class Thinker:
@@ -83,18 +81,19 @@ class Thinker:
         self._order = itertools.count()
         self._running = 0
         self._closed = False
+        self._streak = 0
+        """Computer moves started in a row while the coach's work waited."""
 
     # ------------------------------------------------------------------ the line
 
     async def run(self, priority: int, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in the pool, after the jobs that came before it and those of an
-        earlier place (``priority``) that came within its `PATIENCE`."""
+        """``fn(*args)`` in the pool, once every job of a lower ``priority`` number (and
+        of the same one that came earlier) has gone to a worker, but for the coach's turn
+        after `COMPUTER_STREAK` computer moves."""
         if self._closed:
             raise RuntimeError("the worker pool is closed (the bot is stopping)")
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        due = loop.time() + PATIENCE[priority]
-        heapq.heappush(self._line, (due, next(self._order), fn, args, future))
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._line, (priority, next(self._order), fn, args, future))
         self._start_next()
         return await future
 
@@ -105,12 +104,28 @@ class Thinker:
     def _start_next(self) -> None:
         loop = asyncio.get_running_loop()
         while self._running < self._workers and self._line and not self._closed:
-            _, _, fn, args, future = heapq.heappop(self._line)
+            _, _, fn, args, future = self._next()
             if future.done():  # its caller gave up waiting
                 continue
             self._running += 1
             done = loop.run_in_executor(self._executor, fn, *args)
             done.add_done_callback(lambda d, f=future: self._finished(d, f))  # type: ignore[misc]
+
+    def _next(self) -> _Job:
+        """The next job: the first in the line, or the coach's first once computer moves
+        have started `COMPUTER_STREAK` times in a row while it waited."""
+        coach = [j for j in self._line if j[0] != COMPUTER and not j[4].done()]
+        if not coach:
+            self._streak = 0
+        elif self._line[0][0] != COMPUTER or self._streak >= COMPUTER_STREAK:
+            job = min(coach)
+            self._line.remove(job)
+            heapq.heapify(self._line)
+            self._streak = 0
+            return job
+        else:
+            self._streak += 1
+        return heapq.heappop(self._line)
 
     def _finished(self, done: asyncio.Future[Any], future: asyncio.Future[Any]) -> None:
         self._running -= 1

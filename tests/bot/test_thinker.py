@@ -1,13 +1,13 @@
 """The worker pool's line (`bot.tables.thinker`): computer players' moves before hints,
-hints before reviews, first come first served within each, a job that waited its patience
-before newer ones; a caller that gives up leaves no job behind."""
+hints before reviews, first come first served within each, but the coach's turn after a
+streak of computers; a caller that gives up leaves no job behind."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 
-from bot.tables.thinker import COMPUTER, HINT, PATIENCE, REVIEW, Thinker
+from bot.tables.thinker import COMPUTER, COMPUTER_STREAK, HINT, REVIEW, Thinker
 
 
 def _hold(gate: threading.Event) -> str:
@@ -68,21 +68,26 @@ async def test_a_job_whose_caller_gave_up_is_never_run() -> None:
         thinker.close()
 
 
-async def test_a_hint_that_waited_its_patience_goes_before_newer_computer_moves() -> None:
-    # Computers that keep the pool busy on their own cannot starve the coach for good.
+async def test_computers_that_keep_the_pool_busy_let_the_coach_through_now_and_then() -> None:
+    # Computers that keep the pool busy on their own cannot starve the coach.
     thinker = Thinker(workers=0)
     try:
         gate = threading.Event()
         heard: list[str] = []
         running = asyncio.ensure_future(thinker.run(COMPUTER, _hold, gate))
         await asyncio.sleep(0.05)
-        hint = asyncio.ensure_future(thinker.run(HINT, _say, "hint", heard))
-        review = asyncio.ensure_future(thinker.run(REVIEW, _say, "review", heard))
-        await asyncio.sleep(PATIENCE[HINT] + 0.1)
-        computer = asyncio.ensure_future(thinker.run(COMPUTER, _say, "computer", heard))
+        jobs = [asyncio.ensure_future(thinker.run(REVIEW, _say, "review", heard))]
+        jobs += [asyncio.ensure_future(thinker.run(HINT, _say, "hint", heard))]
+        jobs += [
+            asyncio.ensure_future(thinker.run(COMPUTER, _say, f"computer {n}", heard))
+            for n in range(1, 9)
+        ]
         await asyncio.sleep(0.05)
         gate.set()
-        await asyncio.gather(running, hint, review, computer)
-        assert heard == ["hint", "computer", "review"]  # the review's patience is longer
+        await asyncio.gather(running, *jobs)
+        streak = [f"computer {n}" for n in range(1, COMPUTER_STREAK + 1)]
+        assert heard[: COMPUTER_STREAK + 1] == [*streak, "hint"]
+        assert heard.index("review") == 2 * COMPUTER_STREAK + 1
+        assert len(heard) == 10
     finally:
         thinker.close()

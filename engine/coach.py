@@ -4,10 +4,11 @@ Everything here reads a `SeatView` and nothing else, so the coach knows exactly 
 person it helps knows: it never sees a hidden hand, before or after the hand. A review
 judges each past decision from the view the person had at that moment.
 
-- `hint` gives the card (or the three cards to pass) the `expert` chooses, the expected
-  cost of the best two or three choices from the same evaluation, and the facts of the
-  position that drive it (a void shown, the Q♠ still out, hearts left, who can still
-  shoot the moon).
+- `hint` gives the card (or the three cards to pass) the `expert` chooses, the hand's
+  expected points of the best two or three choices from the same evaluation (none listed
+  with fewer points than the choice; one the game's end rules out is said apart, with its
+  chances of losing or winning the game), and the facts of the position that drive it (a
+  void shown, the Q♠ still out, hearts left, who can still shoot the moon).
 - Passes are weighed by playing the hand out: deals of the unseen cards, the others pass
   as the `expert` would, then everyone plays the `expert`'s playout policy to the end.
 - `review` finds the one to three decisions of a hand where the person's choice cost the
@@ -40,7 +41,7 @@ from .cards import (
 )
 from .game import Game
 from .moves import Move
-from .players.expert import ExpertPlayer, expert_pass, game_can_end
+from .players.expert import GAME_SWING, ExpertPlayer, PlayEvaluation, expert_pass, game_can_end
 from .players.knowledge import decision_rng
 from .players.moon import taken_masks
 from .players.playout import final_points, hand_cost, play_out
@@ -52,6 +53,9 @@ HINT_BUDGET_MS = 400.0
 """The `expert`'s time for a hint's play decision (the bot answers within a second)."""
 PASS_DEALS = 800
 """Deals a pass hint weighs each candidate pass over."""
+PASS_CHUNK = 50
+"""Deals one job of the worker pool weighs (about 0.05 s): a pass hint or a review is a
+line of short jobs, so a computer player's move never waits behind a long one."""
 REVIEW_PASS_DEALS = 1500
 REVIEW_BUDGET_MS = 250.0
 """Per play decision of a review: a hand of 13 decisions stays within 5 s."""
@@ -100,10 +104,23 @@ class Fact:
 
 @dataclass(frozen=True)
 class Option:
-    """One choice with its expected cost (points of the hand, lower is better)."""
+    """One choice with what it leads to: the hand's expected points (lower is better; in
+    Complex Hearts how much they grow the size |z| of the seat's total), and when the hand
+    can end the game, the chances that it ends it lost or won."""
 
     cards: tuple[Card, ...]
-    cost: float
+    points: float
+    lose: float = 0.0
+    """The chance the hand ends the game with another seat among the winners and not this
+    one (a play's; a pass is weighed by its points alone)."""
+    win: float = 0.0
+    """The chance the hand ends the game with this seat the sole winner."""
+
+    @property
+    def cost(self) -> float:
+        """What the `expert` weighs: the points, a game lost or won counted as `GAME_SWING`
+        points."""
+        return self.points + GAME_SWING * (self.lose - self.win)
 
 
 @dataclass(frozen=True)
@@ -111,10 +128,14 @@ class Hint:
     kind: Literal["pass", "play"]
     best: Option
     others: tuple[Option, ...]
-    """The next best choices, best first (at most two)."""
+    """The next best choices, best first (at most two), none with fewer points than
+    ``best``: a choice the game's end rules out goes in ``rival``."""
     facts: tuple[Fact, ...]
     forced: bool = False
     """Nothing to weigh: every legal card plays alike."""
+    rival: Option | None = None
+    """A choice that would take fewer points than ``best`` but does worse at the game's
+    end (more often lost, or less often won): said apart, never listed as better."""
 
 
 # ------------------------------------------------------------------------------ hints
@@ -135,10 +156,18 @@ def play_hint(view: SeatView, player: ExpertPlayer, budget_ms: float) -> Hint:
     card = evaluation.card
     if evaluation.forced:
         return Hint("play", Option((card,), 0.0), (), _play_facts(view, card, ()), forced=True)
-    ranked = _ranked(evaluation.costs, card)
-    best = Option((card,), evaluation.costs[card])
-    others = tuple(Option((c,), v) for c, v in ranked[:2])
-    return Hint("play", best, others, _play_facts(view, card, [c for c, _ in ranked[:2]]))
+    best = _option(evaluation, card)
+    ranked = [_option(evaluation, c) for c, _ in _ranked(evaluation.costs, card)]
+    others = [o for o in ranked if o.points >= best.points - 1e-9][:2]
+    lighter = [o for o in ranked if o.points < best.points - 1e-9]
+    rival = min(lighter, key=lambda o: o.points) if lighter else None
+    facts = _play_facts(view, card, [o.cards[0] for o in others])
+    return Hint("play", best, tuple(others), facts, rival=rival)
+
+
+def _option(evaluation: PlayEvaluation, card: Card) -> Option:
+    outlook = evaluation.outlooks[card]
+    return Option((card,), outlook.points, outlook.lose, outlook.win)
 
 
 def _ranked(costs: dict[Card, float], chosen: Card) -> list[tuple[Card, float]]:
@@ -155,18 +184,53 @@ def _ranked(costs: dict[Card, float], chosen: Card) -> list[tuple[Card, float]]:
 
 def pass_hint(view: SeatView, seed: int = 0, deals: int = PASS_DEALS) -> Hint:
     """The `expert`'s three cards, weighed against the two closest other passes."""
+    candidates = pass_candidates(view)
+    return pass_hint_from(
+        view, candidates, weigh_passes(view, candidates, seed, "coach-pass", deals)
+    )
+
+
+def pass_candidates(view: SeatView) -> list[Mask]:
+    """The passes a pass hint weighs: the `expert`'s own first, then two nearby ones."""
     if view.phase != "pass" or view.passed is not None or view.seat not in view.waiting_for:
         raise ValueError("a pass hint is for a seat still choosing its pass")
-    rules = view.rules
-    chosen = expert_pass(rules, view.hand_mask)
-    candidates = [chosen, *_nearby_passes(view, chosen)]
-    costs = evaluate_passes(view, candidates, decision_rng(seed, view, "coach-pass"), deals)
-    best = Option(tuple(cards_of(chosen)), costs[0])
-    others = sorted(
-        (Option(tuple(cards_of(m)), v) for m, v in zip(candidates[1:], costs[1:], strict=True)),
-        key=lambda o: o.cost,
-    )
-    return Hint("pass", best, tuple(others), _pass_facts(view, chosen))
+    chosen = expert_pass(view.rules, view.hand_mask)
+    return [chosen, *_nearby_passes(view, chosen)]
+
+
+def pass_hint_from(view: SeatView, candidates: Sequence[Mask], costs: Sequence[float]) -> Hint:
+    """The pass hint once ``candidates`` (`pass_candidates`) are weighed at ``costs``: the
+    one that came out cheapest (the `expert`'s own on a tie), the others after it."""
+    options = [Option(tuple(cards_of(m)), v) for m, v in zip(candidates, costs, strict=True)]
+    best = min(range(len(options)), key=lambda i: (options[i].points, i))
+    others = sorted((o for i, o in enumerate(options) if i != best), key=lambda o: o.points)
+    return Hint("pass", options[best], tuple(others), _pass_facts(view, candidates[best]))
+
+
+def pass_chunks(deals: int) -> list[int]:
+    """How many deals each job of a pass weighing takes: at most `PASS_CHUNK` each."""
+    return [min(PASS_CHUNK, deals - at) for at in range(0, deals, PASS_CHUNK)]
+
+
+def pass_sums(
+    view: SeatView, candidates: Sequence[Mask], seed: int, tag: str, chunk: int, deals: int
+) -> list[float]:
+    """One job of a pass weighing: each candidate's summed cost over ``deals`` deals of
+    chunk number ``chunk`` (its own deals, fixed by the view, the seed and the tag)."""
+    rng = decision_rng(seed, view, f"{tag}:{chunk}")
+    return [c * deals for c in evaluate_passes(view, candidates, rng, deals)]
+
+
+def weigh_passes(
+    view: SeatView, candidates: Sequence[Mask], seed: int, tag: str, deals: int
+) -> list[float]:
+    """Each candidate's expected cost over ``deals`` deals, in the chunks the worker pool
+    runs one by one (`pass_sums`), so the result is the same either way."""
+    sums = [0.0] * len(candidates)
+    for chunk, size in enumerate(pass_chunks(deals)):
+        for i, s in enumerate(pass_sums(view, candidates, seed, tag, chunk, size)):
+            sums[i] += s
+    return [s / deals for s in sums]
 
 
 def _nearby_passes(view: SeatView, chosen: Mask) -> list[Mask]:
@@ -330,7 +394,8 @@ class Decision:
 
 @dataclass(frozen=True)
 class Finding:
-    """A decision that cost expected points against the `expert`'s choice."""
+    """A decision that cost expected points against the `expert`'s choice, or made the
+    game's end likelier lost (or less likely won)."""
 
     trick: int
     chosen: Option
@@ -339,7 +404,18 @@ class Finding:
 
     @property
     def loss(self) -> float:
+        """What the choice cost, the game's end counted in points (`GAME_SWING`)."""
         return self.chosen.cost - self.expert.cost
+
+    @property
+    def points_loss(self) -> float:
+        """The hand's points the choice cost (negative: it took fewer than the expert's)."""
+        return self.chosen.points - self.expert.points
+
+    @property
+    def game_loss(self) -> float:
+        """The part of `loss` that is the game's end, in points."""
+        return self.loss - self.points_loss
 
 
 def hand_decisions(
@@ -375,36 +451,61 @@ def review(
     empty when each was within `REVIEW_THRESHOLD` of it (a hand played well).
 
     ``deals`` fixes the play decisions' deals (None: as many as ``budget_ms`` affords).
+    The worker pool runs the same steps as separate jobs (`judge_play`, `pass_sums`).
     """
-    player = ExpertPlayer(seed, deals=deals)
-    findings: list[Finding] = []
+    findings: list[Finding | None] = []
     for decision in decisions:
-        view = decision.view
         if decision.trick == 0:
-            chosen = mask_of(c.index for c in decision.chosen)
-            best = expert_pass(view.rules, view.hand_mask)
-            if chosen == best:
+            candidates = review_passes(decision)
+            if candidates is None:
                 continue
-            rng = decision_rng(seed, view, "coach-review")
-            mine, expert = evaluate_passes(view, [chosen, best], rng, pass_deals)
-            finding = Finding(
-                0,
-                Option(decision.chosen, mine),
-                Option(tuple(cards_of(best)), expert),
-                _pass_facts(view, best),
-            )
+            costs = weigh_passes(decision.view, candidates, seed, "coach-review", pass_deals)
+            findings.append(pass_finding(decision, candidates, costs))
         else:
-            evaluation = player.evaluate_play(view, budget_ms)
-            (card,) = decision.chosen
-            if evaluation.forced or card == evaluation.card:
-                continue
-            finding = Finding(
-                decision.trick,
-                Option((card,), evaluation.costs[card]),
-                Option((evaluation.card,), evaluation.costs[evaluation.card]),
-                _play_facts(view, evaluation.card, (card,)),
-            )
-        if finding.loss >= REVIEW_THRESHOLD:
-            findings.append(finding)
-    findings.sort(key=lambda f: (-f.loss, f.trick))
-    return findings[:REVIEW_MOST]
+            findings.append(judge_play(decision, seed, budget_ms, deals))
+    return worst(findings)
+
+
+def review_passes(decision: Decision) -> list[Mask] | None:
+    """The passes a review of the pass weighs (the person's, then the `expert`'s), or None
+    when they are the same."""
+    view = decision.view
+    chosen = mask_of(c.index for c in decision.chosen)
+    best = expert_pass(view.rules, view.hand_mask)
+    return None if chosen == best else [chosen, best]
+
+
+def pass_finding(decision: Decision, candidates: Sequence[Mask], costs: Sequence[float]) -> Finding:
+    """The finding of a reviewed pass, once `review_passes` are weighed at ``costs``."""
+    best = candidates[1]
+    return Finding(
+        0,
+        Option(decision.chosen, costs[0]),
+        Option(tuple(cards_of(best)), costs[1]),
+        _pass_facts(decision.view, best),
+    )
+
+
+def judge_play(
+    decision: Decision, seed: int, budget_ms: float = REVIEW_BUDGET_MS, deals: int | None = None
+) -> Finding | None:
+    """One play decision against the `expert`'s choice (None: it chose the same, or
+    nothing could be chosen). One job of the worker pool."""
+    view = decision.view
+    evaluation = ExpertPlayer(seed, deals=deals).evaluate_play(view, budget_ms)
+    (card,) = decision.chosen
+    if evaluation.forced or card == evaluation.card:
+        return None
+    return Finding(
+        decision.trick,
+        _option(evaluation, card),
+        _option(evaluation, evaluation.card),
+        _play_facts(view, evaluation.card, (card,)),
+    )
+
+
+def worst(findings: Iterable[Finding | None]) -> list[Finding]:
+    """The findings worth a word (`REVIEW_THRESHOLD`), worst first, at most `REVIEW_MOST`."""
+    kept = [f for f in findings if f is not None and f.loss >= REVIEW_THRESHOLD]
+    kept.sort(key=lambda f: (-f.loss, f.trick))
+    return kept[:REVIEW_MOST]

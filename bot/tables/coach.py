@@ -5,10 +5,18 @@ person's screen until they move, counts hints for the hand's results, and words 
 
 A hint never plays: the person still taps the card. A review is rebuilt from the stored
 journal, so it works after the game is over and after a restart.
+
+Nobody can flood the worker pool through the coach: one job per decision at a time (a
+second 💡 press on the same decision waits for the first's answer), each person's presses
+limited as commands are (`CommandLimiter`), at most `HINTS_AT_ONCE` hints and
+`REVIEWS_AT_ONCE` reviews being thought out (each with at most one job in the pool's
+line, behind every computer player's move: `bot.tables.thinker`), and a clear answer
+when that is full.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from bot.basics import Person, UserError
@@ -18,11 +26,19 @@ from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.thinker import Thinker
+from bot.telegram.flood import CommandLimiter, Verdict
 from bot.telegram.pace import URGENT
-from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, hand_decisions
+from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Hint, hand_decisions
 from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
+
+HINTS_AT_ONCE = 8
+"""Hints being thought out at once (one per decision), across every table."""
+REVIEWS_AT_ONCE = 6
+"""Reviews being thought out at once, across every table."""
+TOO_FAST = msg("You're pressing the coach's buttons too fast. Try again in a few seconds.")
+BUSY = msg("The coach is busy with other players just now. Try again in a few seconds.")
 
 
 class Coach:
@@ -34,12 +50,24 @@ class Coach:
         self.screens = screens
         self.moves = moves
         self.thinker = thinker
+        self.hints_at_once = HINTS_AT_ONCE
+        self.reviews_at_once = REVIEWS_AT_ONCE
+        self.limiter = CommandLimiter()
+        """Each person's presses of 💡 and 🔍, limited as their commands are."""
+        self._hinting: dict[tuple[int, int, str], asyncio.Future[Hint]] = {}
+        """(game, seat, decision) of the hints being thought out: a second press waits for
+        the same answer."""
         self._reviewing: set[tuple[int, int, int]] = set()
         """(game, seat, hand) of the reviews being thought out: a second press waits."""
+
+    def _limit(self, person: Person) -> None:
+        if self.limiter.check(person.id) is not Verdict.ALLOW:
+            raise UserError(TOO_FAST)
 
     # ------------------------------------------------------------------ hints
 
     async def hint(self, game_id: int, stamp: int, person: Person) -> Msg:
+        self._limit(person)
         async with self.registry.lock(game_id):
             table, seat, game = self.moves.playing(game_id, stamp, person)
             if table.tournament_id is not None:
@@ -52,8 +80,17 @@ class Coach:
                 raise UserError(msg("A hint is for your turn or your pass."))
             if table.ui.hints.get(seat, {}).get("key") == key:
                 return msg("💡 The hint is above your cards.")
-            seed = table.id * 7919 + seat
-        found = await self.thinker.hint(seed, view, HINT_BUDGET_MS)
+            job = (game_id, seat, key)
+            flight = self._hinting.get(job)
+            if flight is None:
+                if len(self._hinting) >= self.hints_at_once:
+                    raise UserError(BUSY)
+                seed = table.id * 7919 + seat
+                flight = asyncio.ensure_future(self.thinker.hint(seed, view, HINT_BUDGET_MS))
+                self._hinting[job] = flight
+                flight.add_done_callback(lambda _: self._hinting.pop(job, None))
+        # Shielded: one presser giving up does not cancel the others' answer.
+        found = await asyncio.shield(flight)
         async with self.registry.lock(game_id):
             now = self.registry.get(game_id)
             if now is None or now.game is None or now.status != "active":
@@ -79,6 +116,7 @@ class Coach:
 
     async def review(self, game_id: int, hand: int, person: Person) -> Msg:
         """Start the review of `hand` for the person's seat; it follows in their DM."""
+        self._limit(person)
         table = self.registry.get(game_id)
         try:
             stored = await self.storage.load_game(game_id, verify=False)
@@ -89,12 +127,16 @@ class Coach:
             raise UserError(msg("These aren't your cards."))
         if stored.tournament_id is not None and stored.status == "active":
             raise UserError(msg("Reviews open when the tournament's game is over."))
-        current = table.game.hand_number if table is not None and table.game else None
-        if current is not None and stored.status == "active" and hand >= current:
+        live = table.game if table is not None and table.game is not None else stored.game
+        if hand < 1 or (live is not None and hand > live.hand_number):
+            raise UserError(msg("There is no hand {hand} in this game.", hand=hand))
+        if live is not None and stored.status == "active" and hand >= live.hand_number:
             raise UserError(msg("That hand isn't over yet."))
         job = (game_id, seat, hand)
         if job in self._reviewing:
             return msg("🔍 Still thinking about hand {hand}…", hand=hand)
+        if len(self._reviewing) >= self.reviews_at_once:
+            raise UserError(BUSY)
         self._reviewing.add(job)
         self.screens.background.spawn(self._review(job, person))
         return msg("🔍 Reviewing hand {hand}…", hand=hand)

@@ -12,6 +12,10 @@ from engine import Card, SeatView
 from engine.cards import SUIT_SYMBOLS
 from engine.coach import REVIEW_THRESHOLD, Fact, Finding, Hint, Option
 
+GAME_NOTE = 0.5
+"""The part of a reviewed choice's cost that is the game's end (in points) from which
+the review says so: a chance of the game's end about 3% apart."""
+
 
 def decision_key(view: SeatView) -> str | None:
     """Which decision of the seat a hint answers (None: it has none to make now)."""
@@ -37,13 +41,19 @@ def offers_review(table: Table) -> bool:
 
 def hint_to_dict(found: Hint) -> dict[str, Any]:
     def option(o: Option) -> dict[str, Any]:
-        return {"cards": [c.code for c in o.cards], "cost": round(o.cost, 3)}
+        return {
+            "cards": [c.code for c in o.cards],
+            "points": round(o.points, 3),
+            "lose": round(o.lose, 3),
+            "win": round(o.win, 3),
+        }
 
     return {
         "kind": found.kind,
         "forced": found.forced,
         "best": option(found.best),
         "others": [option(o) for o in found.others],
+        "rival": option(found.rival) if found.rival is not None else None,
         "facts": [
             {
                 "kind": f.kind,
@@ -58,7 +68,10 @@ def hint_to_dict(found: Hint) -> dict[str, Any]:
 
 
 def _option(data: dict[str, Any]) -> Option:
-    return Option(tuple(Card.parse(c) for c in data["cards"]), float(data["cost"]))
+    # A hint stored before the points and the game's end were apart has only "cost".
+    points = float(data["points"] if "points" in data else data["cost"])
+    cards = tuple(Card.parse(c) for c in data["cards"])
+    return Option(cards, points, float(data.get("lose", 0.0)), float(data.get("win", 0.0)))
 
 
 def hint_from_dict(data: dict[str, Any]) -> Hint:
@@ -78,6 +91,7 @@ def hint_from_dict(data: dict[str, Any]) -> Hint:
         tuple(_option(o) for o in data["others"]),
         facts,
         forced=data["forced"],
+        rival=_option(data["rival"]) if data.get("rival") else None,
     )
 
 
@@ -102,13 +116,40 @@ def hint_lines(tr: Tr, names: list[str], found: Hint) -> list[str]:
         lines.append(
             tr(
                 "Expected points this hand: {choices}",
-                choices=" · ".join(f"{_cards(o)} {tr.decimal(o.cost)}" for o in choices),
+                choices=" · ".join(f"{_cards(o)} {tr.decimal(o.points)}" for o in choices),
             )
         )
+    if found.rival is not None and not found.forced:
+        lines.append(game_text(tr, found.rival, found.best))
     facts = [fact_text(tr, names, f) for f in found.facts]
     if facts:
         lines.append(" · ".join(facts))
     return lines
+
+
+def game_text(tr: Tr, worse: Option, other: Option) -> str:
+    """Why ``worse`` loses to ``other`` at the game's end: more often lost, or less often
+    won (whichever differs more)."""
+    if worse.lose - other.lose >= other.win - worse.win:
+        return tr(
+            "For the game's end: {cards} risks losing the game ({risk} against {other}).",
+            cards=_cards(worse),
+            risk=_percent(tr, worse.lose),
+            other=_percent(tr, other.lose),
+        )
+    return tr(
+        "For the game's end: {cards} misses a chance to win the game ({chance} against {other}).",
+        cards=_cards(worse),
+        chance=_percent(tr, worse.win),
+        other=_percent(tr, other.win),
+    )
+
+
+def _percent(tr: Tr, chance: float) -> str:
+    from babel.numbers import format_percent
+
+    text = format_percent(round(chance, 2), locale=tr.language, numbering_system="default")
+    return tr.isolate(text)
 
 
 def fact_text(tr: Tr, names: list[str], fact: Fact) -> str:
@@ -164,9 +205,9 @@ def review_text(tr: Tr, names: list[str], hand: int, decided: bool, findings: li
         values = {
             "mine": _cards(finding.chosen),
             "expert": _cards(finding.expert),
-            "loss": tr.decimal(finding.loss),
-            "mine_cost": tr.decimal(finding.chosen.cost),
-            "expert_cost": tr.decimal(finding.expert.cost),
+            "loss": tr.decimal(finding.points_loss),
+            "mine_cost": tr.decimal(finding.chosen.points),
+            "expert_cost": tr.decimal(finding.expert.points),
         }
         if finding.trick == 0:
             said = tr(
@@ -174,13 +215,23 @@ def review_text(tr: Tr, names: list[str], hand: int, decided: bool, findings: li
                 "Expected points {mine_cost} against {expert_cost}: {loss} more.",
                 **values,
             )
-        else:
+        elif finding.points_loss > 0:
             said = tr(
                 "Trick {trick}: you played {mine}; the expert would play <b>{expert}</b>. "
                 "Expected points {mine_cost} against {expert_cost}: {loss} more.",
                 trick=finding.trick,
                 **values,
             )
+        else:
+            said = tr(
+                "Trick {trick}: you played {mine}; the expert would play <b>{expert}</b>. "
+                "Expected points {mine_cost} against {expert_cost}, but the game's end "
+                "counts more.",
+                trick=finding.trick,
+                **values,
+            )
+        if finding.game_loss >= GAME_NOTE:
+            said += " " + game_text(tr, finding.chosen, finding.expert)
         lines += ["", f"{number}. {said}"]
         facts = [fact_text(tr, names, f) for f in finding.facts]
         if facts:

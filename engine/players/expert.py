@@ -26,7 +26,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..cards import (
     CARDS,
@@ -48,7 +48,7 @@ from ..view import SeatView
 from .knowledge import Knowledge, decision_rng
 from .moon import best_standing_choice
 from .playout import hand_cost
-from .sampling import evaluate_cards, pick
+from .sampling import evaluate_outcomes, pick
 from .smart import smart_card
 from .standard import card_value, standard_card
 
@@ -65,6 +65,25 @@ GAME_SWING = 15.0
 
 
 @dataclass(frozen=True)
+class Outlook:
+    """What one card leads to, on average over the deals: the parts of its cost."""
+
+    points: float
+    """The hand's expected points for this seat (in Complex Hearts how much they grow
+    |z| of its total): what the coach shows as points."""
+    lose: float = 0.0
+    """The chance the hand ends the game with another seat among the winners and not this
+    one."""
+    win: float = 0.0
+    """The chance the hand ends the game with this seat the sole winner."""
+
+    @property
+    def cost(self) -> float:
+        """What the `expert` minimises: the points, a game lost or won as `GAME_SWING`."""
+        return self.points + GAME_SWING * (self.lose - self.win)
+
+
+@dataclass(frozen=True)
 class PlayEvaluation:
     """One play decision of the `expert`: the card, and what it weighed."""
 
@@ -77,6 +96,8 @@ class PlayEvaluation:
     """How many deals the costs were averaged over."""
     forced: bool = False
     """Nothing to choose: every legal card plays alike."""
+    outlooks: dict[Card, Outlook] = field(default_factory=dict)
+    """Each cost in its parts: the hand's points, and the game's end."""
 
 
 class ExpertPlayer:
@@ -109,17 +130,17 @@ class ExpertPlayer:
         mine = totals[seat]
         can_end = game_can_end(rules, totals)
 
-        def utility(points: tuple[Score, ...]) -> float:
-            cost = hand_cost(rules, mine, points[seat])
+        def measure(points: tuple[Score, ...]) -> tuple[float, float, float, float]:
+            """The cost, and its parts: the hand's points, a game lost, a game won."""
+            hand = hand_cost(rules, mine, points[seat])
             if can_end:
                 winners = game_winners(rules, [t + p for t, p in zip(totals, points, strict=True)])
                 if winners is not None:
-                    cost += (
-                        -GAME_SWING
-                        if winners == (seat,)
-                        else (0.0 if seat in winners else GAME_SWING)
-                    )
-            return cost
+                    if winners == (seat,):
+                        return hand - GAME_SWING, hand, 0.0, 1.0
+                    if seat not in winners:
+                        return hand + GAME_SWING, hand, 1.0, 0.0
+            return hand, hand, 0.0, 0.0
 
         groups = equivalent_groups(rules, legal, view.played_mask)
         reps = 0
@@ -131,28 +152,32 @@ class ExpertPlayer:
         if deals is None:
             steps = reps.bit_count() * sum(view.hand_sizes) + DEAL_OVERHEAD
             deals = min(MAX_DEALS, max(MIN_DEALS, int(budget_ms * EXPERT_WORK / steps)))
-        rep_costs = evaluate_cards(
+        rep_outcomes = evaluate_outcomes(
             rules,
             know,
             reps,
             decision_rng(self.seed, view, "expert"),
             deals,
             [smart_card] * rules.players,
-            utility,
+            measure,
             start + budget_ms / 1000 * 0.8,
             weights=inferred_weights(view),
             totals=totals,
         )
         costs: dict[int, float] = {}
+        outlooks: dict[Card, Outlook] = {}
         for g in groups:
-            cost = rep_costs[(g & -g).bit_length() - 1]
+            cost, points, lose, win = rep_outcomes[(g & -g).bit_length() - 1]
             m = g
             while m:
                 low = m & -m
                 costs[low.bit_length() - 1] = cost
+                outlooks[CARDS[low.bit_length() - 1]] = Outlook(points, lose, win)
                 m ^= low
         chosen = CARDS[pick(costs, preferred)]
-        return PlayEvaluation(chosen, {CARDS[c]: v for c, v in costs.items()}, deals)
+        return PlayEvaluation(
+            chosen, {CARDS[c]: v for c, v in costs.items()}, deals, outlooks=outlooks
+        )
 
     def choose_moon(self, view: SeatView, budget_ms: float = 300) -> str:
         return best_standing_choice(view)

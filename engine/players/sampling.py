@@ -35,13 +35,33 @@ def evaluate_cards(
     totals: Sequence[Score] = (),
 ) -> dict[int, float]:
     """The average cost of each legal card over ``deals`` sampled deals."""
+    outcomes = evaluate_outcomes(
+        rules, know, legal, rng, deals, policies, lambda p: (utility(p),), deadline, weights, totals
+    )
+    return {c: v[0] for c, v in outcomes.items()}
+
+
+def evaluate_outcomes(
+    rules: Rules,
+    know: Knowledge,
+    legal: Mask,
+    rng: random.Random,
+    deals: int,
+    policies: Sequence[Policy],
+    measure: Callable[[tuple[Score, ...]], Sequence[float]],
+    deadline: float,
+    weights: list[list[float]] | None = None,
+    totals: Sequence[Score] = (),
+) -> dict[int, list[float]]:
+    """The average of each figure ``measure`` gives a hand's points, for each legal card,
+    over ``deals`` sampled deals (the same deals for every card)."""
     cards = []
     m = legal
     while m:
         low = m & -m
         cards.append(low.bit_length() - 1)
         m ^= low
-    sums = dict.fromkeys(cards, 0.0)
+    sums: dict[int, list[float]] = {}
     done = 0
     n = rules.players
     seat = know.seat
@@ -57,11 +77,17 @@ def evaluate_cards(
             hearts_broken = know.hearts_broken
             # The first card goes through the same playout loop: put it in by hand.
             taken = _play_first(rules, know, hs, trick, card, taken, hearts_broken, policies)
-            sums[card] += utility(final_points(rules, taken, dead, totals))
+            figures = measure(final_points(rules, taken, dead, totals))
+            total = sums.get(card)
+            if total is None:
+                sums[card] = list(figures)
+            else:
+                for i, x in enumerate(figures):
+                    total[i] += x
         done += 1
         if time.perf_counter() > deadline:
             break
-    return {c: s / done for c, s in sums.items()}
+    return {c: [x / done for x in s] for c, s in sums.items()}
 
 
 def _play_first(

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from bot.tables.coach_words import decision_key, hint_from_dict, hint_to_dict
+from bot.i18n import ENGLISH, translator
+from bot.tables.coach_words import (
+    decision_key,
+    hint_from_dict,
+    hint_lines,
+    hint_to_dict,
+    review_text,
+)
 from engine import Card, Game, Rules
-from engine.coach import pass_hint
+from engine.coach import Finding, Hint, Option, pass_hint
 
 
 def test_a_hint_answers_the_pass_or_the_seats_own_turn_and_nothing_else() -> None:
@@ -30,3 +37,60 @@ def test_a_stored_hint_reads_back_as_it_was() -> None:
     assert [o.cards for o in again.others] == [o.cards for o in found.others]
     assert again.facts == found.facts
     assert all(isinstance(c, Card) for c in again.best.cards)
+
+
+def _option(cards: str, points: float, lose: float = 0.0, win: float = 0.0) -> Option:
+    return Option(tuple(Card.parse(c) for c in cards.split()), points, lose, win)
+
+
+NAMES = ["Ann", "Bob", "Cid", "Dan"]
+
+
+def test_a_hint_shows_points_and_says_apart_a_lighter_choice_the_games_end_rules_out() -> None:
+    # Q♠ would take fewer points than the A♠ but loses the game far more often.
+    found = Hint(
+        "play",
+        _option("AS", 6.2, lose=0.10),
+        (_option("KS", 7.0, lose=0.10),),
+        (),
+        rival=_option("QS", 3.1, lose=0.40),
+    )
+    lines = hint_lines(translator(ENGLISH), NAMES, found)
+    assert lines[1] == "Expected points this hand: A♠ 6.2 · K♠ 7.0"
+    assert lines[2] == "For the game's end: Q♠ risks losing the game (40% against 10%)."
+    again = hint_from_dict(hint_to_dict(found))
+    assert again == found
+
+
+def test_a_hint_stored_before_points_and_the_games_end_were_apart_reads_as_points() -> None:
+    stored = {
+        "kind": "play",
+        "forced": False,
+        "best": {"cards": ["AS"], "cost": 4.9},
+        "others": [{"cards": ["KS"], "cost": 5.5}],
+        "facts": [],
+    }
+    found = hint_from_dict(stored)
+    assert found.best == _option("AS", 4.9) and found.rival is None
+    assert "A♠ 4.9 · K♠ 5.5" in hint_lines(translator(ENGLISH), NAMES, found)[1]
+
+
+def test_a_review_shows_points_as_points_and_the_games_end_apart() -> None:
+    tr = translator(ENGLISH)
+    # Near the end of a game: the expert's choice takes more points but keeps the game.
+    about_game = Finding(5, _option("QS", 7.4, lose=0.6), _option("AS", 9.0, lose=0.1), ())
+    text = review_text(tr, NAMES, 7, True, [about_game])
+    assert (
+        "Trick 5: you played Q♠; the expert would play <b>A♠</b>. Expected points 7.4 "
+        "against 9.0, but the game's end counts more. For the game's end: Q♠ risks losing "
+        "the game (60% against 10%)."
+    ) in text
+    # A choice that cost points, and made winning the game less likely too.
+    both = Finding(3, _option("KH", 8.0, win=0.05), _option("2H", 5.0, win=0.30), ())
+    text = review_text(tr, NAMES, 7, True, [both])
+    assert "Expected points 8.0 against 5.0: 3.0 more." in text
+    assert "For the game's end: K♥ misses a chance to win the game (5% against 30%)." in text
+    # Points alone: no word of the game.
+    plain = Finding(2, _option("KC", 4.0), _option("QS", 1.5), ())
+    text = review_text(tr, NAMES, 7, True, [plain])
+    assert "Expected points 4.0 against 1.5: 2.5 more." in text and "game" not in text

@@ -4,10 +4,19 @@ in the hand's results, and reviews the hand; hints refused where they are not of
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
-from bot_harness import card_button, open_table, play_turn, rooms_of, running_bot, table_in
+from bot_harness import (
+    card_button,
+    open_table,
+    play_turn,
+    rooms_of,
+    running_bot,
+    start_with_computers,
+    table_in,
+)
 
 from bot.tables.model import Table
 from engine import Card
@@ -232,3 +241,44 @@ async def test_scores_keep_every_hands_hint_count_across_a_restart(tmp_path: Pat
             text = await scores()
             for hand, n in asked.items():
                 assert re.search(rf"Hand {hand}\b.*: .*Ann\u2069 -?\d+ 💡{n}\b", text), text
+
+
+async def test_a_coach_busy_with_others_says_so_and_answers_once_it_is_free(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        bob = double.create_user("Bob", username="bob")
+        group = double.create_group("Hearts", members=[ann, bob])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            _, table = await start_with_computers(double, app, group, [ann, bob])
+            rooms_of(app).coach.hints_at_once = 1  # a small bot: one hint thought out at once
+            for person in (ann, bob):
+                await double.wait_for(lambda p=person: "💡 Hint" in _dm_labels(double, p, table), 5)
+            data = f"h:{table.id}:1:"
+            both = await asyncio.gather(_forge(double, ann, data), _forge(double, bob, data))
+            assert sorted(both, key=lambda a: not (a or "").startswith("💡 "))[1] == (
+                "The coach is busy with other players just now. Try again in a few seconds."
+            )
+            assert sum((a or "").startswith("💡 ") for a in both) == 1
+            # Once the first hint is out, the other person's press is answered.
+            for person in (ann, bob):
+                toast = await _forge(double, person, data)
+                assert (toast or "").startswith("💡 ")
+            assert table.ui.hints_used[1] == {0: 1, 1: 1}
+
+
+async def test_a_review_of_a_hand_that_does_not_exist_says_so(tmp_path: Path) -> None:
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        group = double.create_group("Hearts", members=[ann])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            _, table = await start_with_computers(double, app, group, [ann])
+            await double.wait_for(lambda: _screen(double, ann) is not None, 5)
+            # Forged presses (hand 0; a hand far beyond the game's): no review starts.
+            for hand in (0, 999999):
+                toast = await _forge(double, ann, f"v:{table.id}:{hand}:")
+                assert toast == f"There is no hand {hand} in this game."
+            assert await _forge(double, ann, f"v:{table.id}:1:") == "That hand isn't over yet."
+            await asyncio.sleep(0.5)
+            assert not ann.dm_view().find("🔍 Hand")

@@ -9,22 +9,24 @@ import random
 import pytest
 from hearts_helpers import HOLD, hands, suit
 
-from engine import Card, Game, Rules
-from engine.cards import mask_of_codes
+from engine import Card, Game, Rules, SeatView
+from engine.cards import cards_of, mask_of_codes
 from engine.coach import (
     REVIEW_THRESHOLD,
     Fact,
-    evaluate_passes,
     hand_decisions,
     hint,
+    pass_candidates,
+    pass_chunks,
     pass_hint,
+    pass_sums,
     play_hint,
     review,
+    weigh_passes,
 )
 from engine.moves import Move
-from engine.players import ExpertPlayer, make_player
+from engine.players import ExpertPlayer, Player, make_player
 from engine.players.expert import expert_pass
-from engine.players.knowledge import decision_rng
 
 DEALS = 150
 """Fixed deals for the `expert` in these tests: its choices do not depend on the clock."""
@@ -100,10 +102,12 @@ def test_a_play_hint_is_legal_and_is_the_experts_own_choice_with_its_own_numbers
             continue
         real_choices += 1
         # The numbers said are the evaluation's numbers, best first.
-        assert given.best.cost == evaluation.costs[card]
+        assert given.best.points == evaluation.outlooks[card].points
+        assert given.best.cost == pytest.approx(evaluation.costs[card])
         for other in given.others:
-            assert other.cost == evaluation.costs[other.cards[0]]
-            assert other.cost >= given.best.cost
+            assert other.points == evaluation.outlooks[other.cards[0]].points
+            assert other.cost == pytest.approx(evaluation.costs[other.cards[0]])
+            assert other.cost >= given.best.cost - 1e-9
     assert real_choices >= 4
 
 
@@ -113,16 +117,32 @@ def test_the_default_hint_is_what_the_expert_plays_with_the_same_seed_and_budget
     assert hint(view, seed=3).best.cards == (ExpertPlayer(3).choose_play(view, 400.0),)
 
 
-def test_a_pass_hint_is_the_experts_pass_and_its_numbers_are_the_playouts() -> None:
+def test_a_pass_hint_is_the_cheapest_weighed_pass_and_its_numbers_are_the_playouts() -> None:
     view = Game(Rules(), deals=[deal_keeping(SEAT0, 2, 4)]).view(0)
     given = pass_hint(view, seed=7, deals=200)
-    chosen = expert_pass(view.rules, view.hand_mask)
-    assert given.best.cards == tuple(c for c in view.hand if chosen >> c.index & 1)
-    candidates = [mask_of_codes(given.best.cards)] + [mask_of_codes(o.cards) for o in given.others]
-    costs = evaluate_passes(view, candidates, decision_rng(7, view, "coach-pass"), 200)
-    assert given.best.cost == costs[0]
-    assert sorted(o.cost for o in given.others) == sorted(costs[1:])
+    candidates = pass_candidates(view)
+    assert candidates[0] == expert_pass(view.rules, view.hand_mask)  # the expert's own first
+    costs = weigh_passes(view, candidates, 7, "coach-pass", 200)
+    assert given.best.points == min(costs)
+    assert given.best.cards == tuple(cards_of(candidates[costs.index(min(costs))]))
+    assert sorted(o.points for o in given.others) == sorted(costs)[1:]
     assert len(given.others) >= 1
+
+
+def test_a_pass_weighed_in_the_pools_chunks_is_the_same_as_in_one_go() -> None:
+    # The worker pool runs a pass's weighing as short jobs (`pass_sums`, `PASS_CHUNK`
+    # deals each) so a computer's move never waits long; the sum is one weighing.
+    view = Game(Rules(), deals=[deal_keeping(SEAT0, 2, 4)]).view(0)
+    candidates = [mask_of_codes(given) for given in (view.hand[:3], view.hand[-3:])]
+    assert pass_chunks(120) == [50, 50, 20]
+    sums = [0.0, 0.0]
+    for chunk, size in enumerate(pass_chunks(120)):
+        part = pass_sums(view, candidates, 3, "t", chunk, size)
+        sums = [a + b for a, b in zip(sums, part, strict=True)]
+    assert weigh_passes(view, candidates, 3, "t", 120) == [s / 120 for s in sums]
+    # Each chunk has deals of its own: the same chunk twice is the same, two chunks differ.
+    assert pass_sums(view, candidates, 3, "t", 0, 50) == pass_sums(view, candidates, 3, "t", 0, 50)
+    assert pass_sums(view, candidates, 3, "t", 0, 50) != pass_sums(view, candidates, 3, "t", 1, 50)
 
 
 def test_a_pass_hint_says_why_the_queen_goes() -> None:
@@ -257,3 +277,132 @@ def test_a_small_loss_is_not_worth_a_word() -> None:
     assert 1 <= len(findings) <= 3
     assert all(f.loss >= REVIEW_THRESHOLD for f in findings)
     assert [f.loss for f in findings] == sorted((f.loss for f in findings), reverse=True)
+
+
+# ------------------------------------------------------------------ the numbers add up
+
+#: Every kind of table: the moon either way, Omnibus's −10, 2, 3, 5 and 6 players,
+#: Complex Hearts; low targets so that most hands can end the game (the game's end is
+#: then part of the expert's choice).
+TABLES = [
+    Rules(),
+    Rules(target=20),
+    Rules(moon="add_to_others", target=20),
+    Rules(moon="subtract_from_shooter", target=30),
+    Rules(bonus_card="JD", target=20),
+    Rules(players=3, target=20),
+    Rules(players=5, target=25),
+    Rules(players=6, target=20),
+    Rules(players=2, variant="two_player", target=20),
+    Rules(variant="complex", target=20),
+]
+
+
+def hand_range(rules: Rules) -> tuple[float, float]:
+    """A hand's points for one seat, at least and at most (README, The coach): 0 to 26,
+    −26 for a moon shot subtracted, −10 more for Omnibus's card; in Complex Hearts how much
+    the hand grows |z| of the total, at most the size of a hand's own score either way
+    (|(−13−13i − 10) × 2i|, a subtracted moon with the J♦ and the 10♣)."""
+    if rules.variant == "complex":
+        most = abs((-complex(13, 13) - 10) * 2j)
+        return -most, most
+    low = 0.0 if rules.moon == "add_to_others" or rules.variant == "two_player" else -26.0
+    if rules.bonus_card:
+        low -= 10
+    return low, 26.0
+
+
+def positions_of(rules: Rules, seed: int) -> list[tuple[SeatView, str]]:
+    """A seat's pass (when the hand has one) and a seat's turn part-way through the hand,
+    of a game played by `standard` players; the turn late in a game when the seed says."""
+    rng = random.Random(seed)
+    game = Game(rules, seed=seed)
+    players = [make_player("standard", s) for s in range(rules.players)]
+    found: list[tuple[SeatView, str]] = []
+    for _ in range(rng.randrange(0, 3)):  # a hand or two first: scores nearer the target
+        hand = game.hand_number
+        while game.phase != "over" and game.hand_number == hand:
+            _step(game, players)
+    if game.phase == "over":
+        return found
+    if game.phase == "pass":
+        found.append((game.view(game.waiting_for()[0]), "pass"))
+    for _ in range(rng.randrange(0, 10 * rules.players)):
+        if game.phase == "over":
+            return found
+        _step(game, players)
+    if game.phase == "play" and game.current_player is not None:
+        found.append((game.view(game.current_player), "play"))
+    return found
+
+
+def _step(game: Game, players: list[Player]) -> None:
+    seat = game.waiting_for()[0]
+    view = game.view(seat)
+    if game.phase == "pass":
+        game.pass_cards(seat, players[seat].choose_pass(view))
+    elif game.phase == "moon":
+        Move.moon(seat, players[seat].choose_moon(view)).apply(game)
+    else:
+        game.play(seat, players[seat].choose_play(view))
+
+
+def test_every_shown_figure_is_the_hands_points_and_the_choice_is_never_shown_worse() -> None:
+    game_ends = rivals = hints = 0
+    for rules in TABLES:
+        low, high = hand_range(rules)
+        for seed in range(5):
+            for view, kind in positions_of(rules, seed):
+                if kind == "pass":
+                    given = pass_hint(view, seed, deals=60)
+                else:
+                    given = play_hint(view, ExpertPlayer(seed, deals=40), BUDGET)
+                if given.forced:
+                    continue
+                hints += 1
+                shown = [given.best, *given.others]
+                assert all(low <= o.points <= high for o in shown), (rules, shown)
+                # Nothing listed takes fewer points than the choice...
+                assert all(given.best.points <= o.points for o in given.others), given
+                # ...and a choice that would is said apart, worse at the game's end.
+                if given.rival is not None:
+                    rivals += 1
+                    assert low <= given.rival.points < given.best.points
+                    assert given.rival.cost >= given.best.cost - 1e-9
+                    assert given.rival.lose > given.best.lose or given.rival.win < given.best.win
+                if any(o.lose or o.win for o in shown):
+                    game_ends += 1
+    assert hints >= 60
+    assert game_ends >= 10  # the game's end was in play often enough to be tested
+    assert rivals >= 1
+
+
+def test_a_reviews_figures_are_the_hands_points_and_a_choice_the_game_rules_out_says_so() -> None:
+    reviewed = 0
+    for rules in TABLES:
+        low, high = hand_range(rules)
+        for seed in range(3):
+            start = Game(rules, seed=seed)
+            game = Game(rules, seed=seed)
+            players = [make_player("standard", s) for s in range(rules.players)]
+            moves: list[tuple[Move, bool]] = []
+            while game.phase != "over" and game.hand_number == 1:
+                seat = game.waiting_for()[0]
+                view = game.view(seat)
+                if game.phase == "pass":
+                    move = Move.pass_cards(seat, players[seat].choose_pass(view))
+                elif game.phase == "moon":
+                    move = Move.moon(seat, players[seat].choose_moon(view))
+                else:
+                    move = Move.play(seat, players[seat].choose_play(view))
+                move.apply(game)
+                moves.append((move, False))
+            decisions = hand_decisions(start, moves, 0, 1)
+            for finding in review(decisions, seed, BUDGET, deals=30, pass_deals=60):
+                reviewed += 1
+                for option in (finding.chosen, finding.expert):
+                    assert low <= option.points <= high, (rules, finding)
+                # The expert's choice takes no more points than yours, or its reason is
+                # the game's end (and the words say so: tests/bot/test_coach_words.py).
+                assert finding.points_loss >= 0 or finding.game_loss >= REVIEW_THRESHOLD
+    assert reviewed >= 5

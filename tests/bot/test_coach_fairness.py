@@ -1,0 +1,182 @@
+"""The coach cannot starve the computer players (issue 29): while a table played only by
+computers runs in one group, people elsewhere press 💡 Hint 50 times at once, four people
+press it 12 times each, and one asks for the reviews of hands 1–5 three times; the
+computers' table never waits between moves much longer than it did before the attacks.
+Through the real python-telegram-bot stack against the Bot API double, with the worker
+pool in its own process as in production."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from bot_harness import (
+    FAST,
+    open_table,
+    play_turn,
+    rooms_of,
+    running_bot,
+    start_with_computers,
+    table_in,
+)
+from telegram.ext import Application
+
+from bot.tables.model import Table
+from engine import Event
+from sandbox.double import BotApiDouble
+from sandbox.people import Group, SandboxUser
+from sandbox.testing import running_double
+
+TOO_FAST = "You're pressing the coach's buttons too fast. Try again in a few seconds."
+ATTACKED = replace(FAST, computer_delay=1.0, thinker_workers=1)
+"""The computers' pace of production (a second a card) and a worker process."""
+
+
+def _dm_labels(double: BotApiDouble, person: SandboxUser) -> str:
+    for message in reversed(double.chat_view(person.dm).bot_messages):
+        if (message.text or "").startswith("♥ Hearts ·"):
+            return str(message.labels)
+    return ""
+
+
+async def _play_five_hands(double: BotApiDouble, ann: SandboxUser, table: Table) -> None:
+    """Ann plays (her own choices, so the reviews have work) until hand 6 is dealt."""
+    game = table.game
+    assert game is not None
+    seat = table.seat_of(ann.id)
+    while game.hand_number <= 5:
+        if await play_turn(double, ann, table) is None:
+            await double.wait_for(lambda: game.hand_number > 5 or seat in game.waiting_for(), 10)
+
+
+async def _untimed_table(
+    double: BotApiDouble,
+    app: Application,  # type: ignore[type-arg]
+    group: Group,
+    people: list[SandboxUser],
+) -> Table:
+    """People (and computers in the other seats) at a table without a turn timer: their
+    decisions wait for them however long the attacks take."""
+    for person in people:
+        await person.start_bot()
+    await double.wait_for(lambda: people[-1].dm_view().last() is not None, 5)
+    lobby = await open_table(double, people[0], group, computers=4 - len(people), timer="0")
+    for person in people[1:]:
+        await person.press(group, lobby, "✋ Join")
+    await people[0].press(group, lobby, "▶ Start")
+    table = table_in(app, group)
+    await double.wait_for(lambda: table.game is not None, 5)
+    return table
+
+
+async def test_hints_and_reviews_never_hold_up_a_table_of_computers(tmp_path: Path) -> None:
+    database = tmp_path / "hearts.sqlite3"
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        cara = double.create_user("Cara", username="cara")
+        four = [double.create_user(n, username=n.lower()) for n in ("Bob", "Cid", "Dan", "Eve")]
+        ann_group = double.create_group("Ann's", members=[ann])
+        robots = double.create_group("Robots", members=[cara])
+        friends = double.create_group("Friends", members=four)
+
+        # Before: Ann plays five hands of her own (quickly), for the reviews.
+        async with running_bot(double, database) as app:
+            ann_table = await _untimed_table(double, app, ann_group, [ann])
+            await _play_five_hands(double, ann, ann_table)
+        game_id = ann_table.id
+
+        async with running_bot(double, database, ATTACKED) as app:
+            rooms = rooms_of(app)
+            ann_table = rooms.registry.tables[game_id]
+            _, robot_table = await start_with_computers(double, app, robots, [cara])
+            await cara.send(robots, "/leave")  # a computer plays her seat: computers only
+            moved: list[float] = []
+
+            async def heard(table: Table, events: list[Event]) -> None:
+                if table.id == robot_table.id:
+                    moved.append(time.monotonic())
+
+            rooms.moves.subscribe(heard)
+
+            def longest_wait(since: float, until: float) -> float:
+                times = [since, *(t for t in moved if since < t < until), until]
+                return max(b - a for a, b in itertools.pairwise(times))
+
+            async def quiet() -> float:
+                """The computers' table's longest wait with nothing else going on."""
+                began = time.monotonic()
+                await asyncio.sleep(8)
+                return longest_wait(began, time.monotonic())
+
+            # The baseline: the computers' table on its own (the worker started, warm),
+            # before the attacks and after them (the machine's load changes meanwhile).
+            await double.wait_for(lambda: len(moved) >= 6, 30)
+            baselines = [await quiet()]
+
+            async def attack(presses: list[asyncio.Future[str | None]], people: int) -> float:
+                since = time.monotonic()
+                answers = await asyncio.gather(*presses)
+                hints = [a for a in answers if (a or "").startswith("💡 ")]
+                # Each person: at most a burst of five presses heard, all with one same
+                # answer (one job for the decision); the rest told they press too fast.
+                assert people <= len(hints) <= 5 * people
+                assert len(set(hints)) <= people
+                assert all(a in (*hints, TOO_FAST) for a in answers), answers
+                await asyncio.sleep(3)
+                return longest_wait(since, time.monotonic())
+
+            # The reviews of hands 1–5, three times over (one job of each in the line at a
+            # time, behind the computers' moves).
+            dm = double.chat_view(ann.dm).bot_messages[-1].message_id
+            reviews = [
+                asyncio.ensure_future(ann.press_forged(ann.dm, dm, f"v:{game_id}:{h}:", timeout=60))
+                for _ in range(3)
+                for h in range(1, 6)
+            ]
+            since = time.monotonic()
+            answers = await asyncio.gather(*reviews)
+            assert sorted(a for a in answers if (a or "").startswith("🔍 Reviewing")) == [
+                f"🔍 Reviewing hand {h}…" for h in range(1, 6)
+            ]
+            await double.wait_for(
+                lambda: all(ann.dm_view().find(f"🔍 Hand {h}") for h in range(1, 6)), 120
+            )
+            waits = [longest_wait(since, time.monotonic())]
+            # (Meanwhile Ann's presses are allowed again: the limiter's bucket refilled.)
+
+            # 50 presses of 💡 at once from Ann, at her pass in hand 6.
+            await double.wait_for(lambda: "💡 Hint" in _dm_labels(double, ann), 10)
+            hint = f"h:{game_id}:6:"
+            dm = double.chat_view(ann.dm).bot_messages[-1].message_id
+            presses = [
+                asyncio.ensure_future(ann.press_forged(ann.dm, dm, hint, timeout=60))
+                for _ in range(50)
+            ]
+            waits.append(await attack(presses, 1))
+            # One answer for the decision, however many presses waited for it.
+            assert len(ann_table.ui.hints) == 1
+            assert ann_table.ui.hints_used[6] == {ann_table.seat_of(ann.id): 1}
+
+            # Four people at their pass, 12 presses each.
+            friends_table = await _untimed_table(double, app, friends, four)
+            presses = []
+            for person in four:
+                await double.wait_for(lambda p=person: "💡 Hint" in _dm_labels(double, p), 10)
+                their_dm = double.chat_view(person.dm).bot_messages[-1].message_id
+                data = f"h:{friends_table.id}:1:"
+                presses += [
+                    asyncio.ensure_future(
+                        person.press_forged(person.dm, their_dm, data, timeout=60)
+                    )
+                    for _ in range(12)
+                ]
+            waits.append(await attack(presses, 4))
+
+            baselines.append(await quiet())
+            baseline = max(baselines)
+            assert 0.9 < baseline < 3
+            assert max(waits) <= 1.5 * baseline, (baselines, waits)
+            assert robot_table.status == "active" or robot_table.game is not None

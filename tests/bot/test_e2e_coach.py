@@ -199,7 +199,8 @@ async def test_scores_keep_every_hands_hint_count_across_a_restart(tmp_path: Pat
                     (
                         m
                         for m in double.chat_view(group.id).bot_messages[before:]
-                        if "Standings" in (m.text or "")
+                        # /scores' answer, not a hand's result that came meanwhile
+                        if "Standings" in (m.text or "") and "Hand 1" in (m.text or "")
                     ),
                     None,
                 ),

@@ -2,6 +2,10 @@
 
 Slow soak, load and strength runs are skipped by default so that ``./dev test`` stays fast;
 ``./dev test --run-slow`` (or ``pytest --run-slow -m slow``) runs them.
+
+Tests that measure wall-clock time (a press answered within 2 s, a takeover within its
+limit) are marked ``alone``: ``./dev test`` runs the rest in two processes at once
+(pytest-xdist), then these by themselves, so that a neighbour's load never fails them.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from test_e2e_crash import BotProcess, mid_trick, read_journal, read_state, seat_four
 
 from engine import Card
@@ -23,6 +24,7 @@ from storage.replay import replay, same_state
 TAKEOVER_LIMIT_S = 10.0
 
 
+@pytest.mark.alone
 async def test_the_standby_takes_over_a_game_in_progress(
     tmp_path: Path, postgres: PostgresServer
 ) -> None:

@@ -11,6 +11,7 @@ import re
 import time
 from pathlib import Path
 
+import pytest
 from bot_harness import open_table, running_bot
 
 from bot.config import Tuning
@@ -49,6 +50,7 @@ def _bot_texts(double: BotApiDouble, chat_id: int) -> list[str]:
     return [m.text or "" for m in double.chat_view(chat_id).bot_messages]
 
 
+@pytest.mark.alone
 async def test_300_commands_in_one_dm_do_not_hold_up_a_press_in_another_group(
     tmp_path: Path,
 ) -> None:
@@ -85,6 +87,7 @@ async def test_300_commands_in_one_dm_do_not_hold_up_a_press_in_another_group(
     assert len(texts) == helps + 1
 
 
+@pytest.mark.alone
 async def test_commands_in_a_row_are_answered_promptly_in_the_order_they_came(
     tmp_path: Path,
 ) -> None:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
 from bot_harness import (
     FAST,
     card_button,
@@ -122,6 +123,7 @@ async def test_a_finished_game_is_announced_once_offers_a_rematch_and_stays_in_s
             assert again == t("There's already a table in this chat: it's the newer message below.")
 
 
+@pytest.mark.alone
 async def test_an_idle_player_causes_one_group_message_edited_as_it_goes_on(
     tmp_path: Path,
 ) -> None:
@@ -161,6 +163,7 @@ async def test_an_idle_player_causes_one_group_message_edited_as_it_goes_on(
             assert reminders and all(m.deleted for m in reminders)
 
 
+@pytest.mark.alone
 async def test_the_pressers_own_screen_is_edited_at_once_with_production_dm_pacing(
     tmp_path: Path,
 ) -> None:

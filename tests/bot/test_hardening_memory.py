@@ -39,6 +39,7 @@ def _sizes(app: Any) -> dict[str, int]:
     return sizes
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize(
     ("forged_presses", "commanders"),
     [

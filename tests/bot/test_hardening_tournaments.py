@@ -141,6 +141,7 @@ def test_the_event_message_fits_telegram_with_the_most_names_allowed(language: s
     assert "… +" in text and "290" in text  # the rest are counted, not listed
 
 
+@pytest.mark.alone
 async def test_twelve_people_pressing_register_at_once_are_all_answered_promptly(
     tmp_path: Path,
 ) -> None:

@@ -12,6 +12,8 @@ import struct
 import time
 import zlib
 
+import pytest
+
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import (
     DELETE,
@@ -43,6 +45,7 @@ async def test_the_pacer_serves_waiting_turns_most_urgent_first() -> None:
     assert served == [PLAYED, URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT, IDLE]
 
 
+@pytest.mark.alone
 async def test_a_promoted_wait_goes_first_and_its_old_place_costs_no_turn() -> None:
     pacer = Pacer(per_second=10)
     await pacer.turn(EDIT)

@@ -145,6 +145,7 @@ def test_same_view_and_seed_same_decision(level: str) -> None:
     assert all(fast(level, 77).choose_play(view, 300) == first for _ in range(3))
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("cls", [ProPlayer, ExpertPlayer])
 def test_time_budget_is_respected(cls: type[ProPlayer] | type[ExpertPlayer]) -> None:
     game = Game(Rules(pass_cycle=("hold",)), seed=4)

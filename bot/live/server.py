@@ -15,11 +15,15 @@ A connection that has not said who it is holds a place among `MAX_SILENT` (and
 `MAX_SILENT_PER_ADDRESS` of one address) for at most `HELLO_TIMEOUT`; a new one that finds
 no place takes the oldest silent one's, which is dropped without waiting for a close reply.
 A genuine page says hello the moment it connects, so a flood of silent connections only
-ever pushes out its own (behind a proxy every page shares one address: they still get in).
+ever pushes out its own. A connection's address is its peer's, or, when the peer is one of
+the trusted proxies (``WEBAPP_TRUSTED_PROXIES``), the right-most address of its
+``X-Forwarded-For`` that is not itself a trusted proxy: behind the TLS proxy every page
+would otherwise share the proxy's address, and a flood from one place would push out all.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import re
@@ -32,6 +36,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.basics import Person
+from bot.config import IPNetwork
 from bot.i18n import ENGLISH, Msg, Tr, msg, translator
 from bot.live import view
 from bot.live.hub import LiveHub, Page
@@ -63,6 +68,10 @@ MAX_MESSAGE = 8192
 PRESSES_PER_SECOND, PRESS_BURST = 8.0, 16
 """A page's presses, paced like a fast tapper; beyond them a press is answered "slow down",
 and a page that goes on regardless is closed."""
+LOOPBACK: tuple[IPNetwork, ...] = (
+    ipaddress.ip_network("127.0.0.0/8"),
+    ipaddress.ip_network("::1"),
+)
 
 # Close codes the page reads: it reconnects by itself after any other.
 REFUSED, ELSEWHERE, FLOOD, MALFORMED = 4401, 4409, 4429, 4400
@@ -103,8 +112,10 @@ class LiveServer:
         max_age: float,
         hub: LiveHub,
         rooms: Callable[[], Rooms],
+        trusted_proxies: tuple[IPNetwork, ...] = LOOPBACK,
     ) -> None:
         self._token = token
+        self.trusted_proxies = trusted_proxies
         self.path = "/" + path.strip("/")
         self.max_age = max_age
         self.hub = hub
@@ -167,7 +178,7 @@ class LiveServer:
     # ------------------------------------------------------------------ connections
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
-        remote = request.remote or "?"
+        remote = self.address(request)
         socket = web.WebSocketResponse(
             heartbeat=25.0, max_msg_size=MAX_MESSAGE, timeout=CLOSE_TIMEOUT
         )
@@ -196,6 +207,27 @@ class LiveServer:
         finally:
             self.hub.remove(page)
         return socket
+
+    def address(self, request: web.Request) -> str:
+        """Where a connection comes from: its peer, or the client a trusted proxy names."""
+        peer = request.remote or "?"
+        if not self._trusted(peer):
+            return peer
+        forwarded = ",".join(request.headers.getall("X-Forwarded-For", []))
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        for hop in reversed(hops):
+            if not self._trusted(hop):
+                return hop[:64]
+        return hops[0][:64] if hops else peer
+
+    def _trusted(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        return any(ip in network for network in self.trusted_proxies)
 
     def silent(self) -> int:
         """Connections that have not said who they are yet."""

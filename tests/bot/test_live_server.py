@@ -756,3 +756,52 @@ async def test_a_forged_forwarded_address_from_an_untrusted_peer_is_ignored(
         await until(lambda: server.silent() <= MAX_SILENT_PER_ADDRESS)
         assert server.silent() == MAX_SILENT_PER_ADDRESS
         await asyncio.gather(*(ws.close() for ws in silent))
+
+
+async def test_a_strangers_hello_for_an_ended_game_is_refused_before_loading_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with table_in_group(tmp_path) as (double, app, table, group, ana, bob):
+        eve = double.create_user("Eve", username="eve")
+        await ana.send(group, "/cancel")
+        rooms = rooms_of(app)
+        await until(lambda: rooms.registry.get(table.id) is None)
+        loaded: list[int] = []
+        load_game = rooms.storage.load_game
+
+        async def counted(game_id: int, *, verify: bool = True) -> Any:
+            loaded.append(game_id)
+            return await load_game(game_id, verify=verify)
+
+        monkeypatch.setattr(rooms.storage, "load_game", counted)
+        for game in (table.id, table.id + 1000):
+            async with open_page(app, signed(double, eve), game) as page:
+                await until(lambda page=page: page.closed_code is not None)
+            refused = page.last("refused")
+            assert refused is not None and "not sitting at this table" in refused["text"]
+            assert loaded == []
+            assert page.closed_code == REFUSED and not page.states()
+        # Bob sat there: his page loads the game and shows how it ended.
+        async with open_page(app, signed(double, bob), table.id) as page:
+            await until(lambda: page.states() or page.closed_code is not None)
+            assert page.states() and page.states()[-1]["ended"] == "cancelled"
+        assert loaded == [table.id]
+
+
+async def test_a_persons_hellos_are_paced(tmp_path: Path) -> None:
+    from bot.live.server import HELLO_BURST
+
+    async with table_with_two_people(tmp_path) as (double, app, table, ana, bob, _):
+        answers: list[tuple[bool, int | None]] = []
+        for _ in range(HELLO_BURST + 4):
+            async with open_page(app, signed(double, ana), table.id) as page:
+                await until(lambda page=page: page.states() or page.closed_code is not None)
+            answers.append((bool(page.states()), page.closed_code))
+        assert all(seen for seen, _ in answers[:HELLO_BURST]), answers
+        assert answers[HELLO_BURST:] == [(False, FLOOD)] * 4, answers
+        refused = page.last("refused")
+        assert refused is not None and refused["text"] == "Slow down a little."
+        # Another person is not paced by Ana's hellos.
+        async with open_page(app, signed(double, bob), table.id) as other:
+            await until(lambda: other.states() or other.closed_code is not None)
+            assert other.states()

@@ -263,6 +263,7 @@ async def _post_init(app: HeartsApp) -> None:
             settings.webapp_auth_max_age,
             rooms.serve_pages(),
             lambda: rooms,
+            settings.webapp_trusted_proxies,
         )
         await server.start(settings.webapp_listen, settings.webapp_port)
         app.bot_data.live_server = server

@@ -32,6 +32,7 @@ _SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{32,256}$")
 _ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _HOSTNAME_RE = re.compile(rf"^(?=.{{1,253}}$){_LABEL}(\.{_LABEL})*$")
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _LOG_FORMATS = ("text", "json")
 
@@ -64,6 +65,11 @@ class Settings:
     webapp_port: int = 8081
     webapp_auth_max_age: int = 6 * 3600
     """Seconds a page's ``initData`` stays good (reopening the page signs a new one)."""
+    webapp_trusted_proxies: tuple[IPNetwork, ...] = (
+        ipaddress.ip_network("127.0.0.0/8"),
+        ipaddress.ip_network("::1"),
+    )
+    """The proxies whose ``X-Forwarded-For`` names the page's address (loopback by default)."""
     default_turn_timer: int = 60
     computer_think_ms: int = 300
     backup_dir: Path = DEFAULT_BACKUP_DIR
@@ -226,6 +232,7 @@ def load_settings(
     webapp_age = _int(
         "WEBAPP_AUTH_MAX_AGE", get("WEBAPP_AUTH_MAX_AGE"), 6 * 3600, 60, 7 * 86_400, "seconds"
     )
+    proxies = _networks(get("WEBAPP_TRUSTED_PROXIES") or "127.0.0.0/8,::1")
 
     turn_timer = _int("DEFAULT_TURN_TIMER", get("DEFAULT_TURN_TIMER"), 60, 0, 86_400, "seconds")
     think_ms = _int("COMPUTER_THINK_MS", get("COMPUTER_THINK_MS"), 300, 0, 60_000, "milliseconds")
@@ -249,6 +256,7 @@ def load_settings(
         webapp_listen=webapp_listen,
         webapp_port=webapp_port,
         webapp_auth_max_age=webapp_age,
+        webapp_trusted_proxies=proxies,
         default_turn_timer=turn_timer,
         computer_think_ms=think_ms,
         backup_dir=backup_dir,
@@ -325,6 +333,17 @@ def _int(name: str, value: str | None, default: int, low: int, high: int, unit: 
     if not value.isdigit() or not low <= int(value) <= high:
         raise ConfigError(f"{name} must be a whole number of {unit} from {low} to {high}.")
     return int(value)
+
+
+def _networks(value: str) -> tuple[IPNetwork, ...]:
+    """WEBAPP_TRUSTED_PROXIES: addresses or networks, separated by commas."""
+    try:
+        return tuple(ipaddress.ip_network(part.strip()) for part in value.split(","))
+    except ValueError:
+        raise ConfigError(
+            "WEBAPP_TRUSTED_PROXIES must be IP addresses or networks separated by commas, "
+            "like 127.0.0.1,172.30.53.0/24."
+        ) from None
 
 
 def _is_host(value: str) -> bool:

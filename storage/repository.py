@@ -177,6 +177,11 @@ class Storage(Protocol):
         """The lobby or active game where the user sits, if any."""
         ...
 
+    async def seat_of(self, game_id: int, user_id: int) -> int | None:
+        """The seat the person holds at the game, None when none (or no such game): one
+        row by key, for callers that must not load a game for a stranger."""
+        ...
+
     async def cancel_game(self, game_id: int) -> bool:
         """Lobby or active to cancelled; its journal is kept. A game whose first hand is
         complete is rated from its standing totals in the same transaction (returns

@@ -689,6 +689,12 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
         )
         return await self._to_stored_game(rows[0], verify=False) if rows else None
 
+    async def seat_of(self, game_id: int, user_id: int) -> int | None:
+        rows = await self._read(
+            "SELECT seat FROM game_seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
+        return int(rows[0][0]) if rows else None
+
     async def _to_stored_game(self, row: Sequence[Any], *, verify: bool) -> StoredGame:
         (
             game_id,

@@ -15,11 +15,18 @@ A connection that has not said who it is holds a place among `MAX_SILENT` (and
 `MAX_SILENT_PER_ADDRESS` of one address) for at most `HELLO_TIMEOUT`; a new one that finds
 no place takes the oldest silent one's, which is dropped without waiting for a close reply.
 A genuine page says hello the moment it connects, so a flood of silent connections only
-ever pushes out its own (behind a proxy every page shares one address: they still get in).
+ever pushes out its own. A connection's address is its peer's, or, when the peer is one of
+the trusted proxies (``WEBAPP_TRUSTED_PROXIES``), the right-most address of its
+``X-Forwarded-For`` that is not itself a trusted proxy: behind the TLS proxy every page
+would otherwise share the proxy's address, and a flood from one place would push out all.
+
+A person's hellos are paced (`HELLOS_PER_SECOND`), and a person who does not sit at the
+game a hello names is refused after a cheap seat lookup, before any game is loaded.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import re
@@ -32,6 +39,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.basics import Person
+from bot.config import IPNetwork
 from bot.i18n import ENGLISH, Msg, Tr, msg, translator
 from bot.live import view
 from bot.live.hub import LiveHub, Page
@@ -63,6 +71,13 @@ MAX_MESSAGE = 8192
 PRESSES_PER_SECOND, PRESS_BURST = 8.0, 16
 """A page's presses, paced like a fast tapper; beyond them a press is answered "slow down",
 and a page that goes on regardless is closed."""
+HELLOS_PER_SECOND, HELLO_BURST = 0.5, 8
+"""A person's hellos (pages opened, reconnections): beyond them a hello is refused "slow
+down" (`FLOOD`: the page does not reconnect by itself)."""
+LOOPBACK: tuple[IPNetwork, ...] = (
+    ipaddress.ip_network("127.0.0.0/8"),
+    ipaddress.ip_network("::1"),
+)
 
 # Close codes the page reads: it reconnects by itself after any other.
 REFUSED, ELSEWHERE, FLOOD, MALFORMED = 4401, 4409, 4429, 4400
@@ -103,8 +118,10 @@ class LiveServer:
         max_age: float,
         hub: LiveHub,
         rooms: Callable[[], Rooms],
+        trusted_proxies: tuple[IPNetwork, ...] = LOOPBACK,
     ) -> None:
         self._token = token
+        self.trusted_proxies = trusted_proxies
         self.path = "/" + path.strip("/")
         self.max_age = max_age
         self.hub = hub
@@ -112,6 +129,8 @@ class LiveServer:
         self._silent: OrderedDict[int, tuple[web.Request, str]] = OrderedDict()
         """Connections that have not said hello yet, oldest first: by the id of their
         request, the request and its address."""
+        self._hellos: OrderedDict[int, Bucket] = OrderedDict()
+        """Each person's pace of hellos, the least recent first (dropped once full again)."""
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
 
@@ -167,7 +186,7 @@ class LiveServer:
     # ------------------------------------------------------------------ connections
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
-        remote = request.remote or "?"
+        remote = self.address(request)
         socket = web.WebSocketResponse(
             heartbeat=25.0, max_msg_size=MAX_MESSAGE, timeout=CLOSE_TIMEOUT
         )
@@ -196,6 +215,40 @@ class LiveServer:
         finally:
             self.hub.remove(page)
         return socket
+
+    def address(self, request: web.Request) -> str:
+        """Where a connection comes from: its peer, or the client a trusted proxy names."""
+        peer = request.remote or "?"
+        if not self._trusted(peer):
+            return peer
+        forwarded = ",".join(request.headers.getall("X-Forwarded-For", []))
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        for hop in reversed(hops):
+            if not self._trusted(hop):
+                return hop[:64]
+        return hops[0][:64] if hops else peer
+
+    def _trusted(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
+        return any(ip in network for network in self.trusted_proxies)
+
+    def _hello_paced(self, user_id: int) -> bool:
+        """Whether one more hello of this person may go now."""
+        now = time.monotonic()
+        full = HELLO_BURST / HELLOS_PER_SECOND
+        while self._hellos:
+            oldest = next(iter(self._hellos.values()))
+            if now - oldest.at < full:
+                break
+            self._hellos.popitem(last=False)
+        bucket = self._hellos.pop(user_id, None) or Bucket(HELLOS_PER_SECOND, HELLO_BURST)
+        self._hellos[user_id] = bucket
+        return bucket.take()
 
     def silent(self) -> int:
         """Connections that have not said who they are yet."""
@@ -231,6 +284,10 @@ class LiveServer:
             log.warning("table page refused from %s: initData %s", remote, error)
             await self._refuse(socket, english, NOT_PROVEN, REFUSED)
             return None
+        if not self._hello_paced(user.id):
+            log.warning("table page refused from %s: user %s says hello too often", remote, user.id)
+            await self._refuse(socket, rooms.languages.person(user.id), TOO_FAST, FLOOD)
+            return None
         try:
             game_id = _game_asked(said, user)
         except ValueError:
@@ -242,6 +299,15 @@ class LiveServer:
             rooms.registry.get(game_id) if game_id is not None else rooms.registry.of_user(user.id)
         )
         if (table is None or table.game is None) and game_id is not None:
+            if not await _sits_at(rooms, game_id, user.id):
+                log.warning(
+                    "table page refused from %s: user %s has no seat at game %s",
+                    remote,
+                    user.id,
+                    game_id,
+                )
+                await self._refuse(socket, tr, NOT_SEATED, REFUSED)
+                return None
             table = await _ended_table(rooms, game_id)
         if table is None or table.game is None:
             await self._refuse(socket, tr, GAME_OVER, REFUSED)
@@ -323,6 +389,15 @@ class LiveServer:
             await socket.close(code=code, message=b"refused")
         except (ConnectionError, RuntimeError):
             pass
+
+
+async def _sits_at(rooms: Rooms, game_id: int, user_id: int) -> bool:
+    """Whether the person has a seat at the stored game: one row by the seats' key, before
+    the game itself (its journal replayed) is loaded for them."""
+    try:
+        return await rooms.storage.seat_of(game_id, user_id) is not None
+    except StorageError:
+        return False
 
 
 async def _ended_table(rooms: Rooms, game_id: int) -> Table | None:

@@ -68,6 +68,16 @@ def test_every_value_is_read(tmp_path: Path) -> None:
     assert settings.backup_dir == tmp_path / "backups"
 
 
+def test_trusted_proxies_are_loopback_unless_set(tmp_path: Path) -> None:
+    assert [str(n) for n in load(tmp_path).webapp_trusted_proxies] == ["127.0.0.0/8", "::1/128"]
+    chosen = load(tmp_path, WEBAPP_TRUSTED_PROXIES="172.30.53.0/24, 10.1.2.3,fd00::/8")
+    assert [str(n) for n in chosen.webapp_trusted_proxies] == [
+        "172.30.53.0/24",
+        "10.1.2.3/32",
+        "fd00::/8",
+    ]
+
+
 def test_repr_hides_the_secrets(tmp_path: Path) -> None:
     settings = load(
         tmp_path, WEBHOOK_URL="https://bot.example.org/x", WEBHOOK_SECRET="verysecretvalue" * 3
@@ -128,6 +138,9 @@ def test_empty_values_count_as_unset(tmp_path: Path) -> None:
             "WEBAPP_PORT must differ from WEBHOOK_PORT and HEALTH_PORT",
         ),
         ({"WEBAPP_AUTH_MAX_AGE": "10"}, "WEBAPP_AUTH_MAX_AGE must be a whole number"),
+        ({"WEBAPP_TRUSTED_PROXIES": "caddy"}, "WEBAPP_TRUSTED_PROXIES must be IP addresses"),
+        ({"WEBAPP_TRUSTED_PROXIES": "10.0.0.1/8"}, "WEBAPP_TRUSTED_PROXIES must be IP"),
+        ({"WEBAPP_TRUSTED_PROXIES": "127.0.0.1,"}, "WEBAPP_TRUSTED_PROXIES must be IP"),
         ({"DATABASE_URL": "mysql://hearts@db/hearts"}, "DATABASE_URL must be a PostgreSQL"),
         ({"DATABASE_URL": "hearts.sqlite3"}, "DATABASE_URL must be a PostgreSQL"),
         ({"DATABASE_URL": "postgresql://db:port/x"}, "DATABASE_URL is not a valid address"),

@@ -4,6 +4,7 @@ and the Bot API double: who may connect, what each page is sent, and moves made 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -677,3 +678,130 @@ async def choose_and_pass_on_page(
         await rooms_of(app).outbox.flush()
         edits = [e for e in double.events if e.kind == "edited"][before:]
         assert not [e for e in edits if e.chat_id == ana.dm and e.message_id == dm]
+
+
+async def flood_silently(
+    session: aiohttp.ClientSession, url: str, forwarded: str, sockets: list[Any]
+) -> None:
+    """Open silent connections as fast as one client can, each naming `forwarded`."""
+    while True:
+        sockets.append(await session.ws_connect(url, headers={"X-Forwarded-For": forwarded}))
+
+
+async def test_behind_the_proxy_a_flood_from_one_address_leaves_other_pages_alone(
+    tmp_path: Path,
+) -> None:
+    """Every connection comes from the proxy (loopback, trusted by default); each names its
+    client in X-Forwarded-For. A flood from one client pushes out only its own silent
+    connections, even when a genuine page's hello takes a slow network's round trip."""
+    from bot.live.server import MAX_SILENT_PER_ADDRESS
+
+    async with (
+        table_with_two_people(tmp_path) as (double, app, table, ana, _, _),
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session,
+    ):
+        server = app.bot_data.live_server
+        assert server is not None
+        url, silent = page_url(app), []
+        flood = [
+            asyncio.create_task(flood_silently(session, url, "203.0.113.9, 127.0.0.1", silent))
+            for _ in range(4)
+        ]
+        try:
+            await until(lambda: len(silent) >= 2 * MAX_SILENT_PER_ADDRESS)
+            before = len(silent)
+            async with session.ws_connect(url, headers={"X-Forwarded-For": "192.0.2.10"}) as ws:
+                page = PageClient(ws)
+                reader = asyncio.create_task(page.read())
+                # A phone's slow round trip: its hello arrives after more of the flood's
+                # connections than one address keeps (they would push it out).
+                await until(lambda: len(silent) - before > MAX_SILENT_PER_ADDRESS + 1, timeout=2.5)
+                started = time.monotonic()
+                hello = {"t": "hello", "init": signed(double, ana), "game": table.id}
+                with contextlib.suppress(ConnectionError):  # pushed out already
+                    await ws.send_str(json.dumps(hello))
+                await until(lambda: page.states() or page.closed_code is not None, timeout=5)
+                took = time.monotonic() - started
+                await ws.close()
+                await reader
+        finally:
+            for task in flood:
+                task.cancel()
+            await asyncio.gather(*flood, return_exceptions=True)
+        assert page.states(), page.received  # it got in, not pushed out
+        assert took < 1.0, took
+        assert server.silent() <= MAX_SILENT_PER_ADDRESS
+        await asyncio.gather(*(ws.close() for ws in silent))
+
+
+async def test_a_forged_forwarded_address_from_an_untrusted_peer_is_ignored(
+    tmp_path: Path,
+) -> None:
+    import ipaddress
+
+    from bot.live.server import MAX_SILENT_PER_ADDRESS
+
+    async with (
+        table_with_two_people(tmp_path) as (_, app, _, _, _, _),
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session,
+    ):
+        server = app.bot_data.live_server
+        assert server is not None
+        server.trusted_proxies = (ipaddress.ip_network("192.0.2.1"),)  # not this peer
+        silent = [
+            await session.ws_connect(page_url(app), headers={"X-Forwarded-For": f"10.0.0.{n}"})
+            for n in range(1, 3 * MAX_SILENT_PER_ADDRESS)
+        ]
+        # Each named another address; all came from 127.0.0.1, which keeps its share only.
+        await until(lambda: server.silent() <= MAX_SILENT_PER_ADDRESS)
+        assert server.silent() == MAX_SILENT_PER_ADDRESS
+        await asyncio.gather(*(ws.close() for ws in silent))
+
+
+async def test_a_strangers_hello_for_an_ended_game_is_refused_before_loading_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with table_in_group(tmp_path) as (double, app, table, group, ana, bob):
+        eve = double.create_user("Eve", username="eve")
+        await ana.send(group, "/cancel")
+        rooms = rooms_of(app)
+        await until(lambda: rooms.registry.get(table.id) is None)
+        loaded: list[int] = []
+        load_game = rooms.storage.load_game
+
+        async def counted(game_id: int, *, verify: bool = True) -> Any:
+            loaded.append(game_id)
+            return await load_game(game_id, verify=verify)
+
+        monkeypatch.setattr(rooms.storage, "load_game", counted)
+        for game in (table.id, table.id + 1000):
+            async with open_page(app, signed(double, eve), game) as page:
+                await until(lambda page=page: page.closed_code is not None)
+            refused = page.last("refused")
+            assert refused is not None and "not sitting at this table" in refused["text"]
+            assert loaded == []
+            assert page.closed_code == REFUSED and not page.states()
+        # Bob sat there: his page loads the game and shows how it ended.
+        async with open_page(app, signed(double, bob), table.id) as page:
+            await until(lambda: page.states() or page.closed_code is not None)
+            assert page.states() and page.states()[-1]["ended"] == "cancelled"
+        assert loaded == [table.id]
+
+
+async def test_a_persons_hellos_are_paced(tmp_path: Path) -> None:
+    from bot.live.server import HELLO_BURST
+
+    async with table_with_two_people(tmp_path) as (double, app, table, ana, bob, _):
+        answers: list[tuple[bool, int | None]] = []
+        for _ in range(HELLO_BURST + 4):
+            async with open_page(app, signed(double, ana), table.id) as page:
+                await until(lambda page=page: page.states() or page.closed_code is not None)
+            answers.append((bool(page.states()), page.closed_code))
+        assert all(seen for seen, _ in answers[:HELLO_BURST]), answers
+        assert answers[HELLO_BURST:] == [(False, FLOOD)] * 4, answers
+        refused = page.last("refused")
+        assert refused is not None and refused["text"] == "Slow down a little."
+        # Another person is not paced by Ana's hellos.
+        async with open_page(app, signed(double, bob), table.id) as other:
+            await until(lambda: other.states() or other.closed_code is not None)
+            assert other.states()

@@ -66,6 +66,18 @@ async def test_users_and_private_chats(store: SqliteStorage) -> None:
     assert await store.dm_open(5) is False
 
 
+async def test_a_persons_seat_is_looked_up_without_loading_the_game(
+    store: SqliteStorage,
+) -> None:
+    seats = seats_for(4, [11, 12])
+    game_id = await store.create_lobby(-1, None, 11, Rules(), seats[:2], {})
+    assert await store.seat_of(game_id, 12) == 1
+    await store.start_game(game_id, seats, Game(Rules(), seed=1))
+    assert await store.seat_of(game_id, 11) == 0
+    assert await store.seat_of(game_id, 13) is None  # a stranger (computers have no id)
+    assert await store.seat_of(game_id + 1000, 11) is None  # no such game
+
+
 async def test_lobby_start_play_finish(store: SqliteStorage) -> None:
     rules = Rules(players=4, target=40)
     seats = seats_for(4, [11, 12])

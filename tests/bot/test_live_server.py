@@ -323,6 +323,7 @@ async def test_without_webapp_url_no_button_opens_a_page(tmp_path: Path) -> None
                     assert "web_app" not in markup and "startapp" not in markup
 
 
+@pytest.mark.alone
 async def test_a_genuine_page_gets_in_during_a_flood_of_silent_connections(
     tmp_path: Path,
 ) -> None:
@@ -358,6 +359,7 @@ async def test_a_genuine_page_gets_in_during_a_flood_of_silent_connections(
         await asyncio.gather(*(ws.close() for ws in silent))
 
 
+@pytest.mark.alone
 async def test_a_silent_connection_is_dropped_soon_and_without_waiting_for_a_reply(
     tmp_path: Path,
 ) -> None:
@@ -688,6 +690,7 @@ async def flood_silently(
         sockets.append(await session.ws_connect(url, headers={"X-Forwarded-For": forwarded}))
 
 
+@pytest.mark.alone
 async def test_behind_the_proxy_a_flood_from_one_address_leaves_other_pages_alone(
     tmp_path: Path,
 ) -> None:

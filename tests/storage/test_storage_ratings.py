@@ -125,6 +125,72 @@ async def test_a_no_show_is_a_leaver_and_leavers_tie_for_last(store: SqliteStora
     assert changes[BOB].after.mu < START.mu
 
 
+async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
+    store: SqliteStorage,
+) -> None:
+    """Ada makes 10 moves, a computer plays her seat's next 50, she is back (/rejoin)
+    for the rest: a win gains by the share of the seat's moves she made (she was rated
+    whole on the stand-in's play), a loss counts whole; Bob, who played all, as usual."""
+    for seed, won in ((80, True), (89, False)):  # seat 0 first, then last
+        game_id, game = await play_stored(
+            store,
+            VARIANTS["four"],
+            seed=seed,
+            chat_id=10,
+            seats=_seats(ADA + seed, BOB + seed),
+            own_moves={0: 10},
+            back_after={0: 60},
+        )
+        ranks = _ranks(game)
+        assert (ranks[0] == min(ranks)) is won and (ranks[0] == max(ranks)) is not won
+        moves = [e.move for e in await store.journal(game_id) if e.move.get("seat") == 0]
+        share = sum(1 for m in moves if not m.get("stand_in")) / len(moves)
+        assert 0.2 < share < 0.5  # (10 + what she played after her 60th of 69 or 83)
+        changes = {c.player: c for c in await store.rating_changes(game_id)}
+        ada, bob = changes[ADA + seed], changes[BOB + seed]
+        weights = [share if won else 1.0, 1.0, 1.0, 1.0]
+        want = openskill_rate([START] * 2 + BOTS[:2], ranks, weights)
+        assert (ada.after, bob.after, ada.weight) == (want[0], want[1], weights[0])
+        whole = openskill_rate([START] * 2 + BOTS[:2], ranks)[0]
+        if won:
+            assert START.mu < ada.after.mu < whole.mu
+            assert ada.after.mu - START.mu == pytest.approx((whole.mu - START.mu) * share)
+        else:
+            assert ada.after == whole
+
+
+async def test_a_sock_puppet_counts_like_a_computer_and_an_established_person_whole(
+    store: SqliteStorage,
+) -> None:
+    """Ada wins beside a fresh throwaway account and two `easy` computers: capped like a
+    game against computers only. Beside Bob, established (five rated games, at least a
+    newcomer's rating), the same win counts whole."""
+    ceiling = solo_ceiling([EASY] * 3)
+    assert ceiling is not None
+    first, g1 = await play_stored(
+        store, VARIANTS["four"], seed=80, seats=_seats(ADA, 100, level="easy")
+    )
+    whole = openskill_rate([START] * 2 + [ANCHORS["easy"]] * 2, _ranks(g1))[0]
+    assert whole.conservative > ceiling  # the win would have lifted her past it
+    [ada, _] = await store.rating_changes(first)
+    assert ada.after == _capped(whole)
+    established = Skill(30.0, 1.5)
+    await tamper(
+        store,
+        (
+            "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
+            " VALUES ('main', 0, ?, ?, ?, 5, 0)",
+            (BOB, established.mu, established.sigma),
+        ),
+    )
+    second, g2 = await play_stored(
+        store, VARIANTS["four"], seed=80, seats=_seats(CY, BOB, level="easy")
+    )
+    [cy, _] = await store.rating_changes(second)
+    want = openskill_rate([START, established] + [ANCHORS["easy"]] * 2, _ranks(g2))[0]
+    assert cy.after == want and cy.after.conservative > ceiling
+
+
 async def test_two_player_games_are_rated_in_their_own_pool(store: SqliteStorage) -> None:
     game_id, _ = await play_stored(
         store, VARIANTS["two_player"], seed=6, chat_id=10, user_ids=[ADA, BOB]

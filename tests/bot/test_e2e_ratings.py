@@ -362,3 +362,63 @@ async def test_a_group_that_removes_the_bot_after_the_first_hand_is_rated(
             for person in (alice, bob):
                 entry = await rooms.storage.player_rating(person.id)
                 assert entry is not None and entry.games == 1
+
+
+async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
+    tmp_path: Path,
+) -> None:
+    """Bob passes, /leave's, a computer plays two tricks and more for him, he sends
+    /rejoin and plays to the end of a game to 50: a gain counts by the share of his
+    seat's moves he made himself (the journal's stand-in marks), a loss whole."""
+    async with running_double() as double:
+        alice = double.create_user("Alice", username="alice")
+        bob = double.create_user("Bob", username="bob")
+        group = double.create_group("Friday Hearts", members=[alice, bob])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            rooms = rooms_of(app)
+            for person in (alice, bob):
+                await person.start_bot()
+            await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, target="50")
+            await bob.press(group, lobby, "✋ Join")
+            for _ in range(2):
+                await alice.press(group, lobby, "🤖 Add computer")
+            await alice.press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None
+            assert await play_turn(double, bob, table) is not None
+            bob_seat = table.seat_of(bob.id)
+            assert bob_seat is not None
+            seat = table.seats[bob_seat]
+            assert seat is not None
+            await double.wait_for(lambda: bob_seat not in game.waiting_for(), 5)
+            await bob.send(group, "/leave")
+            await double.wait_for(lambda: seat.away, 5)
+            await _play_to_the_end(
+                double, [alice], table, lambda: len(game.tricks) >= 2 or game.hand_number > 1
+            )
+            await bob.send(bob.dm, "/rejoin")
+            await double.wait_for(lambda: not seat.away, 5)
+            await _play_to_the_end(double, [alice, bob], table)
+            await double.wait_for(lambda: len(_endings(double, group)) == 1, 10)
+
+            moves = [e.move for e in await rooms.storage.journal(table.id)]
+            mine = [m for m in moves if m.get("seat") == bob_seat]
+            share = sum(1 for m in mine if not m.get("stand_in")) / len(mine)
+            assert 0 < share < 1
+            keys = [rank_key(game.rules, t) for t in game.scores]
+            whole = openskill_rate(_skills(table), keys)
+            gained = whole[bob_seat].mu >= START.mu
+            weights = [share if s == bob_seat and gained else 1.0 for s in range(4)]
+            want = openskill_rate(_skills(table), keys, weights)
+            changes = {c.player: c for c in await rooms.storage.rating_changes(table.id)}
+            assert changes[bob.id].after == want[bob_seat]
+            assert changes[bob.id].weight == weights[bob_seat]
+            assert changes[alice.id].after == want[table.seat_of(alice.id)]  # type: ignore[index]
+            if gained:
+                assert START.mu < changes[bob.id].after.mu < whole[bob_seat].mu
+            else:
+                assert changes[bob.id].after == whole[bob_seat]
+            assert not double.unanswered_callbacks()

@@ -14,6 +14,7 @@ from openskill_reference import openskill_rate
 from ratings import (
     ANCHORS,
     COMPUTER_PLAYERS,
+    PROVISIONAL_GAMES,
     SOLO_MARGIN,
     START,
     SeatResult,
@@ -259,6 +260,11 @@ def test_the_readme_states_the_levels_fixed_ratings_and_the_ceilings() -> None:
     assert f"beating three `easy` players takes you to {shown['easy'] + SOLO_MARGIN:,}" in readme
     assert f"beating `expert` to {shown['expert'] + SOLO_MARGIN:,}." in readme
     assert f"at most **{SOLO_MARGIN} above the strongest level at the table**" in readme
+    # Sock puppets: provisional people, or rated below a newcomer, count like computers.
+    assert f"fewer than {PROVISIONAL_GAMES} rated games in the pool" in readme
+    assert f"rated below a newcomer's {START.shown:,}" in readme
+    assert f"stops at {shown['easy'] + SOLO_MARGIN:,} too" in readme
+    assert f"such a win stops at {START.shown + SOLO_MARGIN:,}" in readme
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,18 +1,21 @@
 """Ratings: OpenSkill's Plackett–Luce model, applied to one finished game.
 
 Each seat is a one-player team ranked by its final total (`rank`, lower is better, equal
-ranks a tie). The bot rates every person whole: `storage` ranks a person who left (away
-at the game's end) last instead. A seat may still be given a `share` of its moves: its
-rating then moves `share` × what it would have moved for the whole game. OpenSkill
-multiplies a gain by a player's weight and divides a loss by it, so the weight passed is
-`share` for a seat that gains and ``1 / share`` for one that loses; the direction comes
-from the same game rated without weights (a weight changes only its own player's update).
+ranks a tie). `storage` ranks a person who left (away at the game's end) last, whole.
+A seat may be given a `share` of its moves (a person back with /rejoin made only some of
+them; a computer stood in for the rest): a GAIN then moves `share` × what it would have
+moved for the whole game, while a loss counts whole (so leaving a losing game for a while
+dodges nothing). OpenSkill multiplies a gain by a player's weight, so the weight passed is
+`share` for a seat that gains and 1 for one that loses; the direction comes from the same
+game rated without weights (a weight changes only its own player's update).
 
 Computer players are fixed anchors: each level has the rating `ANCHORS` gives it (measured
 once by `./dev bench ratings`, the levels playing each other), people are rated against
 it, and no game moves it, so nobody can farm a level or lift it with throwaway accounts.
-A person whose opponents were all computers can rise by such a game only up to
-`SOLO_MARGIN` above the strongest level at the table (`solo_ceiling`); losses count whole.
+A person whose opponents were all computers, or computers and people who count like them
+(fewer than `PROVISIONAL_GAMES` rated games, or rated below a newcomer: what sock puppets
+look like), can rise by such a game only up to `SOLO_MARGIN` above the strongest level at
+the table, or above `START` with no computer there (`solo_ceiling`); losses count whole.
 (`rate_game(..., anchored=False)` rates the levels like people: that is the calibration.)
 
 Pure: no I/O. Nothing here stores anything: `storage` calls `rate_game` inside the
@@ -22,7 +25,7 @@ again, in the same order, to rebuild every rating.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -104,13 +107,16 @@ def anchor(player: int) -> Skill:
     return ANCHORS[level]
 
 
-def solo_ceiling(opponents: Sequence[int]) -> float | None:
-    """The highest μ − 3σ a game against these opponents may lift a person to: the
-    strongest computer level's plus `SOLO_MARGIN` shown points; None when a person is
-    among them (a game with people counts whole)."""
-    if not opponents or not all(is_computer(p) for p in opponents):
+def solo_ceiling(opponents: Sequence[int], like_computers: Collection[int] = ()) -> float | None:
+    """The highest μ − 3σ a game against these opponents may lift a person to, when none
+    of them is an established person: each a computer, or one of the people who count
+    `like_computers` (`rate_game` says who: sock puppets look like that). It is the
+    strongest computer level's plus `SOLO_MARGIN` shown points, or `START`'s plus it when
+    no computer was there. None when another person is among them (a game counts whole)."""
+    if not opponents or any(not is_computer(p) and p not in like_computers for p in opponents):
         return None
-    return max(anchor(p).conservative for p in opponents) + SOLO_MARGIN / SCALE
+    levels = [anchor(p).conservative for p in opponents if is_computer(p)]
+    return (max(levels) if levels else START.conservative) + SOLO_MARGIN / SCALE
 
 
 _MODEL: Final = PlackettLuce()
@@ -146,7 +152,8 @@ def model() -> PlackettLuce:
 
 
 def weights_for(seats: Sequence[SeatResult], before: Mapping[int, Skill]) -> list[float] | None:
-    """The weight OpenSkill is given for each seat, None when every seat was played whole."""
+    """The weight OpenSkill is given for each seat, None when every seat was played whole:
+    a seat that gains, its share; one that loses, 1 (a loss counts whole)."""
     if all(s.share >= 1.0 for s in seats):
         return None
     full = _rate(seats, before, None)
@@ -154,20 +161,27 @@ def weights_for(seats: Sequence[SeatResult], before: Mapping[int, Skill]) -> lis
     for s, after in zip(seats, full, strict=True):
         start = before.get(s.player, START)
         gains = after.mu >= start.mu
-        weights.append(1.0 if s.share >= 1.0 else s.share if gains else 1.0 / s.share)
+        weights.append(s.share if gains else 1.0)
     return weights
 
 
 def rate_game(
-    seats: Sequence[SeatResult], before: Mapping[int, Skill], *, anchored: bool = True
+    seats: Sequence[SeatResult],
+    before: Mapping[int, Skill],
+    *,
+    anchored: bool = True,
+    games: Mapping[int, int] | None = None,
 ) -> list[Change]:
     """Each player's rating after the game, from `before` (a missing player starts at
     `START`). One `Change` per player, in seat order of their first seat.
 
     ``anchored`` (the bot's ratings): computer levels play at their `ANCHORS` rating
     whatever `before` says and get no `Change`; a person whose opponents were all
-    computers rises no higher than `solo_ceiling` (above it already: no higher than
-    before). Unanchored, every player id is rated alike (the calibration of the levels)."""
+    computers and people who count like them (fewer than `PROVISIONAL_GAMES` rated games,
+    or rated below `START`) rises no higher than `solo_ceiling` (above it already: no
+    higher than before). ``games``: each person's rated games before this one (a missing
+    person: none); None: every person counts as an established one, as in the old rules.
+    Unanchored, every player id is rated alike (the calibration of the levels)."""
     if len(seats) < 2:
         raise ValueError("A rated game needs at least two seats.")
     if any(not 0.0 < s.share <= 1.0 for s in seats):
@@ -177,7 +191,25 @@ def rate_game(
             s.player: anchor(s.player) if is_computer(s.player) else before.get(s.player, START)
             for s in seats
         }
-    results = _rate(seats, before, weights_for(seats, before))
+    # People who count like computers for the ceiling: provisional ones (a throwaway
+    # account has no games) and those rated below a newcomer (a puppet that lost its first
+    # games is established, and would let its farmer climb without end).
+    like_computers = (
+        set()
+        if games is None
+        else {
+            s.player
+            for s in seats
+            if not is_computer(s.player)
+            and (
+                games.get(s.player, 0) < PROVISIONAL_GAMES
+                or before.get(s.player, START).conservative < START.conservative
+            )
+        }
+    )
+    weights = weights_for(seats, before)
+    results = _rate(seats, before, weights)
+    weight_of = dict(zip((s.seat for s in seats), weights or [1.0] * len(seats), strict=True))
     by_player: dict[int, list[tuple[SeatResult, Skill]]] = {}
     for s, after in zip(seats, results, strict=True):
         by_player.setdefault(s.player, []).append((s, after))
@@ -191,10 +223,11 @@ def rate_game(
         if anchored:
             if is_computer(player):
                 continue
-            ceiling = solo_ceiling([s.player for s in seats if s.player != player])
+            opponents = [s.player for s in seats if s.player != player]
+            ceiling = solo_ceiling(opponents, like_computers)
             if ceiling is not None:
                 after = _capped(start, after, ceiling)
-        changes.append(Change(player, first.seat, first.share, start, after))
+        changes.append(Change(player, first.seat, weight_of[first.seat], start, after))
     return changes
 
 

@@ -70,7 +70,9 @@ async def _rank_keys(
 
 async def _seat_results(db: aiosqlite.Connection, game_id: int) -> list[SeatResult]:
     """Who played each seat of a rated game and its rank: a person who was away at the
-    end (a leaver) ranks last, below everyone present (leavers tie), with full weight."""
+    end (a leaver) ranks last, below everyone present (leavers tie), with full weight. A
+    person present at the end (back with /rejoin) has the share of their seat's moves they
+    made themselves (the journal marks a stand-in's), which scales a gain only."""
     ((status, meta, snapshot),) = await _rows(
         db, "SELECT status, meta, snapshot FROM games WHERE id = ?", (game_id,)
     )
@@ -82,14 +84,44 @@ async def _seat_results(db: aiosqlite.Connection, game_id: int) -> list[SeatResu
         (game_id,),
     )
     away = _away(meta)
+    moves = {
+        int(seat): (int(total), int(stood_in))
+        for seat, total, stood_in in await _rows(
+            db,
+            "SELECT json_extract(move, '$.seat'), COUNT(*),"
+            " SUM(COALESCE(json_extract(move, '$.stand_in'), 0))"
+            " FROM moves WHERE game_id = ? GROUP BY 1",
+            (game_id,),
+        )
+        if seat is not None
+    }
     last = max(keys.values()) + 1
     results = []
     for seat, kind, user_id, level in seats:
         if kind == "computer" or user_id is None:
             results.append(SeatResult(seat, computer_player(level or "standard"), keys[seat]))
+        elif seat in away:
+            results.append(SeatResult(seat, user_id, last))
         else:
-            results.append(SeatResult(seat, user_id, last if seat in away else keys[seat]))
+            # (No journal, as in games written by hand: played whole. Back with /rejoin
+            # but not one move of their own since: one move's share, the least there is.)
+            total, stood_in = moves.get(seat, (0, 0))
+            share = max(total - stood_in, 1) / total if total else 1.0
+            results.append(SeatResult(seat, user_id, keys[seat], min(share, 1.0)))
     return results
+
+
+async def _games(db: aiosqlite.Connection, pool: Pool, players: Sequence[int]) -> dict[int, int]:
+    """Each player's rated games overall in the pool (for who is still provisional: the
+    same count in every scope, so a newcomer to a group who is established elsewhere is
+    no sock puppet)."""
+    marks = ",".join("?" * len(players))
+    rows = await _rows(
+        db,
+        f"SELECT player, games FROM ratings WHERE pool = ? AND chat_id = ? AND player IN ({marks})",
+        (pool, OVERALL, *players),
+    )
+    return {player: int(games) for player, games in rows}
 
 
 async def _skills(
@@ -114,9 +146,10 @@ async def rate_finished(db: aiosqlite.Connection, game_id: int) -> None:
     seats = await _seat_results(db, game_id)
     pool = pool_of(len(seats))
     now = _now_ms()
+    games = await _games(db, pool, [s.player for s in seats])  # before this game's
     for scope in dict.fromkeys((chat_id, OVERALL)):  # (a chat 0 exists only in tests)
         before = await _skills(db, pool, scope, [s.player for s in seats])
-        changes = rate_game(seats, before)
+        changes = rate_game(seats, before, games=games)
         await db.executemany(
             "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
             " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (pool, chat_id, player) DO UPDATE"

@@ -14,6 +14,7 @@ from openskill_reference import openskill_rate
 from ratings import (
     ANCHORS,
     COMPUTER_PLAYERS,
+    PROVISIONAL_GAMES,
     SOLO_MARGIN,
     START,
     SeatResult,
@@ -54,28 +55,29 @@ def test_equal_totals_are_a_tie() -> None:
     assert changes[3].after.mu > changes[0].after.mu > changes[2].after.mu
 
 
-@pytest.mark.parametrize("place", [0, 3])
-def test_partial_play_moves_a_person_by_their_share(place: int) -> None:
-    """Half the moves their own: half the change, whether they gained or lost."""
+def test_partial_play_scales_a_gain_by_the_share_and_a_loss_counts_whole() -> None:
+    """Half the moves their own (back with /rejoin): half a win's gain, a whole loss."""
     ranks = [10, 30, 50, 70]
     whole = rate_game([SeatResult(i, i + 1, ranks[i]) for i in range(4)], {})
-    seats = [SeatResult(i, i + 1, ranks[i], 0.5 if i == place else 1.0) for i in range(4)]
-    half = rate_game(seats, {})
-    full_change = whole[place].after.mu - START.mu
-    assert half[place].after.mu - START.mu == pytest.approx(full_change / 2)
-    # Less certainty gained than a whole game gives.
-    assert whole[place].after.sigma < half[place].after.sigma
-    # The others are rated as if the seat were played whole.
-    for i in range(4):
-        if i != place:
-            assert half[i].after == whole[i].after
-    # And it is what OpenSkill returns for these weights: a gain times the share, a loss
-    # divided by 1 / share.
-    weights = weights_for(seats, {})
-    assert weights is not None
-    assert weights[place] == (0.5 if place == 0 else 2.0)
-    assert [c.after for c in half] == openskill_rate([START] * 4, ranks, weights)
-    assert half[place].weight == 0.5
+    for place, half_weight in ((0, 0.5), (3, 1.0)):
+        seats = [SeatResult(i, i + 1, ranks[i], 0.5 if i == place else 1.0) for i in range(4)]
+        half = rate_game(seats, {})
+        full_change = whole[place].after.mu - START.mu
+        assert half[place].after.mu - START.mu == pytest.approx(full_change * half_weight)
+        if place == 0:  # less certainty gained than a whole game gives
+            assert whole[place].after.sigma < half[place].after.sigma
+        else:  # the loss is the whole game's
+            assert half[place].after == whole[place].after
+        # The others are rated as if the seat were played whole.
+        for i in range(4):
+            if i != place:
+                assert half[i].after == whole[i].after
+        # And it is what OpenSkill returns for these weights: a gain times the share.
+        weights = weights_for(seats, {})
+        assert weights is not None
+        assert weights[place] == half_weight
+        assert [c.after for c in half] == openskill_rate([START] * 4, ranks, weights)
+        assert half[place].weight == half_weight
 
 
 def test_unanchored_one_identity_in_several_seats_takes_their_mean() -> None:
@@ -180,6 +182,61 @@ def test_sock_puppets_losing_to_easy_change_nobodys_gain_against_it() -> None:
     assert after_gain.after == before_gain.after
 
 
+def _farm(farmer: int, puppet: int, games: int, rank: int = 0) -> list[int]:
+    """`farmer` plays `games` games with `puppet` and two `easy` computers, ranked `rank`
+    (the puppet always last), each person's rated games counted as storage counts them;
+    the farmer's shown rating after each game."""
+    easy = COMPUTER_PLAYERS["easy"]
+    skills: dict[int, Skill] = {}
+    played: dict[int, int] = {}
+    shown = [START.shown]
+    for _ in range(games):
+        seats = [SeatResult(0, farmer, rank), SeatResult(1, puppet, 99)]
+        seats += [SeatResult(2, easy, 40), SeatResult(3, easy, 60)]
+        for c in rate_game(seats, skills, games=played):
+            skills[c.player] = c.after
+            played[c.player] = played.get(c.player, 0) + 1
+        shown.append(skills[farmer].shown)
+    return shown
+
+
+def test_a_sock_puppet_beside_easy_computers_lifts_its_farmer_no_higher_than_the_ceiling() -> None:
+    """The attack: one fresh throwaway account, losing every game, beside two `easy`
+    computers made the game count whole (400 wins: 1000 → 1924). A provisional person,
+    and then one rated below a newcomer, counts like a computer: the farmer stops at
+    easy's rating + `SOLO_MARGIN`, as against three `easy` computers."""
+    shown = _farm(7, 8, 400)
+    ceiling = ANCHORS["easy"].shown + SOLO_MARGIN
+    assert max(shown) <= ceiling
+    assert shown[-1] >= ceiling - 1  # winning is still worth something, up to there
+    assert shown == sorted(shown)
+    # With no computer at the table, beating provisional people stops 100 above a newcomer.
+    skills: dict[int, Skill] = {}
+    for _ in range(50):
+        seats = [SeatResult(0, 7, 0), SeatResult(1, 8, 99), SeatResult(2, 9, 99)]
+        for c in rate_game(seats, skills, games={}):
+            skills[c.player] = c.after
+    assert skills[7].shown == START.shown + SOLO_MARGIN
+
+
+def test_a_game_against_an_established_person_still_counts_whole() -> None:
+    """Five rated games and a rating of at least a newcomer's: the game counts whole, up
+    and down, whatever computers sit beside them."""
+    easy = COMPUTER_PLAYERS["easy"]
+    strong = Skill(45.0, 1.5)
+    rival = Skill(40.0, 2.0)
+    ranks = [0, 50, 60, 70]
+    seats = [SeatResult(0, 7, ranks[0]), SeatResult(1, 8, ranks[1])]
+    seats += [SeatResult(2, easy, ranks[2]), SeatResult(3, easy, ranks[3])]
+    want = openskill_rate([strong, rival, ANCHORS["easy"], ANCHORS["easy"]], ranks)
+    won, lost = rate_game(seats, {7: strong, 8: rival}, games={7: 30, 8: 5})
+    assert (won.after, lost.after) == (want[0], want[1])
+    assert won.after.shown > strong.shown  # far above easy's ceiling, and still a gain
+    # The same rival with four games is provisional: the win adds nothing.
+    capped = rate_game(seats, {7: strong, 8: rival}, games={7: 30, 8: 4})[0]
+    assert capped.after.shown == strong.shown
+
+
 def test_two_player_hearts_has_its_own_pool() -> None:
     assert pool_of(2) == "two"
     assert {pool_of(n) for n in (3, 4, 5, 6)} == {"main"}
@@ -203,6 +260,11 @@ def test_the_readme_states_the_levels_fixed_ratings_and_the_ceilings() -> None:
     assert f"beating three `easy` players takes you to {shown['easy'] + SOLO_MARGIN:,}" in readme
     assert f"beating `expert` to {shown['expert'] + SOLO_MARGIN:,}." in readme
     assert f"at most **{SOLO_MARGIN} above the strongest level at the table**" in readme
+    # Sock puppets: provisional people, or rated below a newcomer, count like computers.
+    assert f"fewer than {PROVISIONAL_GAMES} rated games in the pool" in readme
+    assert f"rated below a newcomer's {START.shown:,}" in readme
+    assert f"stops at {shown['easy'] + SOLO_MARGIN:,} too" in readme
+    assert f"such a win stops at {START.shown + SOLO_MARGIN:,}" in readme
 
 
 @settings(max_examples=60, deadline=None)

@@ -61,12 +61,15 @@ async def play_stored(
     seats: list[StoredSeat] | None = None,
     own_moves: dict[int, int] | None = None,
     hands: int | None = None,
+    back_after: dict[int, int] | None = None,
 ) -> tuple[int, Game]:
     """Create, start and play a random game through ``store``; returns its id and game.
 
     ``own_moves``: seat → how many moves its person makes before they leave (stored as
     away, as the bot stores a seat's state) and a computer player stands in for them (0: a
     no-show) for the rest of the game. ``hands``: stop once that many hands are complete.
+    ``back_after``: seat → after how many of its moves (own and stood in) a seat of
+    ``own_moves`` is back (as after /rejoin): its person makes the moves after that.
     """
     seats = seats or seats_for(rules.players, user_ids)
     creator = (user_ids or [1])[0]
@@ -85,10 +88,15 @@ async def play_stored(
         move.apply(game)
         moves += 1
         made[move.seat] = made.get(move.seat, 0) + 1
-        stand_in = move.seat in limits and made[move.seat] > limits[move.seat]
+        back = (back_after or {}).get(move.seat)
+        stand_in = move.seat in limits and limits[move.seat] < made[move.seat]
+        stand_in = stand_in and (back is None or made[move.seat] <= back)
         meta = None
         if stand_in and move.seat not in away:
             away.add(move.seat)
+            meta = {"seat_state": {str(seat): {"away": True} for seat in away}}
+        elif not stand_in and move.seat in away:
+            away.discard(move.seat)
             meta = {"seat_state": {str(seat): {"away": True} for seat in away}}
         assert await store.record_move(game_id, move, game, meta, stand_in=stand_in) == moves
     return game_id, game

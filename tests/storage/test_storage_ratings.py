@@ -5,13 +5,14 @@ rebuilt to the same floats, never twice."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from openskill_reference import openskill_rate
 from storage_testkit import VARIANTS, play_stored, seats_for, tamper
 
-from engine import Game
+from engine import Game, Rules
 from engine.scoring import rank_key
 from ratings import ANCHORS, COMPUTER_PLAYERS, SOLO_MARGIN, START, Skill, solo_ceiling
 from storage import StoredSeat, WrongGameStatus
@@ -21,6 +22,9 @@ ADA, BOB, CY = 1, 2, 3
 EASY = COMPUTER_PLAYERS["easy"]
 EXPERT = COMPUTER_PLAYERS["expert"]
 BOTS = [ANCHORS["expert"]] * 3
+ONE_HAND = Rules(players=4, target=1)
+"""A game of one hand, where what a test rates is how a game ends, not its length (a game
+to 60 is four to six hands: 1.5 to 3 s each on PostgreSQL)."""
 
 
 def _ranks(game: Game) -> list[int]:
@@ -34,7 +38,7 @@ def _seats(*users: int, level: str = "expert") -> list[StoredSeat]:
 
 async def test_a_finished_game_is_rated_in_its_chat_and_overall(store: SqliteStorage) -> None:
     game_id, game = await play_stored(
-        store, VARIANTS["four"], seed=1, chat_id=10, seats=_seats(ADA, BOB, CY)
+        store, ONE_HAND, seed=1, chat_id=10, seats=_seats(ADA, BOB, CY)
     )
     want = openskill_rate([START] * 3 + [ANCHORS["expert"]], _ranks(game))
     for scope in (10, None):
@@ -65,12 +69,8 @@ async def test_a_finished_game_is_rated_in_its_chat_and_overall(store: SqliteSto
 async def test_each_chat_keeps_its_own_ratings_and_overall_sees_them_all(
     store: SqliteStorage,
 ) -> None:
-    first, _ = await play_stored(
-        store, VARIANTS["four"], seed=2, chat_id=10, seats=_seats(ADA, BOB)
-    )
-    second, g2 = await play_stored(
-        store, VARIANTS["four"], seed=3, chat_id=20, seats=_seats(ADA, BOB)
-    )
+    first, _ = await play_stored(store, ONE_HAND, seed=2, chat_id=10, seats=_seats(ADA, BOB))
+    second, g2 = await play_stored(store, ONE_HAND, seed=3, chat_id=20, seats=_seats(ADA, BOB))
     in_10 = {c.player: c for c in await store.rating_changes(first, 10)}
     in_20 = {c.player: c for c in await store.rating_changes(second, 20)}
     overall = {c.player: c for c in await store.rating_changes(second)}
@@ -99,7 +99,7 @@ async def test_a_person_who_left_after_one_move_is_rated_last_with_full_weight(
     """Leaving cost a share of a loss (one move of 55: weight 0.036); now a leaver is
     rated as finishing last, below everyone present, whatever their seat's total."""
     game_id, game = await play_stored(
-        store, VARIANTS["four"], seed=4, chat_id=10, seats=_seats(ADA, BOB), own_moves={0: 1}
+        store, ONE_HAND, seed=4, chat_id=10, seats=_seats(ADA, BOB), own_moves={0: 1}
     )
     changes = {c.player: c for c in await store.rating_changes(game_id)}
     assert changes[ADA].weight == 1.0
@@ -111,11 +111,11 @@ async def test_a_person_who_left_after_one_move_is_rated_last_with_full_weight(
 async def test_a_no_show_is_a_leaver_and_leavers_tie_for_last(store: SqliteStorage) -> None:
     game_id, game = await play_stored(
         store,
-        VARIANTS["four"],
+        ONE_HAND,
         seed=5,
         chat_id=10,
         seats=_seats(ADA, BOB, CY),
-        own_moves={1: 0, 2: 30},
+        own_moves={1: 0, 2: 8},
     )
     changes = {c.player: c for c in await store.rating_changes(game_id)}
     assert set(changes) == {ADA, BOB, CY}
@@ -125,9 +125,71 @@ async def test_a_no_show_is_a_leaver_and_leavers_tie_for_last(store: SqliteStora
     assert changes[BOB].after.mu < START.mu
 
 
+async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
+    store: SqliteStorage,
+) -> None:
+    """Ada makes 2 moves, a computer plays her seat's next 7, she is back (/rejoin) for
+    the 5 left: a win gains by the share of the seat's moves she made (she was rated
+    whole on the stand-in's play), a loss counts whole; Bob, who played all, as usual."""
+    for seed, won in ((85, True), (83, False)):  # seat 0 alone first, then alone last
+        game_id, game = await play_stored(
+            store,
+            ONE_HAND,
+            seed=seed,
+            chat_id=10,
+            seats=_seats(ADA + seed, BOB + seed),
+            own_moves={0: 2},
+            back_after={0: 9},
+        )
+        ranks = _ranks(game)
+        assert ranks.count(ranks[0]) == 1 and ranks[0] == (min(ranks) if won else max(ranks))
+        moves = [e.move for e in await store.journal(game_id) if e.move.get("seat") == 0]
+        share = sum(1 for m in moves if not m.get("stand_in")) / len(moves)
+        assert share == 7 / 14  # (2 + the 5 after her 9th of the hand's 14)
+        changes = {c.player: c for c in await store.rating_changes(game_id)}
+        ada, bob = changes[ADA + seed], changes[BOB + seed]
+        weights = [share if won else 1.0, 1.0, 1.0, 1.0]
+        want = openskill_rate([START] * 2 + BOTS[:2], ranks, weights)
+        assert (ada.after, bob.after, ada.weight) == (want[0], want[1], weights[0])
+        whole = openskill_rate([START] * 2 + BOTS[:2], ranks)[0]
+        if won:
+            assert START.mu < ada.after.mu < whole.mu
+            assert ada.after.mu - START.mu == pytest.approx((whole.mu - START.mu) * share)
+        else:
+            assert ada.after == whole
+
+
+async def test_a_sock_puppet_counts_like_a_computer_and_an_established_person_whole(
+    store: SqliteStorage,
+) -> None:
+    """Ada wins beside a fresh throwaway account and two `easy` computers: capped like a
+    game against computers only. Beside Bob, established (five rated games, at least a
+    newcomer's rating), the same win counts whole."""
+    ceiling = solo_ceiling([EASY] * 3)
+    assert ceiling is not None
+    first, g1 = await play_stored(store, ONE_HAND, seed=85, seats=_seats(ADA, 100, level="easy"))
+    whole = openskill_rate([START] * 2 + [ANCHORS["easy"]] * 2, _ranks(g1))[0]
+    assert whole.conservative > ceiling  # the win would have lifted her past it
+    [ada, _] = await store.rating_changes(first)
+    assert ada.after == _capped(whole)
+    established = Skill(30.0, 1.5)
+    await tamper(
+        store,
+        (
+            "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
+            " VALUES ('main', 0, ?, ?, ?, 5, 0)",
+            (BOB, established.mu, established.sigma),
+        ),
+    )
+    second, g2 = await play_stored(store, ONE_HAND, seed=85, seats=_seats(CY, BOB, level="easy"))
+    [cy, _] = await store.rating_changes(second)
+    want = openskill_rate([START, established] + [ANCHORS["easy"]] * 2, _ranks(g2))[0]
+    assert cy.after == want and cy.after.conservative > ceiling
+
+
 async def test_two_player_games_are_rated_in_their_own_pool(store: SqliteStorage) -> None:
     game_id, _ = await play_stored(
-        store, VARIANTS["two_player"], seed=6, chat_id=10, user_ids=[ADA, BOB]
+        store, replace(VARIANTS["two_player"], target=1), seed=6, chat_id=10, user_ids=[ADA, BOB]
     )
     assert {c.pool for c in await store.rating_changes(game_id)} == {"two"}
     assert await store.player_rating(ADA, pool="main") is None
@@ -182,11 +244,11 @@ async def test_farming_and_sock_puppets_move_nobody_beyond_the_ceiling(
     their rating stays at or below easy's + `SOLO_MARGIN`; easy is never stored or moved,
     so puppets losing to it leave a newcomer's gain against it as it was."""
     ceiling = ANCHORS["easy"].shown + SOLO_MARGIN
-    first, g1 = await play_stored(store, VARIANTS["four"], seed=60, seats=_seats(ADA, level="easy"))
+    first, g1 = await play_stored(store, ONE_HAND, seed=60, seats=_seats(ADA, level="easy"))
     newcomer = openskill_rate([START] + [ANCHORS["easy"]] * 3, _ranks(g1))[0]
     for user, seed in ((100, 61), (101, 62), (102, 63), (ADA, 64), (ADA, 65)):
-        await play_stored(store, VARIANTS["four"], seed=seed, seats=_seats(user, level="easy"))
-    late, g2 = await play_stored(store, VARIANTS["four"], seed=60, seats=_seats(BOB, level="easy"))
+        await play_stored(store, ONE_HAND, seed=seed, seats=_seats(user, level="easy"))
+    late, g2 = await play_stored(store, ONE_HAND, seed=60, seats=_seats(BOB, level="easy"))
     assert _ranks(g2) == _ranks(g1)
     [bob] = await store.rating_changes(late)
     [ada] = await store.rating_changes(first)
@@ -207,7 +269,11 @@ def _capped(after: Skill) -> Skill:
 
 async def test_complex_hearts_is_rated_by_magnitude_in_the_main_pool(store: SqliteStorage) -> None:
     game_id, game = await play_stored(
-        store, VARIANTS["complex"], seed=8, chat_id=10, seats=_seats(ADA, BOB, CY)
+        store,
+        replace(VARIANTS["complex"], target=1),
+        seed=8,
+        chat_id=10,
+        seats=_seats(ADA, BOB, CY),
     )
     changes = await store.rating_changes(game_id)
     assert {c.pool for c in changes} == {"main"}
@@ -225,13 +291,15 @@ async def test_rebuild_gives_exactly_the_stored_values(store: SqliteStorage) -> 
     for seed, (variant, chat, users) in enumerate(plan, start=20):
         await play_stored(
             store,
-            VARIANTS[variant],
+            replace(VARIANTS[variant], target=1),  # one hand each
             seed=seed,
             chat_id=chat,
             seats=_seats(*users),
             own_moves={0: 12} if seed == 22 else None,
         )
-    await play_stored(store, VARIANTS["two_player"], seed=30, chat_id=10, user_ids=[ADA, BOB])
+    await play_stored(
+        store, replace(VARIANTS["two_player"], target=1), seed=30, chat_id=10, user_ids=[ADA, BOB]
+    )
     # Cancelled after its first hand, with a leaver: rated; during its first hand: not.
     cancelled, _ = await play_stored(
         store,
@@ -271,7 +339,7 @@ async def test_games_finished_before_ratings_existed_are_rated_once_on_opening(
 ) -> None:
     store = await SqliteStorage.open(db_path)
     ids = [
-        (await play_stored(store, VARIANTS["four"], seed=s, chat_id=10, seats=_seats(ADA)))[0]
+        (await play_stored(store, ONE_HAND, seed=s, chat_id=10, seats=_seats(ADA)))[0]
         for s in (40, 41)
     ]
     rated = await store.rating_board(10)
@@ -290,7 +358,7 @@ async def test_games_finished_before_ratings_existed_are_rated_once_on_opening(
 
 async def test_a_game_that_ends_across_a_restart_is_rated_once(db_path: Path) -> None:
     store = await SqliteStorage.open(db_path)
-    rules = VARIANTS["four"]
+    rules = ONE_HAND
     seats = seats_for(4, [ADA, BOB])
     game_id, game = await play_stored(store, rules, seed=50, chat_id=10, seats=seats)
     last = (await store.journal(game_id))[-1]
@@ -312,7 +380,7 @@ async def test_ratings_from_before_the_levels_were_fixed_still_read_and_rebuild(
     """A database whose computer levels were rated like people (easy moved to 1634 by
     sock puppets): it reads as before, the board shows the fixed levels, and a rebuild
     says which stored values the new rules change and drops the levels' old rows."""
-    game_id, _ = await play_stored(store, VARIANTS["four"], seed=70, chat_id=10, seats=_seats(ADA))
+    game_id, _ = await play_stored(store, ONE_HAND, seed=70, chat_id=10, seats=_seats(ADA))
     board = await store.rating_board(10)
     await tamper(
         store,

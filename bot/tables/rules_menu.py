@@ -55,6 +55,10 @@ class RulesMenu:
                 for seat in table.seats:
                     if seat is not None and seat.kind == "computer":
                         seat.level = options.computer_level
+                await self.storage.update_lobby(
+                    table.id, table.rules, table.stored_seats(), table.stored_meta()
+                )
+                # The chat's defaults only once the lobby is stored: a refusal leaves both.
                 await self.storage.save_chat_settings(
                     ChatSettings(
                         chat_id=table.chat_id,
@@ -64,9 +68,6 @@ class RulesMenu:
                         track_cards=options.track_cards,
                         hints=options.hints,
                     )
-                )
-                await self.storage.update_lobby(
-                    table.id, table.rules, table.stored_seats(), table.stored_meta()
                 )
                 self.registry.reseat(table)  # fewer seats may have left someone out
             self.screens.edit_table_message(table, render.rules_menu, priority=URGENT)

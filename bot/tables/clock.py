@@ -130,10 +130,7 @@ class TurnClock:
             said = msg("🌕 You shot the moon in {chat}: choose!", chat=chat)
         else:
             said = msg("👉 Your turn in {chat}!", chat=chat)
-
-        def still_their_turn() -> bool:
-            return self.registry.version(gid) == version and seat in game.waiting_for()
-
+        still_their_turn = functools.partial(self._still_waits, gid, version, game, seat)
         # Under load the message may wait for its turn longer than the person takes to move:
         # then it is not sent at all.
         text = self.screens.person(s.user_id)(said)

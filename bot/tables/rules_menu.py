@@ -58,7 +58,11 @@ class RulesMenu:
                 await self.storage.update_lobby(
                     table.id, table.rules, table.stored_seats(), table.stored_meta()
                 )
-                # The chat's defaults only once the lobby is stored: a refusal leaves both.
+                self.registry.reseat(table)  # fewer seats may have left someone out
+            # The chat's defaults only once the lobby is stored: a refusal of the lobby
+            # leaves both as they were, one of the defaults leaves the table changed, as
+            # stored and shown.
+            try:
                 await self.storage.save_chat_settings(
                     ChatSettings(
                         chat_id=table.chat_id,
@@ -69,8 +73,8 @@ class RulesMenu:
                         hints=options.hints,
                     )
                 )
-                self.registry.reseat(table)  # fewer seats may have left someone out
-            self.screens.edit_table_message(table, render.rules_menu, priority=URGENT)
+            finally:
+                self.screens.edit_table_message(table, render.rules_menu, priority=URGENT)
             return msg("Rules changed.")
 
 

@@ -166,7 +166,8 @@ async def test_a_change_storage_refuses_leaves_the_lobby_as_it_was(tmp_path: Pat
 
 async def test_a_rule_change_storage_refuses_keeps_the_chats_defaults(tmp_path: Path) -> None:
     """While storage refuses to write the lobby, Ana's change of the target leaves the
-    table and the chat's stored defaults (its next tables' rules) as they were."""
+    table and the chat's stored defaults (its next tables' rules) as they were; while it
+    refuses only the defaults, the table keeps the change it stored."""
     async with running_double() as double:
         ana = double.create_user("Ana")
         group = double.create_group("Refused rules", members=[ana], admins=[ana])
@@ -197,6 +198,21 @@ async def test_a_rule_change_storage_refuses_keeps_the_chats_defaults(tmp_path: 
             assert await ana.press_forged(group, lobby, data) == t("Rules changed.")
             assert table.rules.target == 50
             assert (await storage.get_chat_settings(group.id)).rules["target"] == 50
+
+            # Storage takes the lobby but refuses the chat's defaults: the table keeps
+            # the change it stored (memory as storage), the defaults stay as they were.
+            defaults = await storage.get_chat_settings(group.id)
+            for event in ("INSERT", "UPDATE"):
+                await storage._writer.execute(
+                    f"CREATE TRIGGER refuse_chats_{event} BEFORE {event} ON chats"
+                    " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+                )
+            await storage._writer.commit()
+            data = cb.Callback(cb.SET_RULE, table.id, 0, "target=75").encode()
+            assert await ana.press_forged(group, lobby, data) == WRONG
+            assert table.rules.target == 75
+            await assert_stored_as_shown(app, table)
+            assert await storage.get_chat_settings(group.id) == defaults
 
 
 # ---------------------------------------------------------------- any order, any size

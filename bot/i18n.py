@@ -64,7 +64,7 @@ def isolated_name(name: str) -> str:
     FSI…PDI, so its own direction never spills onto the words after it (a Persian name in
     an English line, an Arabic one before a score); names stored before the controls were
     stripped at the door are cleaned here too."""
-    return f"{FSI}{plain_name(name)}{PDI}"
+    return _isolate(plain_name(name))
 
 
 def language_of(code: str | None) -> str | None:
@@ -164,9 +164,7 @@ class Tr:
     def isolate(self, text: str) -> str:
         """A name, a card or a number that keeps its own direction in RTL text (every value
         put into a sentence is isolated so; text built outside a sentence calls this)."""
-        if not self.rtl or not text or _isolated(text):
-            return text
-        return f"{FSI}{text}{PDI}"
+        return _isolate(text) if self.rtl and text else text
 
     def join(self, items: list[str]) -> str:
         """``A, B and C`` in this language."""
@@ -188,8 +186,14 @@ class Tr:
         return out
 
 
+def _isolate(text: str) -> str:
+    """`text` inside FSI…PDI, unless all of it is one isolate already (an
+    `isolated_name`): never a second one around it."""
+    return text if _isolated(text) else f"{FSI}{text}{PDI}"
+
+
 def _isolated(text: str) -> bool:
-    """Whether all of `text` is one isolate already (an `isolated_name`): no second one."""
+    """Whether all of `text` is one isolate already."""
     if not text.startswith(FSI) or not text.endswith(PDI):
         return False
     depth = 0

@@ -130,10 +130,7 @@ class TurnClock:
             said = msg("🌕 You shot the moon in {chat}: choose!", chat=chat)
         else:
             said = msg("👉 Your turn in {chat}!", chat=chat)
-
-        def still_their_turn() -> bool:
-            return self.registry.version(gid) == version and seat in game.waiting_for()
-
+        still_their_turn = functools.partial(self._still_waits, gid, version, game, seat)
         # Under load the message may wait for its turn longer than the person takes to move:
         # then it is not sent at all.
         text = self.screens.person(s.user_id)(said)
@@ -203,22 +200,39 @@ class TurnClock:
                 for seat in game.waiting_for()
                 if not _is_computer(table, seat) and game.phase != "over"
             ]
-            moves = {seat: await self._stand_in(table, seat) for seat in late}
-            if moves:  # people who timed out together: one message
-                self.screens.idle_notice(table, {seat: said for seat, (_, said) in moves.items()})
-            for seat, (move, _) in moves.items():
-                if seat in game.waiting_for():
-                    await self.moves.apply(table, move, stand_in=True)
+            # Each seat's stand-in is stored before the next is chosen, and people are told
+            # only what storage took: a refusal leaves the refused seat (and those after
+            # it) as they were, to be tried again.
+            said: dict[int, Msg] = {}
+            try:
+                for seat in late:
+                    if table.game is None or seat not in table.game.waiting_for():
+                        continue
+                    s = table.seats[seat]
+                    assert s is not None
+                    move = await self._decide(table, seat, STAND_IN_LEVEL)
+                    before = (s.timeouts, s.away)
+                    line = self._stand_in(table, seat)
+                    try:
+                        await self.moves.apply(table, move, stand_in=True)
+                    except BaseException:
+                        s.timeouts, s.away = before
+                        raise
+                    said[seat] = line
+                    if s.away and s.user_id is not None:
+                        self.screens.tell(s.user_id, AWAY)
+            finally:
+                if said:  # people who timed out together: one message
+                    self.screens.idle_notice(table, said)
 
-    async def _stand_in(self, table: Table, seat: int) -> tuple[Move, Msg]:
-        """A person's time ran out: the move a computer player makes for them, and what the
-        group is told."""
+    def _stand_in(self, table: Table, seat: int) -> Msg:
+        """A person's time ran out: their seat counts it (and goes away at the limit), and
+        what the group is told."""
         game = table.game
         assert game is not None
         s = table.seats[seat]
         assert s is not None
         s.timeouts += 1
-        move = await self._decide(table, seat, STAND_IN_LEVEL)
         name = render.who(s.name)
         if s.timeouts >= self.config.timeouts_before_away:
             s.away = True
@@ -228,8 +242,6 @@ class TurnClock:
                 name=name,
                 times=s.timeouts,
             )
-            if s.user_id is not None:
-                self.screens.tell(s.user_id, AWAY)
         elif game.phase == "pass":
             said = msg(
                 "⏱ {name} ran out of time ({times}×); a computer player chose the "
@@ -250,7 +262,7 @@ class TurnClock:
                 name=name,
                 times=s.timeouts,
             )
-        return move, said
+        return said
 
     async def _computer_turn(self, gid: int, version: int) -> None:
         async with self.registry.lock(gid):

@@ -55,6 +55,14 @@ class RulesMenu:
                 for seat in table.seats:
                     if seat is not None and seat.kind == "computer":
                         seat.level = options.computer_level
+                await self.storage.update_lobby(
+                    table.id, table.rules, table.stored_seats(), table.stored_meta()
+                )
+                self.registry.reseat(table)  # fewer seats may have left someone out
+            # The chat's defaults only once the lobby is stored: a refusal of the lobby
+            # leaves both as they were, one of the defaults leaves the table changed, as
+            # stored and shown.
+            try:
                 await self.storage.save_chat_settings(
                     ChatSettings(
                         chat_id=table.chat_id,
@@ -65,11 +73,8 @@ class RulesMenu:
                         hints=options.hints,
                     )
                 )
-                await self.storage.update_lobby(
-                    table.id, table.rules, table.stored_seats(), table.stored_meta()
-                )
-                self.registry.reseat(table)  # fewer seats may have left someone out
-            self.screens.edit_table_message(table, render.rules_menu, priority=URGENT)
+            finally:
+                self.screens.edit_table_message(table, render.rules_menu, priority=URGENT)
             return msg("Rules changed.")
 
 

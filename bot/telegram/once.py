@@ -53,10 +53,6 @@ class ExactlyOnce:
         self._ledger = ledger
         self._started: OrderedDict[int, None] = OrderedDict()
 
-    def seen(self, update_id: int) -> bool:
-        """Whether this process has started handling `update_id` already."""
-        return update_id in self._started
-
     async def handle(self, update: object, process: Callable[[], Awaitable[None]]) -> None:
         """Run `process` for `update` unless it was handled (here, or by a process before)."""
         if not isinstance(update, Update):

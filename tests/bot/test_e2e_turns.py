@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from bot_harness import (
 )
 
 from sandbox.testing import running_double
+from storage.sqlite import SqliteStorage
 
 
 async def test_timeouts_play_for_a_person_and_three_in_a_row_hand_the_seat_over(
@@ -75,6 +77,54 @@ async def test_timeouts_play_for_a_person_and_three_in_a_row_hand_the_seat_over(
                 ),
                 5,
             )
+
+
+async def test_a_pass_timeout_storage_refuses_tells_nobody_and_counts_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Three people let the pass run out while storage refuses moves: the first stand-in's
+    pass is refused, so no seat counts a timeout or goes away, nobody gets the away DM and
+    the group is told nothing, as if the timer had not run out."""
+    async with running_double() as double:
+        people = [double.create_user(n) for n in ("Ana", "Bob", "Cy")]
+        group = double.create_group("Refused passes", members=people, admins=people[:1])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            lobby, table = await seat_everyone(double, app, group, people)
+            await people[0].press(group, lobby, "🤖 Add computer")
+            rooms = rooms_of(app)
+            table.options = replace(table.options, turn_timer=3)
+            # The first timeout already hands the seat over: the away DM is at stake too.
+            rooms.clock.config = replace(rooms.clock.config, timeouts_before_away=1)
+            await people[0].press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None and game.phase == "pass"
+            seats = [table.seat_of(p.id) for p in people]
+            computer = next(n for n in range(4) if n not in seats)
+            await double.wait_for(lambda: game.has_passed(computer), 5)
+            storage = rooms.storage
+            assert isinstance(storage, SqliteStorage)
+            await storage._writer.execute(
+                "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves"
+                " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+            )
+            await storage._writer.commit()
+            assert all(n is not None and n in game.waiting_for() for n in seats)
+
+            await double.wait_for(
+                lambda: any(f"timer turn:{table.id}" in r.getMessage() for r in caplog.records),
+                10,
+            )
+            await double.idle()
+            for seat in seats:
+                s = table.seats[seat]  # type: ignore[index]
+                assert s is not None and (s.timeouts, s.away) == (0, False)
+            assert table.game is not None
+            assert all(not table.game.has_passed(n) for n in seats)  # type: ignore[arg-type]
+            group_texts = [m.text or "" for m in double.chat_view(group.id).bot_messages]
+            assert not any("ran out of time" in x for x in group_texts), group_texts
+            for person in people:
+                assert not any("Send /rejoin" in (m.text or "") for m in person.dm_view().messages)
 
 
 async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(tmp_path: Path) -> None:

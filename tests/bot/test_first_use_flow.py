@@ -153,6 +153,14 @@ async def test_an_idle_player_causes_one_group_message_edited_as_it_goes_on(
                     ),  # type: ignore[union-attr]
                     10,
                 )
+            # The group is told once the stand-in's move is stored (Bob is away just before).
+            await double.wait_for(
+                lambda: any(
+                    (m.text or "").startswith("💤 \u2068Bob\u2069")
+                    for m in double.chat_view(group.id).bot_messages[before:]
+                ),
+                5,
+            )
             await double.idle()
             new = [m.text or "" for m in double.chat_view(group.id).bot_messages[before:]]
             about_bob = [x for x in new if "Bob" in x]
@@ -268,6 +276,14 @@ async def test_people_who_time_out_at_once_share_one_group_message_naming_what_w
             assert game is not None
             before = len(double.chat_view(group.id).bot_messages)
             await double.wait_for(lambda: game.phase == "play", 10)
+            # The group is told once the last stand-in's pass is stored.
+            await double.wait_for(
+                lambda: any(
+                    "ran out of time" in (m.text or "")
+                    for m in double.chat_view(group.id).bot_messages[before:]
+                ),
+                5,
+            )
             await double.idle()
             new = [m for m in double.chat_view(group.id).bot_messages[before:]]
             about = [m for m in new if "ran out of time" in (m.text or "")]
@@ -281,6 +297,14 @@ async def test_people_who_time_out_at_once_share_one_group_message_naming_what_w
             # The spell goes on for whoever times out next: the same message, edited.
             seats = [table.seat_of(p.id) for p in people]
             await double.wait_for(lambda: any(table.seats[s].timeouts >= 2 for s in seats), 10)  # type: ignore[index,union-attr]
+            # The group is told once the stand-in's move is stored (the count is up before).
+            await double.wait_for(
+                lambda: any(
+                    "(2×)" in (m.text or "")
+                    for m in double.chat_view(group.id).bot_messages[before:]
+                ),
+                5,
+            )
             await double.idle()
             about = [
                 m

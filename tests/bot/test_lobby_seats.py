@@ -164,6 +164,57 @@ async def test_a_change_storage_refuses_leaves_the_lobby_as_it_was(tmp_path: Pat
             await assert_stored_as_shown(app, table)
 
 
+async def test_a_rule_change_storage_refuses_keeps_the_chats_defaults(tmp_path: Path) -> None:
+    """While storage refuses to write the lobby, Ana's change of the target leaves the
+    table and the chat's stored defaults (its next tables' rules) as they were; while it
+    refuses only the defaults, the table keeps the change it stored."""
+    async with running_double() as double:
+        ana = double.create_user("Ana")
+        group = double.create_group("Refused rules", members=[ana], admins=[ana])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await ana.start_bot()
+            await double.idle()
+            lobby = await open_table(double, ana, group)
+            table = table_in(app, group)
+            storage = rooms_of(app).storage
+            assert isinstance(storage, SqliteStorage)
+            defaults = await storage.get_chat_settings(group.id)
+            target = table.rules.target
+            await storage._writer.execute(
+                "CREATE TRIGGER refuse_lobby BEFORE UPDATE ON games"
+                " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+            )
+            await storage._writer.commit()
+
+            data = cb.Callback(cb.SET_RULE, table.id, 0, "target=50").encode()
+            assert target != 50
+            assert await ana.press_forged(group, lobby, data) == WRONG
+            assert table.rules.target == target
+            await assert_stored_as_shown(app, table)
+            assert await storage.get_chat_settings(group.id) == defaults
+
+            await storage._writer.execute("DROP TRIGGER refuse_lobby")
+            await storage._writer.commit()
+            assert await ana.press_forged(group, lobby, data) == t("Rules changed.")
+            assert table.rules.target == 50
+            assert (await storage.get_chat_settings(group.id)).rules["target"] == 50
+
+            # Storage takes the lobby but refuses the chat's defaults: the table keeps
+            # the change it stored (memory as storage), the defaults stay as they were.
+            defaults = await storage.get_chat_settings(group.id)
+            for event in ("INSERT", "UPDATE"):
+                await storage._writer.execute(
+                    f"CREATE TRIGGER refuse_chats_{event} BEFORE {event} ON chats"
+                    " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+                )
+            await storage._writer.commit()
+            data = cb.Callback(cb.SET_RULE, table.id, 0, "target=75").encode()
+            assert await ana.press_forged(group, lobby, data) == WRONG
+            assert table.rules.target == 75
+            await assert_stored_as_shown(app, table)
+            assert await storage.get_chat_settings(group.id) == defaults
+
+
 # ---------------------------------------------------------------- any order, any size
 
 

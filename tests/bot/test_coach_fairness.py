@@ -15,6 +15,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from bot_harness import (
     FAST,
     open_table,
@@ -78,6 +79,7 @@ async def _untimed_table(
     return table
 
 
+@pytest.mark.alone
 async def test_hints_and_reviews_never_hold_up_a_table_of_computers(tmp_path: Path) -> None:
     database = tmp_path / "hearts.sqlite3"
     async with running_double() as double:

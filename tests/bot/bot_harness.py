@@ -98,8 +98,10 @@ async def seat_everyone(
     app: Application,  # type: ignore[type-arg]
     group: Group,
     people: list[SandboxUser],
+    **rules: str,
 ) -> tuple[int, Table]:
-    """Everyone opens the bot's DM, the first opens a table and the rest join it.
+    """Everyone opens the bot's DM, the first opens a table (with `rules` set in its
+    menu, as `open_table` sets them) and the rest join it.
 
     Returns the lobby message and the table; the caller presses Start (after any change
     it wants to make to the table first).
@@ -107,7 +109,7 @@ async def seat_everyone(
     for person in people:
         await person.start_bot()
     await double.wait_for(lambda: people[-1].dm_view().last() is not None, 5)
-    lobby = await open_table(double, people[0], group)
+    lobby = await open_table(double, people[0], group, **rules)
     for person in people[1:]:
         await person.press(group, lobby, "✋ Join")
     return lobby, table_in(app, group)
@@ -118,9 +120,10 @@ async def start_with_computers(
     app: Application,  # type: ignore[type-arg]
     group: Group,
     people: list[SandboxUser],
+    **rules: str,
 ) -> tuple[int, Table]:
     """`seat_everyone`, computers in the empty seats, Start; returns when cards are dealt."""
-    lobby, table = await seat_everyone(double, app, group, people)
+    lobby, table = await seat_everyone(double, app, group, people, **rules)
     for _ in range(table.rules.players - len(people)):
         await people[0].press(group, lobby, "🤖 Add computer")
     await people[0].press(group, lobby, "▶ Start")

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from bot_harness import open_table, play_turn, rooms_of, running_bot, start_with_computers, table_in
+from bot_harness import play_turn, rooms_of, running_bot, start_with_computers
 from openskill_reference import openskill_rate
 
 from bot.tables.model import Table
@@ -68,16 +68,9 @@ async def test_two_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
                     # Games to 50 (the shortest target; the chat keeps it for the next):
                     # rated games one after another are what this test is about, not their
                     # length (two are: a third took 24 s and asserted nothing more).
-                    for person in (alice, bob):
-                        await person.start_bot()
-                    await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
-                    lobby_id = await open_table(double, alice, group, target="50")
-                    await bob.press(group, lobby_id, "✋ Join")
-                    for _ in range(2):
-                        await alice.press(group, lobby_id, "🤖 Add computer")
-                    await alice.press(group, lobby_id, "▶ Start")
-                    table = table_in(app, group)
-                    await double.wait_for(lambda t=table: t.game is not None, 5)
+                    _, table = await start_with_computers(
+                        double, app, group, [alice, bob], target="50"
+                    )
                 else:
                     await alice.send(group, "/newgame")
                     await double.wait_for(lambda: rooms.registry.in_chat(group.id, None), 5)
@@ -294,16 +287,7 @@ async def test_a_person_who_leaves_after_one_move_is_rated_last(tmp_path: Path) 
         async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
             rooms = rooms_of(app)
             # A game to 50 (the shortest target): what is rated is how it ends, not its length.
-            for person in (alice, bob):
-                await person.start_bot()
-            await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
-            lobby = await open_table(double, alice, group, target="50")
-            await bob.press(group, lobby, "✋ Join")
-            for _ in range(2):
-                await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "▶ Start")
-            table = table_in(app, group)
-            await double.wait_for(lambda: table.game is not None, 5)
+            _, table = await start_with_computers(double, app, group, [alice, bob], target="50")
             assert table.rules.target == 50
             game = table.game
             assert game is not None and game.phase == "pass"
@@ -378,16 +362,7 @@ async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
         group = double.create_group("Friday Hearts", members=[alice, bob])
         async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
             rooms = rooms_of(app)
-            for person in (alice, bob):
-                await person.start_bot()
-            await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
-            lobby = await open_table(double, alice, group, target="50")
-            await bob.press(group, lobby, "✋ Join")
-            for _ in range(2):
-                await alice.press(group, lobby, "🤖 Add computer")
-            await alice.press(group, lobby, "▶ Start")
-            table = table_in(app, group)
-            await double.wait_for(lambda: table.game is not None, 5)
+            _, table = await start_with_computers(double, app, group, [alice, bob], target="50")
             game = table.game
             assert game is not None
             assert await play_turn(double, bob, table) is not None

@@ -67,6 +67,7 @@ _HTML_TAGS = {
     "tg-time": "date_time",
 }
 _ENTITY_RE = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);")
+_TEXT_RE = re.compile(r"[^&<]+")  # a run of plain text, taken whole
 _NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 _ATTRIBUTE_RE = re.compile(r"""\s*([a-zA-Z0-9_-]+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'>]+))?""")
 
@@ -115,9 +116,11 @@ def parse_html(source: str) -> tuple[str, list[Entity]]:
                 i += 1
             continue
         if char != "<":
-            out.append(char)
-            out_len += utf16_len(char)
-            i += 1
+            run = _TEXT_RE.match(source, i)
+            assert run is not None  # `char` itself is text
+            out.append(run.group())
+            out_len += utf16_len(run.group())
+            i = run.end()
             continue
         tag_at = _byte_offset(source, i)
         if i + 1 >= n:

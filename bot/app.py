@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import ssl
@@ -293,7 +294,9 @@ async def _post_init(app: HeartsApp) -> None:
 
 
 async def set_commands(app: HeartsApp) -> None:
-    """The command menu in every shipped language (English for every other)."""
+    """The command menu in every shipped language (English for every other), the twelve
+    requests at once."""
+    requests = []
     for language in LANGUAGES:
         tr = translator(language)
         # Telegram's scope is a two-letter code: Brazilian Portuguese serves "pt".
@@ -302,9 +305,12 @@ async def set_commands(app: HeartsApp) -> None:
             (GROUP_COMMANDS, BotCommandScopeAllGroupChats()),
             (PRIVATE_COMMANDS, BotCommandScopeAllPrivateChats()),
         ):
-            await app.bot.set_my_commands(
-                [BotCommand(c, tr(d)) for c, d in commands], scope=scope, language_code=code
+            requests.append(
+                app.bot.set_my_commands(
+                    [BotCommand(c, tr(d)) for c, d in commands], scope=scope, language_code=code
+                )
             )
+    await asyncio.gather(*requests)
 
 
 async def _post_stop(app: HeartsApp) -> None:

@@ -13,9 +13,10 @@ from bot.config import Settings, Tuning
 from bot.rooms import Rooms
 from bot.sandbox_runner import free_port
 from bot.tables.model import Table
-from engine import Card
+from engine import Card, Rules
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
+from storage import ChatSettings
 
 FAST = Tuning(
     computer_delay=0.0,
@@ -215,12 +216,16 @@ async def finished_game(
     group: Group,
     people: list[SandboxUser],
 ) -> int:
-    """The people play a short game (the computers play it for them); the table's message,
-    with its 🔁 New game button, is returned."""
+    """The people play a one-hand game (the computers play it for them: the group's rules
+    say a game to 1 point, ties shared, as a tournament's do); the table's message, with
+    its 🔁 New game button, is returned."""
     for person in people:
         await person.start_bot()
     await double.idle()
-    lobby = await open_table(double, people[0], group, target="50")
+    await rooms_of(app).storage.save_chat_settings(
+        ChatSettings(group.id, rules=Rules(target=1, ties="share").to_dict())
+    )
+    lobby = await open_table(double, people[0], group)
     for person in people[1:]:
         await person.press(group, lobby, "✋ Join")
     await people[0].press(group, lobby, "▶ Start")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, fields
 
+import pytest
 from hearts_helpers import cards_in, random_move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -412,12 +413,24 @@ def play_checked(rules: Rules, seed: int) -> Game:
     return game
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=any_rules(), seed=st.integers(0, 2**32))
-def test_random_games_follow_the_rules_to_the_end(rules: Rules, seed: int) -> None:
-    game = play_checked(rules, seed)
-    assert game.phase == "over"
-    assert game.winners
+@pytest.mark.parametrize(
+    "games",
+    [
+        # Forty whole games with random rules by default (about 8 s); six hundred, with
+        # --run-slow, for the corners forty can miss.
+        pytest.param(40, id="40"),
+        pytest.param(600, id="600", marks=pytest.mark.slow),
+    ],
+)
+def test_random_games_follow_the_rules_to_the_end(games: int) -> None:
+    @settings(max_examples=games, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(rules=any_rules(), seed=st.integers(0, 2**32))
+    def a_random_game_follows_the_rules(rules: Rules, seed: int) -> None:
+        game = play_checked(rules, seed)
+        assert game.phase == "over"
+        assert game.winners
+
+    a_random_game_follows_the_rules()
 
 
 @settings(max_examples=25, deadline=None)

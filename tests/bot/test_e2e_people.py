@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from bot_harness import (
     card_button,
     open_table,
@@ -16,9 +17,22 @@ from bot_harness import (
 
 from engine import Rules
 from sandbox.testing import running_double
+from storage import ChatSettings
 
 
-async def test_four_people_play_a_whole_game_one_joins_through_a_deep_link(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "length",
+    [
+        # By default a game of one hand (the group's rules: to 1 point, ties shared, as a
+        # tournament's); a game to 50 set in the rules menu (four hands or more, about four
+        # times as long) with --run-slow.
+        "one hand",
+        pytest.param("to 50", marks=pytest.mark.slow),
+    ],
+)
+async def test_four_people_play_a_whole_game_one_joins_through_a_deep_link(
+    tmp_path: Path, length: str
+) -> None:
     async with running_double() as double:
         people = [double.create_user(n) for n in ("Alice", "Bob", "Carol", "Dave")]
         alice, bob, carol, dave = people
@@ -27,7 +41,13 @@ async def test_four_people_play_a_whole_game_one_joins_through_a_deep_link(tmp_p
             for p in (alice, bob, carol):
                 await p.start_bot()
             await double.wait_for(lambda: double.chat_view(carol.dm).last() is not None, 5)
-            lobby = await open_table(double, alice, group, target="50")
+            if length == "one hand":
+                await rooms_of(app).storage.save_chat_settings(
+                    ChatSettings(group.id, rules=Rules(target=1, ties="share").to_dict())
+                )
+                lobby = await open_table(double, alice, group)
+            else:
+                lobby = await open_table(double, alice, group, target="50")
             assert (
                 await bob.press(group, lobby, "✋ Join")
                 == "You're in! Your cards will come in a DM."

@@ -1,23 +1,34 @@
-"""`storage.schema` declares exactly the schema the databases hold: a database made from its
-tables is the same, object for object, as one made by the migrations, on SQLite and on
-PostgreSQL; and Alembic's own comparison finds nothing to change."""
+"""`storage.schema` and the Alembic revisions agree: a database upgraded from nothing to the
+newest revision is, object for object, the one `storage.schema` makes, on SQLite and on
+PostgreSQL, and Alembic's own check finds nothing to change; so a column cannot be added
+in one place only. A database written before Alembic (the fixtures in ``v10/``) is the
+same after its upgrade."""
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic.autogenerate import compare_metadata
-from alembic.migration import MigrationContext
+from alembic import command
 from schema_describe import describe_postgres, describe_sqlite, differences
-from sqlalchemy import Connection, Identity, UniqueConstraint, text
+from sqlalchemy import Connection, UniqueConstraint, text
 from sqlalchemy.ext.asyncio import create_async_engine
+from test_storage_upgrade import FIXTURES, load_postgres_fixture
 
 from sandbox.postgres_server import PostgresServer
 from storage import schema
-from storage.postgres import PostgresStorage
-from storage.sqlite import SqliteStorage
+from storage.upgrade import (
+    alembic_config,
+    async_url,
+    latest_version,
+    upgrade_schema,
+)
+from storage.upgrade import (
+    differences as alembic_differences,
+)
 
 # SQLAlchemy cannot reflect SQLite's expression index (ratings_board); describe_sqlite
 # compares it instead.
@@ -30,90 +41,95 @@ def _create_from_models(connection: Connection) -> None:
         connection.execute(text(statement))
 
 
-def _same_default(context: MigrationContext, *args: Any) -> bool | None:
-    """SQLite has no identity columns (its INTEGER PRIMARY KEY is the row id): not a
-    difference there."""
-    metadata_default = args[3]
-    if context.dialect.name == "sqlite" and isinstance(metadata_default, Identity):
-        return False
-    return None
-
-
-def _alembic_differences(connection: Connection) -> list[Any]:
-    # (Alembic's comparison given a function fails on PostgreSQL's identity columns.)
-    same = _same_default if connection.dialect.name == "sqlite" else True
-    context = MigrationContext.configure(
-        connection, opts={"compare_type": True, "compare_server_default": same}
-    )
-    found = []
-    for diff in compare_metadata(context, schema.metadata):
-        change = diff[0] if isinstance(diff, list) else diff
-        if change[0] == "remove_table" and change[1].name == "schema_version":
-            continue  # the old code's count of versions, not part of the schema
-        if connection.dialect.name == "sqlite":
-            # Two spellings of the same thing in a database made by the old migrations:
-            # a rowid table's INTEGER PRIMARY KEY is never NULL whether or not it says
-            # NOT NULL, and a UNIQUE written inline is not reflected (describe_sqlite
-            # compares both exactly).
-            if (
-                change[0] == "modify_nullable"
-                and change[-1] is False
-                and change[3] in (c.name for c in schema.metadata.tables[change[2]].primary_key)
-            ):
-                continue
-            if change[0] == "add_constraint" and isinstance(change[1], UniqueConstraint):
-                continue
-        found.append(diff)
-    return found
-
-
-def _async_url(url: str) -> str:
-    return url.replace("postgresql://", "postgresql+asyncpg://", 1)
-
-
-async def test_sqlite_made_from_the_models_is_the_migrated_schema(tmp_path: Path) -> None:
-    migrated, modelled = tmp_path / "migrated.db", tmp_path / "modelled.db"
-    await (await SqliteStorage.open(migrated)).close()
-    engine = create_async_engine(f"sqlite+aiosqlite:///{modelled}")
+async def _run(address: str | Path, work: Any) -> Any:
+    engine = create_async_engine(async_url(address))
     try:
         async with engine.begin() as connection:
-            await connection.run_sync(_create_from_models)
+            return await connection.run_sync(work)
     finally:
         await engine.dispose()
+
+
+def _alembic_check(connection: Connection) -> None:
+    """``alembic check``, on this connection: raises if autogenerate would write anything."""
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.check(config)
+
+
+def _legacy_spelling(diff: Any) -> bool:
+    """Two spellings of the same thing in a SQLite database made by the code before
+    Alembic, which describe_sqlite compares exactly: a rowid table's INTEGER PRIMARY KEY
+    is never NULL whether or not it says NOT NULL, and a UNIQUE written inline is not
+    reflected."""
+    change = diff[0] if isinstance(diff, list) else diff
+    if change[0] == "modify_nullable" and change[-1] is False:
+        return change[3] in {c.name for c in schema.metadata.tables[change[2]].primary_key}
+    return change[0] == "add_constraint" and isinstance(change[1], UniqueConstraint)
+
+
+async def test_sqlite_upgraded_from_nothing_is_the_models(tmp_path: Path) -> None:
+    migrated, modelled = tmp_path / "migrated.db", tmp_path / "modelled.db"
+    assert await upgrade_schema(migrated) == latest_version()
+    await _run(modelled, _create_from_models)
     assert differences(describe_sqlite(migrated), describe_sqlite(modelled)) == {}
-    engine = create_async_engine(f"sqlite+aiosqlite:///{migrated}")
-    try:
-        async with engine.connect() as connection:
-            assert await connection.run_sync(_alembic_differences) == []
-    finally:
-        await engine.dispose()
+    assert await _run(migrated, alembic_differences) == []
+    await _run(migrated, _alembic_check)
 
 
-async def test_postgresql_made_from_the_models_is_the_migrated_schema(
+async def test_postgresql_upgraded_from_nothing_is_the_models(postgres: PostgresServer) -> None:
+    migrated, modelled = await postgres.database(), await postgres.database()
+    assert await upgrade_schema(migrated) == latest_version()
+    await _run(modelled, _create_from_models)
+    assert differences(await describe_postgres(migrated), await describe_postgres(modelled)) == {}
+    assert await _run(migrated, alembic_differences) == []
+    await _run(migrated, _alembic_check)
+
+
+async def test_a_version_10_sqlite_database_upgraded_is_the_models(tmp_path: Path) -> None:
+    upgraded, modelled = tmp_path / "upgraded.db", tmp_path / "modelled.db"
+    shutil.copyfile(FIXTURES / "hearts-v10.db", upgraded)
+    before = describe_sqlite(upgraded)
+    await upgrade_schema(upgraded)
+    await _run(modelled, _create_from_models)
+    assert differences(describe_sqlite(upgraded), describe_sqlite(modelled)) == {}
+    assert differences(before, describe_sqlite(upgraded)) == {}  # stamped, not changed
+    found = await _run(upgraded, alembic_differences)
+    assert [d for d in found if not _legacy_spelling(d)] == []
+
+
+async def test_a_version_10_postgresql_database_upgraded_is_the_models(
     postgres: PostgresServer,
 ) -> None:
-    migrated, modelled = await postgres.database(), await postgres.database()
-    await (await PostgresStorage.open(migrated)).close()
-    engine = create_async_engine(_async_url(modelled))
-    try:
-        async with engine.begin() as connection:
-            await connection.run_sync(_create_from_models)
-    finally:
-        await engine.dispose()
-    assert differences(await describe_postgres(migrated), await describe_postgres(modelled)) == {}
-    engine = create_async_engine(_async_url(migrated))
-    try:
-        async with engine.connect() as connection:
-            assert await connection.run_sync(_alembic_differences) == []
-    finally:
-        await engine.dispose()
+    upgraded, modelled = await load_postgres_fixture(postgres), await postgres.database()
+    before = await describe_postgres(upgraded)
+    await upgrade_schema(upgraded)
+    await _run(modelled, _create_from_models)
+    after = await describe_postgres(upgraded)
+    assert differences(after, await describe_postgres(modelled)) == {}
+    assert differences(before, after) == {}
+    assert await _run(upgraded, alembic_differences) == []
+
+
+async def test_a_column_added_in_one_place_only_is_found(tmp_path: Path) -> None:
+    """What the agreement tests rely on: a column the database has and `storage.schema`
+    does not (or the other way round) is a difference, for Alembic's check and for
+    describe_sqlite."""
+    path, modelled = tmp_path / "h.db", tmp_path / "modelled.db"
+    await upgrade_schema(path)
+    await _run(modelled, _create_from_models)
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE chats ADD COLUMN sound INTEGER")
+    found = await _run(path, alembic_differences)
+    assert [(d[0], d[2], d[3].name) for d in found] == [("remove_column", "chats", "sound")]
+    with pytest.raises(Exception, match="New upgrade operations detected"):
+        await _run(path, _alembic_check)
+    assert set(differences(describe_sqlite(path), describe_sqlite(modelled))) == {"table chats"}
 
 
 def test_the_describer_sees_what_differs(tmp_path: Path) -> None:
     """The comparison is not blind: a default, a CHECK, an index's WHERE and a trigger
     changed each show."""
-    import sqlite3
-
     made = {}
     for name, statements in (
         (

@@ -48,6 +48,8 @@ def run(connection: Connection) -> None:
         connection=connection,
         target_metadata=metadata,
         render_as_batch=dialect == "sqlite",
+        # SQLite's DDL runs inside the transaction too (storage.upgrade begins it).
+        transactional_ddl=True,
         process_revision_directives=number_revisions,
         **comparison_options(dialect),  # type: ignore[arg-type]
     )

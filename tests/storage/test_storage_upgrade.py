@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from upgrade_reads import plain, reads
 
 from sandbox.postgres_server import PostgresServer
 from storage import open_storage
+from storage.upgrade import latest_version
 
 FIXTURES = Path(__file__).parent / "v10"
 
@@ -94,6 +96,10 @@ async def test_a_version_10_sqlite_database_is_upgraded_and_reads_the_same(
     shutil.copyfile(FIXTURES / "hearts-v10.db", path)
     recorded = expected("sqlite")
     assert await read_after_start(path, recorded) == recorded
+    with sqlite3.connect(path) as db:  # stamped at Alembic's first revision, and upgraded
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            (str(latest_version()),)
+        ]
     # And again: a second start finds it current and changes nothing.
     assert await read_after_start(path, recorded) == recorded
 
@@ -104,4 +110,11 @@ async def test_a_version_10_postgresql_database_is_upgraded_and_reads_the_same(
     url = await load_postgres_fixture(postgres)
     recorded = expected("postgres")
     assert await read_after_start(url, recorded) == recorded
+    connection = await asyncpg.connect(url)
+    try:  # stamped at Alembic's first revision, and upgraded
+        assert await connection.fetchval("SELECT version_num FROM alembic_version") == str(
+            latest_version()
+        )
+    finally:
+        await connection.close()
     assert await read_after_start(url, recorded) == recorded

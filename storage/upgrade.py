@@ -107,7 +107,19 @@ def upgrade_engine(address: str | Path) -> AsyncEngine:
     """An engine for upgrading: on SQLite every transaction is ``BEGIN IMMEDIATE`` (the
     write lock first, and DDL inside the transaction: the sqlite3 module would run it
     outside one), with the bot's busy timeout."""
-    engine = create_async_engine(async_url(address), poolclass=NullPool)
+    url = async_url(address)
+    if url.startswith("postgresql+asyncpg://"):
+        # asyncpg reads the address itself, as the storage's pool does (sslmode and the
+        # other parameters of a libpq URL included).
+        import asyncpg
+
+        dsn = str(address)
+        return create_async_engine(
+            "postgresql+asyncpg://",
+            poolclass=NullPool,
+            async_creator=lambda: asyncpg.connect(dsn, timeout=10),
+        )
+    engine = create_async_engine(url, poolclass=NullPool)
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine.sync_engine, "connect")

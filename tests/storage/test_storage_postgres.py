@@ -165,3 +165,12 @@ async def test_a_database_of_version_8_is_brought_up_to_date(postgres: PostgresS
         await store.close()
     checks = await check_postgres(url)
     assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]
+
+
+async def test_a_url_with_libpq_parameters_opens(postgres: PostgresServer) -> None:
+    """The schema's upgrade reads the address as asyncpg does, like the storage's pool."""
+    url = await postgres.database()
+    store = await open_storage(url + "?sslmode=disable&application_name=hearts")
+    await store.close()
+    checks = await check_postgres(url)
+    assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]

@@ -35,6 +35,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from alembic.util import CommandError
 from sqlalchemy import Connection, Identity, event, inspect, text
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError
@@ -77,9 +78,11 @@ def latest_version() -> int:
 
 def known(revision: str) -> bool:
     """Whether `revision` is one of this code's revisions."""
+    if not revision:
+        return False
     try:
         return _scripts().get_revision(revision) is not None
-    except Exception:  # Alembic's "no such revision" is one of several types
+    except CommandError:  # "Can't locate revision identified by …"
         return False
 
 
@@ -218,6 +221,10 @@ def _number(revision: str, fallback: int) -> int:
 
 def _legacy_upgrade(connection: Connection, version: int) -> None:
     """The pre-Alembic steps from `version` to 10 (`storage.legacy_migrations`)."""
+    if connection.dialect.name != "sqlite" and version < legacy_migrations.POSTGRES_FIRST_VERSION:
+        raise StorageError(
+            f"schema_version {version} was never written on PostgreSQL: not the bot's database."
+        )
     if connection.dialect.name == "sqlite":
         steps: list[tuple[int, tuple[str, ...]]] = [
             (m.version, m.statements) for m in legacy_migrations.MIGRATIONS[version:]

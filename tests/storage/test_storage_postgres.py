@@ -174,3 +174,21 @@ async def test_a_url_with_libpq_parameters_opens(postgres: PostgresServer) -> No
     await store.close()
     checks = await check_postgres(url)
     assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]
+
+
+async def test_a_version_the_bot_never_wrote_is_refused(postgres: PostgresServer) -> None:
+    """PostgreSQL's schema began at version 8: a lower one is not the bot's database."""
+    url = await postgres.database()
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+        await connection.execute("INSERT INTO schema_version VALUES (5)")
+    finally:
+        await connection.close()
+    with pytest.raises(StorageError, match="schema_version 5 was never written"):
+        await open_storage(url)
+    connection = await asyncpg.connect(url)
+    try:
+        assert await connection.fetchval("SELECT to_regclass('alembic_version')") is None
+    finally:
+        await connection.close()

@@ -13,7 +13,6 @@ from datetime import datetime
 from typing import Any
 
 from engine import Game, Rules
-from storage import Storage
 from storage.errors import GameNotFound
 
 CHATS = (-100, -200, -300)
@@ -22,6 +21,25 @@ PEOPLE = (1, 2, 3, 4, 5, 6, 7, 8)
 """The people who play in them."""
 UPDATES = (9000, 9001, 9002, 9003)
 """Updates the fixtures handled (and one, 9003, they did not)."""
+
+
+REPOSITORIES = ("games", "people", "standings", "tournaments", "ledger", "maintenance")
+"""Where a storage split by subject keeps its methods (the storage itself otherwise)."""
+
+
+class _Asking:
+    """The storage's questions by name, wherever it keeps them: on itself (one `Storage`
+    object) or on its repositories (``store.games.load_game``)."""
+
+    def __init__(self, store: Any) -> None:
+        self.owners = [getattr(store, name, None) for name in REPOSITORIES] + [store]
+
+    def __getattr__(self, name: str) -> Any:
+        for owner in self.owners:
+            method = getattr(owner, name, None)
+            if callable(method):
+                return method
+        raise AttributeError(name)
 
 
 def plain(value: Any) -> Any:
@@ -45,8 +63,9 @@ def plain(value: Any) -> Any:
     return value
 
 
-async def reads(store: Storage, game_ids: range, tournament_ids: range) -> dict[str, Any]:
-    """What `store` answers to every question the bot asks of the fixtures' data."""
+async def reads(storage: Any, game_ids: range, tournament_ids: range) -> dict[str, Any]:
+    """What `storage` answers to every question the bot asks of the fixtures' data."""
+    store = _Asking(storage)
     out: dict[str, Any] = {}
     for game_id in game_ids:
         try:
@@ -68,12 +87,10 @@ async def reads(store: Storage, game_ids: range, tournament_ids: range) -> dict[
     out["active games"] = sorted(g.id for g in await store.active_games())
     for chat in (None, *CHATS):
         for kind in ("points", "complex"):
-            out[f"standings {chat} {kind}"] = plain(
-                await store.standings(chat, kind, limit=50)  # type: ignore[arg-type]
-            )
+            out[f"standings {chat} {kind}"] = plain(await store.standings(chat, kind, limit=50))
         for pool in ("main", "two"):
             out[f"rating board {chat} {pool}"] = plain(
-                await store.rating_board(chat, pool, limit=50)  # type: ignore[arg-type]
+                await store.rating_board(chat, pool, limit=50)
             )
         if chat is not None:
             out[f"chat {chat}"] = plain(await store.get_chat_settings(chat))

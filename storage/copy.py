@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import StorageError
-from .postgres import PgConnection, PostgresStorage, connect_pool, describe, migrate
+from .postgres import PgConnection, PostgresStorage, connect_pool, describe
 from .replay import ReplayError, same_state
 from .sqlite import SqliteStorage
+from .upgrade import upgrade_schema
 
 TABLES = (
     "chats",
@@ -71,7 +72,7 @@ async def copy_database(source: str | Path, url: str, *, prove: bool = True) -> 
                             f"{where} already holds {table}: copy-db writes only into an "
                             "empty database."
                         )
-            await migrate(connection, where)
+            await upgrade_schema(url)
             rows: dict[str, int] = {}
             with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as source_db:
                 async with connection.transaction():

@@ -38,9 +38,8 @@ from engine.scoring import rank_key
 
 from . import backup as backup_module
 from . import handling
-from .errors import GameNotFound, SchemaTooNew, StorageError, StorageUnavailable, WrongGameStatus
+from .errors import GameNotFound, StorageError, StorageUnavailable, WrongGameStatus
 from .handling import HANDLING
-from .migrations import LATEST_VERSION, MIGRATIONS
 from .models import (
     OPEN_STATUSES,
     ChatSettings,
@@ -61,6 +60,7 @@ from .models import (
 from .ratings_sqlite import SqliteRatings, rate_backlog, rate_cancelled, rate_finished
 from .replay import Origin, ReplayError, join_score, replay, same_state, split_score
 from .tournaments_sqlite import SqliteTournaments, returned_id
+from .upgrade import upgrade_schema
 
 log = logging.getLogger(__name__)
 
@@ -133,40 +133,6 @@ async def _rate_backlog(db: aiosqlite.Connection) -> None:
         log.info("Rated %d games finished before ratings existed.", rated)
 
 
-async def user_version(db: aiosqlite.Connection) -> int:
-    rows = list(await db.execute_fetchall("PRAGMA user_version"))
-    return int(rows[0][0])
-
-
-async def migrate(db: aiosqlite.Connection, path: str, target: int = LATEST_VERSION) -> int:
-    """Bring the database to ``target``, one transaction per migration; returns the version.
-
-    Raises `SchemaTooNew` if the database is newer than this code knows.
-    """
-    while True:
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            # Read under the write lock: another process may have migrated meanwhile.
-            version = await user_version(db)
-            if version > LATEST_VERSION:
-                raise SchemaTooNew(path, version, LATEST_VERSION)
-            if version >= target:
-                await db.execute("COMMIT")
-                return version
-            migration = MIGRATIONS[version]
-            for statement in migration.statements:
-                await db.execute(statement)
-            await db.execute(f"PRAGMA user_version = {migration.version}")
-            await db.execute("COMMIT")
-            log.info(
-                "%s: schema now at version %d (%s)", path, migration.version, migration.description
-            )
-        except BaseException:
-            if db.in_transaction:
-                await db.execute("ROLLBACK")
-            raise
-
-
 class SqliteStorage(SqliteTournaments, SqliteRatings):
     """The SQLite implementation of `storage.repository.Storage`. Open with `open`."""
 
@@ -186,7 +152,8 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: Synchronous = "NORMAL") -> SqliteStorage:
-        """Open (creating the file and its folders) and migrate to the latest schema.
+        """Open (creating the file and its folders) and upgrade it to the newest schema
+        (`storage.upgrade.upgrade_schema`).
 
         Raises `SchemaTooNew` for a database written by a newer version.
         """
@@ -195,7 +162,7 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
         name = str(file)
         writer = await _connect(name, synchronous, reader=False)
         try:
-            await migrate(writer, name)
+            await upgrade_schema(name)
             await _rate_backlog(writer)
             reader = await _connect(name, synchronous, reader=True)
         except BaseException:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
 from storage import StoredSeat
+from storage.legacy_migrations import MIGRATIONS
 from storage.postgres import PostgresStorage
 from storage.sqlite import SqliteStorage
 
@@ -117,3 +120,13 @@ async def tamper(store: SqliteStorage, *statements: tuple[str, tuple[Any, ...]])
 
 def drop_trigger(store: SqliteStorage, name: str) -> str:
     return f"DROP TRIGGER {name}" + (" ON moves" if isinstance(store, PostgresStorage) else "")
+
+
+def legacy_sqlite(path: Path, version: int) -> None:
+    """An empty SQLite database as the code before Alembic left it at ``version`` (1-10)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(path, isolation_level=None)) as db:
+        for migration in MIGRATIONS[:version]:
+            for statement in migration.statements:
+                db.execute(statement)
+        db.execute(f"PRAGMA user_version = {version}")

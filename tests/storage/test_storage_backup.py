@@ -14,8 +14,10 @@ from storage_testkit import VARIANTS, play_stored, random_move
 
 from storage import DatabaseInUse, SchemaTooNew
 from storage.backup import restore_database
-from storage.migrations import LATEST_VERSION
 from storage.sqlite import SqliteStorage
+from storage.upgrade import latest_version
+
+LATEST_VERSION = latest_version()
 
 ROOT = Path(__file__).parent.parent.parent
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import logging
 
 from bot.i18n import ENGLISH, LANGUAGES, Tr, language_of, translator
+from storage import Storage
 from storage.models import LanguageChoices
-from storage.repository import Storage
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ class Languages:
 
     @classmethod
     async def load(cls, storage: Storage) -> Languages:
-        return cls(storage, await storage.language_choices())
+        return cls(storage, await storage.people.language_choices())
 
     # ------------------------------------------------------------ who reads what
 
@@ -109,7 +109,7 @@ class Languages:
 
     async def _save_person(self, user_id: int) -> None:
         c = self.choices
-        await self.storage.save_person_language(
+        await self.storage.people.save_person_language(
             user_id,
             chosen=c.chosen_by_person.get(user_id, ""),
             app=c.person_app.get(user_id, ""),
@@ -117,7 +117,7 @@ class Languages:
 
     async def _save_chat(self, chat_id: int) -> None:
         c = self.choices
-        await self.storage.save_chat_language(
+        await self.storage.people.save_chat_language(
             chat_id,
             chosen=c.chosen_by_chat.get(chat_id, ""),
             first=c.chat_first.get(chat_id, ""),

@@ -43,8 +43,8 @@ from bot.tournaments.commands import TournamentCommands
 from bot.tournaments.entries import Entries, MemberStatus
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
+from storage import Storage
 from storage.models import StoredGame
-from storage.repository import Storage
 
 if TYPE_CHECKING:
     from bot.live.server import LiveServer
@@ -96,7 +96,7 @@ class Rooms:
     async def resume(self) -> None:
         """After a start: load every open game, show it again, re-arm its timers; then the
         tournaments go on where they were."""
-        for stored in await self.storage.active_games():
+        for stored in await self.storage.games.active_games():
             try:
                 self._resume_one(stored)
             except Exception:  # one bad table never keeps the others (or the bot) down

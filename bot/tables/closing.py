@@ -85,7 +85,7 @@ class Closer:
         stored as cancelled, its message edited to `table_screen`, its players' screens to
         `dm_said` (people in a lobby have none: `post_to_lobby` sends it to them), and
         everything kept for it dropped. Under the table's lock."""
-        rated = await self.storage.cancel_game(table.id)
+        rated = await self.storage.games.cancel_game(table.id)
         table.status = "cancelled"
         changes = await self.ratings.changes(table) if rated else None
         if table_screen is not None and table.ui.table_message_id is not None:

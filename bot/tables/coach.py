@@ -119,7 +119,7 @@ class Coach:
         self._limit(person)
         table = self.registry.get(game_id)
         try:
-            stored = await self.storage.load_game(game_id, verify=False)
+            stored = await self.storage.games.load_game(game_id, verify=False)
         except StorageError:
             raise UserError(msg("That game is over.")) from None
         seat = stored.seat_of(person.id)
@@ -144,7 +144,7 @@ class Coach:
     async def _review(self, job: tuple[int, int, int], person: Person) -> None:
         game_id, seat, hand = job
         try:
-            start, moves = await self.storage.game_and_moves(game_id)
+            start, moves = await self.storage.games.game_and_moves(game_id)
             names = await self._names(game_id)
             decisions = hand_decisions(start, moves, seat, hand)
             findings = await self.thinker.review(game_id * 7919 + seat, decisions, REVIEW_BUDGET_MS)
@@ -161,5 +161,5 @@ class Coach:
         table = self.registry.get(game_id)
         if table is not None:
             return [table.name(s) for s in range(len(table.seats))]
-        stored = await self.storage.load_game(game_id, verify=False)
+        stored = await self.storage.games.load_game(game_id, verify=False)
         return [s.display_name for s in stored.seats]

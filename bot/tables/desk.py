@@ -60,7 +60,7 @@ class TableDesk:
             seats=list(seats),
             tournament_id=tournament_id,
         )
-        table.id = await self._registry.storage.create_lobby(
+        table.id = await self._registry.storage.games.create_lobby(
             chat_id,
             thread_id,
             organiser.id,

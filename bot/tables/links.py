@@ -35,8 +35,8 @@ class DirectChats:
 
     async def open_dm(self, person: Person, payload: str) -> Msg:
         """``/start`` in private: the person can now get DMs; a deep link seats them."""
-        await self.storage.upsert_user(person.id, person.name, person.username)
-        await self.storage.set_dm_open(person.id, True)
+        await self.storage.people.upsert_user(person.id, person.name, person.username)
+        await self.storage.people.set_dm_open(person.id, True)
         self.screens.outbox.resume_chat(person.id)  # a person who writes has not blocked us
         handler = self._links.get(payload[:1])
         if handler is not None:

@@ -54,7 +54,7 @@ class Moves:
     async def begin(self, table: Table, game: Game) -> None:
         """Deal: the game is stored as started, and its players get their DMs. Under the
         table's lock."""
-        await self.storage.start_game(table.id, table.stored_seats(), game)
+        await self.storage.games.start_game(table.id, table.stored_seats(), game)
         table.game = game
         table.status = "active"
         await self.registry.save(table)
@@ -77,7 +77,7 @@ class Moves:
         if move.kind == "pass":
             table.ui.selections.pop(move.seat, None)
         try:
-            version = await self.storage.record_move(
+            version = await self.storage.games.record_move(
                 table.id, move, game, table.stored_meta(), stand_in=stand_in
             )
         except Exception:

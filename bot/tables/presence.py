@@ -109,7 +109,7 @@ class Presence:
         if chat_id < 0:
             await self.closer.group_gone(chat_id)
             return
-        await self.storage.set_dm_open(chat_id, False)
+        await self.storage.people.set_dm_open(chat_id, False)
         table = self.registry.of_user(chat_id)
         if table is None:
             return

@@ -13,7 +13,7 @@ from bot.basics import UserError
 from bot.i18n import msg
 from bot.tables.model import Table
 from bot.timers import Background
-from storage.repository import Storage
+from storage import Storage
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +184,7 @@ class TableRegistry:
 
     async def save(self, table: Table) -> None:
         """Store a table's seat and screen state now."""
-        await self.storage.set_meta(table.id, table.stored_meta())
+        await self.storage.games.set_meta(table.id, table.stored_meta())
 
     def save_soon(self, table: Table) -> None:
         """Store a table's screen state (message ids, selections) within a second.

@@ -55,7 +55,7 @@ class RulesMenu:
                 for seat in table.seats:
                     if seat is not None and seat.kind == "computer":
                         seat.level = options.computer_level
-                await self.storage.update_lobby(
+                await self.storage.games.update_lobby(
                     table.id, table.rules, table.stored_seats(), table.stored_meta()
                 )
                 self.registry.reseat(table)  # fewer seats may have left someone out
@@ -63,7 +63,7 @@ class RulesMenu:
             # leaves both as they were, one of the defaults leaves the table changed, as
             # stored and shown.
             try:
-                await self.storage.save_chat_settings(
+                await self.storage.people.save_chat_settings(
                     ChatSettings(
                         chat_id=table.chat_id,
                         rules=rules.to_dict(),

@@ -318,7 +318,7 @@ class Screens:
         async def keep_id() -> None:
             message_id = await sent
             if message_id is None:
-                await self.storage.set_dm_open(user_id, False)
+                await self.storage.people.set_dm_open(user_id, False)
                 await self.ask_to_open_dm(table, Person(user_id, name))
                 return
             table.ui.dm_message_ids[seat] = message_id
@@ -336,7 +336,7 @@ class Screens:
         text, markup = render.dm(self.person(s.user_id), table, seat, webapp=self.webapp_url)
         message_id = await self.outbox.send(s.user_id, text, markup)
         if message_id is None:
-            await self.storage.set_dm_open(s.user_id, False)
+            await self.storage.people.set_dm_open(s.user_id, False)
             await self.ask_to_open_dm(table, Person(s.user_id, s.name))
             return
         table.ui.dm_message_ids[seat] = message_id

@@ -66,7 +66,7 @@ class ExactlyOnce:
         while len(self._started) > REMEMBERED:
             self._started.popitem(last=False)
         storage = self._ledger()
-        if storage is not None and await _asks(storage.was_handled(update_id), False):
+        if storage is not None and await _asks(storage.ledger.was_handled(update_id), False):
             log.info("update %s was handled already; not again", update_id)
             return
         query = update.callback_query
@@ -105,7 +105,7 @@ async def answered(storage: Any) -> None:
     handling = HANDLING.get()
     if handling is None or not handling.stored or storage is None:
         return
-    await _asks(storage.mark_answered(handling.update_id), None)
+    await _asks(storage.ledger.mark_answered(handling.update_id), None)
 
 
 async def answer_pending(bot: Bot, storage: Any, now: float | None = None) -> int:
@@ -113,7 +113,7 @@ async def answer_pending(bot: Bot, storage: Any, now: float | None = None) -> in
     process before this one died in between), as they would have been; those older than
     Telegram accepts are left. Returns how many were answered."""
     now = time.time() if now is None else now
-    pending = await _asks(storage.unanswered(int((now - ANSWER_WINDOW_S) * 1000)), [])
+    pending = await _asks(storage.ledger.unanswered(int((now - ANSWER_WINDOW_S) * 1000)), [])
     count = 0
     for press in pending:
         try:
@@ -121,7 +121,7 @@ async def answer_pending(bot: Bot, storage: Any, now: float | None = None) -> in
             count += 1
         except TelegramError as error:
             log.info("a press stored before the takeover could not be answered: %s", error)
-        await _asks(storage.mark_answered(press.update_id), None)
+        await _asks(storage.ledger.mark_answered(press.update_id), None)
     if pending:
         log.info("answered %d of %d presses stored but not answered", count, len(pending))
     return count

@@ -20,7 +20,7 @@ from bot.timers import Clock, Scheduler
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from engine import Game, Rules
-from storage.repository import Storage
+from storage import Storage
 from storage.tournaments import (
     Registration,
     StoredTournament,
@@ -74,13 +74,16 @@ class Board:
         return lock
 
     async def get(self, tournament_id: int) -> StoredTournament:
-        tournament = await self.storage.get_tournament(tournament_id)
+        tournament = await self.storage.tournaments.get_tournament(tournament_id)
         if tournament is None:
             raise UserError(msg("That button isn't valid any more."))
         return tournament
 
     async def open_in(self, chat_id: int) -> StoredTournament | None:
-        return next((e for e in await self.storage.tournaments_in_chat(chat_id) if e.is_open), None)
+        return next(
+            (e for e in await self.storage.tournaments.tournaments_in_chat(chat_id) if e.is_open),
+            None,
+        )
 
     async def require_organiser(self, tournament: StoredTournament, person: Person) -> None:
         if person.id == tournament.organiser_id:
@@ -112,7 +115,7 @@ class Board:
 
     async def refresh_message(self, tournament: StoredTournament) -> int:
         """Re-show the tournament message; returns the number registered."""
-        entries = await self.storage.registrations(tournament.id)
+        entries = await self.storage.tournaments.registrations(tournament.id)
         message_id = tournament.state.message_id
         if message_id is not None:
             text, markup = er.tournament_message(
@@ -143,7 +146,7 @@ class Board:
         self.outbox.post(user_id, self.languages.person(user_id)(said))
 
     async def entry(self, tournament: StoredTournament, user_id: int) -> Registration | None:
-        entries = await self.storage.registrations(tournament.id)
+        entries = await self.storage.tournaments.registrations(tournament.id)
         return next((r for r in entries if r.user_id == user_id), None)
 
     async def refresh_round(self, tournament: StoredTournament) -> None:
@@ -151,7 +154,7 @@ class Board:
         message_id = tournament.state.round_messages.get(round_no)
         if message_id is None:
             return
-        tables = await self.storage.tournament_tables(tournament.id, round_no)
+        tables = await self.storage.tournaments.tournament_tables(tournament.id, round_no)
         tr = self.group(tournament)
         text = er.round_message(tr, tournament, round_no, tables, self.games(tables))
         self.outbox.edit(tournament.chat_id, message_id, text, None, tournament.thread_id)

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
-from storage_testkit import play_stored
+from storage_testkit import play_stored, pragma
 
 from engine import Rules
-from storage import SchemaTooNew
+from storage import SchemaTooNew, Storage
 from storage.migrations import LATEST_VERSION, MIGRATIONS
-from storage.sqlite import SqliteStorage, migrate, user_version
+from storage.sqlite import migrate, user_version
 
 
 def tables(path: Path) -> set[str]:
@@ -23,7 +23,7 @@ def tables(path: Path) -> set[str]:
 
 async def test_from_empty_creates_the_folders_and_the_latest_schema(db_path: Path) -> None:
     assert not db_path.parent.exists()
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     await store.close()
     assert {"chats", "users", "games", "game_seats", "moves", "hand_points", "game_results"} <= (
         tables(db_path)
@@ -36,14 +36,16 @@ async def test_from_empty_creates_the_folders_and_the_latest_schema(db_path: Pat
 
 
 async def test_connections_use_wal_foreign_keys_and_a_busy_timeout(
-    sqlite_store: SqliteStorage,
+    sqlite_store: Storage,
 ) -> None:
     store = sqlite_store
-    for db in (store._writer, store._reader):
-        assert list(await db.execute_fetchall("PRAGMA foreign_keys")) == [(1,)]
-        assert list(await db.execute_fetchall("PRAGMA busy_timeout")) == [(5000,)]
-        assert list(await db.execute_fetchall("PRAGMA journal_mode")) == [("wal",)]
-        assert list(await db.execute_fetchall("PRAGMA synchronous")) == [(1,)]  # NORMAL
+    for writer in (True, False):
+        assert await pragma(store, "foreign_keys", writer=writer) == [(1,)]
+        assert await pragma(store, "busy_timeout", writer=writer) == [(5000,)]
+        assert await pragma(store, "journal_mode", writer=writer) == [("wal",)]
+        assert await pragma(store, "synchronous", writer=writer) == [(1,)]  # NORMAL
+    assert await pragma(store, "query_only") == [(1,)]
+    assert await pragma(store, "query_only", writer=True) == [(0,)]
 
 
 @pytest.mark.parametrize("old_version", range(1, LATEST_VERSION))
@@ -54,7 +56,7 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
         assert await user_version(db) == old_version
     # Fill it with a finished game, then take the database back to exactly the old
     # version's schema (what an older release would have left behind) and reopen it.
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     game_id, game = await play_stored(store, Rules(players=3, target=30), seed=3, user_ids=[7])
     await store.close()
     with sqlite3.connect(db_path) as db:
@@ -84,18 +86,16 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
         if old_version < 2:
             db.execute("DROP INDEX games_by_event")
             db.execute("ALTER TABLE games DROP COLUMN event_id")
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     try:
-        assert list(await store._writer.execute_fetchall("PRAGMA user_version")) == [
-            (LATEST_VERSION,)
-        ]
-        loaded = await store.load_game(game_id)
+        assert await pragma(store, "user_version", writer=True) == [(LATEST_VERSION,)]
+        loaded = await store.games.load_game(game_id)
         assert loaded.status == "finished"
         assert len(loaded.join_token) >= 12  # older rows get an unguessable token too
         assert loaded.game is not None and loaded.game.to_json() == game.to_json()
-        assert (await store.player_history(7))[0].game_id == game_id
+        assert (await store.standings.player_history(7))[0].game_id == game_id
         # Rated when the storage opened, since ratings did not exist when it finished.
-        rated = await store.player_rating(7)
+        rated = await store.standings.player_rating(7)
         assert rated is not None and rated.games == 1
     finally:
         await store.close()
@@ -165,21 +165,21 @@ async def test_a_version_4_tournament_keeps_its_rows_and_its_state_is_typed(
         )
         db.execute("INSERT INTO event_reminders VALUES (3, 'start', NULL, 5)")
         db.execute("INSERT INTO event_tables VALUES (3, 1, 1, 99, NULL, 'finished')")
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     try:
-        tournament = await store.get_tournament(3)
+        tournament = await store.tournaments.get_tournament(3)
         assert tournament is not None and tournament.status == "paused"
         state = tournament.state
         assert (state.seed, state.chat_title, state.message_id) == (42, "Chess club", 9)
         assert state.round_messages == {1: 11, 2: 15}
         assert state.round_started == {1: datetime(2031, 6, 1, 12, 30, tzinfo=UTC)}
         assert (state.done_round, state.advancing, state.paused_from) == (1, (7, 8), "running")
-        assert [r.user_id for r in await store.registrations(3)] == [7]
-        assert await store.claimed(3) == {"start"}
-        assert [t.seed for t in await store.tournament_tables(3)] == [99]
+        assert [r.user_id for r in await store.tournaments.registrations(3)] == [7]
+        assert await store.tournaments.claimed(3) == {"start"}
+        assert [t.seed for t in await store.tournaments.tournament_tables(3)] == [99]
         # Stored again, the state keeps its version and every field.
-        await store.save_tournament(tournament)
-        assert (await store.get_tournament(3)) == tournament
+        await store.tournaments.save_tournament(tournament)
+        assert (await store.tournaments.get_tournament(3)) == tournament
     finally:
         await store.close()
     with sqlite3.connect(db_path) as db:
@@ -202,12 +202,12 @@ async def test_every_migration_applies_in_one_transaction(db_path: Path) -> None
 
 
 async def test_a_newer_database_is_refused(db_path: Path) -> None:
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     await store.close()
     with sqlite3.connect(db_path) as db:
         db.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
     with pytest.raises(SchemaTooNew, match="only knows versions up to"):
-        await SqliteStorage.open(db_path)
+        await Storage.open(db_path)
 
 
 def test_migrations_are_numbered_in_order() -> None:

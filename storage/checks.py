@@ -10,7 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from storage.migrations import LATEST_VERSION
+from storage.upgrade import latest_version
 
 
 @dataclass(frozen=True)
@@ -83,17 +83,19 @@ async def check_postgres(url: str, timeout_s: float = 5.0) -> list[Check]:
 
 
 def schema_check(version: int) -> Check:
-    if version == LATEST_VERSION:
+    """The schema's version (as the database says where code before Alembic read it too)
+    against the newest this code knows."""
+    latest = latest_version()
+    if version == latest:
         return Check("schema", True, f"schema version {version} is current")
-    if version < LATEST_VERSION:
+    if version < latest:
         return Check(
             "schema",
             False,
-            f"schema version {version} is older than {LATEST_VERSION}; "
-            "the bot upgrades it when it starts",
+            f"schema version {version} is older than {latest}; the bot upgrades it when it starts",
         )
     return Check(
         "schema",
         False,
-        f"schema version {version} is newer than {LATEST_VERSION}; upgrade the bot",
+        f"schema version {version} is newer than {latest}; upgrade the bot",
     )

@@ -100,12 +100,10 @@ async def copy_database(source: str | Path, url: str, *, prove: bool = True) -> 
 
 async def _holds_rows(url: str) -> str | None:
     """The first kept table of `url` that holds a row (None: the database is empty)."""
-    from sqlalchemy.ext.asyncio import create_async_engine
-
-    from .database import asyncpg_url, connect_error
+    from .database import connect_error, postgres_engine
     from .postgres import CONNECT_ERRORS, unreachable
 
-    engine = create_async_engine(asyncpg_url(url), connect_args={"timeout": 10})
+    engine = postgres_engine(url)
     try:
         async with engine.connect() as connection:
             names = await connection.run_sync(lambda sync: set(inspect(sync).get_table_names()))

@@ -49,7 +49,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
@@ -71,9 +71,16 @@ def is_postgres(path: str | Path) -> bool:
     return str(path).startswith(("postgresql://", "postgres://"))
 
 
-def asyncpg_url(url: str) -> URL:
-    """The URL as SQLAlchemy names the asyncpg driver (``postgresql+asyncpg://``)."""
-    return make_url(url).set(drivername="postgresql+asyncpg")
+def postgres_engine(url: str, **options: Any) -> AsyncEngine:
+    """An engine on asyncpg for the ``postgresql://`` address `url`: asyncpg reads the
+    address itself (``sslmode`` and the other parameters of a libpq URL included)."""
+    import asyncpg
+
+    return create_async_engine(
+        "postgresql+asyncpg://",
+        async_creator=lambda: asyncpg.connect(url, timeout=10),
+        **options,
+    )
 
 
 class Database:
@@ -119,10 +126,11 @@ class Database:
 
     @classmethod
     async def _open_sqlite(cls, file: Path, synchronous: Synchronous) -> Database:
-        from .sqlite import migrate
+        from .upgrade import upgrade_schema
 
         file.parent.mkdir(parents=True, exist_ok=True)
         name = str(file)
+        await upgrade_schema(name)
         writer_engine = _sqlite_engine(name, synchronous, reader=False)
         reader_engine = _sqlite_engine(name, synchronous, reader=True)
         engines = (writer_engine, reader_engine)
@@ -130,9 +138,6 @@ class Database:
         try:
             writer = await writer_engine.connect()
             opened.append(writer)
-            # Today's migrations, on the writer's own aiosqlite connection.
-            raw = await writer.get_raw_connection()
-            await migrate(raw.driver_connection, name)  # type: ignore[arg-type]
             reader = await reader_engine.connect()
         except BaseException as error:
             for connection in opened:
@@ -150,18 +155,21 @@ class Database:
 
     @classmethod
     async def _open_postgres(cls, url: str) -> Database:
-        from .postgres import CONNECT_ERRORS, describe, migrate, unreachable
+        from .postgres import CONNECT_ERRORS, describe, unreachable
+        from .upgrade import upgrade_schema
 
-        engine = create_async_engine(
-            asyncpg_url(url), pool_size=POOL_SIZE, max_overflow=0, connect_args={"timeout": 10}
-        )
+        engine = postgres_engine(url, pool_size=POOL_SIZE, max_overflow=0)
         try:
-            async with engine.connect() as connection:
-                raw = await connection.get_raw_connection()
-                await migrate(raw.driver_connection, describe(url))
+            async with engine.connect():  # reachable, or one sentence saying why not
+                pass
         except (DBAPIError, *CONNECT_ERRORS) as error:
             await engine.dispose()
             raise unreachable(url, connect_error(error)) from None
+        except BaseException:
+            await engine.dispose()
+            raise
+        try:
+            await upgrade_schema(url)
         except BaseException:
             await engine.dispose()
             raise

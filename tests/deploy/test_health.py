@@ -19,7 +19,9 @@ from bot.config import Settings
 from bot.telegram.health import HealthServer
 from storage import open_storage
 from storage.checks import Check, check_database
-from storage.migrations import LATEST_VERSION
+from storage.upgrade import latest_version
+
+LATEST_VERSION = latest_version()
 
 
 def make_database(path: Path) -> Path:

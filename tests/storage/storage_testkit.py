@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import sqlite3
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import text
@@ -10,6 +13,7 @@ from sqlalchemy import text
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
 from storage import Storage, StoredSeat
+from storage.legacy_migrations import MIGRATIONS
 
 # Every variant: 2 to 6 players, Complex, Omnibus, and a moon option without a choice.
 VARIANTS: dict[str, Rules] = {
@@ -119,3 +123,13 @@ async def pragma(store: Storage, name: str, *, writer: bool = False) -> list[tup
         return [tuple(row) for row in await store.database.read(text(f"PRAGMA {name}"))]
     async with store.database.write() as db:
         return [tuple(row) for row in (await db.execute(text(f"PRAGMA {name}"))).all()]
+
+
+def legacy_sqlite(path: Path, version: int) -> None:
+    """An empty SQLite database as the code before Alembic left it at ``version`` (1-10)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with closing(sqlite3.connect(path, isolation_level=None)) as db:
+        for migration in MIGRATIONS[:version]:
+            for statement in migration.statements:
+                db.execute(statement)
+        db.execute(f"PRAGMA user_version = {version}")

@@ -14,7 +14,9 @@ from storage_testkit import VARIANTS, play_stored, random_move
 
 from storage import DatabaseInUse, SchemaTooNew, Storage
 from storage.backup import restore_database
-from storage.migrations import LATEST_VERSION
+from storage.upgrade import latest_version
+
+LATEST_VERSION = latest_version()
 
 ROOT = Path(__file__).parent.parent.parent
 

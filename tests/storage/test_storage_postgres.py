@@ -1,5 +1,5 @@
 """What is PostgreSQL's own: its errors said in one sentence, the schema created once under
-a lock, a newer schema refused, and the SQL spelled for it (by SQLAlchemy)."""
+a lock, a newer schema refused, and the SQL spelled for it."""
 
 from __future__ import annotations
 
@@ -9,13 +9,16 @@ import asyncpg
 import pytest
 from sqlalchemy import bindparam
 from sqlalchemy.dialects import postgresql, sqlite
+from storage_testkit import play_stored
 
+from engine import Rules
 from sandbox.postgres_server import PASSWORD, PostgresServer
 from storage import SchemaTooNew, Storage, StorageError, open_storage, schema
 from storage.checks import check_postgres
 from storage.database import Database
-from storage.migrations import LATEST_VERSION
-from storage.postgres import SCHEMA_VERSION
+from storage.upgrade import latest_version
+
+LATEST_VERSION = latest_version()
 
 
 def test_each_dialect_has_its_own_spelling_written_out() -> None:
@@ -77,7 +80,10 @@ async def test_two_processes_starting_at_once_create_the_schema_once(
         await store.close()
     connection = await asyncpg.connect(url)
     try:
-        assert await connection.fetch("SELECT version FROM schema_version") == [(SCHEMA_VERSION,)]
+        assert await connection.fetch("SELECT version FROM schema_version") == [(LATEST_VERSION,)]
+        assert await connection.fetch("SELECT version_num FROM alembic_version") == [
+            (str(LATEST_VERSION),)
+        ]
     finally:
         await connection.close()
     checks = await check_postgres(url)
@@ -89,13 +95,35 @@ async def test_a_database_of_a_newer_schema_is_refused(postgres: PostgresServer)
     await (await Storage.open(url)).close()
     connection = await asyncpg.connect(url)
     try:
+        # A later bot's revision, and its number where the code before Alembic reads it.
         await connection.execute("UPDATE schema_version SET version = $1", LATEST_VERSION + 1)
+        await connection.execute(
+            "UPDATE alembic_version SET version_num = $1", str(LATEST_VERSION + 1)
+        )
     finally:
         await connection.close()
     with pytest.raises(SchemaTooNew, match="Upgrade the bot"):
         await open_storage(url)
     [_, schema] = await check_postgres(url)
     assert not schema.ok and "newer" in schema.detail
+
+
+async def test_a_newer_database_from_before_alembic_is_refused(postgres: PostgresServer) -> None:
+    url = await postgres.database()
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("CREATE TABLE schema_version (version BIGINT NOT NULL)")
+        await connection.execute("INSERT INTO schema_version VALUES (11)")
+    finally:
+        await connection.close()
+    with pytest.raises(SchemaTooNew, match="at schema version 11"):
+        await open_storage(url)
+    connection = await asyncpg.connect(url)
+    try:  # untouched
+        assert await connection.fetchval("SELECT to_regclass('alembic_version')") is None
+        assert await connection.fetchval("SELECT to_regclass('games')") is None
+    finally:
+        await connection.close()
 
 
 async def test_a_database_of_version_9_is_brought_up_to_date(postgres: PostgresServer) -> None:
@@ -109,6 +137,7 @@ async def test_a_database_of_version_9_is_brought_up_to_date(postgres: PostgresS
         for column in ("callback_id", "answer", "answered_at"):
             await connection.execute(f"ALTER TABLE handled_updates DROP COLUMN {column}")
         await connection.execute("UPDATE schema_version SET version = 9")
+        await connection.execute("DROP TABLE alembic_version")  # as before Alembic
         await connection.execute(
             "INSERT INTO handled_updates (update_id, handled_at) VALUES (41, 1)"
         )
@@ -122,7 +151,7 @@ async def test_a_database_of_version_9_is_brought_up_to_date(postgres: PostgresS
         await store.close()
     connection = await asyncpg.connect(url)
     try:
-        assert await connection.fetchval("SELECT version FROM schema_version") == SCHEMA_VERSION
+        assert await connection.fetchval("SELECT version FROM schema_version") == LATEST_VERSION
         columns = await connection.fetch(
             "SELECT column_name FROM information_schema.columns"
             " WHERE table_name = 'handled_updates'"
@@ -130,3 +159,37 @@ async def test_a_database_of_version_9_is_brought_up_to_date(postgres: PostgresS
         assert {"callback_id", "answer", "answered_at"} <= {c[0] for c in columns}
     finally:
         await connection.close()
+
+
+async def test_a_database_of_version_8_is_brought_up_to_date(postgres: PostgresServer) -> None:
+    """PostgreSQL's first schema (version 8, before the ledger of handled updates) gets the
+    ledger and its answers' columns when the bot opens it; its games stay."""
+    url = await postgres.database()
+    store = await Storage.open(url)
+    game_id, game = await play_stored(store, Rules(players=3, target=30), seed=3, user_ids=[7])
+    await store.close()
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("DROP TABLE handled_updates")
+        await connection.execute("UPDATE schema_version SET version = 8")
+        await connection.execute("DROP TABLE alembic_version")  # as before Alembic
+    finally:
+        await connection.close()
+    store = await Storage.open(url)
+    try:
+        assert not await store.ledger.was_handled(41)
+        loaded = await store.games.load_game(game_id)
+        assert loaded.game is not None and loaded.game.to_json() == game.to_json()
+    finally:
+        await store.close()
+    checks = await check_postgres(url)
+    assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]
+
+
+async def test_a_url_with_libpq_parameters_opens(postgres: PostgresServer) -> None:
+    """The schema's upgrade reads the address as asyncpg does, like the storage's pool."""
+    url = await postgres.database()
+    store = await open_storage(url + "?sslmode=disable&application_name=hearts")
+    await store.close()
+    checks = await check_postgres(url)
+    assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]

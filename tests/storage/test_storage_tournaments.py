@@ -7,8 +7,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import aiosqlite
-from storage_testkit import play_stored, pragma
+from storage_testkit import legacy_sqlite, play_stored
 
 from engine import Rules
 from storage import (
@@ -19,16 +18,13 @@ from storage import (
     TournamentState,
     TournamentTable,
 )
-from storage.migrations import LATEST_VERSION
-from storage.sqlite import migrate
+from storage.upgrade import latest_version
 
 START = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
 
 
 async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Path) -> None:
-    db_path.parent.mkdir(parents=True)
-    async with aiosqlite.connect(db_path, isolation_level=None) as db:
-        assert await migrate(db, str(db_path), target=2) == 2
+    legacy_sqlite(db_path, 2)
     store = await Storage.open(db_path)
     game_id, _ = await play_stored(store, Rules(players=3, target=30), seed=5, user_ids=[7])
     await store.close()
@@ -55,10 +51,11 @@ async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Pat
         db.execute("DROP INDEX games_by_join_token")
         db.execute("ALTER TABLE games DROP COLUMN join_token")
         db.execute("PRAGMA user_version = 2")
+        db.execute("DROP TABLE alembic_version")
     store = await Storage.open(db_path)
     try:
-        assert await pragma(store, "user_version") == [(LATEST_VERSION,)]
-        assert LATEST_VERSION >= 3
+        with sqlite3.connect(db_path) as db:
+            assert db.execute("PRAGMA user_version").fetchone()[0] == latest_version() >= 3
         assert (await store.games.load_game(game_id)).status == "finished"
         event = await store.tournaments.create_tournament(
             chat_id=-5,

@@ -1,8 +1,12 @@
-"""The schema, as an ordered list of migrations tracked in ``PRAGMA user_version``.
+"""Pre-Alembic upgrades, never changed again: how a database written before the schema
+moved to Alembic (``storage/alembic``) is brought to version 10, the schema Alembic's first
+revision starts from.
 
-Version N of the database is the result of applying ``MIGRATIONS[:N]``. Each migration is
-applied in one transaction together with the version bump, so a crash leaves the database
-at the old version or the new one, never between. Never edit a released migration; append.
+SQLite counted its versions in ``PRAGMA user_version`` and reached 10 by `MIGRATIONS`;
+PostgreSQL in a ``schema_version`` table, created at version 8 and upgraded by
+`POSTGRES_UPGRADES`. `storage.upgrade` runs what a database still lacks, once, in the
+transaction that then stamps it at Alembic's first revision. A new change of the schema
+is an Alembic revision, never a step here.
 
 Schema (version 2):
 
@@ -443,6 +447,30 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     _V9,
     _HANDLED_ANSWERS,
 )
-LATEST_VERSION: Final = len(MIGRATIONS)
+LEGACY_VERSION: Final = len(MIGRATIONS)
+"""The last version before Alembic: its first revision's schema."""
 
 assert all(m.version == i + 1 for i, m in enumerate(MIGRATIONS)), "migrations out of order"
+
+POSTGRES_UPGRADES: Final[dict[int, tuple[str, ...]]] = {
+    # PostgreSQL's schema was first written at version 8. Version 9 created this table in
+    # a new database only, with no step for one at 8; it is here so that one upgrades too.
+    9: (
+        """
+        CREATE TABLE handled_updates (
+            update_id  BIGINT PRIMARY KEY,
+            handled_at BIGINT NOT NULL
+        )
+        """,
+    ),
+    10: (
+        "ALTER TABLE handled_updates ADD COLUMN callback_id TEXT",
+        "ALTER TABLE handled_updates ADD COLUMN answer TEXT",
+        "ALTER TABLE handled_updates ADD COLUMN answered_at BIGINT",
+        "CREATE INDEX handled_unanswered ON handled_updates (handled_at)"
+        " WHERE callback_id IS NOT NULL AND answered_at IS NULL",
+    ),
+}
+"""What each version after 8 changed on PostgreSQL."""
+POSTGRES_FIRST_VERSION: Final = 8
+"""PostgreSQL's oldest schema: a database at an older version was never written."""

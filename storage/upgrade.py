@@ -1,0 +1,270 @@
+"""Bringing a database to the schema this code knows: Alembic's revisions (one history for
+SQLite and PostgreSQL, in ``storage/alembic``), run when the storage opens.
+
+    version = await upgrade_schema("data/hearts.db")          # or a postgresql:// URL
+
+A database is one of:
+
+- empty: every revision runs, the first creating the whole schema;
+- written before Alembic (SQLite's ``user_version`` 1-10, PostgreSQL's ``schema_version``
+  8-10): the frozen steps of `storage.legacy_migrations` bring it to version 10, then it is
+  stamped at the first revision (whose schema is exactly version 10's) and the later
+  revisions run, all in one transaction: nothing is left half done;
+- Alembic's, at a revision this code knows: the revisions after it run;
+- newer than this code (a revision it does not know, or a pre-Alembic version above 10):
+  refused with `SchemaTooNew`, and nothing is changed.
+
+One transaction takes the database's write lock first (SQLite's ``BEGIN IMMEDIATE``,
+PostgreSQL's advisory lock), so two processes starting at once upgrade it once.
+
+Every revision is numbered (its id is the schema's version: ``10``, ``11``…), and the
+number is also written where the code before Alembic read it (SQLite's ``user_version``,
+PostgreSQL's ``schema_version``): that code refuses a database a later revision changed,
+and ``hearts-bot check``, ``backup`` and ``restore`` read it without Alembic.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from pathlib import Path
+from typing import Final
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Identity, event, inspect, text
+from sqlalchemy.engine.interfaces import DBAPIConnection
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry, NullPool
+
+from . import legacy_migrations
+from .errors import SchemaTooNew, StorageError
+from .schema import metadata
+
+log = logging.getLogger(__name__)
+
+SCRIPTS: Final = Path(__file__).parent / "alembic"
+"""Alembic's environment and revisions, shipped inside the package."""
+MIGRATION_LOCK: Final = 0x4865_6172_7473  # "Hearts": PostgreSQL's advisory lock of upgrades
+BUSY_TIMEOUT_MS: Final = 5000
+FIRST_REVISION: Final = str(legacy_migrations.LEGACY_VERSION)
+"""Alembic's first revision: the schema of version 10, the last before Alembic."""
+
+
+def alembic_config() -> Config:
+    """Alembic's configuration for this package (what ``alembic.ini`` says too)."""
+    config = Config()
+    config.set_main_option("script_location", str(SCRIPTS))
+    config.set_main_option("file_template", "v%%(rev)s_%%(slug)s")
+    return config
+
+
+@functools.cache
+def _scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
+
+
+def latest_version() -> int:
+    """The schema's version at the newest revision this code knows."""
+    head = _scripts().get_current_head()
+    assert head is not None, "storage/alembic/versions holds no revision"
+    return int(head)
+
+
+def known(revision: str) -> bool:
+    """Whether `revision` is one of this code's revisions."""
+    try:
+        return _scripts().get_revision(revision) is not None
+    except Exception:  # Alembic's "no such revision" is one of several types
+        return False
+
+
+def async_url(address: str | Path) -> str:
+    """SQLAlchemy's URL of a database address: a SQLite file path, or a ``postgresql://``
+    URL (on the project's drivers, aiosqlite and asyncpg)."""
+    name = str(address)
+    for scheme in ("postgresql://", "postgres://"):
+        if name.startswith(scheme):
+            return "postgresql+asyncpg://" + name[len(scheme) :]
+    return f"sqlite+aiosqlite:///{name}"
+
+
+def where(address: str | Path) -> str:
+    """The address for messages: a path, or a URL without its password."""
+    name = str(address)
+    if name.startswith(("postgresql://", "postgres://")):
+        from .postgres import describe
+
+        return describe(name)
+    return name
+
+
+def upgrade_engine(address: str | Path) -> AsyncEngine:
+    """An engine for upgrading: on SQLite every transaction is ``BEGIN IMMEDIATE`` (the
+    write lock first, and DDL inside the transaction: the sqlite3 module would run it
+    outside one), with the bot's busy timeout."""
+    url = async_url(address)
+    if url.startswith("postgresql+asyncpg://"):
+        # asyncpg reads the address itself, as the storage's pool does (sslmode and the
+        # other parameters of a libpq URL included).
+        import asyncpg
+
+        dsn = str(address)
+        return create_async_engine(
+            "postgresql+asyncpg://",
+            poolclass=NullPool,
+            async_creator=lambda: asyncpg.connect(dsn, timeout=10),
+        )
+    engine = create_async_engine(url, poolclass=NullPool)
+    if engine.dialect.name == "sqlite":
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _connect(dbapi_connection: DBAPIConnection, _: ConnectionPoolEntry) -> None:
+            dbapi_connection.isolation_level = None
+            cursor = dbapi_connection.cursor()
+            cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            cursor.close()
+
+        @event.listens_for(engine.sync_engine, "begin")
+        def _begin(connection: Connection) -> None:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+async def upgrade_schema(address: str | Path) -> int:
+    """Bring the database at `address` to the newest revision; returns its version.
+
+    Raises `SchemaTooNew` for a database written by a newer version of the bot."""
+    place = where(address)
+    engine = upgrade_engine(address)
+    try:
+        async with engine.begin() as connection:
+            return await connection.run_sync(_upgrade, place)
+    except DBAPIError as error:
+        raise StorageError(f"{place}: the schema could not be upgraded ({error.orig}).") from error
+    finally:
+        await engine.dispose()
+
+
+def _upgrade(connection: Connection, place: str) -> int:
+    """In one transaction: lock, read what the database is, upgrade it, say so."""
+    dialect = connection.dialect.name
+    if dialect == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    latest = latest_version()
+    revision = _revision(connection)
+    if revision is not None:
+        if not known(revision):
+            raise SchemaTooNew(place, _number(revision, legacy_version(connection)), latest)
+        if int(revision) == latest:
+            return latest
+    else:
+        version = legacy_version(connection)
+        if version > legacy_migrations.LEGACY_VERSION:
+            raise SchemaTooNew(place, version, latest)
+        if version > 0:
+            _legacy_upgrade(connection, version)
+            _alembic(connection, "stamp", FIRST_REVISION)
+            log.info("%s: schema version %d stamped as revision %s", place, version, FIRST_REVISION)
+    _alembic(connection, "upgrade", "heads")
+    log.info("%s: schema at version %d", place, latest)
+    return latest
+
+
+def _alembic(connection: Connection, what: str, revision: str) -> None:
+    """Alembic's command on this connection, in its transaction (``env.py`` uses it)."""
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    getattr(command, what)(config, revision)
+
+
+def _revision(connection: Connection) -> str | None:
+    """The database's Alembic revision, or None if Alembic never upgraded it."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    rows = connection.execute(text("SELECT version_num FROM alembic_version")).all()
+    return str(rows[0][0]) if rows else None
+
+
+def legacy_version(connection: Connection) -> int:
+    """The version the database says where code before Alembic read it (0: none)."""
+    if connection.dialect.name == "sqlite":
+        return int(connection.exec_driver_sql("PRAGMA user_version").scalar_one())
+    if not inspect(connection).has_table("schema_version"):
+        return 0
+    found = connection.execute(text("SELECT version FROM schema_version")).scalar()
+    return int(found or 0)
+
+
+def write_legacy_version(connection: Connection, version: int) -> None:
+    """Write `version` where code before Alembic reads it (`env.py`, after every run)."""
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
+        return
+    connection.execute(text("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"))
+    connection.execute(text("DELETE FROM schema_version"))
+    connection.execute(text("INSERT INTO schema_version VALUES (:v)"), {"v": version})
+
+
+def _number(revision: str, fallback: int) -> int:
+    """A revision's version number (another code's revision may not be one)."""
+    return int(revision) if revision.isdigit() else fallback
+
+
+def _legacy_upgrade(connection: Connection, version: int) -> None:
+    """The pre-Alembic steps from `version` to 10 (`storage.legacy_migrations`)."""
+    if connection.dialect.name == "sqlite":
+        steps: list[tuple[int, tuple[str, ...]]] = [
+            (m.version, m.statements) for m in legacy_migrations.MIGRATIONS[version:]
+        ]
+    else:
+        steps = sorted(
+            (v, s) for v, s in legacy_migrations.POSTGRES_UPGRADES.items() if v > version
+        )
+    for number, statements in steps:
+        for statement in statements:
+            connection.exec_driver_sql(statement)
+        log.info("schema upgraded to pre-Alembic version %d", number)
+
+
+# ---------------------------------------------------------------- comparing with the models
+
+BOOKKEEPING: Final = frozenset({"schema_version"})
+"""Tables that are not the schema: the version where code before Alembic read it."""
+
+
+def include_name(name: str | None, type_: str, parent_names: object) -> bool:
+    """What Alembic compares with `storage.schema`: everything but the bookkeeping."""
+    return not (type_ == "table" and name in BOOKKEEPING)
+
+
+def compare_server_default(migration: MigrationContext, *args: object) -> bool | None:
+    """SQLite has no identity columns (an INTEGER PRIMARY KEY is the row id): `Identity`
+    is no difference there. None: Alembic's own comparison decides."""
+    if migration.dialect.name == "sqlite" and isinstance(args[3], Identity):
+        return False
+    return None
+
+
+def comparison_options(dialect: str) -> dict[str, object]:
+    """How Alembic compares a database with `storage.schema` (``env.py`` and the tests)."""
+    return {
+        "compare_type": True,
+        # (Given a function, Alembic's comparison fails on PostgreSQL's identity columns.)
+        "compare_server_default": compare_server_default if dialect == "sqlite" else True,
+        "include_name": include_name,
+    }
+
+
+def differences(connection: Connection) -> list[object]:
+    """What Alembic would change to make the database `storage.schema`'s: empty when they
+    agree."""
+    context = MigrationContext.configure(
+        connection, opts=comparison_options(connection.dialect.name)
+    )
+    return list(compare_metadata(context, metadata))

@@ -24,10 +24,8 @@ from pathlib import Path
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
 from sandbox.postgres_server import PostgresServer
-from storage import StoredSeat, is_postgres, open_storage
+from storage import Storage, StoredSeat, is_postgres, open_storage
 from storage.copy import copy_database
-from storage.repository import Storage
-from storage.sqlite import SqliteStorage
 
 
 def _random_move(game: Game, rng: random.Random) -> Move:
@@ -47,9 +45,9 @@ def _seats(players: int) -> list[StoredSeat]:
 
 async def _start(store: Storage, chat_id: int, seed: int) -> tuple[int, Game]:
     rules = Rules(players=4, target=100_000)  # never over while we measure
-    game_id = await store.create_lobby(chat_id, None, 1, rules, _seats(4), {"message": 1})
+    game_id = await store.games.create_lobby(chat_id, None, 1, rules, _seats(4), {"message": 1})
     game = Game(rules, seed=seed)
-    await store.start_game(game_id, _seats(4), game)
+    await store.games.start_game(game_id, _seats(4), game)
     return game_id, game
 
 
@@ -65,7 +63,7 @@ async def bench_moves(where: str, moves: int, tables: int, synchronous: str) -> 
             move = _random_move(game, rng)
             move.apply(game)
             start = time.perf_counter()
-            await store.record_move(game_id, move, game)
+            await store.games.record_move(game_id, move, game)
             latencies.append(time.perf_counter() - start)
         total = sum(latencies)
         q = statistics.quantiles(latencies, n=100)
@@ -84,7 +82,7 @@ async def bench_moves(where: str, moves: int, tables: int, synchronous: str) -> 
             for _ in range(per_table):
                 move = _random_move(game, rng)
                 move.apply(game)
-                await store.record_move(game_id, move, game)
+                await store.games.record_move(game_id, move, game)
 
         start = time.perf_counter()
         await asyncio.gather(*(play(g, game, i) for i, (g, game) in enumerate(games)))
@@ -179,11 +177,11 @@ async def bench_standings(path: Path, hands: int, url: str | None = None) -> Non
     """The standings over `hands` stored hands in SQLite at `path`, or (with `url`) the
     same rows copied into PostgreSQL."""
     if url is None:
-        store = await SqliteStorage.open(path)
+        store = await Storage.open(path)
         await store.close()
         n_games, n_hands = _fill_results(path, hands)
         start = time.perf_counter()
-        store = await SqliteStorage.open(path)  # rates the games it has never rated
+        store = await Storage.open(path)  # rates the games it has never rated
         print(f"rating {n_games} stored games on opening: {time.perf_counter() - start:.2f} s")
     else:
         n_hands = hands // 20 * 20
@@ -194,23 +192,23 @@ async def bench_standings(path: Path, hands: int, url: str | None = None) -> Non
         store = await open_storage(url)
     try:
         start = time.perf_counter()
-        report = await store.rebuild_ratings()
+        report = await store.standings.rebuild_ratings()
         rebuilt = time.perf_counter() - start
         print(
             f"ratings --rebuild: {report.games} games, {report.values} values in {rebuilt:.2f} s"
             f" ({report.differing} differing)"
         )
         queries: dict[str, Callable[[], Awaitable[object]]] = {
-            "standings, all chats": lambda: store.standings(None, "points"),
-            "standings, one chat": lambda: store.standings(-7, "points"),
-            "standings, complex, all": lambda: store.standings(None, "complex"),
-            "one player, all chats": lambda: store.player_standing(17),
-            "player history (10)": lambda: store.player_history(17),
-            "table of a 20-hand game": lambda: store.game_table(n_games // 2),
-            "rating board, all chats": lambda: store.rating_board(None),
-            "rating board, one chat": lambda: store.rating_board(-7),
-            "one player's rating": lambda: store.player_rating(17, -7),
-            "rating history (200)": lambda: store.rating_history(17),
+            "standings, all chats": lambda: store.standings.standings(None, "points"),
+            "standings, one chat": lambda: store.standings.standings(-7, "points"),
+            "standings, complex, all": lambda: store.standings.standings(None, "complex"),
+            "one player, all chats": lambda: store.standings.player_standing(17),
+            "player history (10)": lambda: store.standings.player_history(17),
+            "table of a 20-hand game": lambda: store.standings.game_table(n_games // 2),
+            "rating board, all chats": lambda: store.standings.rating_board(None),
+            "rating board, one chat": lambda: store.standings.rating_board(-7),
+            "one player's rating": lambda: store.standings.player_rating(17, -7),
+            "rating history (200)": lambda: store.standings.rating_history(17),
         }
         print(f"stored: {n_games} finished games, {n_hands} hands, 200 players, 50 chats")
         for name, query in queries.items():

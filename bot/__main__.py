@@ -319,7 +319,7 @@ def run_rebuild_ratings(settings: Settings) -> int:
     async def rebuild() -> str:
         storage = await open_storage(settings.database)
         try:
-            report = await storage.rebuild_ratings()
+            report = await storage.standings.rebuild_ratings()
         finally:
             await storage.close()
         return f"rebuilt the ratings of {report.games} games ({report.values} values); " + (

@@ -150,7 +150,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
     app = builder.build()
     # Every update, polled or posted to the webhook, is handled once (bot/telegram/once.py).
     assert isinstance(app, HeartsApplication)
-    app.once = ExactlyOnce(lambda: app.bot_data.storage)
+    app.once = ExactlyOnce(lambda: app.bot_data.storage and app.bot_data.storage.ledger)
     # Polling confirms an update only once it was handled (bot/telegram/poller.py).
     app.updater = ConfirmingUpdater(app.bot, app.update_queue, app.process_update)
     app.bot_data.settings = settings
@@ -268,7 +268,7 @@ async def _post_init(app: HeartsApp) -> None:
         is_member,
         member_status,
         tuning.clock or system_clock,
-        await Languages.load(storage),
+        await Languages.load(storage.people),
     )
     app.bot_data.rooms = rooms
     if settings.webapp_url is not None:
@@ -289,7 +289,7 @@ async def _post_init(app: HeartsApp) -> None:
         log.warning("could not register commands: %s", error)
     await rooms.resume()
     # Presses whose moves the process before this one stored but never answered.
-    await answer_pending(app.bot, storage)
+    await answer_pending(app.bot, storage.ledger)
     log.info("bot @%s ready", me.username)
 
 

@@ -16,20 +16,20 @@ from __future__ import annotations
 import logging
 
 from bot.i18n import ENGLISH, LANGUAGES, Tr, language_of, translator
+from storage import People
 from storage.models import LanguageChoices
-from storage.repository import Storage
 
 log = logging.getLogger(__name__)
 
 
 class Languages:
-    def __init__(self, storage: Storage, choices: LanguageChoices | None = None) -> None:
-        self.storage = storage
+    def __init__(self, people: People, choices: LanguageChoices | None = None) -> None:
+        self.people = people
         self.choices = choices or LanguageChoices()
 
     @classmethod
-    async def load(cls, storage: Storage) -> Languages:
-        return cls(storage, await storage.language_choices())
+    async def load(cls, people: People) -> Languages:
+        return cls(people, await people.language_choices())
 
     # ------------------------------------------------------------ who reads what
 
@@ -109,7 +109,7 @@ class Languages:
 
     async def _save_person(self, user_id: int) -> None:
         c = self.choices
-        await self.storage.save_person_language(
+        await self.people.save_person_language(
             user_id,
             chosen=c.chosen_by_person.get(user_id, ""),
             app=c.person_app.get(user_id, ""),
@@ -117,7 +117,7 @@ class Languages:
 
     async def _save_chat(self, chat_id: int) -> None:
         c = self.choices
-        await self.storage.save_chat_language(
+        await self.people.save_chat_language(
             chat_id,
             chosen=c.chosen_by_chat.get(chat_id, ""),
             first=c.chat_first.get(chat_id, ""),

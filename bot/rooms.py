@@ -43,8 +43,8 @@ from bot.tournaments.commands import TournamentCommands
 from bot.tournaments.entries import Entries, MemberStatus
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
+from storage import Storage
 from storage.models import StoredGame
-from storage.repository import Storage
 
 if TYPE_CHECKING:
     from bot.live.server import LiveServer
@@ -96,7 +96,7 @@ class Rooms:
     async def resume(self) -> None:
         """After a start: load every open game, show it again, re-arm its timers; then the
         tournaments go on where they were."""
-        for stored in await self.storage.active_games():
+        for stored in await self.storage.games.active_games():
             try:
                 self._resume_one(stored)
             except Exception:  # one bad table never keeps the others (or the bot) down
@@ -156,24 +156,51 @@ def open_rooms(
     """Every collaborator, each given what it works with."""
     background = Background()
     scheduler = Scheduler()
-    registry = TableRegistry(storage, background)
+    games, people = storage.games, storage.people
+    registry = TableRegistry(games, background)
     screens = Screens(
-        registry, outbox, background, config.bot_username, languages, config.webapp_url
+        registry,
+        outbox,
+        background,
+        config.bot_username,
+        languages,
+        people,
+        config.webapp_url,
     )
     screens.lean = config.lean_edits
-    ratings = Ratings(storage)
-    moves = Moves(registry, screens, ratings)
+    ratings = Ratings(storage.standings)
+    moves = Moves(registry, screens, ratings, games)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config)
     moves.subscribe(turns.on_move)  # first: what comes next is armed before anyone else hears
-    closer = Closer(registry, screens, turns, is_admin, ratings)
+    closer = Closer(registry, screens, turns, is_admin, ratings, games)
     lobby = Lobby(
-        registry, screens, moves, closer, scheduler, config, is_admin, is_member, random_deal
+        registry,
+        screens,
+        moves,
+        closer,
+        scheduler,
+        config,
+        is_admin,
+        is_member,
+        random_deal,
+        games,
+        people,
     )
-    presence = Presence(registry, screens, turns, lobby, closer)
+    presence = Presence(registry, screens, turns, lobby, closer, people)
     outbox.on_gone = presence.chat_gone
-    links = DirectChats(registry, screens, lobby)
-    desk = TableDesk(registry, moves, lobby, presence, closer, links)
-    board = Board(desk, storage, outbox, is_admin, clock, languages)
+    links = DirectChats(registry, screens, lobby, people)
+    desk = TableDesk(registry, moves, lobby, presence, closer, links, games)
+    board = Board(
+        desk,
+        storage.tournaments,
+        people,
+        games,
+        storage.standings,
+        outbox,
+        is_admin,
+        clock,
+        languages,
+    )
     entries = Entries(board, member_status, config.bot_username)
     rounds = Rounds(board)
     timeline = Timeline(board, rounds)
@@ -196,13 +223,13 @@ def open_rooms(
         moves=moves,
         clock=turns,
         lobby=lobby,
-        rules_menu=RulesMenu(registry, screens, is_admin),
+        rules_menu=RulesMenu(registry, screens, is_admin, games, people),
         presence=presence,
         closer=closer,
         links=links,
-        standings=Standings(registry),
+        standings=Standings(registry, games, storage.standings, people),
         ratings=ratings,
-        coach=Coach(registry, screens, moves, thinker),
+        coach=Coach(registry, screens, moves, thinker, games),
         board=board,
         entries=entries,
         rounds=rounds,

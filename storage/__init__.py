@@ -1,13 +1,15 @@
-"""Storage: the bot's only way to its database (SQLite through aiosqlite by default).
+"""Storage: the bot's only way to its database (SQLite through aiosqlite by default, or
+PostgreSQL through asyncpg), one repository per subject.
 
 >>> storage = await open_storage("data/hearts.db")   # doctest: +SKIP
->>> game_id = await storage.create_lobby(chat_id, None, user_id, Rules(), seats)  # doctest: +SKIP
+>>> game_id = await storage.games.create_lobby(chat, None, user, Rules(), seats)  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from .database import is_postgres
 from .errors import (
     DatabaseInUse,
     GameNotFound,
@@ -16,6 +18,9 @@ from .errors import (
     StorageUnavailable,
     WrongGameStatus,
 )
+from .journal import Journal
+from .ledger import Ledger
+from .maintenance import Maintenance
 from .models import (
     ChatSettings,
     GameStatus,
@@ -35,8 +40,11 @@ from .models import (
     User,
     score_kind_of,
 )
+from .people import People
 from .replay import ReplayError
-from .repository import Storage
+from .standings import Standings
+from .store import Storage
+from .tournament_store import Tournaments
 from .tournaments import (
     Registration,
     RegistrationStatus,
@@ -49,11 +57,6 @@ from .tournaments import (
 )
 
 
-def is_postgres(path: str | Path) -> bool:
-    """Whether `path` names a PostgreSQL database (a ``postgresql://`` URL)."""
-    return str(path).startswith(("postgresql://", "postgres://"))
-
-
 async def open_storage(path: str | Path, *, synchronous: str = "NORMAL") -> Storage:
     """Open the database at ``path``, creating and migrating it: a file path is SQLite, a
     ``postgresql://`` URL PostgreSQL.
@@ -62,15 +65,9 @@ async def open_storage(path: str | Path, *, synchronous: str = "NORMAL") -> Stor
     killed) or FULL (it also survives a power cut, at a quarter of the write rate);
     PostgreSQL commits durably on its server.
     """
-    from .sqlite import SqliteStorage
-
-    if is_postgres(path):
-        from .postgres import PostgresStorage
-
-        return await PostgresStorage.open(str(path))
-    if synchronous not in ("NORMAL", "FULL"):
+    if not is_postgres(path) and synchronous not in ("NORMAL", "FULL"):
         raise ValueError(f"synchronous is NORMAL or FULL, not {synchronous!r}")
-    return await SqliteStorage.open(path, synchronous="FULL" if synchronous == "FULL" else "NORMAL")
+    return await Storage.open(path, synchronous="FULL" if synchronous == "FULL" else "NORMAL")
 
 
 __all__ = [
@@ -80,7 +77,11 @@ __all__ = [
     "GameStatus",
     "GameTable",
     "HandLine",
+    "Journal",
     "JournalEntry",
+    "Ledger",
+    "Maintenance",
+    "People",
     "PlayerGame",
     "PlayerStanding",
     "RatingChange",
@@ -93,6 +94,7 @@ __all__ = [
     "Score",
     "ScoreKind",
     "SeatKind",
+    "Standings",
     "Storage",
     "StorageError",
     "StorageUnavailable",
@@ -104,6 +106,7 @@ __all__ = [
     "TournamentState",
     "TournamentStatus",
     "TournamentTable",
+    "Tournaments",
     "User",
     "WrongGameStatus",
     "is_postgres",

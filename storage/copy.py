@@ -11,39 +11,43 @@ leaves it empty again. Ids are kept, and the id sequences continue after the lar
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import StorageError
-from .postgres import PgConnection, PostgresStorage, connect_pool, describe
-from .replay import ReplayError, same_state
-from .sqlite import SqliteStorage
-from .upgrade import upgrade_schema
+from sqlalchemy import Table, exists, false, func, inspect, select
+from sqlalchemy.exc import DBAPIError
 
-TABLES = (
-    "chats",
-    "users",
-    "person_languages",
-    "chat_languages",
-    "tournaments",
-    "games",
-    "game_seats",
-    "moves",
-    "hand_points",
-    "game_results",
-    "tournament_registrations",
-    "tournament_tables",
-    "tournament_seats",
-    "tournament_claims",
-    "ratings",
-    "rated_games",
-    "rating_changes",
-    "handled_updates",
+from . import schema
+from .database import Database
+from .errors import StorageError
+from .postgres import describe
+from .store import Storage
+
+TABLES: tuple[Table, ...] = (
+    schema.chats,
+    schema.users,
+    schema.person_languages,
+    schema.chat_languages,
+    schema.tournaments,
+    schema.games,
+    schema.game_seats,
+    schema.moves,
+    schema.hand_points,
+    schema.game_results,
+    schema.tournament_registrations,
+    schema.tournament_tables,
+    schema.tournament_seats,
+    schema.tournament_claims,
+    schema.ratings,
+    schema.rated_games,
+    schema.rating_changes,
+    schema.handled_updates,
 )
 """Every table, each after the ones it refers to."""
-KEPT: tuple[str, ...] = ("games", "chats", "users", "tournaments")
+KEPT: tuple[Table, ...] = (schema.games, schema.chats, schema.users, schema.tournaments)
 """A database with a row in one of these is not empty: copy-db refuses to write into it."""
+BATCH = 5000
+"""Rows sent to PostgreSQL in one go."""
 
 
 @dataclass(frozen=True)
@@ -59,66 +63,67 @@ async def copy_database(source: str | Path, url: str, *, prove: bool = True) -> 
     path = Path(source)
     if not path.is_file():
         raise StorageError(f"There is no SQLite database at {path}.")
-    await (await SqliteStorage.open(path)).close()  # at the current schema, as the bot runs it
-    where = describe(url)
-    pool = await connect_pool(url)
+    # At the current schema, as the bot runs it.
+    source_db = await Database.open(path)
     try:
-        async with pool.acquire() as connection:
-            exists = await connection.fetchval("SELECT to_regclass('games') IS NOT NULL")
-            if exists:
-                for table in KEPT:
-                    if await connection.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
-                        raise StorageError(
-                            f"{where} already holds {table}: copy-db writes only into an "
-                            "empty database."
-                        )
-            await upgrade_schema(url)
+        where = describe(url)
+        held = await _holds_rows(url)
+        if held is not None:
+            raise StorageError(
+                f"{where} already holds {held}: copy-db writes only into an empty database."
+            )
+        target = await Database.open(url)
+        try:
             rows: dict[str, int] = {}
-            with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as source_db:
-                async with connection.transaction():
-                    target = PgConnection(connection)
-                    for table in TABLES:
-                        cursor = source_db.execute(f"SELECT * FROM {table}")
-                        columns = [d[0] for d in cursor.description]
-                        data = cursor.fetchall()
-                        rows[table] = len(data)
-                        if data:
-                            marks = ", ".join("?" * len(columns))
-                            await target.executemany(
-                                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
-                                data,
+            async with target.write() as connection:
+                for table in TABLES:
+                    data = [dict(row._mapping) for row in await source_db.read(select(table))]
+                    rows[table.name] = len(data)
+                    for start in range(0, len(data), BATCH):
+                        await connection.execute(table.insert(), data[start : start + BATCH])
+                for table in (schema.games, schema.tournaments):
+                    # The ids go on after the largest copied.
+                    largest = select(func.coalesce(func.max(table.c.id), 0) + 1).scalar_subquery()
+                    await connection.execute(
+                        select(
+                            func.setval(
+                                func.pg_get_serial_sequence(table.name, "id"), largest, false()
                             )
-                    for table in ("games", "tournaments"):
-                        await connection.execute(
-                            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-                            f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
                         )
+                    )
+        finally:
+            await target.close()
     finally:
-        await pool.close()
+        await source_db.close()
     return await _prove(url, rows) if prove else CopyReport(rows, 0, 0)
+
+
+async def _holds_rows(url: str) -> str | None:
+    """The first kept table of `url` that holds a row (None: the database is empty)."""
+    from .database import connect_error, postgres_engine
+    from .postgres import CONNECT_ERRORS, unreachable
+
+    engine = postgres_engine(url)
+    try:
+        async with engine.connect() as connection:
+            names = await connection.run_sync(lambda sync: set(inspect(sync).get_table_names()))
+            for table in KEPT:
+                if table.name in names and await connection.scalar(
+                    select(exists().select_from(table))
+                ):
+                    return table.name
+    except (DBAPIError, *CONNECT_ERRORS) as error:
+        raise unreachable(url, connect_error(error)) from None
+    finally:
+        await engine.dispose()
+    return None
 
 
 async def _prove(url: str, rows: dict[str, int]) -> CopyReport:
     """Every game that has a journal replays, from the copy, to its stored snapshot."""
-    store = await PostgresStorage.open(url)
+    store = await Storage.open(url)
     try:
-        games = await store._read(
-            "SELECT id, status, snapshot FROM games WHERE snapshot IS NOT NULL ORDER BY id"
-        )
-        replayed = quarantined = 0
-        for game_id, status, snapshot in games:
-            if status == "quarantined":
-                quarantined += 1  # set aside in the source for a reason: copied as it is
-                continue
-            try:
-                game = await store.replay(game_id)
-            except ReplayError as error:
-                raise StorageError(
-                    f"game {game_id} does not replay from the copy: {error}"
-                ) from None
-            if not same_state(game.to_json(), snapshot):
-                raise StorageError(f"game {game_id} replays from the copy to another game")
-            replayed += 1
+        proved = await store.maintenance.prove_replays()
     finally:
         await store.close()
-    return CopyReport(rows, replayed, quarantined)
+    return CopyReport(rows, proved.games, proved.quarantined)

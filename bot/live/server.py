@@ -395,7 +395,7 @@ async def _sits_at(rooms: Rooms, game_id: int, user_id: int) -> bool:
     """Whether the person has a seat at the stored game: one row by the seats' key, before
     the game itself (its journal replayed) is loaded for them."""
     try:
-        return await rooms.storage.seat_of(game_id, user_id) is not None
+        return await rooms.storage.games.seat_of(game_id, user_id) is not None
     except StorageError:
         return False
 
@@ -404,7 +404,7 @@ async def _ended_table(rooms: Rooms, game_id: int) -> Table | None:
     """A game that finished or was cancelled, as stored: its page shows how it ended (the
     final chart, or that it was cancelled)."""
     try:
-        stored = await rooms.storage.load_game(game_id, verify=False)
+        stored = await rooms.storage.games.load_game(game_id, verify=False)
     except StorageError:
         return None
     if stored.status not in ("finished", "cancelled") or stored.game is None:

@@ -17,6 +17,7 @@ from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.telegram.pace import MOVED
+from storage import Journal
 
 log = logging.getLogger(__name__)
 
@@ -29,9 +30,10 @@ class Closer:
         clock: TurnClock,
         is_admin: AdminCheck,
         ratings: Ratings,
+        games: Journal,
     ) -> None:
         self.registry = registry
-        self.storage = registry.storage
+        self.games = games
         self.screens = screens
         self.clock = clock
         self.is_admin = is_admin
@@ -85,7 +87,7 @@ class Closer:
         stored as cancelled, its message edited to `table_screen`, its players' screens to
         `dm_said` (people in a lobby have none: `post_to_lobby` sends it to them), and
         everything kept for it dropped. Under the table's lock."""
-        rated = await self.storage.cancel_game(table.id)
+        rated = await self.games.cancel_game(table.id)
         table.status = "cancelled"
         changes = await self.ratings.changes(table) if rated else None
         if table_screen is not None and table.ui.table_message_id is not None:

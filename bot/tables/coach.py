@@ -29,6 +29,7 @@ from bot.tables.thinker import Thinker
 from bot.telegram.flood import CommandLimiter, Verdict
 from bot.telegram.pace import URGENT
 from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Hint, hand_decisions
+from storage import Journal
 from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
@@ -43,10 +44,15 @@ BUSY = msg("The coach is busy with other players just now. Try again in a few se
 
 class Coach:
     def __init__(
-        self, registry: TableRegistry, screens: Screens, moves: Moves, thinker: Thinker
+        self,
+        registry: TableRegistry,
+        screens: Screens,
+        moves: Moves,
+        thinker: Thinker,
+        games: Journal,
     ) -> None:
         self.registry = registry
-        self.storage = registry.storage
+        self.games = games
         self.screens = screens
         self.moves = moves
         self.thinker = thinker
@@ -119,7 +125,7 @@ class Coach:
         self._limit(person)
         table = self.registry.get(game_id)
         try:
-            stored = await self.storage.load_game(game_id, verify=False)
+            stored = await self.games.load_game(game_id, verify=False)
         except StorageError:
             raise UserError(msg("That game is over.")) from None
         seat = stored.seat_of(person.id)
@@ -144,7 +150,7 @@ class Coach:
     async def _review(self, job: tuple[int, int, int], person: Person) -> None:
         game_id, seat, hand = job
         try:
-            start, moves = await self.storage.game_and_moves(game_id)
+            start, moves = await self.games.game_and_moves(game_id)
             names = await self._names(game_id)
             decisions = hand_decisions(start, moves, seat, hand)
             findings = await self.thinker.review(game_id * 7919 + seat, decisions, REVIEW_BUDGET_MS)
@@ -161,5 +167,5 @@ class Coach:
         table = self.registry.get(game_id)
         if table is not None:
             return [table.name(s) for s in range(len(table.seats))]
-        stored = await self.storage.load_game(game_id, verify=False)
+        stored = await self.games.load_game(game_id, verify=False)
         return [s.display_name for s in stored.seats]

@@ -13,6 +13,7 @@ from bot.tables.play import Listener, Moves
 from bot.tables.presence import Presence
 from bot.tables.registry import TableRegistry
 from engine import Game, Rules
+from storage import Journal
 from storage.models import ChatSettings
 
 
@@ -25,8 +26,10 @@ class TableDesk:
         presence: Presence,
         closer: Closer,
         links: DirectChats,
+        games: Journal,
     ) -> None:
         self._registry = registry
+        self._games = games
         self._moves = moves
         self._lobby = lobby
         self._presence = presence
@@ -60,7 +63,7 @@ class TableDesk:
             seats=list(seats),
             tournament_id=tournament_id,
         )
-        table.id = await self._registry.storage.create_lobby(
+        table.id = await self._games.create_lobby(
             chat_id,
             thread_id,
             organiser.id,

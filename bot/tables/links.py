@@ -14,6 +14,7 @@ from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.telegram.callbacks import parse_id
+from storage import People
 
 JOIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 """What a table's link token looks like (`secrets.token_urlsafe`, or the migration's hex)."""
@@ -22,9 +23,11 @@ LinkHandler = Callable[[Person, int], Awaitable[Msg]]
 
 
 class DirectChats:
-    def __init__(self, registry: TableRegistry, screens: Screens, lobby: Lobby) -> None:
+    def __init__(
+        self, registry: TableRegistry, screens: Screens, lobby: Lobby, people: People
+    ) -> None:
         self.registry = registry
-        self.storage = registry.storage
+        self.people = people
         self.screens = screens
         self.lobby = lobby
         self._links: dict[str, LinkHandler] = {}
@@ -35,8 +38,8 @@ class DirectChats:
 
     async def open_dm(self, person: Person, payload: str) -> Msg:
         """``/start`` in private: the person can now get DMs; a deep link seats them."""
-        await self.storage.upsert_user(person.id, person.name, person.username)
-        await self.storage.set_dm_open(person.id, True)
+        await self.people.upsert_user(person.id, person.name, person.username)
+        await self.people.set_dm_open(person.id, True)
         self.screens.outbox.resume_chat(person.id)  # a person who writes has not blocked us
         handler = self._links.get(payload[:1])
         if handler is not None:

@@ -23,6 +23,7 @@ from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.timers import Scheduler
 from engine import Game, Rules
+from storage import Journal, People
 from storage.errors import GameNotFound
 from storage.models import ChatSettings
 
@@ -45,9 +46,12 @@ class Lobby:
         is_admin: AdminCheck,
         is_member: MemberCheck,
         deal_source: DealSource,
+        games: Journal,
+        people: People,
     ) -> None:
         self.registry = registry
-        self.storage = registry.storage
+        self.games = games
+        self.people = people
         self.screens = screens
         self.moves = moves
         self.closer = closer
@@ -62,7 +66,7 @@ class Lobby:
     async def new_table(
         self, chat_id: int, thread_id: int | None, chat_title: str, person: Person
     ) -> None:
-        await self.storage.upsert_user(person.id, person.name, person.username)
+        await self.people.upsert_user(person.id, person.name, person.username)
         async with self.registry.seating:
             if self.registry.in_chat(chat_id, thread_id) is not None:
                 raise UserError(msg("There's already a table in this chat: see the message above."))
@@ -77,7 +81,7 @@ class Lobby:
         and options, its host the presser; the people who played (and are free, with their
         DM open) keep their seats, computers theirs."""
         try:
-            stored = await self.storage.load_game(game_id, verify=False)
+            stored = await self.games.load_game(game_id, verify=False)
         except GameNotFound:
             raise UserError(msg("That button isn't valid any more.")) from None
         if (
@@ -89,7 +93,7 @@ class Lobby:
         old = Table.from_stored(stored)
         if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
             raise UserError(TABLE_BELOW)
-        await self.storage.upsert_user(person.id, person.name, person.username)
+        await self.people.upsert_user(person.id, person.name, person.username)
         async with self.registry.seating:
             if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
                 raise UserError(TABLE_BELOW)
@@ -113,7 +117,7 @@ class Lobby:
         if like is not None:
             rules, options = like.rules, like.options
         else:
-            settings = await self.storage.get_chat_settings(chat_id)
+            settings = await self.people.get_chat_settings(chat_id)
             rules = Rules.from_stored(settings.rules)
             level = settings.computer_level if settings.computer_level in LEVELS else "standard"
             options = TableOptions(
@@ -138,7 +142,7 @@ class Lobby:
         )
         if self.registry.of_user(person.id) is None:
             table.seats[0] = Seat("human", person.name, person.id)
-            if not await self.storage.dm_open(person.id):
+            if not await self.people.dm_open(person.id):
                 table.seats[0] = None
                 table.ui.pending[person.id] = person.name
         for s in like.seats if like is not None else []:
@@ -149,7 +153,7 @@ class Lobby:
             elif await self._free_to_sit(s.user_id, person):
                 assert s.user_id is not None
                 table.seats[table.seats.index(None)] = Seat("human", s.name, s.user_id)
-        table.id = await self.storage.create_lobby(
+        table.id = await self.games.create_lobby(
             chat_id,
             thread_id,
             person.id,
@@ -166,7 +170,7 @@ class Lobby:
         """Whether a player of the last game can be seated at its rematch now."""
         if user_id is None or user_id == host.id or self.registry.of_user(user_id) is not None:
             return False
-        return await self.storage.dm_open(user_id)
+        return await self.people.dm_open(user_id)
 
     async def _show_new(self, table: Table, host: Person) -> None:
         """Post a new lobby's message; ask its host to open the DM if they have not.
@@ -230,7 +234,7 @@ class Lobby:
     async def save(self, table: Table) -> None:
         """Store a lobby after a change of seats or rules, and show it."""
         self.registry.reseat(table)
-        await self.storage.update_lobby(
+        await self.games.update_lobby(
             table.id, table.rules, table.stored_seats(), table.stored_meta()
         )
         self.screens.show_lobby(table)
@@ -247,7 +251,7 @@ class Lobby:
                 raise UserError(msg("Only members of the table's group can sit at it."))
         async with self.registry.lock(game_id), self.registry.seating:
             table = self.registry.lobby(game_id)
-            await self.storage.upsert_user(person.id, person.name, person.username)
+            await self.people.upsert_user(person.id, person.name, person.username)
             if table.seat_of(person.id) is not None:
                 raise UserError(msg("You're already at this table."))
             if self.registry.of_user(person.id) is not None:
@@ -256,7 +260,7 @@ class Lobby:
                 )
             if None not in table.seats:
                 raise UserError(msg("The table is full."))
-            if not await self.storage.dm_open(person.id):
+            if not await self.people.dm_open(person.id):
                 with self.registry.lobby_change(table):
                     table.ui.pending[person.id] = person.name
                     await self.save(table)

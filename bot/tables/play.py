@@ -32,7 +32,7 @@ from engine import (
     MoonShot,
     Move,
 )
-from storage import handling
+from storage import Journal, handling
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +41,11 @@ Listener = Callable[[Table, list[Event]], Awaitable[None]]
 
 
 class Moves:
-    def __init__(self, registry: TableRegistry, screens: Screens, ratings: Ratings) -> None:
+    def __init__(
+        self, registry: TableRegistry, screens: Screens, ratings: Ratings, games: Journal
+    ) -> None:
         self.registry = registry
-        self.storage = registry.storage
+        self.games = games
         self.screens = screens
         self.ratings = ratings
         self._listeners: list[Listener] = []
@@ -54,7 +56,7 @@ class Moves:
     async def begin(self, table: Table, game: Game) -> None:
         """Deal: the game is stored as started, and its players get their DMs. Under the
         table's lock."""
-        await self.storage.start_game(table.id, table.stored_seats(), game)
+        await self.games.start_game(table.id, table.stored_seats(), game)
         table.game = game
         table.status = "active"
         await self.registry.save(table)
@@ -77,7 +79,7 @@ class Moves:
         if move.kind == "pass":
             table.ui.selections.pop(move.seat, None)
         try:
-            version = await self.storage.record_move(
+            version = await self.games.record_move(
                 table.id, move, game, table.stored_meta(), stand_in=stand_in
             )
         except Exception:

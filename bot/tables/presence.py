@@ -12,6 +12,7 @@ from bot.tables.lobby import Lobby
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
+from storage import People
 
 
 class Presence:
@@ -22,9 +23,10 @@ class Presence:
         clock: TurnClock,
         lobby: Lobby,
         closer: Closer,
+        people: People,
     ) -> None:
         self.registry = registry
-        self.storage = registry.storage
+        self.people = people
         self.screens = screens
         self.clock = clock
         self.lobby = lobby
@@ -109,7 +111,7 @@ class Presence:
         if chat_id < 0:
             await self.closer.group_gone(chat_id)
             return
-        await self.storage.set_dm_open(chat_id, False)
+        await self.people.set_dm_open(chat_id, False)
         table = self.registry.of_user(chat_id)
         if table is None:
             return

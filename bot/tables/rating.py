@@ -16,7 +16,7 @@ from bot.i18n import Say, Tr
 from bot.tables import render
 from bot.tables.model import Table
 from ratings import Pool, level_of
-from storage import RatingChange, RatingEntry, Storage, StorageError
+from storage import RatingChange, RatingEntry, Standings, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +24,8 @@ POOLS: tuple[Pool, ...] = ("main", "two")
 
 
 class Ratings:
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
+    def __init__(self, standings: Standings) -> None:
+        self.standings = standings
 
     async def rating(self, tr: Tr, person: Person, chat_id: int | None) -> tuple[str, bytes | None]:
         """``/rating``: the person's rating in this group (``chat_id``) and overall, with a
@@ -35,7 +35,7 @@ class Ratings:
         for pool in POOLS:
             scopes = ((chat_id, True), (None, False)) if chat_id is not None else ((None, False),)
             for scope, here in scopes:
-                entry = await self.storage.player_rating(person.id, scope, pool)
+                entry = await self.standings.player_rating(person.id, scope, pool)
                 if entry is None:
                     continue
                 found = True
@@ -52,9 +52,9 @@ class Ratings:
                 "and as the bot grows surer of you.</i>"
             )
         )
-        history = await self.storage.rating_history(person.id, chat_id, "main")
+        history = await self.standings.rating_history(person.id, chat_id, "main")
         if not history and chat_id is None:
-            history = await self.storage.rating_history(person.id, None, "two")
+            history = await self.standings.rating_history(person.id, None, "two")
         png = None
         if len(history) >= 1:
             try:
@@ -65,7 +65,7 @@ class Ratings:
 
     async def board_text(self, tr: Tr, chat_id: int) -> str:
         """The rating leaderboard of ``/scores``: people, then the computer levels."""
-        board = await self.storage.rating_board(chat_id, "main", limit=10)
+        board = await self.standings.rating_board(chat_id, "main", limit=10)
         if not board:
             return ""
         lines = [tr("<b>Ratings here</b>")]
@@ -93,7 +93,7 @@ class Ratings:
     async def changes(self, table: Table) -> Say | None:
         """The game-end line with each person's rating change in this group."""
         try:
-            changes = await self.storage.rating_changes(table.id, table.chat_id)
+            changes = await self.standings.rating_changes(table.id, table.chat_id)
         except StorageError:
             log.exception("rating changes of game %s", table.id)
             return None

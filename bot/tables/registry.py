@@ -13,7 +13,7 @@ from bot.basics import UserError
 from bot.i18n import msg
 from bot.tables.model import Table
 from bot.timers import Background
-from storage.repository import Storage
+from storage import Journal
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +24,8 @@ class TableRegistry:
     """Every lobby and game in play, indexed; a table is here from its lobby (or, for a
     tournament, its deal) until it ends."""
 
-    def __init__(self, storage: Storage, background: Background) -> None:
-        self.storage = storage
+    def __init__(self, games: Journal, background: Background) -> None:
+        self.games = games
         self.background = background
         self._tables: dict[int, Table] = {}
         self._by_token: dict[str, int] = {}
@@ -184,7 +184,7 @@ class TableRegistry:
 
     async def save(self, table: Table) -> None:
         """Store a table's seat and screen state now."""
-        await self.storage.set_meta(table.id, table.stored_meta())
+        await self.games.set_meta(table.id, table.stored_meta())
 
     def save_soon(self, table: Table) -> None:
         """Store a table's screen state (message ids, selections) within a second.

@@ -13,13 +13,22 @@ from bot.tables.screens import Screens
 from bot.telegram.pace import URGENT
 from engine import Rules
 from engine.rules import Variant
+from storage import Journal, People
 from storage.models import ChatSettings
 
 
 class RulesMenu:
-    def __init__(self, registry: TableRegistry, screens: Screens, is_admin: AdminCheck) -> None:
+    def __init__(
+        self,
+        registry: TableRegistry,
+        screens: Screens,
+        is_admin: AdminCheck,
+        games: Journal,
+        people: People,
+    ) -> None:
         self.registry = registry
-        self.storage = registry.storage
+        self.games = games
+        self.people = people
         self.screens = screens
         self.is_admin = is_admin
 
@@ -55,7 +64,7 @@ class RulesMenu:
                 for seat in table.seats:
                     if seat is not None and seat.kind == "computer":
                         seat.level = options.computer_level
-                await self.storage.update_lobby(
+                await self.games.update_lobby(
                     table.id, table.rules, table.stored_seats(), table.stored_meta()
                 )
                 self.registry.reseat(table)  # fewer seats may have left someone out
@@ -63,7 +72,7 @@ class RulesMenu:
             # leaves both as they were, one of the defaults leaves the table changed, as
             # stored and shown.
             try:
-                await self.storage.save_chat_settings(
+                await self.people.save_chat_settings(
                     ChatSettings(
                         chat_id=table.chat_id,
                         rules=rules.to_dict(),

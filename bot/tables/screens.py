@@ -22,6 +22,7 @@ from bot.telegram.outbox import Outbox
 from bot.telegram.pace import EDIT, IDLE, MOVED, PLAYED, URGENT
 from bot.timers import Background
 from engine import Game
+from storage import People
 
 log = logging.getLogger(__name__)
 
@@ -55,13 +56,14 @@ class Screens:
         background: Background,
         bot_username: str,
         languages: Languages,
+        people: People,
         webapp_url: str | None = None,
     ) -> None:
         """`webapp_url`: the table page's address (``WEBAPP_URL``); without it no button
         opens the page."""
         self.registry = registry
         self.languages = languages
-        self.storage = registry.storage
+        self.people = people
         self.outbox = outbox
         self.background = background
         self.bot_username = bot_username
@@ -318,7 +320,7 @@ class Screens:
         async def keep_id() -> None:
             message_id = await sent
             if message_id is None:
-                await self.storage.set_dm_open(user_id, False)
+                await self.people.set_dm_open(user_id, False)
                 await self.ask_to_open_dm(table, Person(user_id, name))
                 return
             table.ui.dm_message_ids[seat] = message_id
@@ -336,7 +338,7 @@ class Screens:
         text, markup = render.dm(self.person(s.user_id), table, seat, webapp=self.webapp_url)
         message_id = await self.outbox.send(s.user_id, text, markup)
         if message_id is None:
-            await self.storage.set_dm_open(s.user_id, False)
+            await self.people.set_dm_open(s.user_id, False)
             await self.ask_to_open_dm(table, Person(s.user_id, s.name))
             return
         table.ui.dm_message_ids[seat] = message_id

@@ -8,12 +8,18 @@ from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from engine import Rules
+from storage import Journal, People
+from storage import Standings as StoredStandings
 
 
 class Standings:
-    def __init__(self, registry: TableRegistry) -> None:
+    def __init__(
+        self, registry: TableRegistry, games: Journal, standings: StoredStandings, people: People
+    ) -> None:
         self.registry = registry
-        self.storage = registry.storage
+        self.games = games
+        self.standings = standings
+        self.people = people
 
     async def scores_text(self, tr: Tr, chat_id: int, thread_id: int | None) -> str:
         parts = []
@@ -21,7 +27,7 @@ class Standings:
         title = tr("<b>This game</b>")
         if table is None or table.game is None:
             # Until a new game starts, the last one finished here, hand by hand.
-            stored = await self.storage.last_finished_game(chat_id, thread_id)
+            stored = await self.games.last_finished_game(chat_id, thread_id)
             if stored is not None and stored.game is not None:
                 table = Table.from_stored(stored)
                 title = tr("<b>The last game here</b> (finished), hand by hand:")
@@ -38,7 +44,7 @@ class Standings:
             parts.append(tr("No game is running here."))
         parts.append("")
         parts.append(tr("<b>All-time leaderboard</b>"))
-        board = await self.storage.standings(chat_id, "points", limit=10)
+        board = await self.standings.standings(chat_id, "points", limit=10)
         if not board:
             parts.append(tr("No finished games in this chat yet."))
         for rank, row in enumerate(board, start=1):
@@ -57,7 +63,7 @@ class Standings:
 
     async def stats_text(self, tr: Tr, person: Person, in_group: bool = False) -> str:
         """`in_group`: asked in a group, where "your" would not say whose."""
-        record = await self.storage.player_standing(person.id)
+        record = await self.standings.player_standing(person.id)
         name = render.who(person.name)
         if record is None or record.games_played == 0:
             if in_group:
@@ -86,7 +92,7 @@ class Standings:
         if table is not None:
             summary = render.esc(render.rules_summary(tr, table))
             return render.rules_text(tr, table.rules) + "\n\n" + summary
-        settings = await self.storage.get_chat_settings(chat_id)
+        settings = await self.people.get_chat_settings(chat_id)
         return render.rules_text(tr, Rules.from_stored(settings.rules))
 
 

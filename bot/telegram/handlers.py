@@ -406,7 +406,8 @@ async def button(update: Update, context: HeartsContext) -> None:
     except TelegramError as error:
         log.info("could not answer callback: %s", error)
         return
-    await once.answered(context.bot_data.storage)
+    storage = context.bot_data.storage
+    await once.answered(storage.ledger if storage is not None else None)
 
 
 async def press(

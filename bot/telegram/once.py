@@ -31,6 +31,7 @@ from telegram import Bot, Update
 from telegram.error import TelegramError
 from telegram.ext import Application
 
+from storage import Ledger
 from storage.errors import StorageError
 from storage.handling import HANDLING, Handling
 
@@ -42,14 +43,14 @@ ANSWER_WINDOW_S = 15.0
 """How long after a press Telegram still takes its answer (the client stops waiting after
 about that long; Telegram does not document it: "query is too old" comes after it)."""
 
-Ledger = Callable[[], Any]
-"""The storage once it is open (None before): its `was_handled`."""
+LedgerSource = Callable[[], Ledger | None]
+"""The handled-updates ledger once storage is open (None before)."""
 
 
 class ExactlyOnce:
     """The gate every update passes before any handler (see the module's docstring)."""
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: LedgerSource) -> None:
         self._ledger = ledger
         self._started: OrderedDict[int, None] = OrderedDict()
 
@@ -65,8 +66,8 @@ class ExactlyOnce:
         self._started[update_id] = None
         while len(self._started) > REMEMBERED:
             self._started.popitem(last=False)
-        storage = self._ledger()
-        if storage is not None and await _asks(storage.was_handled(update_id), False):
+        ledger = self._ledger()
+        if ledger is not None and await _asks(ledger.was_handled(update_id), False):
             log.info("update %s was handled already; not again", update_id)
             return
         query = update.callback_query
@@ -100,20 +101,20 @@ class HeartsApplication(Application):  # type: ignore[type-arg]
         await once.handle(update, lambda: super(HeartsApplication, self).process_update(update))
 
 
-async def answered(storage: Any) -> None:
+async def answered(ledger: Ledger | None) -> None:
     """After a press's answer went out: the ledger says so, if its move stored the press."""
     handling = HANDLING.get()
-    if handling is None or not handling.stored or storage is None:
+    if handling is None or not handling.stored or ledger is None:
         return
-    await _asks(storage.mark_answered(handling.update_id), None)
+    await _asks(ledger.mark_answered(handling.update_id), None)
 
 
-async def answer_pending(bot: Bot, storage: Any, now: float | None = None) -> int:
+async def answer_pending(bot: Bot, ledger: Ledger, now: float | None = None) -> int:
     """Answer the presses whose moves were stored but whose answers never went out (the
     process before this one died in between), as they would have been; those older than
     Telegram accepts are left. Returns how many were answered."""
     now = time.time() if now is None else now
-    pending = await _asks(storage.unanswered(int((now - ANSWER_WINDOW_S) * 1000)), [])
+    pending = await _asks(ledger.unanswered(int((now - ANSWER_WINDOW_S) * 1000)), [])
     count = 0
     for press in pending:
         try:
@@ -121,7 +122,7 @@ async def answer_pending(bot: Bot, storage: Any, now: float | None = None) -> in
             count += 1
         except TelegramError as error:
             log.info("a press stored before the takeover could not be answered: %s", error)
-        await _asks(storage.mark_answered(press.update_id), None)
+        await _asks(ledger.mark_answered(press.update_id), None)
     if pending:
         log.info("answered %d of %d presses stored but not answered", count, len(pending))
     return count

@@ -20,7 +20,7 @@ from bot.timers import Clock, Scheduler
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from engine import Game, Rules
-from storage.repository import Storage
+from storage import Journal, People, Standings, Tournaments
 from storage.tournaments import (
     Registration,
     StoredTournament,
@@ -36,7 +36,10 @@ class Board:
     def __init__(
         self,
         desk: TableDesk,
-        storage: Storage,
+        tournaments: Tournaments,
+        people: People,
+        journal: Journal,
+        standings: Standings,
         outbox: Outbox,
         is_admin: AdminCheck,
         clock: Clock,
@@ -44,7 +47,10 @@ class Board:
     ) -> None:
         self.desk = desk
         self.languages = languages
-        self.storage = storage
+        self.tournaments = tournaments
+        self.people = people
+        self.journal = journal
+        self.standings = standings
         self.outbox = outbox
         self.is_admin = is_admin
         self.clock = clock
@@ -74,13 +80,16 @@ class Board:
         return lock
 
     async def get(self, tournament_id: int) -> StoredTournament:
-        tournament = await self.storage.get_tournament(tournament_id)
+        tournament = await self.tournaments.get_tournament(tournament_id)
         if tournament is None:
             raise UserError(msg("That button isn't valid any more."))
         return tournament
 
     async def open_in(self, chat_id: int) -> StoredTournament | None:
-        return next((e for e in await self.storage.tournaments_in_chat(chat_id) if e.is_open), None)
+        return next(
+            (e for e in await self.tournaments.tournaments_in_chat(chat_id) if e.is_open),
+            None,
+        )
 
     async def require_organiser(self, tournament: StoredTournament, person: Person) -> None:
         if person.id == tournament.organiser_id:
@@ -112,7 +121,7 @@ class Board:
 
     async def refresh_message(self, tournament: StoredTournament) -> int:
         """Re-show the tournament message; returns the number registered."""
-        entries = await self.storage.registrations(tournament.id)
+        entries = await self.tournaments.registrations(tournament.id)
         message_id = tournament.state.message_id
         if message_id is not None:
             text, markup = er.tournament_message(
@@ -143,7 +152,7 @@ class Board:
         self.outbox.post(user_id, self.languages.person(user_id)(said))
 
     async def entry(self, tournament: StoredTournament, user_id: int) -> Registration | None:
-        entries = await self.storage.registrations(tournament.id)
+        entries = await self.tournaments.registrations(tournament.id)
         return next((r for r in entries if r.user_id == user_id), None)
 
     async def refresh_round(self, tournament: StoredTournament) -> None:
@@ -151,7 +160,7 @@ class Board:
         message_id = tournament.state.round_messages.get(round_no)
         if message_id is None:
             return
-        tables = await self.storage.tournament_tables(tournament.id, round_no)
+        tables = await self.tournaments.tournament_tables(tournament.id, round_no)
         tr = self.group(tournament)
         text = er.round_message(tr, tournament, round_no, tables, self.games(tables))
         self.outbox.edit(tournament.chat_id, message_id, text, None, tournament.thread_id)

@@ -38,7 +38,8 @@ class TournamentCommands:
         self.rounds = rounds
         self.timeline = timeline
         self.desk = board.desk
-        self.storage = board.storage
+        self.tournaments = board.tournaments
+        self.people = board.people
         self.outbox = board.outbox
         self.clock = board.clock
         self.is_admin = board.is_admin
@@ -128,13 +129,13 @@ class TournamentCommands:
                 "cancel</code> it first.",
                 name=who(existing.name),
             )
-        earlier = await self.storage.tournaments_in_chat(chat_id, limit=1)
+        earlier = await self.tournaments.tournaments_in_chat(chat_id, limit=1)
         default_tz = earlier[0].time_zone if earlier else "UTC"
         try:
             request = parse_new(words, default_tz, self.clock())
         except BadRequest as error:
             return _not_understood(error.said)
-        settings = await self.storage.get_chat_settings(chat_id)
+        settings = await self.people.get_chat_settings(chat_id)
         base = Rules.from_stored(settings.rules)
         if request.target is not None:
             base = Rules.from_dict({**base.to_dict(), "target": request.target})
@@ -149,7 +150,7 @@ class TournamentCommands:
             options = replace(options, computer_fill=True)
         if not any(w.lower().startswith("timer=") for w in words):
             options = replace(options, turn_timer=self.desk.turn_timer_of(settings))
-        tournament = await self.storage.create_tournament(
+        tournament = await self.tournaments.create_tournament(
             chat_id=chat_id,
             thread_id=thread_id,
             organiser_id=person.id,
@@ -162,27 +163,27 @@ class TournamentCommands:
             registration_deadline=request.deadline,
             state=TournamentState(seed=secrets.randbits(62), chat_title=chat_title),
         )
-        await self.storage.upsert_user(person.id, person.name, person.username)
+        await self.people.upsert_user(person.id, person.name, person.username)
         tr = self.board.group(tournament)
         text, markup = er.tournament_message(tr, tournament, [], registration_open=True)
         message_id = await self.outbox.send(chat_id, text, markup, thread_id)
-        await self.storage.claim_once(tournament.id, "open", message_id)
+        await self.tournaments.claim_once(tournament.id, "open", message_id)
         tournament = replace(tournament, state=replace(tournament.state, message_id=message_id))
-        await self.storage.save_tournament(tournament)
+        await self.tournaments.save_tournament(tournament)
         self.board.arm_tick()
         return None
 
     async def status(self, chat_id: int) -> str | Msg:
-        tournaments = await self.storage.tournaments_in_chat(chat_id, limit=1)
+        tournaments = await self.tournaments.tournaments_in_chat(chat_id, limit=1)
         if not tournaments:
             return msg(
                 "There's no event here. A group admin can create one:\n<code>/event new "
                 '"Spring Cup" 2026-12-01 18:00 Asia/Kolkata</code>'
             )
         tournament = tournaments[0]
-        registrations = await self.storage.registrations(tournament.id)
+        registrations = await self.tournaments.registrations(tournament.id)
         tables = (
-            await self.storage.tournament_tables(tournament.id, tournament.current_round)
+            await self.tournaments.tournament_tables(tournament.id, tournament.current_round)
             if tournament.current_round
             else []
         )
@@ -197,11 +198,11 @@ class TournamentCommands:
 
     async def scores_text(self, tr: Tr, chat_id: int) -> str:
         """For ``/scores``: the final ranking of the chat's latest tournament, if it has one."""
-        tournaments = await self.storage.tournaments_in_chat(chat_id, limit=1)
+        tournaments = await self.tournaments.tournaments_in_chat(chat_id, limit=1)
         if not tournaments:
             return ""
         tournament = tournaments[0]
-        ranking = er.ranking_lines(tr, await self.storage.registrations(tournament.id))
+        ranking = er.ranking_lines(tr, await self.tournaments.registrations(tournament.id))
         if not ranking:
             return ""
         status = tr(er.STATUS_NAMES[tournament.status])
@@ -218,7 +219,7 @@ class TournamentCommands:
                 status="paused",
                 state=replace(tournament.state, paused_from=tournament.status),
             )
-            await self.storage.save_tournament(tournament)
+            await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
@@ -238,7 +239,7 @@ class TournamentCommands:
                 raise UserError(msg("The event isn't paused."))
             status = tournament.state.paused_from or "registration"
             tournament = replace(tournament, status=status)
-            await self.storage.save_tournament(tournament)
+            await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
@@ -262,12 +263,12 @@ class TournamentCommands:
                 tournament = replace(
                     tournament, status=tournament.state.paused_from or "registration"
                 )
-                await self.storage.save_tournament(tournament)
+                await self.tournaments.save_tournament(tournament)
             if tournament.status == "registration":
-                entries = await self.storage.registrations(tournament.id)
+                entries = await self.tournaments.registrations(tournament.id)
                 if len(er.registered(entries)) < 2:
                     return msg("At least 2 people must be registered to start.")
-                await self.storage.claim_once(tournament.id, "start")
+                await self.tournaments.claim_once(tournament.id, "start")
                 await self.rounds.start(tournament, 1)
                 return None
             if tournament.state.done_round != tournament.current_round:
@@ -279,13 +280,13 @@ class TournamentCommands:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             tournament = replace(tournament, status="cancelled")
-            await self.storage.save_tournament(tournament)
+            await self.tournaments.save_tournament(tournament)
             organiser = Person(tournament.organiser_id, tournament.organiser_name)
-            for table in await self.storage.tournament_tables(
+            for table in await self.tournaments.tournament_tables(
                 tournament.id, tournament.current_round
             ):
                 if table.status == "playing":
-                    await self.storage.save_tournament_table(replace(table, status="cancelled"))
+                    await self.tournaments.save_tournament_table(replace(table, status="cancelled"))
                     if table.game_id is not None and self.desk.live(table.game_id) is not None:
                         await self.desk.cancel(table.game_id, organiser)
             await self.board.refresh_message(tournament)

@@ -34,7 +34,8 @@ class Entries:
     def __init__(self, board: Board, member_status: MemberStatus, bot_username: str) -> None:
         self.board = board
         self.desk = board.desk
-        self.storage = board.storage
+        self.tournaments = board.tournaments
+        self.people = board.people
         self.outbox = board.outbox
         self.clock = board.clock
         self.member_status = member_status
@@ -51,8 +52,8 @@ class Entries:
             if entry is not None and entry.status == "registered":
                 raise UserError(msg("You're already registered."))
             await self._check_eligible(tournament, person, entry)
-            await self.storage.upsert_user(person.id, person.name, person.username)
-            if not await self.storage.dm_open(person.id):
+            await self.people.upsert_user(person.id, person.name, person.username)
+            if not await self.people.dm_open(person.id):
                 await self._save(tournament, person, "pending")
                 url = f"https://t.me/{self.bot_username}?start=e{tournament.id}"
                 tr = self.board.group(tournament)
@@ -76,7 +77,7 @@ class Entries:
     async def deep_link(self, person: Person, tournament_id: int) -> Msg:
         """``/start e<id>`` in private: the DM is open now, so the registration counts."""
         async with self.board.lock(tournament_id):
-            tournament = await self.storage.get_tournament(tournament_id)
+            tournament = await self.tournaments.get_tournament(tournament_id)
             if tournament is None or not self.board.registration_open(tournament):
                 return msg("Registration for this event is closed.")
             entry = await self.board.entry(tournament, person.id)
@@ -107,7 +108,7 @@ class Entries:
     async def _save(
         self, tournament: StoredTournament, person: Person, status: RegistrationStatus
     ) -> None:
-        await self.storage.save_registration(
+        await self.tournaments.save_registration(
             Registration(
                 tournament.id,
                 person.id,
@@ -157,7 +158,7 @@ class Entries:
             entry = await self.board.entry(tournament, person.id)
             if entry is None or entry.status not in ("registered", "pending"):
                 raise UserError(msg("You're not registered."))
-            await self.storage.save_registration(replace(entry, status="withdrawn"))
+            await self.tournaments.save_registration(replace(entry, status="withdrawn"))
             if tournament.status in ("running", "paused"):
                 await self.forfeit(tournament, person.id)
                 await self.board.announce(
@@ -173,13 +174,15 @@ class Entries:
 
     async def forfeit(self, tournament: StoredTournament, user_id: int) -> None:
         """A person leaves a running tournament: a computer plays their seat; they cannot go on."""
-        for table in await self.storage.tournament_tables(tournament.id, tournament.current_round):
+        for table in await self.tournaments.tournament_tables(
+            tournament.id, tournament.current_round
+        ):
             seat = table.seat_of(user_id)
             if seat is None or table.status != "playing":
                 continue
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], no_show=True)
-            await self.storage.save_tournament_table(replace(table, seats=tuple(seats)))
+            await self.tournaments.save_tournament_table(replace(table, seats=tuple(seats)))
             if table.game_id is not None and self.desk.live(table.game_id) is not None:
                 await self.desk.replace_with_computer(table.game_id, seat)
 
@@ -192,7 +195,7 @@ class Entries:
     ) -> Msg:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
-            entries = await self.storage.registrations(tournament.id)
+            entries = await self.tournaments.registrations(tournament.id)
             target: Registration | None = None
             if reply_to is not None:
                 target = next((r for r in entries if r.user_id == reply_to.id), None)
@@ -213,7 +216,7 @@ class Entries:
                 return msg("Whom? Reply to their message or give their @username.")
             if target is None:
                 return msg("No one called {name} is registered.", name=who(wanted))
-            await self.storage.save_registration(replace(target, status="removed"))
+            await self.tournaments.save_registration(replace(target, status="removed"))
             if tournament.status in ("running", "paused"):
                 await self.forfeit(tournament, target.user_id)
             await self.board.refresh_message(tournament)
@@ -240,7 +243,7 @@ class Entries:
             else:
                 options = replace(tournament.options, invited_usernames=names)
             tournament = replace(tournament, options=options)
-            await self.storage.save_tournament(tournament)
+            await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             shown = ", ".join("@" + n for n in names) or "—"
             return msg("Done: {names}.", names=esc(shown))

@@ -37,21 +37,23 @@ class Rounds:
         """Each person's overall rating (μ − 3σ; a newcomer's is the model's start)."""
         out = {}
         for user_id in user_ids:
-            entry = await self.storage.player_rating(user_id)
+            entry = await self.standings.player_rating(user_id)
             out[user_id] = (entry.skill if entry is not None else START).conservative
         return out
 
     def __init__(self, board: Board) -> None:
         self.board = board
         self.desk = board.desk
-        self.storage = board.storage
+        self.tournaments = board.tournaments
+        self.journal = board.journal
+        self.standings = board.standings
         self.outbox = board.outbox
         self.clock = board.clock
         board.desk.subscribe(self.on_table_move)
 
     async def start(self, tournament: StoredTournament, round_no: int) -> bool:
         """Draw and deal round ``round_no`` (under the tournament's lock); False if too few."""
-        entries = await self.storage.registrations(tournament.id)
+        entries = await self.tournaments.registrations(tournament.id)
         if round_no == 1:
             players = [r for r in entries if r.status == "registered"]
         else:
@@ -59,7 +61,7 @@ class Rounds:
             players = [r for r in entries if r.user_id in going and r.status == "registered"]
         if round_no == 1 and len(players) < 2:
             tournament = replace(tournament, status="cancelled")
-            await self.storage.save_tournament(tournament)
+            await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
@@ -90,7 +92,7 @@ class Rounds:
             current_round=round_no,
             state=replace(tournament.state, round_started=started),
         )
-        await self.storage.save_tournament(tournament)
+        await self.tournaments.save_tournament(tournament)
         tables = []
         for table_no, seats in enumerate(seating, start=1):
             computers = iter(COMPUTER_NAMES)
@@ -102,7 +104,7 @@ class Rounds:
             )
             table_seed = tour.table_seed(seed, round_no, table_no, o.duplicate_deals)
             table = TournamentTable(tournament.id, round_no, table_no, table_seed, tournament_seats)
-            await self.storage.save_tournament_table(table)
+            await self.tournaments.save_tournament_table(table)
             tables.append(table)
         await self.board.refresh_message(tournament)
         await self.board.announce(
@@ -127,7 +129,7 @@ class Rounds:
             tournament = replace(
                 tournament, state=replace(tournament.state, round_messages=messages)
             )
-        await self.storage.save_tournament(tournament)
+        await self.tournaments.save_tournament(tournament)
         await self.deal(tournament, tables)
         self.board.arm_tick()
         return True
@@ -177,7 +179,7 @@ class Rounds:
                 seed=table.seed,
                 deals=deals,
             )
-            await self.storage.save_tournament_table(replace(table, game_id=live.id))
+            await self.tournaments.save_tournament_table(replace(table, game_id=live.id))
         await self.board.refresh_round(tournament)
 
     async def on_table_move(self, table: Table, events: list[Event]) -> None:
@@ -201,15 +203,17 @@ class Rounds:
     async def sync(self, tournament_id: int) -> None:
         """Store presence and finished tables; when the round is complete, go on."""
         async with self.board.lock(tournament_id):
-            tournament = await self.storage.get_tournament(tournament_id)
+            tournament = await self.tournaments.get_tournament(tournament_id)
             if tournament is None or tournament.status not in ("running", "paused"):
                 return
-            tables = await self.storage.tournament_tables(tournament.id, tournament.current_round)
+            tables = await self.tournaments.tournament_tables(
+                tournament.id, tournament.current_round
+            )
             updated = []
             for table in tables:
                 new = await self.settled(tournament, table)
                 if new != table:
-                    await self.storage.save_tournament_table(new)
+                    await self.tournaments.save_tournament_table(new)
                 for seat in new.seats:
                     if seat.present:  # stored: no need to remember it any more
                         self.board.present.discard((new.game_id or 0, seat.seat))
@@ -232,7 +236,7 @@ class Rounds:
             return replace(table, seats=tuple(seats))
         game = self.board.finished.get(table.game_id)
         if game is None and self.desk.live(table.game_id) is None:
-            stored = await self.storage.load_game(table.game_id)
+            stored = await self.journal.load_game(table.game_id)
             if stored.status == "finished":
                 game = stored.game
             elif stored.status in ("cancelled", "quarantined"):
@@ -277,7 +281,7 @@ class Rounds:
             return
         for table in tables:
             self.board.finished.pop(table.game_id or 0, None)
-        entries = await self.storage.registrations(tournament.id)
+        entries = await self.tournaments.registrations(tournament.id)
         results = self._results(tables, [r for r in entries if r.status == "registered"])
         seed = tournament.state.seed
         if len(tables) == 1:
@@ -294,23 +298,23 @@ class Rounds:
         )
         for table in tables:
             seats = tuple(replace(s, advanced=s.user_id in going) for s in table.seats)
-            await self.storage.save_tournament_table(replace(table, seats=seats))
+            await self.tournaments.save_tournament_table(replace(table, seats=seats))
         out = [
             replace(r, status="eliminated")
             for r in entries
             if r.status == "registered" and r.user_id not in going
         ]
-        await self.storage.save_registrations(out)
+        await self.tournaments.save_registrations(out)
         tournament = replace(
             tournament,
             state=replace(
                 tournament.state, advancing=tuple(going), done_round=tournament.current_round
             ),
         )
-        await self.storage.save_tournament(tournament)
+        await self.tournaments.save_tournament(tournament)
         await self.board.refresh_round(tournament)
         names = {r.user_id: r.display_name for r in entries}
-        if await self.storage.claim_once(tournament.id, f"results:{tournament.current_round}"):
+        if await self.tournaments.claim_once(tournament.id, f"results:{tournament.current_round}"):
             await self.board.announce(
                 tournament,
                 msg(
@@ -321,7 +325,9 @@ class Rounds:
                 ),
             )
         if len(going) <= 1:
-            await self._finish(tournament, await self.storage.registrations(tournament.id), False)
+            await self._finish(
+                tournament, await self.tournaments.registrations(tournament.id), False
+            )
             return
         if tournament.status == "paused":
             await self.board.announce(
@@ -343,7 +349,7 @@ class Rounds:
     ) -> None:
         rounds = []
         for round_no in range(1, tournament.current_round + 1):
-            tables = await self.storage.tournament_tables(tournament.id, round_no)
+            tables = await self.tournaments.tournament_tables(tournament.id, round_no)
             rounds.append(self._results(tables, entries))
         played = {r.user_id for rnd in rounds for r in rnd if r.user_id is not None}
         ranking = tour.final_ranking(tournament.rules, rounds, tournament.state.seed)
@@ -357,12 +363,12 @@ class Rounds:
         final = [
             replace(by_id[u], final_place=place) for place, u in enumerate(ranked_ids, start=1)
         ]
-        await self.storage.save_registrations(final)
+        await self.tournaments.save_registrations(final)
         tournament = replace(tournament, status="finished")
-        await self.storage.save_tournament(tournament)
+        await self.tournaments.save_tournament(tournament)
         await self.board.refresh_message(tournament)
         await self.board.refresh_round(tournament)
-        if not await self.storage.claim_once(tournament.id, "final"):
+        if not await self.tournaments.claim_once(tournament.id, "final"):
             return
         if not final:
             await self.board.announce(

@@ -40,14 +40,14 @@ class Timeline:
         self.board = board
         self.rounds = rounds
         self.desk = board.desk
-        self.storage = board.storage
+        self.tournaments = board.tournaments
         self.clock = board.clock
         self.scheduler = board.scheduler
         board.ticker = self.tick
 
     async def tick(self) -> None:
         """Do whatever is due now (reminders, deadline, start, no-shows); arm the next tick."""
-        for tournament in await self.storage.open_tournaments():
+        for tournament in await self.tournaments.open_tournaments():
             try:
                 async with self.board.lock(tournament.id):
                     await self._tick_event(tournament.id)
@@ -60,7 +60,7 @@ class Timeline:
         go on with the other tournaments."""
         log.exception("tournament %s: %s failed", tournament.id, what)
         try:
-            if await self.storage.claim_once(tournament.id, "trouble"):
+            if await self.tournaments.claim_once(tournament.id, "trouble"):
                 await self.board.announce(
                     tournament,
                     msg(
@@ -73,17 +73,17 @@ class Timeline:
             log.exception("tournament %s: could not tell the organiser", tournament.id)
 
     async def _tick_event(self, tournament_id: int) -> None:
-        tournament = await self.storage.get_tournament(tournament_id)
+        tournament = await self.tournaments.get_tournament(tournament_id)
         if tournament is None:
             return
         now = self.clock()
-        sent = await self.storage.claimed(tournament.id)
+        sent = await self.tournaments.claimed(tournament.id)
         if tournament.status == "registration":
             deadline = tournament.registration_deadline
             if (
                 deadline is not None
                 and now >= deadline
-                and await self.storage.claim_once(tournament.id, "deadline")
+                and await self.tournaments.claim_once(tournament.id, "deadline")
             ):
                 count = await self.board.refresh_message(tournament)
                 await self.board.announce(
@@ -95,8 +95,8 @@ class Timeline:
                     ),
                 )
             for kind in tour.due_reminders(tournament.starts_at, tournament.created_at, now, sent):
-                if await self.storage.claim_once(tournament.id, kind):
-                    count = len(er.registered(await self.storage.registrations(tournament.id)))
+                if await self.tournaments.claim_once(tournament.id, kind):
+                    count = len(er.registered(await self.tournaments.registrations(tournament.id)))
                     starts_at, zone = tournament.starts_at, tournament.time_zone
                     assert starts_at is not None
 
@@ -110,7 +110,7 @@ class Timeline:
             if (
                 tournament.starts_at is not None
                 and now >= tournament.starts_at
-                and await self.storage.claim_once(tournament.id, "start")
+                and await self.tournaments.claim_once(tournament.id, "start")
             ):
                 await self.rounds.start(tournament, 1)
         elif tournament.status == "running":
@@ -126,10 +126,14 @@ class Timeline:
         end = self._grace_end(tournament)
         if end is None or now < end:
             return
-        if not await self.storage.claim_once(tournament.id, f"grace:{tournament.current_round}"):
+        if not await self.tournaments.claim_once(
+            tournament.id, f"grace:{tournament.current_round}"
+        ):
             return
         missing = []
-        for table in await self.storage.tournament_tables(tournament.id, tournament.current_round):
+        for table in await self.tournaments.tournament_tables(
+            tournament.id, tournament.current_round
+        ):
             table = await self.rounds.settled(tournament, table)
             seats = list(table.seats)
             for s in table.seats:
@@ -139,7 +143,7 @@ class Timeline:
                 missing.append(s.display_name)
                 if table.game_id is not None and self.desk.live(table.game_id) is not None:
                     await self.desk.replace_with_computer(table.game_id, s.seat)
-            await self.storage.save_tournament_table(replace(table, seats=tuple(seats)))
+            await self.tournaments.save_tournament_table(replace(table, seats=tuple(seats)))
         await self.board.refresh_round(tournament)
         if missing:
             await self.board.announce(
@@ -155,7 +159,7 @@ class Timeline:
     async def _arm_next(self) -> None:
         now = self.clock()
         moments = []
-        for tournament in await self.storage.open_tournaments():
+        for tournament in await self.tournaments.open_tournaments():
             try:
                 moment = await self._next_moment(tournament, now)
             except Exception:
@@ -172,7 +176,7 @@ class Timeline:
 
     async def _next_moment(self, tournament: StoredTournament, now: datetime) -> datetime | None:
         """When the tournament next has something to do (a reminder, its start, a grace end)."""
-        sent = await self.storage.claimed(tournament.id)
+        sent = await self.tournaments.claimed(tournament.id)
         if tournament.status == "registration":
             return tour.next_due(
                 tournament.starts_at,
@@ -187,12 +191,12 @@ class Timeline:
 
     async def resume(self) -> None:
         """After a start (and `Rooms.resume`): pick every open tournament up again."""
-        for tournament in await self.storage.open_tournaments():
+        for tournament in await self.tournaments.open_tournaments():
             try:
                 async with self.board.lock(tournament.id):
                     await self.board.refresh_message(tournament)
                     if tournament.status in ("running", "paused") and tournament.current_round:
-                        tables = await self.storage.tournament_tables(
+                        tables = await self.tournaments.tournament_tables(
                             tournament.id, tournament.current_round
                         )
                         if tournament.state.done_round != tournament.current_round:

@@ -180,7 +180,7 @@ async def test_hints_are_refused_where_the_table_turned_them_off(tmp_path: Path)
             )  # type: ignore[union-attr]
             assert refused == "These aren't your cards."
             # The next table in this group keeps the choice.
-            assert not (await rooms_of(app).storage.get_chat_settings(group.id)).hints
+            assert not (await rooms_of(app).storage.people.get_chat_settings(group.id)).hints
 
 
 async def test_scores_keep_every_hands_hint_count_across_a_restart(tmp_path: Path) -> None:

@@ -38,6 +38,8 @@ from typing import IO, Any
 import asyncpg
 import pytest
 from bot_harness import open_table
+from sqlalchemy import text
+from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 
 from engine import Card, Game, Move, Rules
 from sandbox.double import BotApiDouble
@@ -45,7 +47,6 @@ from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
 from sandbox.views import CallbackRecord
 from storage import is_postgres
-from storage.postgres import translate
 from storage.replay import Origin, replay, same_state
 
 CRASH_BOT = Path(__file__).with_name("crash_bot.py")
@@ -164,15 +165,18 @@ class _PgReader:
     def _run(self, work: Any) -> Any:
         return asyncio.run_coroutine_threadsafe(work, self.loop).result(timeout=30)
 
-    def rows(self, sql: str, parameters: tuple[Any, ...]) -> list[Any]:
-        records = self._run(self.connection.fetch(translate(sql), *parameters))
+    def rows(self, sql: str, parameters: dict[str, Any]) -> list[Any]:
+        # SQLAlchemy spells the query for asyncpg (``$1`` for ``:id``).
+        compiled = text(sql).compile(dialect=asyncpg_dialect())
+        arguments = [parameters[name] for name in compiled.positiontup or ()]
+        records = self._run(self.connection.fetch(str(compiled), *arguments))
         return [tuple(r) for r in records]
 
 
 _READERS: dict[str, _PgReader] = {}
 
 
-def _rows(database: str | Path, sql: str, parameters: tuple[Any, ...] = ()) -> list[Any]:
+def _rows(database: str | Path, sql: str, parameters: dict[str, Any]) -> list[Any]:
     """Read the database beside the bot: SQLite read-only, or PostgreSQL on a connection of
     its own."""
     if is_postgres(database):
@@ -189,10 +193,12 @@ def read_state(database: str | Path, chat_id: int) -> StoredState:
     """The chat's latest game as stored: its snapshot and who sits where."""
     [(game_id, status, snapshot)] = _rows(
         database,
-        "SELECT id, status, snapshot FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1",
-        (chat_id,),
+        "SELECT id, status, snapshot FROM games WHERE chat_id = :id ORDER BY id DESC LIMIT 1",
+        {"id": chat_id},
     )
-    seats = _rows(database, "SELECT seat, user_id FROM game_seats WHERE game_id = ?", (game_id,))
+    seats = _rows(
+        database, "SELECT seat, user_id FROM game_seats WHERE game_id = :id", {"id": game_id}
+    )
     assert snapshot is not None, "the game has not started"
     return StoredState(game_id, status, Game.from_json(snapshot), dict(seats))
 
@@ -202,11 +208,11 @@ def read_journal(database: str | Path, game_id: int) -> tuple[Origin, list[tuple
     [(rules, seed, first_dealer, from_seed, deals, last_seq, snapshot)] = _rows(
         database,
         "SELECT rules, seed, first_dealer, dealer_from_seed, fixed_deals, last_seq, snapshot"
-        " FROM games WHERE id = ?",
-        (game_id,),
+        " FROM games WHERE id = :id",
+        {"id": game_id},
     )
     moves = _rows(
-        database, "SELECT seq, move FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+        database, "SELECT seq, move FROM moves WHERE game_id = :id ORDER BY seq", {"id": game_id}
     )
     assert len(moves) == last_seq
     origin = Origin(
@@ -513,8 +519,8 @@ async def test_sigterm_mid_game_stops_cleanly_and_the_restart_resumes_the_game(
 def _join_token(database: str | Path, chat_id: int) -> str:
     [(token,)] = _rows(
         database,
-        "SELECT join_token FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1",
-        (chat_id,),
+        "SELECT join_token FROM games WHERE chat_id = :id ORDER BY id DESC LIMIT 1",
+        {"id": chat_id},
     )
     return str(token)
 
@@ -523,8 +529,8 @@ def _seated(database: str | Path, chat_id: int) -> list[int]:
     rows = _rows(
         database,
         "SELECT s.user_id FROM game_seats s JOIN games g ON g.id = s.game_id"
-        " WHERE g.chat_id = ? ORDER BY s.seat",
-        (chat_id,),
+        " WHERE g.chat_id = :id ORDER BY s.seat",
+        {"id": chat_id},
     )
     return [user for (user,) in rows]
 
@@ -625,15 +631,15 @@ async def test_a_press_stored_but_not_answered_when_the_bot_dies_is_answered_aft
 def _has_game(database: str | Path, chat_id: int) -> bool:
     rows = _rows(
         database,
-        "SELECT snapshot FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT 1",
-        (chat_id,),
+        "SELECT snapshot FROM games WHERE chat_id = :id ORDER BY id DESC LIMIT 1",
+        {"id": chat_id},
     )
     return bool(rows) and rows[0][0] is not None
 
 
 def _passes(database: str | Path, game_id: int, seat: int) -> int:
     """How many pass moves the seat has in the game's journal."""
-    moves = _rows(database, "SELECT move FROM moves WHERE game_id = ?", (game_id,))
+    moves = _rows(database, "SELECT move FROM moves WHERE game_id = :id", {"id": game_id})
     return sum(
         1 for (move,) in moves if (m := json.loads(move))["kind"] == "pass" and m["seat"] == seat
     )

@@ -199,7 +199,7 @@ async def test_bad_input_gets_a_toast_and_never_changes_the_game(tmp_path: Path)
             assert len(game.trick) == 1 and game.trick[0][1].code == "2C"
             assert not double.unanswered_callbacks()
             # The journal agrees with the game in memory, move for move.
-            replayed = await rooms_of(app).storage.replay(gid)
+            replayed = await rooms_of(app).storage.games.replay(gid)
             assert replayed.to_json() == game.to_json()
 
 

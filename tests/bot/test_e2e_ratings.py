@@ -102,7 +102,9 @@ async def test_two_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
                     r"\u2068Alice\u2069 [+−±]\d+ · \u2068Bob\u2069 [+−±]\d+", changes.group(1)
                 )
 
-            stored = {p: await rooms.storage.player_rating(p.id, group.id) for p in (alice, bob)}
+            stored = {
+                p: await rooms.storage.standings.player_rating(p.id, group.id) for p in (alice, bob)
+            }
             assert all(s is not None and s.games == 2 for s in stored.values())
 
             await alice.send(group, "/rating")
@@ -224,8 +226,8 @@ async def test_cancelling_while_behind_after_the_first_hand_is_rated_from_the_to
             _, early = await start_with_computers(double, app, group, [alice, bob])
             await alice.send(group, "/cancel")
             await double.wait_for(lambda: early.status == "cancelled", 5)
-            assert await rooms.storage.rating_changes(early.id) == []
-            assert await rooms.storage.player_rating(alice.id) is None
+            assert await rooms.storage.standings.rating_changes(early.id) == []
+            assert await rooms.storage.standings.player_rating(alice.id) is None
 
             await alice.send(group, "/newgame")
             await double.wait_for(lambda: rooms.registry.in_chat(group.id, None) is not None, 5)
@@ -249,7 +251,7 @@ async def test_cancelling_while_behind_after_the_first_hand_is_rated_from_the_to
             await loser.send(group, "/cancel")
             await double.wait_for(lambda: table.status == "cancelled", 5)
 
-            changes = await rooms.storage.rating_changes(table.id, group.id)
+            changes = await rooms.storage.standings.rating_changes(table.id, group.id)
             assert [c.player for c in changes] == [alice.id, bob.id]
             want = openskill_rate(_skills(table), keys)
             assert [c.after for c in changes] == [want[c.seat] for c in changes]
@@ -308,7 +310,7 @@ async def test_a_person_who_leaves_after_one_move_is_rated_last(tmp_path: Path) 
             await _play_to_the_end(double, [alice], table)
             await double.wait_for(lambda: len(_endings(double, group)) == 1, 10)
 
-            changes = {c.player: c for c in await rooms.storage.rating_changes(table.id)}
+            changes = {c.player: c for c in await rooms.storage.standings.rating_changes(table.id)}
             assert set(changes) == {alice.id, bob.id}
             assert changes[bob.id].weight == 1.0
             keys = [rank_key(game.rules, t) for t in game.scores]
@@ -339,12 +341,12 @@ async def test_a_group_that_removes_the_bot_after_the_first_hand_is_rated(
             group.remove_bot(by=alice)
             await double.wait_for(lambda: table.status == "cancelled", 5)
 
-            changes = await rooms.storage.rating_changes(table.id, group.id)
+            changes = await rooms.storage.standings.rating_changes(table.id, group.id)
             assert [c.player for c in changes] == [alice.id, bob.id]
             want = openskill_rate(_skills(table), [rank_key(game.rules, t) for t in totals])
             assert [c.after for c in changes] == [want[c.seat] for c in changes]
             for person in (alice, bob):
-                entry = await rooms.storage.player_rating(person.id)
+                entry = await rooms.storage.standings.player_rating(person.id)
                 assert entry is not None and entry.games == 1
 
 
@@ -383,7 +385,7 @@ async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
             await alice.send(group, "/cancel")
             await double.wait_for(lambda: table.status == "cancelled", 5)
 
-            moves = [e.move for e in await rooms.storage.journal(table.id)]
+            moves = [e.move for e in await rooms.storage.games.journal(table.id)]
             mine = [m for m in moves if m.get("seat") == bob_seat]
             share = sum(1 for m in mine if not m.get("stand_in")) / len(mine)
             assert 0 < share < 1
@@ -392,7 +394,7 @@ async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
             gained = whole[bob_seat].mu >= START.mu
             weights = [share if s == bob_seat and gained else 1.0 for s in range(4)]
             want = openskill_rate(_skills(table), keys, weights)
-            changes = {c.player: c for c in await rooms.storage.rating_changes(table.id)}
+            changes = {c.player: c for c in await rooms.storage.standings.rating_changes(table.id)}
             assert changes[bob.id].after == want[bob_seat]
             assert changes[bob.id].weight == weights[bob_seat]
             assert changes[alice.id].after == want[table.seat_of(alice.id)]  # type: ignore[index]

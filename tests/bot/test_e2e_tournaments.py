@@ -78,12 +78,12 @@ async def play_round(
 ) -> None:
     """Everyone present plays their turns by pressing buttons until the round ends (or
     ``stop_after_moves`` presses were made)."""
-    rooms, events = rooms_of(app), events_of(app)
-    event = await events.storage.get_tournament(tournament_id)
+    rooms = rooms_of(app)
+    event = await rooms_of(app).storage.tournaments.get_tournament(tournament_id)
     assert event is not None
     round_no, moves = event.current_round, 0
     while True:
-        event = await events.storage.get_tournament(tournament_id)
+        event = await rooms_of(app).storage.tournaments.get_tournament(tournament_id)
         assert event is not None
         if event.current_round != round_no or event.status != "running":
             return
@@ -124,7 +124,7 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
         no_show = people[5]
         async with running_bot(double, database, tuning) as app:
             # One-hand games: the group's rules are the event's.
-            await rooms_of(app).storage.save_chat_settings(
+            await rooms_of(app).storage.people.save_chat_settings(
                 ChatSettings(group.id, rules=Rules(target=1, ties="share").to_dict())
             )
             for p in people[:12]:
@@ -154,13 +154,12 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             await double.wait_for(
                 lambda: "Registered: 13" in message_text(double, group.id, tournament_message), 5
             )
-            events = events_of(app)
-            event = (await events.storage.tournaments_in_chat(group.id))[0]
+            event = (await rooms_of(app).storage.tournaments.tournaments_in_chat(group.id))[0]
 
             # The start time: round 1 is drawn, 13 players at tables of 5, 4 and 4.
             await tick(app, clock, START)
             await said(double, group.id, "round 1: 13 players at 3 tables")
-            tables = await events.storage.tournament_tables(event.id, 1)
+            tables = await rooms_of(app).storage.tournaments.tournament_tables(event.id, 1)
             assert sorted(len(t.seats) for t in tables) == [4, 4, 5]
             assert all(s.user_id is not None for t in tables for s in t.seats)
             # Duplicate deals: both tables of four hold exactly the same cards, seat by seat.
@@ -172,7 +171,7 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
                 if tb.game is not None
             ]
             assert len(deals) == 2 and deals[0] == deals[1]
-            stored = [await events.storage.load_game(tb.id) for tb in fours]
+            stored = [await rooms_of(app).storage.games.load_game(tb.id) for tb in fours]
             assert stored[0].fixed_deals == stored[1].fixed_deals != []
             # The group follows one status line per table; /event shows the same state.
             await said(double, group.id, "\u2068Spring Cup\u2069 · round 1\nTable 1 · hand 1: ")
@@ -192,23 +191,23 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             await said(double, group.id, "\u2068P05\u2069 didn't show up in round 1")
             await play_round(double, app, people, event.id, absent=absent)
             await said(double, group.id, "round 1 is over")
-            r1 = await events.storage.tournament_tables(event.id, 1)
+            r1 = await rooms_of(app).storage.tournaments.tournament_tables(event.id, 1)
             going = {s.user_id for t in r1 for s in t.seats if s.advanced}
             assert len(going) == 6 and no_show.id not in going
             assert all(sum(s.advanced for s in t.seats) == 2 for t in r1)
             # Round 2: six players at two tables of three.
             await said(double, group.id, "round 2: 6 players at 2 tables")
-            r2 = await events.storage.tournament_tables(event.id, 2)
+            r2 = await rooms_of(app).storage.tournaments.tournament_tables(event.id, 2)
             assert [len(t.seats) for t in r2] == [3, 3]
             await play_round(double, app, people, event.id, stop_after_moves=5)
-            r2 = await events.storage.tournament_tables(event.id, 2)
+            r2 = await rooms_of(app).storage.tournaments.tournament_tables(event.id, 2)
             games_before = {
                 t.game_id: rooms.registry.tables[t.game_id or 0].game.to_json()  # type: ignore[union-attr]
                 for t in r2
             }
         # A restart in the middle of round 2: both tables resume where they were.
         async with running_bot(double, database, tuning) as app:
-            rooms, events = rooms_of(app), events_of(app)
+            rooms = rooms_of(app)
             for game_id, before in games_before.items():
                 assert game_id in rooms.registry.tables
                 game = rooms.registry.tables[game_id].game
@@ -218,21 +217,23 @@ async def test_thirteen_players_two_rounds_and_a_final_with_a_no_show_and_a_rest
             # The final: four players at one table decide the winner (drawn just after the
             # round's end is announced: the announcement does not wait for the draw).
             for _ in range(100):
-                final = await events.storage.tournament_tables(event.id, 3)
+                final = await rooms_of(app).storage.tournaments.tournament_tables(event.id, 3)
                 if final:
                     break
                 await asyncio.sleep(0.05)
             assert len(final) == 1 and len(final[0].seats) == 4
             await play_round(double, app, people, event.id)
             await said(double, group.id, "\u2068Spring Cup\u2069 is over! The winner is")
-            done = await events.storage.get_tournament(event.id)
+            done = await rooms_of(app).storage.tournaments.get_tournament(event.id)
             assert done is not None and done.status == "finished"
-            entries = await events.storage.registrations(event.id)
+            entries = await rooms_of(app).storage.tournaments.registrations(event.id)
             ranked = sorted((r for r in entries if r.final_place), key=lambda r: r.final_place or 0)
             assert len(ranked) == 13 and ranked[-1].user_id == no_show.id
             winner = next(
                 s
-                for s in (await events.storage.tournament_tables(event.id, 3))[0].seats
+                for s in (await rooms_of(app).storage.tournaments.tournament_tables(event.id, 3))[
+                    0
+                ].seats
                 if s.place == 1
             )
             assert ranked[0].user_id == winner.user_id
@@ -276,7 +277,9 @@ async def test_reminders_fire_once_at_their_times_and_survive_a_restart(tmp_path
             group.add(late)
             # The button is gone; an old client's press is refused with the reason.
             assert "✋ Register" not in str(double.chat_view(group.id).message(message))
-            tournament_id = (await events_of(app).storage.tournaments_in_chat(group.id))[0].id
+            tournament_id = (await rooms_of(app).storage.tournaments.tournaments_in_chat(group.id))[
+                0
+            ].id
             answer = await late.press_forged(group, message, f"er:{tournament_id}:0:")
             assert answer == "Registration for this event is closed."
         async with running_bot(double, database, tuning) as app:
@@ -331,7 +334,9 @@ async def test_only_eligible_people_register_and_refusals_say_why(tmp_path: Path
             refusal = await zed.press(group, message, "✋ Register")
             assert refusal is not None and "you're not on it" in refusal
             # Someone outside the group who got the link is refused: members only.
-            tournament_id = (await events_of(app).storage.tournaments_in_chat(group.id))[0].id
+            tournament_id = (await rooms_of(app).storage.tournaments.tournaments_in_chat(group.id))[
+                0
+            ].id
             await out.start_bot(f"e{tournament_id}")
             await said(double, out.dm, "for members of \u2068Chem Eng\u2069 only")
             # An invitation widens it.

@@ -17,9 +17,9 @@ from bot_harness import (
     seat_everyone,
     table_in,
 )
+from sqlalchemy import text
 
 from sandbox.testing import running_double
-from storage.sqlite import SqliteStorage
 
 
 async def test_timeouts_play_for_a_person_and_three_in_a_row_hand_the_seat_over(
@@ -103,12 +103,14 @@ async def test_a_pass_timeout_storage_refuses_tells_nobody_and_counts_nothing(
             computer = next(n for n in range(4) if n not in seats)
             await double.wait_for(lambda: game.has_passed(computer), 5)
             storage = rooms.storage
-            assert isinstance(storage, SqliteStorage)
-            await storage._writer.execute(
-                "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves"
-                " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
-            )
-            await storage._writer.commit()
+            assert storage.dialect == "sqlite"
+            async with storage.database.write() as db:
+                await db.execute(
+                    text(
+                        "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves"
+                        " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+                    )
+                )
             assert all(n is not None and n in game.waiting_for() for n in seats)
 
             await double.wait_for(
@@ -168,7 +170,7 @@ async def test_a_restart_in_the_middle_of_a_trick_loses_nothing(tmp_path: Path) 
                         await play_turn(double, p, table)
             assert len(game.hand_history) == 1
             assert sum(game.hand_history[0].points) in (26, 78)
-            replayed = await rooms.storage.replay(gid)
+            replayed = await rooms.storage.games.replay(gid)
             assert replayed.to_json() == game.to_json()
 
 

@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from bot_harness import open_table, rooms_of, running_bot, settings_for, table_in
+from sqlalchemy import text
 
 from bot.i18n import english
 from bot.telegram.health import HealthServer
 from sandbox.testing import running_double
-from storage.sqlite import SqliteStorage
+from storage import Storage
 
 t = english()
 
@@ -42,8 +43,7 @@ async def test_a_game_waits_out_a_full_disk_and_finishes_by_itself(tmp_path: Pat
             table = table_in(app, group)
             await double.wait_for(lambda: table.game is not None, 5)
             storage = rooms_of(app).storage
-            assert isinstance(storage, SqliteStorage)
-            writer = storage._writer
+            assert storage.dialect == "sqlite"
             health = HealthServer(
                 settings_for(double, database), write_failure=lambda: storage.write_failure
             )
@@ -51,8 +51,10 @@ async def test_a_game_waits_out_a_full_disk_and_finishes_by_itself(tmp_path: Pat
             # Alice leaves: a computer plays her seat too; then the disk fills up.
             await alice.send(group, "/leave")
             await double.wait_for(lambda: table.seats[0].away, 5)  # type: ignore[union-attr]
-            (pages,) = await (await writer.execute("PRAGMA page_count")).fetchone()  # type: ignore[misc]
-            await writer.execute(f"PRAGMA max_page_count = {pages}")
+            # The writer connection's own limit: its next writes find the disk full.
+            async with storage.database.write() as db:
+                (pages,) = (await db.execute(text("PRAGMA page_count"))).one()
+                await db.execute(text(f"PRAGMA max_page_count = {pages}"))
             await double.wait_for(lambda: storage.write_failure is not None, 20)
             assert "full" in (storage.write_failure or "")
             # A small write may still fit in a page already there, so between failures one
@@ -83,7 +85,8 @@ async def test_a_game_waits_out_a_full_disk_and_finishes_by_itself(tmp_path: Pat
             )
 
             # Space comes back: the game goes on and ends without anyone doing anything.
-            await writer.execute("PRAGMA max_page_count = 1073741823")
+            async with storage.database.write() as db:
+                await db.execute(text("PRAGMA max_page_count = 1073741823"))
             await double.wait_for(lambda: table.status == "finished", 60)
             assert table.game is not None and table.game.phase == "over"
             assert storage.write_failure is None
@@ -100,8 +103,8 @@ async def test_a_game_waits_out_a_full_disk_and_finishes_by_itself(tmp_path: Pat
                 == 1
             )
             assert texts.count(t("✅ Saving works again: the game goes on.")) == 1
-        stored = await SqliteStorage.open(database)
+        stored = await Storage.open(database)
         try:
-            assert (await stored.load_game(table.id)).status == "finished"
+            assert (await stored.games.load_game(table.id)).status == "finished"
         finally:
             await stored.close()

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from bot_harness import FAST, rooms_of, running_bot
-from test_e2e_tournaments import START, count, create_tournament, events_of, said, tick
+from test_e2e_tournaments import START, count, create_tournament, said, tick
 
 from bot.config import Tuning
 from bot.i18n import LANGUAGES, translator
@@ -85,7 +85,7 @@ async def test_one_broken_event_stops_neither_the_others_nor_a_restart(tmp_path:
         async with running_bot(double, database, tuning) as app:
             await create_tournament(double, kumar, broken, "Bad Cup 2031-06-01 18:00 Asia/Kolkata")
             await create_tournament(double, lena, fine, "Good Cup 2031-06-01 18:00 Asia/Kolkata")
-            bad_id = (await events_of(app).storage.tournaments_in_chat(broken.id))[0].id
+            bad_id = (await rooms_of(app).storage.tournaments.tournaments_in_chat(broken.id))[0].id
         # A row as an older version (or a bad hand) may have left it: a grace period that
         # overflows any date, and a time zone that no longer exists.
         with sqlite3.connect(database) as db:
@@ -95,7 +95,7 @@ async def test_one_broken_event_stops_neither_the_others_nor_a_restart(tmp_path:
                 (bad_id,),
             )
         async with running_bot(double, database, tuning) as app:  # resume does not raise
-            bad = await events_of(app).storage.get_tournament(bad_id)
+            bad = await rooms_of(app).storage.tournaments.get_tournament(bad_id)
             assert bad is not None and bad.options.grace_s == 24 * 3600
             await tick(app, clock, START - timedelta(hours=24))
             await said(double, fine.id, "starts tomorrow")
@@ -168,7 +168,7 @@ async def test_twelve_people_pressing_register_at_once_are_all_answered_promptly
                 await person.start_bot(f"e{(await _event_id(app, group.id))}")
             tournament_id = await _event_id(app, group.id)
             for _ in range(100):
-                entries = await events_of(app).storage.registrations(tournament_id)
+                entries = await rooms_of(app).storage.tournaments.registrations(tournament_id)
                 if sum(e.status == "registered" for e in entries) == 12:
                     break
                 await asyncio.sleep(0.1)
@@ -176,4 +176,4 @@ async def test_twelve_people_pressing_register_at_once_are_all_answered_promptly
 
 
 async def _event_id(app: Any, chat_id: int) -> int:
-    return (await events_of(app).storage.tournaments_in_chat(chat_id))[0].id
+    return (await rooms_of(app).storage.tournaments.tournaments_in_chat(chat_id))[0].id

@@ -195,7 +195,7 @@ async def test_a_card_from_the_page_goes_the_way_of_a_button(tmp_path: Path) -> 
             assert game.has_passed(seat)
             # The same press again, as a double tap would send it.
             assert await page.press(f"p:{table.id}:1:", 10) == "Passed. Waiting for the others…"
-            _, journal = await rooms_of(app).storage.game_and_moves(table.id)
+            _, journal = await rooms_of(app).storage.games.game_and_moves(table.id)
             passes = [m for m, _ in journal if m.kind == "pass" and m.seat == seat]
             assert len(passes) == 1
 
@@ -770,13 +770,13 @@ async def test_a_strangers_hello_for_an_ended_game_is_refused_before_loading_it(
         rooms = rooms_of(app)
         await until(lambda: rooms.registry.get(table.id) is None)
         loaded: list[int] = []
-        load_game = rooms.storage.load_game
+        load_game = rooms.storage.games.load_game
 
         async def counted(game_id: int, *, verify: bool = True) -> Any:
             loaded.append(game_id)
             return await load_game(game_id, verify=verify)
 
-        monkeypatch.setattr(rooms.storage, "load_game", counted)
+        monkeypatch.setattr(rooms.storage.games, "load_game", counted)
         for game in (table.id, table.id + 1000):
             async with open_page(app, signed(double, eve), game) as page:
                 await until(lambda page=page: page.closed_code is not None)

@@ -66,5 +66,5 @@ async def test_an_old_new_game_button_points_down_to_the_newer_table(tmp_path: P
             # Its seats were filled in advance: the host empties the middle one (issue 30.1).
             assert [s is None for s in new.seats] == [False, False, False, False]
             assert await bob.press(group, new.ui.table_message_id, "✖ 2") == t("Seat emptied.")
-            stored = await rooms_of(app).storage.load_game(new.id)
+            stored = await rooms_of(app).storage.games.load_game(new.id)
             assert [s.seat for s in stored.seats] == [0, 2, 3] and new.seats[1] is None

@@ -38,7 +38,7 @@ async def test_new_game_in_a_group_that_removed_the_bot_opens_nothing(tmp_path: 
             await double.idle()
             assert not rooms.registry.tables
             assert rooms.registry.of_user(bob.id) is None
-            assert await rooms.storage.game_in_chat(group.id, None) is None
+            assert await rooms.storage.games.game_in_chat(group.id, None) is None
             # The press answered once; nothing written to the group, nothing refused.
             assert double.calls_in_chat(group.id) == {"answerCallbackQuery": 1}
             assert double.error_count(403) == 0
@@ -68,7 +68,7 @@ async def test_new_game_where_a_403_says_the_bot_was_removed_holds_nobody(
             assert not rooms.registry.tables
             assert rooms.registry.of_user(bob.id) is None
             assert rooms.registry.of_user(ana.id) is None
-            assert await rooms.storage.game_in_chat(group.id, None) is None
+            assert await rooms.storage.games.game_in_chat(group.id, None) is None
             assert rooms.outbox.is_gone(group.id)
             # Known now: the next press is turned down without trying Telegram again.
             double.reset_counters()
@@ -101,7 +101,7 @@ async def test_leave_in_a_dm_leaves_the_persons_lobby(tmp_path: Path) -> None:
                 assert person.dm_view().bot_messages[-1].text == t("You left the table.")
             assert table.seat_of(bob.id) is None and cy.id not in table.ui.pending
             assert rooms.registry.of_user(bob.id) is None
-            stored = await rooms.storage.load_game(table.id)
+            stored = await rooms.storage.games.load_game(table.id)
             assert stored.seat_of(bob.id) is None and stored.meta["ui"]["pending"] == {}
 
             await bob.send(bob.dm, "/leave")
@@ -145,6 +145,6 @@ async def test_a_lobby_whose_message_is_refused_is_not_kept(tmp_path: Path) -> N
             await rooms.outbox.flush()
             assert not rooms.registry.tables
             assert rooms.registry.of_user(ana.id) is None
-            assert await rooms.storage.game_in_chat(group.id, topic) is None
+            assert await rooms.storage.games.game_in_chat(group.id, topic) is None
             await open_table(double, ana, group)  # the group's main chat still works
             assert table_in(app, group).seat_of(ana.id) == 0

@@ -19,6 +19,7 @@ import pytest
 from bot_harness import open_table, rooms_of, running_bot, table_in
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import text
 from telegram.ext import Application
 
 from bot.i18n import english
@@ -28,7 +29,7 @@ from bot.telegram.flood import CommandLimiter
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
-from storage.sqlite import SqliteStorage
+from storage import Storage
 
 t = english()
 WRONG = t("Something went wrong; please try again.")
@@ -44,7 +45,7 @@ def seats_of(table: Table) -> list[tuple[str, str, int | None, str] | None]:
 async def assert_stored_as_shown(app: Application, table: Table) -> None:  # type: ignore[type-arg]
     """The lobby in memory is the one storage gives back, and the indexes agree with it."""
     rooms = rooms_of(app)
-    stored = Table.from_stored(await rooms.storage.load_game(table.id))
+    stored = Table.from_stored(await rooms.storage.games.load_game(table.id))
     assert stored.status == table.status
     if table.status == "lobby":
         assert seats_of(stored) == seats_of(table)
@@ -60,6 +61,12 @@ async def assert_stored_as_shown(app: Application, table: Table) -> None:  # typ
 
 
 # ---------------------------------------------------------------- the two reproductions
+
+
+async def on_writer(storage: Storage, sql: str) -> None:
+    """Change the database on the storage's own writer connection (a trigger that refuses)."""
+    async with storage.database.write() as db:
+        await db.execute(text(sql))
 
 
 async def test_the_hosts_x_on_a_middle_seat_empties_it(tmp_path: Path) -> None:
@@ -141,13 +148,12 @@ async def test_a_change_storage_refuses_leaves_the_lobby_as_it_was(tmp_path: Pat
             table = table_in(app, group)
             before = seats_of(table)
             storage = rooms_of(app).storage
-            assert isinstance(storage, SqliteStorage)
-            writer = storage._writer
-            await writer.execute(
+            assert storage.dialect == "sqlite"
+            await on_writer(
+                storage,
                 "CREATE TRIGGER refuse_seats BEFORE DELETE ON game_seats"
-                " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+                " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
             )
-            await writer.commit()
 
             assert await bob.press(group, lobby, "🚪 Leave") == WRONG
             assert await ana.press(group, lobby, "✖ 3") == WRONG
@@ -158,8 +164,7 @@ async def test_a_change_storage_refuses_leaves_the_lobby_as_it_was(tmp_path: Pat
             assert await cy.press(group, lobby, "✋ Join") == WRONG
             assert table.seat_of(cy.id) is None and table.seat_of(bob.id) == 1
 
-            await writer.execute("DROP TRIGGER refuse_seats")
-            await writer.commit()
+            await on_writer(storage, "DROP TRIGGER refuse_seats")
             assert await bob.press(group, lobby, "🚪 Leave") == t("You left the table.")
             await assert_stored_as_shown(app, table)
 
@@ -177,42 +182,41 @@ async def test_a_rule_change_storage_refuses_keeps_the_chats_defaults(tmp_path: 
             lobby = await open_table(double, ana, group)
             table = table_in(app, group)
             storage = rooms_of(app).storage
-            assert isinstance(storage, SqliteStorage)
-            defaults = await storage.get_chat_settings(group.id)
+            assert storage.dialect == "sqlite"
+            defaults = await storage.people.get_chat_settings(group.id)
             target = table.rules.target
-            await storage._writer.execute(
+            await on_writer(
+                storage,
                 "CREATE TRIGGER refuse_lobby BEFORE UPDATE ON games"
-                " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+                " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
             )
-            await storage._writer.commit()
 
             data = cb.Callback(cb.SET_RULE, table.id, 0, "target=50").encode()
             assert target != 50
             assert await ana.press_forged(group, lobby, data) == WRONG
             assert table.rules.target == target
             await assert_stored_as_shown(app, table)
-            assert await storage.get_chat_settings(group.id) == defaults
+            assert await storage.people.get_chat_settings(group.id) == defaults
 
-            await storage._writer.execute("DROP TRIGGER refuse_lobby")
-            await storage._writer.commit()
+            await on_writer(storage, "DROP TRIGGER refuse_lobby")
             assert await ana.press_forged(group, lobby, data) == t("Rules changed.")
             assert table.rules.target == 50
-            assert (await storage.get_chat_settings(group.id)).rules["target"] == 50
+            assert (await storage.people.get_chat_settings(group.id)).rules["target"] == 50
 
             # Storage takes the lobby but refuses the chat's defaults: the table keeps
             # the change it stored (memory as storage), the defaults stay as they were.
-            defaults = await storage.get_chat_settings(group.id)
+            defaults = await storage.people.get_chat_settings(group.id)
             for event in ("INSERT", "UPDATE"):
-                await storage._writer.execute(
+                await on_writer(
+                    storage,
                     f"CREATE TRIGGER refuse_chats_{event} BEFORE {event} ON chats"
-                    " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+                    " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
                 )
-            await storage._writer.commit()
             data = cb.Callback(cb.SET_RULE, table.id, 0, "target=75").encode()
             assert await ana.press_forged(group, lobby, data) == WRONG
             assert table.rules.target == 75
             await assert_stored_as_shown(app, table)
-            assert await storage.get_chat_settings(group.id) == defaults
+            assert await storage.people.get_chat_settings(group.id) == defaults
 
 
 # ---------------------------------------------------------------- any order, any size

@@ -266,7 +266,7 @@ def test_crash_is_logged_redacted_and_exits_1(
 async def _users(path: Path) -> set[int]:
     storage = await open_storage(path)
     try:
-        return {u for u in (1, 2) if await storage.get_user(u) is not None}
+        return {u for u in (1, 2) if await storage.people.get_user(u) is not None}
     finally:
         await storage.close()
 
@@ -274,7 +274,7 @@ async def _users(path: Path) -> set[int]:
 async def _add_user(path: Path, user_id: int) -> None:
     storage = await open_storage(path)
     try:
-        await storage.upsert_user(user_id, f"player {user_id}", None)
+        await storage.people.upsert_user(user_id, f"player {user_id}", None)
     finally:
         await storage.close()
 
@@ -344,12 +344,12 @@ def test_ratings_rebuild_gives_the_stored_values(
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "storage"))
     from storage_testkit import VARIANTS, play_stored
 
-    from storage.sqlite import SqliteStorage
+    from storage import Storage
 
     database = clean_env / "data" / "hearts.sqlite3"
 
     async def play() -> None:
-        store = await SqliteStorage.open(database)
+        store = await Storage.open(database)
         try:
             for seed in range(3):
                 await play_stored(store, VARIANTS["four"], seed=seed, chat_id=-5, user_ids=[1, 2])

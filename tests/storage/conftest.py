@@ -6,8 +6,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.postgres_server import PostgresServer
-from storage.postgres import PostgresStorage
-from storage.sqlite import SqliteStorage
+from storage import Storage
 
 
 @pytest.fixture
@@ -16,13 +15,13 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-async def store(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[SqliteStorage]:
+async def store(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[Storage]:
     """The storage on each database: SQLite, and a real PostgreSQL server's."""
     if request.param == "postgresql":
         server: PostgresServer = request.getfixturevalue("postgres")
-        storage: SqliteStorage = await PostgresStorage.open(await server.database())
+        storage: Storage = await Storage.open(await server.database())
     else:
-        storage = await SqliteStorage.open(db_path)
+        storage = await Storage.open(db_path)
     try:
         yield storage
     finally:
@@ -30,9 +29,9 @@ async def store(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[
 
 
 @pytest.fixture
-async def sqlite_store(db_path: Path) -> AsyncIterator[SqliteStorage]:
+async def sqlite_store(db_path: Path) -> AsyncIterator[Storage]:
     """The storage on SQLite only (its connections' own settings)."""
-    storage = await SqliteStorage.open(db_path)
+    storage = await Storage.open(db_path)
     try:
         yield storage
     finally:

@@ -8,12 +8,12 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import text
+
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
-from storage import StoredSeat
+from storage import Storage, StoredSeat
 from storage.legacy_migrations import MIGRATIONS
-from storage.postgres import PostgresStorage
-from storage.sqlite import SqliteStorage
 
 # Every variant: 2 to 6 players, Complex, Omnibus, and a moon option without a choice.
 VARIANTS: dict[str, Rules] = {
@@ -53,7 +53,7 @@ def seats_for(players: int, user_ids: list[int] | None = None) -> list[StoredSea
 
 
 async def play_stored(
-    store: SqliteStorage,
+    store: Storage,
     rules: Rules,
     *,
     seed: int,
@@ -76,9 +76,9 @@ async def play_stored(
     """
     seats = seats or seats_for(rules.players, user_ids)
     creator = (user_ids or [1])[0]
-    game_id = await store.create_lobby(chat_id, None, creator, rules, seats, {"lobby": True})
+    game_id = await store.games.create_lobby(chat_id, None, creator, rules, seats, {"lobby": True})
     game = Game(rules, seed=seed, first_dealer=first_dealer)
-    await store.start_game(game_id, seats, game)
+    await store.games.start_game(game_id, seats, game)
     rng = random.Random(seed)
     moves = 0
     made: dict[int, int] = {}
@@ -101,25 +101,28 @@ async def play_stored(
         elif not stand_in and move.seat in away:
             away.discard(move.seat)
             meta = {"seat_state": {str(seat): {"away": True} for seat in away}}
-        assert await store.record_move(game_id, move, game, meta, stand_in=stand_in) == moves
+        assert await store.games.record_move(game_id, move, game, meta, stand_in=stand_in) == moves
     return game_id, game
 
 
-async def tamper(store: SqliteStorage, *statements: tuple[str, tuple[Any, ...]]) -> None:
-    """Change the database behind the storage's back, as a bad disk or a hand edit would
-    (``?`` parameters on either database)."""
-    if isinstance(store, PostgresStorage):
-        async with store._transaction() as db:
-            for sql, parameters in statements:
-                await db.execute(sql, parameters)
-        return
-    with sqlite3.connect(store.path) as db:
+async def tamper(store: Storage, *statements: tuple[str, dict[str, Any]]) -> None:
+    """Change the database behind the repositories' backs, as a bad disk or a hand edit
+    would (``:name`` parameters, on either database)."""
+    async with store.database.write() as db:
         for sql, parameters in statements:
-            db.execute(sql, parameters)
+            await db.execute(text(sql), parameters)
 
 
-def drop_trigger(store: SqliteStorage, name: str) -> str:
-    return f"DROP TRIGGER {name}" + (" ON moves" if isinstance(store, PostgresStorage) else "")
+def drop_trigger(store: Storage, name: str) -> str:
+    return f"DROP TRIGGER {name}" + (" ON moves" if store.dialect == "postgresql" else "")
+
+
+async def pragma(store: Storage, name: str, *, writer: bool = False) -> list[tuple[Any, ...]]:
+    """A SQLite pragma's rows as the reader connection (or, `writer`, the writer) sees it."""
+    if not writer:
+        return [tuple(row) for row in await store.database.read(text(f"PRAGMA {name}"))]
+    async with store.database.write() as db:
+        return [tuple(row) for row in (await db.execute(text(f"PRAGMA {name}"))).all()]
 
 
 def legacy_sqlite(path: Path, version: int) -> None:

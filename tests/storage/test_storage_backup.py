@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 from storage_testkit import VARIANTS, play_stored, random_move
 
-from storage import DatabaseInUse, SchemaTooNew
+from storage import DatabaseInUse, SchemaTooNew, Storage
 from storage.backup import restore_database
-from storage.sqlite import SqliteStorage
 from storage.upgrade import latest_version
 
 LATEST_VERSION = latest_version()
@@ -22,9 +21,7 @@ LATEST_VERSION = latest_version()
 ROOT = Path(__file__).parent.parent.parent
 
 
-async def test_backup_while_writing_is_consistent(
-    sqlite_store: SqliteStorage, tmp_path: Path
-) -> None:
+async def test_backup_while_writing_is_consistent(sqlite_store: Storage, tmp_path: Path) -> None:
     store = sqlite_store
     game_id, game = await play_stored(store, VARIANTS["four"], seed=1, max_moves=20)
     done = asyncio.Event()
@@ -35,7 +32,7 @@ async def test_backup_while_writing_is_consistent(
         while not done.is_set() and game.phase != "over":
             move = random_move(game, rng)
             move.apply(game)
-            await store.record_move(game_id, move, game)
+            await store.games.record_move(game_id, move, game)
             count += 1
         return count
 
@@ -43,14 +40,14 @@ async def test_backup_while_writing_is_consistent(
     await asyncio.sleep(0.02)
     backups = [tmp_path / "backups" / f"b{i}.db" for i in range(3)]
     for path in backups:
-        await store.backup(path)
+        await store.maintenance.backup(path)
     done.set()
     assert await writing > 0
     for path in backups:
         assert not Path(f"{path}-wal").exists()
-        copy = await SqliteStorage.open(path)
+        copy = await Storage.open(path)
         try:
-            stored = await copy.load_game(game_id, verify=True)  # journal and snapshot agree
+            stored = await copy.games.load_game(game_id, verify=True)  # journal and snapshot agree
             assert stored.status in ("active", "finished")
             assert stored.game is not None
         finally:
@@ -58,20 +55,20 @@ async def test_backup_while_writing_is_consistent(
 
 
 async def test_restore_refuses_a_database_in_use(db_path: Path, tmp_path: Path) -> None:
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     game_id, game = await play_stored(store, VARIANTS["three"], seed=2, max_moves=10)
     backup = tmp_path / "backup.db"
-    await store.backup(backup)
+    await store.maintenance.backup(backup)
     await play_stored(store, VARIANTS["three"], seed=3, max_moves=10)
     with pytest.raises(DatabaseInUse):
         restore_database(str(backup), str(db_path))
-    assert len(await store.active_games()) == 2  # untouched
+    assert len(await store.games.active_games()) == 2  # untouched
     await store.close()
 
     restore_database(str(backup), str(db_path))
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     try:
-        [stored] = await store.active_games()
+        [stored] = await store.games.active_games()
         assert stored.id == game_id and stored.game is not None
         assert stored.game.to_json() == game.to_json()
     finally:
@@ -88,7 +85,7 @@ def test_restore_refuses_a_newer_backup(tmp_path: Path) -> None:
 
 
 async def test_command_line(db_path: Path, tmp_path: Path) -> None:
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     await play_stored(store, VARIANTS["four"], seed=4, max_moves=5)
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -12,9 +12,8 @@ from storage_testkit import VARIANTS, play_stored
 from bot.__main__ import main as hearts_bot
 from engine import Rules
 from sandbox.postgres_server import PostgresServer
-from storage import ChatSettings, StorageError, TournamentOptions, open_storage
+from storage import ChatSettings, Storage, StorageError, TournamentOptions, open_storage
 from storage.copy import copy_database
-from storage.sqlite import SqliteStorage
 
 ADA, BOB, CY = 11, 12, 13
 
@@ -22,18 +21,18 @@ ADA, BOB, CY = 11, 12, 13
 async def fill(path: Path) -> dict[str, object]:
     """Games of every variant (finished and in play), settings, languages, a tournament;
     returns what the storage answers about them."""
-    store = await SqliteStorage.open(path)
+    store = await Storage.open(path)
     try:
         for seed, variant in enumerate(VARIANTS, start=1):
             users = [ADA, BOB, CY][: VARIANTS[variant].players]
             await play_stored(store, VARIANTS[variant], seed=seed, chat_id=-7, user_ids=users)
         active, _ = await play_stored(store, Rules(), seed=40, chat_id=-8, max_moves=30)
-        await store.save_chat_settings(
+        await store.people.save_chat_settings(
             ChatSettings(-7, Rules(target=75).to_dict(), 30, "pro", False)
         )
-        await store.save_person_language(ADA, chosen="es", app="en")
-        await store.upsert_user(ADA, "Ada", "ada")
-        await store.create_tournament(
+        await store.people.save_person_language(ADA, chosen="es", app="en")
+        await store.people.upsert_user(ADA, "Ada", "ada")
+        await store.tournaments.create_tournament(
             chat_id=-7,
             thread_id=None,
             organiser_id=ADA,
@@ -50,20 +49,21 @@ async def fill(path: Path) -> dict[str, object]:
         await store.close()
 
 
-async def answers(store: SqliteStorage, active: int) -> dict[str, object]:
+async def answers(store: Storage, active: int) -> dict[str, object]:
     return {
-        "standings": await store.standings(-7),
-        "overall": await store.standings(None),
-        "board": await store.rating_board(-7),
-        "history": await store.rating_history(ADA),
-        "settings": await store.get_chat_settings(-7),
-        "languages": await store.language_choices(),
-        "user": await store.get_user(ADA),
-        "tournaments": await store.tournaments_in_chat(-7),
+        "standings": await store.standings.standings(-7),
+        "overall": await store.standings.standings(None),
+        "board": await store.standings.rating_board(-7),
+        "history": await store.standings.rating_history(ADA),
+        "settings": await store.people.get_chat_settings(-7),
+        "languages": await store.people.language_choices(),
+        "user": await store.people.get_user(ADA),
+        "tournaments": await store.tournaments.tournaments_in_chat(-7),
         "active": [
-            (g.id, g.last_seq, g.game and g.game.to_json()) for g in await store.active_games()
+            (g.id, g.last_seq, g.game and g.game.to_json())
+            for g in await store.games.active_games()
         ],
-        "table": await store.game_table(active),
+        "table": await store.standings.game_table(active),
     }
 
 
@@ -81,7 +81,7 @@ async def test_every_row_is_copied_and_every_game_replays_from_the_copy(
         active = before["table"].game_id  # type: ignore[attr-defined]
         assert await answers(copy, active) == before  # type: ignore[arg-type]
         # The copy goes on where the source stopped: new ids follow the copied ones.
-        new = await copy.create_lobby(-9, None, ADA, Rules(), [])
+        new = await copy.games.create_lobby(-9, None, ADA, Rules(), [])
         assert new == len(VARIANTS) + 2
     finally:
         await copy.close()

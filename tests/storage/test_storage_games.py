@@ -6,17 +6,17 @@ import random
 import time
 
 import pytest
+from sqlalchemy import text
 from storage_testkit import VARIANTS, play_stored, random_move, seats_for
 
 from engine import Game, Move, Rules
-from storage import ChatSettings, GameNotFound, StoredSeat, WrongGameStatus
+from storage import ChatSettings, GameNotFound, Storage, StoredSeat, WrongGameStatus
+from storage import journal as journal_module
 from storage.models import LanguageChoices
-from storage.postgres import PostgresStorage
-from storage.sqlite import SqliteStorage
 
 
-async def test_chat_settings_default_then_saved(store: SqliteStorage) -> None:
-    default = await store.get_chat_settings(42)
+async def test_chat_settings_default_then_saved(store: Storage) -> None:
+    default = await store.people.get_chat_settings(42)
     assert default == ChatSettings(42)
     assert default.rules == Rules().to_dict()
     assert (default.turn_timer_s, default.computer_level) == (
@@ -25,64 +25,64 @@ async def test_chat_settings_default_then_saved(store: SqliteStorage) -> None:
     )
     assert default.track_cards is True
     chosen = ChatSettings(42, Rules(players=5).to_dict(), 30, "strong", False, hints=False)
-    await store.save_chat_settings(chosen)
-    assert await store.get_chat_settings(42) == chosen
+    await store.people.save_chat_settings(chosen)
+    assert await store.people.get_chat_settings(42) == chosen
 
 
 async def test_language_choices_are_stored_apart_from_a_chats_settings(
-    store: SqliteStorage,
+    store: Storage,
 ) -> None:
-    assert await store.language_choices() == LanguageChoices()
-    await store.save_person_language(7, chosen="", app="ru")
-    await store.save_person_language(8, chosen="fa", app="en")
-    await store.save_chat_language(-42, chosen="es", first="ru")
-    await store.save_chat_language(-43, chosen="", first="hi")
+    assert await store.people.language_choices() == LanguageChoices()
+    await store.people.save_person_language(7, chosen="", app="ru")
+    await store.people.save_person_language(8, chosen="fa", app="en")
+    await store.people.save_chat_language(-42, chosen="es", first="ru")
+    await store.people.save_chat_language(-43, chosen="", first="hi")
     # A chat's language never touches its rules or timer, nor they it.
-    await store.save_chat_settings(ChatSettings(-42, turn_timer_s=30))
-    choices = await store.language_choices()
+    await store.people.save_chat_settings(ChatSettings(-42, turn_timer_s=30))
+    choices = await store.people.language_choices()
     assert choices.chosen_by_person == {8: "fa"}
     assert choices.person_app == {7: "ru", 8: "en"}
     assert choices.chosen_by_chat == {-42: "es"}
     assert choices.chat_first == {-42: "ru", -43: "hi"}
-    assert (await store.get_chat_settings(-43)).turn_timer_s is None
-    await store.save_chat_language(-42, chosen="", first="ru")
-    assert (await store.language_choices()).chosen_by_chat == {}
+    assert (await store.people.get_chat_settings(-43)).turn_timer_s is None
+    await store.people.save_chat_language(-42, chosen="", first="ru")
+    assert (await store.people.language_choices()).chosen_by_chat == {}
 
 
-async def test_users_and_private_chats(store: SqliteStorage) -> None:
-    assert await store.dm_open(5) is False
-    await store.upsert_user(5, "Ada", "ada")
-    await store.set_dm_open(5, True)
-    await store.upsert_user(5, "Ada L.", None)  # a new name keeps the flag
-    user = await store.get_user(5)
+async def test_users_and_private_chats(store: Storage) -> None:
+    assert await store.people.dm_open(5) is False
+    await store.people.upsert_user(5, "Ada", "ada")
+    await store.people.set_dm_open(5, True)
+    await store.people.upsert_user(5, "Ada L.", None)  # a new name keeps the flag
+    user = await store.people.get_user(5)
     assert user is not None and (user.display_name, user.username, user.dm_open) == (
         "Ada L.",
         None,
         True,
     )
-    await store.set_dm_open(6, True)  # never seen before
-    assert await store.dm_open(6) is True
-    await store.set_dm_open(5, False)
-    assert await store.dm_open(5) is False
+    await store.people.set_dm_open(6, True)  # never seen before
+    assert await store.people.dm_open(6) is True
+    await store.people.set_dm_open(5, False)
+    assert await store.people.dm_open(5) is False
 
 
 async def test_a_persons_seat_is_looked_up_without_loading_the_game(
-    store: SqliteStorage,
+    store: Storage,
 ) -> None:
     seats = seats_for(4, [11, 12])
-    game_id = await store.create_lobby(-1, None, 11, Rules(), seats[:2], {})
-    assert await store.seat_of(game_id, 12) == 1
-    await store.start_game(game_id, seats, Game(Rules(), seed=1))
-    assert await store.seat_of(game_id, 11) == 0
-    assert await store.seat_of(game_id, 13) is None  # a stranger (computers have no id)
-    assert await store.seat_of(game_id + 1000, 11) is None  # no such game
+    game_id = await store.games.create_lobby(-1, None, 11, Rules(), seats[:2], {})
+    assert await store.games.seat_of(game_id, 12) == 1
+    await store.games.start_game(game_id, seats, Game(Rules(), seed=1))
+    assert await store.games.seat_of(game_id, 11) == 0
+    assert await store.games.seat_of(game_id, 13) is None  # a stranger (computers have no id)
+    assert await store.games.seat_of(game_id + 1000, 11) is None  # no such game
 
 
-async def test_lobby_start_play_finish(store: SqliteStorage) -> None:
+async def test_lobby_start_play_finish(store: Storage) -> None:
     rules = Rules(players=4, target=40)
     seats = seats_for(4, [11, 12])
-    game_id = await store.create_lobby(-1, 77, 11, rules, seats[:2], {"message_id": 9})
-    lobby = await store.load_game(game_id)
+    game_id = await store.games.create_lobby(-1, 77, 11, rules, seats[:2], {"message_id": 9})
+    lobby = await store.games.load_game(game_id)
     assert (lobby.status, lobby.thread_id, lobby.game, lobby.meta) == (
         "lobby",
         77,
@@ -90,17 +90,17 @@ async def test_lobby_start_play_finish(store: SqliteStorage) -> None:
         {"message_id": 9},
     )
     assert [s.user_id for s in lobby.seats] == [11, 12]
-    await store.update_lobby(game_id, seats=seats, meta={"message_id": 10})
-    assert (await store.load_game(game_id)).seats == tuple(seats)
-    assert (await store.game_in_chat(-1, 77)) is not None
-    assert (await store.game_in_chat(-1, None)) is None
-    found = await store.active_game_for_user(12)
+    await store.games.update_lobby(game_id, seats=seats, meta={"message_id": 10})
+    assert (await store.games.load_game(game_id)).seats == tuple(seats)
+    assert (await store.games.game_in_chat(-1, 77)) is not None
+    assert (await store.games.game_in_chat(-1, None)) is None
+    found = await store.games.active_game_for_user(12)
     assert found is not None and found.id == game_id and found.seat_of(12) == 1
 
     game = Game(rules, seed=1)
-    await store.start_game(game_id, seats, game)
+    await store.games.start_game(game_id, seats, game)
     with pytest.raises(WrongGameStatus):
-        await store.update_lobby(game_id, meta={})
+        await store.games.update_lobby(game_id, meta={})
     import random
 
     rng = random.Random(1)
@@ -108,113 +108,115 @@ async def test_lobby_start_play_finish(store: SqliteStorage) -> None:
     while game.phase != "over":
         move = random_move(game, rng)
         move.apply(game)
-        seq = await store.record_move(game_id, move, game, meta={"seq": seq + 1})
-    stored = await store.load_game(game_id)
+        seq = await store.games.record_move(game_id, move, game, meta={"seq": seq + 1})
+    stored = await store.games.load_game(game_id)
     assert stored.status == "finished" and stored.finished_at is not None
     assert stored.last_seq == seq and stored.meta == {"seq": seq}
     assert stored.game is not None and stored.game.to_json() == game.to_json()
-    assert await store.active_game_for_user(12) is None
-    assert await store.game_in_chat(-1, 77) is None
+    assert await store.games.active_game_for_user(12) is None
+    assert await store.games.game_in_chat(-1, 77) is None
     with pytest.raises(WrongGameStatus, match="finished"):
-        await store.record_move(game_id, Move.play(0, "2C"), game)
-    table = await store.game_table(game_id)
+        await store.games.record_move(game_id, Move.play(0, "2C"), game)
+    table = await store.standings.game_table(game_id)
     assert table.totals == tuple(game.scores) and table.winners == game.winners
     assert [h.points for h in table.hands] == [h.points for h in game.hand_history]
     assert [h.shooter for h in table.hands] == [h.shooter for h in game.hand_history]
 
 
-async def test_start_refuses_a_game_that_cannot_be_replayed(store: SqliteStorage) -> None:
+async def test_start_refuses_a_game_that_cannot_be_replayed(store: Storage) -> None:
     rules = Rules(players=3)
     seats = seats_for(3)
-    game_id = await store.create_lobby(-1, None, 1, rules, seats)
+    game_id = await store.games.create_lobby(-1, None, 1, rules, seats)
     game = Game(rules, seed=2)
     Move.pass_cards(0, game.hand(0)[:3]).apply(game)
     with pytest.raises(ValueError, match="before any move"):
-        await store.start_game(game_id, seats, game)
-    assert (await store.load_game(game_id)).status == "lobby"
+        await store.games.start_game(game_id, seats, game)
+    assert (await store.games.load_game(game_id)).status == "lobby"
 
 
 @pytest.mark.parametrize("explicit_dealer", [None, 2])
 async def test_first_dealer_drawn_or_given_replays(
-    store: SqliteStorage, explicit_dealer: int | None
+    store: Storage, explicit_dealer: int | None
 ) -> None:
     # Game(rules, seed) draws its dealer from the seed; Game(..., first_dealer=d) does
     # not, and deals differently. Both must replay.
     game_id, game = await play_stored(
         store, VARIANTS["four"], seed=9, max_moves=30, first_dealer=explicit_dealer
     )
-    assert (await store.replay(game_id)).to_json() == game.to_json()
+    assert (await store.games.replay(game_id)).to_json() == game.to_json()
 
 
-async def test_unknown_games_and_bad_seats(store: SqliteStorage) -> None:
+async def test_unknown_games_and_bad_seats(store: Storage) -> None:
     with pytest.raises(GameNotFound):
-        await store.load_game(999)
+        await store.games.load_game(999)
     with pytest.raises(GameNotFound):
-        await store.set_meta(999, {})
+        await store.games.set_meta(999, {})
     with pytest.raises(ValueError, match="numbered"):
-        await store.create_lobby(-1, None, 1, Rules(), [StoredSeat.computer(4, "A")])
+        await store.games.create_lobby(-1, None, 1, Rules(), [StoredSeat.computer(4, "A")])
     with pytest.raises(ValueError, match="numbered"):
-        await store.create_lobby(
+        await store.games.create_lobby(
             -1, None, 1, Rules(), [StoredSeat.computer(1, "A"), StoredSeat.computer(1, "B")]
         )
     with pytest.raises(ValueError):
         StoredSeat(0, "human", "nobody")
 
 
-async def test_a_lobby_keeps_its_empty_seats_where_they_are(store: SqliteStorage) -> None:
+async def test_a_lobby_keeps_its_empty_seats_where_they_are(store: Storage) -> None:
     """Issue 30.1: a lobby's seats are a list with holes until the deal (a seat emptied
     before a later one, a rematch's seats filled in advance); a game's have none."""
     rules = Rules(players=5)
     seats = seats_for(5, [11, 12, 13])
-    game_id = await store.create_lobby(-1, None, 11, rules, [seats[0], seats[2], seats[4]])
-    assert [s.seat for s in (await store.load_game(game_id)).seats] == [0, 2, 4]
-    await store.update_lobby(game_id, seats=[seats[1], seats[3]])  # its rules as stored
-    assert (await store.load_game(game_id)).seats == (seats[1], seats[3])
+    game_id = await store.games.create_lobby(-1, None, 11, rules, [seats[0], seats[2], seats[4]])
+    assert [s.seat for s in (await store.games.load_game(game_id)).seats] == [0, 2, 4]
+    await store.games.update_lobby(game_id, seats=[seats[1], seats[3]])  # its rules as stored
+    assert (await store.games.load_game(game_id)).seats == (seats[1], seats[3])
     with pytest.raises(ValueError, match="numbered"):
-        await store.update_lobby(game_id, seats=[seats[1], StoredSeat.computer(5, "Out")])
+        await store.games.update_lobby(game_id, seats=[seats[1], StoredSeat.computer(5, "Out")])
     with pytest.raises(ValueError, match="numbered"):
-        await store.update_lobby(game_id, Rules(players=3), seats=[seats[3]])
-    assert (await store.load_game(game_id)).seats == (seats[1], seats[3])  # nothing changed
+        await store.games.update_lobby(game_id, Rules(players=3), seats=[seats[3]])
+    assert (await store.games.load_game(game_id)).seats == (seats[1], seats[3])  # nothing changed
     with pytest.raises(ValueError, match="numbered"):
-        await store.start_game(game_id, [*seats[:4], StoredSeat.computer(6, "Far")], Game(rules))
-    await store.start_game(game_id, seats, Game(rules, seed=1))
-    assert (await store.load_game(game_id)).seats == tuple(seats)
+        await store.games.start_game(
+            game_id, [*seats[:4], StoredSeat.computer(6, "Far")], Game(rules)
+        )
+    await store.games.start_game(game_id, seats, Game(rules, seed=1))
+    assert (await store.games.load_game(game_id)).seats == tuple(seats)
 
 
-async def test_cancel_keeps_the_journal(store: SqliteStorage) -> None:
+async def test_cancel_keeps_the_journal(store: Storage) -> None:
     game_id, _ = await play_stored(store, VARIANTS["three"], seed=4, max_moves=5, user_ids=[3])
-    await store.cancel_game(game_id)
-    assert (await store.load_game(game_id)).status == "cancelled"
-    assert [e.seq for e in await store.journal(game_id)] == [1, 2, 3, 4, 5]
-    assert await store.active_game_for_user(3) is None
+    await store.games.cancel_game(game_id)
+    assert (await store.games.load_game(game_id)).status == "cancelled"
+    assert [e.seq for e in await store.games.journal(game_id)] == [1, 2, 3, 4, 5]
+    assert await store.games.active_game_for_user(3) is None
     with pytest.raises(WrongGameStatus):
-        await store.cancel_game(game_id)
+        await store.games.cancel_game(game_id)
 
 
-async def test_the_journal_is_append_only(store: SqliteStorage) -> None:
+async def test_the_journal_is_append_only(store: Storage) -> None:
     """Enforced by the database itself (a trigger in each), whatever the code asks."""
     game_id, _ = await play_stored(store, VARIANTS["four"], seed=4, max_moves=2)
     statements = ["UPDATE moves SET move = '{}'", "DELETE FROM moves"]
-    if not isinstance(store, PostgresStorage):
+    if store.dialect != "postgresql":
         statements.append("DELETE FROM moves WHERE seq = 2")
     else:
         statements.append("TRUNCATE moves CASCADE")
     for sql in statements:
         with pytest.raises(Exception, match="append-only"):
-            async with store._transaction() as db:
-                await db.execute(sql)
-    assert len(await store.journal(game_id)) == 2
+            async with store.database.write() as db:
+                await db.execute(text(sql))
+    assert len(await store.games.journal(game_id)) == 2
 
 
 async def test_a_failed_write_rolls_back_everything(
-    store: SqliteStorage, monkeypatch: pytest.MonkeyPatch
+    store: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import random
 
     rules = VARIANTS["three"]
-    game_id = await store.create_lobby(-1, None, 1, rules, seats_for(3))
+    game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(3))
     game = Game(rules, seed=6)
-    await store.start_game(game_id, seats_for(3), game)
+    await store.games.start_game(game_id, seats_for(3), game)
     rng = random.Random(6)
     while True:
         move = random_move(game, rng)
@@ -222,32 +224,32 @@ async def test_a_failed_write_rolls_back_everything(
         move.apply(game)
         if game.phase == "over":
             break
-        await store.record_move(game_id, move, game)
-    stored = await store.load_game(game_id)
+        await store.games.record_move(game_id, move, game)
+    stored = await store.games.load_game(game_id)
 
-    async def broken(*args: object) -> None:
+    def broken(*args: object) -> None:
         raise RuntimeError("disk on fire")
 
     # The last move fails after its journal row, its hand and its snapshot were written.
-    monkeypatch.setattr(store, "_write_results", broken)
+    monkeypatch.setattr(journal_module, "_write_results", broken)
     with pytest.raises(RuntimeError, match="disk on fire"):
-        await store.record_move(game_id, move, game)
-    after = await store.load_game(game_id)
+        await store.games.record_move(game_id, move, game)
+    after = await store.games.load_game(game_id)
     assert (after.status, after.last_seq) == ("active", stored.last_seq)
     assert after.game is not None and after.game.to_json() == before
-    assert len((await store.game_table(game_id)).hands) == len(game.hand_history) - 1
+    assert len((await store.standings.game_table(game_id)).hands) == len(game.hand_history) - 1
     monkeypatch.undo()  # and the lock was released: the retry goes through
-    assert await store.record_move(game_id, move, game) == stored.last_seq + 1
-    assert (await store.load_game(game_id)).status == "finished"
+    assert await store.games.record_move(game_id, move, game) == stored.last_seq + 1
+    assert (await store.games.load_game(game_id)).status == "finished"
 
 
 async def test_game_and_moves_gives_the_dealt_game_and_each_move_with_its_stand_in_mark(
-    store: SqliteStorage,
+    store: Storage,
 ) -> None:
     game_id, played = await play_stored(
         store, Rules(players=4), seed=5, user_ids=[7, 8, 9, 10], max_moves=40, own_moves={1: 6}
     )
-    start, moves = await store.game_and_moves(game_id)
+    start, moves = await store.games.game_and_moves(game_id)
     assert start.hand_number == 1 and start.phase == "pass"
     assert len(moves) == 40
     # Seat 1 made six moves itself; a computer made the rest for it.
@@ -258,37 +260,37 @@ async def test_game_and_moves_gives_the_dealt_game_and_each_move_with_its_stand_
     assert start.to_json() == played.to_json()
 
 
-async def test_an_updates_id_is_stored_with_the_move_it_made(store: SqliteStorage) -> None:
+async def test_an_updates_id_is_stored_with_the_move_it_made(store: Storage) -> None:
     """`storage.handling`: the move and the fact its update was handled commit together."""
     from storage.handling import HANDLING, Handling
 
     rules = VARIANTS["four"]
-    game_id = await store.create_lobby(-1, None, 1, rules, seats_for(4))
+    game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
     game = Game(rules, seed=9)
-    await store.start_game(game_id, seats_for(4), game)
+    await store.games.start_game(game_id, seats_for(4), game)
     move = random_move(game, random.Random(9))
     move.apply(game)
     handled = Handling(7001)
     token = HANDLING.set(handled)
     try:
-        await store.record_move(game_id, move, game)
+        await store.games.record_move(game_id, move, game)
     finally:
         HANDLING.reset(token)
     assert handled.stored
-    assert await store.was_handled(7001)
-    assert not await store.was_handled(7002)  # an update that made no move: not recorded
+    assert await store.ledger.was_handled(7001)
+    assert not await store.ledger.was_handled(7002)  # an update that made no move: not recorded
 
 
-async def test_a_press_is_stored_with_its_answer_until_it_is_answered(store: SqliteStorage) -> None:
+async def test_a_press_is_stored_with_its_answer_until_it_is_answered(store: Storage) -> None:
     """Issue 29.9: a press whose move is stored keeps its callback query's id and toast,
     so a process that takes over answers it if its predecessor could not; once answered
     (or too old) it is not listed again."""
     from storage.handling import HANDLING, Handling, Unanswered, promise
 
     rules = VARIANTS["four"]
-    game_id = await store.create_lobby(-1, None, 1, rules, seats_for(4))
+    game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
     game = Game(rules, seed=9)
-    await store.start_game(game_id, seats_for(4), game)
+    await store.games.start_game(game_id, seats_for(4), game)
     rng = random.Random(9)
     before_ms = int(time.time() * 1000)
     for update_id, callback_id in ((8001, "cq-1"), (8002, None), (8003, "cq-3")):
@@ -297,16 +299,16 @@ async def test_a_press_is_stored_with_its_answer_until_it_is_answered(store: Sql
         token = HANDLING.set(Handling(update_id, callback_id, render=lambda said: f"«{said}»"))
         try:
             promise("Played Q♠")
-            await store.record_move(game_id, move, game)
+            await store.games.record_move(game_id, move, game)
         finally:
             HANDLING.reset(token)
-    pending = await store.unanswered(before_ms)
+    pending = await store.ledger.unanswered(before_ms)
     assert [(p.update_id, p.callback_id, p.answer) for p in pending] == [
         (8001, "cq-1", "«Played Q♠»"),
         (8003, "cq-3", "«Played Q♠»"),
     ]
     assert all(isinstance(p, Unanswered) and p.handled_at_ms >= before_ms for p in pending)
-    await store.mark_answered(8001)
-    assert [p.update_id for p in await store.unanswered(before_ms)] == [8003]
+    await store.ledger.mark_answered(8001)
+    assert [p.update_id for p in await store.ledger.unanswered(before_ms)] == [8003]
     later = int(time.time() * 1000) + 60_000
-    assert await store.unanswered(later) == []  # too old for Telegram: left alone
+    assert await store.ledger.unanswered(later) == []  # too old for Telegram: left alone

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from storage_testkit import pragma
 
 from sandbox.postgres_server import PostgresServer
-from storage import open_storage
-from storage.sqlite import SqliteStorage
+from storage import Storage, open_storage
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -27,10 +27,9 @@ async def test_sigkill_mid_stream_loses_no_acknowledged_move(
 ) -> None:
     game_id, acked = killed_mid_stream(str(db_path), acks_before_kill)
     await check_kept(str(db_path), game_id, acked)
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     try:
-        check = list(await store._reader.execute_fetchall("PRAGMA integrity_check"))
-        assert check == [("ok",)]
+        assert await pragma(store, "integrity_check") == [("ok",)]
     finally:
         await store.close()
 
@@ -87,10 +86,10 @@ def killed_mid_stream(
 async def check_kept(where: str, game_id: int, acked: int) -> None:
     store = await open_storage(where)
     try:
-        [stored] = await store.active_games()  # verified: the journal replays to the snapshot
+        [stored] = await store.games.active_games()  # verified: the journal replays to the snapshot
         assert stored.id == game_id and stored.status == "active"
         assert stored.last_seq >= acked
-        journal = await store.journal(game_id)
+        journal = await store.games.journal(game_id)
         assert [e.seq for e in journal] == list(range(1, stored.last_seq + 1))
     finally:
         await store.close()

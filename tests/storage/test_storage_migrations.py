@@ -12,12 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from storage_testkit import legacy_sqlite, play_stored
+from storage_testkit import legacy_sqlite, play_stored, pragma
 
 from engine import Rules
-from storage import SchemaTooNew, StorageError
+from storage import SchemaTooNew, Storage, StorageError
 from storage.legacy_migrations import LEGACY_VERSION, MIGRATIONS
-from storage.sqlite import SqliteStorage
 from storage.upgrade import SCRIPTS, _scripts, latest_version
 
 LATEST_VERSION = latest_version()
@@ -42,7 +41,7 @@ def tables(path: Path) -> set[str]:
 
 async def test_from_empty_creates_the_folders_and_the_latest_schema(db_path: Path) -> None:
     assert not db_path.parent.exists()
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     await store.close()
     assert {"chats", "users", "games", "game_seats", "moves", "hand_points", "game_results"} <= (
         tables(db_path)
@@ -55,14 +54,16 @@ async def test_from_empty_creates_the_folders_and_the_latest_schema(db_path: Pat
 
 
 async def test_connections_use_wal_foreign_keys_and_a_busy_timeout(
-    sqlite_store: SqliteStorage,
+    sqlite_store: Storage,
 ) -> None:
     store = sqlite_store
-    for db in (store._writer, store._reader):
-        assert list(await db.execute_fetchall("PRAGMA foreign_keys")) == [(1,)]
-        assert list(await db.execute_fetchall("PRAGMA busy_timeout")) == [(5000,)]
-        assert list(await db.execute_fetchall("PRAGMA journal_mode")) == [("wal",)]
-        assert list(await db.execute_fetchall("PRAGMA synchronous")) == [(1,)]  # NORMAL
+    for writer in (True, False):
+        assert await pragma(store, "foreign_keys", writer=writer) == [(1,)]
+        assert await pragma(store, "busy_timeout", writer=writer) == [(5000,)]
+        assert await pragma(store, "journal_mode", writer=writer) == [("wal",)]
+        assert await pragma(store, "synchronous", writer=writer) == [(1,)]  # NORMAL
+    assert await pragma(store, "query_only") == [(1,)]
+    assert await pragma(store, "query_only", writer=True) == [(0,)]
 
 
 @pytest.mark.parametrize("old_version", range(1, LEGACY_VERSION + 1))
@@ -71,7 +72,7 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
     assert versions(db_path) == (old_version, [])
     # Fill it with a finished game, then take the database back to exactly the old
     # version's schema (what an older release would have left behind) and reopen it.
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     game_id, game = await play_stored(store, Rules(players=3, target=30), seed=3, user_ids=[7])
     await store.close()
     with sqlite3.connect(db_path) as db:
@@ -102,16 +103,16 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
         if old_version < 2:
             db.execute("DROP INDEX games_by_event")
             db.execute("ALTER TABLE games DROP COLUMN event_id")
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     try:
         assert versions(db_path) == (LATEST_VERSION, [(str(LATEST_VERSION),)])
-        loaded = await store.load_game(game_id)
+        loaded = await store.games.load_game(game_id)
         assert loaded.status == "finished"
         assert len(loaded.join_token) >= 12  # older rows get an unguessable token too
         assert loaded.game is not None and loaded.game.to_json() == game.to_json()
-        assert (await store.player_history(7))[0].game_id == game_id
+        assert (await store.standings.player_history(7))[0].game_id == game_id
         # Rated when the storage opened, since ratings did not exist when it finished.
-        rated = await store.player_rating(7)
+        rated = await store.standings.player_rating(7)
         assert rated is not None and rated.games == 1
     finally:
         await store.close()
@@ -179,21 +180,21 @@ async def test_a_version_4_tournament_keeps_its_rows_and_its_state_is_typed(
         )
         db.execute("INSERT INTO event_reminders VALUES (3, 'start', NULL, 5)")
         db.execute("INSERT INTO event_tables VALUES (3, 1, 1, 99, NULL, 'finished')")
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     try:
-        tournament = await store.get_tournament(3)
+        tournament = await store.tournaments.get_tournament(3)
         assert tournament is not None and tournament.status == "paused"
         state = tournament.state
         assert (state.seed, state.chat_title, state.message_id) == (42, "Chess club", 9)
         assert state.round_messages == {1: 11, 2: 15}
         assert state.round_started == {1: datetime(2031, 6, 1, 12, 30, tzinfo=UTC)}
         assert (state.done_round, state.advancing, state.paused_from) == (1, (7, 8), "running")
-        assert [r.user_id for r in await store.registrations(3)] == [7]
-        assert await store.claimed(3) == {"start"}
-        assert [t.seed for t in await store.tournament_tables(3)] == [99]
+        assert [r.user_id for r in await store.tournaments.registrations(3)] == [7]
+        assert await store.tournaments.claimed(3) == {"start"}
+        assert [t.seed for t in await store.tournaments.tournament_tables(3)] == [99]
         # Stored again, the state keeps its version and every field.
-        await store.save_tournament(tournament)
-        assert (await store.get_tournament(3)) == tournament
+        await store.tournaments.save_tournament(tournament)
+        assert (await store.tournaments.get_tournament(3)) == tournament
     finally:
         await store.close()
     with sqlite3.connect(db_path) as db:
@@ -208,7 +209,7 @@ async def test_the_old_steps_and_the_stamp_are_one_transaction(db_path: Path) ->
         db.execute("CREATE TABLE clash (x)")
         db.execute("CREATE INDEX games_by_event ON clash (x)")  # v2 makes this name
     with pytest.raises(StorageError, match="the schema could not be upgraded"):
-        await SqliteStorage.open(db_path)
+        await Storage.open(db_path)
     assert versions(db_path) == (1, [])
     with sqlite3.connect(db_path) as db:
         columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
@@ -217,7 +218,7 @@ async def test_the_old_steps_and_the_stamp_are_one_transaction(db_path: Path) ->
 
 
 async def test_a_newer_database_is_refused(db_path: Path) -> None:
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     await store.close()
     # Written by a later bot: a revision this code does not know (and its number where
     # the code before Alembic reads it).
@@ -227,7 +228,7 @@ async def test_a_newer_database_is_refused(db_path: Path) -> None:
         db.execute("UPDATE alembic_version SET version_num = ?", (str(newer),))
         db.execute("ALTER TABLE chats ADD COLUMN sound INTEGER")
     with pytest.raises(SchemaTooNew, match="only knows versions up to") as refused:
-        await SqliteStorage.open(db_path)
+        await Storage.open(db_path)
     assert (refused.value.found, refused.value.known) == (newer, LATEST_VERSION)
     assert versions(db_path) == (newer, [(str(newer),)])
 
@@ -237,7 +238,7 @@ async def test_a_newer_database_before_alembic_is_refused(db_path: Path) -> None
     with sqlite3.connect(db_path) as db:
         db.execute(f"PRAGMA user_version = {LEGACY_VERSION + 1}")
     with pytest.raises(SchemaTooNew, match="only knows versions up to"):
-        await SqliteStorage.open(db_path)
+        await Storage.open(db_path)
     assert versions(db_path) == (LEGACY_VERSION + 1, [])
 
 
@@ -245,7 +246,7 @@ async def test_four_processes_opening_a_new_database_at_once_create_it_once(
     db_path: Path,
 ) -> None:
     db_path.parent.mkdir(parents=True)
-    stores = await asyncio.gather(*(SqliteStorage.open(db_path) for _ in range(4)))
+    stores = await asyncio.gather(*(Storage.open(db_path) for _ in range(4)))
     for store in stores:
         await store.close()
     assert versions(db_path) == (LATEST_VERSION, [(str(LATEST_VERSION),)])
@@ -267,7 +268,7 @@ async def test_alembic_on_the_command_line_checks_a_database(tmp_path: Path) -> 
     """What a developer runs from the top folder (alembic.ini) on the database in
     DATABASE_URL: here ``alembic check``, on a database at the newest revision."""
     path = tmp_path / "dev.db"
-    await (await SqliteStorage.open(path)).close()
+    await (await Storage.open(path)).close()
     done = subprocess.run(
         [sys.executable, "-m", "alembic", "check"],
         cwd=ROOT,

@@ -7,28 +7,47 @@ import asyncio
 
 import asyncpg
 import pytest
+from sqlalchemy import bindparam
+from sqlalchemy.dialects import postgresql, sqlite
 from storage_testkit import play_stored
 
 from engine import Rules
 from sandbox.postgres_server import PASSWORD, PostgresServer
-from storage import SchemaTooNew, StorageError, open_storage
+from storage import SchemaTooNew, Storage, StorageError, open_storage, schema
 from storage.checks import check_postgres
-from storage.postgres import PostgresStorage, translate
+from storage.database import Database
 from storage.upgrade import latest_version
 
 LATEST_VERSION = latest_version()
 
 
-def test_sqlite_spellings_become_postgresqls() -> None:
-    assert translate("SELECT a FROM t WHERE b = ? AND c = '?' AND d IS ?") == (
-        "SELECT a FROM t WHERE b = $1 AND c = '?' AND d IS NOT DISTINCT FROM $2"
-    )
-    assert translate("INSERT OR IGNORE INTO t (a) VALUES (?)") == (
-        "INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING"
-    )
-    assert translate("SELECT json_extract(move, '$.seat') FROM moves") == (
-        "SELECT ((move::jsonb) ->> 'seat')::bigint FROM moves"
-    )
+def test_each_dialect_has_its_own_spelling_written_out() -> None:
+    """Where the databases differ (an insert that ignores a conflict, a JSON field, a NULL
+    compared), each is spelled by SQLAlchemy for its dialect: no SQL text is rewritten."""
+    claims = schema.tournament_claims
+    for name, dialect, ignore, field, same in (
+        (
+            "sqlite",
+            sqlite.dialect(),
+            "ON CONFLICT DO NOTHING",
+            "json_extract(moves.move, ?)",
+            "games.thread_id IS ?",  # SQLite's IS compares NULLs too
+        ),
+        (
+            "postgresql",
+            postgresql.dialect(),
+            "ON CONFLICT DO NOTHING",
+            "CAST(CAST(moves.move AS JSONB) ->> %(param_1)s AS BIGINT)",
+            "games.thread_id IS NOT DISTINCT FROM %(thread_id_1)s",
+        ),
+    ):
+        database = Database(name, "", ())  # type: ignore[arg-type]
+        insert = database.insert(claims).on_conflict_do_nothing()
+        assert str(insert.compile(dialect=dialect)).endswith(ignore)
+        json_int = database.json_int(schema.moves.c.move, "seat")
+        assert str(json_int.compile(dialect=dialect)) == field
+        compared = schema.games.c.thread_id.is_not_distinct_from(bindparam("thread_id_1"))
+        assert str(compared.compile(dialect=dialect)) == same
 
 
 async def test_bad_addresses_get_one_sentence_without_the_password(
@@ -56,7 +75,7 @@ async def test_two_processes_starting_at_once_create_the_schema_once(
     postgres: PostgresServer,
 ) -> None:
     url = await postgres.database()
-    stores = await asyncio.gather(*(PostgresStorage.open(url) for _ in range(4)))
+    stores = await asyncio.gather(*(Storage.open(url) for _ in range(4)))
     for store in stores:
         await store.close()
     connection = await asyncpg.connect(url)
@@ -73,7 +92,7 @@ async def test_two_processes_starting_at_once_create_the_schema_once(
 
 async def test_a_database_of_a_newer_schema_is_refused(postgres: PostgresServer) -> None:
     url = await postgres.database()
-    await (await PostgresStorage.open(url)).close()
+    await (await Storage.open(url)).close()
     connection = await asyncpg.connect(url)
     try:
         # A later bot's revision, and its number where the code before Alembic reads it.
@@ -111,7 +130,7 @@ async def test_a_database_of_version_9_is_brought_up_to_date(postgres: PostgresS
     """A database created before the ledger kept answers (version 9) gets the columns the
     presses' answers need, once, when the bot opens it."""
     url = await postgres.database()
-    await (await PostgresStorage.open(url)).close()
+    await (await Storage.open(url)).close()
     connection = await asyncpg.connect(url)
     try:
         await connection.execute("DROP INDEX handled_unanswered")
@@ -124,10 +143,10 @@ async def test_a_database_of_version_9_is_brought_up_to_date(postgres: PostgresS
         )
     finally:
         await connection.close()
-    store = await PostgresStorage.open(url)
+    store = await Storage.open(url)
     try:
-        assert await store.was_handled(41)
-        assert await store.unanswered(0) == []
+        assert await store.ledger.was_handled(41)
+        assert await store.ledger.unanswered(0) == []
     finally:
         await store.close()
     connection = await asyncpg.connect(url)
@@ -146,7 +165,7 @@ async def test_a_database_of_version_8_is_brought_up_to_date(postgres: PostgresS
     """PostgreSQL's first schema (version 8, before the ledger of handled updates) gets the
     ledger and its answers' columns when the bot opens it; its games stay."""
     url = await postgres.database()
-    store = await PostgresStorage.open(url)
+    store = await Storage.open(url)
     game_id, game = await play_stored(store, Rules(players=3, target=30), seed=3, user_ids=[7])
     await store.close()
     connection = await asyncpg.connect(url)
@@ -156,10 +175,10 @@ async def test_a_database_of_version_8_is_brought_up_to_date(postgres: PostgresS
         await connection.execute("DROP TABLE alembic_version")  # as before Alembic
     finally:
         await connection.close()
-    store = await PostgresStorage.open(url)
+    store = await Storage.open(url)
     try:
-        assert not await store.was_handled(41)
-        loaded = await store.load_game(game_id)
+        assert not await store.ledger.was_handled(41)
+        loaded = await store.games.load_game(game_id)
         assert loaded.game is not None and loaded.game.to_json() == game.to_json()
     finally:
         await store.close()

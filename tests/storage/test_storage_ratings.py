@@ -15,8 +15,7 @@ from storage_testkit import VARIANTS, play_stored, seats_for, tamper
 from engine import Game, Rules
 from engine.scoring import rank_key
 from ratings import ANCHORS, COMPUTER_PLAYERS, SOLO_MARGIN, START, Skill, solo_ceiling
-from storage import StoredSeat, WrongGameStatus
-from storage.sqlite import SqliteStorage
+from storage import Storage, StoredSeat, WrongGameStatus
 
 ADA, BOB, CY = 1, 2, 3
 EASY = COMPUTER_PLAYERS["easy"]
@@ -36,23 +35,23 @@ def _seats(*users: int, level: str = "expert") -> list[StoredSeat]:
     return people + [StoredSeat.computer(i, f"C{i}", level) for i in range(len(users), 4)]
 
 
-async def test_a_finished_game_is_rated_in_its_chat_and_overall(store: SqliteStorage) -> None:
+async def test_a_finished_game_is_rated_in_its_chat_and_overall(store: Storage) -> None:
     game_id, game = await play_stored(
         store, ONE_HAND, seed=1, chat_id=10, seats=_seats(ADA, BOB, CY)
     )
     want = openskill_rate([START] * 3 + [ANCHORS["expert"]], _ranks(game))
     for scope in (10, None):
-        changes = await store.rating_changes(game_id, scope)
+        changes = await store.standings.rating_changes(game_id, scope)
         assert [c.player for c in changes] == [ADA, BOB, CY]  # the computer is fixed
         assert [c.after for c in changes] == want[:3]
         assert all(c.before == START and c.weight == 1.0 for c in changes)
         assert all(c.pool == "main" for c in changes)
-    ada = await store.player_rating(ADA, 10)
+    ada = await store.standings.player_rating(ADA, 10)
     assert ada is not None and ada.games == 1 and ada.skill == want[0]
     assert ada.provisional
     expected_place = 1 + sum(1 for s in want[:3] if s.conservative > want[0].conservative)
     assert (ada.place, ada.rated) == (expected_place, 3)
-    board = await store.rating_board(10)
+    board = await store.standings.rating_board(10)
     people = [e for e in board if e.player > 0]
     assert [e.player for e in people] == sorted(
         (ADA, BOB, CY), key=lambda p: -want[p - 1].conservative
@@ -67,13 +66,13 @@ async def test_a_finished_game_is_rated_in_its_chat_and_overall(store: SqliteSto
 
 
 async def test_each_chat_keeps_its_own_ratings_and_overall_sees_them_all(
-    store: SqliteStorage,
+    store: Storage,
 ) -> None:
     first, _ = await play_stored(store, ONE_HAND, seed=2, chat_id=10, seats=_seats(ADA, BOB))
     second, g2 = await play_stored(store, ONE_HAND, seed=3, chat_id=20, seats=_seats(ADA, BOB))
-    in_10 = {c.player: c for c in await store.rating_changes(first, 10)}
-    in_20 = {c.player: c for c in await store.rating_changes(second, 20)}
-    overall = {c.player: c for c in await store.rating_changes(second)}
+    in_10 = {c.player: c for c in await store.standings.rating_changes(first, 10)}
+    in_20 = {c.player: c for c in await store.standings.rating_changes(second, 20)}
+    overall = {c.player: c for c in await store.standings.rating_changes(second)}
     # The second chat starts everyone afresh; overall goes on from the first game.
     assert in_20[ADA].before == START
     assert overall[ADA].before == in_10[ADA].after
@@ -81,12 +80,12 @@ async def test_each_chat_keeps_its_own_ratings_and_overall_sees_them_all(
     assert [in_20[ADA].after, in_20[BOB].after] == fresh[:2]
     going_on = openskill_rate([in_10[p].after for p in (ADA, BOB)] + BOTS[:2], _ranks(g2))
     assert [overall[ADA].after, overall[BOB].after] == going_on[:2]
-    overall_ada = await store.player_rating(ADA)
+    overall_ada = await store.standings.player_rating(ADA)
     assert overall_ada is not None and overall_ada.games == 2
-    history = await store.rating_history(ADA)
+    history = await store.standings.rating_history(ADA)
     assert [h.game_id for h in history] == [first, second]
     assert history[1].before == history[0].after
-    assert [h.game_id for h in await store.rating_history(ADA, 20)] == [second]
+    assert [h.game_id for h in await store.standings.rating_history(ADA, 20)] == [second]
 
 
 def _leaver_last(ranks: list[int], leavers: set[int]) -> list[int]:
@@ -94,21 +93,21 @@ def _leaver_last(ranks: list[int], leavers: set[int]) -> list[int]:
 
 
 async def test_a_person_who_left_after_one_move_is_rated_last_with_full_weight(
-    store: SqliteStorage,
+    store: Storage,
 ) -> None:
     """Leaving cost a share of a loss (one move of 55: weight 0.036); now a leaver is
     rated as finishing last, below everyone present, whatever their seat's total."""
     game_id, game = await play_stored(
         store, ONE_HAND, seed=4, chat_id=10, seats=_seats(ADA, BOB), own_moves={0: 1}
     )
-    changes = {c.player: c for c in await store.rating_changes(game_id)}
+    changes = {c.player: c for c in await store.standings.rating_changes(game_id)}
     assert changes[ADA].weight == 1.0
     want = openskill_rate([START] * 2 + BOTS[:2], _leaver_last(_ranks(game), {0}))
     assert [changes[ADA].after, changes[BOB].after] == want[:2]
     assert changes[ADA].after.shown < START.shown
 
 
-async def test_a_no_show_is_a_leaver_and_leavers_tie_for_last(store: SqliteStorage) -> None:
+async def test_a_no_show_is_a_leaver_and_leavers_tie_for_last(store: Storage) -> None:
     game_id, game = await play_stored(
         store,
         ONE_HAND,
@@ -117,7 +116,7 @@ async def test_a_no_show_is_a_leaver_and_leavers_tie_for_last(store: SqliteStora
         seats=_seats(ADA, BOB, CY),
         own_moves={1: 0, 2: 8},
     )
-    changes = {c.player: c for c in await store.rating_changes(game_id)}
+    changes = {c.player: c for c in await store.standings.rating_changes(game_id)}
     assert set(changes) == {ADA, BOB, CY}
     want = openskill_rate([START] * 3 + BOTS[:1], _leaver_last(_ranks(game), {1, 2}))
     assert [changes[p].after for p in (ADA, BOB, CY)] == want[:3]
@@ -126,7 +125,7 @@ async def test_a_no_show_is_a_leaver_and_leavers_tie_for_last(store: SqliteStora
 
 
 async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
-    store: SqliteStorage,
+    store: Storage,
 ) -> None:
     """Ada makes 2 moves, a computer plays her seat's next 7, she is back (/rejoin) for
     the 5 left: a win gains by the share of the seat's moves she made (she was rated
@@ -143,10 +142,10 @@ async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
         )
         ranks = _ranks(game)
         assert ranks.count(ranks[0]) == 1 and ranks[0] == (min(ranks) if won else max(ranks))
-        moves = [e.move for e in await store.journal(game_id) if e.move.get("seat") == 0]
+        moves = [e.move for e in await store.games.journal(game_id) if e.move.get("seat") == 0]
         share = sum(1 for m in moves if not m.get("stand_in")) / len(moves)
         assert share == 7 / 14  # (2 + the 5 after her 9th of the hand's 14)
-        changes = {c.player: c for c in await store.rating_changes(game_id)}
+        changes = {c.player: c for c in await store.standings.rating_changes(game_id)}
         ada, bob = changes[ADA + seed], changes[BOB + seed]
         weights = [share if won else 1.0, 1.0, 1.0, 1.0]
         want = openskill_rate([START] * 2 + BOTS[:2], ranks, weights)
@@ -160,7 +159,7 @@ async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
 
 
 async def test_a_sock_puppet_counts_like_a_computer_and_an_established_person_whole(
-    store: SqliteStorage,
+    store: Storage,
 ) -> None:
     """Ada wins beside a fresh throwaway account and two `easy` computers: capped like a
     game against computers only. Beside Bob, established (five rated games, at least a
@@ -170,46 +169,46 @@ async def test_a_sock_puppet_counts_like_a_computer_and_an_established_person_wh
     first, g1 = await play_stored(store, ONE_HAND, seed=85, seats=_seats(ADA, 100, level="easy"))
     whole = openskill_rate([START] * 2 + [ANCHORS["easy"]] * 2, _ranks(g1))[0]
     assert whole.conservative > ceiling  # the win would have lifted her past it
-    [ada, _] = await store.rating_changes(first)
+    [ada, _] = await store.standings.rating_changes(first)
     assert ada.after == _capped(whole)
     established = Skill(30.0, 1.5)
     await tamper(
         store,
         (
             "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
-            " VALUES ('main', 0, ?, ?, ?, 5, 0)",
-            (BOB, established.mu, established.sigma),
+            " VALUES ('main', 0, :player, :mu, :sigma, 5, 0)",
+            {"player": BOB, "mu": established.mu, "sigma": established.sigma},
         ),
     )
     second, g2 = await play_stored(store, ONE_HAND, seed=85, seats=_seats(CY, BOB, level="easy"))
-    [cy, _] = await store.rating_changes(second)
+    [cy, _] = await store.standings.rating_changes(second)
     want = openskill_rate([START, established] + [ANCHORS["easy"]] * 2, _ranks(g2))[0]
     assert cy.after == want and cy.after.conservative > ceiling
 
 
-async def test_two_player_games_are_rated_in_their_own_pool(store: SqliteStorage) -> None:
+async def test_two_player_games_are_rated_in_their_own_pool(store: Storage) -> None:
     game_id, _ = await play_stored(
         store, replace(VARIANTS["two_player"], target=1), seed=6, chat_id=10, user_ids=[ADA, BOB]
     )
-    assert {c.pool for c in await store.rating_changes(game_id)} == {"two"}
-    assert await store.player_rating(ADA, pool="main") is None
-    two = await store.player_rating(ADA, pool="two")
+    assert {c.pool for c in await store.standings.rating_changes(game_id)} == {"two"}
+    assert await store.standings.player_rating(ADA, pool="main") is None
+    two = await store.standings.player_rating(ADA, pool="two")
     assert two is not None and two.games == 1
 
 
 async def test_a_game_cancelled_during_its_first_hand_does_not_count(
-    store: SqliteStorage,
+    store: Storage,
 ) -> None:
     game_id, _ = await play_stored(
         store, VARIANTS["four"], seed=7, chat_id=10, user_ids=[ADA], max_moves=20
     )
-    assert await store.cancel_game(game_id) is False
-    assert await store.rating_changes(game_id) == []
-    assert await store.player_rating(ADA) is None
+    assert await store.games.cancel_game(game_id) is False
+    assert await store.standings.rating_changes(game_id) == []
+    assert await store.standings.player_rating(ADA) is None
 
 
 async def test_a_game_cancelled_after_its_first_hand_is_rated_from_its_totals(
-    store: SqliteStorage,
+    store: Storage,
 ) -> None:
     """A host who cancels while losing (or a group that removes the bot) is rated from
     the standing totals, with a leaver last, in the same transaction as the cancel."""
@@ -224,21 +223,21 @@ async def test_a_game_cancelled_after_its_first_hand_is_rated_from_its_totals(
         max_moves=None,
     )
     assert len(game.hand_history) == 2 and game.phase != "over"
-    assert await store.cancel_game(game_id) is True
+    assert await store.games.cancel_game(game_id) is True
     want = openskill_rate([START] * 3 + BOTS[:1], _leaver_last(_ranks(game), {2}))
     for scope in (10, None):
-        changes = await store.rating_changes(game_id, scope)
+        changes = await store.standings.rating_changes(game_id, scope)
         assert [c.player for c in changes] == [ADA, BOB, CY]
         assert [c.after for c in changes] == want[:3]
-    ada = await store.player_rating(ADA)
+    ada = await store.standings.player_rating(ADA)
     assert ada is not None and ada.games == 1
     with pytest.raises(WrongGameStatus):  # cancelled once, rated once
-        await store.cancel_game(game_id)
-    assert len(await store.rating_history(ADA)) == 1
+        await store.games.cancel_game(game_id)
+    assert len(await store.standings.rating_history(ADA)) == 1
 
 
 async def test_farming_and_sock_puppets_move_nobody_beyond_the_ceiling(
-    store: SqliteStorage,
+    store: Storage,
 ) -> None:
     """Games with one person and three `easy` computers: whatever the person's results,
     their rating stays at or below easy's + `SOLO_MARGIN`; easy is never stored or moved,
@@ -250,14 +249,14 @@ async def test_farming_and_sock_puppets_move_nobody_beyond_the_ceiling(
         await play_stored(store, ONE_HAND, seed=seed, seats=_seats(user, level="easy"))
     late, g2 = await play_stored(store, ONE_HAND, seed=60, seats=_seats(BOB, level="easy"))
     assert _ranks(g2) == _ranks(g1)
-    [bob] = await store.rating_changes(late)
-    [ada] = await store.rating_changes(first)
+    [bob] = await store.standings.rating_changes(late)
+    [ada] = await store.standings.rating_changes(first)
     assert bob.after == ada.after == _capped(newcomer)
     for user in (ADA, BOB, 100, 101, 102):
-        entry = await store.player_rating(user)
+        entry = await store.standings.player_rating(user)
         assert entry is not None and entry.skill.shown <= ceiling
-    assert await store.player_rating(EASY) is None
-    board = await store.rating_board(None)
+    assert await store.standings.player_rating(EASY) is None
+    board = await store.standings.rating_board(None)
     assert [e.skill for e in board if e.player == EASY] == [ANCHORS["easy"]]
 
 
@@ -267,7 +266,7 @@ def _capped(after: Skill) -> Skill:
     return after if after.conservative <= limit else Skill(limit + 3 * after.sigma, after.sigma)
 
 
-async def test_complex_hearts_is_rated_by_magnitude_in_the_main_pool(store: SqliteStorage) -> None:
+async def test_complex_hearts_is_rated_by_magnitude_in_the_main_pool(store: Storage) -> None:
     game_id, game = await play_stored(
         store,
         replace(VARIANTS["complex"], target=1),
@@ -275,12 +274,12 @@ async def test_complex_hearts_is_rated_by_magnitude_in_the_main_pool(store: Sqli
         chat_id=10,
         seats=_seats(ADA, BOB, CY),
     )
-    changes = await store.rating_changes(game_id)
+    changes = await store.standings.rating_changes(game_id)
     assert {c.pool for c in changes} == {"main"}
     assert [c.after for c in changes] == openskill_rate([START] * 3 + BOTS[:1], _ranks(game))[:3]
 
 
-async def test_rebuild_gives_exactly_the_stored_values(store: SqliteStorage) -> None:
+async def test_rebuild_gives_exactly_the_stored_values(store: Storage) -> None:
     plan = [
         ("four", 10, (ADA, BOB, CY)),
         ("complex", 10, (BOB, CY)),
@@ -310,96 +309,98 @@ async def test_rebuild_gives_exactly_the_stored_values(store: SqliteStorage) -> 
         own_moves={1: 2},
         hands=1,
     )
-    assert await store.cancel_game(cancelled)
+    assert await store.games.cancel_game(cancelled)
     early, _ = await play_stored(
         store, VARIANTS["four"], seed=32, chat_id=10, seats=_seats(ADA, BOB), max_moves=9
     )
-    assert not await store.cancel_game(early)
-    before = [await store.rating_board(s, p) for s in (None, 10, 20) for p in ("main", "two")]
-    history = await store.rating_history(ADA)
-    report = await store.rebuild_ratings()
+    assert not await store.games.cancel_game(early)
+    before = [
+        await store.standings.rating_board(s, p) for s in (None, 10, 20) for p in ("main", "two")
+    ]
+    history = await store.standings.rating_history(ADA)
+    report = await store.standings.rebuild_ratings()
     assert (report.games, report.differing) == (7, 0)
     assert report.values == 2 * (3 + 2 + 2 + 1 + 3 + 2 + 2)
     assert [
-        await store.rating_board(s, p) for s in (None, 10, 20) for p in ("main", "two")
+        await store.standings.rating_board(s, p) for s in (None, 10, 20) for p in ("main", "two")
     ] == before
-    assert await store.rating_history(ADA) == history
+    assert await store.standings.rating_history(ADA) == history
 
     # A stored value that is not what the model gives is found and put right.
     await tamper(
-        store, ("UPDATE rating_changes SET mu_after = mu_after + 1 WHERE player = ?", (ADA,))
+        store, ("UPDATE rating_changes SET mu_after = mu_after + 1 WHERE player = :p", {"p": ADA})
     )
-    report = await store.rebuild_ratings()
+    report = await store.standings.rebuild_ratings()
     assert report.differing > 0
-    assert await store.rating_history(ADA) == history
+    assert await store.standings.rating_history(ADA) == history
 
 
 async def test_games_finished_before_ratings_existed_are_rated_once_on_opening(
     db_path: Path,
 ) -> None:
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     ids = [
         (await play_stored(store, ONE_HAND, seed=s, chat_id=10, seats=_seats(ADA)))[0]
         for s in (40, 41)
     ]
-    rated = await store.rating_board(10)
+    rated = await store.standings.rating_board(10)
     await store.close()
     with sqlite3.connect(db_path) as db:  # as a version 6 database left them
         for table in ("rating_changes", "ratings", "rated_games"):
             db.execute(f"DELETE FROM {table}")
     for _ in range(2):  # opened twice: rated the first time only
-        store = await SqliteStorage.open(db_path)
-        assert await store.rating_board(10) == rated
-        ada = await store.player_rating(ADA, 10)
+        store = await Storage.open(db_path)
+        assert await store.standings.rating_board(10) == rated
+        ada = await store.standings.player_rating(ADA, 10)
         assert ada is not None and ada.games == 2
         await store.close()
     assert ids
 
 
 async def test_a_game_that_ends_across_a_restart_is_rated_once(db_path: Path) -> None:
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     rules = ONE_HAND
     seats = seats_for(4, [ADA, BOB])
     game_id, game = await play_stored(store, rules, seed=50, chat_id=10, seats=seats)
-    last = (await store.journal(game_id))[-1]
+    last = (await store.games.journal(game_id))[-1]
     await store.close()
-    store = await SqliteStorage.open(db_path)  # the bot restarts after the last move
+    store = await Storage.open(db_path)  # the bot restarts after the last move
     from engine import Move
 
     with pytest.raises(WrongGameStatus):  # the last move sent again is refused
-        await store.record_move(game_id, Move.from_dict(last.move), game)
-    ada = await store.player_rating(ADA)
+        await store.games.record_move(game_id, Move.from_dict(last.move), game)
+    ada = await store.standings.player_rating(ADA)
     assert ada is not None and ada.games == 1
-    assert len(await store.rating_history(ADA)) == 1
+    assert len(await store.standings.rating_history(ADA)) == 1
     await store.close()
 
 
 async def test_ratings_from_before_the_levels_were_fixed_still_read_and_rebuild(
-    store: SqliteStorage,
+    store: Storage,
 ) -> None:
     """A database whose computer levels were rated like people (easy moved to 1634 by
     sock puppets): it reads as before, the board shows the fixed levels, and a rebuild
     says which stored values the new rules change and drops the levels' old rows."""
     game_id, _ = await play_stored(store, ONE_HAND, seed=70, chat_id=10, seats=_seats(ADA))
-    board = await store.rating_board(10)
+    board = await store.standings.rating_board(10)
     await tamper(
         store,
         (
             "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
-            " VALUES ('main', 10, ?, 40.0, 1.0, 41, 0)",
-            (EXPERT,),
+            " VALUES ('main', 10, :player, 40.0, 1.0, 41, 0)",
+            {"player": EXPERT},
         ),
         (
             "INSERT INTO rating_changes (game_id, chat_id, player, pool, seat, weight,"
             " mu_before, sigma_before, mu_after, sigma_after)"
-            " VALUES (?, 10, ?, 'main', 1, 1.0, 25.0, 8.0, 26.0, 7.0)",
-            (game_id, EXPERT),
+            " VALUES (:game, 10, :player, 'main', 1, 1.0, 25.0, 8.0, 26.0, 7.0)",
+            {"game": game_id, "player": EXPERT},
         ),
     )
-    assert await store.rating_board(10) == board
-    ada = await store.player_rating(ADA, 10)
+    assert await store.standings.rating_board(10) == board
+    ada = await store.standings.player_rating(ADA, 10)
     assert ada is not None and (ada.place, ada.rated) == (1, 1)
-    report = await store.rebuild_ratings()
+    report = await store.standings.rebuild_ratings()
     assert (report.games, report.differing) == (1, 1)
-    assert await store.rating_board(10) == board
-    assert [c.player for c in await store.rating_changes(game_id, 10)] == [ADA]
+    assert await store.standings.rating_board(10) == board
+    assert [c.player for c in await store.standings.rating_changes(game_id, 10)] == [ADA]

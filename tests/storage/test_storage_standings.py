@@ -9,14 +9,13 @@ from storage_testkit import VARIANTS, play_stored, tamper
 
 from engine import Game, Rules
 from engine.scoring import magnitude_squared
-from storage import ScoreKind
-from storage.sqlite import SqliteStorage
+from storage import ScoreKind, Storage
 
 ADA, BOB, CY = 1, 2, 3
 
 
-async def test_standings_match_the_games(store: SqliteStorage) -> None:
-    await store.upsert_user(ADA, "Ada", "ada")
+async def test_standings_match_the_games(store: Storage) -> None:
+    await store.people.upsert_user(ADA, "Ada", "ada")
     played: list[tuple[int, Game, list[int]]] = []
     plan = [
         (10, VARIANTS["four"], [ADA, BOB, CY]),
@@ -55,7 +54,7 @@ async def test_standings_match_the_games(store: SqliteStorage) -> None:
     for where in chats:
         for kind in kinds:
             want = expected(where, kind)
-            got = {s.user_id: s for s in await store.standings(where, kind)}
+            got = {s.user_id: s for s in await store.standings.standings(where, kind)}
             assert set(got) == set(want), (where, kind)
             for user, row in want.items():
                 s = got[user]
@@ -72,30 +71,30 @@ async def test_standings_match_the_games(store: SqliteStorage) -> None:
                 key = magnitude_squared if kind == "complex" else (lambda t: t)
                 assert s.best_game == min(totals, key=key)  # type: ignore[call-overload]
                 assert s.worst_game == max(totals, key=key)  # type: ignore[call-overload]
-            order = [s.user_id for s in await store.standings(where, kind)]
+            order = [s.user_id for s in await store.standings.standings(where, kind)]
             wins = [got[u].games_won for u in order]
             assert wins == sorted(wins, reverse=True)
 
-    overall = {s.user_id: s for s in await store.standings()}
+    overall = {s.user_id: s for s in await store.standings.standings()}
     assert overall[ADA].display_name == "Ada"  # the users table
     assert overall[BOB].display_name == f"Player {BOB}"  # the seat, for a user never upserted
     assert overall[ADA].games_played == 5
     assert (
-        await store.player_standing(ADA, 20)
-        == {s.user_id: s for s in await store.standings(20)}[ADA]
+        await store.standings.player_standing(ADA, 20)
+        == {s.user_id: s for s in await store.standings.standings(20)}[ADA]
     )
-    assert await store.player_standing(99) is None
-    assert len(await store.standings(limit=2)) == 2
-    assert await store.standings(min_games=100) == []
+    assert await store.standings.player_standing(99) is None
+    assert len(await store.standings.standings(limit=2)) == 2
+    assert await store.standings.standings(min_games=100) == []
 
 
-async def test_player_history_newest_first(store: SqliteStorage) -> None:
+async def test_player_history_newest_first(store: Storage) -> None:
     games = []
     for seed in range(4):
         rules = Rules(variant="complex", target=15) if seed == 2 else Rules(target=26)
         game_id, game = await play_stored(store, rules, seed=seed, chat_id=seed % 2, user_ids=[ADA])
         games.append((game_id, game))
-    history = await store.player_history(ADA, limit=3)
+    history = await store.standings.player_history(ADA, limit=3)
     assert [h.game_id for h in history] == [g for g, _ in reversed(games)][:3]
     for entry in history:
         game = dict(games)[entry.game_id]
@@ -103,14 +102,14 @@ async def test_player_history_newest_first(store: SqliteStorage) -> None:
         assert entry.won == (0 in game.winners)
         assert entry.hands == len(game.hand_history)
         assert entry.place >= 1 and (entry.place == 1 or not entry.won)
-    assert [h.game_id for h in await store.player_history(ADA, chat_id=1)] == [
+    assert [h.game_id for h in await store.standings.player_history(ADA, chat_id=1)] == [
         games[3][0],
         games[1][0],
     ]
     assert history[1].score_kind == "complex" and isinstance(history[1].total, complex)
 
 
-async def test_hand_made_results(store: SqliteStorage) -> None:
+async def test_hand_made_results(store: Storage) -> None:
     # Three finished games written as rows, the sums checked by hand.
     game_id, _ = await play_stored(store, Rules(players=3), seed=1, max_moves=1)
     rows = [
@@ -123,21 +122,30 @@ async def test_hand_made_results(store: SqliteStorage) -> None:
         store,
         *(
             (
-                "INSERT INTO game_results VALUES (?, ?, 7, ?, 'points', 3, ?, 0, ?, 1, ?, ?, ?, 0)",
-                (g, seat, user, total, total, won, hands, moons),
+                "INSERT INTO game_results VALUES (:game, :seat, 7, :user, 'points', 3, :total, 0,"
+                " :total, 1, :won, :hands, :moons, 0)",
+                {
+                    "game": g,
+                    "seat": seat,
+                    "user": user,
+                    "total": total,
+                    "won": won,
+                    "hands": hands,
+                    "moons": moons,
+                },
             )
             for g, seat, user, total, won, hands, moons in rows
         ),
     )
-    [ada, bob] = await store.standings(7)
+    [ada, bob] = await store.standings.standings(7)
     assert (ada.user_id, ada.games_won, ada.average_per_hand, ada.moons_shot) == (ADA, 1, 4.0, 1)
     assert (bob.user_id, bob.games_won, bob.average_per_hand, bob.best_game) == (BOB, 0, 12.0, 120)
     assert ada.win_rate == 1.0 and bob.win_rate == 0.0
 
 
-async def test_table_of_a_game_in_play(store: SqliteStorage) -> None:
+async def test_table_of_a_game_in_play(store: Storage) -> None:
     game_id, game = await play_stored(store, VARIANTS["four"], seed=3, max_moves=120)
-    table = await store.game_table(game_id)
+    table = await store.standings.game_table(game_id)
     assert table.status == "active" and table.winners == ()
     assert len(table.hands) == len(game.hand_history) >= 1
     assert table.totals == tuple(game.scores)

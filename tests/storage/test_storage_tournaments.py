@@ -12,12 +12,12 @@ from storage_testkit import legacy_sqlite, play_stored
 from engine import Rules
 from storage import (
     Registration,
+    Storage,
     TournamentOptions,
     TournamentSeat,
     TournamentState,
     TournamentTable,
 )
-from storage.sqlite import SqliteStorage
 from storage.upgrade import latest_version
 
 START = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
@@ -25,7 +25,7 @@ START = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
 
 async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Path) -> None:
     legacy_sqlite(db_path, 2)
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     game_id, _ = await play_stored(store, Rules(players=3, target=30), seed=5, user_ids=[7])
     await store.close()
     with sqlite3.connect(db_path) as db:
@@ -52,12 +52,12 @@ async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Pat
         db.execute("ALTER TABLE games DROP COLUMN join_token")
         db.execute("PRAGMA user_version = 2")
         db.execute("DROP TABLE alembic_version")
-    store = await SqliteStorage.open(db_path)
+    store = await Storage.open(db_path)
     try:
         with sqlite3.connect(db_path) as db:
             assert db.execute("PRAGMA user_version").fetchone()[0] == latest_version() >= 3
-        assert (await store.load_game(game_id)).status == "finished"
-        event = await store.create_tournament(
+        assert (await store.games.load_game(game_id)).status == "finished"
+        event = await store.tournaments.create_tournament(
             chat_id=-5,
             thread_id=None,
             organiser_id=1,
@@ -74,11 +74,11 @@ async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Pat
         await store.close()
 
 
-async def test_an_event_its_entries_draw_and_reminders_round_trip(store: SqliteStorage) -> None:
+async def test_an_event_its_entries_draw_and_reminders_round_trip(store: Storage) -> None:
     options = TournamentOptions(
         table_size=4, advance_per_table=1, duplicate_deals=True, allowed_usernames=("amy",)
     )
-    event = await store.create_tournament(
+    event = await store.tournaments.create_tournament(
         chat_id=-5,
         thread_id=9,
         organiser_id=1,
@@ -93,20 +93,22 @@ async def test_an_event_its_entries_draw_and_reminders_round_trip(store: SqliteS
     )
     assert event.options == options and event.rules == Rules(players=4, target=50)
     assert event.starts_at == START and event.state == TournamentState(seed=5, message_id=12)
-    assert [e.id for e in await store.open_tournaments()] == [event.id]
+    assert [e.id for e in await store.tournaments.open_tournaments()] == [event.id]
 
     running = replace(event, status="running", current_round=1)
-    await store.save_tournament(running)
-    assert await store.get_tournament(event.id) == running
+    await store.tournaments.save_tournament(running)
+    assert await store.tournaments.get_tournament(event.id) == running
 
     for uid in (3, 2):
-        await store.save_registration(
+        await store.tournaments.save_registration(
             Registration(event.id, uid, f"P{uid}", None, "registered", START + timedelta(uid))
         )
-    entries = await store.registrations(event.id)
+    entries = await store.tournaments.registrations(event.id)
     assert [r.user_id for r in entries] == [2, 3]
-    await store.save_registrations([replace(entries[0], status="eliminated", final_place=2)])
-    assert (await store.registrations(event.id))[0].final_place == 2
+    await store.tournaments.save_registrations(
+        [replace(entries[0], status="eliminated", final_place=2)]
+    )
+    assert (await store.tournaments.registrations(event.id))[0].final_place == 2
 
     seats = (
         TournamentSeat(0, "P2", 2),
@@ -114,22 +116,22 @@ async def test_an_event_its_entries_draw_and_reminders_round_trip(store: SqliteS
         TournamentSeat(2, "Ada (easy)"),
     )
     table = TournamentTable(event.id, 1, 1, seed=77, seats=seats)
-    await store.save_tournament_table(table)
+    await store.tournaments.save_tournament_table(table)
     done = replace(
         table,
         status="finished",
         seats=(replace(seats[0], present=True, place=1, total=3, advanced=True), *seats[1:]),
     )
-    await store.save_tournament_table(done)
-    assert await store.tournament_tables(event.id, 1) == [done]
-    assert await store.tournament_tables(event.id, 2) == []
+    await store.tournaments.save_tournament_table(done)
+    assert await store.tournaments.tournament_tables(event.id, 1) == [done]
+    assert await store.tournaments.tournament_tables(event.id, 2) == []
 
-    assert await store.claim_once(event.id, "hour")
-    assert not await store.claim_once(event.id, "hour")
-    assert await store.claimed(event.id) == {"hour"}
+    assert await store.tournaments.claim_once(event.id, "hour")
+    assert not await store.tournaments.claim_once(event.id, "hour")
+    assert await store.tournaments.claimed(event.id) == {"hour"}
 
-    await store.save_tournament(replace(running, status="finished"))
-    finished = await store.get_tournament(event.id)
+    await store.tournaments.save_tournament(replace(running, status="finished"))
+    finished = await store.tournaments.get_tournament(event.id)
     assert finished is not None and finished.finished_at is not None
-    assert await store.open_tournaments() == []
-    assert [e.id for e in await store.tournaments_in_chat(-5)] == [event.id]
+    assert await store.tournaments.open_tournaments() == []
+    assert [e.id for e in await store.tournaments.tournaments_in_chat(-5)] == [event.id]

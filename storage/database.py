@@ -1,0 +1,361 @@
+"""The database under every repository: one SQLAlchemy `AsyncEngine`, SQLite (aiosqlite)
+or PostgreSQL (asyncpg), with its transactions and the few spellings that differ.
+
+SQLite. One writer connection, used only under an `asyncio.Lock`, so no two coroutines
+ever share a transaction; every write is ``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK``
+on any error). One reader connection, separate and ``query_only``, so that in WAL mode
+reads never wait for a write in progress. Both: WAL, ``foreign_keys=ON``, a busy timeout,
+set as each connection opens.
+
+Durability. WAL with ``synchronous=NORMAL`` by default: a commit is in the WAL file (in
+the operating system's hands) before `Journal.record_move` returns, so an acknowledged
+move survives the bot being killed, crashing or redeployed at any instant; the test kills a
+writer with SIGKILL mid-stream to check it. What NORMAL does not promise is a power cut or
+kernel crash in the second or so before the OS writes the WAL out: that can lose the last
+moves (never corrupt the database). ``synchronous="FULL"`` closes that gap by fsyncing
+every commit, at about a quarter of the write rate, so it is an option for hosts that need
+it, not the default.
+
+PostgreSQL. A pool of connections; write transactions run side by side (their commits
+share the disk's flushes): a move locks its game's row, so one game's moves still go one
+at a time in order, and the writes that rate a game go one at a time in this process
+(`serial`: ratings number the games in the order they were rated). Commits are durable on
+the server before they return (``synchronous_commit`` stays on).
+
+Where the dialects spell a thing differently (an upsert, a JSON field), both spellings
+stand side by side below and `Database.dialect` chooses; no SQL text is ever rewritten.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Concatenate, Final, Literal, ParamSpec, TypeVar
+
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Connection,
+    Executable,
+    Row,
+    Table,
+    cast,
+    event,
+    func,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from .errors import StorageError, StorageUnavailable
+from .sqlite_driver import OneTripDBAPI
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS: Final = 5000
+POOL_SIZE: Final = 4
+Synchronous = Literal["FULL", "NORMAL"]
+Dialect = Literal["sqlite", "postgresql"]
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def is_postgres(path: str | Path) -> bool:
+    """Whether `path` names a PostgreSQL database (a ``postgresql://`` URL)."""
+    return str(path).startswith(("postgresql://", "postgres://"))
+
+
+def postgres_engine(url: str, **options: Any) -> AsyncEngine:
+    """An engine on asyncpg for the ``postgresql://`` address `url`: asyncpg reads the
+    address itself (``sslmode`` and the other parameters of a libpq URL included)."""
+    import asyncpg
+
+    return create_async_engine(
+        "postgresql+asyncpg://",
+        async_creator=lambda: asyncpg.connect(url, timeout=10),
+        **options,
+    )
+
+
+class Database:
+    """One database, either dialect: transactions to write in, and reads. Open with `open`."""
+
+    def __init__(
+        self,
+        dialect: Dialect,
+        path: str,
+        engines: Sequence[AsyncEngine],
+        writer: AsyncConnection | None = None,
+        reader: AsyncConnection | None = None,
+    ) -> None:
+        self.dialect: Dialect = dialect
+        self.path = path
+        """The SQLite file, or the PostgreSQL address without its password."""
+        self._engines = engines
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
+        self.serial = asyncio.Lock()
+        """Held by the writes that rate a game (a move that finishes it, a cancel, a
+        rebuild) on PostgreSQL, where other writes run side by side; on SQLite every
+        write is alone anyway."""
+        self._game_locks: dict[int, _GameLock] = {}
+        self.write_failure: str | None = None
+        """Why the last write failed (None once a write succeeds again): `/healthz`."""
+
+    # ------------------------------------------------------------ opening
+
+    @classmethod
+    async def open(cls, where: str | Path, *, synchronous: Synchronous = "NORMAL") -> Database:
+        """Connect (creating a SQLite file and its folders) and bring the schema up to date.
+
+        Raises `SchemaTooNew` for a database written by a newer version, and a
+        `StorageError` saying in one sentence why a PostgreSQL server cannot be reached."""
+        if is_postgres(where):
+            return await cls._open_postgres(str(where))
+        if synchronous not in ("NORMAL", "FULL"):
+            raise ValueError(f"synchronous is NORMAL or FULL, not {synchronous!r}")
+        return await cls._open_sqlite(Path(where), synchronous)
+
+    @classmethod
+    async def _open_sqlite(cls, file: Path, synchronous: Synchronous) -> Database:
+        from .upgrade import upgrade_schema
+
+        file.parent.mkdir(parents=True, exist_ok=True)
+        name = str(file)
+        await upgrade_schema(name)
+        writer_engine = _sqlite_engine(name, synchronous, reader=False)
+        reader_engine = _sqlite_engine(name, synchronous, reader=True)
+        engines = (writer_engine, reader_engine)
+        opened: list[AsyncConnection] = []
+        try:
+            writer = await writer_engine.connect()
+            opened.append(writer)
+            reader = await reader_engine.connect()
+        except BaseException as error:
+            for connection in opened:
+                with contextlib.suppress(Exception):
+                    await connection.close()
+            await _dispose(engines)
+            if isinstance(error, OperationalError):
+                raise StorageError(
+                    f"{name}: the database cannot be opened ({error.orig})."
+                ) from None
+            raise
+        database = cls("sqlite", name, engines, writer, reader)
+        await database._after_open()
+        return database
+
+    @classmethod
+    async def _open_postgres(cls, url: str) -> Database:
+        from .postgres import CONNECT_ERRORS, describe, unreachable
+        from .upgrade import upgrade_schema
+
+        engine = postgres_engine(url, pool_size=POOL_SIZE, max_overflow=0)
+        try:
+            async with engine.connect():  # reachable, or one sentence saying why not
+                pass
+        except (DBAPIError, *CONNECT_ERRORS) as error:
+            await engine.dispose()
+            raise unreachable(url, connect_error(error)) from None
+        except BaseException:
+            await engine.dispose()
+            raise
+        try:
+            await upgrade_schema(url)
+        except BaseException:
+            await engine.dispose()
+            raise
+        database = cls("postgresql", describe(url), (engine,))
+        await database._after_open()
+        return database
+
+    async def _after_open(self) -> None:
+        from .rating import rate_backlog
+
+        try:
+            rated = await self.transact(rate_backlog, self)
+        except BaseException:
+            await self.close()
+            raise
+        if rated:
+            log.info("Rated %d games finished before ratings existed.", rated)
+
+    async def close(self) -> None:
+        async with self._write_lock, self._read_lock:
+            if self._reader is not None:
+                await self._reader.close()
+            if self._writer is not None:
+                await self._writer.close()
+            await _dispose(self._engines)
+
+    # ------------------------------------------------------------ transactions
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        """The connection to write with, alone on it; a database that cannot be written
+        (disk full, I/O error, busy, the server gone) raises `StorageUnavailable`."""
+        try:
+            if self._writer is not None:
+                async with self._write_lock:
+                    yield self._writer
+            else:
+                async with self._engines[0].connect() as connection:
+                    yield connection
+        except (OperationalError, OSError) as error:
+            self._failed(error)
+        except DBAPIError as error:
+            if not _unavailable(error):
+                raise
+            self._failed(error)
+        self.write_failure = None
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncConnection]:
+        """One write transaction: commits when the block ends (durable before this
+        returns), rolls back on error. A database that cannot be written (disk full, I/O
+        error, busy, the server gone) raises `StorageUnavailable`: nothing was written."""
+        async with self._writing() as connection, connection.begin():
+            yield connection
+
+    async def transact(
+        self, work: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
+    ) -> T:
+        """``work(connection, *args)`` as one write transaction (as `write`), run in one go
+        with SQLAlchemy's synchronous API: from BEGIN to COMMIT nothing goes back to the
+        event loop but the driver's own trips."""
+        async with self._writing() as connection:
+            return await connection.run_sync(_in_transaction, work, *args, **kwargs)
+
+    def _failed(self, error: BaseException) -> None:
+        why = str(error.orig) if isinstance(error, DBAPIError) else str(error)
+        self.write_failure = why
+        raise StorageUnavailable(f"the database cannot be written: {why}") from error
+
+    async def read(
+        self, statement: Executable, parameters: Mapping[str, Any] | None = None
+    ) -> Sequence[Row[Any]]:
+        """The rows of one query, outside any write (on SQLite, the reader connection)."""
+        if self._reader is not None:
+            async with self._read_lock:
+                # The reader runs in autocommit (no BEGIN is sent): each query sees the
+                # latest commit, and nothing is left open between queries.
+                return (await self._reader.execute(statement, parameters)).all()
+        async with self._engines[0].connect() as connection:
+            return (await connection.execute(statement, parameters)).all()
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """One game's moves in the order they were asked for (PostgreSQL; a lock per game,
+        dropped when nobody holds or waits for it); SQLite's writes are alone already."""
+        if self.dialect == "sqlite":
+            yield
+            return
+        entry = self._game_locks.setdefault(game_id, _GameLock())
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if not entry.users:
+                del self._game_locks[game_id]
+
+    # ------------------------------------------------------------ what the dialects spell apart
+
+    def insert(self, table: Table) -> sqlite.Insert | postgresql.Insert:
+        """An INSERT that can say ``ON CONFLICT``: both dialects have the same words."""
+        if self.dialect == "postgresql":
+            return postgresql.insert(table)
+        return sqlite.insert(table)
+
+    def json_int(self, column: ColumnElement[Any], key: str) -> ColumnElement[Any]:
+        """The integer at ``key`` of a JSON object stored as text."""
+        if self.dialect == "postgresql":
+            return cast(cast(column, JSONB)[key].astext, BigInteger)
+        return func.json_extract(column, f"$.{key}")
+
+
+def _in_transaction(
+    connection: Connection, work: Callable[..., T], /, *args: Any, **kwargs: Any
+) -> T:
+    with connection.begin():
+        return work(connection, *args, **kwargs)
+
+
+class _GameLock:
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
+def connect_error(error: BaseException) -> BaseException:
+    """The driver's own error inside SQLAlchemy's (what `storage.postgres.unreachable`
+    names), or `error` itself."""
+    if isinstance(error, DBAPIError) and error.orig is not None:
+        return error.orig.__cause__ or error.orig
+    return error
+
+
+def _unavailable(error: DBAPIError) -> bool:
+    """A PostgreSQL error that means the database cannot be written now (the connection
+    is gone, the disk is full), not that the write itself was wrong."""
+    import asyncpg
+
+    cause = getattr(error.orig, "__cause__", None) or error.orig
+    return error.connection_invalidated or isinstance(
+        cause,
+        OSError
+        | asyncpg.PostgresConnectionError
+        | asyncpg.InterfaceError
+        | asyncpg.DiskFullError
+        | asyncpg.CannotConnectNowError,
+    )
+
+
+def _sqlite_engine(path: str, synchronous: Synchronous, *, reader: bool) -> AsyncEngine:
+    engine = create_async_engine(
+        URL.create("sqlite+aiosqlite", database=path),
+        connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
+        module=OneTripDBAPI(),
+    )
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # No transaction opened behind our back: BEGIN IMMEDIATE below, or (the reader)
+        # none at all.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA journal_mode = WAL")
+            mode = cursor.fetchone()
+            if str(mode[0]).lower() != "wal":
+                raise StorageError(f"{path}: SQLite refused WAL mode ({mode[0]}).")
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.execute(f"PRAGMA synchronous = {synchronous}")
+            if reader:
+                cursor.execute("PRAGMA query_only = ON")
+        finally:
+            cursor.close()
+
+    if not reader:
+
+        @event.listens_for(engine.sync_engine, "begin")
+        def on_begin(connection: Any) -> None:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+async def _dispose(engines: Sequence[AsyncEngine]) -> None:
+    for engine in engines:
+        with contextlib.suppress(Exception):
+            await engine.dispose()

@@ -1,0 +1,68 @@
+"""The handled-updates ledger: which Telegram updates have had their effects stored, and
+which presses were answered (see `storage.handling` for why)."""
+
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import Connection, bindparam, select
+
+from . import handling
+from .database import Database
+from .schema import handled_updates
+
+_PRUNE = handled_updates.delete().where(handled_updates.c.update_id < bindparam("below"))
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def handled(db: Connection, database: Database, update: handling.Handling, now: int) -> None:
+    """Record `update` as handled, in the caller's transaction (the one storing its move)."""
+    insert = database.insert(handled_updates).on_conflict_do_nothing()
+    db.execute(
+        insert,
+        {
+            "update_id": update.update_id,
+            "handled_at": now,
+            "callback_id": update.callback_id,
+            "answer": update.answer,
+        },
+    )
+    if update.update_id % 1000 == 0:  # now and then, the ids that can no longer come back go
+        db.execute(_PRUNE, {"below": update.update_id - handling.KEEP})
+
+
+class Ledger:
+    """The updates handled, here or by a process before, and the presses answered."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def was_handled(self, update_id: int) -> bool:
+        """Whether the update was handled already, by this process or another."""
+        rows = await self._db.read(
+            select(handled_updates.c.update_id).where(handled_updates.c.update_id == update_id)
+        )
+        return bool(rows)
+
+    async def mark_answered(self, update_id: int) -> None:
+        """The press of a handled update was answered (no process answers it again)."""
+        async with self._db.write() as db:
+            await db.execute(
+                handled_updates.update()
+                .where(handled_updates.c.update_id == update_id)
+                .values(answered_at=_now_ms())
+            )
+
+    async def unanswered(self, since_ms: int) -> list[handling.Unanswered]:
+        """Presses whose moves are stored, handled at or after `since_ms` (milliseconds
+        since the epoch), whose answers are not known to have gone out; oldest first."""
+        h = handled_updates.c
+        rows = await self._db.read(
+            select(h.update_id, h.callback_id, h.answer, h.handled_at)
+            .where(h.callback_id.is_not(None), h.answered_at.is_(None), h.handled_at >= since_ms)
+            .order_by(h.handled_at, h.update_id)
+        )
+        return [handling.Unanswered(int(u), str(c), a, int(t)) for u, c, a, t in rows]

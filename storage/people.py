@@ -1,0 +1,149 @@
+"""People and chats: who the bot knows (names, whether their DM is open), the languages
+people and groups chose, and each chat's settings for new tables."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from sqlalchemy import Table, select
+
+from .database import Database
+from .journal import dumps
+from .models import ChatSettings, LanguageChoices, User
+from .schema import chat_languages, chats, person_languages, users
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class People:
+    """Users, their DMs and languages; chats' settings and languages."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def _upsert(self, table: Table, key: str, row: dict[str, Any]) -> None:
+        """Insert `row`, or update the row with its `key` to its other values."""
+        insert = self._db.insert(table)
+        statement = insert.on_conflict_do_update(
+            index_elements=[table.c[key]],
+            set_={name: insert.excluded[name] for name in row if name != key},
+        )
+        async with self._db.write() as db:
+            await db.execute(statement, row)
+
+    # ------------------------------------------------------------ chats
+
+    async def get_chat_settings(self, chat_id: int) -> ChatSettings:
+        """The chat's settings, or the defaults if it never chose any."""
+        c = chats.c
+        rows = await self._db.read(
+            select(c.rules, c.turn_timer_s, c.computer_level, c.track_cards, c.hints).where(
+                c.chat_id == chat_id
+            )
+        )
+        if not rows:
+            return ChatSettings(chat_id)
+        rules, timer, level, track, hints = rows[0]
+        return ChatSettings(chat_id, json.loads(rules), timer, level, bool(track), bool(hints))
+
+    async def save_chat_settings(self, settings: ChatSettings) -> None:
+        await self._upsert(
+            chats,
+            "chat_id",
+            {
+                "chat_id": settings.chat_id,
+                "rules": dumps(settings.rules),
+                "turn_timer_s": 60 if settings.turn_timer_s is None else settings.turn_timer_s,
+                "computer_level": settings.computer_level,
+                "track_cards": int(settings.track_cards),
+                "hints": int(settings.hints),
+                "updated_at": _now_ms(),
+            },
+        )
+
+    # ------------------------------------------------------------ languages
+
+    async def language_choices(self) -> LanguageChoices:
+        """Every person's and chat's stored language choice (loaded once at start)."""
+        choices = LanguageChoices()
+        p = person_languages.c
+        for user_id, chosen, app in await self._db.read(select(p.user_id, p.chosen, p.app)):
+            if chosen:
+                choices.chosen_by_person[user_id] = chosen
+            if app:
+                choices.person_app[user_id] = app
+        c = chat_languages.c
+        for chat_id, chosen, first in await self._db.read(select(c.chat_id, c.chosen, c.first)):
+            if chosen:
+                choices.chosen_by_chat[chat_id] = chosen
+            if first:
+                choices.chat_first[chat_id] = first
+        return choices
+
+    async def save_person_language(self, user_id: int, *, chosen: str, app: str) -> None:
+        """A person's own choice ('' for none) and their Telegram app's language."""
+        await self._upsert(
+            person_languages,
+            "user_id",
+            {"user_id": user_id, "chosen": chosen, "app": app, "updated_at": _now_ms()},
+        )
+
+    async def save_chat_language(self, chat_id: int, *, chosen: str, first: str) -> None:
+        """A group's admin's choice ('' for none) and its first table's opener's language."""
+        await self._upsert(
+            chat_languages,
+            "chat_id",
+            {"chat_id": chat_id, "chosen": chosen, "first": first, "updated_at": _now_ms()},
+        )
+
+    # ------------------------------------------------------------ users
+
+    async def upsert_user(self, user_id: int, display_name: str, username: str | None) -> None:
+        """Remember a user's current name (keeps their ``dm_open`` flag)."""
+        await self._upsert(
+            users,
+            "user_id",
+            {
+                "user_id": user_id,
+                "display_name": display_name,
+                "username": username,
+                "updated_at": _now_ms(),
+            },
+        )
+
+    async def get_user(self, user_id: int) -> User | None:
+        u = users.c
+        rows = await self._db.read(
+            select(u.display_name, u.username, u.dm_open).where(u.user_id == user_id)
+        )
+        if not rows:
+            return None
+        name, username, dm = rows[0]
+        return User(user_id, name, username, bool(dm))
+
+    async def set_dm_open(self, user_id: int, dm_open: bool) -> None:
+        # A user we never saw gets a placeholder name until upsert_user names them.
+        insert = self._db.insert(users)
+        statement = insert.on_conflict_do_update(
+            index_elements=[users.c.user_id],
+            set_={"dm_open": insert.excluded.dm_open, "updated_at": insert.excluded.updated_at},
+        )
+        async with self._db.write() as db:
+            await db.execute(
+                statement,
+                {
+                    "user_id": user_id,
+                    "display_name": str(user_id),
+                    "dm_open": int(dm_open),
+                    "updated_at": _now_ms(),
+                },
+            )
+
+    async def dm_open(self, user_id: int) -> bool:
+        """Whether the bot may write to the user privately (False if unknown)."""
+        rows = await self._db.read(select(users.c.dm_open).where(users.c.user_id == user_id))
+        return bool(rows and rows[0][0])

@@ -1,0 +1,450 @@
+"""Standings and ratings: a game's score table, the leaderboards, a player's record and
+history, the rating boards and a player's rating changes, and rebuilding every rating."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    Connection,
+    Float,
+    Select,
+    cast,
+    func,
+    literal_column,
+    select,
+)
+
+from engine import Rules
+from ratings import ANCHORS, COMPUTER_PLAYERS, Pool, Skill
+
+from .database import Database
+from .errors import GameNotFound
+from .models import (
+    GameTable,
+    HandLine,
+    PlayerGame,
+    PlayerStanding,
+    RatingChange,
+    RatingEntry,
+    RebuildReport,
+    Score,
+    ScoreKind,
+    StoredSeat,
+    score_kind_of,
+)
+from .rating import OVERALL, rate_finished
+from .replay import join_score
+from .schema import (
+    game_results,
+    game_seats,
+    games,
+    hand_points,
+    rated_games,
+    rating_changes,
+    ratings,
+    users,
+)
+
+_ONE: Final = literal_column("1.0", Float)
+"""A real 1, so that a product or quotient of integers is real in both databases."""
+
+
+def _name_of(player: ColumnElement[Any]) -> ColumnElement[Any]:
+    """A person's name: as last seen, else as seated last."""
+    return func.coalesce(
+        select(users.c.display_name).where(users.c.user_id == player).scalar_subquery(),
+        select(game_seats.c.display_name)
+        .where(game_seats.c.user_id == player)
+        .order_by(game_seats.c.game_id.desc())
+        .limit(1)
+        .scalar_subquery(),
+    )
+
+
+def _sum(column: ColumnElement[Any]) -> ColumnElement[Any]:
+    # An integer in both databases (PostgreSQL's SUM of integers is a numeric).
+    return cast(func.sum(column), BigInteger)
+
+
+_CHANGE: Final = (
+    rating_changes.c.game_id,
+    rating_changes.c.chat_id,
+    rating_changes.c.pool,
+    rating_changes.c.player,
+    rating_changes.c.seat,
+    rating_changes.c.weight,
+    rating_changes.c.mu_before,
+    rating_changes.c.sigma_before,
+    rating_changes.c.mu_after,
+    rating_changes.c.sigma_after,
+    games.c.finished_at,
+)
+
+
+def _change(row: Sequence[Any]) -> RatingChange:
+    game_id, chat_id, pool, player, seat, weight, mu0, s0, mu1, s1, at = row
+    return RatingChange(
+        game_id,
+        chat_id,
+        pool,
+        player,
+        seat,
+        weight,
+        Skill(mu0, s0),
+        Skill(mu1, s1),
+        datetime.fromtimestamp((at or 0) / 1000, tz=UTC),
+    )
+
+
+class Standings:
+    """What players and games scored, and their ratings."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    # ------------------------------------------------------------ games and players
+
+    async def game_table(self, game_id: int) -> GameTable:
+        """The score table of a game, hand by hand, in play or finished."""
+        header = await self._db.read(
+            select(games.c.status, games.c.rules, games.c.winners).where(games.c.id == game_id)
+        )
+        if not header:
+            raise GameNotFound(game_id)
+        status, rules_json, winners_json = header[0]
+        s = game_seats.c
+        seat_rows = await self._db.read(
+            select(s.seat, s.kind, s.display_name, s.user_id, s.computer_level)
+            .where(s.game_id == game_id)
+            .order_by(s.seat)
+        )
+        rules = Rules.from_dict(json.loads(rules_json))
+        is_complex = rules.variant == "complex"
+        seats = tuple(
+            StoredSeat(seat, kind, name, user_id, level)
+            for seat, kind, name, user_id, level in seat_rows
+        )
+        h = hand_points.c
+        points = await self._db.read(
+            select(
+                h.hand_number, h.seat, h.points_re, h.points_im, h.total_re, h.total_im, h.shot_moon
+            )
+            .where(h.game_id == game_id)
+            .order_by(h.hand_number, h.seat)
+        )
+        n = rules.players
+        lines: list[HandLine] = []
+        for start in range(0, len(points), n):
+            block = points[start : start + n]
+            shooter = next((r[1] for r in block if r[6]), None)
+            lines.append(
+                HandLine(
+                    block[0][0],
+                    tuple(join_score(r[2], r[3], is_complex) for r in block),
+                    tuple(join_score(r[4], r[5], is_complex) for r in block),
+                    shooter,
+                )
+            )
+        zero: Score = 0j if is_complex else 0
+        totals = lines[-1].totals if lines else tuple(zero for _ in range(n))
+        winners = tuple(json.loads(winners_json)) if winners_json else ()
+        return GameTable(
+            game_id, status, score_kind_of(rules), seats, tuple(lines), totals, winners
+        )
+
+    async def standings(
+        self,
+        chat_id: int | None = None,
+        score_kind: ScoreKind = "points",
+        *,
+        limit: int = 20,
+        min_games: int = 1,
+    ) -> list[PlayerStanding]:
+        """Players by games won, then win rate, then fewest points per hand.
+
+        ``chat_id`` None means every chat.
+        """
+        return await self._standings(chat_id, score_kind, None, limit, min_games)
+
+    async def player_standing(
+        self, user_id: int, chat_id: int | None = None, score_kind: ScoreKind = "points"
+    ) -> PlayerStanding | None:
+        """One player's record, or None if they finished no such game."""
+        found = await self._standings(chat_id, score_kind, user_id, 1, 1)
+        return found[0] if found else None
+
+    async def _standings(
+        self,
+        chat_id: int | None,
+        score_kind: ScoreKind,
+        user_id: int | None,
+        limit: int,
+        min_games: int,
+    ) -> list[PlayerStanding]:
+        r = game_results.c
+        where = [r.score_kind == score_kind, r.user_id.is_not(None)]
+        if chat_id is not None:
+            where.append(r.chat_id == chat_id)
+        if user_id is not None:
+            where.append(r.user_id == user_id)
+        agg = (
+            select(
+                r.user_id,
+                func.count().label("games"),
+                _sum(r.won).label("wins"),
+                _sum(r.hands).label("hands"),
+                _sum(r.total_re).label("re"),
+                _sum(r.total_im).label("im"),
+                _sum(r.moons).label("moons"),
+                func.min(r.rank_key).label("best"),
+                func.max(r.rank_key).label("worst"),
+            )
+            .where(*where)
+            .group_by(r.user_id)
+            .having(func.count() >= min_games)
+            .cte("agg")
+        )
+
+        def order(t: Any) -> list[ColumnElement[Any]]:
+            # Ranking: wins, then win rate, then the smallest average per hand (its
+            # magnitude in Complex Hearts, where |z| is what the game minimises).
+            if score_kind == "complex":
+                average = (_ONE * t.re * t.re + _ONE * t.im * t.im) / (_ONE * t.hands * t.hands)
+            else:
+                average = _ONE * t.re / t.hands
+            return [t.wins.desc(), (_ONE * t.wins / t.games).desc(), average.asc(), t.user_id]
+
+        top = select(agg).order_by(*order(agg.c)).limit(limit).cte("top")
+        rows = await self._db.read(select(top, _name_of(top.c.user_id)).order_by(*order(top.c)))
+        if not rows:
+            return []
+        best: dict[int, Score] = {}
+        worst: dict[int, Score] = {}
+        if score_kind == "complex":
+            # The totals of the games with the smallest and largest |z|, per player.
+            games_of = await self._db.read(
+                select(r.user_id, r.rank_key, r.total_re, r.total_im)
+                .where(*where, r.user_id.in_([row[0] for row in rows]))
+                .order_by(r.user_id, r.rank_key)
+            )
+            for uid, _, re, im in games_of:
+                best.setdefault(uid, complex(re, im))
+                worst[uid] = complex(re, im)
+        standings = []
+        for uid, played, wins, hands, re, im, moons, low, high, name in rows:
+            average_per_hand: float | complex = (
+                (complex(re / hands, im / hands) if score_kind == "complex" else re / hands)
+                if hands
+                else 0.0
+            )
+            standings.append(
+                PlayerStanding(
+                    user_id=uid,
+                    display_name=name or str(uid),
+                    score_kind=score_kind,
+                    games_played=played,
+                    games_won=wins,
+                    hands_played=hands,
+                    average_per_hand=average_per_hand,
+                    moons_shot=moons,
+                    best_game=best.get(uid, low),
+                    worst_game=worst.get(uid, high),
+                )
+            )
+        return standings
+
+    async def player_history(
+        self, user_id: int, *, limit: int = 10, chat_id: int | None = None
+    ) -> list[PlayerGame]:
+        """The player's most recent finished games, newest first."""
+        r = game_results.c
+        where = [r.user_id == user_id]
+        if chat_id is not None:
+            where.append(r.chat_id == chat_id)
+        rows = await self._db.read(
+            select(
+                r.game_id,
+                r.chat_id,
+                r.finished_at,
+                r.score_kind,
+                r.players,
+                r.seat,
+                r.total_re,
+                r.total_im,
+                r.place,
+                r.won,
+                r.hands,
+                r.moons,
+            )
+            .where(*where)
+            .order_by(r.finished_at.desc(), r.game_id.desc())
+            .limit(limit)
+        )
+        return [
+            PlayerGame(
+                game_id=game_id,
+                chat_id=chat,
+                finished_at=datetime.fromtimestamp(at / 1000, tz=UTC),
+                score_kind=kind,
+                players=players,
+                seat=seat,
+                total=join_score(re, im, kind == "complex"),
+                place=place,
+                won=bool(won),
+                hands=hands,
+                moons=moons,
+            )
+            for game_id, chat, at, kind, players, seat, re, im, place, won, hands, moons in rows
+        ]
+
+    # ------------------------------------------------------------ ratings
+
+    async def rating_changes(self, game_id: int, chat_id: int | None = None) -> list[RatingChange]:
+        """What a game did to each player's rating in its chat (``chat_id``) or overall."""
+        scope = OVERALL if chat_id is None else chat_id
+        c = rating_changes.c
+        rows = await self._db.read(
+            select(*_CHANGE)
+            .join_from(rating_changes, games, games.c.id == c.game_id)
+            .where(c.game_id == game_id, c.chat_id == scope)
+            .order_by(c.seat)
+        )
+        return [_change(row) for row in rows]
+
+    async def rating_history(
+        self, player: int, chat_id: int | None = None, pool: Pool = "main", *, limit: int = 200
+    ) -> list[RatingChange]:
+        """A player's rating changes in a chat (or overall), oldest first (the last
+        ``limit``)."""
+        scope = OVERALL if chat_id is None else chat_id
+        c = rating_changes.c
+        newest = (
+            select(*_CHANGE, rated_games.c.seq)
+            .join_from(rating_changes, rated_games, rated_games.c.game_id == c.game_id)
+            .join(games, games.c.id == c.game_id)
+            .where(c.player == player, c.pool == pool, c.chat_id == scope)
+            .order_by(rated_games.c.seq.desc())
+            .limit(limit)
+            .subquery("newest")
+        )
+        rows = await self._db.read(select(newest).order_by(newest.c.seq))
+        return [_change(row[:-1]) for row in rows]
+
+    def _board(self, pool: Pool, scope: int) -> Select[Any]:
+        r = ratings.c
+        return select(r.player).where(r.pool == pool, r.chat_id == scope, r.player > 0)
+
+    async def rating_board(
+        self, chat_id: int | None = None, pool: Pool = "main", *, limit: int = 10
+    ) -> list[RatingEntry]:
+        """The best-rated people of a chat (or overall) by μ − 3σ, then the computer
+        levels' fixed ratings; empty when nobody is rated in the scope."""
+        scope = OVERALL if chat_id is None else chat_id
+        rated = await self._rated_people(pool, scope)
+        r = ratings.c
+        people = await self._db.read(
+            select(r.player, r.mu, r.sigma, r.games, func.coalesce(_name_of(r.player), ""))
+            .where(r.pool == pool, r.chat_id == scope, r.player > 0)
+            .order_by((r.mu - 3 * r.sigma).desc(), r.player)
+            .limit(limit)
+        )
+        board = [
+            RatingEntry(p, name, Skill(mu, sigma), played, place, rated)
+            for place, (p, mu, sigma, played, name) in enumerate(people, start=1)
+        ]
+        if not board:
+            return []
+        # The computer levels' fixed ratings, strongest first (rows a database kept from
+        # before they were fixed are left out, and go with the next rebuild).
+        return board + sorted(
+            (
+                RatingEntry(COMPUTER_PLAYERS[level], "", skill, 0, 0, rated)
+                for level, skill in ANCHORS.items()
+            ),
+            key=lambda e: -e.skill.conservative,
+        )
+
+    async def player_rating(
+        self, player: int, chat_id: int | None = None, pool: Pool = "main"
+    ) -> RatingEntry | None:
+        scope = OVERALL if chat_id is None else chat_id
+        r = ratings.c
+        other = ratings.alias("o")
+        above = (
+            select(func.count())
+            .where(
+                other.c.pool == r.pool,
+                other.c.chat_id == r.chat_id,
+                other.c.player > 0,
+                other.c.mu - 3 * other.c.sigma > r.mu - 3 * r.sigma,
+            )
+            .scalar_subquery()
+        )
+        rows = await self._db.read(
+            select(r.mu, r.sigma, r.games, func.coalesce(_name_of(r.player), ""), above).where(
+                r.pool == pool, r.chat_id == scope, r.player == player
+            )
+        )
+        if not rows:
+            return None
+        mu, sigma, played, name, higher = rows[0]
+        rated = await self._rated_people(pool, scope)
+        return RatingEntry(player, name, Skill(mu, sigma), played, higher + 1, rated)
+
+    async def _rated_people(self, pool: Pool, scope: int) -> int:
+        r = ratings.c
+        rows = await self._db.read(
+            select(func.count()).where(r.pool == pool, r.chat_id == scope, r.player > 0)
+        )
+        return int(rows[0][0])
+
+    async def rebuild_ratings(self) -> RebuildReport:
+        """Recompute every rating from the stored games, in the order they were rated
+        (games never rated after, in the order they finished); all in one transaction."""
+        async with self._db.serial:
+            stored, order, rebuilt = await self._db.transact(_rebuild, self._db)
+        differing = sum(
+            1 for game, scope, player, *rest in rebuilt if stored.get((game, scope, player)) != rest
+        )
+        differing += len(stored.keys() - {(r[0], r[1], r[2]) for r in rebuilt})
+        return RebuildReport(len(order), len(rebuilt), differing)
+
+
+def _rebuild(
+    db: Connection, database: Database
+) -> tuple[dict[Any, list[Any]], list[int], list[Any]]:
+    """`Standings.rebuild_ratings`'s transaction: the stored changes, the games in the
+    order they are rated again, and the changes after."""
+    c = rating_changes.c
+    values = select(
+        c.game_id, c.chat_id, c.player, c.mu_before, c.sigma_before, c.mu_after, c.sigma_after
+    )
+    stored = {
+        (game, scope, player): list(rest) for game, scope, player, *rest in db.execute(values)
+    }
+    # Cancelled games count when they were rated as they were cancelled (after their first
+    # hand); those cancelled before cancelling cost a rating stay free.
+    order = list(
+        db.execute(
+            select(games.c.id)
+            .outerjoin(rated_games, rated_games.c.game_id == games.c.id)
+            .where(
+                (games.c.status == "finished")
+                | ((games.c.status == "cancelled") & rated_games.c.seq.is_not(None))
+            )
+            .order_by(
+                rated_games.c.seq.is_(None), rated_games.c.seq, games.c.finished_at, games.c.id
+            )
+        ).scalars()
+    )
+    for table in (rating_changes, ratings, rated_games):
+        db.execute(table.delete())
+    for game_id in order:
+        rate_finished(db, database, game_id)
+    return stored, order, list(db.execute(values))

@@ -1,0 +1,59 @@
+"""`Storage`: the database opened, and its repositories, one per subject."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .database import Database, Dialect, Synchronous
+from .journal import Journal
+from .ledger import Ledger
+from .maintenance import Maintenance
+from .people import People
+from .standings import Standings
+from .tournament_store import Tournaments
+
+
+class Storage:
+    """The repositories of one database; closing it closes the database.
+
+    ``games`` (the game journal), ``people`` (users, chats, languages), ``standings``
+    (scores and ratings), ``tournaments``, ``ledger`` (handled updates) and
+    ``maintenance`` (backup, replay proofs). Every write is committed (durable) before
+    its coroutine returns. Open with `storage.open_storage`.
+    """
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.games = Journal(database)
+        self.people = People(database)
+        self.standings = Standings(database)
+        self.tournaments = Tournaments(database)
+        self.ledger = Ledger(database)
+        self.maintenance = Maintenance(database, self.games)
+
+    @classmethod
+    async def open(cls, where: str | Path, *, synchronous: Synchronous = "NORMAL") -> Storage:
+        return cls(await Database.open(where, synchronous=synchronous))
+
+    @property
+    def path(self) -> str:
+        """The SQLite file, or the PostgreSQL address without its password."""
+        return self.database.path
+
+    @property
+    def dialect(self) -> Dialect:
+        return self.database.dialect
+
+    @property
+    def write_failure(self) -> str | None:
+        """Why the last write failed (None once a write succeeds again): `/healthz`."""
+        return self.database.write_failure
+
+    async def close(self) -> None:
+        await self.database.close()
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Callable
 
 from bot.basics import Person, UserError
+from bot.core.phases import Phase
 from bot.i18n import Msg, Tr, msg
 from bot.tables import render
 from bot.tables.clock import TurnClock
@@ -46,7 +47,7 @@ class Closer:
     async def cancel_game(self, game_id: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table = self.registry.require(game_id)
-            if table.status not in ("lobby", "active"):
+            if not table.phase.live:
                 raise UserError(msg("There's nothing to cancel here."))
             await require_host(table, person, self.is_admin)
             said = msg("✖ The game was cancelled by {name}.", name=render.who(person.name))
@@ -61,10 +62,7 @@ class Closer:
         told in their DMs (the group cannot be written to)."""
         for table in self.registry.of_chat(chat_id):
             async with self.registry.lock(table.id):
-                if self.registry.get(table.id) is not table or table.status not in (
-                    "lobby",
-                    "active",
-                ):
+                if self.registry.get(table.id) is not table or not table.phase.live:
                     continue
                 log.info("game %s ends: chat %s removed the bot", table.id, chat_id)
                 said = msg(
@@ -86,7 +84,7 @@ class Closer:
         `dm_said` (people in a lobby have none: `post_to_lobby` sends it to them), and
         everything kept for it dropped. Under the table's lock."""
         rated = await self.storage.cancel_game(table.id)
-        table.status = "cancelled"
+        table.enter(Phase.CANCELLED)
         changes = await self.ratings.changes(table) if rated else None
         if table_screen is not None and table.ui.table_message_id is not None:
             screen = table_screen

@@ -1,0 +1,68 @@
+"""What can be asked of a table, as data: the adapters (a DM button, the table page, the
+turn clock, the lobby) build these, and `bot.core.table.decide` says what each does."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.i18n import Msg
+from engine import Card, Game, Move
+
+
+class Mover(Enum):
+    """Who made a move."""
+
+    PERSON = "person"
+    """The seat's person, from a DM button."""
+    PAGE = "page"
+    """The seat's person, on the table page (which shows it; the DM catches up later)."""
+    COMPUTER = "computer"
+    """A computer player in its own seat."""
+    STAND_IN = "stand_in"
+    """A computer player for a person who is away (journaled as a stand-in's move)."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Start the lobby's game (its seats are filled): `game` is the dealt game."""
+
+    game: Game
+
+
+@dataclass(frozen=True)
+class MakeMove:
+    """Pass three cards, play a card or choose the moon's scoring."""
+
+    move: Move
+    mover: Mover
+
+
+@dataclass(frozen=True)
+class TimeOut:
+    """A person's turn timer ran out: a computer player makes `move` for them, the seat
+    counts the timeout, and at `limit` timeouts in a row the computer keeps the seat."""
+
+    move: Move
+    limit: int
+
+
+@dataclass(frozen=True)
+class TakeOver:
+    """A computer player holds `seat` until its person sends /rejoin (they left, blocked
+    the bot, never showed up); `said`: what the group is told, if anything."""
+
+    seat: int
+    said: Msg | None = None
+
+
+@dataclass(frozen=True)
+class ChooseCard:
+    """Select (or unselect) a card to pass."""
+
+    seat: int
+    card: Card
+    on_page: bool = False
+
+
+Command = Deal | MakeMove | TimeOut | TakeOver | ChooseCard

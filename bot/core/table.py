@@ -1,0 +1,205 @@
+"""What a command does to a table: `decide` changes the table in memory, checks every
+phase it goes through against the declared transitions, and says what must follow (the
+effects). It stores nothing and shows nothing: the runner does, and puts the table back
+with `Outcome.undo` when what must be durable cannot be stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bot.basics import UserError
+from bot.core import phases
+from bot.core.commands import ChooseCard, Command, Deal, MakeMove, Mover, TakeOver, TimeOut
+from bot.core.effects import (
+    AnnounceHand,
+    ArmNext,
+    ClearNudges,
+    Effect,
+    FinishGame,
+    PushPages,
+    SaveSoon,
+    ShowAll,
+    ShowDeal,
+    ShowSeat,
+    StoreDeal,
+    StoreMove,
+    StoreTable,
+    TellGroup,
+    TellTournament,
+    Urgency,
+)
+from bot.core.phases import Phase
+from bot.i18n import msg
+from bot.tables.model import Table
+from engine import CardPlayed, CardsPassed, Event, Game, GameOver, HandScored, MoonShot
+
+AWAY = msg(
+    "You timed out 3 times in a row, so a computer player holds your seat. Send /rejoin to "
+    "take it back."
+)
+
+
+def _nothing() -> None:
+    return None
+
+
+@dataclass
+class Outcome:
+    """What a command did: the engine's events, the effects that must follow, the phases
+    the table went through, and how to put the table back as it was."""
+
+    effects: list[Effect] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    path: list[Phase] = field(default_factory=list)
+    undo: Callable[[], None] = _nothing
+
+
+def decide(table: Table, command: Command) -> Outcome:
+    """Carry out `command` on `table` in memory. Raises (`UserError`, the engine's
+    `IllegalMove`) with the table unchanged when the command is refused."""
+    match command:
+        case Deal():
+            return _deal(table, command.game)
+        case MakeMove():
+            return _move(table, command)
+        case TimeOut():
+            return _time_out(table, command)
+        case TakeOver():
+            return _take_over(table, command)
+        case ChooseCard():
+            return _choose(table, command)
+
+
+def _deal(table: Table, game: Game) -> Outcome:
+    before = table.phase
+    first = phases.of_game(game)
+    table.enter(first)
+    table.game = game
+
+    def undo() -> None:
+        table.game, table.phase = None, before
+
+    effects: list[Effect] = [StoreDeal(), ShowDeal(), ArmNext()]
+    if table.tournament_id is not None:
+        effects.append(TellTournament())
+    effects.append(PushPages())
+    return Outcome(effects, [], [first], undo)
+
+
+def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _nothing) -> Outcome:
+    game = table.game
+    if game is None or not table.phase.dealt:
+        raise UserError(msg("That game is over."))
+    move = command.move
+    seat = move.seat
+    s = table.seats[seat]
+    presence = (s.timeouts, table.ui.idle_message_ids.get(seat)) if s is not None else None
+    if command.mover in (Mover.PERSON, Mover.PAGE) and s is not None:
+        if s.away:
+            raise UserError(AWAY)
+        # A press shows its person is there (an illegal card too); only a move storage
+        # refuses is undone whole.
+        s.timeouts = 0
+        table.ui.idle_message_ids.pop(seat, None)  # a next spell of timeouts gets its own
+    before_game, before_phase = game.copy(), table.phase
+    selection = table.ui.selections.get(seat)
+    events = move.apply(game)  # an illegal move raises here, and nothing has changed
+    if move.kind == "pass":
+        table.ui.selections.pop(seat, None)
+    path = _walk(table, events)
+
+    def undo() -> None:
+        table.game, table.phase = before_game, before_phase
+        if selection is not None:
+            table.ui.selections[seat] = selection
+        if s is not None and presence is not None:
+            s.timeouts, idle = presence
+            if idle is not None:
+                table.ui.idle_message_ids[seat] = idle
+        undo_also()
+
+    effects: list[Effect] = [StoreMove(move, stand_in=command.mover is Mover.STAND_IN)]
+    for event in events:
+        if isinstance(event, HandScored):
+            effects.append(AnnounceHand(event.hand_number))
+        if isinstance(event, GameOver):
+            effects.append(FinishGame())
+    acted = sorted({e.seat for e in events if isinstance(e, CardPlayed | CardsPassed | MoonShot)})
+    effects.extend(ClearNudges(n) for n in acted)
+    effects.append(ShowAll(frozenset() if command.mover is Mover.PAGE else frozenset(acted)))
+    said = tuple(events)
+    effects.append(ArmNext(said))
+    if table.tournament_id is not None:
+        effects.append(TellTournament(said))
+    effects.append(PushPages(said))
+    return Outcome(effects, events, path, undo)
+
+
+def _walk(table: Table, events: list[Event]) -> list[Phase]:
+    """Take the table through the phases a move led to: a scored hand's end, then the next
+    hand's pass or play, or the game's end."""
+    assert table.game is not None
+    path = []
+    if any(isinstance(e, HandScored) for e in events):
+        path.append(Phase.HAND_OVER)
+    path.append(phases.of_game(table.game))
+    for phase in path:
+        table.enter(phase)
+    return path
+
+
+def _time_out(table: Table, command: TimeOut) -> Outcome:
+    seat = command.move.seat
+    s = table.seats[seat]
+    if s is None or table.game is None:
+        raise UserError(msg("That game is over."))
+    before = (s.timeouts, s.away)
+    s.timeouts += 1
+    if s.timeouts >= command.limit:
+        s.away = True
+
+    def put_back() -> None:
+        s.timeouts, s.away = before
+
+    try:
+        return _move(table, MakeMove(command.move, Mover.STAND_IN), put_back)
+    except BaseException:
+        put_back()
+        raise
+
+
+def _take_over(table: Table, command: TakeOver) -> Outcome:
+    s = table.seats[command.seat]
+    if s is None or s.kind == "computer" or s.away:
+        return Outcome()
+    s.away = True
+
+    def undo() -> None:
+        s.away = False
+
+    effects: list[Effect] = [StoreTable()]
+    if command.said is not None:
+        effects.append(TellGroup(command.said))
+    effects += [ShowAll(), ArmNext()]
+    return Outcome(effects, [], [], undo)
+
+
+def _choose(table: Table, command: ChooseCard) -> Outcome:
+    game, seat, card = table.game, command.seat, command.card
+    if game is None or table.phase is not Phase.PASSING:
+        raise UserError(msg("That button is from an earlier hand."))
+    if game.has_passed(seat):
+        raise UserError(msg("Passed. Waiting for the others…"))
+    if card not in game.hand(seat):
+        raise UserError(msg("You don't have {card}.", card=card.symbol))
+    chosen = table.ui.selections.setdefault(seat, [])
+    if card.code in chosen:
+        chosen.remove(card.code)
+    elif len(chosen) >= 3:
+        raise UserError(msg("3/3 selected — tap one to unselect it."))
+    else:
+        chosen.append(card.code)
+    urgency = Urgency.EDIT if command.on_page else Urgency.MOVED
+    return Outcome([SaveSoon(), ShowSeat(seat, urgency)])

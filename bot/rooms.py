@@ -207,7 +207,7 @@ def open_rooms(
         moves=moves,
         clock=turns,
         lobby=lobby,
-        rules_menu=RulesMenu(registry, screens, is_admin),
+        rules_menu=RulesMenu(registry, screens, is_admin, runner),
         presence=presence,
         closer=closer,
         links=links,
@@ -231,8 +231,17 @@ def carry_out(
     """Who carries out each effect of the core (the order they run in is the core's own,
     `bot.core.effects.ORDER`; the tournaments and the table pages add theirs)."""
 
+    async def store_lobby(table: Table, _: effects.StoreLobby) -> None:
+        await registry.storage.update_lobby(
+            table.id, table.rules, table.stored_seats(), table.stored_meta()
+        )
+        registry.reseat(table)  # who sits where now (fewer seats may have left someone out)
+
     async def store_table(table: Table, _: effects.StoreTable) -> None:
         await registry.save(table)
+
+    async def show_lobby(table: Table, _: effects.ShowLobby) -> None:
+        screens.show_lobby(table)
 
     async def save_soon(table: Table, _: effects.SaveSoon) -> None:
         registry.save_soon(table)
@@ -254,6 +263,7 @@ def carry_out(
     async def show_seat(table: Table, effect: effects.ShowSeat) -> None:
         screens.show_dm(table, effect.seat, URGENCY[effect.urgency])
 
+    runner.on(effects.StoreLobby, store_lobby)
     runner.on(effects.StoreDeal, moves.store_deal)
     runner.on(effects.StoreMove, moves.store_move)
     runner.on(effects.StoreTable, store_table)
@@ -261,6 +271,7 @@ def carry_out(
     runner.on(effects.FinishGame, moves.finish)
     runner.on(effects.TellGroup, tell_group)
     runner.on(effects.ClearNudges, clear_nudges)
+    runner.on(effects.ShowLobby, show_lobby)
     runner.on(effects.ShowDeal, show_deal)
     runner.on(effects.ShowAll, show_all)
     runner.on(effects.ShowSeat, show_seat)

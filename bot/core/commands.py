@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.i18n import Msg
-from engine import Card, Game, Move
+from bot.tables.model import TableOptions
+from engine import Card, Game, Move, Rules
 
 
 class Mover(Enum):
@@ -65,4 +66,56 @@ class ChooseCard:
     on_page: bool = False
 
 
-Command = Deal | MakeMove | TimeOut | TakeOver | ChooseCard
+@dataclass(frozen=True)
+class Sit:
+    """A person takes the lobby's first empty seat (and stops waiting, if they did)."""
+
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A person who pressed Join waits to sit until they open their DM with the bot."""
+
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class StopWaiting:
+    """A person no longer waits to sit (seated elsewhere, or the table is full)."""
+
+    user_id: int
+
+
+@dataclass(frozen=True)
+class Stand:
+    """A person leaves the lobby: their seat is emptied, or they stop waiting."""
+
+    user_id: int
+
+
+@dataclass(frozen=True)
+class AddComputer:
+    """A computer player takes the first empty seat."""
+
+
+@dataclass(frozen=True)
+class EmptySeat:
+    """The host empties a seat (✖)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class SetRules:
+    """The host changed the lobby's rules or options (the number of seats too)."""
+
+    rules: Rules
+    options: TableOptions
+
+
+LobbyCommand = Sit | Wait | StopWaiting | Stand | AddComputer | EmptySeat | SetRules
+
+Command = Deal | MakeMove | TimeOut | TakeOver | ChooseCard | LobbyCommand

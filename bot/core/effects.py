@@ -45,6 +45,11 @@ class StoreMove:
 
 
 @dataclass(frozen=True)
+class StoreLobby:
+    """Durable: the lobby's seats, rules and who waits to sit."""
+
+
+@dataclass(frozen=True)
 class StoreTable:
     """Durable: the table's seat and screen state (a seat taken over or given back)."""
 
@@ -73,6 +78,11 @@ class ClearNudges:
     """Delete the "your turn" and "⏰ s left" messages of a seat that moved."""
 
     seat: int
+
+
+@dataclass(frozen=True)
+class ShowLobby:
+    """The lobby's message shows its seats and rules as they are now."""
 
 
 @dataclass(frozen=True)
@@ -126,12 +136,14 @@ class PushPages:
 
 Effect = (
     StoreDeal
+    | StoreLobby
     | StoreMove
     | StoreTable
     | AnnounceHand
     | FinishGame
     | TellGroup
     | ClearNudges
+    | ShowLobby
     | ShowDeal
     | ShowAll
     | ShowSeat
@@ -141,7 +153,7 @@ Effect = (
     | PushPages
 )
 
-DURABLE: tuple[type[Effect], ...] = (StoreDeal, StoreMove, StoreTable)
+DURABLE: tuple[type[Effect], ...] = (StoreLobby, StoreDeal, StoreMove, StoreTable)
 """Committed first; if one fails, the command is undone in memory and nothing else runs."""
 
 ORDER: tuple[type[Effect], ...] = (
@@ -150,6 +162,7 @@ ORDER: tuple[type[Effect], ...] = (
     FinishGame,
     TellGroup,
     ClearNudges,
+    ShowLobby,
     ShowDeal,
     ShowAll,
     ShowSeat,

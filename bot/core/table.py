@@ -11,7 +11,23 @@ from dataclasses import dataclass, field
 
 from bot.basics import UserError
 from bot.core import phases
-from bot.core.commands import ChooseCard, Command, Deal, MakeMove, Mover, TakeOver, TimeOut
+from bot.core.commands import (
+    AddComputer,
+    ChooseCard,
+    Command,
+    Deal,
+    EmptySeat,
+    LobbyCommand,
+    MakeMove,
+    Mover,
+    SetRules,
+    Sit,
+    Stand,
+    StopWaiting,
+    TakeOver,
+    TimeOut,
+    Wait,
+)
 from bot.core.effects import (
     AnnounceHand,
     ArmNext,
@@ -22,8 +38,10 @@ from bot.core.effects import (
     SaveSoon,
     ShowAll,
     ShowDeal,
+    ShowLobby,
     ShowSeat,
     StoreDeal,
+    StoreLobby,
     StoreMove,
     StoreTable,
     TellGroup,
@@ -32,7 +50,7 @@ from bot.core.effects import (
 )
 from bot.core.phases import Phase
 from bot.i18n import msg
-from bot.tables.model import Table
+from bot.tables.model import Seat, Table
 from engine import CardPlayed, CardsPassed, Event, Game, GameOver, HandScored, MoonShot
 
 AWAY = msg(
@@ -70,6 +88,8 @@ def decide(table: Table, command: Command) -> Outcome:
             return _take_over(table, command)
         case ChooseCard():
             return _choose(table, command)
+        case _:
+            return _lobby(table, command)
 
 
 def _deal(table: Table, game: Game) -> Outcome:
@@ -203,3 +223,47 @@ def _choose(table: Table, command: ChooseCard) -> Outcome:
         chosen.append(card.code)
     urgency = Urgency.EDIT if command.on_page else Urgency.MOVED
     return Outcome([SaveSoon(), ShowSeat(seat, urgency)])
+
+
+def _lobby(table: Table, command: LobbyCommand) -> Outcome:
+    """A change of a lobby's seats or rules: stored, then shown (a rule change is shown by
+    its menu). Refused with the lobby unchanged."""
+    if table.phase is not Phase.LOBBY:
+        raise UserError(msg("A game is already in progress here."))
+    before = table.lobby_state()
+    seats, pending = table.seats, table.ui.pending
+    match command:
+        case Sit(user_id, name):
+            if table.seat_of(user_id) is not None:
+                raise UserError(msg("You're already at this table."))
+            if None not in seats:
+                raise UserError(msg("The table is full."))
+            seats[seats.index(None)] = Seat("human", name, user_id)
+            pending.pop(user_id, None)
+        case Wait(user_id, name):
+            pending[user_id] = name
+        case StopWaiting(user_id):
+            pending.pop(user_id, None)
+        case Stand(user_id):
+            seat = table.seat_of(user_id)
+            if seat is not None:
+                seats[seat] = None
+            elif pending.pop(user_id, None) is None:
+                raise UserError(msg("You're not sitting at this table."))
+        case AddComputer():
+            if None not in seats:
+                raise UserError(msg("No empty seat for a computer player."))
+            seats[seats.index(None)] = table.computer()
+        case EmptySeat(seat):
+            if not 0 <= seat < len(seats) or seats[seat] is None:
+                raise UserError(msg("That button isn't valid any more."))
+            seats[seat] = None
+        case SetRules(rules, options):
+            table.rules, table.options = rules, options
+            if len(table.seats) != rules.players:
+                table.resize(rules.players)
+            for s in table.seats:
+                if s is not None and s.kind == "computer":
+                    s.level = options.computer_level
+            return Outcome([StoreLobby()], undo=lambda: table.restore(before))
+    return Outcome([StoreLobby(), ShowLobby()], undo=lambda: table.restore(before))

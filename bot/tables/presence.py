@@ -4,7 +4,7 @@ computer player hold their seat until they ``/rejoin``."""
 from __future__ import annotations
 
 from bot.basics import Person, UserError
-from bot.core.commands import TakeOver
+from bot.core.commands import Stand, TakeOver
 from bot.core.phases import Phase
 from bot.core.runner import Runner
 from bot.i18n import Msg, msg
@@ -118,9 +118,7 @@ class Presence:
             s = table.seats[seat]
             assert s is not None
             if table.phase is Phase.LOBBY:
-                with self.registry.lobby_change(table):
-                    table.seats[seat] = None
-                    await self.lobby.save(table)
+                await self.lobby.change(table, Stand(chat_id))
                 return
             said = msg(
                 "🚫 {name} blocked me; a computer player takes the seat until they "

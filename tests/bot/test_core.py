@@ -23,7 +23,21 @@ from hypothesis import strategies as st
 
 from bot.basics import UserError
 from bot.core import effects, phases
-from bot.core.commands import ChooseCard, Command, Deal, MakeMove, Mover, TakeOver, TimeOut
+from bot.core.commands import (
+    AddComputer,
+    ChooseCard,
+    Command,
+    Deal,
+    EmptySeat,
+    MakeMove,
+    Mover,
+    SetRules,
+    Sit,
+    Stand,
+    TakeOver,
+    TimeOut,
+    Wait,
+)
 from bot.core.phases import TRANSITIONS, IllegalTransition, Phase
 from bot.core.runner import Runner
 from bot.tables.model import Seat, Table, TableOptions
@@ -438,3 +452,51 @@ def test_a_whole_game_goes_through_every_phase_of_a_hand_to_the_end() -> None:
 
     visited = asyncio.run(play())
     assert {Phase.PASSING, Phase.PLAYING, Phase.FINISHED} <= visited
+
+
+# ---------------------------------------------------------------------- the lobby
+
+
+async def test_a_lobby_change_is_stored_then_shown_and_one_storage_refuses_is_undone() -> None:
+    runner = Runner()
+    seen: list[str] = []
+    refuse = [False]
+
+    async def store(table: Table, _: effects.StoreLobby) -> None:
+        seen.append("StoreLobby")
+        if refuse[0]:
+            raise OSError("disk full")
+
+    runner.on(effects.StoreLobby, store)
+    _recording(runner, seen, effects.ShowLobby)
+    table = _table(4, humans=1)
+    table.seats[2] = table.seats[3] = None
+    await runner.run(table, Sit(7, "Ann"))
+    await runner.run(table, Wait(8, "Bob"))
+    assert seen == ["StoreLobby", "ShowLobby"] * 2
+    assert _seats(table)[2][:3] == ("human", "Ann", 7) and table.ui.pending == {8: "Bob"}
+    refuse[0] = True
+    before, pending = _seats(table), dict(table.ui.pending)
+    for command in (
+        AddComputer(),
+        Stand(7),
+        Sit(8, "Bob"),
+        SetRules(Rules(players=3), table.options),
+    ):
+        with pytest.raises(OSError):
+            await runner.run(table, command)
+        assert _seats(table) == before and table.ui.pending == pending
+        assert table.rules.players == 4
+    refuse[0] = False
+    seen.clear()
+    await runner.run(table, AddComputer())
+    with pytest.raises(UserError):
+        await runner.run(table, AddComputer())  # full now
+    with pytest.raises(UserError):
+        await runner.run(table, Stand(99))
+    with pytest.raises(UserError):
+        await runner.run(table, EmptySeat(9))
+    assert seen == ["StoreLobby", "ShowLobby"]
+    await runner.run(table, Deal(Game(table.rules, seed=1)))
+    with pytest.raises(UserError):
+        await runner.run(table, Sit(9, "Cy"))  # a game is in progress

@@ -180,7 +180,7 @@ def open_rooms(
     lobby = Lobby(
         registry, screens, moves, closer, scheduler, config, is_admin, is_member, random_deal
     )
-    presence = Presence(registry, screens, turns, lobby, closer, runner)
+    presence = Presence(registry, screens, lobby, closer, runner)
     outbox.on_gone = presence.chat_gone
     links = DirectChats(registry, screens, lobby)
     desk = TableDesk(registry, moves, lobby, presence, closer, links)
@@ -263,6 +263,10 @@ def carry_out(
     async def show_seat(table: Table, effect: effects.ShowSeat) -> None:
         screens.show_dm(table, effect.seat, URGENCY[effect.urgency])
 
+    async def resend(table: Table, effect: effects.ResendScreen) -> None:
+        await screens.send_dm_again(table, effect.seat)
+        await registry.save(table)
+
     runner.on(effects.StoreLobby, store_lobby)
     runner.on(effects.StoreDeal, moves.store_deal)
     runner.on(effects.StoreMove, moves.store_move)
@@ -275,6 +279,7 @@ def carry_out(
     runner.on(effects.ShowDeal, show_deal)
     runner.on(effects.ShowAll, show_all)
     runner.on(effects.ShowSeat, show_seat)
+    runner.on(effects.ResendScreen, resend)
     runner.on(effects.SaveSoon, save_soon)
     runner.on(effects.ArmNext, turns.arm_next)
 

@@ -58,6 +58,21 @@ class TakeOver:
 
 
 @dataclass(frozen=True)
+class Rejoin:
+    """A person away from `seat` takes it back from the computer player."""
+
+    seat: int
+    said: Msg
+
+
+@dataclass(frozen=True)
+class ToggleTracker:
+    """Open or close the 📋 cards-played list on a seat's screen."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class ChooseCard:
     """Select (or unselect) a card to pass."""
 
@@ -118,4 +133,4 @@ class SetRules:
 
 LobbyCommand = Sit | Wait | StopWaiting | Stand | AddComputer | EmptySeat | SetRules
 
-Command = Deal | MakeMove | TimeOut | TakeOver | ChooseCard | LobbyCommand
+Command = Deal | MakeMove | TimeOut | TakeOver | Rejoin | ToggleTracker | ChooseCard | LobbyCommand

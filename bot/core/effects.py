@@ -107,6 +107,14 @@ class ShowSeat:
 
 
 @dataclass(frozen=True)
+class ResendScreen:
+    """A new living DM for the seat at the bottom of its chat (its old one is far up), its
+    id stored at once."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class SaveSoon:
     """The table's screen state changed: store it within a second (not worth a
     transaction per tap)."""
@@ -147,6 +155,7 @@ Effect = (
     | ShowDeal
     | ShowAll
     | ShowSeat
+    | ResendScreen
     | SaveSoon
     | ArmNext
     | TellTournament
@@ -166,6 +175,7 @@ ORDER: tuple[type[Effect], ...] = (
     ShowDeal,
     ShowAll,
     ShowSeat,
+    ResendScreen,
     SaveSoon,
     ArmNext,
     TellTournament,

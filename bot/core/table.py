@@ -20,12 +20,14 @@ from bot.core.commands import (
     LobbyCommand,
     MakeMove,
     Mover,
+    Rejoin,
     SetRules,
     Sit,
     Stand,
     StopWaiting,
     TakeOver,
     TimeOut,
+    ToggleTracker,
     Wait,
 )
 from bot.core.effects import (
@@ -35,6 +37,7 @@ from bot.core.effects import (
     Effect,
     FinishGame,
     PushPages,
+    ResendScreen,
     SaveSoon,
     ShowAll,
     ShowDeal,
@@ -88,6 +91,13 @@ def decide(table: Table, command: Command) -> Outcome:
             return _take_over(table, command)
         case ChooseCard():
             return _choose(table, command)
+        case Rejoin():
+            return _rejoin(table, command)
+        case ToggleTracker(seat):
+            if table.game is None or not table.options.track_cards:
+                raise UserError(msg("That button isn't valid any more."))
+            table.ui.tracker_open[seat] = not table.ui.tracker_open.get(seat, False)
+            return Outcome([SaveSoon(), ShowSeat(seat, Urgency.MOVED)])
         case _:
             return _lobby(table, command)
 
@@ -203,6 +213,24 @@ def _take_over(table: Table, command: TakeOver) -> Outcome:
     if command.said is not None:
         effects.append(TellGroup(command.said))
     effects += [ShowAll(), ArmNext()]
+    return Outcome(effects, [], [], undo)
+
+
+def _rejoin(table: Table, command: Rejoin) -> Outcome:
+    seat = command.seat
+    s = table.seats[seat]
+    if s is None or not s.away or not table.phase.dealt:
+        raise UserError(msg("You're not away from any game."))
+    before = (s.away, s.timeouts, table.ui.idle_message_ids.get(seat))
+    s.away, s.timeouts = False, 0
+    table.ui.idle_message_ids.pop(seat, None)
+
+    def undo() -> None:
+        s.away, s.timeouts, idle = before
+        if idle is not None:
+            table.ui.idle_message_ids[seat] = idle
+
+    effects: list[Effect] = [StoreTable(), TellGroup(command.said), ResendScreen(seat), ArmNext()]
     return Outcome(effects, [], [], undo)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 
 from bot.basics import Person, UserError
-from bot.core.commands import ChooseCard, Command, Deal, MakeMove, Mover
+from bot.core.commands import ChooseCard, Command, Deal, MakeMove, Mover, ToggleTracker
 from bot.core.effects import AnnounceHand, FinishGame, StoreDeal, StoreMove
 from bot.core.runner import Runner
 from bot.i18n import NOTHING, Msg, Tr, isolated_name, mark, msg
@@ -20,7 +20,6 @@ from bot.tables.model import Table
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.pace import MOVED
 from engine import Card, Event, Game, IllegalMove, Move
 from storage import handling
 
@@ -165,11 +164,7 @@ class Moves:
             seat = table.seat_of(person.id) if table is not None else None
             if table is None or seat is None or table.game is None:
                 raise UserError(msg("These aren't your cards."))
-            if not table.options.track_cards:
-                raise UserError(msg("That button isn't valid any more."))
-            table.ui.tracker_open[seat] = not table.ui.tracker_open.get(seat, False)
-            self.registry.save_soon(table)
-            self.screens.show_dm(table, seat, MOVED)
+            await self.runner.run(table, ToggleTracker(seat))
             return NOTHING
 
     async def _human_move(

@@ -4,12 +4,11 @@ computer player hold their seat until they ``/rejoin``."""
 from __future__ import annotations
 
 from bot.basics import Person, UserError
-from bot.core.commands import Stand, TakeOver
+from bot.core.commands import Rejoin, Stand, TakeOver
 from bot.core.phases import Phase
 from bot.core.runner import Runner
 from bot.i18n import Msg, msg
 from bot.tables import render
-from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
 from bot.tables.lobby import Lobby
 from bot.tables.model import Table
@@ -22,7 +21,6 @@ class Presence:
         self,
         registry: TableRegistry,
         screens: Screens,
-        clock: TurnClock,
         lobby: Lobby,
         closer: Closer,
         runner: Runner,
@@ -30,7 +28,6 @@ class Presence:
         self.registry = registry
         self.storage = registry.storage
         self.screens = screens
-        self.clock = clock
         self.lobby = lobby
         self.closer = closer
         self.runner = runner
@@ -85,16 +82,8 @@ class Presence:
             assert seat is not None
             s = table.seats[seat]
             assert s is not None
-            if not s.away:
-                raise UserError(msg("You're not away from any game."))
-            s.away = False
-            s.timeouts = 0
-            table.ui.idle_message_ids.pop(seat, None)
-            await self.registry.save(table)
-            self.screens.announce(table, msg("👋 {name} is back.", name=render.who(s.name)))
-            await self.screens.send_dm_again(table, seat)
-            await self.registry.save(table)
-            self.clock.schedule(table)
+            back = msg("👋 {name} is back.", name=render.who(s.name))
+            await self.runner.run(table, Rejoin(seat, back))
             return msg("Welcome back! Your seat is yours again.")
 
     async def chat_gone(self, chat_id: int) -> None:

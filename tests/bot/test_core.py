@@ -31,6 +31,7 @@ from bot.core.commands import (
     EmptySeat,
     MakeMove,
     Mover,
+    Rejoin,
     SetRules,
     Sit,
     Stand,
@@ -40,6 +41,7 @@ from bot.core.commands import (
 )
 from bot.core.phases import TRANSITIONS, IllegalTransition, Phase
 from bot.core.runner import Runner
+from bot.i18n import msg
 from bot.tables.model import Seat, Table, TableOptions
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
@@ -500,3 +502,45 @@ async def test_a_lobby_change_is_stored_then_shown_and_one_storage_refuses_is_un
     await runner.run(table, Deal(Game(table.rules, seed=1)))
     with pytest.raises(UserError):
         await runner.run(table, Sit(9, "Cy"))  # a game is in progress
+
+
+async def test_a_take_over_and_a_rejoin_store_the_seat_first_and_are_undone_if_refused() -> None:
+    runner = Runner()
+    seen: list[str] = []
+    refuse = [False]
+
+    async def store(table: Table, _: effects.StoreTable) -> None:
+        seen.append("StoreTable")
+        if refuse[0]:
+            raise OSError("disk full")
+
+    runner.on(effects.StoreTable, store)
+    _recording(runner, seen, *(k for k in effects.ORDER if k is not effects.StoreTable))
+    table = _table(4)
+    await runner.run(table, Deal(Game(table.rules, seed=2)))
+    seen.clear()
+    back = msg("👋 {name} is back.", name="P1")
+    with pytest.raises(UserError):
+        await runner.run(table, Rejoin(1, back))  # not away
+    refuse[0] = True
+    with pytest.raises(OSError):
+        await runner.run(table, TakeOver(1))
+    assert table.seats[1] is not None and not table.seats[1].away
+    refuse[0] = False
+    await runner.run(table, TakeOver(1))
+    assert table.seats[1].away
+    assert seen == ["StoreTable", "StoreTable", "ShowAll", "ArmNext"]
+    seen.clear()
+    table.seats[1].timeouts = 3
+    table.ui.idle_message_ids[1] = 55
+    refuse[0] = True
+    with pytest.raises(OSError):
+        await runner.run(table, Rejoin(1, back))
+    assert table.seats[1].away and table.seats[1].timeouts == 3
+    assert table.ui.idle_message_ids == {1: 55}
+    refuse[0] = False
+    seen.clear()
+    await runner.run(table, Rejoin(1, back))
+    assert not table.seats[1].away and table.seats[1].timeouts == 0
+    assert table.ui.idle_message_ids == {}
+    assert seen == ["StoreTable", "TellGroup", "ResendScreen", "ArmNext"]

@@ -7,7 +7,7 @@ tournaments are done by whoever the runner was given for each kind of effect.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 
 from bot.i18n import Msg
@@ -188,11 +188,3 @@ before anyone else hears), the tournaments, the open pages."""
 
 REACTIONS: tuple[type[Effect], ...] = (ArmNext, TellTournament, PushPages)
 """Effects whose failure is logged and does not fail the command: the move stands."""
-
-
-@dataclass
-class Outcome:
-    """What a command did: the engine's events and the effects to run."""
-
-    effects: list[Effect] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)

@@ -136,9 +136,13 @@ def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _noth
     before_game, before_phase = game.copy(), table.phase
     selection = table.ui.selections.get(seat)
     events = move.apply(game)  # an illegal move raises here, and nothing has changed
+    try:
+        path = _walk(table, events)
+    except phases.IllegalTransition:
+        table.game, table.phase = before_game, before_phase
+        raise
     if move.kind == "pass":
         table.ui.selections.pop(seat, None)
-    path = _walk(table, events)
 
     def undo() -> None:
         table.game, table.phase = before_game, before_phase

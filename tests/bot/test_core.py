@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import random
 import tempfile
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,14 @@ def test_a_step_not_declared_is_refused_and_the_table_stays_where_it_was(
         table.enter(after)
     assert table.phase is before
     assert str(refused.value) == f"A table cannot go from {before.value} to {after.value}."
+
+
+def test_every_effect_has_its_place_in_the_declared_order_once() -> None:
+    kinds = typing.get_args(effects.Effect)
+    assert sorted(k.__name__ for k in effects.ORDER) == sorted(k.__name__ for k in kinds)
+    assert len(set(effects.ORDER)) == len(effects.ORDER)
+    assert effects.ORDER[: len(effects.DURABLE)] == effects.DURABLE
+    assert effects.ORDER[-len(effects.REACTIONS) :] == effects.REACTIONS
 
 
 def test_storage_keeps_its_statuses_every_phase_of_a_dealt_game_is_active() -> None:

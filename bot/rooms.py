@@ -176,7 +176,7 @@ def open_rooms(
     moves = Moves(registry, screens, ratings, runner)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config)
     carry_out(runner, registry, screens, moves, turns)
-    closer = Closer(registry, screens, turns, is_admin, ratings)
+    closer = Closer(registry, screens, turns, is_admin, ratings, runner)
     lobby = Lobby(
         registry, screens, moves, closer, scheduler, config, is_admin, is_member, random_deal
     )
@@ -237,6 +237,9 @@ def carry_out(
         )
         registry.reseat(table)  # who sits where now (fewer seats may have left someone out)
 
+    async def store_cancel(table: Table, _: effects.StoreCancel) -> None:
+        await registry.storage.cancel_game(table.id)
+
     async def store_table(table: Table, _: effects.StoreTable) -> None:
         await registry.save(table)
 
@@ -270,6 +273,7 @@ def carry_out(
     runner.on(effects.StoreLobby, store_lobby)
     runner.on(effects.StoreDeal, moves.store_deal)
     runner.on(effects.StoreMove, moves.store_move)
+    runner.on(effects.StoreCancel, store_cancel)
     runner.on(effects.StoreTable, store_table)
     runner.on(effects.AnnounceHand, moves.announce_hand)
     runner.on(effects.FinishGame, moves.finish)

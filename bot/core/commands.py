@@ -58,6 +58,12 @@ class TakeOver:
 
 
 @dataclass(frozen=True)
+class Cancel:
+    """End a lobby or a game that will not finish (its host cancelled it, nobody started
+    it, its group removed the bot)."""
+
+
+@dataclass(frozen=True)
 class Rejoin:
     """A person away from `seat` takes it back from the computer player."""
 
@@ -133,4 +139,14 @@ class SetRules:
 
 LobbyCommand = Sit | Wait | StopWaiting | Stand | AddComputer | EmptySeat | SetRules
 
-Command = Deal | MakeMove | TimeOut | TakeOver | Rejoin | ToggleTracker | ChooseCard | LobbyCommand
+Command = (
+    Deal
+    | MakeMove
+    | TimeOut
+    | TakeOver
+    | Rejoin
+    | ToggleTracker
+    | ChooseCard
+    | Cancel
+    | LobbyCommand
+)

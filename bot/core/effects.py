@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.i18n import Msg
-from engine import Event, Move
+from engine import Event, Game, Move
 
 
 class Urgency(Enum):
@@ -32,7 +32,9 @@ class Urgency(Enum):
 
 @dataclass(frozen=True)
 class StoreDeal:
-    """Durable: the game is stored as dealt, with the table's seats and state."""
+    """Durable: `game` is stored as dealt, with the table's seats and state."""
+
+    game: Game
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,12 @@ class StoreMove:
 @dataclass(frozen=True)
 class StoreLobby:
     """Durable: the lobby's seats, rules and who waits to sit."""
+
+
+@dataclass(frozen=True)
+class StoreCancel:
+    """Durable: the table is stored as cancelled (a game after its first hand is rated
+    from its standing totals in the same transaction)."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +154,7 @@ Effect = (
     StoreDeal
     | StoreLobby
     | StoreMove
+    | StoreCancel
     | StoreTable
     | AnnounceHand
     | FinishGame
@@ -162,7 +171,7 @@ Effect = (
     | PushPages
 )
 
-DURABLE: tuple[type[Effect], ...] = (StoreLobby, StoreDeal, StoreMove, StoreTable)
+DURABLE: tuple[type[Effect], ...] = (StoreLobby, StoreDeal, StoreMove, StoreCancel, StoreTable)
 """Committed first; if one fails, the command is undone in memory and nothing else runs."""
 
 ORDER: tuple[type[Effect], ...] = (

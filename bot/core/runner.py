@@ -2,14 +2,15 @@
 (`bot.core.effects.ORDER`), whatever order they were listed or their handlers given in.
 
 What must be durable is committed first; if storing fails, the command is undone in memory
-(the table is as if it never came) and nothing else runs. The rest follows in order; the
+(the table is as if it never came) and nothing else runs. Only then does the table enter
+the phases the command led to. The rest follows in order; the
 reactions to a move (the turn clock, the tournaments, the pages) each fail alone, logged.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from bot.core.commands import Command
@@ -32,24 +33,37 @@ class Runner:
         the order given)."""
         self._handlers.setdefault(kind, []).append(handler)
 
-    async def run(self, table: Table, command: Command) -> Outcome:
-        """Decide `command` on `table` and carry out its effects. Under the table's lock."""
+    async def run(
+        self, table: Table, command: Command, here: Mapping[type, Handler] | None = None
+    ) -> Outcome:
+        """Decide `command` on `table` and carry out its effects. Under the table's lock.
+
+        `here`: handlers for this one run, in place of those given with `on` (a caller that
+        needs what storing answered: whether a cancelled game was rated)."""
         outcome = decide(table, command)
         effects = sorted(outcome.effects, key=lambda e: ORDER.index(type(e)))
         try:
             for effect in effects:
                 if isinstance(effect, DURABLE):
-                    await self._carry(table, effect)
+                    await self._carry(table, effect, here)
         except BaseException:
             outcome.undo()
             raise
+        outcome.commit()
+        for phase in outcome.path:
+            table.enter(phase)
         for effect in effects:
             if not isinstance(effect, DURABLE):
-                await self._carry(table, effect)
+                await self._carry(table, effect, here)
         return outcome
 
-    async def _carry(self, table: Table, effect: Effect) -> None:
-        for handler in self._handlers.get(type(effect), ()):
+    async def _carry(
+        self, table: Table, effect: Effect, here: Mapping[type, Handler] | None
+    ) -> None:
+        handlers = self._handlers.get(type(effect), [])
+        if here is not None and type(effect) in here:
+            handlers = [here[type(effect)]]
+        for handler in handlers:
             if not isinstance(effect, REACTIONS):
                 await handler(table, effect)
                 continue

@@ -1,7 +1,9 @@
 """What a command does to a table: `decide` changes the table in memory, checks every
-phase it goes through against the declared transitions, and says what must follow (the
+phase it leads to against the declared transitions, and says what must follow (the
 effects). It stores nothing and shows nothing: the runner does, and puts the table back
-with `Outcome.undo` when what must be durable cannot be stored.
+with `Outcome.undo` when what must be durable cannot be stored. The table enters its new
+phases (`Outcome.path`) only once that is stored: nobody sees a table finished, started or
+cancelled that storage does not hold so.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from bot.basics import UserError
 from bot.core import phases
 from bot.core.commands import (
     AddComputer,
+    Cancel,
     ChooseCard,
     Command,
     Deal,
@@ -43,6 +46,7 @@ from bot.core.effects import (
     ShowDeal,
     ShowLobby,
     ShowSeat,
+    StoreCancel,
     StoreDeal,
     StoreLobby,
     StoreMove,
@@ -69,12 +73,14 @@ def _nothing() -> None:
 @dataclass
 class Outcome:
     """What a command did: the engine's events, the effects that must follow, the phases
-    the table went through, and how to put the table back as it was."""
+    the table goes through (entered once what is durable is stored), how to put the table
+    back as it was if it cannot be, and what to keep once it is (`commit`)."""
 
     effects: list[Effect] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     path: list[Phase] = field(default_factory=list)
     undo: Callable[[], None] = _nothing
+    commit: Callable[[], None] = _nothing
 
 
 def decide(table: Table, command: Command) -> Outcome:
@@ -93,6 +99,8 @@ def decide(table: Table, command: Command) -> Outcome:
             return _choose(table, command)
         case Rejoin():
             return _rejoin(table, command)
+        case Cancel():
+            return _cancel(table)
         case ToggleTracker(seat):
             if table.game is None or not table.options.track_cards:
                 raise UserError(msg("That button isn't valid any more."))
@@ -103,19 +111,17 @@ def decide(table: Table, command: Command) -> Outcome:
 
 
 def _deal(table: Table, game: Game) -> Outcome:
-    before = table.phase
     first = phases.of_game(game)
-    table.enter(first)
-    table.game = game
+    phases.check(table.phase, first)
 
-    def undo() -> None:
-        table.game, table.phase = None, before
+    def commit() -> None:
+        table.game = game
 
-    effects: list[Effect] = [StoreDeal(), ShowDeal(), ArmNext()]
+    effects: list[Effect] = [StoreDeal(game), ShowDeal(), ArmNext()]
     if table.tournament_id is not None:
         effects.append(TellTournament())
     effects.append(PushPages())
-    return Outcome(effects, [], [first], undo)
+    return Outcome(effects, [], [first], commit=commit)
 
 
 def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _nothing) -> Outcome:
@@ -133,19 +139,19 @@ def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _noth
         # refuses is undone whole.
         s.timeouts = 0
         table.ui.idle_message_ids.pop(seat, None)  # a next spell of timeouts gets its own
-    before_game, before_phase = game.copy(), table.phase
+    before_game = game.copy()
     selection = table.ui.selections.get(seat)
     events = move.apply(game)  # an illegal move raises here, and nothing has changed
     try:
         path = _walk(table, events)
     except phases.IllegalTransition:
-        table.game, table.phase = before_game, before_phase
+        table.game = before_game
         raise
     if move.kind == "pass":
         table.ui.selections.pop(seat, None)
 
     def undo() -> None:
-        table.game, table.phase = before_game, before_phase
+        table.game = before_game
         if selection is not None:
             table.ui.selections[seat] = selection
         if s is not None and presence is not None:
@@ -172,15 +178,17 @@ def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _noth
 
 
 def _walk(table: Table, events: list[Event]) -> list[Phase]:
-    """Take the table through the phases a move led to: a scored hand's end, then the next
-    hand's pass or play, or the game's end."""
+    """The phases a move leads the table through, each step checked: a scored hand's end,
+    then the next hand's pass or play, or the game's end."""
     assert table.game is not None
     path = []
     if any(isinstance(e, HandScored) for e in events):
         path.append(Phase.HAND_OVER)
     path.append(phases.of_game(table.game))
+    before = table.phase
     for phase in path:
-        table.enter(phase)
+        phases.check(before, phase)
+        before = phase
     return path
 
 
@@ -218,6 +226,15 @@ def _take_over(table: Table, command: TakeOver) -> Outcome:
         effects.append(TellGroup(command.said))
     effects += [ShowAll(), ArmNext()]
     return Outcome(effects, [], [], undo)
+
+
+def _cancel(table: Table) -> Outcome:
+    """The table ends unfinished: stored as cancelled first (what its screens then say, and
+    who is told, is the closer's: `bot.tables.closing`)."""
+    if not table.phase.live:
+        raise UserError(msg("There's nothing to cancel here."))
+    phases.check(table.phase, Phase.CANCELLED)
+    return Outcome([StoreCancel()], [], [Phase.CANCELLED])
 
 
 def _rejoin(table: Table, command: Rejoin) -> Outcome:

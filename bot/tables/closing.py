@@ -8,7 +8,9 @@ import logging
 from collections.abc import Callable
 
 from bot.basics import Person, UserError
-from bot.core.phases import Phase
+from bot.core.commands import Cancel
+from bot.core.effects import StoreCancel
+from bot.core.runner import Runner
 from bot.i18n import Msg, Tr, msg
 from bot.tables import render
 from bot.tables.clock import TurnClock
@@ -30,6 +32,7 @@ class Closer:
         clock: TurnClock,
         is_admin: AdminCheck,
         ratings: Ratings,
+        runner: Runner,
     ) -> None:
         self.registry = registry
         self.storage = registry.storage
@@ -37,6 +40,7 @@ class Closer:
         self.clock = clock
         self.is_admin = is_admin
         self.ratings = ratings
+        self.runner = runner
 
     async def cancel(self, chat_id: int, thread_id: int | None, person: Person) -> Msg:
         table = self.registry.in_chat(chat_id, thread_id)
@@ -83,8 +87,7 @@ class Closer:
         stored as cancelled, its message edited to `table_screen`, its players' screens to
         `dm_said` (people in a lobby have none: `post_to_lobby` sends it to them), and
         everything kept for it dropped. Under the table's lock."""
-        rated = await self.storage.cancel_game(table.id)
-        table.enter(Phase.CANCELLED)
+        rated = await self._store_cancelled(table)
         changes = await self.ratings.changes(table) if rated else None
         if table_screen is not None and table.ui.table_message_id is not None:
             screen = table_screen
@@ -108,6 +111,17 @@ class Closer:
                 self.screens.tell(s.user_id, dm_said)
         self.registry.forget(table)
         self.clock.stop(table)
+
+    async def _store_cancelled(self, table: Table) -> bool:
+        """Cancel through the core, stored first; whether storage rated the game."""
+        rated = False
+
+        async def store(table: Table, _: StoreCancel) -> None:
+            nonlocal rated
+            rated = await self.storage.cancel_game(table.id)
+
+        await self.runner.run(table, Cancel(), {StoreCancel: store})
+        return rated
 
 
 def _cancelled(tr: Tr, table: Table) -> str:

@@ -53,9 +53,7 @@ class Moves:
     # ------------------------------------------------------------------ effects
 
     async def store_deal(self, table: Table, effect: StoreDeal) -> None:
-        game = table.game
-        assert game is not None
-        await self.storage.start_game(table.id, table.stored_seats(), game)
+        await self.storage.start_game(table.id, table.stored_seats(), effect.game)
         await self.registry.save(table)
 
     async def store_move(self, table: Table, effect: StoreMove) -> None:

@@ -26,6 +26,7 @@ from bot.basics import UserError
 from bot.core import effects, phases
 from bot.core.commands import (
     AddComputer,
+    Cancel,
     ChooseCard,
     Command,
     Deal,
@@ -247,6 +248,11 @@ async def _open_lab(path: Path, players: int, seed: int) -> Lab:
         await registry.save(table)
 
     runner.on(effects.StoreTable, store_table)
+
+    async def store_cancel(table: Table, _: effects.StoreCancel) -> None:
+        await storage.cancel_game(table.id)
+
+    runner.on(effects.StoreCancel, store_cancel)
     table = _table(players)
     for _, s in table.humans():
         assert s.user_id is not None
@@ -329,6 +335,14 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
         with contextlib.suppress(UserError):
             await lab.runner.run(table, ChooseCard(seat, card))
         assert table.phase is before_phase
+        return
+    if kind == "cancel":
+        outcome = await lab.runner.run(table, Cancel())
+        _declared(before_phase, outcome.path)
+        assert table.phase is Phase.CANCELLED
+        await _assert_stored_as_in_memory(lab)
+        with pytest.raises(UserError):
+            await lab.runner.run(table, Cancel())
         return
     if kind == "take_over":
         await lab.runner.run(table, TakeOver(rng.randrange(len(table.seats))))
@@ -450,11 +464,14 @@ KINDS = st.sampled_from(
     players=st.sampled_from([3, 4, 5]),
     seed=st.integers(0, 10_000),
     kinds=st.lists(KINDS, max_size=40),
+    cancel=st.booleans(),
 )
 def test_any_sequence_of_commands_takes_declared_steps_and_storage_agrees(
-    players: int, seed: int, kinds: list[str]
+    players: int, seed: int, kinds: list[str], cancel: bool
 ) -> None:
-    asyncio.run(asyncio.wait_for(_run(players, seed, kinds), 120))
+    """`cancel`: the sequence ends with the host's cancel (and a command after it)."""
+    ending = ["cancel", "move"] if cancel else []
+    asyncio.run(asyncio.wait_for(_run(players, seed, [*kinds, *ending]), 120))
 
 
 def test_a_whole_game_goes_through_every_phase_of_a_hand_to_the_end() -> None:

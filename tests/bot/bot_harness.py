@@ -222,7 +222,7 @@ async def finished_game(
     for person in people:
         await person.start_bot()
     await double.idle()
-    await rooms_of(app).storage.save_chat_settings(
+    await rooms_of(app).storage.people.save_chat_settings(
         ChatSettings(group.id, rules=Rules(target=1, ties="share").to_dict())
     )
     lobby = await open_table(double, people[0], group)

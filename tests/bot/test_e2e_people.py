@@ -42,7 +42,7 @@ async def test_four_people_play_a_whole_game_one_joins_through_a_deep_link(
                 await p.start_bot()
             await double.wait_for(lambda: double.chat_view(carol.dm).last() is not None, 5)
             if length == "one hand":
-                await rooms_of(app).storage.save_chat_settings(
+                await rooms_of(app).storage.people.save_chat_settings(
                     ChatSettings(group.id, rules=Rules(target=1, ties="share").to_dict())
                 )
                 lobby = await open_table(double, alice, group)

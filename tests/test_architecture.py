@@ -106,3 +106,19 @@ def test_only_storage_talks_to_the_database() -> None:
         if module.split(".")[0] in ("aiosqlite", "sqlite3", "asyncpg")
     ]
     assert wrong == []
+
+
+def _imports_of(package: str, forbidden: tuple[str, ...]) -> list[str]:
+    """Every import in `package` of a module in (or under) one of `forbidden`."""
+    return [
+        f"{path}:{line} imports {module}"
+        for path, tree in modules(package)
+        for line, module in imported(tree)
+        if any(module == f or module.startswith(f + ".") for f in forbidden)
+    ]
+
+
+def test_the_table_page_knows_nothing_of_telegram() -> None:
+    """`bot/live/` is an adapter beside the Telegram one: it sends typed commands to the
+    tables' entry points, never a callback string through the Telegram handlers."""
+    assert _imports_of("bot/live", ("telegram", "bot.telegram", "bot.rooms")) == []

@@ -139,7 +139,7 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
             subtract, add = tr("−(13+13i) for me"), tr("+(13+13i) for everyone else")
         else:
             subtract, add = tr("−26 for me"), tr("+26 for everyone else")
-        state["moon"] = [{"choice": "s", "label": subtract}, {"choice": "a", "label": add}]
+        state["moon"] = [{"choice": "subtract", "label": subtract}, {"choice": "add", "label": add}]
     return state
 
 

@@ -16,7 +16,7 @@ from bot.tables.model import Table
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.pace import MOVED
+from bot.tables.seat_screen import Urgency
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ class Closer:
                 text = screen(tr, table)
                 return (text if changes is None else f"{text}\n{changes(tr)}"), None
 
-            self.screens.edit_table_message(table, shown, priority=MOVED)
+            self.screens.edit_table_message(table, shown, Urgency.PRESSED)
         for seat, s in table.humans():
             await self.screens.clear_nudges(table, seat)
             self.screens.pages.changed(table, seat)  # open pages say so at once

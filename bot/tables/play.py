@@ -18,7 +18,7 @@ from bot.tables.model import Table
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.pace import EDIT, MOVED
+from bot.tables.seat_screen import Urgency
 from engine import (
     Card,
     CardPlayed,
@@ -183,7 +183,7 @@ class Moves:
         else:
             chosen.append(card.code)
         self.registry.save_soon(table)
-        self.screens.show_dm(table, seat, EDIT if on_page else MOVED)
+        self.screens.show_dm(table, seat, Urgency.SETTLED if on_page else Urgency.PRESSED)
         return msg("{count}/3 selected", count=len(chosen))
 
     async def press_pass(self, game_id: int, stamp: int, person: Person) -> Msg:
@@ -220,7 +220,7 @@ class Moves:
                 raise UserError(msg("That button isn't valid any more."))
             table.ui.tracker_open[seat] = not table.ui.tracker_open.get(seat, False)
             self.registry.save_soon(table)
-            self.screens.show_dm(table, seat, MOVED)
+            self.screens.show_dm(table, seat, Urgency.PRESSED)
             return NOTHING
 
     async def _human_move(

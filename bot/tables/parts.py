@@ -55,7 +55,15 @@ class Number:
     kind: Literal["decimal", "percent"] = "decimal"
 
 
-Part = str | int | Msg | Name | Strong | Joined | Isolated | Number
+@dataclass(frozen=True)
+class Text:
+    """A part written as plain text, then made safe for the screen (a sentence without a
+    name or emphasis put into HTML: the rules' summary)."""
+
+    part: Part
+
+
+Part = str | int | Msg | Name | Strong | Joined | Isolated | Number | Text
 
 
 class Writing(Protocol):
@@ -64,6 +72,10 @@ class Writing(Protocol):
     def name(self, name: str) -> str: ...
 
     def strong(self, text: str) -> str: ...
+
+    def text(self, text: str) -> str:
+        """Plain text made safe for this writing."""
+        ...
 
     def sentence(self, tr: Tr, said: Msg) -> str:
         """`said` in `tr`'s language, its values written already."""
@@ -79,6 +91,9 @@ class _Html:
     def strong(self, text: str) -> str:
         return f"<b>{text}</b>"
 
+    def text(self, text: str) -> str:
+        return html.escape(text, quote=False)
+
     def sentence(self, tr: Tr, said: Msg) -> str:
         return tr(said)
 
@@ -91,6 +106,9 @@ class _Plain:
         return isolated_name(name)
 
     def strong(self, text: str) -> str:
+        return text
+
+    def text(self, text: str) -> str:
         return text
 
     def sentence(self, tr: Tr, said: Msg) -> str:
@@ -118,6 +136,8 @@ def say(tr: Tr, part: Part, writing: Writing) -> str:
         return part.separator.join(say(tr, p, writing) for p in part.parts)
     if isinstance(part, Isolated):
         return tr.isolate(say(tr, part.part, writing))
+    if isinstance(part, Text):
+        return writing.text(say(tr, part.part, PLAIN))
     if part.kind == "percent":
         return percent(tr, part.value)
     return tr.decimal(part.value)
@@ -128,7 +148,7 @@ def _value(tr: Tr, value: object, writing: Writing) -> object:
     part written first."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value
-    if isinstance(value, str | Msg | Name | Strong | Joined | Isolated | Number):
+    if isinstance(value, str | Msg | Name | Strong | Joined | Isolated | Number | Text):
         return say(tr, value, writing)
     return value
 

@@ -15,10 +15,30 @@ from collections.abc import Callable, Sequence
 
 from PIL import ImageDraw, ImageFont
 
-from bot.i18n import Tr, isolated_name, mark, plain_name
+from bot.i18n import Msg, Tr, isolated_name, mark, msg, msg_plural, plain_name
+from bot.tables import seat_screen
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table
-from bot.tables.parts import ARROWS, HTML, SUIT_ORDER, format_score, format_total, say
-from bot.tables.seat_screen import hand_result_lines
+from bot.tables.parts import (
+    ARROWS,
+    HTML,
+    PLAIN,
+    SUIT_ORDER,
+    Joined,
+    Name,
+    Part,
+    Text,
+    format_score,
+    format_total,
+    say,
+)
+from bot.tables.seat_screen import (
+    Button,
+    GroupScreen,
+    NewGame,
+    OpenDm,
+    OpenTable,
+    hand_result_lines,
+)
 from engine import Card, HandResult, Rules, magnitude_squared
 from engine.scoring import Score
 
@@ -88,31 +108,36 @@ def variant_key(rules: Rules) -> str:
 
 
 def timer_text(tr: Tr, seconds: int) -> str:
-    return tr("{seconds} s", seconds=seconds) if seconds else tr("no timer")
+    return tr(seat_screen.timer_text(seconds))
 
 
 def rules_summary(tr: Tr, table: Table) -> str:
+    """The table's rules on one line, as text (HTML needs it escaped)."""
+    return say(tr, rules_summary_part(table), PLAIN)
+
+
+def rules_summary_part(table: Table) -> Msg:
     rules, options = table.rules, table.options
     values: dict[str, object] = {
-        "players": tr.plural("{n} player", "{n} players", rules.players),
-        "variant": tr(VARIANTS[variant_key(rules)]),
+        "players": msg_plural("{n} player", "{n} players", rules.players),
+        "variant": Msg(VARIANTS[variant_key(rules)]),
         "target": rules.target,
-        "timer": timer_text(tr, options.turn_timer),
-        "level": tr(LEVEL_NAMES[options.computer_level]),
+        "timer": seat_screen.timer_text(options.turn_timer),
+        "level": Msg(LEVEL_NAMES[options.computer_level]),
     }
     if rules.variant == "two_player":
         # Moon, Q♠ and first-trick options do nothing here (README, Rules).
-        return tr(
+        return msg(
             "{players} · {variant} · moon: {moon} · to {target} · turn timer: {timer} · "
             "computer: {level}",
-            moon=tr("opponent +20"),
+            moon=msg("opponent +20"),
             **values,
         )
-    return tr(
+    return msg(
         "{players} · {variant} · moon: {moon} · Q♠ breaks hearts: {queen} · to {target} · "
         "turn timer: {timer} · computer: {level}",
-        moon=tr(MOONS[rules.moon]),
-        queen=on_off(tr, rules.queen_breaks_hearts),
+        moon=Msg(MOONS[rules.moon]),
+        queen=Msg(ON_OFF["on"] if rules.queen_breaks_hearts else ON_OFF["off"]),
         **values,
     )
 
@@ -306,96 +331,91 @@ def rules_menu_text(tr: Tr, table: Table) -> str:
 # ---------------------------------------------------------------- play
 
 
-def _plays(tr: Tr, table: Table, plays: Sequence[tuple[int, Card]]) -> str:
-    return " · ".join(tr.isolate(f"{who(table.name(s))} {c.symbol}") for s, c in plays)
-
-
-def _scores_line(tr: Tr, table: Table, scores: Sequence[Score], seat: int | None = None) -> str:
-    parts = []
-    for s, score in enumerate(scores):
-        # People by name; the reader's own, in bold, is the one marked "you" (a person may
-        # well be called You).
-        name = who(table.name(s))
-        if s == seat:
-            name = tr("<b>{name}</b> (you)", name=name)
-        parts.append(f"{name} {format_score(score)}")
-    return " · ".join(parts)
-
-
-def _names(tr: Tr, table: Table, seats: Sequence[int]) -> str:
-    return ", ".join(who(table.name(s)) for s in seats)
-
-
 def winners_text(tr: Tr, table: Table, winners: Sequence[int]) -> str:
-    return tr.join([f"<b>{who(table.name(s))}</b>" for s in winners])
-
-
-def hearts_line(tr: Tr, broken: bool) -> str:
-    return tr("💔 Hearts are broken.") if broken else tr("♥ Hearts are not broken.")
+    return say(tr, seat_screen.winners(table, list(winners)), HTML)
 
 
 def table_message(tr: Tr, table: Table) -> str:
     """The group's one table message."""
+    return "\n".join(say(tr, line, HTML) for line in group_screen(table).lines)
+
+
+def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
+    """What the group's table message shows of a game, and its buttons; `page`: whether
+    the table page is served (``WEBAPP_URL``)."""
     game = table.game
     assert game is not None
     if game.phase == "over":  # no hand to play and nothing to pass any more
-        header = tr("♥ <b>Hearts</b> · finished after hand {hand}", hand=game.hand_number)
+        header = msg("♥ <b>Hearts</b> · finished after hand {hand}", hand=game.hand_number)
     else:
-        header = tr(
+        header = msg(
             "♥ <b>Hearts</b> · hand {hand} · {direction}",
             hand=game.hand_number,
-            direction=tr(DIRECTIONS[game.pass_direction]),
+            direction=Msg(DIRECTIONS[game.pass_direction]),
         )
-    lines = [
-        header,
-        esc(rules_summary(tr, table)),
-        "",
-    ]
+    lines: list[Part] = [header, Text(rules_summary_part(table)), ""]
     if game.phase == "over":
         lines.append(
-            tr("🏁 <b>Game over!</b> {winners} won.", winners=winners_text(tr, table, game.winners))
+            msg(
+                "🏁 <b>Game over!</b> {winners} won.",
+                winners=seat_screen.winners(table, list(game.winners)),
+            )
         )
     elif game.phase == "pass":
-        lines.append(tr(PASSING[game.pass_direction], names=_names(tr, table, game.waiting_for())))
+        lines.append(
+            Msg(
+                PASSING[game.pass_direction],
+                {"names": seat_screen.names(table, list(game.waiting_for()))},
+            )
+        )
     elif game.phase == "moon":
         assert game.current_player is not None
         lines.append(
-            tr(
+            msg(
                 "🌕 {name} shot the moon and is choosing.",
-                name=who(table.name(game.current_player)),
+                name=Name(table.name(game.current_player)),
             )
         )
     else:
         if game.trick:
-            lines.append(tr("Trick: {cards}", cards=_plays(tr, table, game.trick)))
+            lines.append(msg("Trick: {cards}", cards=seat_screen.plays(table, game.trick)))
         elif game.tricks:
             last = game.tricks[-1]
             lines.append(
-                tr(
+                msg(
                     "Last trick: {cards} → {name}",
-                    cards=_plays(tr, table, last.plays),
-                    name=who(table.name(last.winner)),
+                    cards=seat_screen.plays(table, last.plays),
+                    name=Name(table.name(last.winner)),
                 )
             )
         assert game.current_player is not None
-        lines.append(tr("Turn: <b>{name}</b>", name=who(table.name(game.current_player))))
-        lines.append(hearts_line(tr, game.hearts_broken))
+        lines.append(msg("Turn: <b>{name}</b>", name=Name(table.name(game.current_player))))
+        lines.append(seat_screen.hearts_line(game.hearts_broken))
     in_hand = game.phase in ("play", "moon")
     if game.phase == "over":
-        title = tr("<b>Final scores</b>")
+        title = msg("<b>Final scores</b>")
     elif in_hand:
-        title = tr("<b>Scores</b> (this hand's points in brackets)")
+        title = msg("<b>Scores</b> (this hand's points in brackets)")
     else:
-        title = tr("<b>Scores</b>")
+        title = msg("<b>Scores</b>")
     lines += ["", title]
     taken = game.points_taken()
     for s, total in enumerate(game.scores):
         marker = "▶ " if game.current_player == s and game.phase != "over" else ""
         this_hand = f" ({format_score(taken[s])})" if in_hand else ""
-        lines.append(f"{marker}{who(table.name(s))}: {format_total(total)}{this_hand}")
+        lines.append(
+            Joined((marker, Name(table.name(s)), f": {format_total(total)}{this_hand}"), "")
+        )
+    actions: tuple[Button, ...] = ()
     if game.phase != "over":
-        lines += ["", tr("Play from your DM with me.")]
-    return "\n".join(lines)
+        lines += ["", msg("Play from your DM with me.")]
+        actions = (Button(msg("Open my cards in a DM"), OpenDm()),)
+        if page:
+            actions += (Button(msg("🃏 Open table"), OpenTable()),)
+    elif table.tournament_id is None:
+        # The game is over: the same seats and rules, one press away.
+        actions = (Button(msg("🔁 New game"), NewGame()),)
+    return GroupScreen(game=table.id, lines=tuple(lines), actions=actions)
 
 
 def cancelled(tr: Tr, table: Table) -> str:

@@ -11,6 +11,7 @@ with plain text, each through `bot.tables.parts.say`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -104,7 +105,27 @@ class OpenTable:
     """🃏 Open table: the table page at this game."""
 
 
-Action = TapCard | PassCards | ChooseMoon | ToggleTracker | AskHint | Review | OpenTable
+@dataclass(frozen=True)
+class OpenDm:
+    """Open my cards in a DM (the group's button)."""
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """🔁 New game: the same seats and rules (the group's button under a finished game)."""
+
+
+Action = (
+    TapCard
+    | PassCards
+    | ChooseMoon
+    | ToggleTracker
+    | AskHint
+    | Review
+    | OpenTable
+    | OpenDm
+    | NewGame
+)
 
 
 @dataclass(frozen=True)
@@ -183,10 +204,19 @@ class SeatScreen:
     winners: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class GroupScreen:
+    """What the group's table message shows of a game (`bot.tables.render.group_screen`)."""
+
+    game: int
+    lines: tuple[Part, ...]
+    actions: tuple[Button, ...]
+
+
 # ---------------------------------------------------------------- the words of a screen
 
 
-def plays(table: Table, played: tuple[tuple[int, Card], ...]) -> Joined:
+def plays(table: Table, played: Sequence[tuple[int, Card]]) -> Joined:
     """``Ana Q♠ · Bob 3♥``, each play kept in its own direction."""
     return Joined(tuple(Isolated(Joined((Name(table.name(s)), c.symbol), " ")) for s, c in played))
 

@@ -22,6 +22,8 @@ from bot.tables.seat_screen import (
     Button,
     ChooseMoon,
     HandCard,
+    NewGame,
+    OpenDm,
     OpenTable,
     PassCards,
     Review,
@@ -94,6 +96,8 @@ def _button(tr: Tr, screen: SeatScreen, button: Button, webapp: str | None) -> I
             data = cb.button(cb.HINT, g, hand)
         case Review(reviewed):
             data = cb.button(cb.REVIEW, g, reviewed)
+        case OpenDm() | NewGame():
+            raise ValueError(f"not a DM's button: {button.action}")
     return InlineKeyboardButton(label, callback_data=data)
 
 
@@ -210,19 +214,21 @@ def table_buttons(
 ) -> InlineKeyboardMarkup | None:
     """Under the group's table message: the DM and the table page while the game is
     played; 🔁 New game once it is over (not at a tournament)."""
+    screen = render.group_screen(table, page=webapp is not None)
     url = f"https://t.me/{bot_username}"
-    if table.game is not None and table.game.phase != "over":
-        row = [InlineKeyboardButton(tr("Open my cards in a DM"), url=url)]
-        if webapp is not None:
-            # The bot's main Mini App (set in @BotFather), opened at this table.
-            link = f"{url}?startapp=g{table.id}"
-            row.append(InlineKeyboardButton(tr("🃏 Open table"), url=link))
-        return InlineKeyboardMarkup([row])
-    if table.tournament_id is None:
-        # The game is over: the same seats and rules, one press away.
-        data = cb.button(cb.REMATCH, table.id)
-        return InlineKeyboardMarkup([[InlineKeyboardButton(tr("🔁 New game"), callback_data=data)]])
-    return None
+    row = []
+    for button in screen.actions:
+        label = say(tr, button.label, PLAIN)
+        match button.action:
+            case OpenDm():
+                row.append(InlineKeyboardButton(label, url=url))
+            case OpenTable():
+                # The bot's main Mini App (set in @BotFather), opened at this table.
+                row.append(InlineKeyboardButton(label, url=f"{url}?startapp=g{screen.game}"))
+            case NewGame():
+                data = cb.button(cb.REMATCH, screen.game)
+                row.append(InlineKeyboardButton(label, callback_data=data))
+    return InlineKeyboardMarkup([row]) if row else None
 
 
 def open_dm_button(tr: Tr, bot_username: str, join_token: str) -> InlineKeyboardMarkup:

@@ -75,7 +75,6 @@ class LoadConfig:
     """The bot's lean edits (False: every card edits every DM, as before issue 17)."""
 
 
-@dataclass
 def page_command(data: str) -> dict[str, object]:
     """A DM button's data (``c:<game>:<hand>:<card>``) as the page's typed command
     (`bot.live.commands`): the bench presses the same moves on either."""
@@ -88,6 +87,7 @@ def page_command(data: str) -> dict[str, object]:
     return {"type": {"p": "pass", "h": "hint"}[action], **command}
 
 
+@dataclass
 class Press:
     record: CallbackRecord
     answered: float | None = None

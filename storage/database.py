@@ -173,7 +173,16 @@ class Database:
         except BaseException:
             await engine.dispose()
             raise
-        database = cls("postgresql", describe(url), (engine,))
+        # Reads on connections of their own in autocommit: one round trip a query, no
+        # BEGIN before it nor ROLLBACK after it.
+        reads = postgres_engine(
+            url,
+            pool_size=POOL_SIZE,
+            max_overflow=0,
+            isolation_level="AUTOCOMMIT",
+            pool_reset_on_return=None,
+        )
+        database = cls("postgresql", describe(url), (engine, reads))
         await database._after_open()
         return database
 
@@ -248,7 +257,7 @@ class Database:
                 # The reader runs in autocommit (no BEGIN is sent): each query sees the
                 # latest commit, and nothing is left open between queries.
                 return (await self._reader.execute(statement, parameters)).all()
-        async with self._engines[0].connect() as connection:
+        async with self._engines[-1].connect() as connection:
             return (await connection.execute(statement, parameters)).all()
 
     @asynccontextmanager

@@ -9,18 +9,19 @@ rating.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import BindParameter, Connection, Executable, Select, bindparam, func, select
 
 from engine import Game
 from engine.scoring import rank_key
 from ratings import Pool, SeatResult, Skill, computer_player, pool_of, rate_game
 
-from .database import Database
+from .database import Database, Dialect
 from .schema import game_results, game_seats, games, moves, rated_games, rating_changes, ratings
 
 OVERALL: Final = 0
@@ -29,6 +30,66 @@ OVERALL: Final = 0
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+# Statements built once: SQLAlchemy finds their compiled form without walking them again.
+_GAME_ID: BindParameter[Any] = bindparam("game_id")
+_CHAT = select(games.c.chat_id).where(games.c.id == _GAME_ID)
+_GAME = select(games.c.status, games.c.meta, games.c.snapshot).where(games.c.id == _GAME_ID)
+_RANK_KEYS = select(game_results.c.seat, game_results.c.rank_key).where(
+    game_results.c.game_id == _GAME_ID
+)
+_SEATS = (
+    select(game_seats.c.seat, game_seats.c.kind, game_seats.c.user_id, game_seats.c.computer_level)
+    .where(game_seats.c.game_id == _GAME_ID)
+    .order_by(game_seats.c.seat)
+)
+_IN_SCOPE = (
+    ratings.c.pool == bindparam("pool"),
+    ratings.c.chat_id == bindparam("scope"),
+    ratings.c.player.in_(bindparam("players", expanding=True)),
+)
+_GAMES = select(ratings.c.player, ratings.c.games).where(*_IN_SCOPE)
+_SKILLS = select(ratings.c.player, ratings.c.mu, ratings.c.sigma).where(*_IN_SCOPE)
+_CHANGES = rating_changes.insert()
+_RATED = rated_games.insert().values(
+    game_id=_GAME_ID,
+    seq=select(func.coalesce(func.max(rated_games.c.seq), 0) + 1).scalar_subquery(),
+    pool=bindparam("pool"),
+    rated_at=bindparam("now"),
+)
+
+
+@functools.cache
+def _journal_counts(dialect: Dialect) -> Select[Any]:
+    """Each seat's moves in a game's journal, and how many a stand-in made."""
+    database = Database(dialect, "", ())
+    journal = (
+        select(
+            database.json_int(moves.c.move, "seat").label("seat"),
+            database.json_int(moves.c.move, "stand_in").label("stand_in"),
+        )
+        .where(moves.c.game_id == _GAME_ID)
+        .subquery()
+    )
+    return select(
+        journal.c.seat, func.count(), func.sum(func.coalesce(journal.c.stand_in, 0))
+    ).group_by(journal.c.seat)
+
+
+@functools.cache
+def _upsert_rating(dialect: Dialect) -> Executable:
+    """A person's rating after a game: inserted, or the stored one updated, one more game."""
+    upsert = Database(dialect, "", ()).insert(ratings)
+    return upsert.on_conflict_do_update(
+        index_elements=[ratings.c.pool, ratings.c.chat_id, ratings.c.player],
+        set_={
+            "mu": upsert.excluded.mu,
+            "sigma": upsert.excluded.sigma,
+            "games": ratings.c.games + 1,
+            "updated_at": upsert.excluded.updated_at,
+        },
+    )
 
 
 def _away(meta: str | None) -> set[int]:
@@ -42,11 +103,7 @@ def _rank_keys(db: Connection, game_id: int, status: str, snapshot: str | None) 
     """Each seat's rank key: a finished game's results, a cancelled one's standing totals
     (the hands complete when it stopped)."""
     if status == "finished":
-        rows = db.execute(
-            select(game_results.c.seat, game_results.c.rank_key).where(
-                game_results.c.game_id == game_id
-            )
-        )
+        rows = db.execute(_RANK_KEYS, {"game_id": game_id})
         return {seat: key for seat, key in rows}
     assert snapshot is not None
     game = Game.from_json(snapshot)
@@ -58,33 +115,11 @@ def _seat_results(db: Connection, database: Database, game_id: int) -> list[Seat
     end (a leaver) ranks last, below everyone present (leavers tie), with full weight. A
     person present at the end (back with /rejoin) has the share of their seat's moves they
     made themselves (the journal marks a stand-in's), which scales a gain only."""
-    status, meta, snapshot = (
-        db.execute(
-            select(games.c.status, games.c.meta, games.c.snapshot).where(games.c.id == game_id)
-        )
-    ).one()
+    status, meta, snapshot = db.execute(_GAME, {"game_id": game_id}).one()
     keys = _rank_keys(db, game_id, status, snapshot)
-    seats = db.execute(
-        select(
-            game_seats.c.seat, game_seats.c.kind, game_seats.c.user_id, game_seats.c.computer_level
-        )
-        .where(game_seats.c.game_id == game_id)
-        .order_by(game_seats.c.seat)
-    )
+    seats = db.execute(_SEATS, {"game_id": game_id})
     away = _away(meta)
-    journal = (
-        select(
-            database.json_int(moves.c.move, "seat").label("seat"),
-            database.json_int(moves.c.move, "stand_in").label("stand_in"),
-        )
-        .where(moves.c.game_id == game_id)
-        .subquery()
-    )
-    counted = db.execute(
-        select(
-            journal.c.seat, func.count(), func.sum(func.coalesce(journal.c.stand_in, 0))
-        ).group_by(journal.c.seat)
-    )
+    counted = db.execute(_journal_counts(database.dialect), {"game_id": game_id})
     made = {
         int(seat): (int(total), int(stand_ins))
         for seat, total, stand_ins in counted
@@ -110,20 +145,12 @@ def _games(db: Connection, pool: Pool, players: Sequence[int]) -> dict[int, int]
     """Each player's rated games overall in the pool (for who is still provisional: the
     same count in every scope, so a newcomer to a group who is established elsewhere is
     no sock puppet)."""
-    rows = db.execute(
-        select(ratings.c.player, ratings.c.games).where(
-            ratings.c.pool == pool, ratings.c.chat_id == OVERALL, ratings.c.player.in_(players)
-        )
-    )
+    rows = db.execute(_GAMES, {"pool": pool, "scope": OVERALL, "players": list(players)})
     return {player: int(games) for player, games in rows}
 
 
 def _skills(db: Connection, pool: Pool, scope: int, players: Sequence[int]) -> dict[int, Skill]:
-    rows = db.execute(
-        select(ratings.c.player, ratings.c.mu, ratings.c.sigma).where(
-            ratings.c.pool == pool, ratings.c.chat_id == scope, ratings.c.player.in_(players)
-        )
-    )
+    rows = db.execute(_SKILLS, {"pool": pool, "scope": scope, "players": list(players)})
     return {player: Skill(mu, sigma) for player, mu, sigma in rows}
 
 
@@ -131,7 +158,7 @@ def rate_finished(db: Connection, database: Database, game_id: int) -> None:
     """Rate a finished game, or one cancelled after its first hand, in its chat and
     overall; in the caller's transaction, after a finished game's `game_results` are
     written. Only people's ratings are written: the computer levels are fixed anchors."""
-    chat_id = (db.execute(select(games.c.chat_id).where(games.c.id == game_id))).scalar_one()
+    chat_id = db.execute(_CHAT, {"game_id": game_id}).scalar_one()
     seats = _seat_results(db, database, game_id)
     pool = pool_of(len(seats))
     now = _now_ms()
@@ -140,17 +167,8 @@ def rate_finished(db: Connection, database: Database, game_id: int) -> None:
         before = _skills(db, pool, scope, [s.player for s in seats])
         changes = rate_game(seats, before, games=games_before)
         if changes:
-            upsert = database.insert(ratings)
             db.execute(
-                upsert.on_conflict_do_update(
-                    index_elements=[ratings.c.pool, ratings.c.chat_id, ratings.c.player],
-                    set_={
-                        "mu": upsert.excluded.mu,
-                        "sigma": upsert.excluded.sigma,
-                        "games": ratings.c.games + 1,
-                        "updated_at": upsert.excluded.updated_at,
-                    },
-                ),
+                _upsert_rating(database.dialect),
                 [
                     {
                         "pool": pool,
@@ -165,7 +183,7 @@ def rate_finished(db: Connection, database: Database, game_id: int) -> None:
                 ],
             )
             db.execute(
-                rating_changes.insert(),
+                _CHANGES,
                 [
                     {
                         "game_id": game_id,
@@ -182,8 +200,7 @@ def rate_finished(db: Connection, database: Database, game_id: int) -> None:
                     for c in changes
                 ],
             )
-    next_seq = select(func.coalesce(func.max(rated_games.c.seq), 0) + 1).scalar_subquery()
-    db.execute(rated_games.insert().values(game_id=game_id, seq=next_seq, pool=pool, rated_at=now))
+    db.execute(_RATED, {"game_id": game_id, "pool": pool, "now": now})
 
 
 def rate_cancelled(db: Connection, database: Database, game_id: int) -> bool:

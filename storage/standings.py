@@ -3,6 +3,7 @@ history, the rating boards and a player's rating changes, and rebuilding every r
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -14,6 +15,7 @@ from sqlalchemy import (
     Connection,
     Float,
     Select,
+    bindparam,
     cast,
     func,
     literal_column,
@@ -100,6 +102,75 @@ def _change(row: Sequence[Any]) -> RatingChange:
         Skill(mu1, s1),
         datetime.fromtimestamp((at or 0) / 1000, tz=UTC),
     )
+
+
+_R = ratings.c
+_IN_SCOPE = (_R.pool == bindparam("pool"), _R.chat_id == bindparam("scope"))
+_BOARD = (
+    select(_R.player, _R.mu, _R.sigma, _R.games, func.coalesce(_name_of(_R.player), ""))
+    .where(*_IN_SCOPE, _R.player > 0)
+    .order_by((_R.mu - 3 * _R.sigma).desc(), _R.player)
+    .limit(bindparam("limit"))
+)
+"""The best-rated people of a scope (statements built once, as `_standings_query`'s)."""
+_OTHER = ratings.alias("o")
+_RATING = select(
+    _R.mu,
+    _R.sigma,
+    _R.games,
+    func.coalesce(_name_of(_R.player), ""),
+    select(func.count())
+    .where(
+        _OTHER.c.pool == _R.pool,
+        _OTHER.c.chat_id == _R.chat_id,
+        _OTHER.c.player > 0,
+        _OTHER.c.mu - 3 * _OTHER.c.sigma > _R.mu - 3 * _R.sigma,
+    )
+    .scalar_subquery(),
+).where(*_IN_SCOPE, _R.player == bindparam("player"))
+"""One person's rating in a scope, and how many rate above them."""
+_RATED_PEOPLE = select(func.count()).where(*_IN_SCOPE, _R.player > 0)
+
+
+@functools.cache
+def _standings_query(score_kind: ScoreKind, by_chat: bool, by_user: bool) -> Select[Any]:
+    """The standings query of one shape, built once (SQLAlchemy then finds its compiled
+    form without walking it again): its chat, person, least games and limit are bound."""
+    r = game_results.c
+    where = [r.score_kind == score_kind, r.user_id.is_not(None)]
+    if by_chat:
+        where.append(r.chat_id == bindparam("chat_id"))
+    if by_user:
+        where.append(r.user_id == bindparam("user_id"))
+    agg = (
+        select(
+            r.user_id,
+            func.count().label("games"),
+            _sum(r.won).label("wins"),
+            _sum(r.hands).label("hands"),
+            _sum(r.total_re).label("re"),
+            _sum(r.total_im).label("im"),
+            _sum(r.moons).label("moons"),
+            func.min(r.rank_key).label("best"),
+            func.max(r.rank_key).label("worst"),
+        )
+        .where(*where)
+        .group_by(r.user_id)
+        .having(func.count() >= bindparam("min_games"))
+        .cte("agg")
+    )
+
+    def order(t: Any) -> list[ColumnElement[Any]]:
+        # Ranking: wins, then win rate, then the smallest average per hand (its magnitude
+        # in Complex Hearts, where |z| is what the game minimises).
+        if score_kind == "complex":
+            average = (_ONE * t.re * t.re + _ONE * t.im * t.im) / (_ONE * t.hands * t.hands)
+        else:
+            average = _ONE * t.re / t.hands
+        return [t.wins.desc(), (_ONE * t.wins / t.games).desc(), average.asc(), t.user_id]
+
+    top = select(agg).order_by(*order(agg.c)).limit(bindparam("limit")).cte("top")
+    return select(top, _name_of(top.c.user_id)).order_by(*order(top.c))
 
 
 class Standings:
@@ -193,35 +264,10 @@ class Standings:
             where.append(r.chat_id == chat_id)
         if user_id is not None:
             where.append(r.user_id == user_id)
-        agg = (
-            select(
-                r.user_id,
-                func.count().label("games"),
-                _sum(r.won).label("wins"),
-                _sum(r.hands).label("hands"),
-                _sum(r.total_re).label("re"),
-                _sum(r.total_im).label("im"),
-                _sum(r.moons).label("moons"),
-                func.min(r.rank_key).label("best"),
-                func.max(r.rank_key).label("worst"),
-            )
-            .where(*where)
-            .group_by(r.user_id)
-            .having(func.count() >= min_games)
-            .cte("agg")
+        rows = await self._db.read(
+            _standings_query(score_kind, chat_id is not None, user_id is not None),
+            {"chat_id": chat_id, "user_id": user_id, "min_games": min_games, "limit": limit},
         )
-
-        def order(t: Any) -> list[ColumnElement[Any]]:
-            # Ranking: wins, then win rate, then the smallest average per hand (its
-            # magnitude in Complex Hearts, where |z| is what the game minimises).
-            if score_kind == "complex":
-                average = (_ONE * t.re * t.re + _ONE * t.im * t.im) / (_ONE * t.hands * t.hands)
-            else:
-                average = _ONE * t.re / t.hands
-            return [t.wins.desc(), (_ONE * t.wins / t.games).desc(), average.asc(), t.user_id]
-
-        top = select(agg).order_by(*order(agg.c)).limit(limit).cte("top")
-        rows = await self._db.read(select(top, _name_of(top.c.user_id)).order_by(*order(top.c)))
         if not rows:
             return []
         best: dict[int, Score] = {}
@@ -347,13 +393,7 @@ class Standings:
         levels' fixed ratings; empty when nobody is rated in the scope."""
         scope = OVERALL if chat_id is None else chat_id
         rated = await self._rated_people(pool, scope)
-        r = ratings.c
-        people = await self._db.read(
-            select(r.player, r.mu, r.sigma, r.games, func.coalesce(_name_of(r.player), ""))
-            .where(r.pool == pool, r.chat_id == scope, r.player > 0)
-            .order_by((r.mu - 3 * r.sigma).desc(), r.player)
-            .limit(limit)
-        )
+        people = await self._db.read(_BOARD, {"pool": pool, "scope": scope, "limit": limit})
         board = [
             RatingEntry(p, name, Skill(mu, sigma), played, place, rated)
             for place, (p, mu, sigma, played, name) in enumerate(people, start=1)
@@ -374,23 +414,7 @@ class Standings:
         self, player: int, chat_id: int | None = None, pool: Pool = "main"
     ) -> RatingEntry | None:
         scope = OVERALL if chat_id is None else chat_id
-        r = ratings.c
-        other = ratings.alias("o")
-        above = (
-            select(func.count())
-            .where(
-                other.c.pool == r.pool,
-                other.c.chat_id == r.chat_id,
-                other.c.player > 0,
-                other.c.mu - 3 * other.c.sigma > r.mu - 3 * r.sigma,
-            )
-            .scalar_subquery()
-        )
-        rows = await self._db.read(
-            select(r.mu, r.sigma, r.games, func.coalesce(_name_of(r.player), ""), above).where(
-                r.pool == pool, r.chat_id == scope, r.player == player
-            )
-        )
+        rows = await self._db.read(_RATING, {"pool": pool, "scope": scope, "player": player})
         if not rows:
             return None
         mu, sigma, played, name, higher = rows[0]
@@ -398,10 +422,7 @@ class Standings:
         return RatingEntry(player, name, Skill(mu, sigma), played, higher + 1, rated)
 
     async def _rated_people(self, pool: Pool, scope: int) -> int:
-        r = ratings.c
-        rows = await self._db.read(
-            select(func.count()).where(r.pool == pool, r.chat_id == scope, r.player > 0)
-        )
+        rows = await self._db.read(_RATED_PEOPLE, {"pool": pool, "scope": scope})
         return int(rows[0][0])
 
     async def rebuild_ratings(self) -> RebuildReport:

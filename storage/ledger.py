@@ -3,6 +3,7 @@ which presses were answered (see `storage.handling` for why)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from sqlalchemy import Connection, bindparam, select
@@ -12,6 +13,12 @@ from .database import Database
 from .schema import handled_updates
 
 _PRUNE = handled_updates.delete().where(handled_updates.c.update_id < bindparam("below"))
+ASKED_AT_ONCE = 500
+"""At most this many updates in one query (well under both databases' limits on a
+statement's parameters)."""
+_HANDLED_AMONG = select(handled_updates.c.update_id).where(
+    handled_updates.c.update_id.in_(bindparam("ids", expanding=True))
+)
 
 
 def _now_ms() -> int:
@@ -39,13 +46,42 @@ class Ledger:
 
     def __init__(self, database: Database) -> None:
         self._db = database
+        self._asked: list[tuple[int, asyncio.Future[bool]]] = []
+        self._asking: asyncio.Task[None] | None = None
 
     async def was_handled(self, update_id: int) -> bool:
-        """Whether the update was handled already, by this process or another."""
-        rows = await self._db.read(
-            select(handled_updates.c.update_id).where(handled_updates.c.update_id == update_id)
-        )
-        return bool(rows)
+        """Whether the update was handled already, by this process or another.
+
+        Every update asks before its handler runs, so a flood of them asks at once: the
+        questions asked while one query is on its way go together in the next one, and
+        are answered in the order they were asked (one query a question, each waiting
+        for the one before to come back through the event loop, held up a press behind
+        300 commands by two seconds)."""
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._asked.append((update_id, answer))
+        if self._asking is None or self._asking.done():
+            self._asking = asyncio.create_task(self._ask())
+        return await answer
+
+    async def _ask(self) -> None:
+        while self._asked:
+            asked, self._asked = self._asked[:ASKED_AT_ONCE], self._asked[ASKED_AT_ONCE:]
+            try:
+                rows = await self._db.read(_HANDLED_AMONG, {"ids": [u for u, _ in asked]})
+            except Exception as error:  # each asker hears it (a StorageError, usually)
+                for _, answer in asked:
+                    if not answer.done():
+                        answer.set_exception(error)
+                continue
+            except BaseException:  # cancelled: nobody is left waiting for an answer
+                for _, answer in asked + self._asked:
+                    answer.cancel()
+                self._asked = []
+                raise
+            handled = {int(row[0]) for row in rows}
+            for update_id, answer in asked:
+                if not answer.done():  # its asker may have stopped waiting
+                    answer.set_result(update_id in handled)
 
     async def mark_answered(self, update_id: int) -> None:
         """The press of a handled update was answered (no process answers it again)."""

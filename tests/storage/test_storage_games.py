@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -279,6 +281,47 @@ async def test_an_updates_id_is_stored_with_the_move_it_made(store: Storage) -> 
     assert handled.stored
     assert await store.ledger.was_handled(7001)
     assert not await store.ledger.was_handled(7002)  # an update that made no move: not recorded
+
+
+async def test_a_flood_of_updates_asks_the_ledger_together_and_hears_in_order(
+    store: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every update asks the ledger before its handler: 300 asking at once (a flood of
+    commands) go in one query or two, not one each behind the others, and each hears its
+    own answer in the order they asked (commands sent in a row are answered in order)."""
+    from storage.handling import HANDLING, Handling
+
+    rules = VARIANTS["four"]
+    game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
+    game = Game(rules, seed=9)
+    await store.games.start_game(game_id, seats_for(4), game)
+    rng = random.Random(9)
+    for update_id in (9005, 9150, 9299):
+        move = random_move(game, rng)
+        move.apply(game)
+        token = HANDLING.set(Handling(update_id))
+        try:
+            await store.games.record_move(game_id, move, game)
+        finally:
+            HANDLING.reset(token)
+    reads = 0
+    read = store.database.read
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal reads
+        reads += 1
+        return await read(*args, **kwargs)
+
+    monkeypatch.setattr(store.database, "read", counted)
+    heard: list[tuple[int, bool]] = []
+
+    async def ask(update_id: int) -> None:
+        heard.append((update_id, await store.ledger.was_handled(update_id)))
+
+    await asyncio.gather(*(ask(u) for u in range(9000, 9300)))
+    assert heard == [(u, u in (9005, 9150, 9299)) for u in range(9000, 9300)]
+    assert reads <= 2, reads
+    assert await store.ledger.was_handled(9150) and not await store.ledger.was_handled(9151)
 
 
 async def test_a_press_is_stored_with_its_answer_until_it_is_answered(store: Storage) -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -131,24 +132,33 @@ class Database:
         file.parent.mkdir(parents=True, exist_ok=True)
         name = str(file)
         await upgrade_schema(name)
-        writer_engine = _sqlite_engine(name, synchronous, reader=False)
-        reader_engine = _sqlite_engine(name, synchronous, reader=True)
-        engines = (writer_engine, reader_engine)
-        opened: list[AsyncConnection] = []
-        try:
-            writer = await writer_engine.connect()
-            opened.append(writer)
-            reader = await reader_engine.connect()
-        except BaseException as error:
-            for connection in opened:
-                with contextlib.suppress(Exception):
-                    await connection.close()
-            await _dispose(engines)
-            if isinstance(error, OperationalError):
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            writer_engine = _sqlite_engine(name, synchronous, reader=False)
+            reader_engine = _sqlite_engine(name, synchronous, reader=True)
+            engines = (writer_engine, reader_engine)
+            opened: list[AsyncConnection] = []
+            try:
+                writer = await writer_engine.connect()
+                opened.append(writer)
+                reader = await reader_engine.connect()
+                break
+            except BaseException as error:
+                for connection in opened:
+                    with contextlib.suppress(Exception):
+                        await connection.close()
+                await _dispose(engines)
+                if not isinstance(error, OperationalError):
+                    raise
+                if "locked" in str(error.orig) and time.monotonic() < deadline:
+                    # A new database turns to WAL only while no other connection holds
+                    # it, and SQLite does not wait for that (the busy timeout does not
+                    # apply): another process opening it at the same moment may.
+                    await asyncio.sleep(0.05)
+                    continue
                 raise StorageError(
                     f"{name}: the database cannot be opened ({error.orig})."
                 ) from None
-            raise
         database = cls("sqlite", name, engines, writer, reader)
         await database._after_open()
         return database

@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING, Any
 from telegram.ext import CallbackContext, ExtBot
 
 from bot.config import Settings, Tuning
+from bot.core import effects
+from bot.core.phases import Phase
+from bot.core.runner import Runner
 from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.live.hub import LiveHub
@@ -37,6 +40,7 @@ from bot.tables.standings import Standings
 from bot.tables.thinker import Thinker
 from bot.telegram.flood import CommandLimiter
 from bot.telegram.outbox import Outbox
+from bot.telegram.pace import URGENCY
 from bot.timers import Background, Clock, Scheduler
 from bot.tournaments.board import Board
 from bot.tournaments.commands import TournamentCommands
@@ -79,6 +83,8 @@ class Rooms:
     tournaments: TournamentCommands
     scheduler: Scheduler
     background: Background
+    runner: Runner
+    """The core's effect runner: every command of a table goes through it."""
     live: LiveHub | None = None
     """The open table pages, when the table page is served (``WEBAPP_URL``)."""
 
@@ -88,7 +94,11 @@ class Rooms:
         its DM brought up to date."""
         hub = LiveHub(self.registry.version)
         self.screens.pages = hub
-        self.moves.subscribe(hub.on_move)
+
+        async def push(table: Table, effect: effects.PushPages) -> None:
+            await hub.on_move(table, list(effect.events))
+
+        self.runner.on(effects.PushPages, push)
         hub.on_last_closed = self.screens.show_dm
         self.live = hub
         return hub
@@ -119,7 +129,7 @@ class Rooms:
         table = Table.from_stored(stored)
         self.registry.add(table, stored.last_seq)
         log.info("resumed game %s in chat %s (%s)", table.id, table.chat_id, table.status)
-        if table.status == "lobby":
+        if table.phase is Phase.LOBBY:
             age = (datetime.now(UTC) - stored.created_at).total_seconds()
             self.lobby.arm_expiry(table, self.lobby.config.lobby_ttl_s - age)
             self.screens.show_lobby(table)
@@ -162,14 +172,15 @@ def open_rooms(
     )
     screens.lean = config.lean_edits
     ratings = Ratings(storage)
-    moves = Moves(registry, screens, ratings)
+    runner = Runner()
+    moves = Moves(registry, screens, ratings, runner)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config)
-    moves.subscribe(turns.on_move)  # first: what comes next is armed before anyone else hears
-    closer = Closer(registry, screens, turns, is_admin, ratings)
+    carry_out(runner, registry, screens, moves, turns)
+    closer = Closer(registry, screens, turns, is_admin, ratings, runner)
     lobby = Lobby(
         registry, screens, moves, closer, scheduler, config, is_admin, is_member, random_deal
     )
-    presence = Presence(registry, screens, turns, lobby, closer)
+    presence = Presence(registry, screens, lobby, closer, runner)
     outbox.on_gone = presence.chat_gone
     links = DirectChats(registry, screens, lobby)
     desk = TableDesk(registry, moves, lobby, presence, closer, links)
@@ -196,7 +207,7 @@ def open_rooms(
         moves=moves,
         clock=turns,
         lobby=lobby,
-        rules_menu=RulesMenu(registry, screens, is_admin),
+        rules_menu=RulesMenu(registry, screens, is_admin, runner),
         presence=presence,
         closer=closer,
         links=links,
@@ -210,7 +221,71 @@ def open_rooms(
         tournaments=TournamentCommands(board, entries, rounds, timeline),
         scheduler=scheduler,
         background=background,
+        runner=runner,
     )
+
+
+def carry_out(
+    runner: Runner, registry: TableRegistry, screens: Screens, moves: Moves, turns: TurnClock
+) -> None:
+    """Who carries out each effect of the core (the order they run in is the core's own,
+    `bot.core.effects.ORDER`; the tournaments and the table pages add theirs)."""
+
+    async def store_lobby(table: Table, _: effects.StoreLobby) -> None:
+        await registry.storage.update_lobby(
+            table.id, table.rules, table.stored_seats(), table.stored_meta()
+        )
+        registry.reseat(table)  # who sits where now (fewer seats may have left someone out)
+
+    async def store_cancel(table: Table, _: effects.StoreCancel) -> None:
+        await registry.storage.cancel_game(table.id)
+
+    async def store_table(table: Table, _: effects.StoreTable) -> None:
+        await registry.save(table)
+
+    async def show_lobby(table: Table, _: effects.ShowLobby) -> None:
+        screens.show_lobby(table)
+
+    async def save_soon(table: Table, _: effects.SaveSoon) -> None:
+        registry.save_soon(table)
+
+    async def tell_group(table: Table, effect: effects.TellGroup) -> None:
+        screens.announce(table, effect.said)
+
+    async def clear_nudges(table: Table, effect: effects.ClearNudges) -> None:
+        await screens.clear_nudges(table, effect.seat)
+
+    async def show_deal(table: Table, _: effects.ShowDeal) -> None:
+        for seat, _person in table.humans():
+            screens.post_dm(table, seat)
+        screens.show_table(table)
+
+    async def show_all(table: Table, effect: effects.ShowAll) -> None:
+        screens.show_all(table, moved=effect.moved)
+
+    async def show_seat(table: Table, effect: effects.ShowSeat) -> None:
+        screens.show_dm(table, effect.seat, URGENCY[effect.urgency])
+
+    async def resend(table: Table, effect: effects.ResendScreen) -> None:
+        await screens.send_dm_again(table, effect.seat)
+        await registry.save(table)
+
+    runner.on(effects.StoreLobby, store_lobby)
+    runner.on(effects.StoreDeal, moves.store_deal)
+    runner.on(effects.StoreMove, moves.store_move)
+    runner.on(effects.StoreCancel, store_cancel)
+    runner.on(effects.StoreTable, store_table)
+    runner.on(effects.AnnounceHand, moves.announce_hand)
+    runner.on(effects.FinishGame, moves.finish)
+    runner.on(effects.TellGroup, tell_group)
+    runner.on(effects.ClearNudges, clear_nudges)
+    runner.on(effects.ShowLobby, show_lobby)
+    runner.on(effects.ShowDeal, show_deal)
+    runner.on(effects.ShowAll, show_all)
+    runner.on(effects.ShowSeat, show_seat)
+    runner.on(effects.ResendScreen, resend)
+    runner.on(effects.SaveSoon, save_soon)
+    runner.on(effects.ArmNext, turns.arm_next)
 
 
 class BotData:

@@ -106,3 +106,45 @@ def test_only_storage_talks_to_the_database() -> None:
         if module.split(".")[0] in ("aiosqlite", "sqlite3", "asyncpg")
     ]
     assert wrong == []
+
+
+CORE_MAY_IMPORT = ("bot.core", "bot.i18n", "bot.basics", "bot.tables.model", "engine", "storage")
+"""What the table core (`bot/core/`) builds on: itself, the words, the table's model, the
+engine and storage's own types. Never Telegram, the Telegram adapter or the table page."""
+
+
+def test_the_core_knows_no_telegram_and_no_adapter() -> None:
+    import sys
+
+    wrong = [
+        f"{path}:{line} imports {module}"
+        for path, tree in modules("bot/core")
+        for line, module in imported(tree)
+        if module.split(".")[0] not in sys.stdlib_module_names
+        and not any(module == m or module.startswith(f"{m}.") for m in CORE_MAY_IMPORT)
+    ]
+    assert wrong == []
+    forbidden = [
+        f"{path}:{line} imports {module}"
+        for path, tree in modules("bot/core")
+        for line, module in imported(tree)
+        if module.split(".")[0] == "telegram" or module.startswith(("bot.telegram", "bot.live"))
+    ]
+    assert forbidden == []
+
+
+def test_the_core_imports_nothing_that_imports_telegram() -> None:
+    """Loaded alone, the core brings in neither python-telegram-bot nor an adapter."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import bot.core.runner, bot.core.tournament; "
+        "bad = sorted(m for m in sys.modules if m == 'telegram' or m.startswith("
+        "('telegram.', 'bot.telegram', 'bot.live', 'bot.tables.screens', 'bot.rooms'))); "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -12,10 +12,13 @@ import functools
 import time
 from collections.abc import Awaitable
 
+from bot.core.commands import MakeMove, Mover, TimeOut
+from bot.core.effects import ArmNext
+from bot.core.table import AWAY
 from bot.i18n import Msg, msg
 from bot.tables import render
 from bot.tables.config import TablesConfig
-from bot.tables.model import Table
+from bot.tables.model import Seat, Table
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
@@ -23,7 +26,7 @@ from bot.tables.thinker import Thinker
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import POST
 from bot.timers import Scheduler
-from engine import Event, Game, Move
+from engine import Game, Move
 from ratings import STAND_IN_LEVEL
 
 
@@ -48,9 +51,9 @@ class TurnClock:
         """Tables told that their moves cannot be saved just now."""
         scheduler.on_trouble = self._trouble
 
-    async def on_move(self, table: Table, events: list[Event]) -> None:
+    async def arm_next(self, table: Table, _: ArmNext) -> None:
         """A table moved (or dealt): arm what comes next, or stop if it ended."""
-        if table.status == "active":
+        if table.phase.dealt:
             self.schedule(table)
         else:
             self.stop(table)
@@ -58,7 +61,7 @@ class TurnClock:
     def schedule(self, table: Table, resumed: bool = False) -> None:
         """Arm what comes next: a computer's move, or the turn timer of a person."""
         game = table.game
-        if game is None or table.status != "active" or game.phase == "over":
+        if game is None or not table.phase.dealt or game.phase == "over":
             return
         gid, version = table.id, self.registry.version(table.id)
         self.scheduler.cancel_game(gid)
@@ -182,7 +185,7 @@ class TurnClock:
         message_id = await sent
         if message_id is None:
             return
-        if self.registry.version(table.id) == version and table.status == "active":
+        if self.registry.version(table.id) == version and table.phase.dealt:
             table.ui.reminder_message_ids[seat] = message_id
             self.registry.save_soon(table)
         else:
@@ -211,58 +214,15 @@ class TurnClock:
                     s = table.seats[seat]
                     assert s is not None
                     move = await self._decide(table, seat, STAND_IN_LEVEL)
-                    before = (s.timeouts, s.away)
-                    line = self._stand_in(table, seat)
-                    try:
-                        await self.moves.apply(table, move, stand_in=True)
-                    except BaseException:
-                        s.timeouts, s.away = before
-                        raise
-                    said[seat] = line
+                    phase = table.game.phase
+                    limit = self.config.timeouts_before_away
+                    await self.moves.apply(table, TimeOut(move, limit))
+                    said[seat] = _stand_in(s, phase)
                     if s.away and s.user_id is not None:
                         self.screens.tell(s.user_id, AWAY)
             finally:
                 if said:  # people who timed out together: one message
                     self.screens.idle_notice(table, said)
-
-    def _stand_in(self, table: Table, seat: int) -> Msg:
-        """A person's time ran out: their seat counts it (and goes away at the limit), and
-        what the group is told."""
-        game = table.game
-        assert game is not None
-        s = table.seats[seat]
-        assert s is not None
-        s.timeouts += 1
-        name = render.who(s.name)
-        if s.timeouts >= self.config.timeouts_before_away:
-            s.away = True
-            said = msg(
-                "💤 {name} ran out of time {times} times in a row, so a computer "
-                "player plays for {name} until {name} sends /rejoin.",
-                name=name,
-                times=s.timeouts,
-            )
-        elif game.phase == "pass":
-            said = msg(
-                "⏱ {name} ran out of time ({times}×); a computer player chose the "
-                "three cards {name} passes.",
-                name=name,
-                times=s.timeouts,
-            )
-        elif game.phase == "moon":
-            said = msg(
-                "⏱ {name} ran out of time ({times}×); a computer player chose how "
-                "{name}'s moon is scored.",
-                name=name,
-                times=s.timeouts,
-            )
-        else:
-            said = msg(
-                "⏱ {name} ran out of time ({times}×); a computer player chose a card for {name}.",
-                name=name,
-                times=s.timeouts,
-            )
-        return said
 
     async def _computer_turn(self, gid: int, version: int) -> None:
         async with self.registry.lock(gid):
@@ -278,7 +238,9 @@ class TurnClock:
                 s = table.seats[seat]
                 level = s.level if s is not None and s.kind == "computer" else STAND_IN_LEVEL
                 move = await self._decide(table, seat, level)
-                await self.moves.apply(table, move, stand_in=s is not None and s.kind == "human")
+                stand_in = s is not None and s.kind == "human"
+                mover = Mover.STAND_IN if stand_in else Mover.COMPUTER
+                await self.moves.apply(table, MakeMove(move, mover))
                 if game.phase != "pass":
                     break
 
@@ -319,12 +281,40 @@ class TurnClock:
                     self.screens.tell(s.user_id, said)
 
 
-AWAY = msg(
-    "You timed out 3 times in a row, so a computer player holds your seat. Send /rejoin to "
-    "take it back."
-)
-
-
 def _is_computer(table: Table, seat: int) -> bool:
     s = table.seats[seat]
     return s is None or s.is_computer_now
+
+
+def _stand_in(s: Seat, phase: str) -> Msg:
+    """What the group is told of a person whose time ran out (counted by the core, which
+    sets them away at the limit), in the phase they ran out in."""
+    name = render.who(s.name)
+    if s.away:
+        said = msg(
+            "💤 {name} ran out of time {times} times in a row, so a computer "
+            "player plays for {name} until {name} sends /rejoin.",
+            name=name,
+            times=s.timeouts,
+        )
+    elif phase == "pass":
+        said = msg(
+            "⏱ {name} ran out of time ({times}×); a computer player chose the "
+            "three cards {name} passes.",
+            name=name,
+            times=s.timeouts,
+        )
+    elif phase == "moon":
+        said = msg(
+            "⏱ {name} ran out of time ({times}×); a computer player chose how "
+            "{name}'s moon is scored.",
+            name=name,
+            times=s.timeouts,
+        )
+    else:
+        said = msg(
+            "⏱ {name} ran out of time ({times}×); a computer player chose a card for {name}.",
+            name=name,
+            times=s.timeouts,
+        )
+    return said

@@ -8,6 +8,9 @@ import logging
 from collections.abc import Callable
 
 from bot.basics import Person, UserError
+from bot.core.commands import Cancel
+from bot.core.effects import StoreCancel
+from bot.core.runner import Runner
 from bot.i18n import Msg, Tr, msg
 from bot.tables import render
 from bot.tables.clock import TurnClock
@@ -29,6 +32,7 @@ class Closer:
         clock: TurnClock,
         is_admin: AdminCheck,
         ratings: Ratings,
+        runner: Runner,
     ) -> None:
         self.registry = registry
         self.storage = registry.storage
@@ -36,6 +40,7 @@ class Closer:
         self.clock = clock
         self.is_admin = is_admin
         self.ratings = ratings
+        self.runner = runner
 
     async def cancel(self, chat_id: int, thread_id: int | None, person: Person) -> Msg:
         table = self.registry.in_chat(chat_id, thread_id)
@@ -46,7 +51,7 @@ class Closer:
     async def cancel_game(self, game_id: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table = self.registry.require(game_id)
-            if table.status not in ("lobby", "active"):
+            if not table.phase.live:
                 raise UserError(msg("There's nothing to cancel here."))
             await require_host(table, person, self.is_admin)
             said = msg("✖ The game was cancelled by {name}.", name=render.who(person.name))
@@ -61,10 +66,7 @@ class Closer:
         told in their DMs (the group cannot be written to)."""
         for table in self.registry.of_chat(chat_id):
             async with self.registry.lock(table.id):
-                if self.registry.get(table.id) is not table or table.status not in (
-                    "lobby",
-                    "active",
-                ):
+                if self.registry.get(table.id) is not table or not table.phase.live:
                     continue
                 log.info("game %s ends: chat %s removed the bot", table.id, chat_id)
                 said = msg(
@@ -85,8 +87,7 @@ class Closer:
         stored as cancelled, its message edited to `table_screen`, its players' screens to
         `dm_said` (people in a lobby have none: `post_to_lobby` sends it to them), and
         everything kept for it dropped. Under the table's lock."""
-        rated = await self.storage.cancel_game(table.id)
-        table.status = "cancelled"
+        rated = await self._store_cancelled(table)
         changes = await self.ratings.changes(table) if rated else None
         if table_screen is not None and table.ui.table_message_id is not None:
             screen = table_screen
@@ -110,6 +111,17 @@ class Closer:
                 self.screens.tell(s.user_id, dm_said)
         self.registry.forget(table)
         self.clock.stop(table)
+
+    async def _store_cancelled(self, table: Table) -> bool:
+        """Cancel through the core, stored first; whether storage rated the game."""
+        rated = False
+
+        async def store(table: Table, _: StoreCancel) -> None:
+            nonlocal rated
+            rated = await self.storage.cancel_game(table.id)
+
+        await self.runner.run(table, Cancel(), {StoreCancel: store})
+        return rated
 
 
 def _cancelled(tr: Tr, table: Table) -> str:

@@ -4,16 +4,23 @@ every move; answer their own ``/start`` links."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from bot.basics import Person
+from bot.core.effects import TellTournament
 from bot.tables.closing import Closer
 from bot.tables.links import DirectChats, LinkHandler
 from bot.tables.lobby import Lobby
 from bot.tables.model import Seat, Table, TableOptions
-from bot.tables.play import Listener, Moves
+from bot.tables.play import Moves
 from bot.tables.presence import Presence
 from bot.tables.registry import TableRegistry
-from engine import Game, Rules
+from engine import Event, Game, Rules
 from storage.models import ChatSettings
+
+Listener = Callable[[Table, list[Event]], Awaitable[None]]
+"""Told of every move of a tournament's table (after it is stored and shown), and of its
+deal."""
 
 
 class TableDesk:
@@ -85,8 +92,12 @@ class TableDesk:
         await self._closer.cancel_game(game_id, organiser)
 
     def subscribe(self, listener: Listener) -> None:
-        """Hear of every move of every table (after it is stored and shown)."""
-        self._moves.subscribe(listener)
+        """Hear of every move of every tournament's table (after it is stored and shown)."""
+
+        async def told(table: Table, effect: TellTournament) -> None:
+            await listener(table, list(effect.events))
+
+        self._moves.runner.on(TellTournament, told)
 
     def on_link(self, letter: str, handler: LinkHandler) -> None:
         self._links.on_link(letter, handler)

@@ -13,6 +13,15 @@ import secrets
 from telegram.error import TelegramError
 
 from bot.basics import Person, UserError
+from bot.core.commands import (
+    AddComputer,
+    EmptySeat,
+    LobbyCommand,
+    Sit,
+    Stand,
+    StopWaiting,
+    Wait,
+)
 from bot.i18n import Msg, Tr, isolated_name, msg
 from bot.tables import render
 from bot.tables.closing import Closer
@@ -227,13 +236,10 @@ class Lobby:
 
     # ------------------------------------------------------------------ seats
 
-    async def save(self, table: Table) -> None:
-        """Store a lobby after a change of seats or rules, and show it."""
-        self.registry.reseat(table)
-        await self.storage.update_lobby(
-            table.id, table.rules, table.stored_seats(), table.stored_meta()
-        )
-        self.screens.show_lobby(table)
+    async def change(self, table: Table, command: LobbyCommand) -> None:
+        """A change of a lobby's seats, through the core: stored, then shown; refused or
+        not stored, the lobby stays as it was. Under the table's lock."""
+        await self.moves.runner.run(table, command)
 
     async def join(self, game_id: int, person: Person, *, in_group: bool = False) -> Msg:
         """Seat ``person``; `in_group`: they pressed Join in the table's own group.
@@ -257,19 +263,14 @@ class Lobby:
             if None not in table.seats:
                 raise UserError(msg("The table is full."))
             if not await self.storage.dm_open(person.id):
-                with self.registry.lobby_change(table):
-                    table.ui.pending[person.id] = person.name
-                    await self.save(table)
+                await self.change(table, Wait(person.id, person.name))
                 await self.screens.ask_to_open_dm(table, person)
                 return msg(
                     "{name}, I can't message you yet. Tap below, press Start in our chat, "
                     "and your seat is yours.",
                     name=isolated_name(person.name),
                 )
-            with self.registry.lobby_change(table):
-                table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
-                table.ui.pending.pop(person.id, None)
-                await self.save(table)
+            await self.change(table, Sit(person.id, person.name))
             return msg("You're in! Your cards will come in a DM.")
 
     async def join_from_link(self, table: Table, person: Person) -> Msg:
@@ -285,19 +286,16 @@ class Lobby:
         async with self.registry.lock(table.id), self.registry.seating:
             if self.registry.get(table.id) is not table or table.status != "lobby":
                 return msg("That table isn't open any more.")
-            with self.registry.lobby_change(table):
-                table.ui.pending.pop(person.id, None)
-                if table.seat_of(person.id) is None:
-                    if self.registry.of_user(person.id) is not None:
-                        await self.save(table)
-                        return msg(
-                            "You're already playing at another table. Finish or /leave it first."
-                        )
-                    if None not in table.seats:
-                        await self.save(table)
-                        return msg("The table is full.")
-                    table.seats[table.seats.index(None)] = Seat("human", person.name, person.id)
-                await self.save(table)
+            if table.seat_of(person.id) is not None:
+                await self.change(table, StopWaiting(person.id))
+            elif self.registry.of_user(person.id) is not None:
+                await self.change(table, StopWaiting(person.id))
+                return msg("You're already playing at another table. Finish or /leave it first.")
+            elif None not in table.seats:
+                await self.change(table, StopWaiting(person.id))
+                return msg("The table is full.")
+            else:
+                await self.change(table, Sit(person.id, person.name))
             return msg(
                 "You're seated at the table in {chat}. Your cards will come here when "
                 "the game starts.",
@@ -306,37 +304,21 @@ class Lobby:
 
     async def leave(self, table: Table, person: Person) -> Msg:
         """A person leaves a lobby (or stops waiting to sit). Under the table's lock."""
-        seat = table.seat_of(person.id)
-        with self.registry.lobby_change(table):
-            if seat is None:
-                if table.ui.pending.pop(person.id, None) is not None:
-                    await self.save(table)
-                    return msg("You left the table.")
-                raise UserError(msg("You're not sitting at this table."))
-            table.seats[seat] = None
-            await self.save(table)
+        await self.change(table, Stand(person.id))
         return msg("You left the table.")
 
     async def add_computer(self, game_id: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
-            if None not in table.seats:
-                raise UserError(msg("No empty seat for a computer player."))
-            with self.registry.lobby_change(table):
-                table.seats[table.seats.index(None)] = table.computer()
-                await self.save(table)
+            await self.change(table, AddComputer())
             return msg("Computer player added.")
 
     async def remove_seat(self, game_id: int, seat: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
-            if not 0 <= seat < len(table.seats) or table.seats[seat] is None:
-                raise UserError(msg("That button isn't valid any more."))
-            with self.registry.lobby_change(table):
-                table.seats[seat] = None
-                await self.save(table)
+            await self.change(table, EmptySeat(seat))
             return msg("Seat emptied.")
 
     async def start(self, game_id: int, person: Person) -> Msg:

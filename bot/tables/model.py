@@ -10,6 +10,8 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from bot.basics import display_name
+from bot.core import phases
+from bot.core.phases import Phase, StoredStatus
 from engine import Game, Rules
 from storage.models import StoredGame, StoredSeat
 
@@ -123,7 +125,8 @@ class Table:
     rules: Rules
     options: TableOptions
     seats: list[Seat | None]
-    status: str = "lobby"
+    phase: Phase = Phase.LOBBY
+    """Where the table is in its life (`bot.core.phases`); changed only through `enter`."""
     game: Game | None = None
     ui: TableUI = field(default_factory=TableUI)
     tournament_id: int | None = None
@@ -131,6 +134,17 @@ class Table:
     message and hand results of its own."""
     join_token: str = ""
     """The table's id in ``/start j<token>`` links: random, so no one can guess a link."""
+
+    @property
+    def status(self) -> StoredStatus:
+        """What storage's ``games.status`` says of the table."""
+        return phases.stored_status(self.phase)
+
+    def enter(self, phase: Phase) -> None:
+        """Go to `phase`; a step `bot.core.phases.TRANSITIONS` does not declare is refused
+        (`IllegalTransition`), and the table stays where it was."""
+        phases.check(self.phase, phase)
+        self.phase = phase
 
     def seat_of(self, user_id: int) -> int | None:
         for number, seat in enumerate(self.seats):
@@ -227,7 +241,7 @@ class Table:
             rules=stored.rules,
             options=TableOptions.from_dict(meta.get("options", {})),
             seats=seats,
-            status=stored.status,
+            phase=phases.of_stored(stored.status, stored.game),
             game=stored.game,
             ui=TableUI.from_dict(meta.get("ui", {})),
             tournament_id=stored.tournament_id,

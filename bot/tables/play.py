@@ -1,122 +1,82 @@
-"""Play: a person's presses and every move, durable in storage before anyone sees it.
+"""Play: a person's presses, and the effects of every move that are the tables' own.
 
-A move is checked by the engine, stored with the table's state, and only then shown; one
-that cannot be stored leaves the game as it was. Whoever subscribed hears of each move
-after it is shown: first the turn clock, then the tournaments.
+A press becomes a command (`bot.core.commands`) that the core decides and the effect
+runner carries out: the move is checked by the engine, stored with the table's state
+(`store_move`, durable first), and only then shown; one that cannot be stored leaves the
+game as it was. The hand's result, the game's end and the rating are carried out here too.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Awaitable, Callable
 
 from bot.basics import Person, UserError
+from bot.core.commands import ChooseCard, Command, Deal, MakeMove, Mover, ToggleTracker
+from bot.core.effects import AnnounceHand, FinishGame, StoreDeal, StoreMove
+from bot.core.runner import Runner
 from bot.i18n import NOTHING, Msg, Tr, isolated_name, mark, msg
 from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.pace import EDIT, MOVED
-from engine import (
-    Card,
-    CardPlayed,
-    CardsPassed,
-    Event,
-    Game,
-    GameOver,
-    HandResult,
-    HandScored,
-    IllegalMove,
-    MoonShot,
-    Move,
-)
+from engine import Card, Event, Game, IllegalMove, Move
 from storage import handling
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[Table, list[Event]], Awaitable[None]]
-"""Told of every move a table makes (after it is stored and shown), and of its start."""
-
 
 class Moves:
-    def __init__(self, registry: TableRegistry, screens: Screens, ratings: Ratings) -> None:
+    def __init__(
+        self, registry: TableRegistry, screens: Screens, ratings: Ratings, runner: Runner
+    ) -> None:
         self.registry = registry
         self.storage = registry.storage
         self.screens = screens
         self.ratings = ratings
-        self._listeners: list[Listener] = []
-
-    def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+        self.runner = runner
 
     async def begin(self, table: Table, game: Game) -> None:
         """Deal: the game is stored as started, and its players get their DMs. Under the
         table's lock."""
-        await self.storage.start_game(table.id, table.stored_seats(), game)
-        table.game = game
-        table.status = "active"
-        await self.registry.save(table)
-        await self._after(table, [], started=True)
+        await self.runner.run(table, Deal(game))
 
-    async def apply(
-        self, table: Table, move: Move, *, stand_in: bool = False, on_page: bool = False
-    ) -> list[Event]:
-        """Make a move, durable before it is shown; an illegal one changes nothing.
-        ``stand_in``: a computer player moves for the seat's person (marked in the
-        journal). ``on_page``: made on the table page,
-        which shows it (the mover's DM catches up later)."""
-        game = table.game
-        assert game is not None
-        before = game.copy()
+    async def apply(self, table: Table, command: Command) -> list[Event]:
+        """Run a move's command; an illegal move changes nothing and is refused in words
+        a toast can carry. Under the table's lock."""
         try:
-            events = move.apply(game)
+            outcome = await self.runner.run(table, command)
         except IllegalMove as error:
             raise UserError(refusal(error)) from None
-        if move.kind == "pass":
-            table.ui.selections.pop(move.seat, None)
-        try:
-            version = await self.storage.record_move(
-                table.id, move, game, table.stored_meta(), stand_in=stand_in
-            )
-        except Exception:
-            table.game = before  # not stored: as if the move was never made
-            raise
+        return outcome.events
+
+    # ------------------------------------------------------------------ effects
+
+    async def store_deal(self, table: Table, effect: StoreDeal) -> None:
+        await self.storage.start_game(table.id, table.stored_seats(), effect.game)
+        await self.registry.save(table)
+
+    async def store_move(self, table: Table, effect: StoreMove) -> None:
+        game = table.game
+        assert game is not None
+        version = await self.storage.record_move(
+            table.id, effect.move, game, table.stored_meta(), stand_in=effect.stand_in
+        )
         self.registry.moved(table.id, version)
-        await self._after(table, events, on_page=on_page)
-        return events
 
-    async def _after(
-        self, table: Table, events: list[Event], started: bool = False, on_page: bool = False
-    ) -> None:
+    async def announce_hand(self, table: Table, effect: AnnounceHand) -> None:
         game = table.game
         assert game is not None
-        acted = {e.seat for e in events if isinstance(e, CardPlayed | CardsPassed | MoonShot)}
-        for event in events:
-            if isinstance(event, HandScored):
-                result = game.hand_history[event.hand_number - 1]
-                self.screens.announce(table, functools.partial(_hand_result, table, result))
-            if isinstance(event, GameOver):
-                await self._finish(table)
-        for seat in acted:
-            await self.screens.clear_nudges(table, seat)
-        if started:
-            for seat, _ in table.humans():
-                self.screens.post_dm(table, seat)
-            self.screens.show_table(table)
-        else:
-            self.screens.show_all(table, moved=set() if on_page else acted)
-        for listener in self._listeners:
-            try:
-                await listener(table, events)
-            except Exception:
-                log.exception("listener failed for game %s", table.id)
+        result = game.hand_history[effect.hand_number - 1]
 
-    async def _finish(self, table: Table) -> None:
+        def said(tr: Tr) -> str:
+            return render.hand_result(tr, table, result)
+
+        self.screens.announce(table, said)
+
+    async def finish(self, table: Table, effect: FinishGame) -> None:
         game = table.game
         assert game is not None
-        table.status = "finished"
         winners = game.winners
         rated = await self.ratings.changes(table)
 
@@ -142,7 +102,7 @@ class Moves:
         if seat is None:
             raise UserError(msg("These aren't your cards."))
         game = table.game
-        if table.status != "active" or game.phase == "over":
+        if not table.phase.dealt or game.phase == "over":
             raise UserError(msg("That game is over."))
         if stamp != game.hand_number:
             raise UserError(msg("That button is from an earlier hand."))
@@ -156,7 +116,7 @@ class Moves:
             except ValueError:
                 raise UserError(msg("That button isn't valid any more.")) from None
             if game.phase == "pass":
-                return self._toggle_selection(table, seat, game, card, person.on_page)
+                return await self._toggle_selection(table, seat, card, person.on_page)
             if game.phase == "moon":
                 raise UserError(
                     msg(
@@ -168,23 +128,9 @@ class Moves:
             await self._human_move(table, seat, Move.play(seat, card), person, played)
             return played
 
-    def _toggle_selection(
-        self, table: Table, seat: int, game: Game, card: Card, on_page: bool
-    ) -> Msg:
-        if game.has_passed(seat):
-            raise UserError(msg("Passed. Waiting for the others…"))
-        if card not in game.hand(seat):
-            raise UserError(msg("You don't have {card}.", card=card.symbol))
-        chosen = table.ui.selections.setdefault(seat, [])
-        if card.code in chosen:
-            chosen.remove(card.code)
-        elif len(chosen) >= 3:
-            raise UserError(msg("3/3 selected — tap one to unselect it."))
-        else:
-            chosen.append(card.code)
-        self.registry.save_soon(table)
-        self.screens.show_dm(table, seat, EDIT if on_page else MOVED)
-        return msg("{count}/3 selected", count=len(chosen))
+    async def _toggle_selection(self, table: Table, seat: int, card: Card, on_page: bool) -> Msg:
+        await self.runner.run(table, ChooseCard(seat, card, on_page))
+        return msg("{count}/3 selected", count=len(table.ui.selections.get(seat, ())))
 
     async def press_pass(self, game_id: int, stamp: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
@@ -216,34 +162,15 @@ class Moves:
             seat = table.seat_of(person.id) if table is not None else None
             if table is None or seat is None or table.game is None:
                 raise UserError(msg("These aren't your cards."))
-            if not table.options.track_cards:
-                raise UserError(msg("That button isn't valid any more."))
-            table.ui.tracker_open[seat] = not table.ui.tracker_open.get(seat, False)
-            self.registry.save_soon(table)
-            self.screens.show_dm(table, seat, MOVED)
+            await self.runner.run(table, ToggleTracker(seat))
             return NOTHING
 
     async def _human_move(
         self, table: Table, seat: int, move: Move, person: Person, answer: Msg
     ) -> None:
         """`answer`: what the press gets once the move is stored (stored with it)."""
-        s = table.seats[seat]
-        assert s is not None
-        if s.away:
-            raise UserError(
-                msg(
-                    "You timed out 3 times in a row, so a computer player holds your seat. "
-                    "Send /rejoin to take it back."
-                )
-            )
-        s.timeouts = 0
-        table.ui.idle_message_ids.pop(seat, None)  # a next spell of timeouts gets its own
         handling.promise(answer)
-        await self.apply(table, move, on_page=person.on_page)
-
-
-def _hand_result(table: Table, result: HandResult, tr: Tr) -> str:
-    return render.hand_result(tr, table, result)
+        await self.apply(table, MakeMove(move, Mover.PAGE if person.on_page else Mover.PERSON))
 
 
 REFUSALS: dict[str, str] = {

@@ -4,9 +4,11 @@ computer player hold their seat until they ``/rejoin``."""
 from __future__ import annotations
 
 from bot.basics import Person, UserError
+from bot.core.commands import Rejoin, Stand, TakeOver
+from bot.core.phases import Phase
+from bot.core.runner import Runner
 from bot.i18n import Msg, msg
 from bot.tables import render
-from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
 from bot.tables.lobby import Lobby
 from bot.tables.model import Table
@@ -19,25 +21,25 @@ class Presence:
         self,
         registry: TableRegistry,
         screens: Screens,
-        clock: TurnClock,
         lobby: Lobby,
         closer: Closer,
+        runner: Runner,
     ) -> None:
         self.registry = registry
         self.storage = registry.storage
         self.screens = screens
-        self.clock = clock
         self.lobby = lobby
         self.closer = closer
+        self.runner = runner
 
     async def leave(self, game_id: int, person: Person) -> Msg:
         """``/leave`` or Leave: out of a lobby, or a computer player takes over mid-game."""
         async with self.registry.lock(game_id):
             table = self.registry.require(game_id)
-            if table.status == "lobby":
+            if table.phase is Phase.LOBBY:
                 return await self.lobby.leave(table, person)
             seat = table.seat_of(person.id)
-            if table.status != "active" or seat is None:
+            if not table.phase.dealt or seat is None:
                 raise UserError(msg("You're not sitting at this table."))
             name = await self._hand_over(table, seat)
             # One line in the group says it, for everyone (the /leave is answered by it), and
@@ -55,7 +57,7 @@ class Presence:
         if table is None:
             raise UserError(msg("You're not sitting at any table."))
         said = await self.leave(table.id, person)
-        if table.status == "active":
+        if table.phase.dealt:
             self.screens.announce(table, said)  # the group hears it, as from a /leave there
         return said
 
@@ -63,40 +65,25 @@ class Presence:
         """A seat's person is gone for good (a no-show, a removed player): a computer plays."""
         async with self.registry.lock(game_id):
             table = self.registry.require(game_id)
-            s = table.seats[seat]
-            if s is None or s.kind == "computer" or s.away:
-                return
             await self._hand_over(table, seat)
 
     async def _hand_over(self, table: Table, seat: int) -> str:
-        """A computer player holds the seat now; the person's name is returned."""
-        s = table.seats[seat]
-        assert s is not None
-        s.away = True
-        await self.registry.save(table)
-        self.screens.show_all(table)
-        self.clock.schedule(table)
-        return s.name
+        """A computer player holds the seat now (if no one did); the person's name is
+        returned."""
+        await self.runner.run(table, TakeOver(seat))
+        return table.name(seat)
 
     async def rejoin(self, person: Person) -> Msg:
         table = self.registry.of_user(person.id)
-        if table is None or table.status != "active":
+        if table is None or not table.phase.dealt:
             raise UserError(msg("You're not away from any game."))
         async with self.registry.lock(table.id):
             seat = table.seat_of(person.id)
             assert seat is not None
             s = table.seats[seat]
             assert s is not None
-            if not s.away:
-                raise UserError(msg("You're not away from any game."))
-            s.away = False
-            s.timeouts = 0
-            table.ui.idle_message_ids.pop(seat, None)
-            await self.registry.save(table)
-            self.screens.announce(table, msg("👋 {name} is back.", name=render.who(s.name)))
-            await self.screens.send_dm_again(table, seat)
-            await self.registry.save(table)
-            self.clock.schedule(table)
+            back = msg("👋 {name} is back.", name=render.who(s.name))
+            await self.runner.run(table, Rejoin(seat, back))
             return msg("Welcome back! Your seat is yours again.")
 
     async def chat_gone(self, chat_id: int) -> None:
@@ -115,28 +102,19 @@ class Presence:
             return
         async with self.registry.lock(table.id):
             seat = table.seat_of(chat_id)
-            if seat is None or table.status not in ("lobby", "active"):
+            if seat is None or not table.phase.live:
                 return
             s = table.seats[seat]
             assert s is not None
-            if table.status == "lobby":
-                with self.registry.lobby_change(table):
-                    table.seats[seat] = None
-                    await self.lobby.save(table)
+            if table.phase is Phase.LOBBY:
+                await self.lobby.change(table, Stand(chat_id))
                 return
-            if not s.away:
-                s.away = True
-                await self.registry.save(table)
-                self.screens.announce(
-                    table,
-                    msg(
-                        "🚫 {name} blocked me; a computer player takes the seat until they "
-                        "unblock me and send /rejoin.",
-                        name=render.who(s.name),
-                    ),
-                )
-                self.screens.show_all(table)
-                self.clock.schedule(table)
+            said = msg(
+                "🚫 {name} blocked me; a computer player takes the seat until they "
+                "unblock me and send /rejoin.",
+                name=render.who(s.name),
+            )
+            await self.runner.run(table, TakeOver(seat, said))
 
     def chat_back(self, chat_id: int) -> None:
         """The bot was added back to a group, or unblocked: it may write there again."""

@@ -10,14 +10,13 @@ import weakref
 from collections.abc import Iterator, Mapping
 
 from bot.basics import UserError
+from bot.core.phases import Phase
 from bot.i18n import msg
 from bot.tables.model import Table
 from bot.timers import Background
 from storage.repository import Storage
 
 log = logging.getLogger(__name__)
-
-LIVE = ("lobby", "active")
 
 
 class TableRegistry:
@@ -79,26 +78,30 @@ class TableRegistry:
     def lobby(self, game_id: int) -> Table:
         """The lobby a button names; a game already started is turned down."""
         table = self.require(game_id)
-        if table.status != "lobby":
+        if table.phase is not Phase.LOBBY:
             raise UserError(msg("A game is already in progress here."))
         return table
 
     def in_chat(self, chat_id: int, thread_id: int | None) -> Table | None:
         """The group's (or topic's) own table while it is open or playing."""
         table = self._tables.get(self._by_chat.get((chat_id, thread_id), 0))
-        return table if table is not None and table.status in LIVE else None
+        return table if table is not None and table.phase.live else None
 
     def of_user(self, user_id: int) -> Table | None:
         """The table a person sits at while it is open or playing."""
         table = self._tables.get(self._by_user.get(user_id, 0))
-        if table is None or table.status not in LIVE:
+        if table is None or not table.phase.live:
             return None
         return table if table.seat_of(user_id) is not None else None
 
     def waited_by(self, user_id: int) -> Table | None:
         """The lobby a person waits to sit at (they pressed Join before opening their DM)."""
         return next(
-            (t for t in self._tables.values() if t.status == "lobby" and user_id in t.ui.pending),
+            (
+                t
+                for t in self._tables.values()
+                if t.phase is Phase.LOBBY and user_id in t.ui.pending
+            ),
             None,
         )
 
@@ -167,7 +170,7 @@ class TableRegistry:
         try:
             yield
         except BaseException:
-            if table.status == "lobby":
+            if table.phase is Phase.LOBBY:
                 table.restore(before)
                 self.reseat(table)
             raise
@@ -199,7 +202,7 @@ class TableRegistry:
         async def save() -> None:
             await asyncio.sleep(1.0)
             self._unsaved.discard(table.id)
-            if table.status in LIVE:
+            if table.phase.live:
                 try:
                     await self.save(table)
                 except Exception:
@@ -211,7 +214,7 @@ class TableRegistry:
         """Store what `save_soon` has not stored yet (at shutdown)."""
         for game_id in list(self._unsaved):
             table = self._tables.get(game_id)
-            if table is not None and table.status in LIVE:
+            if table is not None and table.phase.live:
                 await self.save(table)
         self._unsaved.clear()
 

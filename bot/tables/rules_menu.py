@@ -4,6 +4,8 @@ message; the chat's next tables keep the choice."""
 from __future__ import annotations
 
 from bot.basics import Person, UserError
+from bot.core.commands import SetRules
+from bot.core.runner import Runner
 from bot.i18n import NOTHING, Msg, msg
 from bot.tables import render
 from bot.tables.config import AdminCheck, require_host
@@ -17,11 +19,14 @@ from storage.models import ChatSettings
 
 
 class RulesMenu:
-    def __init__(self, registry: TableRegistry, screens: Screens, is_admin: AdminCheck) -> None:
+    def __init__(
+        self, registry: TableRegistry, screens: Screens, is_admin: AdminCheck, runner: Runner
+    ) -> None:
         self.registry = registry
         self.storage = registry.storage
         self.screens = screens
         self.is_admin = is_admin
+        self.runner = runner
 
     async def _menu_table(self, game_id: int, person: Person) -> Table:
         table = self.registry.lobby(game_id)
@@ -48,17 +53,7 @@ class RulesMenu:
                 rules, options = changed_rules(table.rules, table.options, option, value)
             except ValueError:
                 raise UserError(msg("That combination of rules isn't possible.")) from None
-            with self.registry.lobby_change(table):
-                table.rules, table.options = rules, options
-                if len(table.seats) != rules.players:
-                    table.resize(rules.players)
-                for seat in table.seats:
-                    if seat is not None and seat.kind == "computer":
-                        seat.level = options.computer_level
-                await self.storage.update_lobby(
-                    table.id, table.rules, table.stored_seats(), table.stored_meta()
-                )
-                self.registry.reseat(table)  # fewer seats may have left someone out
+            await self.runner.run(table, SetRules(rules, options))
             # The chat's defaults only once the lobby is stored: a refusal of the lobby
             # leaves both as they were, one of the defaults leaves the table changed, as
             # stored and shown.

@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.basics import Person, UserError
+from bot.core.tournament import Cancel, Pause, Resume
+from bot.core.tournament import decide as step
 from bot.i18n import Msg, Tr, msg
 from bot.tables.render import esc, who
 from bot.tournaments import plan as tour
@@ -213,11 +215,7 @@ class TournamentCommands:
             tournament = await self.board.get(tournament_id)
             if tournament.status not in ("registration", "running"):
                 raise UserError(msg("That event is over."))
-            tournament = replace(
-                tournament,
-                status="paused",
-                state=replace(tournament.state, paused_from=tournament.status),
-            )
+            tournament = step(tournament, Pause())
             await self.storage.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
@@ -236,8 +234,8 @@ class TournamentCommands:
             tournament = await self.board.get(tournament_id)
             if tournament.status != "paused":
                 raise UserError(msg("The event isn't paused."))
-            status = tournament.state.paused_from or "registration"
-            tournament = replace(tournament, status=status)
+            tournament = step(tournament, Resume())
+            status = tournament.status
             await self.storage.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
@@ -259,9 +257,7 @@ class TournamentCommands:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             if tournament.status == "paused":
-                tournament = replace(
-                    tournament, status=tournament.state.paused_from or "registration"
-                )
+                tournament = step(tournament, Resume())
                 await self.storage.save_tournament(tournament)
             if tournament.status == "registration":
                 entries = await self.storage.registrations(tournament.id)
@@ -278,7 +274,9 @@ class TournamentCommands:
     async def cancel(self, tournament_id: int, person: Person) -> Msg:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
-            tournament = replace(tournament, status="cancelled")
+            if not tournament.is_open:  # it ended while the command waited for the lock
+                raise UserError(msg("That event is over."))
+            tournament = step(tournament, Cancel())
             await self.storage.save_tournament(tournament)
             organiser = Person(tournament.organiser_id, tournament.organiser_name)
             for table in await self.storage.tournament_tables(

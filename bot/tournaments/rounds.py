@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.basics import Person
+from bot.core.tournament import Cancel, Finish, StartRound
+from bot.core.tournament import decide as step
 from bot.i18n import msg
 from bot.tables.model import COMPUTER_NAMES, Seat, Table, TableOptions
 from bot.tables.render import who
@@ -58,7 +60,7 @@ class Rounds:
             going = set(tournament.state.advancing)
             players = [r for r in entries if r.user_id in going and r.status == "registered"]
         if round_no == 1 and len(players) < 2:
-            tournament = replace(tournament, status="cancelled")
+            tournament = step(tournament, Cancel())
             await self.storage.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
@@ -83,13 +85,7 @@ class Rounds:
         seating = tour.draw([p.user_id for p in players], plans, f"{seed}:{round_no}", strength)
         names = {p.user_id: p.display_name for p in players}
         now = self.clock()
-        started = {**tournament.state.round_started, round_no: now}
-        tournament = replace(
-            tournament,
-            status="running",
-            current_round=round_no,
-            state=replace(tournament.state, round_started=started),
-        )
+        tournament = step(tournament, StartRound(round_no, now))
         await self.storage.save_tournament(tournament)
         tables = []
         for table_no, seats in enumerate(seating, start=1):
@@ -358,7 +354,7 @@ class Rounds:
             replace(by_id[u], final_place=place) for place, u in enumerate(ranked_ids, start=1)
         ]
         await self.storage.save_registrations(final)
-        tournament = replace(tournament, status="finished")
+        tournament = step(tournament, Finish())
         await self.storage.save_tournament(tournament)
         await self.board.refresh_message(tournament)
         await self.board.refresh_round(tournament)

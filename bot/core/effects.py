@@ -1,0 +1,199 @@
+"""What a command asks the world to do, as data: the core returns these, the runner
+(`bot.core.runner`) carries them out in `ORDER`.
+
+Nothing here does anything: storing, drawing a screen, arming a timer and telling the
+tournaments are done by whoever the runner was given for each kind of effect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.i18n import Msg
+from engine import Event, Game, Move
+
+
+class Urgency(Enum):
+    """How soon a screen must reach its reader (the Telegram adapter maps it to the
+    outbox's priorities, `bot.telegram.pace`)."""
+
+    NOW = "now"
+    """Someone waits for it: whoever must act."""
+    PLAYED = "played"
+    """The screen of whoever just moved, certainly looking at it."""
+    MOVED = "moved"
+    """The screen of whoever just pressed, whose toast already said what happened."""
+    EDIT = "edit"
+    """Everyone else's screens."""
+    IDLE = "idle"
+    """A change its reader need not see at once (another card mid-trick)."""
+
+
+@dataclass(frozen=True)
+class StoreDeal:
+    """Durable: `game` is stored as dealt, with the table's seats and state."""
+
+    game: Game
+
+
+@dataclass(frozen=True)
+class StoreMove:
+    """Durable: the move is journaled with the game and the table's state, before anyone
+    sees it. ``stand_in``: a computer player moved for the seat's person."""
+
+    move: Move
+    stand_in: bool = False
+
+
+@dataclass(frozen=True)
+class StoreLobby:
+    """Durable: the lobby's seats, rules and who waits to sit."""
+
+
+@dataclass(frozen=True)
+class StoreCancel:
+    """Durable: the table is stored as cancelled (a game after its first hand is rated
+    from its standing totals in the same transaction)."""
+
+
+@dataclass(frozen=True)
+class StoreTable:
+    """Durable: the table's seat and screen state (a seat taken over or given back)."""
+
+
+@dataclass(frozen=True)
+class AnnounceHand:
+    """Tell the group how hand ``hand_number`` went."""
+
+    hand_number: int
+
+
+@dataclass(frozen=True)
+class FinishGame:
+    """The game is over: rate it, tell the group who won, and let the table go."""
+
+
+@dataclass(frozen=True)
+class TellGroup:
+    """Say one sentence in the table's group."""
+
+    said: Msg
+
+
+@dataclass(frozen=True)
+class ClearNudges:
+    """Delete the "your turn" and "⏰ s left" messages of a seat that moved."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class ShowLobby:
+    """The lobby's message shows its seats and rules as they are now."""
+
+
+@dataclass(frozen=True)
+class ShowDeal:
+    """A new game: every person gets their screen, and the group its table message."""
+
+
+@dataclass(frozen=True)
+class ShowAll:
+    """Every screen of the table changed. ``moved``: the seats whose own press it was
+    (their screens go first); empty when the move was made on the table page."""
+
+    moved: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class ShowSeat:
+    """One seat's screen changed (a card selected, the tracker opened)."""
+
+    seat: int
+    urgency: Urgency
+
+
+@dataclass(frozen=True)
+class ResendScreen:
+    """A new living DM for the seat at the bottom of its chat (its old one is far up), its
+    id stored at once."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class SaveSoon:
+    """The table's screen state changed: store it within a second (not worth a
+    transaction per tap)."""
+
+
+@dataclass(frozen=True)
+class ArmNext:
+    """Arm what comes next: a computer's move, a person's turn timer; or stop the clock of
+    a table that ended."""
+
+    events: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True)
+class TellTournament:
+    """A tournament's table moved (or was dealt): its tournament notes it."""
+
+    events: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True)
+class PushPages:
+    """The table's open pages get the new state."""
+
+    events: tuple[Event, ...] = ()
+
+
+Effect = (
+    StoreDeal
+    | StoreLobby
+    | StoreMove
+    | StoreCancel
+    | StoreTable
+    | AnnounceHand
+    | FinishGame
+    | TellGroup
+    | ClearNudges
+    | ShowLobby
+    | ShowDeal
+    | ShowAll
+    | ShowSeat
+    | ResendScreen
+    | SaveSoon
+    | ArmNext
+    | TellTournament
+    | PushPages
+)
+
+DURABLE: tuple[type[Effect], ...] = (StoreLobby, StoreDeal, StoreMove, StoreCancel, StoreTable)
+"""Committed first; if one fails, the command is undone in memory and nothing else runs."""
+
+ORDER: tuple[type[Effect], ...] = (
+    *DURABLE,
+    AnnounceHand,
+    FinishGame,
+    TellGroup,
+    ClearNudges,
+    ShowLobby,
+    ShowDeal,
+    ShowAll,
+    ShowSeat,
+    ResendScreen,
+    SaveSoon,
+    ArmNext,
+    TellTournament,
+    PushPages,
+)
+"""The order effects run in, whatever order a command lists them: what must be durable,
+then what the group is told (a hand's result before the screens that follow it), the
+screens, and last those who react to a move: the turn clock (what comes next is armed
+before anyone else hears), the tournaments, the open pages."""
+
+REACTIONS: tuple[type[Effect], ...] = (ArmNext, TellTournament, PushPages)
+"""Effects whose failure is logged and does not fail the command: the move stands."""

@@ -1,0 +1,318 @@
+"""What a command does to a table: `decide` changes the table in memory, checks every
+phase it leads to against the declared transitions, and says what must follow (the
+effects). It stores nothing and shows nothing: the runner does, and puts the table back
+with `Outcome.undo` when what must be durable cannot be stored. The table enters its new
+phases (`Outcome.path`) only once that is stored: nobody sees a table finished, started or
+cancelled that storage does not hold so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bot.basics import UserError
+from bot.core import phases
+from bot.core.commands import (
+    AddComputer,
+    Cancel,
+    ChooseCard,
+    Command,
+    Deal,
+    EmptySeat,
+    LobbyCommand,
+    MakeMove,
+    Mover,
+    Rejoin,
+    SetRules,
+    Sit,
+    Stand,
+    StopWaiting,
+    TakeOver,
+    TimeOut,
+    ToggleTracker,
+    Wait,
+)
+from bot.core.effects import (
+    AnnounceHand,
+    ArmNext,
+    ClearNudges,
+    Effect,
+    FinishGame,
+    PushPages,
+    ResendScreen,
+    SaveSoon,
+    ShowAll,
+    ShowDeal,
+    ShowLobby,
+    ShowSeat,
+    StoreCancel,
+    StoreDeal,
+    StoreLobby,
+    StoreMove,
+    StoreTable,
+    TellGroup,
+    TellTournament,
+    Urgency,
+)
+from bot.core.phases import Phase
+from bot.i18n import msg
+from bot.tables.model import Seat, Table
+from engine import CardPlayed, CardsPassed, Event, Game, GameOver, HandScored, MoonShot
+
+AWAY = msg(
+    "You timed out 3 times in a row, so a computer player holds your seat. Send /rejoin to "
+    "take it back."
+)
+
+
+def _nothing() -> None:
+    return None
+
+
+@dataclass
+class Outcome:
+    """What a command did: the engine's events, the effects that must follow, the phases
+    the table goes through (entered once what is durable is stored), how to put the table
+    back as it was if it cannot be, and what to keep once it is (`commit`)."""
+
+    effects: list[Effect] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    path: list[Phase] = field(default_factory=list)
+    undo: Callable[[], None] = _nothing
+    commit: Callable[[], None] = _nothing
+
+
+def decide(table: Table, command: Command) -> Outcome:
+    """Carry out `command` on `table` in memory. Raises (`UserError`, the engine's
+    `IllegalMove`) with the table unchanged when the command is refused."""
+    match command:
+        case Deal():
+            return _deal(table, command.game)
+        case MakeMove():
+            return _move(table, command)
+        case TimeOut():
+            return _time_out(table, command)
+        case TakeOver():
+            return _take_over(table, command)
+        case ChooseCard():
+            return _choose(table, command)
+        case Rejoin():
+            return _rejoin(table, command)
+        case Cancel():
+            return _cancel(table)
+        case ToggleTracker(seat):
+            if table.game is None or not table.options.track_cards:
+                raise UserError(msg("That button isn't valid any more."))
+            table.ui.tracker_open[seat] = not table.ui.tracker_open.get(seat, False)
+            return Outcome([SaveSoon(), ShowSeat(seat, Urgency.MOVED)])
+        case _:
+            return _lobby(table, command)
+
+
+def _deal(table: Table, game: Game) -> Outcome:
+    first = phases.of_game(game)
+    phases.check(table.phase, first)
+
+    def commit() -> None:
+        table.game = game
+
+    effects: list[Effect] = [StoreDeal(game), ShowDeal(), ArmNext()]
+    if table.tournament_id is not None:
+        effects.append(TellTournament())
+    effects.append(PushPages())
+    return Outcome(effects, [], [first], commit=commit)
+
+
+def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _nothing) -> Outcome:
+    game = table.game
+    if game is None or not table.phase.dealt:
+        raise UserError(msg("That game is over."))
+    move = command.move
+    seat = move.seat
+    s = table.seats[seat]
+    presence = (s.timeouts, table.ui.idle_message_ids.get(seat)) if s is not None else None
+    if command.mover in (Mover.PERSON, Mover.PAGE) and s is not None:
+        if s.away:
+            raise UserError(AWAY)
+        # A press shows its person is there (an illegal card too); only a move storage
+        # refuses is undone whole.
+        s.timeouts = 0
+        table.ui.idle_message_ids.pop(seat, None)  # a next spell of timeouts gets its own
+    before_game = game.copy()
+    selection = table.ui.selections.get(seat)
+    events = move.apply(game)  # an illegal move raises here, and nothing has changed
+    try:
+        path = _walk(table, events)
+    except phases.IllegalTransition:
+        table.game = before_game
+        raise
+    if move.kind == "pass":
+        table.ui.selections.pop(seat, None)
+
+    def undo() -> None:
+        table.game = before_game
+        if selection is not None:
+            table.ui.selections[seat] = selection
+        if s is not None and presence is not None:
+            s.timeouts, idle = presence
+            if idle is not None:
+                table.ui.idle_message_ids[seat] = idle
+        undo_also()
+
+    effects: list[Effect] = [StoreMove(move, stand_in=command.mover is Mover.STAND_IN)]
+    for event in events:
+        if isinstance(event, HandScored):
+            effects.append(AnnounceHand(event.hand_number))
+        if isinstance(event, GameOver):
+            effects.append(FinishGame())
+    acted = sorted({e.seat for e in events if isinstance(e, CardPlayed | CardsPassed | MoonShot)})
+    effects.extend(ClearNudges(n) for n in acted)
+    effects.append(ShowAll(frozenset() if command.mover is Mover.PAGE else frozenset(acted)))
+    said = tuple(events)
+    effects.append(ArmNext(said))
+    if table.tournament_id is not None:
+        effects.append(TellTournament(said))
+    effects.append(PushPages(said))
+    return Outcome(effects, events, path, undo)
+
+
+def _walk(table: Table, events: list[Event]) -> list[Phase]:
+    """The phases a move leads the table through, each step checked: a scored hand's end,
+    then the next hand's pass or play, or the game's end."""
+    assert table.game is not None
+    path = []
+    if any(isinstance(e, HandScored) for e in events):
+        path.append(Phase.HAND_OVER)
+    path.append(phases.of_game(table.game))
+    before = table.phase
+    for phase in path:
+        phases.check(before, phase)
+        before = phase
+    return path
+
+
+def _time_out(table: Table, command: TimeOut) -> Outcome:
+    seat = command.move.seat
+    s = table.seats[seat]
+    if s is None or table.game is None:
+        raise UserError(msg("That game is over."))
+    before = (s.timeouts, s.away)
+    s.timeouts += 1
+    if s.timeouts >= command.limit:
+        s.away = True
+
+    def put_back() -> None:
+        s.timeouts, s.away = before
+
+    try:
+        return _move(table, MakeMove(command.move, Mover.STAND_IN), put_back)
+    except BaseException:
+        put_back()
+        raise
+
+
+def _take_over(table: Table, command: TakeOver) -> Outcome:
+    s = table.seats[command.seat]
+    if s is None or s.kind == "computer" or s.away:
+        return Outcome()
+    s.away = True
+
+    def undo() -> None:
+        s.away = False
+
+    effects: list[Effect] = [StoreTable()]
+    if command.said is not None:
+        effects.append(TellGroup(command.said))
+    effects += [ShowAll(), ArmNext()]
+    return Outcome(effects, [], [], undo)
+
+
+def _cancel(table: Table) -> Outcome:
+    """The table ends unfinished: stored as cancelled first (what its screens then say, and
+    who is told, is the closer's: `bot.tables.closing`)."""
+    if not table.phase.live:
+        raise UserError(msg("There's nothing to cancel here."))
+    phases.check(table.phase, Phase.CANCELLED)
+    return Outcome([StoreCancel()], [], [Phase.CANCELLED])
+
+
+def _rejoin(table: Table, command: Rejoin) -> Outcome:
+    seat = command.seat
+    s = table.seats[seat]
+    if s is None or not s.away or not table.phase.dealt:
+        raise UserError(msg("You're not away from any game."))
+    before = (s.away, s.timeouts, table.ui.idle_message_ids.get(seat))
+    s.away, s.timeouts = False, 0
+    table.ui.idle_message_ids.pop(seat, None)
+
+    def undo() -> None:
+        s.away, s.timeouts, idle = before
+        if idle is not None:
+            table.ui.idle_message_ids[seat] = idle
+
+    effects: list[Effect] = [StoreTable(), TellGroup(command.said), ResendScreen(seat), ArmNext()]
+    return Outcome(effects, [], [], undo)
+
+
+def _choose(table: Table, command: ChooseCard) -> Outcome:
+    game, seat, card = table.game, command.seat, command.card
+    if game is None or table.phase is not Phase.PASSING:
+        raise UserError(msg("That button is from an earlier hand."))
+    if game.has_passed(seat):
+        raise UserError(msg("Passed. Waiting for the others…"))
+    if card not in game.hand(seat):
+        raise UserError(msg("You don't have {card}.", card=card.symbol))
+    chosen = table.ui.selections.setdefault(seat, [])
+    if card.code in chosen:
+        chosen.remove(card.code)
+    elif len(chosen) >= 3:
+        raise UserError(msg("3/3 selected — tap one to unselect it."))
+    else:
+        chosen.append(card.code)
+    urgency = Urgency.EDIT if command.on_page else Urgency.MOVED
+    return Outcome([SaveSoon(), ShowSeat(seat, urgency)])
+
+
+def _lobby(table: Table, command: LobbyCommand) -> Outcome:
+    """A change of a lobby's seats or rules: stored, then shown (a rule change is shown by
+    its menu). Refused with the lobby unchanged."""
+    if table.phase is not Phase.LOBBY:
+        raise UserError(msg("A game is already in progress here."))
+    before = table.lobby_state()
+    seats, pending = table.seats, table.ui.pending
+    match command:
+        case Sit(user_id, name):
+            if table.seat_of(user_id) is not None:
+                raise UserError(msg("You're already at this table."))
+            if None not in seats:
+                raise UserError(msg("The table is full."))
+            seats[seats.index(None)] = Seat("human", name, user_id)
+            pending.pop(user_id, None)
+        case Wait(user_id, name):
+            pending[user_id] = name
+        case StopWaiting(user_id):
+            pending.pop(user_id, None)
+        case Stand(user_id):
+            seat = table.seat_of(user_id)
+            if seat is not None:
+                seats[seat] = None
+            elif pending.pop(user_id, None) is None:
+                raise UserError(msg("You're not sitting at this table."))
+        case AddComputer():
+            if None not in seats:
+                raise UserError(msg("No empty seat for a computer player."))
+            seats[seats.index(None)] = table.computer()
+        case EmptySeat(seat):
+            if not 0 <= seat < len(seats) or seats[seat] is None:
+                raise UserError(msg("That button isn't valid any more."))
+            seats[seat] = None
+        case SetRules(rules, options):
+            table.rules, table.options = rules, options
+            if len(table.seats) != rules.players:
+                table.resize(rules.players)
+            for s in table.seats:
+                if s is not None and s.kind == "computer":
+                    s.level = options.computer_level
+            return Outcome([StoreLobby()], undo=lambda: table.restore(before))
+    return Outcome([StoreLobby(), ShowLobby()], undo=lambda: table.restore(before))

@@ -1,0 +1,572 @@
+"""The table core (issue 31): phases declared once, commands in, effects out, one runner.
+
+The property test drives random sequences of commands (moves by people, pages, computers
+and stand-ins; illegal moves; timeouts; take-overs; cards chosen to pass; a move storage
+refuses) through the core and the runner with a real SQLite storage, and after every
+command checks that each phase the table went through is a declared transition and that
+the table reloaded from storage is the one in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import tempfile
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.basics import UserError
+from bot.core import effects, phases
+from bot.core.commands import (
+    AddComputer,
+    Cancel,
+    ChooseCard,
+    Command,
+    Deal,
+    EmptySeat,
+    MakeMove,
+    Mover,
+    Rejoin,
+    SetRules,
+    Sit,
+    Stand,
+    TakeOver,
+    TimeOut,
+    Wait,
+)
+from bot.core.phases import TRANSITIONS, IllegalTransition, Phase
+from bot.core.runner import Runner
+from bot.i18n import msg
+from bot.tables.model import Seat, Table, TableOptions
+from bot.tables.play import Moves
+from bot.tables.registry import TableRegistry
+from bot.timers import Background
+from engine import Game, IllegalMove, Move, Rules
+from engine.game import MOON_CHOICES
+from storage.sqlite import SqliteStorage
+
+# ---------------------------------------------------------------------- phases
+
+
+def test_every_phase_declares_where_it_may_go_and_the_ended_ones_go_nowhere() -> None:
+    assert set(TRANSITIONS) == set(Phase)
+    assert TRANSITIONS[Phase.FINISHED] == TRANSITIONS[Phase.CANCELLED] == frozenset()
+    for phase in Phase:
+        if phase.live:
+            assert Phase.CANCELLED in TRANSITIONS[phase], phase
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (Phase.LOBBY, Phase.FINISHED),
+        (Phase.LOBBY, Phase.HAND_OVER),
+        (Phase.PASSING, Phase.MOON),
+        (Phase.PLAYING, Phase.PASSING),
+        (Phase.MOON, Phase.PLAYING),
+        (Phase.FINISHED, Phase.PLAYING),
+        (Phase.CANCELLED, Phase.LOBBY),
+        (Phase.FINISHED, Phase.CANCELLED),
+    ],
+)
+def test_a_step_not_declared_is_refused_and_the_table_stays_where_it_was(
+    before: Phase, after: Phase
+) -> None:
+    table = _table(4)
+    table.phase = before
+    with pytest.raises(IllegalTransition) as refused:
+        table.enter(after)
+    assert table.phase is before
+    assert str(refused.value) == f"A table cannot go from {before.value} to {after.value}."
+
+
+def test_every_effect_has_its_place_in_the_declared_order_once() -> None:
+    kinds = typing.get_args(effects.Effect)
+    assert sorted(k.__name__ for k in effects.ORDER) == sorted(k.__name__ for k in kinds)
+    assert len(set(effects.ORDER)) == len(effects.ORDER)
+    assert effects.ORDER[: len(effects.DURABLE)] == effects.DURABLE
+    assert effects.ORDER[-len(effects.REACTIONS) :] == effects.REACTIONS
+
+
+def test_storage_keeps_its_statuses_every_phase_of_a_dealt_game_is_active() -> None:
+    assert {p: phases.stored_status(p) for p in Phase} == {
+        Phase.LOBBY: "lobby",
+        Phase.PASSING: "active",
+        Phase.PLAYING: "active",
+        Phase.MOON: "active",
+        Phase.HAND_OVER: "active",
+        Phase.FINISHED: "finished",
+        Phase.CANCELLED: "cancelled",
+    }
+    game = Game(Rules(), seed=1)
+    assert phases.of_stored("lobby", None) is Phase.LOBBY
+    assert phases.of_stored("active", game) is Phase.PASSING
+    assert phases.of_stored("finished", game) is Phase.FINISHED
+    assert phases.of_stored("cancelled", None) is Phase.CANCELLED
+    assert phases.of_stored("quarantined", None) is Phase.CANCELLED
+    with pytest.raises(ValueError):
+        phases.of_stored("paused", None)
+
+
+# ---------------------------------------------------------------------- the runner
+
+
+def _table(players: int, humans: int = 2) -> Table:
+    seats: list[Seat | None] = [
+        Seat("human", f"P{n}", user_id=100 + n) if n < humans else Seat("computer", f"C{n}")
+        for n in range(players)
+    ]
+    return Table(
+        id=0,
+        chat_id=-5,
+        thread_id=None,
+        chat_title="T",
+        creator_id=100,
+        creator_name="P0",
+        rules=Rules(players=players, target=26),
+        options=TableOptions(),
+        seats=seats,
+    )
+
+
+def _recording(runner: Runner, seen: list[str], *kinds: type[effects.Effect]) -> None:
+    for kind in kinds:
+
+        async def note(table: Table, effect: Any, name: str = kind.__name__) -> None:
+            seen.append(name)
+
+        runner.on(kind, note)
+
+
+async def test_effects_run_in_the_declared_order_whatever_order_their_handlers_came_in() -> None:
+    runner = Runner()
+    seen: list[str] = []
+    _recording(runner, seen, *reversed(effects.ORDER))
+    table = _table(4)
+    await runner.run(table, Deal(Game(table.rules, seed=3)))
+    assert seen == ["StoreDeal", "ShowDeal", "ArmNext", "PushPages"]
+    seen.clear()
+    game = table.game
+    assert game is not None
+    # The last card of a hand: its result, then the next hand's deal, in one command.
+    rng = random.Random(3)
+    while not (game.phase == "play" and len(game.tricks) == 12 and len(game.trick) == 3):
+        await runner.run(table, MakeMove(_legal(game, rng), Mover.COMPUTER))
+    seen.clear()
+    outcome = await runner.run(table, MakeMove(_legal(game, rng), Mover.PERSON))
+    assert outcome.path[0] is Phase.HAND_OVER
+    assert seen.index("StoreMove") == 0
+    assert [effects.ORDER.index(getattr(effects, name)) for name in seen] == sorted(
+        effects.ORDER.index(getattr(effects, name)) for name in seen
+    )
+    assert "AnnounceHand" in seen and seen[-3:] == ["ShowAll", "ArmNext", "PushPages"]
+
+
+async def test_a_move_storage_refuses_is_undone_and_nothing_after_it_runs() -> None:
+    runner = Runner()
+    seen: list[str] = []
+
+    async def refuse(table: Table, effect: effects.StoreMove) -> None:
+        raise OSError("disk full")
+
+    runner.on(effects.StoreMove, refuse)
+    _recording(runner, seen, *(k for k in effects.ORDER if k is not effects.StoreMove))
+    table = _table(4)
+    await runner.run(table, Deal(Game(table.rules, seed=4)))
+    game = table.game
+    assert game is not None
+    seen.clear()
+    before = game.to_json()
+    seat = game.waiting_for()[0]
+    table.ui.selections[seat] = [c.code for c in game.hand(seat)[:3]]
+    chosen = list(table.ui.selections[seat])
+    with pytest.raises(OSError):
+        await runner.run(table, MakeMove(Move.pass_cards(seat, chosen), Mover.PERSON))
+    assert table.game is not None and table.game.to_json() == before
+    assert table.phase is Phase.PASSING and table.ui.selections[seat] == chosen
+    assert seen == []
+
+
+async def test_a_reaction_that_fails_is_logged_and_the_move_stands(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    runner = Runner()
+    seen: list[str] = []
+
+    async def broken(table: Table, effect: effects.ArmNext) -> None:
+        raise RuntimeError("clock broke")
+
+    runner.on(effects.ArmNext, broken)
+    _recording(runner, seen, effects.StoreDeal, effects.PushPages)
+    table = _table(4)
+    await runner.run(table, Deal(Game(table.rules, seed=5)))
+    assert seen == ["StoreDeal", "PushPages"] and table.phase is Phase.PASSING
+    assert "ArmNext failed for game 0" in caplog.text
+
+
+# ---------------------------------------------------------------------- property
+
+
+@dataclass
+class Lab:
+    storage: SqliteStorage
+    registry: TableRegistry
+    runner: Runner
+    table: Table
+    refuse_next: bool = False
+    seen: list[str] = field(default_factory=list)
+
+
+def _legal(game: Game, rng: random.Random) -> Move:
+    if game.phase == "pass":
+        seat = rng.choice(game.waiting_for())
+        return Move.pass_cards(seat, rng.sample(game.hand(seat), 3))
+    if game.phase == "play":
+        assert game.current_player is not None
+        return Move.play(game.current_player, rng.choice(game.legal_plays()))
+    assert game.moon_shooter is not None
+    return Move.moon(game.moon_shooter, rng.choice(MOON_CHOICES))
+
+
+async def _open_lab(path: Path, players: int, seed: int) -> Lab:
+    storage = await SqliteStorage.open(path)
+    registry = TableRegistry(storage, Background())
+    runner = Runner()
+    # Only the durable effects touch storage here: the screens are the adapters' business.
+    moves = Moves(registry, None, None, runner)  # type: ignore[arg-type]
+    runner.on(effects.StoreDeal, moves.store_deal)
+    runner.on(effects.StoreMove, moves.store_move)
+
+    async def store_table(table: Table, _: effects.StoreTable) -> None:
+        await registry.save(table)
+
+    runner.on(effects.StoreTable, store_table)
+
+    async def store_cancel(table: Table, _: effects.StoreCancel) -> None:
+        await storage.cancel_game(table.id)
+
+    runner.on(effects.StoreCancel, store_cancel)
+    table = _table(players)
+    for _, s in table.humans():
+        assert s.user_id is not None
+        await storage.upsert_user(s.user_id, s.name, None)
+    table.id = await storage.create_lobby(
+        table.chat_id, None, 100, table.rules, table.stored_seats(), table.stored_meta()
+    )
+    registry.add(table, 0)
+    lab = Lab(storage, registry, runner, table)
+    real = storage.record_move
+
+    async def record_move(*args: Any, **kwargs: Any) -> int:
+        if lab.refuse_next:
+            lab.refuse_next = False
+            raise OSError("disk full")
+        return await real(*args, **kwargs)
+
+    storage.record_move = record_move  # type: ignore[method-assign]
+    others = [k for k in effects.ORDER if k not in effects.DURABLE]
+    _recording(runner, lab.seen, *others)
+    await runner.run(table, Deal(Game(table.rules, seed=seed)))
+    return lab
+
+
+def _seats(table: Table) -> list[tuple[Any, ...]]:
+    return [
+        (s.kind, s.name, s.user_id, s.level, s.away, s.timeouts) if s else None for s in table.seats
+    ]
+
+
+async def _assert_stored_as_in_memory(lab: Lab) -> None:
+    table = lab.table
+    stored = await lab.storage.load_game(table.id)
+    again = Table.from_stored(stored)
+    assert again.phase is table.phase
+    assert stored.status == table.status
+    assert _seats(again) == _seats(table)
+    assert again.game is not None and table.game is not None
+    assert again.game.to_json() == table.game.to_json()
+    if table.phase.live:
+        assert lab.registry.version(table.id) == stored.last_seq
+
+
+def _declared(before: Phase, path: list[Phase]) -> None:
+    for after in path:
+        assert after == before or after in TRANSITIONS[before], (before, after)
+        before = after
+
+
+async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
+    table = lab.table
+    game = table.game
+    assert game is not None
+    before_phase = table.phase
+    if not table.phase.dealt:  # the game ended: every command is refused
+        with pytest.raises(UserError):
+            await lab.runner.run(table, MakeMove(Move.play(0, "2C"), Mover.PERSON))
+        return
+    waiting = game.waiting_for()
+    seat = rng.choice(waiting)
+    s = table.seats[seat]
+    assert s is not None
+    command: Command
+    if kind == "illegal":
+        wrong = [n for n in range(len(table.seats)) if n not in waiting] or [seat]
+        other = rng.choice(wrong)
+        cards = game.hand(other)
+        move = Move.play(other, cards[0]) if cards else Move.moon(other, "add_to_others")
+        snapshot = game.to_json()
+        with pytest.raises((IllegalMove, UserError)):
+            await lab.runner.run(table, MakeMove(move, Mover.COMPUTER))
+        assert table.game is not None and table.game.to_json() == snapshot
+        assert table.phase is before_phase
+        return
+    if kind == "choose":
+        hand = game.hand(seat)
+        card = rng.choice(hand) if hand else None
+        if card is None:
+            return
+        with contextlib.suppress(UserError):
+            await lab.runner.run(table, ChooseCard(seat, card))
+        assert table.phase is before_phase
+        return
+    if kind == "cancel":
+        outcome = await lab.runner.run(table, Cancel())
+        _declared(before_phase, outcome.path)
+        assert table.phase is Phase.CANCELLED
+        await _assert_stored_as_in_memory(lab)
+        with pytest.raises(UserError):
+            await lab.runner.run(table, Cancel())
+        return
+    if kind == "take_over":
+        await lab.runner.run(table, TakeOver(rng.randrange(len(table.seats))))
+        assert table.phase is before_phase
+        await _assert_stored_as_in_memory(lab)
+        return
+    move = _legal(game, rng)
+    s_mover = table.seats[move.seat]
+    assert s_mover is not None
+    if kind == "time_out" and s_mover.kind == "human" and not s_mover.away:
+        command = TimeOut(move, 3)
+    elif s_mover.kind == "computer":
+        command = MakeMove(move, Mover.COMPUTER)
+    elif s_mover.away:
+        command = MakeMove(move, Mover.STAND_IN)
+    else:
+        command = MakeMove(move, rng.choice([Mover.PERSON, Mover.PAGE]))
+    if kind == "refused":
+        lab.refuse_next = True
+        snapshot, seats = game.to_json(), _seats(table)
+        lab.seen.clear()
+        with pytest.raises(OSError):
+            await lab.runner.run(table, command)
+        assert table.game is not None and table.game.to_json() == snapshot
+        assert table.phase is before_phase and _seats(table) == seats and lab.seen == []
+        await _assert_stored_as_in_memory(lab)
+        return
+    outcome = await lab.runner.run(table, command)
+    _declared(before_phase, outcome.path)
+    assert table.phase is outcome.path[-1]
+    await _assert_stored_as_in_memory(lab)
+
+
+def _changes_phase(game: Game, move: Move) -> bool:
+    after = game.copy()
+    move.apply(after)
+    return after.phase != game.phase or after.hand_number != game.hand_number
+
+
+async def _directed(lab: Lab, kind: str, rng: random.Random) -> None:
+    """Steps aimed where a refused move matters most: the move that would change the
+    phase (``refuse_at_edge``), and a person's move after they timed out, whose count of
+    timeouts a press resets (``refuse_after_timeout``)."""
+    table = lab.table
+    for _ in range(60):
+        game = table.game
+        if game is None or not table.phase.dealt:
+            return
+        move = _legal(game, rng)
+        s = table.seats[move.seat]
+        assert s is not None
+        person = s.kind == "human" and not s.away
+        if kind == "refuse_at_edge" and _changes_phase(game, move):
+            if not person:
+                return await _step(lab, "refused", rng)
+            break
+        if kind == "refuse_after_timeout" and person and game.phase == "play":
+            if s.timeouts:
+                lab.refuse_next = True
+                seats, snapshot = _seats(table), game.to_json()
+                with pytest.raises(OSError):
+                    await lab.runner.run(table, MakeMove(move, Mover.PERSON))
+                assert _seats(table) == seats and table.game.to_json() == snapshot
+                await _assert_stored_as_in_memory(lab)
+                return
+            outcome = await lab.runner.run(table, TimeOut(move, 3))
+            _declared(Phase.PLAYING, outcome.path)
+            continue
+        mover = Mover.COMPUTER if s.kind == "computer" else Mover.STAND_IN
+        await lab.runner.run(table, MakeMove(move, Mover.PERSON if person else mover))
+    else:
+        return
+    await _step(lab, "refused", rng)
+
+
+async def _run(players: int, seed: int, kinds: list[str]) -> set[Phase]:
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as directory:
+        lab = await _open_lab(Path(directory) / "hearts.db", players, seed)
+        visited = {lab.table.phase}
+        try:
+            await _assert_stored_as_in_memory(lab)
+            for kind in kinds:
+                if kind.startswith("refuse_"):
+                    await _directed(lab, kind, rng)
+                repeat = 13 if kind == "burst" else 0 if kind.startswith("refuse_") else 1
+                for _ in range(repeat):
+                    await _step(lab, "move" if kind == "burst" else kind, rng)
+                    visited.add(lab.table.phase)
+                visited.add(lab.table.phase)
+        finally:
+            await lab.storage.close()
+    return visited
+
+
+KINDS = st.sampled_from(
+    [
+        "move",
+        "move",
+        "burst",
+        "burst",
+        "illegal",
+        "choose",
+        "time_out",
+        "take_over",
+        "refused",
+        "refuse_at_edge",
+        "refuse_after_timeout",
+    ]
+)
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    players=st.sampled_from([3, 4, 5]),
+    seed=st.integers(0, 10_000),
+    kinds=st.lists(KINDS, max_size=40),
+    cancel=st.booleans(),
+)
+def test_any_sequence_of_commands_takes_declared_steps_and_storage_agrees(
+    players: int, seed: int, kinds: list[str], cancel: bool
+) -> None:
+    """`cancel`: the sequence ends with the host's cancel (and a command after it)."""
+    ending = ["cancel", "move"] if cancel else []
+    asyncio.run(asyncio.wait_for(_run(players, seed, [*kinds, *ending]), 120))
+
+
+def test_a_whole_game_goes_through_every_phase_of_a_hand_to_the_end() -> None:
+    async def play() -> set[Phase]:
+        return await _run(4, 11, ["burst"] * 40)
+
+    visited = asyncio.run(play())
+    assert {Phase.PASSING, Phase.PLAYING, Phase.FINISHED} <= visited
+
+
+# ---------------------------------------------------------------------- the lobby
+
+
+async def test_a_lobby_change_is_stored_then_shown_and_one_storage_refuses_is_undone() -> None:
+    runner = Runner()
+    seen: list[str] = []
+    refuse = [False]
+
+    async def store(table: Table, _: effects.StoreLobby) -> None:
+        seen.append("StoreLobby")
+        if refuse[0]:
+            raise OSError("disk full")
+
+    runner.on(effects.StoreLobby, store)
+    _recording(runner, seen, effects.ShowLobby)
+    table = _table(4, humans=1)
+    table.seats[2] = table.seats[3] = None
+    await runner.run(table, Sit(7, "Ann"))
+    await runner.run(table, Wait(8, "Bob"))
+    assert seen == ["StoreLobby", "ShowLobby"] * 2
+    assert _seats(table)[2][:3] == ("human", "Ann", 7) and table.ui.pending == {8: "Bob"}
+    refuse[0] = True
+    before, pending = _seats(table), dict(table.ui.pending)
+    for command in (
+        AddComputer(),
+        Stand(7),
+        Sit(8, "Bob"),
+        SetRules(Rules(players=3), table.options),
+    ):
+        with pytest.raises(OSError):
+            await runner.run(table, command)
+        assert _seats(table) == before and table.ui.pending == pending
+        assert table.rules.players == 4
+    refuse[0] = False
+    seen.clear()
+    await runner.run(table, AddComputer())
+    with pytest.raises(UserError):
+        await runner.run(table, AddComputer())  # full now
+    with pytest.raises(UserError):
+        await runner.run(table, Stand(99))
+    with pytest.raises(UserError):
+        await runner.run(table, EmptySeat(9))
+    assert seen == ["StoreLobby", "ShowLobby"]
+    await runner.run(table, Deal(Game(table.rules, seed=1)))
+    with pytest.raises(UserError):
+        await runner.run(table, Sit(9, "Cy"))  # a game is in progress
+
+
+async def test_a_take_over_and_a_rejoin_store_the_seat_first_and_are_undone_if_refused() -> None:
+    runner = Runner()
+    seen: list[str] = []
+    refuse = [False]
+
+    async def store(table: Table, _: effects.StoreTable) -> None:
+        seen.append("StoreTable")
+        if refuse[0]:
+            raise OSError("disk full")
+
+    runner.on(effects.StoreTable, store)
+    _recording(runner, seen, *(k for k in effects.ORDER if k is not effects.StoreTable))
+    table = _table(4)
+    await runner.run(table, Deal(Game(table.rules, seed=2)))
+    seen.clear()
+    back = msg("👋 {name} is back.", name="P1")
+    with pytest.raises(UserError):
+        await runner.run(table, Rejoin(1, back))  # not away
+    refuse[0] = True
+    with pytest.raises(OSError):
+        await runner.run(table, TakeOver(1))
+    assert table.seats[1] is not None and not table.seats[1].away
+    refuse[0] = False
+    await runner.run(table, TakeOver(1))
+    assert table.seats[1].away
+    assert seen == ["StoreTable", "StoreTable", "ShowAll", "ArmNext"]
+    seen.clear()
+    table.seats[1].timeouts = 3
+    table.ui.idle_message_ids[1] = 55
+    refuse[0] = True
+    with pytest.raises(OSError):
+        await runner.run(table, Rejoin(1, back))
+    assert table.seats[1].away and table.seats[1].timeouts == 3
+    assert table.ui.idle_message_ids == {1: 55}
+    refuse[0] = False
+    seen.clear()
+    await runner.run(table, Rejoin(1, back))
+    assert not table.seats[1].away and table.seats[1].timeouts == 0
+    assert table.ui.idle_message_ids == {}
+    assert seen == ["StoreTable", "TellGroup", "ResendScreen", "ArmNext"]

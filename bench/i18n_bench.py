@@ -19,6 +19,7 @@ from babel.messages.pofile import read_po
 from bot.i18n import LANGUAGES, LOCALES, translator
 from bot.tables import render
 from bot.tables.model import Seat, Table, TableOptions
+from bot.telegram import draw
 from engine import Game, Rules
 from engine.players import make_player
 
@@ -89,7 +90,7 @@ def row(code: str, table: Table, repeat: int) -> str:
     tr = translator(code)
     load = (time.perf_counter() - began) * 1e3
     lookup = per_call(repeat * 10, lambda: tr("Played {card}", card="Q♠"))
-    hand = per_call(repeat, lambda: render.dm(tr, table, 0))
+    hand = per_call(repeat, lambda: draw.dm(tr, table, 0))
     screen = per_call(repeat, lambda: render.table_message(tr, table))
     chart = per_call(3, lambda: render.score_chart_png(tr, table)) / 1e3
     longest, label = longest_texts(code)
@@ -114,7 +115,7 @@ def longest_texts(code: str) -> tuple[int, int]:
         chosen = message.string if code != "en" else message.id
         texts.extend(chosen if isinstance(chosen, tuple) else (chosen,))
     tr = translator(code)
-    _, markup = render.dm(tr, table_mid_hand(), 0)
+    _, markup = draw.dm(tr, table_mid_hand(), 0)
     labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []
     return max(utf16(t) for t in texts), max(map(len, labels), default=0)
 

@@ -75,6 +75,18 @@ class LoadConfig:
     """The bot's lean edits (False: every card edits every DM, as before issue 17)."""
 
 
+def page_command(data: str) -> dict[str, object]:
+    """A DM button's data (``c:<game>:<hand>:<card>``) as the page's typed command
+    (`bot.live.commands`): the bench presses the same moves on either."""
+    action, game, hand, arg = data.split(":", 3)
+    command: dict[str, object] = {"game": int(game), "hand": int(hand)}
+    if action == "c":
+        return {"type": "card", "card": arg, **command}
+    if action == "m":
+        return {"type": "moon", "choice": "subtract" if arg == "s" else "add", **command}
+    return {"type": {"p": "pass", "h": "hint"}[action], **command}
+
+
 @dataclass
 class Press:
     record: CallbackRecord
@@ -313,7 +325,8 @@ class LoadRun:
         """Press on the table page; the answer comes on the same connection."""
         press_id = next(self._ids)
         sent = time.monotonic()
-        await page.socket.send_str(json.dumps({"t": "press", "id": press_id, "data": data}))
+        said = {"t": "press", "id": press_id, "command": page_command(data)}
+        await page.socket.send_str(json.dumps(said))
         deadline = sent + self.config.answer_timeout
         while press_id not in page.answers and time.monotonic() < deadline:
             page.answered.clear()

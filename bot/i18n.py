@@ -137,6 +137,21 @@ class Tr:
         text = self._translations.gettext(message)
         return text.format(**self._said(values)) if values else text
 
+    def unmarked(self, said: Msg) -> str:
+        """`said` as plain text, for what shows text as it is (the table page, a button's
+        label): the sentence's emphasis marks (``<b>``…``</b>``, the only markup a
+        screen's sentences carry in the catalogs) left out of it; its values are put in as
+        they are."""
+        if said.plural is not None:
+            text = self._translations.ngettext(said.message, said.plural, said.n)
+            values: dict[str, object] = {"n": said.n, **said.values}
+        elif not said.message:
+            return ""
+        else:
+            text, values = self._translations.gettext(said.message), said.values
+        text = text.replace("<b>", "").replace("</b>", "")
+        return text.format(**self._said(values)) if values else text
+
     def plural(self, singular: str, plural: str, n: int, /, **values: object) -> str:
         """The form of the sentence for `n` (``{n}`` in it is the count)."""
         text = self._translations.ngettext(singular, plural, n)

@@ -40,7 +40,6 @@ from bot.tables.standings import Standings
 from bot.tables.thinker import Thinker
 from bot.telegram.flood import CommandLimiter
 from bot.telegram.outbox import Outbox
-from bot.telegram.pace import URGENCY
 from bot.timers import Background, Clock, Scheduler
 from bot.tournaments.board import Board
 from bot.tournaments.commands import TournamentCommands
@@ -264,7 +263,7 @@ def carry_out(
         screens.show_all(table, moved=effect.moved)
 
     async def show_seat(table: Table, effect: effects.ShowSeat) -> None:
-        screens.show_dm(table, effect.seat, URGENCY[effect.urgency])
+        screens.show_dm(table, effect.seat, effect.urgency)
 
     async def resend(table: Table, effect: effects.ResendScreen) -> None:
         await screens.send_dm_again(table, effect.seat)

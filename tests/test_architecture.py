@@ -20,7 +20,9 @@ the shared vocabulary, never the registry, the clock, the lobby or the screens."
 
 
 def modules(package: str) -> Iterator[tuple[Path, ast.Module]]:
-    for path in sorted((ROOT / package).rglob("*.py")):
+    """Every module of `package` (a folder, or one file)."""
+    where = ROOT / package
+    for path in [where] if where.is_file() else sorted(where.rglob("*.py")):
         yield path.relative_to(ROOT), ast.parse(path.read_text(encoding="utf-8"))
 
 
@@ -148,3 +150,45 @@ def test_the_core_imports_nothing_that_imports_telegram() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _imports_of(package: str, forbidden: tuple[str, ...]) -> list[str]:
+    """Every import in `package` of a module in (or under) one of `forbidden`."""
+    return [
+        f"{path}:{line} imports {module}"
+        for path, tree in modules(package)
+        for line, module in imported(tree)
+        if any(module == f or module.startswith(f + ".") for f in forbidden)
+    ]
+
+
+def test_the_table_page_knows_nothing_of_telegram() -> None:
+    """`bot/live/` is an adapter beside the Telegram one: it sends typed commands to the
+    tables' entry points, never a callback string through the Telegram handlers."""
+    assert _imports_of("bot/live", ("telegram", "bot.telegram", "bot.rooms")) == []
+
+
+SCREEN_MODULES = ("seat_screen", "parts", "render", "coach_words", "model")
+"""`bot/tables/`'s screens as data and words: drawn by the adapters, knowing neither."""
+
+
+def test_the_screens_know_neither_telegram_nor_the_page() -> None:
+    wrong = [
+        found
+        for name in SCREEN_MODULES
+        for found in _imports_of(f"bot/tables/{name}.py", ("telegram", "bot.telegram", "bot.live"))
+    ]
+    assert wrong == []
+
+
+def test_nothing_strips_html_for_the_page() -> None:
+    """The page's words are written as text (`bot.tables.parts.PLAIN`), never made as
+    Telegram's HTML and stripped: no ``html.unescape`` in `bot/`, no ``html`` in `bot/live`."""
+    wrong = [
+        f"{path}:{node.lineno} {ast.unparse(node)}"
+        for path, tree in modules("bot")
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "unescape"
+    ]
+    wrong += _imports_of("bot/live", ("html",))
+    assert wrong == []

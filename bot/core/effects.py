@@ -15,19 +15,25 @@ from engine import Event, Game, Move
 
 
 class Urgency(Enum):
-    """How soon a screen must reach its reader (the Telegram adapter maps it to the
-    outbox's priorities, `bot.telegram.pace`)."""
+    """How soon a changed screen must reach its reader: the core asks for one with a seat's
+    screen (`ShowSeat`), `Screens` picks one for every screen it sends, and the Telegram
+    adapter maps it to the outbox's pacing priorities (`bot.telegram.draw.PRIORITY`)."""
 
     NOW = "now"
-    """Someone waits for it: whoever must act."""
+    """The reader must act now (their turn, the moon choice, a new deal, a hint asked for,
+    the rules menu they opened)."""
     PLAYED = "played"
-    """The screen of whoever just moved, certainly looking at it."""
+    """The reader just moved: their own screen first."""
     MOVED = "moved"
-    """The screen of whoever just pressed, whose toast already said what happened."""
+    """The reader pressed something there (chose a card, opened the tracker, changed the
+    lobby), whose toast already said what happened."""
     EDIT = "edit"
-    """Everyone else's screens."""
+    """Everyone else's screens, brought up to date (with lean edits, `Screens.show_all`
+    sends one that only another player's card mid-trick changed as IDLE instead, until the
+    trick is complete)."""
     IDLE = "idle"
-    """A change its reader need not see at once (another card mid-trick)."""
+    """Only another player's card in the middle of a trick: it waits until nothing else
+    does."""
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,9 @@
 Nothing is told or done before the connection's first message proves who opened the page:
 Telegram's signed ``initData`` (`bot.live.initdata`), checked against the bot's token and
 refused when older than ``WEBAPP_AUTH_MAX_AGE``. The page then sees only its person's seat
-at the table it names (``?g=`` or the Mini App's ``start_param``), and a press on it goes
-through `bot.telegram.handlers.press`, exactly as a DM button's does.
+at the table it names (``?g=`` or the Mini App's ``start_param``), and what it does there
+comes as a typed command (`bot.live.commands`) that goes to the table's own entry points,
+the ones a DM button's press reaches.
 
 Refusals are logged as one line with the reason and the address, never the data; a
 malformed message (not a JSON object, nested too deep, a game that is not a number) closes
@@ -34,21 +35,21 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
 from bot.basics import Person
 from bot.config import IPNetwork
 from bot.i18n import ENGLISH, Msg, Tr, msg, translator
-from bot.live import view
+from bot.languages import Languages
+from bot.live import commands, view
 from bot.live.hub import LiveHub, Page
 from bot.live.initdata import InitDataError, WebAppUser, validate
-from bot.rooms import Rooms
 from bot.tables.model import Table
-from bot.telegram import callbacks as cb
-from bot.telegram import handlers
+from bot.tables.registry import TableRegistry
 from storage.errors import StorageError
+from storage.repository import Storage
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,6 @@ STATIC = Path(__file__).with_name("static")
 FILES = {"": "table.html", "table.js": "table.js", "table.css": "table.css"}
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
-PAGE_ACTIONS = frozenset({cb.CARD, cb.PASS, cb.MOON, cb.HINT})
-"""What a page may press: its person's cards, the pass, the moon choice and 💡 Hint."""
 HELLO_TIMEOUT = 3.0
 """Seconds a new connection has to say who it is (a page says it as soon as it connects)."""
 MAX_SILENT = 200
@@ -88,6 +87,26 @@ OPENED_ELSEWHERE = msg("This table is open on another screen.")
 NOT_SEATED = msg("You're not sitting at this table.")
 GAME_OVER = msg("That game is over.")
 TOO_FAST = msg("Slow down a little.")
+
+
+class Rooms(Protocol):
+    """What the page's server uses of the bot's rooms (`bot.rooms.Rooms`): languages, the
+    live tables, storage for a game that ended, and the moves and hints a seat makes."""
+
+    @property
+    def languages(self) -> Languages: ...
+
+    @property
+    def registry(self) -> TableRegistry: ...
+
+    @property
+    def storage(self) -> Storage: ...
+
+    @property
+    def moves(self) -> commands.SeatMoves: ...
+
+    @property
+    def coach(self) -> commands.SeatHints: ...
 
 
 class Bucket:
@@ -352,23 +371,19 @@ class LiveServer:
                         return
                     await self._answer(socket, page, said.get("id"), TOO_FAST)
                     continue
-                toast = await self._press(page, said.get("data"))
+                toast = await self._press(page, said.get("command"))
                 await self._answer(socket, page, said.get("id"), toast)
 
-    async def _press(self, page: Page, data: Any) -> Msg:
-        """A press on the page, as if on the DM's button with this data."""
-        if not isinstance(data, str):
-            return handlers.UNKNOWN_BUTTON
-        try:
-            if cb.Callback.decode(data).game_id != page.table.id:
-                return handlers.UNKNOWN_BUTTON  # a page acts on its own table only
-        except cb.BadCallback:
-            return handlers.UNKNOWN_BUTTON
+    async def _press(self, page: Page, said: Any) -> Msg:
+        """A command from the page, as its person, on the page's own table only."""
+        command = commands.decode(said)
+        if command is None or command.game != page.table.id:
+            return commands.NOT_VALID
         seat = page.table.seats[page.seat]
         name = seat.name if seat is not None else str(page.user_id)
         person = Person(page.user_id, name, on_page=True)
         rooms = self._rooms()
-        return await handlers.press(rooms, data, person, page.user_id, only=PAGE_ACTIONS)
+        return await commands.carry_out(command, person, rooms.moves, rooms.coach)
 
     async def _answer(
         self, socket: web.WebSocketResponse, page: Page, press_id: Any, said: Msg

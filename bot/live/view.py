@@ -1,31 +1,25 @@
-"""What the table page shows one seat: the state as JSON, made from that seat's
-`SeatView` only (never another seat's cards), with its sentences in the reader's language.
+"""The page adapter: what the table page shows one seat, as JSON made from that seat's
+`SeatScreen` (itself made from its `SeatView` only: never another seat's cards), with
+its sentences in the reader's language.
 
-Plain text only: the page puts every string in with ``textContent``, never as HTML.
+Plain text only: every sentence is written by `bot.tables.parts.PLAIN` (names isolated,
+never escaped; nothing to strip), and the page puts every string in with
+``textContent``, never as HTML.
 """
 
 from __future__ import annotations
 
-import html
-import re
 import time
 from typing import Any
 
-from bot.i18n import Tr, isolated_name, msg
-from bot.tables import render
-from bot.tables.coach_words import decision_key, hint_from_dict, hint_lines, offers_hints
+from bot.i18n import Tr, msg
 from bot.tables.model import Table
-from engine import Card, SeatView
+from bot.tables.parts import PLAIN, SUIT_ORDER, Part, format_score, say
+from bot.tables.render import chart_value
+from bot.tables.seat_screen import ChooseMoon, HandCard, PassCards, SeatScreen, seat_screen
+from engine import Card, HandResult
 
 Json = dict[str, Any]
-
-_TAG = re.compile(r"<[^>]+>")
-CANCELLED = msg("♥ This table was cancelled.")
-
-
-def plain(text: str) -> str:
-    """A sentence made for Telegram's HTML, as plain text."""
-    return html.unescape(_TAG.sub("", text))
 
 
 def _card(card: Card) -> Json:
@@ -36,7 +30,7 @@ def words(tr: Tr) -> Json:
     """The page's fixed words, in the reader's language (sent once per connection)."""
     return {
         "title": tr("Hearts"),
-        "scores": plain(tr("<b>Scores</b>")),
+        "scores": tr.unmarked(msg("<b>Scores</b>")),
         "tracker": tr("📋 Cards played"),
         "total": tr("Total"),
         "hand": tr("Hand"),
@@ -51,169 +45,111 @@ def words(tr: Tr) -> Json:
 def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
     """The page's state for `seat`: everything its DM shows, as data; a game that ended
     says how (``ended``: "finished" or "cancelled") and offers nothing more to press."""
-    game = table.game
-    assert game is not None
-    view = game.view(seat)
-    n = table.rules.players
-    ended = (
-        "finished"
-        if view.phase == "over"
-        else None
-        if table.status in ("active", "lobby")
-        else "cancelled"
-    )
-    playing = ended is None
-    selected = table.ui.selections.get(seat, []) if view.phase == "pass" and playing else []
-    received = {c.code for c in view.received or ()} if not view.tricks else set()
-    legal = {c.code for c in view.legal} if view.current_player == seat and playing else set()
-    seats = []
-    for s in range(n):
-        sitting = table.seats[s]
-        seats.append(
-            {
-                "name": isolated_name(table.name(s)),
-                "score": render.format_score(view.scores[s]),
-                "taken": render.format_score(view.points_taken[s]),
-                "cards": view.hand_sizes[s],
-                "computer": sitting is None or sitting.is_computer_now,
-                "turn": playing and view.current_player == s and view.phase in ("play", "moon"),
-                "waiting": playing and view.phase == "pass" and s in view.waiting_for,
-            }
-        )
+    return page_state(tr, seat_screen(table, seat), version)
+
+
+def page_state(tr: Tr, screen: SeatScreen, version: int) -> Json:
+    """A `SeatScreen` as the page's JSON."""
+
+    def text(part: Part) -> str:
+        return say(tr, part, PLAIN)
+
+    playing = screen.ended is None
+    buttons = [button for group in screen.actions for button in group] if playing else []
     state: Json = {
         "t": "state",
-        "game": table.id,
+        "game": screen.game,
         "version": version,
-        "hand": view.hand_number,
-        "phase": view.phase,
-        "you": seat,
-        "players": n,
-        "seats": seats,
-        "trick": [{"seat": s, **_card(c)} for s, c in view.trick],
-        "tricks_done": len(view.tricks),
+        "hand": screen.hand,
+        "phase": screen.phase,
+        "you": screen.seat,
+        "players": len(screen.players),
+        "seats": [
+            {
+                "name": PLAIN.name(p.name),
+                "score": format_score(p.score),
+                "taken": format_score(p.taken),
+                "cards": p.cards,
+                "computer": p.computer,
+                "turn": p.turn,
+                "waiting": p.waiting,
+            }
+            for p in screen.players
+        ],
+        "trick": [{"seat": s, **_card(c)} for s, c in screen.trick],
+        "tricks_done": screen.tricks_done,
         "last_trick": (
             {
-                "plays": [{"seat": s, **_card(c)} for s, c in view.tricks[-1].plays],
-                "winner": view.tricks[-1].winner,
+                "plays": [{"seat": s, **_card(c)} for s, c in screen.last_trick[0]],
+                "winner": screen.last_trick[1],
             }
-            if view.tricks
+            if screen.last_trick is not None
             else None
         ),
-        "cards": [
-            {
-                **_card(c),
-                "legal": c.code in legal,
-                "chosen": c.code in selected,
-                "received": c.code in received,
-            }
-            for c in view.hand
-        ],
-        "hearts_broken": view.hearts_broken,
-        "status": plain(tr(CANCELLED) if ended == "cancelled" else _status(tr, table, view)),
-        "deadline": table.ui.deadline if view.phase == "play" and playing else None,
+        "cards": [_hand_card(c) for c in screen.cards],
+        "hearts_broken": screen.hearts_broken,
+        "status": text(screen.status),
+        "deadline": screen.deadline,
         "now": time.time(),
         "pass": None,
         "moon": None,
-        "tracker": _tracker(view) if table.options.track_cards else None,
-        "history": _history(table),
+        "tracker": _tracker(screen) if screen.tracker else None,
+        "history": _history(screen.results, screen.target),
         "over": None,
-        "ended": ended,
-        "hint": _hint(tr, table, view) if playing else None,
+        "ended": screen.ended,
+        "hint": (
+            {"button": tr("💡 Hint"), "lines": [text(line) for line in screen.hint]}
+            if screen.hint is not None
+            else None
+        ),
     }
     if not playing:
-        if view.phase == "over":
-            state["over"] = {"winners": list(view.winners), "target": table.rules.target}
+        if screen.phase == "over":
+            state["over"] = {"winners": list(screen.winners), "target": screen.target}
         return state
-    if view.phase == "pass" and view.passed is None:
-        arrow = render.ARROWS[view.pass_direction]
-        state["pass"] = {
-            "chosen": len(selected),
-            "button": tr(
-                "Pass {count}/3 {arrow}",
-                count=len(selected),
-                arrow=f"{arrow} {isolated_name(table.name(view.pass_to))}",
-            ),
-        }
-    if view.phase == "moon" and view.moon_shooter == seat:
-        if table.rules.variant == "complex":
-            subtract, add = tr("−(13+13i) for me"), tr("+(13+13i) for everyone else")
-        else:
-            subtract, add = tr("−26 for me"), tr("+26 for everyone else")
-        state["moon"] = [{"choice": "s", "label": subtract}, {"choice": "a", "label": add}]
+    for button in buttons:
+        if isinstance(button.action, PassCards):
+            state["pass"] = {"chosen": screen.chosen, "button": text(button.label)}
+        elif isinstance(button.action, ChooseMoon):
+            state["moon"] = [
+                *(state["moon"] or []),
+                {"choice": button.action.choice, "label": text(button.label)},
+            ]
     return state
 
 
-def _hint(tr: Tr, table: Table, view: SeatView) -> Json | None:
-    """💡 Hint while this seat has a choice to make (the DM's button, through the same
-    coach), and the hint it asked for while that choice is still open."""
-    key = decision_key(view)
-    if not offers_hints(table) or key is None:
-        return None
-    shown = table.ui.hints.get(view.seat)
-    lines: list[str] = []
-    if shown and shown.get("key") == key:
-        names = [table.name(s) for s in range(len(table.seats))]
-        lines = [plain(line) for line in hint_lines(tr, names, hint_from_dict(shown))]
-    return {"button": tr("💡 Hint"), "lines": lines}
-
-
-def _status(tr: Tr, table: Table, view: SeatView) -> str:
-    """The one line that says what happens now, from this seat."""
-    phase, seat = view.phase, view.seat
-    if phase == "over":
-        winners = render.winners_text(tr, table, view.winners)
-        return tr("🏁 <b>Game over.</b> {winners} won.", winners=winners)
-    if phase == "pass":
-        if view.passed is None:
-            return tr(
-                "Pass 3 cards {arrow} <b>{name}</b>",
-                arrow=render.ARROWS[view.pass_direction],
-                name=render.who(table.name(view.pass_to)),
-            )
-        names = ", ".join(render.who(table.name(s)) for s in view.waiting_for)
-        return tr(
-            "You passed {cards}. Waiting for: {names}.",
-            cards=" ".join(c.symbol for c in view.passed),
-            names=names,
-        )
-    if phase == "moon":
-        if view.moon_shooter == seat:
-            return tr("🌕 <b>You shot the moon!</b> Choose:")
-        return tr(
-            "🌕 {name} shot the moon and is choosing…",
-            name=render.who(table.name(view.moon_shooter or 0)),
-        )
-    if view.current_player == seat:
-        return tr("👉 <b>Your turn.</b>")
-    return tr("Waiting for <b>{name}</b>.", name=render.who(table.name(view.current_player or 0)))
-
-
-def _tracker(view: SeatView) -> Json:
-    played = view.cards_played_by_suit()
+def _hand_card(card: HandCard) -> Json:
     return {
-        "played": {suit: [c.symbol[:-1] for c in played[suit]] for suit in render.SUIT_ORDER},
+        **_card(card.card),
+        "legal": card.legal,
+        "chosen": card.chosen,
+        "received": card.received,
+    }
+
+
+def _tracker(screen: SeatScreen) -> Json:
+    return {
+        "played": {suit: [c.symbol[:-1] for c in screen.played[suit]] for suit in SUIT_ORDER},
         "voids": {
-            str(s): sorted(v, key=render.SUIT_ORDER.index)
-            for s, v in enumerate(view.voids())
-            if v and s != view.seat
+            str(s): sorted(v, key=SUIT_ORDER.index)
+            for s, v in enumerate(screen.voids)
+            if v and s != screen.seat
         },
     }
 
 
-def _history(table: Table) -> Json:
+def _history(results: tuple[HandResult, ...], target: int) -> Json:
     """Every scored hand: points and totals by seat, and the totals as numbers to chart."""
-    game = table.game
-    assert game is not None
     return {
         "hands": [
             {
                 "hand": h.hand_number,
-                "points": [render.format_score(p) for p in h.points],
-                "totals": [render.format_score(t) for t in h.totals],
-                "values": [render.chart_value(t) for t in h.totals],
+                "points": [format_score(p) for p in h.points],
+                "totals": [format_score(t) for t in h.totals],
+                "values": [chart_value(t) for t in h.totals],
                 "shooter": h.shooter,
             }
-            for h in game.hand_history
+            for h in results
         ],
-        "target": table.rules.target,
+        "target": target,
     }

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from bot.basics import Person, UserError
 from bot.core.commands import Cancel
-from bot.core.effects import StoreCancel
+from bot.core.effects import StoreCancel, Urgency
 from bot.core.runner import Runner
 from bot.i18n import Msg, Tr, msg
 from bot.tables import render
@@ -19,7 +19,6 @@ from bot.tables.model import Table
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.pace import MOVED
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +95,7 @@ class Closer:
                 text = screen(tr, table)
                 return (text if changes is None else f"{text}\n{changes(tr)}"), None
 
-            self.screens.edit_table_message(table, shown, priority=MOVED)
+            self.screens.edit_table_message(table, shown, Urgency.MOVED)
         for seat, s in table.humans():
             await self.screens.clear_nudges(table, seat)
             self.screens.pages.changed(table, seat)  # open pages say so at once

@@ -20,6 +20,7 @@ import asyncio
 import logging
 
 from bot.basics import Person, UserError
+from bot.core.effects import Urgency
 from bot.i18n import Msg, msg
 from bot.tables.coach_words import decision_key, hint_to_dict, review_text
 from bot.tables.play import Moves
@@ -27,7 +28,6 @@ from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.thinker import Thinker
 from bot.telegram.flood import CommandLimiter, Verdict
-from bot.telegram.pace import URGENT
 from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Hint, hand_decisions
 from storage.errors import StorageError
 
@@ -109,7 +109,7 @@ class Coach:
                 except Exception:  # the hint stands; the next move stores the count
                     log.exception("could not store the hint count of game %s", table.id)
                     self.registry.save_soon(table)
-                self.screens.show_dm(table, seat, URGENT)
+                self.screens.show_dm(table, seat, Urgency.NOW)
             return msg("💡 {cards}", cards=" ".join(c.symbol for c in found.best.cards))
 
     # ------------------------------------------------------------------ reviews

@@ -3,11 +3,11 @@ receives it, and a hint kept in the table's screen state (`bot.tables.coach` act
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
-from bot.i18n import Tr, isolated_name
+from bot.i18n import Msg, Tr, msg, msg_plural
 from bot.tables.model import Table
+from bot.tables.parts import HTML, Joined, Name, Number, Part, say
 from engine import Card, SeatView
 from engine.cards import SUIT_SYMBOLS
 from engine.coach import REVIEW_THRESHOLD, Fact, Finding, Hint, Option
@@ -102,88 +102,97 @@ def _cards(option: Option) -> str:
     return " ".join(c.symbol for c in option.cards)
 
 
-def hint_lines(tr: Tr, names: list[str], found: Hint) -> list[str]:
-    """The hint as the DM shows it above the cards: the choice, the numbers, the facts."""
+def hint_sentences(names: list[str], found: Hint) -> list[Part]:
+    """The hint as a screen shows it above the cards: the choice, the numbers, the facts."""
     best = _cards(found.best)
+    lines: list[Part]
     if found.kind == "pass":
-        lines = [tr("💡 The expert would pass <b>{cards}</b>.", cards=best)]
+        lines = [msg("💡 The expert would pass <b>{cards}</b>.", cards=best)]
     elif found.forced:
-        lines = [tr("💡 <b>{card}</b>: every card you can play here comes to the same.", card=best)]
+        lines = [
+            msg("💡 <b>{card}</b>: every card you can play here comes to the same.", card=best)
+        ]
     else:
-        lines = [tr("💡 The expert would play <b>{card}</b>.", card=best)]
+        lines = [msg("💡 The expert would play <b>{card}</b>.", card=best)]
     if not found.forced:
         choices = [found.best, *found.others]
         lines.append(
-            tr(
+            msg(
                 "Expected points this hand: {choices}",
-                choices=" · ".join(f"{_cards(o)} {tr.decimal(o.points)}" for o in choices),
+                choices=Joined(tuple(Joined((_cards(o), Number(o.points)), " ") for o in choices)),
             )
         )
     if found.rival is not None and not found.forced:
-        lines.append(game_text(tr, found.rival, found.best))
-    facts = [fact_text(tr, names, f) for f in found.facts]
+        lines.append(game_sentence(found.rival, found.best))
+    facts = [fact_sentence(names, f) for f in found.facts]
     if facts:
-        lines.append(" · ".join(facts))
+        lines.append(Joined(tuple(facts)))
     return lines
 
 
-def game_text(tr: Tr, worse: Option, other: Option) -> str:
+def hint_lines(tr: Tr, names: list[str], found: Hint) -> list[str]:
+    """The hint as the DM shows it (Telegram's HTML)."""
+    return [say(tr, line, HTML) for line in hint_sentences(names, found)]
+
+
+def game_sentence(worse: Option, other: Option) -> Msg:
     """Why ``worse`` loses to ``other`` at the game's end: more often lost, or less often
     won (whichever differs more)."""
     if worse.lose - other.lose >= other.win - worse.win:
-        return tr(
+        return msg(
             "For the game's end: {cards} risks losing the game ({risk} against {other}).",
             cards=_cards(worse),
-            risk=_percent(tr, worse.lose),
-            other=_percent(tr, other.lose),
+            risk=Number(worse.lose, "percent"),
+            other=Number(other.lose, "percent"),
         )
-    return tr(
+    return msg(
         "For the game's end: {cards} misses a chance to win the game ({chance} against {other}).",
         cards=_cards(worse),
-        chance=_percent(tr, worse.win),
-        other=_percent(tr, other.win),
+        chance=Number(worse.win, "percent"),
+        other=Number(other.win, "percent"),
     )
 
 
-def _percent(tr: Tr, chance: float) -> str:
-    from babel.numbers import format_percent
-
-    text = format_percent(round(chance, 2), locale=tr.language, numbering_system="default")
-    return tr.isolate(text)
+def game_text(tr: Tr, worse: Option, other: Option) -> str:
+    return say(tr, game_sentence(worse, other), HTML)
 
 
-def fact_text(tr: Tr, names: list[str], fact: Fact) -> str:
-    name = isolated_name(_esc(names[fact.seat])) if fact.seat is not None else ""
+def fact_sentence(names: list[str], fact: Fact) -> Msg:
+    name: Part = Name(names[fact.seat]) if fact.seat is not None else ""
     suit = SUIT_SYMBOLS.get(fact.suit or "", "")
     n = fact.n
     if fact.kind == "queen_out":
-        return tr("Q♠ is still out")
+        return msg("Q♠ is still out")
     if fact.kind == "queen_mine":
-        return tr.plural("you hold Q♠ and {n} other spade", "you hold Q♠ and {n} other spades", n)
+        return msg_plural("you hold Q♠ and {n} other spade", "you hold Q♠ and {n} other spades", n)
     if fact.kind == "void":
-        return tr("{name} has no {suit}", name=name, suit=suit)
+        return msg("{name} has no {suit}", name=name, suit=suit)
     if fact.kind == "hearts_left":
-        return tr.plural("{n} heart still out", "{n} hearts still out", n)
+        return msg_plural("{n} heart still out", "{n} hearts still out", n)
     if fact.kind == "moon_threat":
-        return tr(
+        return msg(
             "{name} has every point so far ({points}): a moon is possible", name=name, points=n
         )
     if fact.kind == "trick_points":
-        return tr.plural("{n} point on this trick", "{n} points on this trick", n)
+        return msg_plural("{n} point on this trick", "{n} points on this trick", n)
     if fact.kind == "game_can_end":
-        return tr("this hand can end the game")
+        return msg("this hand can end the game")
     if fact.kind == "queen_unguarded":
-        return tr.plural(
+        return msg_plural(
             "Q♠ with only {n} low spade to guard it", "Q♠ with only {n} low spades to guard it", n
         )
     if fact.kind == "spade_unguarded":
         card = fact.card.symbol if fact.card else ""
-        return tr.plural(
+        return msg_plural(
             "{card} with only {n} low spade", "{card} with only {n} low spades", n, card=card
         )
     if fact.kind == "makes_void":
-        return tr("no {suit} left: a void to discard on", suit=suit)
-    return tr.plural("{n} high heart goes", "{n} high hearts go", n)
+        return msg("no {suit} left: a void to discard on", suit=suit)
+    return msg_plural("{n} high heart goes", "{n} high hearts go", n)
+
+
+def fact_text(tr: Tr, names: list[str], fact: Fact) -> str:
+    return say(tr, fact_sentence(names, fact), HTML)
 
 
 def review_text(tr: Tr, names: list[str], hand: int, decided: bool, findings: list[Finding]) -> str:
@@ -237,7 +246,3 @@ def review_text(tr: Tr, names: list[str], hand: int, decided: bool, findings: li
         if facts:
             lines.append(" · ".join(facts))
     return "\n".join(lines)
-
-
-def _esc(text: str) -> str:
-    return escape(text, quote=False)

@@ -30,6 +30,7 @@ from bot.tables.model import LEVELS, Seat, Table, TableOptions
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
+from bot.telegram import draw
 from bot.timers import Scheduler
 from engine import Game, Rules
 from storage.errors import GameNotFound
@@ -182,7 +183,7 @@ class Lobby:
 
         A lobby whose message Telegram did not take (the bot is no longer in the group) is
         closed at once: nobody could see it, and it would hold its people for hours."""
-        text, markup = render.lobby(self.screens.group(table), table)
+        text, markup = draw.lobby(self.screens.group(table), table)
         outbox = self.screens.outbox
         try:
             message_id = await outbox.send(table.chat_id, text, markup, table.thread_id)

@@ -1,7 +1,8 @@
-"""What people see: the lobby, the group's table message, each player's DM, results.
+"""What the group sees, in Telegram's HTML: the lobby, the rules menu, the table's
+message, results and the score chart; the rules' words every screen shares.
 
-Pure functions from a `Table` to text and inline keyboards; no I/O. The DM is built from
-``game.view(seat)`` only, so a player's screen can never show another player's cards.
+Pure functions from a `Table` to text; no I/O, no Telegram object (their buttons are drawn
+by `bot.telegram.draw`). A seat's own screen is `bot.tables.seat_screen`.
 """
 
 from __future__ import annotations
@@ -11,33 +12,37 @@ import io
 import math
 import os
 from collections.abc import Callable, Sequence
-from urllib.parse import urlencode
 
 from PIL import ImageDraw, ImageFont
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.i18n import Tr, isolated_name, mark, plain_name
-from bot.tables.coach_words import (
-    decision_key,
-    hint_from_dict,
-    hint_lines,
-    offers_hints,
-    offers_review,
-)
+from bot.i18n import Msg, Tr, isolated_name, mark, msg, msg_plural, plain_name
+from bot.tables import seat_screen
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table
-from bot.telegram import callbacks as cb
-from engine import Card, HandResult, Rules, SeatView, magnitude_squared
-from engine.cards import FULL_DECK, codes, deck_mask
+from bot.tables.parts import (
+    ARROWS,
+    HTML,
+    PLAIN,
+    SUIT_ORDER,
+    Joined,
+    Name,
+    Part,
+    Text,
+    format_score,
+    format_total,
+    say,
+)
+from bot.tables.seat_screen import (
+    Button,
+    GroupScreen,
+    NewGame,
+    OpenDm,
+    OpenTable,
+    hand_result_lines,
+)
+from engine import Card, HandResult, Rules, magnitude_squared
 from engine.scoring import Score
 
-ARROWS = {"left": "→", "right": "←", "across": "↕", "hold": ""}
-SUIT_ORDER = ("S", "H", "C", "D")
-MAX_ROW = 7
-MARKED_ROW = 5
-"""Card buttons in a row while a label may carry a mark (``[Q♠]`` chosen to pass, ``•Q♠``
-received): a marked label is wider than a bare card, and a phone 360 px wide cut "•K♦" to
-"•…" in a row of six. The rows keep this width for the whole pass and first trick, so
-they never move under a finger choosing cards."""
+__all__ = ["ARROWS", "SUIT_ORDER", "format_score", "format_total"]  # their home: parts
 
 
 def esc(text: str) -> str:
@@ -51,27 +56,6 @@ def who(name: str) -> str:
 
 
 # ---------------------------------------------------------------- scores
-
-
-def format_score(score: Score) -> str:
-    """``12``, ``−10``, ``12+13i``, ``26i``: the way RULES.md §5 writes scores."""
-    if isinstance(score, complex):
-        re, im = round(score.real), round(score.imag)
-        if im == 0:
-            text = str(re)
-        elif re == 0:
-            text = f"{im}i"
-        else:
-            text = f"{re}{'+' if im > 0 else '-'}{abs(im)}i"
-        return text.replace("-", "−")
-    return str(score).replace("-", "−")
-
-
-def format_total(score: Score) -> str:
-    """A total, with its magnitude beside it for Complex Hearts."""
-    if isinstance(score, complex) and round(score.real) != 0 and round(score.imag) != 0:
-        return f"{format_score(score)} |z| {magnitude_squared(score) ** 0.5:.1f}"
-    return format_score(score)  # 0, 12 or 26i: its magnitude is plain to see
 
 
 VARIANTS = {
@@ -124,31 +108,36 @@ def variant_key(rules: Rules) -> str:
 
 
 def timer_text(tr: Tr, seconds: int) -> str:
-    return tr("{seconds} s", seconds=seconds) if seconds else tr("no timer")
+    return tr(seat_screen.timer_text(seconds))
 
 
 def rules_summary(tr: Tr, table: Table) -> str:
+    """The table's rules on one line, as text (HTML needs it escaped)."""
+    return say(tr, rules_summary_part(table), PLAIN)
+
+
+def rules_summary_part(table: Table) -> Msg:
     rules, options = table.rules, table.options
     values: dict[str, object] = {
-        "players": tr.plural("{n} player", "{n} players", rules.players),
-        "variant": tr(VARIANTS[variant_key(rules)]),
+        "players": msg_plural("{n} player", "{n} players", rules.players),
+        "variant": Msg(VARIANTS[variant_key(rules)]),
         "target": rules.target,
-        "timer": timer_text(tr, options.turn_timer),
-        "level": tr(LEVEL_NAMES[options.computer_level]),
+        "timer": seat_screen.timer_text(options.turn_timer),
+        "level": Msg(LEVEL_NAMES[options.computer_level]),
     }
     if rules.variant == "two_player":
         # Moon, Q♠ and first-trick options do nothing here (README, Rules).
-        return tr(
+        return msg(
             "{players} · {variant} · moon: {moon} · to {target} · turn timer: {timer} · "
             "computer: {level}",
-            moon=tr("opponent +20"),
+            moon=msg("opponent +20"),
             **values,
         )
-    return tr(
+    return msg(
         "{players} · {variant} · moon: {moon} · Q♠ breaks hearts: {queen} · to {target} · "
         "turn timer: {timer} · computer: {level}",
-        moon=tr(MOONS[rules.moon]),
-        queen=on_off(tr, rules.queen_breaks_hearts),
+        moon=Msg(MOONS[rules.moon]),
+        queen=Msg(ON_OFF["on"] if rules.queen_breaks_hearts else ON_OFF["off"]),
         **values,
     )
 
@@ -198,7 +187,9 @@ def rules_text(tr: Tr, rules: Rules) -> str:
 # ---------------------------------------------------------------- lobby
 
 
-def lobby(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
+def lobby_text(tr: Tr, table: Table) -> str:
+    """The lobby: who opened the table, its rules, its seats (`bot.telegram.draw.lobby`
+    adds its buttons)."""
     lines = [
         tr("♥ <b>Hearts</b> — table opened by {creator}", creator=who(table.creator_name)),
         esc(rules_summary(tr, table)),
@@ -222,34 +213,7 @@ def lobby(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
             "players when the game starts. The host can empty a seat with ✖."
         ),
     ]
-    g = table.id
-    keyboard = [
-        [
-            InlineKeyboardButton(tr("✋ Join"), callback_data=cb.button(cb.JOIN, g)),
-            InlineKeyboardButton(tr("🚪 Leave"), callback_data=cb.button(cb.LEAVE, g)),
-        ],
-        [
-            InlineKeyboardButton(
-                tr("🤖 Add computer"), callback_data=cb.button(cb.ADD_COMPUTER, g)
-            ),
-            InlineKeyboardButton(tr("⚙ Rules"), callback_data=cb.button(cb.RULES, g)),
-        ],
-        [
-            InlineKeyboardButton(tr("▶ Start"), callback_data=cb.button(cb.START, g)),
-            InlineKeyboardButton(tr("✖ Cancel"), callback_data=cb.button(cb.CANCEL, g)),
-        ],
-    ]
-    # The host can empty any seat but their own ("✖ 2" empties seat 2).
-    removable = [
-        InlineKeyboardButton(
-            tr("✖ {seat}", seat=n + 1), callback_data=cb.button(cb.KICK, g, 0, str(n))
-        )
-        for n, seat in enumerate(table.seats)
-        if seat is not None and seat.user_id != table.creator_id
-    ]
-    if removable:
-        keyboard.append(removable)
-    return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+    return "\n".join(lines)
 
 
 RULE_CHOICES: dict[str, tuple[str, ...]] = {
@@ -294,7 +258,7 @@ def current_rule_values(table: Table) -> dict[str, str]:
     }
 
 
-def _choice_label(tr: Tr, option: str, value: str) -> str:
+def choice_label(tr: Tr, option: str, value: str) -> str:
     if option == "variant":
         return tr(VARIANTS[value])
     if option == "moon":
@@ -340,35 +304,20 @@ RULE_ICONS = {
 row says what it sets however narrow a phone makes its buttons."""
 
 
-def rules_menu(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
-    """The host's menu: a line per option that applies to the variant ("🎯 Target: 100"),
-    and a row of buttons for it, each marked with the option's icon ("🎯 •100")."""
+def rules_menu_text(tr: Tr, table: Table) -> str:
+    """The host's menu: a line per option that applies to the variant ("🎯 Target: 100");
+    `bot.telegram.draw.rules_menu` adds a row of buttons for each."""
     current = current_rule_values(table)
     lines = [tr("⚙ <b>Table rules</b> — tap to change"), esc(rules_summary(tr, table)), ""]
-    keyboard: list[list[InlineKeyboardButton]] = []
     for option in rule_options(table.rules):
-        icon = RULE_ICONS[option]
-        label = f"{icon} {tr(RULE_LABELS[option])}"
+        label = f"{RULE_ICONS[option]} {tr(RULE_LABELS[option])}"
         lines.append(
             tr(
                 "{label}: <b>{value}</b>",
                 label=label,
-                value=esc(_choice_label(tr, option, current[option])),
+                value=esc(choice_label(tr, option, current[option])),
             )
         )
-        row: list[InlineKeyboardButton] = []
-        for value in RULE_CHOICES[option]:
-            text = _choice_label(tr, option, value)
-            if value == current[option]:
-                text = f"•{text}"
-            row.append(
-                InlineKeyboardButton(
-                    f"{icon} {text}",
-                    callback_data=cb.button(cb.SET_RULE, table.id, 0, f"{option}={value}"),
-                )
-            )
-        width = RULE_ROW.get(option, 2)
-        keyboard.extend(row[i : i + width] for i in range(0, len(row), width))
     lines += [
         "",
         tr(
@@ -376,105 +325,97 @@ def rules_menu(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
             "offered at tournament tables."
         ),
     ]
-    keyboard.append(
-        [InlineKeyboardButton(tr("« Back"), callback_data=cb.button(cb.BACK, table.id))]
-    )
-    return "\n".join(lines), InlineKeyboardMarkup(keyboard)
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- play
 
 
-def _plays(tr: Tr, table: Table, plays: Sequence[tuple[int, Card]]) -> str:
-    return " · ".join(tr.isolate(f"{who(table.name(s))} {c.symbol}") for s, c in plays)
-
-
-def _scores_line(tr: Tr, table: Table, scores: Sequence[Score], seat: int | None = None) -> str:
-    parts = []
-    for s, score in enumerate(scores):
-        # People by name; the reader's own, in bold, is the one marked "you" (a person may
-        # well be called You).
-        name = who(table.name(s))
-        if s == seat:
-            name = tr("<b>{name}</b> (you)", name=name)
-        parts.append(f"{name} {format_score(score)}")
-    return " · ".join(parts)
-
-
-def _names(tr: Tr, table: Table, seats: Sequence[int]) -> str:
-    return ", ".join(who(table.name(s)) for s in seats)
-
-
 def winners_text(tr: Tr, table: Table, winners: Sequence[int]) -> str:
-    return tr.join([f"<b>{who(table.name(s))}</b>" for s in winners])
-
-
-def hearts_line(tr: Tr, broken: bool) -> str:
-    return tr("💔 Hearts are broken.") if broken else tr("♥ Hearts are not broken.")
+    return say(tr, seat_screen.winners(table, list(winners)), HTML)
 
 
 def table_message(tr: Tr, table: Table) -> str:
     """The group's one table message."""
+    return "\n".join(say(tr, line, HTML) for line in group_screen(table).lines)
+
+
+def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
+    """What the group's table message shows of a game, and its buttons; `page`: whether
+    the table page is served (``WEBAPP_URL``)."""
     game = table.game
     assert game is not None
     if game.phase == "over":  # no hand to play and nothing to pass any more
-        header = tr("♥ <b>Hearts</b> · finished after hand {hand}", hand=game.hand_number)
+        header = msg("♥ <b>Hearts</b> · finished after hand {hand}", hand=game.hand_number)
     else:
-        header = tr(
+        header = msg(
             "♥ <b>Hearts</b> · hand {hand} · {direction}",
             hand=game.hand_number,
-            direction=tr(DIRECTIONS[game.pass_direction]),
+            direction=Msg(DIRECTIONS[game.pass_direction]),
         )
-    lines = [
-        header,
-        esc(rules_summary(tr, table)),
-        "",
-    ]
+    lines: list[Part] = [header, Text(rules_summary_part(table)), ""]
     if game.phase == "over":
         lines.append(
-            tr("🏁 <b>Game over!</b> {winners} won.", winners=winners_text(tr, table, game.winners))
+            msg(
+                "🏁 <b>Game over!</b> {winners} won.",
+                winners=seat_screen.winners(table, list(game.winners)),
+            )
         )
     elif game.phase == "pass":
-        lines.append(tr(PASSING[game.pass_direction], names=_names(tr, table, game.waiting_for())))
+        lines.append(
+            Msg(
+                PASSING[game.pass_direction],
+                {"names": seat_screen.names(table, list(game.waiting_for()))},
+            )
+        )
     elif game.phase == "moon":
         assert game.current_player is not None
         lines.append(
-            tr(
+            msg(
                 "🌕 {name} shot the moon and is choosing.",
-                name=who(table.name(game.current_player)),
+                name=Name(table.name(game.current_player)),
             )
         )
     else:
         if game.trick:
-            lines.append(tr("Trick: {cards}", cards=_plays(tr, table, game.trick)))
+            lines.append(msg("Trick: {cards}", cards=seat_screen.plays(table, game.trick)))
         elif game.tricks:
             last = game.tricks[-1]
             lines.append(
-                tr(
+                msg(
                     "Last trick: {cards} → {name}",
-                    cards=_plays(tr, table, last.plays),
-                    name=who(table.name(last.winner)),
+                    cards=seat_screen.plays(table, last.plays),
+                    name=Name(table.name(last.winner)),
                 )
             )
         assert game.current_player is not None
-        lines.append(tr("Turn: <b>{name}</b>", name=who(table.name(game.current_player))))
-        lines.append(hearts_line(tr, game.hearts_broken))
+        lines.append(msg("Turn: <b>{name}</b>", name=Name(table.name(game.current_player))))
+        lines.append(seat_screen.hearts_line(game.hearts_broken))
     in_hand = game.phase in ("play", "moon")
     if game.phase == "over":
-        title = tr("<b>Final scores</b>")
+        title = msg("<b>Final scores</b>")
     elif in_hand:
-        title = tr("<b>Scores</b> (this hand's points in brackets)")
+        title = msg("<b>Scores</b> (this hand's points in brackets)")
     else:
-        title = tr("<b>Scores</b>")
+        title = msg("<b>Scores</b>")
     lines += ["", title]
     taken = game.points_taken()
     for s, total in enumerate(game.scores):
         marker = "▶ " if game.current_player == s and game.phase != "over" else ""
         this_hand = f" ({format_score(taken[s])})" if in_hand else ""
-        lines.append(f"{marker}{who(table.name(s))}: {format_total(total)}{this_hand}")
+        lines.append(
+            Joined((marker, Name(table.name(s)), f": {format_total(total)}{this_hand}"), "")
+        )
+    actions: tuple[Button, ...] = ()
     if game.phase != "over":
-        lines += ["", tr("Play from your DM with me.")]
-    return "\n".join(lines)
+        lines += ["", msg("Play from your DM with me.")]
+        actions = (Button(msg("Open my cards in a DM"), OpenDm()),)
+        if page:
+            actions += (Button(msg("🃏 Open table"), OpenTable()),)
+    elif table.tournament_id is None:
+        # The game is over: the same seats and rules, one press away.
+        actions = (Button(msg("🔁 New game"), NewGame()),)
+    return GroupScreen(game=table.id, lines=tuple(lines), actions=actions)
 
 
 def cancelled(tr: Tr, table: Table) -> str:
@@ -488,324 +429,8 @@ def cancelled(tr: Tr, table: Table) -> str:
 
 
 def hand_result(tr: Tr, table: Table, result: HandResult) -> str:
-    hints = table.ui.hints_used.get(result.hand_number, {})
-    points = " · ".join(
-        f"{who(table.name(s))} {format_score(p)}" + (f" 💡{hints[s]}" if hints.get(s) else "")
-        for s, p in enumerate(result.points)
-    )
-    lines = [tr("✋ <b>Hand {hand}</b>: {points}", hand=result.hand_number, points=points)]
-    if result.shooter is not None:
-        lines.append(tr("🌕 {name} shot the moon!", name=who(table.name(result.shooter))))
-    totals = " · ".join(
-        f"{who(table.name(s))} {format_total(total)}" for s, total in enumerate(result.totals)
-    )
-    lines.append(tr("Standings: {totals}", totals=totals))
-    return "\n".join(lines)
-
-
-def card_label(tr: Tr, card: Card, chosen: bool = False, received: bool = False) -> str:
-    """A card button's label: ``[Q♠]`` chosen to pass, ``•Q♠`` just received (in rows of
-    at most `MARKED_ROW`, so every label shows whole on a phone)."""
-    if chosen:
-        return tr("[{card}]", card=card.symbol)
-    if received:
-        return tr("•{card}", card=card.symbol)
-    return card.symbol
-
-
-def _card_rows(
-    tr: Tr, view: SeatView, table: Table, selected: set[str]
-) -> list[list[InlineKeyboardButton]]:
-    # Received cards stay marked until the first trick is complete.
-    fresh = (
-        {c.code for c in view.received}
-        if view.received is not None and view.phase != "pass" and not view.tricks
-        else set()
-    )
-    # Cards passed are gone from the hand as far as the reader is concerned (the engine
-    # keeps them until everyone has passed): no longer buttons, named in the text instead.
-    gone = set(view.passed or ()) if view.phase == "pass" else set()
-    rows: list[list[InlineKeyboardButton]] = []
-    by_suit: dict[str, list[Card]] = {s: [] for s in SUIT_ORDER}
-    for card in view.hand:
-        if card not in gone:
-            by_suit[card.suit].append(card)
-    for suit in SUIT_ORDER:
-        cards = by_suit[suit]
-        buttons = []
-        for card in cards:
-            label = card_label(tr, card, card.code in selected, card.code in fresh)
-            buttons.append(
-                InlineKeyboardButton(
-                    label,
-                    callback_data=cb.button(cb.CARD, table.id, view.hand_number, card.code),
-                )
-            )
-        if view.phase == "pass" or fresh:
-            rows.extend(_balanced(buttons, MARKED_ROW))
-        else:
-            rows.extend(buttons[i : i + MAX_ROW] for i in range(0, len(buttons), MAX_ROW))
-    return rows
-
-
-def _balanced(buttons: list[InlineKeyboardButton], most: int) -> list[list[InlineKeyboardButton]]:
-    """`buttons` in as few rows of at most `most` as can hold them, as even as can be (six
-    cards: three and three, not five and one)."""
-    if not buttons:
-        return []
-    count = math.ceil(len(buttons) / most)
-    size = math.ceil(len(buttons) / count)
-    return [buttons[i : i + size] for i in range(0, len(buttons), size)]
-
-
-def removed_cards(players: int) -> list[Card]:
-    """The cards taken out of the deck for this many players (RULES.md §2); none for four,
-    and two-player Hearts plays a deck of its own (the README's rules say which)."""
-    if players in (2, 4):
-        return []
-    return [Card.parse(code) for code in codes(FULL_DECK & ~deck_mask(players))]
-
-
-def _trick_number(view: SeatView, seat: int) -> tuple[int, int]:
-    """This trick's number and how many the hand has (5/13), from the reader's cards."""
-    played_now = any(s == seat for s, _ in view.trick)
-    number = len(view.tricks) + 1
-    return number, len(view.tricks) + len(view.hand) + (1 if played_now else 0)
-
-
-def dm(
-    tr: Tr, table: Table, seat: int, *, webapp: str | None = None
-) -> tuple[str, InlineKeyboardMarkup | None]:
-    """One player's living DM message: the table from their seat and their cards;
-    `webapp`: the table page's address, opened by a button under the cards."""
-    game = table.game
-    assert game is not None
-    view = game.view(seat)
-    g = table.id
-    lines = [
-        tr(
-            "♥ <b>Hearts</b> · {chat} · hand {hand}",
-            chat=who(table.chat_title),
-            hand=view.hand_number,
-        )
-    ]
-    lines.append(tr("Scores: {scores}", scores=_scores_line(tr, table, view.scores, seat)))
-    removed = removed_cards(table.rules.players)
-    if removed and view.phase != "over":
-        lines.append(
-            tr("Out of the deck this game: {cards}", cards=" ".join(c.symbol for c in removed))
-        )
-    lines.append("")
-    selected = set(table.ui.selections.get(seat, [])) if view.phase == "pass" else set()
-    extra_rows: list[list[InlineKeyboardButton]] = []
-    if view.phase == "over":
-        lines.append(
-            tr("🏁 <b>Game over.</b> {winners} won.", winners=winners_text(tr, table, view.winners))
-        )
-        # The page keeps the final chart: its button stays.
-        rows = [row for row in (_review_row(tr, table, view), _page_row(tr, table, webapp)) if row]
-        return "\n".join(lines), InlineKeyboardMarkup(rows) if rows else None
-    history = game.hand_history
-    if history and (view.phase == "pass" or (view.phase == "play" and not view.tricks)):
-        # Until the next hand's first trick: how the last hand went (who took what, moon).
-        previous = history[-1]
-        shown = 2 if previous.shooter is not None else 1
-        lines.extend(hand_result(tr, table, previous).split("\n")[:shown])
-        lines.append("")
-    if view.phase == "pass":
-        arrow = ARROWS[view.pass_direction]
-        if view.passed is None:
-            lines.append(
-                tr(
-                    "Pass 3 cards {arrow} <b>{name}</b>",
-                    arrow=arrow,
-                    name=who(table.name(view.pass_to)),
-                )
-            )
-            lines.append(tr("Tap 3 cards to choose them, then tap <b>Pass</b>."))
-            lines += _hint_lines(tr, table, view)
-            extra_rows.append(
-                [
-                    InlineKeyboardButton(
-                        tr(
-                            "Pass {count}/3 {arrow}",
-                            count=len(selected),
-                            arrow=f"{arrow} {isolated_name(table.name(view.pass_to))}",
-                        ),
-                        callback_data=cb.button(cb.PASS, g, view.hand_number),
-                    )
-                ]
-            )
-        else:
-            lines.append(
-                tr(
-                    "You passed {cards}. Waiting for: {names}.",
-                    cards=" ".join(c.symbol for c in view.passed),
-                    names=_names(tr, table, view.waiting_for),
-                )
-            )
-    else:
-        if view.pass_direction == "hold":
-            if not view.tricks:
-                lines.append(tr("No passing this hand."))
-        elif view.received is not None and len(view.tricks) < 1:
-            lines.append(
-                tr(
-                    "You received {cards} from {name} (marked • until the first trick is taken).",
-                    cards=" ".join(f"<b>{c.symbol}</b>" for c in view.received),
-                    name=who(table.name(view.pass_from)),
-                )
-            )
-        number, total = _trick_number(view, seat)
-        if view.trick:
-            lines.append(
-                tr(
-                    "Trick {number}/{total}: {cards}",
-                    number=number,
-                    total=total,
-                    cards=_plays(tr, table, view.trick),
-                )
-            )
-        else:
-            lines.append(tr("Trick {number}/{total}: —", number=number, total=total))
-        if view.current_player == seat and table.ui.deadline is not None:
-            # The turn's length, not what is left of it: a DM is not redrawn every second,
-            # and Telegram tells no time zone for an "until 18:05". The ⏰ reminder at half
-            # time is a message of its own, true when it comes (README, Playing).
-            lines.append(
-                tr(
-                    "⏱ {time} a turn; a ⏰ reminder comes at half time.",
-                    time=timer_text(tr, table.options.turn_timer),
-                )
-            )
-        if view.tricks:
-            last = view.tricks[-1]
-            lines.append(
-                tr(
-                    "Last trick: {cards} → {name}",
-                    cards=_plays(tr, table, last.plays),
-                    name=who(table.name(last.winner)),
-                )
-            )
-        lines.append(hearts_line(tr, view.hearts_broken))
-        lines.append(
-            tr("This hand: {points}", points=_scores_line(tr, table, view.points_taken, seat))
-        )
-        lines.append("")
-        if view.phase == "moon":
-            if view.moon_shooter == seat:
-                lines.append(tr("🌕 <b>You shot the moon!</b> Choose:"))
-                if table.rules.variant == "complex":
-                    subtract, add = tr("−(13+13i) for me"), tr("+(13+13i) for everyone else")
-                else:
-                    subtract, add = tr("−26 for me"), tr("+26 for everyone else")
-                extra_rows.append(
-                    [
-                        InlineKeyboardButton(
-                            subtract,
-                            callback_data=cb.button(cb.MOON, g, view.hand_number, "s"),
-                        ),
-                        InlineKeyboardButton(
-                            add,
-                            callback_data=cb.button(cb.MOON, g, view.hand_number, "a"),
-                        ),
-                    ]
-                )
-            else:
-                assert view.moon_shooter is not None
-                lines.append(
-                    tr(
-                        "🌕 {name} shot the moon and is choosing…",
-                        name=who(table.name(view.moon_shooter)),
-                    )
-                )
-        elif view.current_player == seat:
-            lines.append(tr("👉 <b>Your turn.</b>"))
-            lines += _hint_lines(tr, table, view)
-        elif view.current_player is not None:
-            lines.append(
-                tr("Waiting for <b>{name}</b>.", name=who(table.name(view.current_player)))
-            )
-    if table.options.track_cards:
-        is_open = table.ui.tracker_open.get(seat, False)
-        if is_open and view.phase in ("play", "moon"):
-            lines += ["", *tracker_lines(tr, table, view)]
-        extra_rows.append(
-            [
-                InlineKeyboardButton(
-                    tr("📋 Hide cards played") if is_open else tr("📋 Cards played"),
-                    callback_data=cb.button(cb.TRACKER, g, view.hand_number),
-                )
-            ]
-        )
-    coach_row = _hint_button(tr, table, view)
-    review = _review_row(tr, table, view)
-    if review:
-        coach_row += review
-    if coach_row:
-        extra_rows.append(coach_row)
-    if webapp is not None:
-        extra_rows.append(_page_row(tr, table, webapp))
-    keyboard = _card_rows(tr, view, table, selected) + extra_rows
-    return "\n".join(lines), InlineKeyboardMarkup(keyboard)
-
-
-def _page_row(tr: Tr, table: Table, webapp: str | None) -> list[InlineKeyboardButton]:
-    """🃏 Open table: the table page at this game (none without ``WEBAPP_URL``)."""
-    if webapp is None:
-        return []
-    page = WebAppInfo(f"{webapp}?{urlencode({'g': table.id})}")
-    return [InlineKeyboardButton(tr("🃏 Open table"), web_app=page)]
-
-
-def _hint_lines(tr: Tr, table: Table, view: SeatView) -> list[str]:
-    """The hint this seat asked for, while the decision it answers is still to make."""
-    shown = table.ui.hints.get(view.seat)
-    if not shown or shown.get("key") != decision_key(view):
-        return []
-    names = [table.name(s) for s in range(len(table.seats))]
-    return ["", *hint_lines(tr, names, hint_from_dict(shown))]
-
-
-def _hint_button(tr: Tr, table: Table, view: SeatView) -> list[InlineKeyboardButton]:
-    if not offers_hints(table) or decision_key(view) is None:
-        return []
-    return [
-        InlineKeyboardButton(
-            tr("💡 Hint"), callback_data=cb.button(cb.HINT, table.id, view.hand_number)
-        )
-    ]
-
-
-def _review_row(tr: Tr, table: Table, view: SeatView) -> list[InlineKeyboardButton]:
-    """🔍 Review for the last hand played, from its end until the next one ends."""
-    history = view.hand_history
-    if not history or not offers_review(table):
-        return []
-    hand = history[-1].hand_number
-    return [
-        InlineKeyboardButton(
-            tr("🔍 Review hand {hand}", hand=hand),
-            callback_data=cb.button(cb.REVIEW, table.id, hand),
-        )
-    ]
-
-
-def tracker_lines(tr: Tr, table: Table, view: SeatView) -> list[str]:
-    """The card-keeping aid: cards played by suit, and who has shown a void."""
-    lines = [tr("<b>Cards played</b>")]
-    symbols = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
-    played = view.cards_played_by_suit()
-    for suit in SUIT_ORDER:
-        cards = " ".join(c.symbol[:-1] for c in played[suit]) or "—"
-        lines.append(f"{symbols[suit]} {cards}")
-    voids = [
-        f"{who(table.name(s))} {''.join(symbols[x] for x in SUIT_ORDER if x in v)}"
-        for s, v in enumerate(view.voids())
-        if v and s != view.seat
-    ]
-    lines.append(tr("Known voids: {voids}", voids=", ".join(voids) or tr("none yet")))
-    return lines
+    """A hand's result, as the group is told it."""
+    return "\n".join(say(tr, line, HTML) for line in hand_result_lines(table, result))
 
 
 # ---------------------------------------------------------------- chart

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from bot.basics import Person, UserError
 from bot.core.commands import SetRules
+from bot.core.effects import Urgency
 from bot.core.runner import Runner
 from bot.i18n import NOTHING, Msg, msg
-from bot.tables import render
 from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table, TableOptions
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.pace import URGENT
+from bot.telegram import draw
 from engine import Rules
 from engine.rules import Variant
 from storage.models import ChatSettings
@@ -40,9 +40,9 @@ class RulesMenu:
         """Open the menu in the table's message (`show`), or go back to the lobby."""
         async with self.registry.lock(game_id):
             table = await self._menu_table(game_id, person)
-            screen = render.rules_menu if show else render.lobby
+            screen = draw.rules_menu if show else draw.lobby
             # The press gets no toast: the menu itself is the answer.
-            self.screens.edit_table_message(table, screen, priority=URGENT)
+            self.screens.edit_table_message(table, screen, Urgency.NOW)
             return NOTHING
 
     async def set_rule(self, game_id: int, person: Person, option: str, value: str) -> Msg:
@@ -69,7 +69,7 @@ class RulesMenu:
                     )
                 )
             finally:
-                self.screens.edit_table_message(table, render.rules_menu, priority=URGENT)
+                self.screens.edit_table_message(table, draw.rules_menu, Urgency.NOW)
             return msg("Rules changed.")
 
 

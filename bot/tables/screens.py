@@ -9,17 +9,17 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardMarkup
 
 from bot.basics import Person
+from bot.core.effects import Urgency
 from bot.i18n import Msg, Say, Tr
 from bot.languages import Languages
 from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
-from bot.telegram import callbacks as cb
+from bot.telegram import draw
 from bot.telegram.outbox import Outbox
-from bot.telegram.pace import EDIT, IDLE, MOVED, PLAYED, URGENT
 from bot.timers import Background
 from engine import Game
 
@@ -107,7 +107,9 @@ class Screens:
         own = self.registry.of_user(chat_id)
         seat = own.seat_of(chat_id) if own is not None else None
         if own is not None and seat is not None:
-            self.show_dm(own, seat, MOVED)  # as for a press in the DM: even with a page open
+            self.show_dm(
+                own, seat, Urgency.MOVED
+            )  # as for a press in the DM: even with a page open
 
     # ------------------------------------------------------------------ the group
 
@@ -115,13 +117,13 @@ class Screens:
         if table.ui.table_message_id is None:
             return
         # Shown after someone joined, left or changed something: they are looking at it.
-        self.edit_table_message(table, render.lobby, priority=MOVED)
+        self.edit_table_message(table, draw.lobby, Urgency.MOVED)
 
     def edit_table_message(
         self,
         table: Table,
         screen: Callable[[Tr, Table], tuple[str, InlineKeyboardMarkup | None]],
-        priority: int,
+        urgency: Urgency,
     ) -> None:
         """Show a lobby, its rules menu or an end in the table's message in the group."""
         assert table.ui.table_message_id is not None
@@ -132,29 +134,16 @@ class Screens:
             text,
             markup,
             table.thread_id,
-            priority=priority,
+            priority=draw.PRIORITY[urgency],
         )
 
     def show_table(self, table: Table) -> None:
         if table.ui.table_message_id is None or not shows_play(table):
             return
-        url = f"https://t.me/{self.bot_username}"
 
         def screen() -> tuple[str, InlineKeyboardMarkup | None]:
             tr = self.group(table)
-            markup = None
-            if table.game is not None and table.game.phase != "over":
-                row = [InlineKeyboardButton(tr("Open my cards in a DM"), url=url)]
-                if self.webapp_url is not None:
-                    # The bot's main Mini App (set in @BotFather), opened at this table.
-                    link = f"{url}?startapp=g{table.id}"
-                    row.append(InlineKeyboardButton(tr("🃏 Open table"), url=link))
-                markup = InlineKeyboardMarkup([row])
-            elif table.tournament_id is None:
-                # The game is over: the same seats and rules, one press away.
-                data = cb.button(cb.REMATCH, table.id)
-                button = InlineKeyboardButton(tr("🔁 New game"), callback_data=data)
-                markup = InlineKeyboardMarkup([[button]])
+            markup = draw.table_buttons(tr, table, self.bot_username, self.webapp_url)
             return render.table_message(tr, table), markup
 
         self.outbox.edit_later(table.chat_id, table.ui.table_message_id, screen, table.thread_id)
@@ -242,11 +231,8 @@ class Screens:
         return "\n".join(tr(notice.lines[seat]) for seat in sorted(notice.lines))
 
     async def ask_to_open_dm(self, table: Table, person: Person) -> None:
-        url = f"https://t.me/{self.bot_username}?start=j{table.join_token}"
         tr = self.group(table)
-        markup = InlineKeyboardMarkup(
-            [[InlineKeyboardButton(tr("Open my cards in a DM"), url=url)]]
-        )
+        markup = draw.open_dm_button(tr, self.bot_username, table.join_token)
         self.outbox.post(
             table.chat_id,
             tr(
@@ -273,14 +259,26 @@ class Screens:
         settled = game is not None and _settled(game)
         for seat, _ in table.humans():
             if not self.lean:  # as before the table page: every screen at every card
-                priority = URGENT if seat in acting else MOVED if seat in moved else EDIT
+                urgency = (
+                    Urgency.NOW
+                    if seat in acting
+                    else Urgency.MOVED
+                    if seat in moved
+                    else Urgency.EDIT
+                )
             else:
-                priority = PLAYED if seat in moved else URGENT if seat in acting else EDIT
-                if priority == EDIT and not settled:
-                    priority = IDLE
-            self.show_dm(table, seat, priority)
+                urgency = (
+                    Urgency.PLAYED
+                    if seat in moved
+                    else Urgency.NOW
+                    if seat in acting
+                    else Urgency.EDIT
+                )
+                if urgency is Urgency.EDIT and not settled:
+                    urgency = Urgency.IDLE
+            self.show_dm(table, seat, urgency)
 
-    def show_dm(self, table: Table, seat: int, priority: int = EDIT) -> None:
+    def show_dm(self, table: Table, seat: int, urgency: Urgency = Urgency.EDIT) -> None:
         """Bring a player's DM up to date (rendered when sent: the latest state wins), and
         their table page if it is open.
 
@@ -294,7 +292,7 @@ class Screens:
         self.pages.changed(table, seat)  # a page is told of a cancelled game too
         if message_id is None or not shows_play(table):
             return
-        pressed_here = priority in (PLAYED, MOVED)  # a press in the DM itself
+        pressed_here = urgency in (Urgency.PLAYED, Urgency.MOVED)  # a press in the DM itself
         chosen = table.ui.selections.get(seat, ())
         if (
             not pressed_here
@@ -303,8 +301,8 @@ class Screens:
         ):
             return
         tr = self.person(s.user_id)
-        screen = functools.partial(render.dm, tr, table, seat, webapp=self.webapp_url)
-        self.outbox.edit_later(s.user_id, message_id, screen, priority=priority)
+        screen = functools.partial(draw.dm, tr, table, seat, webapp=self.webapp_url)
+        self.outbox.edit_later(s.user_id, message_id, screen, priority=draw.PRIORITY[urgency])
 
     def post_dm(self, table: Table, seat: int) -> None:
         """Send a player's living DM without waiting; its id is kept when it is known."""
@@ -312,8 +310,8 @@ class Screens:
         if s is None or s.user_id is None or not shows_play(table):
             return
         user_id, name = s.user_id, s.name
-        text, markup = render.dm(self.person(user_id), table, seat, webapp=self.webapp_url)
-        sent = self.outbox.post(user_id, text, markup, priority=URGENT)
+        text, markup = draw.dm(self.person(user_id), table, seat, webapp=self.webapp_url)
+        sent = self.outbox.post(user_id, text, markup, priority=draw.PRIORITY[Urgency.NOW])
 
         async def keep_id() -> None:
             message_id = await sent
@@ -333,7 +331,7 @@ class Screens:
         table.ui.dm_message_ids.pop(seat, None)
         if s is None or s.user_id is None or not shows_play(table):
             return
-        text, markup = render.dm(self.person(s.user_id), table, seat, webapp=self.webapp_url)
+        text, markup = draw.dm(self.person(s.user_id), table, seat, webapp=self.webapp_url)
         message_id = await self.outbox.send(s.user_id, text, markup)
         if message_id is None:
             await self.storage.set_dm_open(s.user_id, False)

@@ -13,8 +13,6 @@ import time
 from collections.abc import Hashable
 from typing import Any
 
-from bot.core.effects import Urgency
-
 PLAYED, URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT, IDLE = range(8)
 """Priorities in the overall pace, most urgent first.
 
@@ -28,15 +26,6 @@ table messages, whose readers watch rather than play. IDLE: a screen that change
 way its reader need not see at once (another player's card in the middle of a trick): it
 goes only when nothing else waits, and is promoted to EDIT when the trick is complete.
 """
-
-URGENCY: dict[Urgency, int] = {
-    Urgency.NOW: URGENT,
-    Urgency.PLAYED: PLAYED,
-    Urgency.MOVED: MOVED,
-    Urgency.EDIT: EDIT,
-    Urgency.IDLE: IDLE,
-}
-"""The priority of a screen the core asks for with an urgency."""
 
 URGENT_BURST = 2
 """How many intervals ahead of its pace a chat may take a reply someone waits for: three

@@ -126,21 +126,22 @@ LABELS_BY_NAME = {"🔄 As my Telegram app", "🔄 As the first host"}
 
 
 def button_labels() -> set[str]:
-    """Every sentence the source passes to ``tr`` inside an ``InlineKeyboardButton(...)``."""
+    """Every sentence the source passes to ``tr`` inside an ``InlineKeyboardButton(...)``,
+    or as ``msg`` inside a screen's ``Button(...)`` (`bot.tables.seat_screen`)."""
     labels = set(LABELS_BY_NAME)
     for path in (ROOT / "bot").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id == "InlineKeyboardButton"
+                and node.func.id in ("InlineKeyboardButton", "Button")
             ):
                 continue
             for inner in ast.walk(node):
                 if (
                     isinstance(inner, ast.Call)
                     and isinstance(inner.func, ast.Name)
-                    and inner.func.id == "tr"
+                    and inner.func.id in ("tr", "msg")
                     and inner.args
                     and isinstance(inner.args[0], ast.Constant)
                     and isinstance(inner.args[0].value, str)
@@ -280,8 +281,8 @@ def test_the_width_estimate_cuts_where_a_phone_did() -> None:
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_every_rules_menu_label_fits_a_360_px_phone(language: str) -> None:
     """Issue 30.7: no label of the rules menu is cut, in any language, whatever is chosen."""
-    from bot.tables import render
     from bot.tables.model import LEVELS, TIMERS, Table, TableOptions
+    from bot.telegram import draw
     from engine import Rules
 
     tr = translator(language)
@@ -303,7 +304,7 @@ def test_every_rules_menu_label_fits_a_360_px_phone(language: str) -> None:
                 options=TableOptions(turn_timer=timer, computer_level=level),
                 seats=[None] * rules.players,
             )
-            _, markup = render.rules_menu(tr, table)
+            _, markup = draw.rules_menu(tr, table)
             for row in markup.inline_keyboard:
                 for button in row:
                     width, room = label_dp(button.text), button_room_dp(len(row))

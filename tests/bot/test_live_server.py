@@ -61,21 +61,43 @@ class PageClient:
     def last(self, kind: str) -> Json | None:
         return next((m for m in reversed(self.received) if m["t"] == kind), None)
 
-    async def press_paced(self, data: str, press_id: int) -> str:
+    async def press_paced(self, data: Json, press_id: int) -> str:
         """`press`, again after a pause when the page's pace asks to slow down."""
         while (said := await self.press(data, press_id)) == "Slow down a little.":
             await asyncio.sleep(0.25)
         return said
 
-    async def press(self, data: str, press_id: int = 1) -> str:
+    async def press(self, data: Json, press_id: int = 1) -> str:
+        """Send a command (`bot.live.commands`) and wait for its answer."""
         before = len(self.received)
-        await self.socket.send_str(json.dumps({"t": "press", "id": press_id, "data": data}))
+        await self.socket.send_str(json.dumps({"t": "press", "id": press_id, "command": data}))
         for _ in range(200):
             for m in self.received[before:]:
                 if m["t"] == "answer" and m["id"] == press_id:
                     return str(m["text"])
             await asyncio.sleep(0.02)
         raise TimeoutError(f"no answer to {data}")
+
+
+def command(kind: str, game: int, hand: int, **more: Any) -> Json:
+    """A typed command as the page sends it (`bot.live.commands`)."""
+    return {"type": kind, "game": game, "hand": hand, **more}
+
+
+def tap(game: int, hand: int, code: str) -> Json:
+    return command("card", game, hand, card=code)
+
+
+def pass_chosen(game: int, hand: int) -> Json:
+    return command("pass", game, hand)
+
+
+def moon(game: int, hand: int, choice: str) -> Json:
+    return command("moon", game, hand, choice=choice)
+
+
+def hint(game: int, hand: int) -> Json:
+    return command("hint", game, hand)
 
 
 @asynccontextmanager
@@ -179,22 +201,34 @@ async def test_a_card_from_the_page_goes_the_way_of_a_button(tmp_path: Path) -> 
         async with open_page(app, signed(double, ana), table.id) as page:
             await until(lambda: page.states())
             first = game.hand(seat)[0]
-            said = await page.press(f"c:{table.id}:1:{first.code}", 1)
+            said = await page.press(tap(table.id, 1, first.code), 1)
             assert said == "1/3 selected"
             await until(lambda: page.states()[-1]["cards"][0]["chosen"])
             # Someone else's game, an action the page may not take, garbage: refused.
-            assert await page.press(f"c:{table.id + 1}:1:{first.code}", 2) == (
+            assert await page.press(tap(table.id + 1, 1, first.code), 2) == (
                 "That button isn't valid any more."
             )
-            assert await page.press(f"x:{table.id}:1:", 3) == "That button isn't valid any more."
-            assert await page.press(f"rm:{table.id}:0:", 4) == "That button isn't valid any more."
-            assert await page.press(f"p:{table.id}:1:", 5) == "Choose exactly 3 cards first."
+            assert (
+                await page.press(command("x", table.id, 1), 3)
+                == "That button isn't valid any more."
+            )
+            assert await page.press(command("rematch", table.id, 0), 4) == (
+                "That button isn't valid any more."
+            )
+            assert await page.press(command("card", table.id, 1), 11) == (
+                "That button isn't valid any more."  # a card press without its card
+            )
+            assert await page.press(pass_chosen(table.id, 1), 5) == "Choose exactly 3 cards first."
             for n, card in enumerate(game.hand(seat)[1:3], start=6):
-                await page.press(f"c:{table.id}:1:{card.code}", n)
-            assert await page.press(f"p:{table.id}:1:", 9) == "Passed. Waiting for the others…"
+                await page.press(tap(table.id, 1, card.code), n)
+            assert (
+                await page.press(pass_chosen(table.id, 1), 9) == "Passed. Waiting for the others…"
+            )
             assert game.has_passed(seat)
             # The same press again, as a double tap would send it.
-            assert await page.press(f"p:{table.id}:1:", 10) == "Passed. Waiting for the others…"
+            assert (
+                await page.press(pass_chosen(table.id, 1), 10) == "Passed. Waiting for the others…"
+            )
             _, journal = await rooms_of(app).storage.game_and_moves(table.id)
             passes = [m for m, _ in journal if m.kind == "pass" and m.seat == seat]
             assert len(passes) == 1
@@ -217,7 +251,7 @@ async def test_one_person_keeps_at_most_three_pages_and_a_flood_is_closed(
             live = rooms_of(app).live
             assert live is not None and len(live.pages_of(ana.id)) == 3
             for n in range(60):
-                payload = {"t": "press", "id": n, "data": f"c:{table.id}:1:ZZ"}
+                payload = {"t": "press", "id": n, "command": tap(table.id, 1, "ZZ")}
                 await fourth.socket.send_str(json.dumps(payload))
             await until(lambda: fourth.closed_code is not None)
             assert fourth.closed_code == FLOOD
@@ -279,16 +313,16 @@ async def test_an_open_page_spares_its_persons_dm_until_a_trick_is_complete(
                     if game.phase == "pass":
                         for card in game.hand(seat)[:3]:
                             press += 1
-                            await page.press(f"c:{table.id}:{hand}:{card.code}", press)
+                            await page.press(tap(table.id, hand, card.code), press)
                         press += 1
-                        said = await page.press(f"p:{table.id}:{hand}:", press)
+                        said = await page.press(pass_chosen(table.id, hand), press)
                     elif game.phase == "moon":  # Ana shot the moon
                         press += 1
-                        said = await page.press(f"m:{table.id}:{hand}:a", press)
+                        said = await page.press(moon(table.id, hand, "add"), press)
                     else:
                         press += 1
                         code = game.legal_plays()[0].code
-                        said = await page.press(f"c:{table.id}:{hand}:{code}", press)
+                        said = await page.press(tap(table.id, hand, code), press)
                     assert said.startswith(("Played", "Passed", "Done!")), said
                 elif table.seat_of(bob.id) in waiting:
                     await play_turn(double, bob, table)
@@ -479,7 +513,7 @@ async def test_a_cancelled_game_tells_its_pages_and_no_screen_brings_it_back(
             assert not any(c["legal"] for c in state["cards"]) and state["pass"] is None
             assert state["hint"] is None
             code = state["cards"][0]["code"]
-            assert await page.press(f"c:{table.id}:1:{code}") == "That game is over."
+            assert await page.press(tap(table.id, 1, code)) == "That game is over."
         # Bob closes the page: his DM keeps saying the game was cancelled.
         await asyncio.sleep(0.1)
         await rooms_of(app).outbox.flush()
@@ -519,17 +553,15 @@ async def play_on_page(
         if seat in waiting and game.phase == "pass" and not game.has_passed(seat):
             for card in game.hand(seat)[:3]:
                 press += 1
-                await page.press_paced(f"c:{table.id}:{hand}:{card.code}", press)
+                await page.press_paced(tap(table.id, hand, card.code), press)
             press += 1
-            said = await page.press_paced(f"p:{table.id}:{hand}:", press)
+            said = await page.press_paced(pass_chosen(table.id, hand), press)
         elif seat in waiting and game.phase == "play":
             press += 1
-            said = await page.press_paced(
-                f"c:{table.id}:{hand}:{game.legal_plays()[0].code}", press
-            )
+            said = await page.press_paced(tap(table.id, hand, game.legal_plays()[0].code), press)
         elif seat in waiting and game.phase == "moon":
             press += 1
-            said = await page.press_paced(f"m:{table.id}:{hand}:a", press)
+            said = await page.press_paced(moon(table.id, hand, "add"), press)
         elif other_seat in waiting and game.phase != "over":
             await play_turn(double, other, table)
             continue
@@ -604,7 +636,7 @@ async def test_a_hint_on_the_page_goes_through_the_coach_and_shows_there(
     ):
         await until(lambda: page.states())
         assert page.states()[-1]["hint"] == {"button": "💡 Hint", "lines": []}
-        said = await page.press(f"h:{table.id}:1:")
+        said = await page.press(hint(table.id, 1))
         assert said.startswith("💡 "), said
         await until(lambda: page.states()[-1]["hint"]["lines"])
         lines = page.states()[-1]["hint"]["lines"]
@@ -620,7 +652,7 @@ async def test_no_hint_on_the_page_of_a_table_with_hints_off(tmp_path: Path) -> 
     ):
         await until(lambda: page.states())
         assert page.states()[-1]["hint"] is None
-        said = await page.press(f"h:{table.id}:1:")
+        said = await page.press(hint(table.id, 1))
         assert said == "Hints are off at this table (⚙ Rules)."
 
 
@@ -674,9 +706,9 @@ async def choose_and_pass_on_page(
         await rooms_of(app).outbox.flush()
         before = len([e for e in double.events if e.kind == "edited"])
         for n, card in enumerate(game.hand(seat)[:3], start=1):
-            assert await page.press(f"c:{table.id}:1:{card.code}", n) == f"{n}/3 selected"
+            assert await page.press(tap(table.id, 1, card.code), n) == f"{n}/3 selected"
             await rooms_of(app).outbox.flush()
-        assert await page.press(f"p:{table.id}:1:", 9) == "Passed. Waiting for the others…"
+        assert await page.press(pass_chosen(table.id, 1), 9) == "Passed. Waiting for the others…"
         await rooms_of(app).outbox.flush()
         edits = [e for e in double.events if e.kind == "edited"][before:]
         assert not [e for e in edits if e.chat_id == ana.dm and e.message_id == dm]

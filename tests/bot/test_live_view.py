@@ -136,3 +136,26 @@ def test_no_hint_on_the_page_where_the_dm_has_none(where: str) -> None:
     else:
         table.tournament_id = 3
     assert seat_state(tr, table, 0, version=1)["hint"] is None
+
+
+def test_the_page_shows_a_name_as_it_was_typed_and_no_markup() -> None:
+    """The page's sentences are written as text, not made as Telegram's HTML and
+    stripped: a name that looks like markup is shown as typed, a sentence's emphasis is
+    left out, and nothing is escaped."""
+    rules = Rules()
+    game = Game(rules, seed=3)
+    table = table_for(rules, game)
+    table.seats[1] = Seat("human", "<b>Ann</b> & Co", user_id=101)
+    waiting = next(s for s in range(rules.players) if s != 1)
+    for seat in range(rules.players):
+        if seat not in (1, waiting):
+            game.pass_cards(seat, game.hand(seat)[:3])
+    state = seat_state(translator("en"), table, waiting, 1)
+    assert state["seats"][1]["name"] == "\u2068<b>Ann</b> & Co\u2069"
+    assert 1 in game.waiting_for()
+    game.pass_cards(waiting, game.hand(waiting)[:3])
+    status = seat_state(translator("en"), table, waiting, 1)["status"]
+    assert status.startswith("You passed ") and status.endswith(
+        "Waiting for: \u2068<b>Ann</b> & Co\u2069."
+    )
+    assert "&amp;" not in json.dumps(state) and "<b>Pass" not in status

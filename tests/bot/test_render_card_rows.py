@@ -10,7 +10,7 @@ import pytest
 from test_live_view import step, table_for
 
 from bot.i18n import translator
-from bot.tables.render import MARKED_ROW, MAX_ROW, dm
+from bot.telegram.draw import MARKED_ROW, MAX_ROW, dm
 from engine import Game, Rules
 
 

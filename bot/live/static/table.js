@@ -121,14 +121,17 @@
     }
   }
 
-  function press(data) {
+  // What the page does is a typed command (bot/live/commands.py), for the game and hand
+  // it shows: a page acts on its own table, and a tap on an earlier hand's cards is stale.
+  function press(type, more) {
     if (!socket || socket.readyState !== 1) {
       backoff = 500;
       if (!stopped) connect();
       return toast(words.reconnecting || "…");
     }
     pressId += 1;
-    socket.send(JSON.stringify({ t: "press", id: pressId, data }));
+    const command = { type, game: state.game, hand: state.hand, ...more };
+    socket.send(JSON.stringify({ t: "press", id: pressId, command }));
   }
   function toast(text) {
     const box = $("toast");
@@ -278,14 +281,14 @@
       go.id = "pass";
       go.textContent = s.pass.button;
       go.disabled = s.pass.chosen !== 3;
-      go.onclick = () => press(`p:${s.game}:${s.hand}:`);
+      go.onclick = () => press("pass");
       box.append(go);
     }
     for (const option of s.moon || []) {
       const choose = document.createElement("button");
       choose.className = "moon";
       choose.textContent = option.label;
-      choose.onclick = () => press(`m:${s.game}:${s.hand}:${option.choice}`);
+      choose.onclick = () => press("moon", { choice: option.choice });
       box.append(choose);
     }
     if (s.hint) {
@@ -293,7 +296,7 @@
       const ask = document.createElement("button");
       ask.id = "hint-button";
       ask.textContent = s.hint.button;
-      ask.onclick = () => press(`h:${s.game}:${s.hand}:`);
+      ask.onclick = () => press("hint");
       box.append(ask);
     }
   }
@@ -311,7 +314,7 @@
       face.classList.toggle("chosen", card.chosen);
       face.classList.toggle("received", card.received);
       face.classList.add(card.legal ? "legal" : "illegal");
-      face.onclick = () => press(`c:${s.game}:${s.hand}:${card.code}`);
+      face.onclick = () => press("card", { card: card.code });
       box.append(face);
     }
   }

@@ -1,0 +1,583 @@
+"""What one seat's screen shows, as plain data: the DM and the table page are two drawings
+of one `SeatScreen`.
+
+`seat_screen` makes it from the seat's `SeatView` (``game.view(seat)``: never another
+seat's cards) and the table. Every sentence in it is a `Msg` (a message id and its values)
+or a `Part` of one; a name is a `Name`, emphasis a `Strong`: no HTML and no Telegram
+object. Its buttons are typed `Action`s. An adapter draws it: the Telegram one
+(`bot.telegram.draw`) as HTML and an inline keyboard, the page's (`bot.live.view`) as JSON
+with plain text, each through `bot.tables.parts.say`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.i18n import Msg, msg
+from bot.tables.coach_words import (
+    decision_key,
+    hint_from_dict,
+    hint_sentences,
+    offers_hints,
+    offers_review,
+)
+from bot.tables.model import Table
+from bot.tables.parts import (
+    ARROWS,
+    SUIT_ORDER,
+    Isolated,
+    Joined,
+    Name,
+    Part,
+    Strong,
+    format_score,
+    format_total,
+)
+from engine import Card, HandResult, SeatView
+from engine.cards import FULL_DECK, codes, deck_mask
+from engine.scoring import Score
+
+CANCELLED = msg("♥ This table was cancelled.")
+AND = "{items} and {last}"
+
+
+# ---------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class TapCard:
+    """Tap a card: play it, or (while passing) choose it."""
+
+    card: Card
+
+
+@dataclass(frozen=True)
+class PassCards:
+    """Pass the three cards chosen."""
+
+
+@dataclass(frozen=True)
+class ChooseMoon:
+    """The moon shooter's choice."""
+
+    choice: str
+    """``"subtract"`` (−26 for the shooter) or ``"add"`` (+26 for everyone else)."""
+
+
+@dataclass(frozen=True)
+class ToggleTracker:
+    """Show or hide the cards played."""
+
+
+@dataclass(frozen=True)
+class AskHint:
+    """💡 Hint for the choice to make now."""
+
+
+@dataclass(frozen=True)
+class Review:
+    """🔍 Review of a hand played."""
+
+    hand: int
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """🃏 Open table: the table page at this game."""
+
+
+@dataclass(frozen=True)
+class OpenDm:
+    """Open my cards in a DM (the group's button)."""
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """🔁 New game: the same seats and rules (the group's button under a finished game)."""
+
+
+Action = (
+    TapCard
+    | PassCards
+    | ChooseMoon
+    | ToggleTracker
+    | AskHint
+    | Review
+    | OpenTable
+    | OpenDm
+    | NewGame
+)
+
+
+@dataclass(frozen=True)
+class Button:
+    label: Part
+    action: Action
+
+
+@dataclass(frozen=True)
+class HandCard:
+    """A card in the reader's hand, and its marks."""
+
+    card: Card
+    legal: bool
+    """Playable now (on the reader's turn only)."""
+    chosen: bool
+    """Chosen to pass."""
+    received: bool
+    """Received in the pass, until the first trick of the hand is taken."""
+
+
+@dataclass(frozen=True)
+class Player:
+    """One seat as every reader sees it."""
+
+    name: str
+    score: Score
+    taken: Score
+    cards: int
+    computer: bool
+    turn: bool
+    waiting: bool
+
+
+@dataclass(frozen=True)
+class SeatScreen:
+    """Everything one seat's screen shows, as data."""
+
+    game: int
+    seat: int
+    hand: int
+    """The hand's number: a button of an earlier hand is stale."""
+    phase: str
+    ended: str | None
+    """``"finished"``, ``"cancelled"`` (or ended otherwise), or None while it is played."""
+    lines: tuple[Part, ...]
+    """The whole screen in words, line by line ("" a blank line): the DM's text."""
+    status: Part
+    """What happens now, from this seat, in one line."""
+    hint: tuple[Part, ...] | None
+    """The hint asked for, while its choice is open (None: no 💡 Hint here now)."""
+    players: tuple[Player, ...]
+    trick: tuple[tuple[int, Card], ...]
+    last_trick: tuple[tuple[tuple[int, Card], ...], int] | None
+    """The last trick taken: its plays, and who took it."""
+    tricks_done: int
+    cards: tuple[HandCard, ...]
+    """The reader's hand, in the engine's order (cards passed still in it until everyone
+    has passed)."""
+    passed: tuple[Card, ...]
+    """The cards the reader passed, while the others choose theirs."""
+    hearts_broken: bool
+    deadline: float | None
+    """When the turn timer runs out (the reader's or another's), while the hand is played."""
+    actions: tuple[tuple[Button, ...], ...]
+    """What the reader may press besides their cards, in groups that belong together (the
+    pass, the moon's two choices, the tracker, the coach, the page)."""
+    chosen: int
+    """Cards chosen to pass so far."""
+    tracker: bool
+    """Whether the table keeps the card tracker."""
+    voids: tuple[frozenset[str], ...]
+    played: dict[str, tuple[Card, ...]]
+    results: tuple[HandResult, ...]
+    target: int
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GroupScreen:
+    """What the group's table message shows of a game (`bot.tables.render.group_screen`)."""
+
+    game: int
+    lines: tuple[Part, ...]
+    actions: tuple[Button, ...]
+
+
+# ---------------------------------------------------------------- the words of a screen
+
+
+def plays(table: Table, played: Sequence[tuple[int, Card]]) -> Joined:
+    """``Ana Q♠ · Bob 3♥``, each play kept in its own direction."""
+    return Joined(tuple(Isolated(Joined((Name(table.name(s)), c.symbol), " ")) for s, c in played))
+
+
+def scores_line(table: Table, scores: tuple[Score, ...], seat: int | None = None) -> Joined:
+    parts: list[Part] = []
+    for s, score in enumerate(scores):
+        # People by name; the reader's own, in bold, is the one marked "you" (a person may
+        # well be called You).
+        name: Part = Name(table.name(s))
+        if s == seat:
+            name = msg("<b>{name}</b> (you)", name=name)
+        parts.append(Joined((name, format_score(score)), " "))
+    return Joined(tuple(parts))
+
+
+def names(table: Table, seats: tuple[int, ...] | list[int]) -> Joined:
+    return Joined(tuple(Name(table.name(s)) for s in seats), ", ")
+
+
+def winners(table: Table, seats: tuple[int, ...] | list[int]) -> Part:
+    """``A, B and C`` in bold, in the reader's language."""
+    bold = [Strong(Name(table.name(s))) for s in seats]
+    if len(bold) <= 1:
+        return Joined(tuple(bold), "")
+    # The words of `Tr.join` (which no catalog translates yet: the same as it says).
+    return Msg(AND, {"items": Joined(tuple(bold[:-1]), ", "), "last": bold[-1]})
+
+
+def hearts_line(broken: bool) -> Msg:
+    return msg("💔 Hearts are broken.") if broken else msg("♥ Hearts are not broken.")
+
+
+def timer_text(seconds: int) -> Msg:
+    return msg("{seconds} s", seconds=seconds) if seconds else msg("no timer")
+
+
+def hand_result_lines(table: Table, result: HandResult) -> list[Part]:
+    """A hand's result: its points (with the hints each person asked for), the moon, the
+    standings."""
+    hints = table.ui.hints_used.get(result.hand_number, {})
+    points = Joined(
+        tuple(
+            Joined(
+                (
+                    Name(table.name(s)),
+                    " ",
+                    format_score(p),
+                    f" 💡{hints[s]}" if hints.get(s) else "",
+                ),
+                "",
+            )
+            for s, p in enumerate(result.points)
+        )
+    )
+    lines: list[Part] = [
+        msg("✋ <b>Hand {hand}</b>: {points}", hand=result.hand_number, points=points)
+    ]
+    if result.shooter is not None:
+        lines.append(msg("🌕 {name} shot the moon!", name=Name(table.name(result.shooter))))
+    totals = Joined(
+        tuple(
+            Joined((Name(table.name(s)), format_total(total)), " ")
+            for s, total in enumerate(result.totals)
+        )
+    )
+    lines.append(msg("Standings: {totals}", totals=totals))
+    return lines
+
+
+def removed_cards(players: int) -> list[Card]:
+    """The cards taken out of the deck for this many players (RULES.md §2); none for four,
+    and two-player Hearts plays a deck of its own (the README's rules say which)."""
+    if players in (2, 4):
+        return []
+    return [Card.parse(code) for code in codes(FULL_DECK & ~deck_mask(players))]
+
+
+def _trick_number(view: SeatView, seat: int) -> tuple[int, int]:
+    """This trick's number and how many the hand has (5/13), from the reader's cards."""
+    played_now = any(s == seat for s, _ in view.trick)
+    number = len(view.tricks) + 1
+    return number, len(view.tricks) + len(view.hand) + (1 if played_now else 0)
+
+
+def tracker_lines(table: Table, view: SeatView) -> list[Part]:
+    """The card-keeping aid: cards played by suit, and who has shown a void."""
+    lines: list[Part] = [msg("<b>Cards played</b>")]
+    symbols = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+    played = view.cards_played_by_suit()
+    for suit in SUIT_ORDER:
+        cards = " ".join(c.symbol[:-1] for c in played[suit]) or "—"
+        lines.append(f"{symbols[suit]} {cards}")
+    voids: list[Part] = [
+        Joined((Name(table.name(s)), "".join(symbols[x] for x in SUIT_ORDER if x in v)), " ")
+        for s, v in enumerate(view.voids())
+        if v and s != view.seat
+    ]
+    said: Part = Joined(tuple(voids), ", ") if voids else msg("none yet")
+    lines.append(msg("Known voids: {voids}", voids=said))
+    return lines
+
+
+def moon_labels(table: Table) -> tuple[Msg, Msg]:
+    """The moon shooter's two choices: for them, for everyone else."""
+    if table.rules.variant == "complex":
+        return msg("−(13+13i) for me"), msg("+(13+13i) for everyone else")
+    return msg("−26 for me"), msg("+26 for everyone else")
+
+
+# ---------------------------------------------------------------- the screen
+
+
+def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
+    """The screen of `seat` at `table` (which has a game); `page`: whether a button opens
+    the table page (``WEBAPP_URL`` is set)."""
+    game = table.game
+    assert game is not None
+    view = game.view(seat)
+    ended = (
+        "finished"
+        if view.phase == "over"
+        else None
+        if table.status in ("active", "lobby")
+        else "cancelled"
+    )
+    playing = ended is None
+    selected = list(table.ui.selections.get(seat, [])) if view.phase == "pass" else []
+    received = {c.code for c in view.received or ()} if not view.tricks else set()
+    legal = {c.code for c in view.legal} if view.current_player == seat and playing else set()
+    players = tuple(
+        Player(
+            name=table.name(s),
+            score=view.scores[s],
+            taken=view.points_taken[s],
+            cards=view.hand_sizes[s],
+            computer=(sitting := table.seats[s]) is None or sitting.is_computer_now,
+            turn=playing and view.current_player == s and view.phase in ("play", "moon"),
+            waiting=playing and view.phase == "pass" and s in view.waiting_for,
+        )
+        for s in range(table.rules.players)
+    )
+    hint = _hint(table, view) if playing else None
+    lines, actions = _words(table, view, selected, hint, page)
+    return SeatScreen(
+        game=table.id,
+        seat=seat,
+        hand=view.hand_number,
+        phase=view.phase,
+        ended=ended,
+        lines=tuple(lines),
+        status=CANCELLED if ended == "cancelled" else _status(table, view),
+        hint=hint,
+        players=players,
+        trick=view.trick,
+        last_trick=(view.tricks[-1].plays, view.tricks[-1].winner) if view.tricks else None,
+        tricks_done=len(view.tricks),
+        cards=tuple(
+            HandCard(
+                c,
+                legal=c.code in legal,
+                chosen=playing and c.code in selected,
+                received=c.code in received,
+            )
+            for c in view.hand
+        ),
+        passed=view.passed or () if view.phase == "pass" else (),
+        hearts_broken=view.hearts_broken,
+        deadline=table.ui.deadline if view.phase == "play" and playing else None,
+        actions=tuple(actions) if playing or view.phase == "over" else (),
+        chosen=len(selected),
+        tracker=table.options.track_cards,
+        voids=tuple(frozenset(v) for v in view.voids()),
+        played={suit: tuple(cards) for suit, cards in view.cards_played_by_suit().items()},
+        results=view.hand_history,
+        target=table.rules.target,
+        winners=view.winners,
+    )
+
+
+def _words(
+    table: Table, view: SeatView, selected: list[str], hint: tuple[Part, ...] | None, page: bool
+) -> tuple[list[Part], list[tuple[Button, ...]]]:
+    """The DM's lines, and the buttons besides the cards."""
+    seat = view.seat
+    lines: list[Part] = [
+        msg(
+            "♥ <b>Hearts</b> · {chat} · hand {hand}",
+            chat=Name(table.chat_title),
+            hand=view.hand_number,
+        ),
+        msg("Scores: {scores}", scores=scores_line(table, view.scores, seat)),
+    ]
+    removed = removed_cards(table.rules.players)
+    if removed and view.phase != "over":
+        lines.append(
+            msg("Out of the deck this game: {cards}", cards=" ".join(c.symbol for c in removed))
+        )
+    lines.append("")
+    open_table = (Button(msg("🃏 Open table"), OpenTable()),) if page else ()
+    actions: list[tuple[Button, ...]] = []
+    if view.phase == "over":
+        lines.append(
+            msg("🏁 <b>Game over.</b> {winners} won.", winners=winners(table, view.winners))
+        )
+        # The page keeps the final chart: its button stays.
+        actions = [row for row in (_review(table, view), open_table) if row]
+        return lines, actions
+    history = view.hand_history
+    if history and (view.phase == "pass" or (view.phase == "play" and not view.tricks)):
+        # Until the next hand's first trick: how the last hand went (who took what, moon).
+        previous = history[-1]
+        shown = 2 if previous.shooter is not None else 1
+        lines.extend(hand_result_lines(table, previous)[:shown])
+        lines.append("")
+    shown_hint = ["", *hint] if hint else []
+    if view.phase == "pass":
+        arrow = ARROWS[view.pass_direction]
+        if view.passed is None:
+            lines.append(
+                msg(
+                    "Pass 3 cards {arrow} <b>{name}</b>",
+                    arrow=arrow,
+                    name=Name(table.name(view.pass_to)),
+                )
+            )
+            lines.append(msg("Tap 3 cards to choose them, then tap <b>Pass</b>."))
+            lines += shown_hint
+            label = Joined((arrow, Name(table.name(view.pass_to))), " ")
+            actions.append(
+                (
+                    Button(
+                        msg("Pass {count}/3 {arrow}", count=len(selected), arrow=label), PassCards()
+                    ),
+                )
+            )
+        else:
+            lines.append(
+                msg(
+                    "You passed {cards}. Waiting for: {names}.",
+                    cards=" ".join(c.symbol for c in view.passed),
+                    names=names(table, view.waiting_for),
+                )
+            )
+    else:
+        if view.pass_direction == "hold":
+            if not view.tricks:
+                lines.append(msg("No passing this hand."))
+        elif view.received is not None and len(view.tricks) < 1:
+            lines.append(
+                msg(
+                    "You received {cards} from {name} (marked • until the first trick is taken).",
+                    cards=Joined(tuple(Strong(c.symbol) for c in view.received), " "),
+                    name=Name(table.name(view.pass_from)),
+                )
+            )
+        number, total = _trick_number(view, seat)
+        if view.trick:
+            lines.append(
+                msg(
+                    "Trick {number}/{total}: {cards}",
+                    number=number,
+                    total=total,
+                    cards=plays(table, view.trick),
+                )
+            )
+        else:
+            lines.append(msg("Trick {number}/{total}: —", number=number, total=total))
+        if view.current_player == seat and table.ui.deadline is not None:
+            # The turn's length, not what is left of it: a DM is not redrawn every second,
+            # and Telegram tells no time zone for an "until 18:05". The ⏰ reminder at half
+            # time is a message of its own, true when it comes (README, Playing).
+            lines.append(
+                msg(
+                    "⏱ {time} a turn; a ⏰ reminder comes at half time.",
+                    time=timer_text(table.options.turn_timer),
+                )
+            )
+        if view.tricks:
+            last = view.tricks[-1]
+            lines.append(
+                msg(
+                    "Last trick: {cards} → {name}",
+                    cards=plays(table, last.plays),
+                    name=Name(table.name(last.winner)),
+                )
+            )
+        lines.append(hearts_line(view.hearts_broken))
+        lines.append(msg("This hand: {points}", points=scores_line(table, view.points_taken, seat)))
+        lines.append("")
+        if view.phase == "moon":
+            if view.moon_shooter == seat:
+                lines.append(msg("🌕 <b>You shot the moon!</b> Choose:"))
+                subtract, add = moon_labels(table)
+                actions.append(
+                    (Button(subtract, ChooseMoon("subtract")), Button(add, ChooseMoon("add")))
+                )
+            else:
+                assert view.moon_shooter is not None
+                lines.append(
+                    msg(
+                        "🌕 {name} shot the moon and is choosing…",
+                        name=Name(table.name(view.moon_shooter)),
+                    )
+                )
+        elif view.current_player == seat:
+            lines.append(msg("👉 <b>Your turn.</b>"))
+            lines += shown_hint
+        elif view.current_player is not None:
+            lines.append(
+                msg("Waiting for <b>{name}</b>.", name=Name(table.name(view.current_player)))
+            )
+    if table.options.track_cards:
+        is_open = table.ui.tracker_open.get(seat, False)
+        if is_open and view.phase in ("play", "moon"):
+            lines += ["", *tracker_lines(table, view)]
+        actions.append(
+            (
+                Button(
+                    msg("📋 Hide cards played") if is_open else msg("📋 Cards played"),
+                    ToggleTracker(),
+                ),
+            )
+        )
+    coach: tuple[Button, ...] = (Button(msg("💡 Hint"), AskHint()),) if hint is not None else ()
+    coach += _review(table, view)
+    if coach:
+        actions.append(coach)
+    if open_table:
+        actions.append(open_table)
+    return lines, actions
+
+
+def _hint(table: Table, view: SeatView) -> tuple[Part, ...] | None:
+    """💡 Hint while this seat has a choice to make, with the hint it asked for while that
+    choice is still open (None where the table offers no hints, or no choice is open)."""
+    key = decision_key(view)
+    if not offers_hints(table) or key is None:
+        return None
+    shown = table.ui.hints.get(view.seat)
+    if not shown or shown.get("key") != key:
+        return ()
+    names_ = [table.name(s) for s in range(len(table.seats))]
+    return tuple(hint_sentences(names_, hint_from_dict(shown)))
+
+
+def _review(table: Table, view: SeatView) -> tuple[Button, ...]:
+    """🔍 Review for the last hand played, from its end until the next one ends."""
+    history = view.hand_history
+    if not history or not offers_review(table):
+        return ()
+    hand = history[-1].hand_number
+    return (Button(msg("🔍 Review hand {hand}", hand=hand), Review(hand)),)
+
+
+def _status(table: Table, view: SeatView) -> Part:
+    """The one line that says what happens now, from this seat."""
+    phase, seat = view.phase, view.seat
+    if phase == "over":
+        return msg("🏁 <b>Game over.</b> {winners} won.", winners=winners(table, view.winners))
+    if phase == "pass":
+        if view.passed is None:
+            return msg(
+                "Pass 3 cards {arrow} <b>{name}</b>",
+                arrow=ARROWS[view.pass_direction],
+                name=Name(table.name(view.pass_to)),
+            )
+        return msg(
+            "You passed {cards}. Waiting for: {names}.",
+            cards=" ".join(c.symbol for c in view.passed),
+            names=names(table, view.waiting_for),
+        )
+    if phase == "moon":
+        if view.moon_shooter == seat:
+            return msg("🌕 <b>You shot the moon!</b> Choose:")
+        return msg(
+            "🌕 {name} shot the moon and is choosing…",
+            name=Name(table.name(view.moon_shooter or 0)),
+        )
+    if view.current_player == seat:
+        return msg("👉 <b>Your turn.</b>")
+    return msg("Waiting for <b>{name}</b>.", name=Name(table.name(view.current_player or 0)))

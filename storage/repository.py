@@ -111,8 +111,15 @@ class Storage(Protocol):
         """Change a lobby's rules, seats or meta (None leaves it as it is)."""
         ...
 
-    async def start_game(self, game_id: int, seats: list[StoredSeat], game: Game) -> None:
-        """Lobby to active: the final seats and the game before its first move.
+    async def start_game(
+        self,
+        game_id: int,
+        seats: list[StoredSeat],
+        game: Game,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        """Lobby to active: the final seats, the game before its first move and (given)
+        the table's ``meta``, in one transaction.
 
         Raises `ValueError` if ``game`` cannot be rebuilt from its rules, seed, fixed deals
         and first dealer (e.g. a move was already made), since replay would then fail.

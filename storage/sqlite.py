@@ -414,7 +414,13 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
                     rules = Rules.from_dict(json.loads(rows[0][0]))
                 await self._write_seats(db, game_id, seats, rules.players)
 
-    async def start_game(self, game_id: int, seats: list[StoredSeat], game: Game) -> None:
+    async def start_game(
+        self,
+        game_id: int,
+        seats: list[StoredSeat],
+        game: Game,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
         if len(seats) != game.players:
             raise ValueError(f"The game has {game.players} seats; {len(seats)} were given.")
         origin = Origin.of(game)
@@ -424,7 +430,7 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
             await db.execute(
                 "UPDATE games SET status = 'active', rules = ?, seed = ?, first_dealer = ?,"
                 " dealer_from_seed = ?, fixed_deals = ?, snapshot = ?, last_seq = 0,"
-                " hands_recorded = 0, started_at = ? WHERE id = ?",
+                " hands_recorded = 0, started_at = ?, meta = COALESCE(?, meta) WHERE id = ?",
                 (
                     _dumps(game.rules.to_dict()),
                     game.seed,
@@ -433,6 +439,7 @@ class SqliteStorage(SqliteTournaments, SqliteRatings):
                     _dumps(game.fixed_deals),
                     game.to_json(),
                     _now_ms(),
+                    None if meta is None else _dumps(meta),
                     game_id,
                 ),
             )

@@ -27,8 +27,8 @@ from bot_harness import (
 )
 from telegram.ext import Application
 
+from bot.core import effects
 from bot.tables.model import Table
-from engine import Event
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
@@ -103,11 +103,11 @@ async def test_hints_and_reviews_never_hold_up_a_table_of_computers(tmp_path: Pa
             await cara.send(robots, "/leave")  # a computer plays her seat: computers only
             moved: list[float] = []
 
-            async def heard(table: Table, events: list[Event]) -> None:
+            async def heard(table: Table, _: effects.PushPages) -> None:
                 if table.id == robot_table.id:
                     moved.append(time.monotonic())
 
-            rooms.moves.subscribe(heard)
+            rooms.runner.on(effects.PushPages, heard)  # told of every move, as the pages are
 
             def longest_wait(since: float, until: float) -> float:
                 times = [since, *(t for t in moved if since < t < until), until]

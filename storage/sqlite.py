@@ -107,7 +107,7 @@ async def _connect(path: str, synchronous: Synchronous, *, reader: bool) -> aios
     db = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     try:
         await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        rows = list(await db.execute_fetchall("PRAGMA journal_mode = WAL"))
+        rows = await _wal(db)
         if str(rows[0][0]).lower() != "wal":
             raise StorageError(f"{path}: SQLite refused WAL mode ({rows[0][0]}).")
         await db.execute("PRAGMA foreign_keys = ON")
@@ -118,6 +118,20 @@ async def _connect(path: str, synchronous: Synchronous, *, reader: bool) -> aios
         await db.close()
         raise
     return db
+
+
+async def _wal(db: aiosqlite.Connection) -> list[Any]:
+    """Switch to WAL, waiting up to the busy timeout for a process that holds the file for
+    a moment (another bot opening the same new database): SQLite answers "database is
+    locked" at once there, without the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            return list(await db.execute_fetchall("PRAGMA journal_mode = WAL"))
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.02)
 
 
 async def _rate_backlog(db: aiosqlite.Connection) -> None:

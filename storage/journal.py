@@ -166,8 +166,15 @@ class Journal:
             changes["meta"] = dumps(meta)
         await self._db.transact(_update_lobby, game_id, changes, seats, rules)
 
-    async def start_game(self, game_id: int, seats: list[StoredSeat], game: Game) -> None:
-        """Lobby to active: the final seats and the game before its first move.
+    async def start_game(
+        self,
+        game_id: int,
+        seats: list[StoredSeat],
+        game: Game,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        """Lobby to active: the final seats, the game before its first move and (given)
+        the table's ``meta``, in one transaction.
 
         Raises `ValueError` if ``game`` cannot be rebuilt from its rules, seed, fixed deals
         and first dealer (e.g. a move was already made), since replay would then fail.
@@ -187,6 +194,8 @@ class Journal:
             "hands_recorded": 0,
             "started_at": _now_ms(),
         }
+        if meta is not None:
+            values["meta"] = dumps(meta)
         await self._db.transact(_start, game_id, seats, game.players, values)
 
     async def record_move(

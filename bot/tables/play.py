@@ -58,8 +58,11 @@ class Moves:
     # ------------------------------------------------------------------ effects
 
     async def store_deal(self, table: Table, effect: StoreDeal) -> None:
-        await self.games.start_game(table.id, table.stored_seats(), effect.game)
-        await self.registry.save(table)
+        # The table's screen state in the same transaction: a deal stored without it would
+        # leave storage started while memory, undone, went back to the lobby.
+        await self.games.start_game(
+            table.id, table.stored_seats(), effect.game, table.stored_meta()
+        )
 
     async def store_move(self, table: Table, effect: StoreMove) -> None:
         game = table.game

@@ -570,3 +570,38 @@ async def test_a_take_over_and_a_rejoin_store_the_seat_first_and_are_undone_if_r
     assert not table.seats[1].away and table.seats[1].timeouts == 0
     assert table.ui.idle_message_ids == {}
     assert seen == ["StoreTable", "TellGroup", "ResendScreen", "ArmNext"]
+
+
+async def test_a_deal_stores_the_game_and_the_tables_screen_state_in_one_transaction(
+    tmp_path: Path,
+) -> None:
+    """The deal's one durable step holds the table's screen state too: with a separate
+    save refused after the game was stored, memory went back to the lobby while storage
+    held a started game (and Start then failed with an error no toast could carry)."""
+    storage = await SqliteStorage.open(tmp_path / "deal.sqlite3")
+    try:
+        registry = TableRegistry(storage, Background())
+        runner = Runner()
+        moves = Moves(registry, None, None, runner)  # type: ignore[arg-type]
+        runner.on(effects.StoreDeal, moves.store_deal)
+        table = _table(4)
+        for _, s in table.humans():
+            assert s.user_id is not None
+            await storage.upsert_user(s.user_id, s.name, None)
+        table.id = await storage.create_lobby(
+            table.chat_id, None, 100, table.rules, table.stored_seats(), table.stored_meta()
+        )
+        registry.add(table, 0)
+        table.ui.table_message_id = 4321  # screen state the lobby's stored meta lacks
+
+        async def refuse(game_id: int, meta: dict[str, Any]) -> None:
+            raise OSError("disk full")
+
+        storage.set_meta = refuse  # type: ignore[method-assign]
+        await runner.run(table, Deal(Game(table.rules, seed=1)))
+        stored = await storage.load_game(table.id, verify=False)
+        assert table.phase is Phase.PASSING and table.game is not None
+        assert stored.status == "active" and stored.game is not None
+        assert stored.meta["ui"]["table_message_id"] == 4321
+    finally:
+        await storage.close()

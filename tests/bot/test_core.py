@@ -578,17 +578,17 @@ async def test_a_deal_stores_the_game_and_the_tables_screen_state_in_one_transac
     """The deal's one durable step holds the table's screen state too: with a separate
     save refused after the game was stored, memory went back to the lobby while storage
     held a started game (and Start then failed with an error no toast could carry)."""
-    storage = await SqliteStorage.open(tmp_path / "deal.sqlite3")
+    storage = await open_storage(tmp_path / "deal.sqlite3")
     try:
-        registry = TableRegistry(storage, Background())
+        registry = TableRegistry(storage.games, Background())
         runner = Runner()
-        moves = Moves(registry, None, None, runner)  # type: ignore[arg-type]
+        moves = Moves(registry, None, None, runner, storage.games)  # type: ignore[arg-type]
         runner.on(effects.StoreDeal, moves.store_deal)
         table = _table(4)
         for _, s in table.humans():
             assert s.user_id is not None
-            await storage.upsert_user(s.user_id, s.name, None)
-        table.id = await storage.create_lobby(
+            await storage.people.upsert_user(s.user_id, s.name, None)
+        table.id = await storage.games.create_lobby(
             table.chat_id, None, 100, table.rules, table.stored_seats(), table.stored_meta()
         )
         registry.add(table, 0)
@@ -597,9 +597,9 @@ async def test_a_deal_stores_the_game_and_the_tables_screen_state_in_one_transac
         async def refuse(game_id: int, meta: dict[str, Any]) -> None:
             raise OSError("disk full")
 
-        storage.set_meta = refuse  # type: ignore[method-assign]
+        storage.games.set_meta = refuse  # type: ignore[method-assign]
         await runner.run(table, Deal(Game(table.rules, seed=1)))
-        stored = await storage.load_game(table.id, verify=False)
+        stored = await storage.games.load_game(table.id, verify=False)
         assert table.phase is Phase.PASSING and table.game is not None
         assert stored.status == "active" and stored.game is not None
         assert stored.meta["ui"]["table_message_id"] == 4321

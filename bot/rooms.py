@@ -19,6 +19,7 @@ from bot.config import Settings, Tuning
 from bot.core import effects
 from bot.core.phases import Phase
 from bot.core.runner import Runner
+from bot.flood import CommandLimiter
 from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.live.hub import LiveHub
@@ -38,7 +39,7 @@ from bot.tables.rules_menu import RulesMenu
 from bot.tables.screens import Screens
 from bot.tables.standings import Standings
 from bot.tables.thinker import Thinker
-from bot.telegram.flood import CommandLimiter
+from bot.telegram.chats import TelegramChats
 from bot.telegram.outbox import Outbox
 from bot.timers import Background, Clock, Scheduler
 from bot.tournaments.board import Board
@@ -180,7 +181,8 @@ def open_rooms(
     ratings = Ratings(storage.standings)
     runner = Runner()
     moves = Moves(registry, screens, ratings, runner, games)
-    turns = TurnClock(registry, screens, moves, scheduler, thinker, config)
+    chats = TelegramChats(outbox)
+    turns = TurnClock(registry, screens, moves, scheduler, thinker, config, chats)
     carry_out(runner, registry, games, screens, moves, turns)
     closer = Closer(registry, screens, turns, is_admin, ratings, games, runner)
     lobby = Lobby(
@@ -206,7 +208,7 @@ def open_rooms(
         people,
         games,
         storage.standings,
-        outbox,
+        chats,
         is_admin,
         clock,
         languages,

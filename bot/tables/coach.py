@@ -21,13 +21,13 @@ import logging
 
 from bot.basics import Person, UserError
 from bot.core.effects import Urgency
+from bot.flood import CommandLimiter, Verdict
 from bot.i18n import Msg, msg
 from bot.tables.coach_words import decision_key, hint_to_dict, review_text
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.thinker import Thinker
-from bot.telegram.flood import CommandLimiter, Verdict
 from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Hint, hand_decisions
 from storage import Journal
 from storage.errors import StorageError

@@ -6,14 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 
-from bot.basics import Person
+from bot.basics import Person, parse_id
 from bot.i18n import Msg, msg
 from bot.tables import render
 from bot.tables.lobby import Lobby
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.callbacks import parse_id
 from storage import People
 
 JOIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")

@@ -18,13 +18,13 @@ from telegram import Chat, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
-from bot.basics import Person, UserError
+from bot.basics import Person, UserError, parse_id
+from bot.flood import Verdict
 from bot.i18n import ENGLISH, NOTHING, Msg, msg, plain_name, translator
 from bot.rooms import HeartsContext, Rooms
 from bot.tables.lobby import NOT_IN_CHAT
 from bot.telegram import callbacks as cb
 from bot.telegram import once
-from bot.telegram.flood import Verdict
 from bot.telegram.outbox import Slot
 from bot.telegram.pace import URGENT
 from storage.errors import StorageUnavailable
@@ -458,7 +458,7 @@ def _set_rule(p: Press) -> Awaitable[Msg]:
 
 
 def _kick(p: Press) -> Awaitable[Msg]:
-    seat = cb.parse_id(p.data.arg, 99)
+    seat = parse_id(p.data.arg, 99)
     if seat is None:
         raise UserError(UNKNOWN_BUTTON)
     return p.rooms.lobby.remove_seat(p.id, seat, p.person)

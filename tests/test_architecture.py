@@ -196,6 +196,18 @@ def test_the_core_the_tables_and_the_tournaments_import_no_adapter() -> None:
     assert _imports_of("bot/chats.py", ADAPTERS) == []
 
 
+def test_the_adapters_are_given_what_they_call_never_the_rooms() -> None:
+    """Handlers and the page's server are given their collaborators when they are wired
+    (`bot.rooms.wire_handlers`, `Rooms.page_server`): nothing in `bot/telegram` or
+    `bot/live` imports the wiring, and a handler's typed context holds neither the rooms
+    nor storage."""
+    assert _imports_of("bot/telegram", ("bot.rooms", "bot.app")) == []
+    assert _imports_of("bot/live", ("bot.rooms", "bot.app")) == []
+    from bot.telegram.context import BotData
+
+    assert set(vars(BotData())) == {"settings", "tuning", "command_limiter"}
+
+
 SCREEN_MODULES = ("seat_screen", "parts", "render", "coach_words", "model")
 """`bot/tables/`'s screens as data and words: drawn by the adapters, knowing neither."""
 

@@ -101,3 +101,7 @@ class Chats(Protocol):
     async def delete(self, chat_id: int, message_id: int) -> None:
         """Delete a message, if it still can be."""
         ...
+
+    def resume(self, chat_id: int) -> None:
+        """The chat wrote to the bot, so it has not blocked it: write to it again."""
+        ...

@@ -223,7 +223,7 @@ def open_rooms(
     )
     presence = Presence(registry, screens, lobby, closer, people, runner)
     outbox.on_gone = presence.chat_gone
-    links = DirectChats(registry, screens, lobby, people)
+    links = DirectChats(registry, screens, lobby, people, chats)
     desk = TableDesk(registry, moves, lobby, presence, closer, links, games)
     board = Board(
         desk,
@@ -264,7 +264,7 @@ def open_rooms(
         links=links,
         standings=Standings(registry, games, storage.standings, people),
         ratings=ratings,
-        coach=Coach(registry, screens, moves, thinker, games),
+        coach=Coach(registry, screens, moves, thinker, games, chats),
         board=board,
         entries=entries,
         rounds=rounds,

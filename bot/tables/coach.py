@@ -20,6 +20,7 @@ import asyncio
 import logging
 
 from bot.basics import Person, UserError
+from bot.chats import Chats
 from bot.core.effects import Urgency
 from bot.flood import CommandLimiter, Verdict
 from bot.i18n import Msg, msg
@@ -50,8 +51,10 @@ class Coach:
         moves: Moves,
         thinker: Thinker,
         games: Journal,
+        chats: Chats,
     ) -> None:
         self.registry = registry
+        self.chats = chats
         self.games = games
         self.screens = screens
         self.moves = moves
@@ -161,7 +164,7 @@ class Coach:
         finally:
             self._reviewing.discard(job)
         tr = self.screens.person(person.id)
-        self.screens.outbox.post(person.id, review_text(tr, names, hand, bool(decisions), findings))
+        self.chats.post(person.id, review_text(tr, names, hand, bool(decisions), findings))
 
     async def _names(self, game_id: int) -> list[str]:
         table = self.registry.get(game_id)

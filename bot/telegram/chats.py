@@ -81,3 +81,6 @@ class TelegramChats:
 
     async def delete(self, chat_id: int, message_id: int) -> None:
         await self.outbox.delete(chat_id, message_id)
+
+    def resume(self, chat_id: int) -> None:
+        self.outbox.resume_chat(chat_id)

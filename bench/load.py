@@ -41,7 +41,7 @@ from pathlib import Path
 import aiohttp
 from telegram.ext import Application
 
-from bot.app import build_application, polling
+from bot.app import build_application, polling, rooms_of
 from bot.config import Settings, Tuning
 from bot.rooms import Rooms
 from bot.sandbox_runner import free_port
@@ -288,7 +288,9 @@ class LoadRun:
 
     @property
     def rooms(self) -> Rooms:
-        return self.app.bot_data.rooms
+        rooms = rooms_of(self.app)
+        assert rooms is not None
+        return rooms
 
     def _think(self) -> float:
         low, high = self.config.think

@@ -1,4 +1,5 @@
-"""Building the Application: the one place where handlers, storage and timers are wired."""
+"""Building the Application: storage, the outbox and the rooms opened in ``post_init``, and
+the handlers `bot.rooms.wire_handlers` made, each given what it calls, registered there."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ import ssl
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any, ClassVar
-from urllib.parse import urlsplit
 
 from telegram import (
     BotCommand,
@@ -36,15 +36,15 @@ from bot.config import Settings, Tuning
 from bot.i18n import ENGLISH, LANGUAGES, mark, translator
 from bot.languages import Languages
 from bot.live.server import LiveServer
-from bot.rooms import BotData, HeartsContext, open_rooms
+from bot.rooms import Handlers, Rooms, open_rooms, wire_handlers
 from bot.tables.config import TablesConfig
 from bot.tables.thinker import Thinker
-from bot.telegram import handlers
+from bot.telegram.context import BotData, HeartsContext
 from bot.telegram.once import ExactlyOnce, HeartsApplication, answer_pending
 from bot.telegram.outbox import Outbox
 from bot.telegram.poller import ConfirmingUpdater
 from bot.timers import system_clock
-from storage import open_storage
+from storage import Storage, open_storage
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +122,22 @@ def tls_context() -> ssl.SSLContext:
 HeartsApp = Application[Any, HeartsContext, dict[Any, Any], dict[Any, Any], BotData, Any]
 
 
+class HeartsBot(HeartsApplication):
+    """The bot's Application: it holds what ``post_init`` opens (storage, the worker pool,
+    the rooms, the table page's server) until it stops; no handler sees them."""
+
+    storage: Storage | None = None
+    thinker: Thinker | None = None
+    rooms: Rooms | None = None
+    live_server: LiveServer | None = None
+    """The table page's server, when ``WEBAPP_URL`` is set (`bot.live.server`)."""
+
+
+def rooms_of(app: Application) -> Rooms | None:  # type: ignore[type-arg]
+    """The rooms `app` opened, if ``post_init`` got as far as opening them."""
+    return app.rooms if isinstance(app, HeartsBot) else None
+
+
 def build_application(settings: Settings, tuning: Tuning | None = None) -> HeartsApp:
     """The bot, ready to run: its ``post_init`` opens storage and resumes every game."""
     tuning = tuning or Tuning()
@@ -136,7 +152,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
         .post_init(_post_init)
         .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
-        .application_class(HeartsApplication)
+        .application_class(HeartsBot)
     )
     if settings.telegram_api_file_url:
         builder = builder.base_file_url(settings.telegram_api_file_url)
@@ -149,31 +165,37 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
         builder = builder.rate_limiter(MessageRateLimiter(max_retries=0))  # type: ignore[arg-type]
     app = builder.build()
     # Every update, polled or posted to the webhook, is handled once (bot/telegram/once.py).
-    assert isinstance(app, HeartsApplication)
-    app.once = ExactlyOnce(lambda: app.bot_data.storage and app.bot_data.storage.ledger)
+    assert isinstance(app, HeartsBot)
+    app.once = ExactlyOnce(lambda: app.storage.ledger if app.storage is not None else None)
     # Polling confirms an update only once it was handled (bot/telegram/poller.py).
     app.updater = ConfirmingUpdater(app.bot, app.update_queue, app.process_update)
     app.bot_data.settings = settings
     app.bot_data.tuning = tuning
-    # Before any other handler: each update says its sender's app language.
-    app.add_handler(TypeHandler(Update, handlers.remember_language), group=-1)
-    app.add_handler(CommandHandler(["newgame", "hearts"], handlers.new_game))
-    app.add_handler(CommandHandler("start", handlers.start))
-    app.add_handler(CommandHandler("join", handlers.join))
-    app.add_handler(CommandHandler("leave", handlers.leave))
-    app.add_handler(CommandHandler("cancel", handlers.cancel))
-    app.add_handler(CommandHandler("rejoin", handlers.rejoin))
-    app.add_handler(CommandHandler("scores", handlers.scores))
-    app.add_handler(CommandHandler("stats", handlers.stats))
-    app.add_handler(CommandHandler("rating", handlers.rating))
-    app.add_handler(CommandHandler("rules", handlers.rules))
-    app.add_handler(CommandHandler("event", handlers.tournament))
-    app.add_handler(CommandHandler("help", handlers.help_command))
-    app.add_handler(CommandHandler("language", handlers.language))
-    app.add_handler(CallbackQueryHandler(handlers.button))
-    app.add_handler(ChatMemberHandler(handlers.membership, ChatMemberHandler.MY_CHAT_MEMBER))
-    app.add_error_handler(handlers.error_handler)
     return app
+
+
+def add_handlers(app: HeartsApp, handlers: Handlers) -> None:
+    """Every update's handler, once the rooms they call are open (``post_init``, before
+    the first update is handled)."""
+    tables, people = handlers.tables, handlers.people
+    # Before any other handler: each update says its sender's app language.
+    app.add_handler(TypeHandler(Update, people.remember_language), group=-1)
+    app.add_handler(CommandHandler(["newgame", "hearts"], tables.new_game))
+    app.add_handler(CommandHandler("start", tables.start))
+    app.add_handler(CommandHandler("join", tables.join))
+    app.add_handler(CommandHandler("leave", tables.leave))
+    app.add_handler(CommandHandler("cancel", tables.cancel))
+    app.add_handler(CommandHandler("rejoin", tables.rejoin))
+    app.add_handler(CommandHandler("scores", people.scores))
+    app.add_handler(CommandHandler("stats", people.stats))
+    app.add_handler(CommandHandler("rating", people.rating))
+    app.add_handler(CommandHandler("rules", people.rules))
+    app.add_handler(CommandHandler("event", handlers.events.tournament))
+    app.add_handler(CommandHandler("help", people.help_command))
+    app.add_handler(CommandHandler("language", people.language))
+    app.add_handler(CallbackQueryHandler(handlers.buttons.button))
+    app.add_handler(ChatMemberHandler(tables.membership, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_error_handler(handlers.errors.error_handler)
 
 
 @asynccontextmanager
@@ -213,14 +235,15 @@ async def _post_init(app: HeartsApp) -> None:
     settings, tuning = app.bot_data.settings, app.bot_data.tuning
     assert settings is not None
     storage = await open_storage(settings.database, synchronous=settings.database_synchronous)
-    app.bot_data.storage = storage
+    assert isinstance(app, HeartsBot)
+    app.storage = storage
     me = await app.bot.get_me()
     outbox = Outbox(
         app.bot,
         group_interval=tuning.group_edit_interval,
         dm_interval=tuning.dm_edit_interval,
     )
-    thinker = app.bot_data.thinker = Thinker(tuning.thinker_workers)
+    thinker = app.thinker = Thinker(tuning.thinker_workers)
 
     async def is_admin(chat_id: int, user_id: int) -> bool:
         try:
@@ -270,19 +293,12 @@ async def _post_init(app: HeartsApp) -> None:
         tuning.clock or system_clock,
         await Languages.load(storage.people),
     )
-    app.bot_data.rooms = rooms
+    app.rooms = rooms
+    add_handlers(app, wire_handlers(rooms))
     if settings.webapp_url is not None:
-        assert settings.bot_token is not None
-        server = LiveServer(
-            settings.bot_token,
-            urlsplit(settings.webapp_url).path,
-            settings.webapp_auth_max_age,
-            rooms.serve_pages(),
-            lambda: rooms,
-            settings.webapp_trusted_proxies,
-        )
+        server = rooms.page_server(settings)
         await server.start(settings.webapp_listen, settings.webapp_port)
-        app.bot_data.live_server = server
+        app.live_server = server
     try:
         await set_commands(app)
     except TelegramError as error:
@@ -319,7 +335,7 @@ async def _post_stop(app: HeartsApp) -> None:
     What is not sent within the outbox's grace is dropped here, before the bot's connection
     closes (the next start shows every table and DM again).
     """
-    rooms = app.bot_data.opened
+    rooms = rooms_of(app)
     await _stop_pages(app)
     if rooms is not None:
         await rooms.close()
@@ -328,18 +344,22 @@ async def _post_stop(app: HeartsApp) -> None:
 
 async def _stop_pages(app: HeartsApp) -> None:
     """The table pages close first: they reconnect to whichever process serves next."""
-    server, app.bot_data.live_server = app.bot_data.live_server, None
+    if not isinstance(app, HeartsBot):
+        return
+    server, app.live_server = app.live_server, None
     if server is not None:
         await server.stop()
 
 
 async def _post_shutdown(app: HeartsApp) -> None:
     await _stop_pages(app)
-    rooms = app.bot_data.opened
+    rooms = rooms_of(app)
     if rooms is not None:
         await rooms.close()
         await rooms.outbox.close()
-    if app.bot_data.thinker is not None:
-        app.bot_data.thinker.close()
-    if app.bot_data.storage is not None:
-        await app.bot_data.storage.close()
+    if not isinstance(app, HeartsBot):
+        return
+    if app.thinker is not None:
+        app.thinker.close()
+    if app.storage is not None:
+        await app.storage.close()

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from bot.i18n import Msg
+
+MAX_ID: Final = 2**63 - 1
+"""The largest id SQLite stores (a signed 64-bit integer); anything above is not ours."""
 
 
 class UserError(Exception):
@@ -42,3 +46,15 @@ class Person:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", display_name(self.name))
+
+
+def parse_id(text: str, limit: int = MAX_ID) -> int | None:
+    """``text`` as a number from 0 to ``limit`` if it is only ASCII digits, else None.
+
+    ``str.isdigit`` alone also accepts digits such as ``'²'`` that ``int`` refuses, and
+    an id above SQLite's 64-bit integers overflows in a query: both are refused here.
+    """
+    if not text or len(text) > len(str(limit)) or not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    return value if value <= limit else None

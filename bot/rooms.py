@@ -1,9 +1,11 @@
 """The rooms of the bot, wired in one place: the tables' collaborators, the tournaments
-beside them, and what the handlers reach through their typed context.
+beside them, and the two adapters' entry points, each given what it uses.
 
 `open_rooms` builds everything once storage and the outbox are open (`bot.app` calls it in
-the Application's ``post_init``); `Rooms.resume` shows every stored table again and re-arms
-its timers; `Rooms.close` stores what is pending at shutdown.
+the Application's ``post_init``); `wire_handlers` gives each class of Telegram handlers the
+entry points it calls, and `Rooms.page_server` the table page's server the same; no handler
+sees `Rooms`. `Rooms.resume` shows every stored table again and re-arms its timers;
+`Rooms.close` stores what is pending at shutdown.
 """
 
 from __future__ import annotations
@@ -11,17 +13,16 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
-from telegram.ext import CallbackContext, ExtBot
-
-from bot.config import Settings, Tuning
+from bot.config import Settings
 from bot.core import effects
 from bot.core.phases import Phase
 from bot.core.runner import Runner
 from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.live.hub import LiveHub
+from bot.live.server import LiveServer
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
 from bot.tables.coach import Coach
@@ -38,7 +39,16 @@ from bot.tables.rules_menu import RulesMenu
 from bot.tables.screens import Screens
 from bot.tables.standings import Standings
 from bot.tables.thinker import Thinker
-from bot.telegram.flood import CommandLimiter
+from bot.telegram.chats import TelegramChats
+from bot.telegram.handlers import (
+    Buttons,
+    Errors,
+    EventCommand,
+    PeopleCommands,
+    Replies,
+    TableCommands,
+    Targets,
+)
 from bot.telegram.outbox import Outbox
 from bot.timers import Background, Clock, Scheduler
 from bot.tournaments.board import Board
@@ -48,9 +58,6 @@ from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
 from storage import Journal, Storage
 from storage.models import StoredGame
-
-if TYPE_CHECKING:
-    from bot.live.server import LiveServer
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +108,23 @@ class Rooms:
         hub.on_last_closed = self.screens.show_dm
         self.live = hub
         return hub
+
+    def page_server(self, settings: Settings) -> LiveServer:
+        """The table page's server (``WEBAPP_URL``), given the pages it serves, the live
+        tables, the journal for a game that ended, and the moves and hints a seat makes."""
+        assert settings.bot_token is not None and settings.webapp_url is not None
+        return LiveServer(
+            settings.bot_token,
+            urlsplit(settings.webapp_url).path,
+            settings.webapp_auth_max_age,
+            self.serve_pages(),
+            self.languages,
+            self.registry,
+            self.storage.games,
+            self.moves,
+            self.coach,
+            settings.webapp_trusted_proxies,
+        )
 
     async def resume(self) -> None:
         """After a start: load every open game, show it again, re-arm its timers; then the
@@ -180,7 +204,8 @@ def open_rooms(
     ratings = Ratings(storage.standings)
     runner = Runner()
     moves = Moves(registry, screens, ratings, runner, games)
-    turns = TurnClock(registry, screens, moves, scheduler, thinker, config)
+    chats = TelegramChats(outbox)
+    turns = TurnClock(registry, screens, moves, scheduler, thinker, config, chats)
     carry_out(runner, registry, games, screens, moves, turns)
     closer = Closer(registry, screens, turns, is_admin, ratings, games, runner)
     lobby = Lobby(
@@ -198,7 +223,7 @@ def open_rooms(
     )
     presence = Presence(registry, screens, lobby, closer, people, runner)
     outbox.on_gone = presence.chat_gone
-    links = DirectChats(registry, screens, lobby, people)
+    links = DirectChats(registry, screens, lobby, people, chats)
     desk = TableDesk(registry, moves, lobby, presence, closer, links, games)
     board = Board(
         desk,
@@ -206,7 +231,7 @@ def open_rooms(
         people,
         games,
         storage.standings,
-        outbox,
+        chats,
         is_admin,
         clock,
         languages,
@@ -239,7 +264,7 @@ def open_rooms(
         links=links,
         standings=Standings(registry, games, storage.standings, people),
         ratings=ratings,
-        coach=Coach(registry, screens, moves, thinker, games),
+        coach=Coach(registry, screens, moves, thinker, games, chats),
         board=board,
         entries=entries,
         rounds=rounds,
@@ -317,35 +342,54 @@ def carry_out(
     runner.on(effects.ArmNext, turns.arm_next)
 
 
-class BotData:
-    """The Application's ``bot_data``, typed (`ContextTypes`): settings from the start,
-    the rooms once ``post_init`` has opened storage."""
+@dataclass(frozen=True)
+class Handlers:
+    """The Telegram handlers, by subject, each given only what it calls (`bot.app`
+    registers their methods with the Application)."""
 
-    def __init__(self) -> None:
-        self.settings: Settings | None = None
-        self.tuning = Tuning()
-        self.command_limiter = CommandLimiter()
-        self.thinker: Thinker | None = None
-        self.storage: Storage | None = None
-        self.live_server: LiveServer | None = None
-        """The table page's server, when ``WEBAPP_URL`` is set (`bot.live.server`)."""
-        self._rooms: Rooms | None = None
-
-    @property
-    def rooms(self) -> Rooms:
-        if self._rooms is None:
-            raise RuntimeError("the rooms are opened in post_init")
-        return self._rooms
-
-    @rooms.setter
-    def rooms(self, rooms: Rooms) -> None:
-        self._rooms = rooms
-
-    @property
-    def opened(self) -> Rooms | None:
-        """The rooms, if ``post_init`` got as far as opening them."""
-        return self._rooms
+    tables: TableCommands
+    people: PeopleCommands
+    events: EventCommand
+    buttons: Buttons
+    errors: Errors
 
 
-HeartsContext = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]
-"""What every handler gets: ``context.bot_data.rooms`` is typed."""
+def wire_handlers(rooms: Rooms) -> Handlers:
+    """Each class of handlers, given the entry points it calls and what it answers with."""
+    replies = Replies(rooms.outbox, rooms.languages)
+    targets = Targets(
+        lobby=rooms.lobby,
+        presence=rooms.presence,
+        rules_menu=rooms.rules_menu,
+        closer=rooms.closer,
+        moves=rooms.moves,
+        coach=rooms.coach,
+        entries=rooms.entries,
+        language_menu=rooms.language_menu,
+        outbox=rooms.outbox,
+    )
+    return Handlers(
+        tables=TableCommands(
+            replies,
+            rooms.registry,
+            rooms.lobby,
+            rooms.presence,
+            rooms.closer,
+            rooms.links,
+            rooms.outbox,
+        ),
+        people=PeopleCommands(
+            replies,
+            rooms.languages,
+            rooms.standings,
+            rooms.ratings,
+            rooms.tournaments.scores_text,
+            rooms.language_menu,
+            rooms.outbox,
+        ),
+        events=EventCommand(replies, rooms.tournaments),
+        buttons=Buttons(
+            targets, rooms.registry, rooms.languages, rooms.outbox, rooms.storage.ledger
+        ),
+        errors=Errors(rooms.languages),
+    )

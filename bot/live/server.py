@@ -33,9 +33,8 @@ import logging
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
@@ -89,34 +88,6 @@ GAME_OVER = msg("That game is over.")
 TOO_FAST = msg("Slow down a little.")
 
 
-class Stored(Protocol):
-    """What the page's server uses of storage: the game journal (a seat's lookup, a game
-    that ended)."""
-
-    @property
-    def games(self) -> Journal: ...
-
-
-class Rooms(Protocol):
-    """What the page's server uses of the bot's rooms (`bot.rooms.Rooms`): languages, the
-    live tables, storage for a game that ended, and the moves and hints a seat makes."""
-
-    @property
-    def languages(self) -> Languages: ...
-
-    @property
-    def registry(self) -> TableRegistry: ...
-
-    @property
-    def storage(self) -> Stored: ...
-
-    @property
-    def moves(self) -> commands.SeatMoves: ...
-
-    @property
-    def coach(self) -> commands.SeatHints: ...
-
-
 class Bucket:
     """A token bucket: `take` says whether one more press may go now."""
 
@@ -136,7 +107,9 @@ class Bucket:
 
 
 class LiveServer:
-    """Serves the page at `path` and its connections, for the rooms once they are open."""
+    """Serves the page at `path` and its connections: given the open pages (`hub`), the
+    languages, the live tables, the journal (a seat's lookup, a game that ended) and the
+    moves and hints a seat makes, nothing else of the bot."""
 
     def __init__(
         self,
@@ -144,7 +117,11 @@ class LiveServer:
         path: str,
         max_age: float,
         hub: LiveHub,
-        rooms: Callable[[], Rooms],
+        languages: Languages,
+        registry: TableRegistry,
+        games: Journal,
+        moves: commands.SeatMoves,
+        coach: commands.SeatHints,
         trusted_proxies: tuple[IPNetwork, ...] = LOOPBACK,
     ) -> None:
         self._token = token
@@ -152,7 +129,11 @@ class LiveServer:
         self.path = "/" + path.strip("/")
         self.max_age = max_age
         self.hub = hub
-        self._rooms = rooms
+        self.languages = languages
+        self.registry = registry
+        self.games = games
+        self.moves = moves
+        self.coach = coach
         self._silent: OrderedDict[int, tuple[web.Request, str]] = OrderedDict()
         """Connections that have not said hello yet, oldest first: by the id of their
         request, the request and its address."""
@@ -297,7 +278,6 @@ class LiveServer:
 
     async def _welcome(self, socket: web.WebSocketResponse, hello: Any, remote: str) -> Page | None:
         """Check who opened the page and which table; keep and greet it, or refuse."""
-        rooms = self._rooms()
         english = translator(ENGLISH)
         said = _parse(hello)
         if said is None:
@@ -313,7 +293,7 @@ class LiveServer:
             return None
         if not self._hello_paced(user.id):
             log.warning("table page refused from %s: user %s says hello too often", remote, user.id)
-            await self._refuse(socket, rooms.languages.person(user.id), TOO_FAST, FLOOD)
+            await self._refuse(socket, self.languages.person(user.id), TOO_FAST, FLOOD)
             return None
         try:
             game_id = _game_asked(said, user)
@@ -321,12 +301,12 @@ class LiveServer:
             log.warning("table page refused from %s: malformed game", remote)
             await self._refuse(socket, english, NOT_PROVEN, MALFORMED)
             return None
-        tr = rooms.languages.person(user.id)
+        tr = self.languages.person(user.id)
         table = (
-            rooms.registry.get(game_id) if game_id is not None else rooms.registry.of_user(user.id)
+            self.registry.get(game_id) if game_id is not None else self.registry.of_user(user.id)
         )
         if (table is None or table.game is None) and game_id is not None:
-            if not await _sits_at(rooms, game_id, user.id):
+            if not await _sits_at(self.games, game_id, user.id):
                 log.warning(
                     "table page refused from %s: user %s has no seat at game %s",
                     remote,
@@ -335,7 +315,7 @@ class LiveServer:
                 )
                 await self._refuse(socket, tr, NOT_SEATED, REFUSED)
                 return None
-            table = await _ended_table(rooms, game_id)
+            table = await _ended_table(self.games, game_id)
         if table is None or table.game is None:
             await self._refuse(socket, tr, GAME_OVER, REFUSED)
             return None
@@ -390,8 +370,7 @@ class LiveServer:
         seat = page.table.seats[page.seat]
         name = seat.name if seat is not None else str(page.user_id)
         person = Person(page.user_id, name, on_page=True)
-        rooms = self._rooms()
-        return await commands.carry_out(command, person, rooms.moves, rooms.coach)
+        return await commands.carry_out(command, person, self.moves, self.coach)
 
     async def _answer(
         self, socket: web.WebSocketResponse, page: Page, press_id: Any, said: Msg
@@ -399,7 +378,7 @@ class LiveServer:
         answer = {
             "t": "answer",
             "id": press_id if isinstance(press_id, int) else None,
-            "text": self._rooms().languages.person(page.user_id)(said),
+            "text": self.languages.person(page.user_id)(said),
         }
         await socket.send_str(json.dumps(answer, ensure_ascii=False))
 
@@ -414,20 +393,20 @@ class LiveServer:
             pass
 
 
-async def _sits_at(rooms: Rooms, game_id: int, user_id: int) -> bool:
+async def _sits_at(games: Journal, game_id: int, user_id: int) -> bool:
     """Whether the person has a seat at the stored game: one row by the seats' key, before
     the game itself (its journal replayed) is loaded for them."""
     try:
-        return await rooms.storage.games.seat_of(game_id, user_id) is not None
+        return await games.seat_of(game_id, user_id) is not None
     except StorageError:
         return False
 
 
-async def _ended_table(rooms: Rooms, game_id: int) -> Table | None:
+async def _ended_table(games: Journal, game_id: int) -> Table | None:
     """A game that finished or was cancelled, as stored: its page shows how it ended (the
     final chart, or that it was cancelled)."""
     try:
-        stored = await rooms.storage.games.load_game(game_id, verify=False)
+        stored = await games.load_game(game_id, verify=False)
     except StorageError:
         return None
     if stored.status not in ("finished", "cancelled") or stored.game is None:

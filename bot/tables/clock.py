@@ -12,6 +12,7 @@ import functools
 import time
 from collections.abc import Awaitable
 
+from bot.chats import Chats
 from bot.core.commands import MakeMove, Mover, TimeOut
 from bot.core.effects import ArmNext
 from bot.core.table import AWAY
@@ -23,8 +24,6 @@ from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.thinker import Thinker
-from bot.telegram.outbox import Outbox
-from bot.telegram.pace import POST
 from bot.timers import Scheduler
 from engine import Game, Move
 from ratings import STAND_IN_LEVEL
@@ -39,10 +38,11 @@ class TurnClock:
         scheduler: Scheduler,
         thinker: Thinker,
         config: TablesConfig,
+        chats: Chats,
     ) -> None:
         self.registry = registry
         self.screens = screens
-        self.outbox: Outbox = screens.outbox
+        self.chats = chats
         self.moves = moves
         self.scheduler = scheduler
         self.thinker = thinker
@@ -137,11 +137,11 @@ class TurnClock:
         # Under load the message may wait for its turn longer than the person takes to move:
         # then it is not sent at all.
         text = self.screens.person(s.user_id)(said)
-        message_id = await self.outbox.send(s.user_id, text, wanted=still_their_turn, priority=POST)
+        message_id = await self.chats.notify(s.user_id, text, wanted=still_their_turn)
         if message_id is None:
             return
         if not still_their_turn():
-            await self.outbox.delete(s.user_id, message_id)  # they moved while it was sent
+            await self.chats.delete(s.user_id, message_id)  # they moved while it was sent
             return
         table.ui.nudge_message_ids[seat] = message_id
 
@@ -158,7 +158,7 @@ class TurnClock:
                 if s is not None and s.user_id is not None and not s.is_computer_now:
                     tr = self.screens.person(s.user_id)
                     chat = render.who(table.chat_title)
-                    sent = self.outbox.post(
+                    sent = self.chats.post(
                         s.user_id,
                         tr("⏰ {seconds} s left to play in {chat}.", seconds=seconds, chat=chat),
                         # Through a 429 flood for as long as the turn lasts, then dropped.
@@ -189,7 +189,7 @@ class TurnClock:
             table.ui.reminder_message_ids[seat] = message_id
             self.registry.save_soon(table)
         else:
-            await self.outbox.delete(user_id, message_id)
+            await self.chats.delete(user_id, message_id)
 
     async def _timeout(self, gid: int, version: int) -> None:
         """The turn timer ran out: a `standard` computer player moves for each late person."""

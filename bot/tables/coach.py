@@ -20,14 +20,15 @@ import asyncio
 import logging
 
 from bot.basics import Person, UserError
+from bot.chats import Chats
 from bot.core.effects import Urgency
+from bot.flood import CommandLimiter, Verdict
 from bot.i18n import Msg, msg
 from bot.tables.coach_words import decision_key, hint_to_dict, review_text
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.thinker import Thinker
-from bot.telegram.flood import CommandLimiter, Verdict
 from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Hint, hand_decisions
 from storage import Journal
 from storage.errors import StorageError
@@ -50,8 +51,10 @@ class Coach:
         moves: Moves,
         thinker: Thinker,
         games: Journal,
+        chats: Chats,
     ) -> None:
         self.registry = registry
+        self.chats = chats
         self.games = games
         self.screens = screens
         self.moves = moves
@@ -161,7 +164,7 @@ class Coach:
         finally:
             self._reviewing.discard(job)
         tr = self.screens.person(person.id)
-        self.screens.outbox.post(person.id, review_text(tr, names, hand, bool(decisions), findings))
+        self.chats.post(person.id, review_text(tr, names, hand, bool(decisions), findings))
 
     async def _names(self, game_id: int) -> list[str]:
         table = self.registry.get(game_id)

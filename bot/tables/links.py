@@ -6,14 +6,14 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 
-from bot.basics import Person
+from bot.basics import Person, parse_id
+from bot.chats import Chats
 from bot.i18n import Msg, msg
 from bot.tables import render
 from bot.tables.lobby import Lobby
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram.callbacks import parse_id
 from storage import People
 
 JOIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -24,9 +24,15 @@ LinkHandler = Callable[[Person, int], Awaitable[Msg]]
 
 class DirectChats:
     def __init__(
-        self, registry: TableRegistry, screens: Screens, lobby: Lobby, people: People
+        self,
+        registry: TableRegistry,
+        screens: Screens,
+        lobby: Lobby,
+        people: People,
+        chats: Chats,
     ) -> None:
         self.registry = registry
+        self.chats = chats
         self.people = people
         self.screens = screens
         self.lobby = lobby
@@ -40,7 +46,7 @@ class DirectChats:
         """``/start`` in private: the person can now get DMs; a deep link seats them."""
         await self.people.upsert_user(person.id, person.name, person.username)
         await self.people.set_dm_open(person.id, True)
-        self.screens.outbox.resume_chat(person.id)  # a person who writes has not blocked us
+        self.chats.resume(person.id)  # a person who writes has not blocked us
         handler = self._links.get(payload[:1])
         if handler is not None:
             target = parse_id(payload[1:])

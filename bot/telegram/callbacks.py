@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from bot.basics import parse_id
+
 MAX_BYTES: Final = 64
-MAX_ID: Final = 2**63 - 1
-"""The largest id SQLite stores (a signed 64-bit integer); anything above is not ours."""
 MAX_STAMP: Final = 999_999
 
 # Lobby (group) actions.
@@ -79,18 +79,6 @@ class Callback:
         if game_id is None or hand is None:
             raise BadCallback(f"malformed callback data {data!r}")
         return cls(action, game_id, hand, arg)
-
-
-def parse_id(text: str, limit: int = MAX_ID) -> int | None:
-    """``text`` as a number from 0 to ``limit`` if it is only ASCII digits, else None.
-
-    ``str.isdigit`` alone also accepts digits such as ``'²'`` that ``int`` refuses, and
-    an id above SQLite's 64-bit integers overflows in a query: both are refused here.
-    """
-    if not text or len(text) > len(str(limit)) or not (text.isascii() and text.isdigit()):
-        return None
-    value = int(text)
-    return value if value <= limit else None
 
 
 def button(action: str, game_id: int, stamp: int = 0, arg: str = "") -> str:

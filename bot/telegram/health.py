@@ -174,7 +174,7 @@ def attach_health_server(
         return
 
     def write_failure() -> str | None:
-        storage = getattr(application.bot_data, "storage", None)  # `BotData` once opened
+        storage = getattr(application, "storage", None)  # `bot.app.HeartsBot` once opened
         failure = getattr(storage, "write_failure", None)
         return failure if isinstance(failure, str) else None
 

@@ -9,13 +9,13 @@ import weakref
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.basics import Person, UserError
+from bot.chats import NONE, Chats
+from bot.core.effects import Urgency
 from bot.i18n import Msg, Say, Tr, msg
 from bot.languages import Languages
 from bot.tables.config import AdminCheck
 from bot.tables.desk import TableDesk
 from bot.tables.render import who
-from bot.telegram.outbox import Outbox
-from bot.telegram.pace import MOVED
 from bot.timers import Clock, Scheduler
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
@@ -40,7 +40,7 @@ class Board:
         people: People,
         journal: Journal,
         standings: Standings,
-        outbox: Outbox,
+        chats: Chats,
         is_admin: AdminCheck,
         clock: Clock,
         languages: Languages,
@@ -51,7 +51,7 @@ class Board:
         self.people = people
         self.journal = journal
         self.standings = standings
-        self.outbox = outbox
+        self.chats = chats
         self.is_admin = is_admin
         self.clock = clock
         self.scheduler = Scheduler()
@@ -124,15 +124,20 @@ class Board:
         entries = await self.tournaments.registrations(tournament.id)
         message_id = tournament.state.message_id
         if message_id is not None:
-            text, markup = er.tournament_message(
+            text, buttons = er.tournament_message(
                 self.group(tournament),
                 tournament,
                 entries,
                 registration_open=self.registration_open(tournament),
             )
             # After a registration or a withdrawal: that person is looking at the count.
-            self.outbox.edit(
-                tournament.chat_id, message_id, text, markup, tournament.thread_id, priority=MOVED
+            self.chats.edit(
+                tournament.chat_id,
+                message_id,
+                text,
+                buttons,
+                tournament.thread_id,
+                urgency=Urgency.MOVED,
             )
         return len(er.registered(entries))
 
@@ -145,11 +150,11 @@ class Board:
         tournament's lock for the group's pace."""
         tr = self.group(tournament)
         text = tr(said) if isinstance(said, Msg) else said(tr)
-        self.outbox.post(tournament.chat_id, text, thread_id=tournament.thread_id)
+        self.chats.post(tournament.chat_id, text, thread_id=tournament.thread_id)
 
     def tell(self, user_id: int, said: Msg) -> None:
         """Post a line to a person's DM, in their language."""
-        self.outbox.post(user_id, self.languages.person(user_id)(said))
+        self.chats.post(user_id, self.languages.person(user_id)(said))
 
     async def entry(self, tournament: StoredTournament, user_id: int) -> Registration | None:
         entries = await self.tournaments.registrations(tournament.id)
@@ -163,7 +168,7 @@ class Board:
         tables = await self.tournaments.tournament_tables(tournament.id, round_no)
         tr = self.group(tournament)
         text = er.round_message(tr, tournament, round_no, tables, self.games(tables))
-        self.outbox.edit(tournament.chat_id, message_id, text, None, tournament.thread_id)
+        self.chats.edit(tournament.chat_id, message_id, text, NONE, tournament.thread_id)
 
     def arm_tick(self) -> None:
         """Check what is due at once (a tournament was created or a round began)."""

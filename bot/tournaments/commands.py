@@ -42,7 +42,7 @@ class TournamentCommands:
         self.desk = board.desk
         self.tournaments = board.tournaments
         self.people = board.people
-        self.outbox = board.outbox
+        self.chats = board.chats
         self.clock = board.clock
         self.is_admin = board.is_admin
 
@@ -167,8 +167,8 @@ class TournamentCommands:
         )
         await self.people.upsert_user(person.id, person.name, person.username)
         tr = self.board.group(tournament)
-        text, markup = er.tournament_message(tr, tournament, [], registration_open=True)
-        message_id = await self.outbox.send(chat_id, text, markup, thread_id)
+        text, buttons = er.tournament_message(tr, tournament, [], registration_open=True)
+        message_id = await self.chats.send(chat_id, text, buttons, thread_id)
         await self.tournaments.claim_once(tournament.id, "open", message_id)
         tournament = replace(tournament, state=replace(tournament.state, message_id=message_id))
         await self.tournaments.save_tournament(tournament)

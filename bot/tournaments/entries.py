@@ -7,9 +7,8 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.basics import Person, UserError
+from bot.chats import Button, OpenLink
 from bot.i18n import Msg, Tr, msg
 from bot.tables.render import esc, who
 from bot.tournaments import render as er
@@ -36,7 +35,7 @@ class Entries:
         self.desk = board.desk
         self.tournaments = board.tournaments
         self.people = board.people
-        self.outbox = board.outbox
+        self.chats = board.chats
         self.clock = board.clock
         self.member_status = member_status
         self.bot_username = bot_username
@@ -57,9 +56,7 @@ class Entries:
                 await self._save(tournament, person, "pending")
                 url = f"https://t.me/{self.bot_username}?start=e{tournament.id}"
                 tr = self.board.group(tournament)
-                markup = InlineKeyboardMarkup(
-                    [[InlineKeyboardButton(tr("Open my DM to register"), url=url)]]
-                )
+                buttons = ((Button(tr("Open my DM to register"), OpenLink(url)),),)
                 text = tr(
                     "{name}, I can't message you yet: tap below and press <b>Start</b> to "
                     "finish registering for {event}.",
@@ -68,7 +65,7 @@ class Entries:
                 )
                 # Posted, not awaited: the press is answered now, not after the group's
                 # pace lets this message out (twelve at once would wait 36 s).
-                self.outbox.post(tournament.chat_id, text, markup, tournament.thread_id)
+                self.chats.post(tournament.chat_id, text, buttons, tournament.thread_id)
                 return msg("Open a DM with me first (the button below), then you're in.")
             await self._save(tournament, person, "registered")
             count = await self.board.refresh_message(tournament)

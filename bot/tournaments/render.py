@@ -7,11 +7,10 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.chats import NONE, Button, Buttons, Register, Withdraw
 from bot.i18n import Tr, mark
 from bot.tables.render import VARIANTS, esc, format_total, variant_key, who
-from bot.telegram import callbacks as cb
 from engine import Game
 from storage.tournaments import Registration, StoredTournament, TournamentTable
 
@@ -75,7 +74,7 @@ def tournament_message(
     registrations: Sequence[Registration],
     *,
     registration_open: bool,
-) -> tuple[str, InlineKeyboardMarkup | None]:
+) -> tuple[str, Buttons]:
     """The tournament's own message: what, when, how, who; Register while registration is open."""
     o = tournament.options
     lines = [
@@ -150,23 +149,15 @@ def tournament_message(
         lines.append(tr("Round {round} is being played.", round=tournament.current_round))
     else:
         lines.append(tr(STATUSES[tournament.status]))
-    markup = None
+    buttons = NONE
     if tournament.status == "registration" and registration_open:
-        markup = InlineKeyboardMarkup(
-            [
-                [
-                    InlineKeyboardButton(
-                        tr("✋ Register"),
-                        callback_data=cb.button(cb.TOURNAMENT_REGISTER, tournament.id),
-                    ),
-                    InlineKeyboardButton(
-                        tr("🚪 Withdraw"),
-                        callback_data=cb.button(cb.TOURNAMENT_WITHDRAW, tournament.id),
-                    ),
-                ]
-            ]
+        buttons = (
+            (
+                Button(tr("✋ Register"), Register(tournament.id)),
+                Button(tr("🚪 Withdraw"), Withdraw(tournament.id)),
+            ),
         )
-    return "\n".join(lines), markup
+    return "\n".join(lines), buttons
 
 
 def _seat_name(tr: Tr, table: TournamentTable, seat: int) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.basics import Person
+from bot.chats import NONE
 from bot.core.tournament import Cancel, Finish, StartRound
 from bot.core.tournament import decide as step
 from bot.i18n import msg
@@ -49,7 +50,7 @@ class Rounds:
         self.tournaments = board.tournaments
         self.journal = board.journal
         self.standings = board.standings
-        self.outbox = board.outbox
+        self.chats = board.chats
         self.clock = board.clock
         board.desk.subscribe(self.on_table_move)
 
@@ -114,10 +115,10 @@ class Rounds:
                 tables=lambda tr: tr.plural("{n} table", "{n} tables", len(tables)),
             ),
         )
-        message_id = await self.outbox.send(
+        message_id = await self.chats.send(
             tournament.chat_id,
             er.round_message(self.board.group(tournament), tournament, round_no, tables, {}),
-            None,
+            NONE,
             tournament.thread_id,
         )
         if message_id is not None:

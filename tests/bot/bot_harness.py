@@ -9,6 +9,7 @@ from pathlib import Path
 from telegram.ext import Application
 
 from bot.app import build_application, polling
+from bot.app import rooms_of as opened_rooms
 from bot.config import Settings, Tuning
 from bot.rooms import Rooms
 from bot.sandbox_runner import free_port
@@ -53,7 +54,7 @@ async def running_bot(
 
 
 def rooms_of(app: Application) -> Rooms:  # type: ignore[type-arg]
-    rooms = app.bot_data.rooms
+    rooms = opened_rooms(app)
     assert isinstance(rooms, Rooms)
     return rooms
 

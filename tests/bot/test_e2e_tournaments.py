@@ -24,7 +24,7 @@ START = datetime(2031, 6, 1, 12, 30, tzinfo=UTC)  # 18:00 in Asia/Kolkata
 
 def events_of(app: Application) -> Timeline:  # type: ignore[type-arg]
     """The tournaments' clock: `tick` does what is due (tests move a `ManualClock`)."""
-    timeline = app.bot_data.rooms.timeline
+    timeline = rooms_of(app).timeline
     assert isinstance(timeline, Timeline)
     return timeline
 

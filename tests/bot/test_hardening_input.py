@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from bot_harness import open_table, running_bot, wait_for_button
 
+from bot.flood import CommandLimiter
 from bot.i18n import english
 from bot.telegram import callbacks as cb
-from bot.telegram.flood import CommandLimiter
 from sandbox.testing import running_double
 
 t = english()

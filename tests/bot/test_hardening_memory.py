@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from bot_harness import rooms_of, running_bot, seat_everyone
 
-from bot.telegram.flood import CommandLimiter
+from bot.flood import CommandLimiter
 from sandbox.testing import running_double
 
 BATCH = 100

@@ -30,7 +30,7 @@ Json = dict[str, Any]
 
 
 def page_url(app: Application) -> str:  # type: ignore[type-arg]
-    server = app.bot_data.live_server
+    server = app.live_server
     assert server is not None and server.port is not None
     return f"ws://127.0.0.1:{server.port}/app/ws"
 
@@ -348,7 +348,7 @@ async def test_without_webapp_url_no_button_opens_a_page(tmp_path: Path) -> None
             _, table = await start_with_computers(double, app, group, [ana])
             await double.wait_for(lambda: 0 in table.ui.dm_message_ids, 5)
             await rooms_of(app).outbox.flush()
-            assert app.bot_data.live_server is None and rooms_of(app).live is None
+            assert app.live_server is None and rooms_of(app).live is None
             for chat in (ana.dm, group.id):
                 for shown in double.chat_view(chat).visible:
                     stored = double.stored_message(chat, shown.message_id)
@@ -367,7 +367,7 @@ async def test_a_genuine_page_gets_in_during_a_flood_of_silent_connections(
         table_with_two_people(tmp_path) as (double, app, table, ana, _, _),
         aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session,
     ):
-        server = app.bot_data.live_server
+        server = app.live_server
         assert server is not None
         silent: list[aiohttp.ClientWebSocketResponse] = []
 
@@ -735,7 +735,7 @@ async def test_behind_the_proxy_a_flood_from_one_address_leaves_other_pages_alon
         table_with_two_people(tmp_path) as (double, app, table, ana, _, _),
         aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session,
     ):
-        server = app.bot_data.live_server
+        server = app.live_server
         assert server is not None
         url, silent = page_url(app), []
         flood = [
@@ -780,7 +780,7 @@ async def test_a_forged_forwarded_address_from_an_untrusted_peer_is_ignored(
         table_with_two_people(tmp_path) as (_, app, _, _, _, _),
         aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session,
     ):
-        server = app.bot_data.live_server
+        server = app.live_server
         assert server is not None
         server.trusted_proxies = (ipaddress.ip_network("192.0.2.1"),)  # not this peer
         silent = [

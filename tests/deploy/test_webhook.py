@@ -28,7 +28,7 @@ import pytest
 from telegram import Update
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
-from bot.app import HeartsApp, build_application
+from bot.app import HeartsApp, build_application, rooms_of
 from bot.config import Settings, Tuning
 from bot.logs import setup_logging
 from bot.telegram.health import attach_health_server
@@ -354,7 +354,7 @@ async def test_an_update_posted_twice_changes_the_game_once(
             await bob.press(group, lobby.message_id, "✋ Join")
             await ana.press(group, lobby.message_id, "🤖 Add computer")
             await double.idle(quiet=0.3)
-            tables = list(app.bot_data.rooms.registry.tables.values())
+            tables = list(rooms_of(app).registry.tables.values())  # type: ignore[union-attr]
             assert len(tables) == 1
             table = tables[0]
             seated = [s for s in table.seats if s is not None]

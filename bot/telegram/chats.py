@@ -1,0 +1,86 @@
+"""The Telegram side of the rooms' `bot.chats.Chats` port: each message through the outbox,
+its typed buttons as an inline keyboard, its `Urgency` as the outbox's pacing priority."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.chats import NONE, Button, Buttons, OpenLink, Register, Withdraw
+from bot.core.effects import Urgency
+from bot.telegram import callbacks as cb
+from bot.telegram.draw import PRIORITY
+from bot.telegram.outbox import Outbox
+from bot.telegram.pace import POST
+
+
+def keyboard(buttons: Buttons) -> InlineKeyboardMarkup | None:
+    """Rows of typed buttons as Telegram's inline keyboard; None for none."""
+    if not buttons:
+        return None
+    return InlineKeyboardMarkup([[_button(b) for b in row] for row in buttons])
+
+
+def _button(button: Button) -> InlineKeyboardButton:
+    match button.action:
+        case OpenLink(url):
+            return InlineKeyboardButton(button.label, url=url)
+        case Register(tournament_id):
+            data = cb.button(cb.TOURNAMENT_REGISTER, tournament_id)
+        case Withdraw(tournament_id):
+            data = cb.button(cb.TOURNAMENT_WITHDRAW, tournament_id)
+    return InlineKeyboardButton(button.label, callback_data=data)
+
+
+class TelegramChats:
+    """`bot.chats.Chats` over the outbox."""
+
+    def __init__(self, outbox: Outbox) -> None:
+        self.outbox = outbox
+
+    def post(
+        self,
+        chat_id: int,
+        text: str,
+        buttons: Buttons = NONE,
+        thread_id: int | None = None,
+        *,
+        wanted: Callable[[], bool] | None = None,
+    ) -> asyncio.Task[int | None]:
+        return self.outbox.post(chat_id, text, keyboard(buttons), thread_id, wanted=wanted)
+
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        buttons: Buttons = NONE,
+        thread_id: int | None = None,
+    ) -> int | None:
+        return await self.outbox.send(chat_id, text, keyboard(buttons), thread_id)
+
+    async def notify(
+        self, chat_id: int, text: str, *, wanted: Callable[[], bool] | None = None
+    ) -> int | None:
+        return await self.outbox.send(chat_id, text, wanted=wanted, priority=POST)
+
+    def edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        buttons: Buttons = NONE,
+        thread_id: int | None = None,
+        *,
+        urgency: Urgency = Urgency.EDIT,
+    ) -> None:
+        self.outbox.edit(
+            chat_id, message_id, text, keyboard(buttons), thread_id, priority=PRIORITY[urgency]
+        )
+
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        await self.outbox.delete(chat_id, message_id)
+
+    def resume(self, chat_id: int) -> None:
+        self.outbox.resume_chat(chat_id)

@@ -38,6 +38,7 @@ from bot.tables.rules_menu import RulesMenu
 from bot.tables.screens import Screens
 from bot.tables.standings import Standings
 from bot.tables.thinker import Thinker
+from bot.telegram.display import TelegramDisplay
 from bot.telegram.flood import CommandLimiter
 from bot.telegram.outbox import Outbox
 from bot.timers import Background, Clock, Scheduler
@@ -167,15 +168,9 @@ def open_rooms(
     scheduler = Scheduler()
     games, people = storage.games, storage.people
     registry = TableRegistry(games, background)
-    screens = Screens(
-        registry,
-        outbox,
-        background,
-        config.bot_username,
-        languages,
-        people,
-        config.webapp_url,
-    )
+    display = TelegramDisplay(outbox, config.bot_username, config.webapp_url)
+    screens = Screens(registry, display, background, languages, people, outbox)
+    outbox.on_replaced = screens.message_replaced
     screens.lean = config.lean_edits
     ratings = Ratings(storage.standings)
     runner = Runner()

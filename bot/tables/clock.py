@@ -23,7 +23,6 @@ from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.thinker import Thinker
-from bot.telegram.outbox import Outbox
 from bot.telegram.pace import POST
 from bot.timers import Scheduler
 from engine import Game, Move
@@ -42,7 +41,7 @@ class TurnClock:
     ) -> None:
         self.registry = registry
         self.screens = screens
-        self.outbox: Outbox = screens.outbox
+        self.outbox = screens.outbox
         self.moves = moves
         self.scheduler = scheduler
         self.thinker = thinker

@@ -5,20 +5,22 @@ standing totals (in the storage's `cancel_game`), and its message says how."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Sequence
 
 from bot.basics import Person, UserError
 from bot.core.commands import Cancel
 from bot.core.effects import StoreCancel, Urgency
 from bot.core.runner import Runner
-from bot.i18n import Msg, Tr, msg
+from bot.i18n import Msg, msg
 from bot.tables import render
 from bot.tables.clock import TurnClock
 from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import Table
+from bot.tables.parts import Part
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
+from bot.tables.seat_screen import Words
 from storage import Journal
 
 log = logging.getLogger(__name__)
@@ -57,7 +59,7 @@ class Closer:
             await require_host(table, person, self.is_admin)
             said = msg("✖ The game was cancelled by {name}.", name=render.who(person.name))
             # The table's message stops showing whose turn it is, and its button.
-            await self.close(table, _cancelled, said)
+            await self.close(table, render.cancelled_lines(table), said)
             # A started game's /cancel is answered with one line in the group (the toast of a
             # lobby's button is enough for a lobby).
             return said if table.game is not None else msg("Table cancelled.")
@@ -79,25 +81,21 @@ class Closer:
     async def close(
         self,
         table: Table,
-        table_screen: Callable[[Tr, Table], str] | None,
+        table_lines: Sequence[Part] | None,
         dm_said: Msg | None,
         *,
         post_to_lobby: bool = False,
     ) -> None:
         """End a lobby or game that will not finish (cancelled, expired, its group gone):
-        stored as cancelled, its message edited to `table_screen`, its players' screens to
+        stored as cancelled, its message edited to `table_lines` (and the rating changes of
+        a rated game), its players' screens to
         `dm_said` (people in a lobby have none: `post_to_lobby` sends it to them), and
         everything kept for it dropped. Under the table's lock."""
         rated = await self._store_cancelled(table)
         changes = await self.ratings.changes(table) if rated else None
-        if table_screen is not None and table.ui.table_message_id is not None:
-            screen = table_screen
-
-            def shown(tr: Tr, table: Table) -> tuple[str, None]:
-                text = screen(tr, table)
-                return (text if changes is None else f"{text}\n{changes(tr)}"), None
-
-            self.screens.edit_table_message(table, shown, Urgency.MOVED)
+        if table_lines is not None and table.ui.table_message_id is not None:
+            lines = (*table_lines, changes) if changes is not None else tuple(table_lines)
+            self.screens.edit_table_message(table, Words(lines), Urgency.MOVED)
         for seat, s in table.humans():
             await self.screens.clear_nudges(table, seat)
             self.screens.pages.changed(table, seat)  # open pages say so at once
@@ -105,9 +103,7 @@ class Closer:
             if dm_said is None or s.user_id is None:
                 continue
             if message_id is not None:
-                self.screens.outbox.edit(
-                    s.user_id, message_id, self.screens.person(s.user_id)(dm_said)
-                )
+                self.screens.edit_words(s.user_id, message_id, dm_said)
             elif table.game is None and post_to_lobby:
                 self.screens.tell(s.user_id, dm_said)
         self.registry.forget(table)
@@ -123,8 +119,3 @@ class Closer:
 
         await self.runner.run(table, Cancel(), {StoreCancel: store})
         return rated
-
-
-def _cancelled(tr: Tr, table: Table) -> str:
-    """The table's message once it is cancelled: the standings the game stopped at."""
-    return tr("♥ This table was cancelled.") if table.game is None else render.cancelled(tr, table)

@@ -22,10 +22,11 @@ import logging
 from bot.basics import Person, UserError
 from bot.core.effects import Urgency
 from bot.i18n import Msg, msg
-from bot.tables.coach_words import decision_key, hint_to_dict, review_text
+from bot.tables.coach_words import decision_key, hint_to_dict, review_lines
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
+from bot.tables.seat_screen import Words
 from bot.tables.thinker import Thinker
 from bot.telegram.flood import CommandLimiter, Verdict
 from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Hint, hand_decisions
@@ -160,8 +161,8 @@ class Coach:
             return
         finally:
             self._reviewing.discard(job)
-        tr = self.screens.person(person.id)
-        self.screens.outbox.post(person.id, review_text(tr, names, hand, bool(decisions), findings))
+        review = review_lines(names, hand, bool(decisions), findings)
+        self.screens.tell(person.id, Words(tuple(review)))
 
     async def _names(self, game_id: int) -> list[str]:
         table = self.registry.get(game_id)

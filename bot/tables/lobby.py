@@ -10,8 +10,6 @@ from __future__ import annotations
 import logging
 import secrets
 
-from telegram.error import TelegramError
-
 from bot.basics import Person, UserError
 from bot.core.commands import (
     AddComputer,
@@ -22,15 +20,14 @@ from bot.core.commands import (
     StopWaiting,
     Wait,
 )
-from bot.i18n import Msg, Tr, isolated_name, msg
+from bot.i18n import Msg, isolated_name, msg, msg_plural
 from bot.tables import render
 from bot.tables.closing import Closer
 from bot.tables.config import AdminCheck, DealSource, MemberCheck, TablesConfig, require_host
 from bot.tables.model import LEVELS, Seat, Table, TableOptions
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
-from bot.tables.screens import Screens
-from bot.telegram import draw
+from bot.tables.screens import NotShown, Screens
 from bot.timers import Scheduler
 from engine import Game, Rules
 from storage import Journal, People
@@ -136,7 +133,7 @@ class Lobby:
                 track_cards=settings.track_cards,
                 hints=settings.hints,
             )
-        if self.screens.outbox.is_gone(chat_id):
+        if self.screens.is_gone(chat_id):
             raise UserError(NOT_IN_CHAT)
         table = Table(
             id=0,
@@ -187,11 +184,9 @@ class Lobby:
 
         A lobby whose message Telegram did not take (the bot is no longer in the group) is
         closed at once: nobody could see it, and it would hold its people for hours."""
-        text, markup = draw.lobby(self.screens.group(table), table)
-        outbox = self.screens.outbox
         try:
-            message_id = await outbox.send(table.chat_id, text, markup, table.thread_id)
-        except TelegramError as error:
+            message_id = await self.screens.send_lobby(table)
+        except NotShown as error:
             log.warning("lobby %s: its message was refused: %s", table.id, error)
             message_id = None
         if message_id is None:
@@ -199,7 +194,7 @@ class Lobby:
                 if self.registry.get(table.id) is table and table.status == "lobby":
                     log.info("lobby %s closed: chat %s took no message", table.id, table.chat_id)
                     await self.closer.close(table, None, None)
-            if outbox.is_gone(table.chat_id):
+            if self.screens.is_gone(table.chat_id):
                 raise UserError(NOT_IN_CHAT)
             raise UserError(
                 msg("I couldn't post the table here, so it isn't open. Please try again.")
@@ -228,16 +223,14 @@ class Lobby:
             hours = round(self.config.lobby_ttl_s / 3600)
             log.info("lobby %s in chat %s expired", table.id, table.chat_id)
 
-            def expired(tr: Tr, table: Table) -> str:
-                return tr.plural(
-                    "⌛ This table closed: nobody started it within {n} hour. Send /newgame "
-                    "to open a new one.",
-                    "⌛ This table closed: nobody started it within {n} hours. Send /newgame "
-                    "to open a new one.",
-                    hours,
-                )
-
-            await self.closer.close(table, expired, None)
+            expired = msg_plural(
+                "⌛ This table closed: nobody started it within {n} hour. Send /newgame "
+                "to open a new one.",
+                "⌛ This table closed: nobody started it within {n} hours. Send /newgame "
+                "to open a new one.",
+                hours,
+            )
+            await self.closer.close(table, [expired], None)
 
     # ------------------------------------------------------------------ seats
 

@@ -181,6 +181,22 @@ def test_the_screens_know_neither_telegram_nor_the_page() -> None:
     assert wrong == []
 
 
+SHOWING_MODULES = ("screens", "lobby", "rules_menu", "closing", "play")
+"""`bot/tables/`'s modules that show screens: they hand them, as data, to the `Display`
+port `screens` declares, which the Telegram adapter implements (`bot.telegram.display`)."""
+
+
+def test_the_tables_show_screens_through_a_port_and_import_no_telegram() -> None:
+    """Issue 31: `Screens` decides what each chat shows and sends it through its `Display`;
+    drawing and sending (the outbox, keyboards, Telegram's errors) are the adapter's."""
+    wrong = [
+        found
+        for name in SHOWING_MODULES
+        for found in _imports_of(f"bot/tables/{name}.py", ("telegram", "bot.telegram", "bot.live"))
+    ]
+    assert wrong == []
+
+
 def test_nothing_strips_html_for_the_page() -> None:
     """The page's words are written as text (`bot.tables.parts.PLAIN`), never made as
     Telegram's HTML and stripped: no ``html.unescape`` in `bot/`, no ``html`` in `bot/live`."""

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.i18n import Msg
-from bot.tables.model import TableOptions
+from bot.tables.model import Seat, TableOptions
 from engine import Card, Game, Move, Rules
 
 
@@ -27,6 +27,30 @@ class Mover(Enum):
 @dataclass(frozen=True)
 class Deal:
     """Start the lobby's game (its seats are filled): `game` is the dealt game."""
+
+    game: Game
+
+
+@dataclass(frozen=True)
+class OpenLobby:
+    """Open a new lobby (the table given, not stored yet, has its rules and options): its
+    host sits first if `host_free` (no other table), or waits to sit until they open their
+    DM (`host_dm_open`). A rematch (🔁 New game) opens it `like` a finished game's seats:
+    its computers keep a seat, and so do its people in `free` (no other table, their DM
+    open), in the order they sat."""
+
+    host: int
+    host_name: str
+    host_free: bool
+    host_dm_open: bool
+    like: tuple[Seat | None, ...] = ()
+    free: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Start:
+    """The host starts the lobby: every empty seat gets a computer player, whoever still
+    waits to sit stops waiting, and `game` is dealt (refused without a person seated)."""
 
     game: Game
 
@@ -140,7 +164,9 @@ class SetRules:
 LobbyCommand = Sit | Wait | StopWaiting | Stand | AddComputer | EmptySeat | SetRules
 
 Command = (
-    Deal
+    OpenLobby
+    | Deal
+    | Start
     | MakeMove
     | TimeOut
     | TakeOver

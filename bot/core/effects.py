@@ -53,6 +53,11 @@ class StoreMove:
 
 
 @dataclass(frozen=True)
+class CreateLobby:
+    """Durable: a new lobby is stored, and given its id (`Table.id`)."""
+
+
+@dataclass(frozen=True)
 class StoreLobby:
     """Durable: the lobby's seats, rules and who waits to sit."""
 
@@ -157,7 +162,8 @@ class PushPages:
 
 
 Effect = (
-    StoreDeal
+    CreateLobby
+    | StoreDeal
     | StoreLobby
     | StoreMove
     | StoreCancel
@@ -177,7 +183,14 @@ Effect = (
     | PushPages
 )
 
-DURABLE: tuple[type[Effect], ...] = (StoreLobby, StoreDeal, StoreMove, StoreCancel, StoreTable)
+DURABLE: tuple[type[Effect], ...] = (
+    CreateLobby,
+    StoreLobby,
+    StoreDeal,
+    StoreMove,
+    StoreCancel,
+    StoreTable,
+)
 """Committed first; if one fails, the command is undone in memory and nothing else runs."""
 
 ORDER: tuple[type[Effect], ...] = (

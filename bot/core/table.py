@@ -23,10 +23,12 @@ from bot.core.commands import (
     LobbyCommand,
     MakeMove,
     Mover,
+    OpenLobby,
     Rejoin,
     SetRules,
     Sit,
     Stand,
+    Start,
     StopWaiting,
     TakeOver,
     TimeOut,
@@ -37,6 +39,7 @@ from bot.core.effects import (
     AnnounceHand,
     ArmNext,
     ClearNudges,
+    CreateLobby,
     Effect,
     FinishGame,
     PushPages,
@@ -87,8 +90,12 @@ def decide(table: Table, command: Command) -> Outcome:
     """Carry out `command` on `table` in memory. Raises (`UserError`, the engine's
     `IllegalMove`) with the table unchanged when the command is refused."""
     match command:
+        case OpenLobby():
+            return _open(table, command)
         case Deal():
             return _deal(table, command.game)
+        case Start():
+            return _start(table, command.game)
         case MakeMove():
             return _move(table, command)
         case TimeOut():
@@ -122,6 +129,49 @@ def _deal(table: Table, game: Game) -> Outcome:
         effects.append(TellTournament())
     effects.append(PushPages())
     return Outcome(effects, [], [first], commit=commit)
+
+
+def _open(table: Table, command: OpenLobby) -> Outcome:
+    """A new lobby's first seats: its host's, then (a rematch) the last game's computers and
+    free people, in their order; stored before it is shown (the lobby shows it)."""
+    if table.phase is not Phase.LOBBY or table.id:
+        raise UserError(msg("A game is already in progress here."))
+    before = table.lobby_state()
+    seats = table.seats
+    if command.host_free:
+        if command.host_dm_open:
+            seats[0] = Seat("human", command.host_name, command.host)
+        else:
+            table.ui.pending[command.host] = command.host_name
+    for s in command.like:
+        if s is None or None not in seats:
+            continue
+        if s.kind == "computer":
+            seats[seats.index(None)] = table.computer()
+        elif s.user_id is not None and s.user_id in command.free and s.user_id != command.host:
+            seats[seats.index(None)] = Seat("human", s.name, s.user_id)
+    return Outcome([CreateLobby()], undo=lambda: table.restore(before))
+
+
+def _start(table: Table, game: Game) -> Outcome:
+    """The lobby's empty seats filled with computer players, then its game dealt; storage
+    refusing the deal leaves the lobby as it was (its seats empty, its people waiting)."""
+    if table.phase is not Phase.LOBBY:
+        raise UserError(msg("A game is already in progress here."))
+    if not table.humans():
+        raise UserError(msg("At least one person must sit at the table."))
+    before = table.lobby_state()
+    for n, seat in enumerate(table.seats):
+        if seat is None:
+            table.seats[n] = table.computer()
+    table.ui.pending.clear()
+    try:
+        outcome = _deal(table, game)
+    except BaseException:
+        table.restore(before)
+        raise
+    outcome.undo = lambda: table.restore(before)
+    return outcome
 
 
 def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _nothing) -> Outcome:

@@ -15,11 +15,14 @@ from bot.core.commands import (
     AddComputer,
     EmptySeat,
     LobbyCommand,
+    OpenLobby,
     Sit,
     Stand,
+    Start,
     StopWaiting,
     Wait,
 )
+from bot.core.effects import CreateLobby
 from bot.i18n import Msg, isolated_name, msg, msg_plural
 from bot.tables import render
 from bot.tables.closing import Closer
@@ -147,35 +150,46 @@ class Lobby:
             seats=[None] * rules.players,
             join_token=secrets.token_urlsafe(9),
         )
-        if self.registry.of_user(person.id) is None:
-            table.seats[0] = Seat("human", person.name, person.id)
-            if not await self.people.dm_open(person.id):
-                table.seats[0] = None
-                table.ui.pending[person.id] = person.name
-        for s in like.seats if like is not None else []:
-            if s is None or None not in table.seats:
-                continue
-            if s.kind == "computer":
-                table.seats[table.seats.index(None)] = table.computer()
-            elif await self._free_to_sit(s.user_id, person):
-                assert s.user_id is not None
-                table.seats[table.seats.index(None)] = Seat("human", s.name, s.user_id)
-        table.id = await self.games.create_lobby(
-            chat_id,
-            thread_id,
-            person.id,
-            rules,
-            table.stored_seats(),
-            table.stored_meta(),
-            join_token=table.join_token,
+        host_free = self.registry.of_user(person.id) is None
+        seats = tuple(like.seats) if like is not None else ()
+        free = frozenset(
+            [
+                s.user_id
+                for s in seats
+                if s is not None and s.user_id is not None and await self._free_to_sit(s, person)
+            ]
         )
+        command = OpenLobby(
+            person.id,
+            person.name,
+            host_free,
+            host_free and await self.people.dm_open(person.id),
+            seats,
+            free,
+        )
+
+        async def create(table: Table, _: CreateLobby) -> None:
+            table.id = await self.games.create_lobby(
+                chat_id,
+                thread_id,
+                person.id,
+                rules,
+                table.stored_seats(),
+                table.stored_meta(),
+                join_token=table.join_token,
+            )
+
+        await self.moves.runner.run(table, command, {CreateLobby: create})
         self.registry.add(table, 0)
         self.arm_expiry(table, self.config.lobby_ttl_s)
         return table
 
-    async def _free_to_sit(self, user_id: int | None, host: Person) -> bool:
-        """Whether a player of the last game can be seated at its rematch now."""
-        if user_id is None or user_id == host.id or self.registry.of_user(user_id) is not None:
+    async def _free_to_sit(self, seat: Seat, host: Person) -> bool:
+        """Whether a person of the last game can be seated at its rematch now."""
+        user_id = seat.user_id
+        if seat.kind == "computer" or user_id is None or user_id == host.id:
+            return False
+        if self.registry.of_user(user_id) is not None:
             return False
         return await self.people.dm_open(user_id)
 
@@ -323,13 +337,9 @@ class Lobby:
         async with self.registry.lock(game_id):
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
-            if not table.humans():
-                raise UserError(msg("At least one person must sit at the table."))
-            with self.registry.lobby_change(table):  # a deal storage refused: still a lobby
-                for n, seat in enumerate(table.seats):
-                    if seat is None:
-                        table.seats[n] = table.computer()
-                table.ui.pending.clear()
-                seed, deals = self.deal_source(table)
-                await self.moves.begin(table, Game(table.rules, seed=seed, deals=deals))
+            seed, deals = self.deal_source(table)
+            game = Game(table.rules, seed=seed, deals=deals)
+            # A deal storage refused: still the lobby it was, its people indexed again.
+            with self.registry.lobby_change(table):
+                await self.moves.runner.run(table, Start(game))
             return msg("Dealing the cards…")

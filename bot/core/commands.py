@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from bot.i18n import Msg
 from bot.tables.model import Seat, TableOptions
@@ -84,7 +85,15 @@ class TakeOver:
 @dataclass(frozen=True)
 class Cancel:
     """End a lobby or a game that will not finish (its host cancelled it, nobody started
-    it, its group removed the bot)."""
+    it, its group removed the bot), and what its screens then say: the table's message
+    `table`, or how it stopped (`standings`: a lobby cancelled, a game's totals), with a
+    rated game's rating changes; its players' screens `told` (people in a lobby have none:
+    `tell_lobby` says it in their DMs). Nothing said: its message is left as it is."""
+
+    table: Msg | None = None
+    standings: bool = False
+    told: Msg | None = None
+    tell_lobby: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,33 @@ class ToggleTracker:
     """Open or close the 📋 cards-played list on a seat's screen."""
 
     seat: int
+
+
+@dataclass(frozen=True)
+class AskHint:
+    """💡 Hint: the coach is asked for the expert's choice at `seat`'s decision now (its
+    pass or its turn), unless that hint is on their screen already."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class GiveHint:
+    """The coach's answer to `AskHint` for the decision `key`, in its stored form: shown
+    on `seat`'s screen and counted for the hand's result, while that decision is open."""
+
+    seat: int
+    key: str
+    hint: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class AskReview:
+    """🔍 Review: the coach is asked to review `seat`'s choices in `hand`, once it is over
+    (at a tournament's table, once its game is)."""
+
+    seat: int
+    hand: int
 
 
 @dataclass(frozen=True)
@@ -172,6 +208,9 @@ Command = (
     | TakeOver
     | Rejoin
     | ToggleTracker
+    | AskHint
+    | GiveHint
+    | AskReview
     | ChooseCard
     | Cancel
     | LobbyCommand

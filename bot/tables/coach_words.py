@@ -5,25 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.table import decision_key as decision_key
 from bot.i18n import Msg, Tr, msg, msg_plural
 from bot.tables.model import Table
 from bot.tables.parts import HTML, Joined, Name, Number, Part, say
-from engine import Card, SeatView
+from engine import Card
 from engine.cards import SUIT_SYMBOLS
 from engine.coach import REVIEW_THRESHOLD, Fact, Finding, Hint, Option
 
 GAME_NOTE = 0.5
 """The part of a reviewed choice's cost that is the game's end (in points) from which
 the review says so: a chance of the game's end about 3% apart."""
-
-
-def decision_key(view: SeatView) -> str | None:
-    """Which decision of the seat a hint answers (None: it has none to make now)."""
-    if view.phase == "pass" and view.passed is None and view.seat in view.waiting_for:
-        return f"p{view.hand_number}"
-    if view.phase == "play" and view.current_player == view.seat:
-        return f"t{view.hand_number}.{len(view.tricks)}.{len(view.trick)}"
-    return None
 
 
 def offers_hints(table: Table) -> bool:

@@ -13,6 +13,7 @@ import secrets
 from bot.basics import Person, UserError
 from bot.core.commands import (
     AddComputer,
+    Cancel,
     EmptySeat,
     LobbyCommand,
     OpenLobby,
@@ -207,7 +208,7 @@ class Lobby:
             async with self.registry.lock(table.id):
                 if self.registry.get(table.id) is table and table.status == "lobby":
                     log.info("lobby %s closed: chat %s took no message", table.id, table.chat_id)
-                    await self.closer.close(table, None, None)
+                    await self.closer.close(table, Cancel())
             if self.screens.is_gone(table.chat_id):
                 raise UserError(NOT_IN_CHAT)
             raise UserError(
@@ -244,7 +245,7 @@ class Lobby:
                 "to open a new one.",
                 hours,
             )
-            await self.closer.close(table, [expired], None)
+            await self.closer.close(table, Cancel(table=expired))
 
     # ------------------------------------------------------------------ seats
 

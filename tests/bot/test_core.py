@@ -26,11 +26,14 @@ from bot.basics import UserError
 from bot.core import effects, phases
 from bot.core.commands import (
     AddComputer,
+    AskHint,
+    AskReview,
     Cancel,
     ChooseCard,
     Command,
     Deal,
     EmptySeat,
+    GiveHint,
     MakeMove,
     Mover,
     OpenLobby,
@@ -734,3 +737,66 @@ async def test_start_fills_the_empty_seats_with_computers_and_needs_a_person() -
     assert seen == ["StoreDeal", "ShowDeal", "ArmNext", "PushPages"]
     with pytest.raises(UserError):
         await runner.run(table, Start(Game(table.rules, seed=2)))  # a game is in progress
+
+
+async def test_a_cancel_is_stored_then_clears_reminders_shows_the_end_and_forgets() -> None:
+    runner = Runner()
+    seen: list[str] = []
+    refuse = True
+
+    async def store(table: Table, _: effects.StoreCancel) -> None:
+        if refuse:
+            raise OSError("disk full")
+        seen.append("StoreCancel")
+
+    runner.on(effects.StoreCancel, store)
+    _recording(runner, seen, *(k for k in effects.ORDER if k is not effects.StoreCancel))
+    table = _table(4)
+    await runner.run(table, Deal(Game(table.rules, seed=6)))
+    seen.clear()
+    said = msg("✖ The game was cancelled by {name}.", name="P0")
+    with pytest.raises(OSError):
+        await runner.run(table, Cancel(standings=True, told=said))
+    assert seen == [] and table.phase is Phase.PASSING  # nobody is told of an end not stored
+    refuse = False
+    outcome = await runner.run(table, Cancel(standings=True, told=said))
+    assert seen == ["StoreCancel", "ClearNudges", "ClearNudges", "ShowEnd", "Forget"]
+    assert effects.ShowEnd(None, True, said, False) in outcome.effects
+    assert table.phase is Phase.CANCELLED
+
+
+async def test_a_hint_asks_the_coach_once_per_decision_and_its_answer_is_counted_once() -> None:
+    runner = Runner()
+    seen: list[str] = []
+    _recording(runner, seen, *effects.ORDER)
+    table = _table(4)
+    table.options = TableOptions(hints=True)
+    await runner.run(table, Deal(Game(table.rules, seed=7)))
+    seen.clear()
+    asked = await runner.run(table, AskHint(0))
+    assert asked.effects == [effects.AskCoach(0, "p1")] and seen == ["AskCoach"]
+    stored_form = {"kind": "pass", "best": {"cards": ["QS"]}}
+    seen.clear()
+    await runner.run(table, GiveHint(0, "p1", stored_form))
+    assert seen == ["SaveNow", "ShowSeat"]
+    assert table.ui.hints[0] == {"key": "p1", **stored_form}
+    assert table.ui.hints_used == {1: {0: 1}}
+    # The hint on the screen: nothing more to ask, and a second answer is not counted.
+    assert (await runner.run(table, AskHint(0))).effects == []
+    assert (await runner.run(table, GiveHint(0, "p1", stored_form))).effects == []
+    assert table.ui.hints_used == {1: {0: 1}}
+    with pytest.raises(UserError):
+        await runner.run(table, GiveHint(1, "t1.0.0", stored_form))  # not that decision
+    table.options = TableOptions(hints=False)
+    with pytest.raises(UserError):
+        await runner.run(table, AskHint(1))  # hints are off
+    table.options, table.tournament_id = TableOptions(hints=True), 3
+    with pytest.raises(UserError):
+        await runner.run(table, AskHint(1))  # no hints in a tournament
+    with pytest.raises(UserError):
+        await runner.run(table, AskReview(0, 1))  # its game still runs
+    table.tournament_id = None
+    with pytest.raises(UserError):
+        await runner.run(table, AskReview(0, 1))  # the hand isn't over yet
+    with pytest.raises(UserError):
+        await runner.run(table, AskReview(0, 2))  # no such hand

@@ -40,6 +40,7 @@ from bot.tables.screens import Screens
 from bot.tables.standings import Standings
 from bot.tables.thinker import Thinker
 from bot.telegram.chats import TelegramChats
+from bot.telegram.display import TelegramDisplay
 from bot.telegram.handlers import (
     Buttons,
     Errors,
@@ -191,15 +192,9 @@ def open_rooms(
     scheduler = Scheduler()
     games, people = storage.games, storage.people
     registry = TableRegistry(games, background)
-    screens = Screens(
-        registry,
-        outbox,
-        background,
-        config.bot_username,
-        languages,
-        people,
-        config.webapp_url,
-    )
+    display = TelegramDisplay(outbox, config.bot_username, config.webapp_url)
+    screens = Screens(registry, display, background, languages, people, outbox)
+    outbox.on_replaced = screens.message_replaced
     screens.lean = config.lean_edits
     ratings = Ratings(storage.standings)
     runner = Runner()
@@ -264,7 +259,7 @@ def open_rooms(
         links=links,
         standings=Standings(registry, games, storage.standings, people),
         ratings=ratings,
-        coach=Coach(registry, screens, moves, thinker, games, chats),
+        coach=Coach(registry, screens, moves, thinker, games),
         board=board,
         entries=entries,
         rounds=rounds,

@@ -170,27 +170,16 @@ def test_the_table_page_knows_nothing_of_telegram() -> None:
 
 ADAPTERS = ("telegram", "bot.telegram", "bot.live")
 """python-telegram-bot and the two adapters (the Telegram one and the table page)."""
-STILL_IMPORTING_AN_ADAPTER = {
-    # Pending: their texts and buttons are being made neutral on another branch (`words`),
-    # which moves or inverts these imports (`draw`, `Outbox`, `InlineKeyboardMarkup`,
-    # `TelegramError`) and then empties this set. Nothing may be added to it; a module is
-    # struck from it once it imports no adapter.
-    "bot/tables/screens.py",
-    "bot/tables/lobby.py",
-    "bot/tables/rules_menu.py",
-    "bot/tables/render.py",
-}
 
 
 def test_the_core_the_tables_and_the_tournaments_import_no_adapter() -> None:
     """Every module of `bot/core`, `bot/tables` and `bot/tournaments` imports nothing from
-    Telegram or an adapter: what they say goes through a port (`bot.chats.Chats`) or an
-    effect, and the adapters import them, never the other way round."""
+    Telegram or an adapter: what they say goes through a port (`bot.chats.Chats`, the
+    screens' `Display`) or an effect, and the adapters import them, never the other way round."""
     wrong = [
         found
         for package in ("bot/core", "bot/tables", "bot/tournaments")
         for found in _imports_of(package, ADAPTERS)
-        if found.split(":")[0] not in STILL_IMPORTING_AN_ADAPTER
     ]
     assert wrong == []
     assert _imports_of("bot/chats.py", ADAPTERS) == []
@@ -216,6 +205,22 @@ def test_the_screens_know_neither_telegram_nor_the_page() -> None:
     wrong = [
         found
         for name in SCREEN_MODULES
+        for found in _imports_of(f"bot/tables/{name}.py", ("telegram", "bot.telegram", "bot.live"))
+    ]
+    assert wrong == []
+
+
+SHOWING_MODULES = ("screens", "lobby", "rules_menu", "closing", "play")
+"""`bot/tables/`'s modules that show screens: they hand them, as data, to the `Display`
+port `screens` declares, which the Telegram adapter implements (`bot.telegram.display`)."""
+
+
+def test_the_tables_show_screens_through_a_port_and_import_no_telegram() -> None:
+    """Issue 31: `Screens` decides what each chat shows and sends it through its `Display`;
+    drawing and sending (the outbox, keyboards, Telegram's errors) are the adapter's."""
+    wrong = [
+        found
+        for name in SHOWING_MODULES
         for found in _imports_of(f"bot/tables/{name}.py", ("telegram", "bot.telegram", "bot.live"))
     ]
     assert wrong == []

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from bot.i18n import Msg
-from bot.tables.model import TableOptions
+from bot.tables.model import Seat, TableOptions
 from engine import Card, Game, Move, Rules
 
 
@@ -27,6 +28,30 @@ class Mover(Enum):
 @dataclass(frozen=True)
 class Deal:
     """Start the lobby's game (its seats are filled): `game` is the dealt game."""
+
+    game: Game
+
+
+@dataclass(frozen=True)
+class OpenLobby:
+    """Open a new lobby (the table given, not stored yet, has its rules and options): its
+    host sits first if `host_free` (no other table), or waits to sit until they open their
+    DM (`host_dm_open`). A rematch (🔁 New game) opens it `like` a finished game's seats:
+    its computers keep a seat, and so do its people in `free` (no other table, their DM
+    open), in the order they sat."""
+
+    host: int
+    host_name: str
+    host_free: bool
+    host_dm_open: bool
+    like: tuple[Seat | None, ...] = ()
+    free: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Start:
+    """The host starts the lobby: every empty seat gets a computer player, whoever still
+    waits to sit stops waiting, and `game` is dealt (refused without a person seated)."""
 
     game: Game
 
@@ -60,7 +85,15 @@ class TakeOver:
 @dataclass(frozen=True)
 class Cancel:
     """End a lobby or a game that will not finish (its host cancelled it, nobody started
-    it, its group removed the bot)."""
+    it, its group removed the bot), and what its screens then say: the table's message
+    `table`, or how it stopped (`standings`: a lobby cancelled, a game's totals), with a
+    rated game's rating changes; its players' screens `told` (people in a lobby have none:
+    `tell_lobby` says it in their DMs). Nothing said: its message is left as it is."""
+
+    table: Msg | None = None
+    standings: bool = False
+    told: Msg | None = None
+    tell_lobby: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,6 +109,33 @@ class ToggleTracker:
     """Open or close the 📋 cards-played list on a seat's screen."""
 
     seat: int
+
+
+@dataclass(frozen=True)
+class AskHint:
+    """💡 Hint: the coach is asked for the expert's choice at `seat`'s decision now (its
+    pass or its turn), unless that hint is on their screen already."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class GiveHint:
+    """The coach's answer to `AskHint` for the decision `key`, in its stored form: shown
+    on `seat`'s screen and counted for the hand's result, while that decision is open."""
+
+    seat: int
+    key: str
+    hint: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class AskReview:
+    """🔍 Review: the coach is asked to review `seat`'s choices in `hand`, once it is over
+    (at a tournament's table, once its game is)."""
+
+    seat: int
+    hand: int
 
 
 @dataclass(frozen=True)
@@ -140,12 +200,17 @@ class SetRules:
 LobbyCommand = Sit | Wait | StopWaiting | Stand | AddComputer | EmptySeat | SetRules
 
 Command = (
-    Deal
+    OpenLobby
+    | Deal
+    | Start
     | MakeMove
     | TimeOut
     | TakeOver
     | Rejoin
     | ToggleTracker
+    | AskHint
+    | GiveHint
+    | AskReview
     | ChooseCard
     | Cancel
     | LobbyCommand

@@ -53,6 +53,11 @@ class StoreMove:
 
 
 @dataclass(frozen=True)
+class CreateLobby:
+    """Durable: a new lobby is stored, and given its id (`Table.id`)."""
+
+
+@dataclass(frozen=True)
 class StoreLobby:
     """Durable: the lobby's seats, rules and who waits to sit."""
 
@@ -66,6 +71,30 @@ class StoreCancel:
 @dataclass(frozen=True)
 class StoreTable:
     """Durable: the table's seat and screen state (a seat taken over or given back)."""
+
+
+@dataclass(frozen=True)
+class SaveNow:
+    """The table's screen state stored now, or soon if storage refuses: what it keeps (a
+    hint and its count) stands either way."""
+
+
+@dataclass(frozen=True)
+class AskCoach:
+    """The coach thinks out the hint for `seat`'s decision `key` in the worker pool (or
+    joins the thinking already under way); its answer comes back as `GiveHint`."""
+
+    seat: int
+    key: str
+
+
+@dataclass(frozen=True)
+class AskForReview:
+    """The coach reviews `seat`'s choices in `hand` from the journal, in the worker pool;
+    the review follows in the person's DM."""
+
+    seat: int
+    hand: int
 
 
 @dataclass(frozen=True)
@@ -121,6 +150,22 @@ class ShowSeat:
 
 
 @dataclass(frozen=True)
+class ShowEnd:
+    """A table that will not finish: its message and its players' screens say how it
+    ended (the `Cancel` command's words), its open pages too."""
+
+    table: Msg | None
+    standings: bool
+    told: Msg | None
+    tell_lobby: bool
+
+
+@dataclass(frozen=True)
+class Forget:
+    """The table is no longer live: its timers stop and memory lets it go."""
+
+
+@dataclass(frozen=True)
 class ResendScreen:
     """A new living DM for the seat at the bottom of its chat (its old one is far up), its
     id stored at once."""
@@ -157,11 +202,13 @@ class PushPages:
 
 
 Effect = (
-    StoreDeal
+    CreateLobby
+    | StoreDeal
     | StoreLobby
     | StoreMove
     | StoreCancel
     | StoreTable
+    | SaveNow
     | AnnounceHand
     | FinishGame
     | TellGroup
@@ -170,18 +217,30 @@ Effect = (
     | ShowDeal
     | ShowAll
     | ShowSeat
+    | ShowEnd
     | ResendScreen
     | SaveSoon
+    | AskCoach
+    | AskForReview
     | ArmNext
     | TellTournament
     | PushPages
+    | Forget
 )
 
-DURABLE: tuple[type[Effect], ...] = (StoreLobby, StoreDeal, StoreMove, StoreCancel, StoreTable)
+DURABLE: tuple[type[Effect], ...] = (
+    CreateLobby,
+    StoreLobby,
+    StoreDeal,
+    StoreMove,
+    StoreCancel,
+    StoreTable,
+)
 """Committed first; if one fails, the command is undone in memory and nothing else runs."""
 
 ORDER: tuple[type[Effect], ...] = (
     *DURABLE,
+    SaveNow,
     AnnounceHand,
     FinishGame,
     TellGroup,
@@ -190,16 +249,21 @@ ORDER: tuple[type[Effect], ...] = (
     ShowDeal,
     ShowAll,
     ShowSeat,
+    ShowEnd,
     ResendScreen,
     SaveSoon,
+    AskCoach,
+    AskForReview,
+    Forget,
     ArmNext,
     TellTournament,
     PushPages,
 )
 """The order effects run in, whatever order a command lists them: what must be durable,
-then what the group is told (a hand's result before the screens that follow it), the
-screens, and last those who react to a move: the turn clock (what comes next is armed
-before anyone else hears), the tournaments, the open pages."""
+then a hint's count kept, what the group is told (a hand's result before the screens that
+follow it), the screens, the coach asked, a table that ended unfinished let go, and last
+those who react to a move: the turn clock (what comes next is armed before anyone else
+hears), the tournaments, the open pages."""
 
 REACTIONS: tuple[type[Effect], ...] = (ArmNext, TellTournament, PushPages)
 """Effects whose failure is logged and does not fail the command: the move stands."""

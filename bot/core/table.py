@@ -15,18 +15,23 @@ from bot.basics import UserError
 from bot.core import phases
 from bot.core.commands import (
     AddComputer,
+    AskHint,
+    AskReview,
     Cancel,
     ChooseCard,
     Command,
     Deal,
     EmptySeat,
+    GiveHint,
     LobbyCommand,
     MakeMove,
     Mover,
+    OpenLobby,
     Rejoin,
     SetRules,
     Sit,
     Stand,
+    Start,
     StopWaiting,
     TakeOver,
     TimeOut,
@@ -36,14 +41,20 @@ from bot.core.commands import (
 from bot.core.effects import (
     AnnounceHand,
     ArmNext,
+    AskCoach,
+    AskForReview,
     ClearNudges,
+    CreateLobby,
     Effect,
     FinishGame,
+    Forget,
     PushPages,
     ResendScreen,
+    SaveNow,
     SaveSoon,
     ShowAll,
     ShowDeal,
+    ShowEnd,
     ShowLobby,
     ShowSeat,
     StoreCancel,
@@ -58,7 +69,16 @@ from bot.core.effects import (
 from bot.core.phases import Phase
 from bot.i18n import msg
 from bot.tables.model import Seat, Table
-from engine import CardPlayed, CardsPassed, Event, Game, GameOver, HandScored, MoonShot
+from engine import (
+    CardPlayed,
+    CardsPassed,
+    Event,
+    Game,
+    GameOver,
+    HandScored,
+    MoonShot,
+    SeatView,
+)
 
 AWAY = msg(
     "You timed out 3 times in a row, so a computer player holds your seat. Send /rejoin to "
@@ -87,8 +107,12 @@ def decide(table: Table, command: Command) -> Outcome:
     """Carry out `command` on `table` in memory. Raises (`UserError`, the engine's
     `IllegalMove`) with the table unchanged when the command is refused."""
     match command:
+        case OpenLobby():
+            return _open(table, command)
         case Deal():
             return _deal(table, command.game)
+        case Start():
+            return _start(table, command.game)
         case MakeMove():
             return _move(table, command)
         case TimeOut():
@@ -100,7 +124,13 @@ def decide(table: Table, command: Command) -> Outcome:
         case Rejoin():
             return _rejoin(table, command)
         case Cancel():
-            return _cancel(table)
+            return _cancel(table, command)
+        case AskHint(seat):
+            return _ask_hint(table, seat)
+        case GiveHint():
+            return _give_hint(table, command)
+        case AskReview(seat, hand):
+            return _ask_review(table, seat, hand)
         case ToggleTracker(seat):
             if table.game is None or not table.options.track_cards:
                 raise UserError(msg("That button isn't valid any more."))
@@ -122,6 +152,49 @@ def _deal(table: Table, game: Game) -> Outcome:
         effects.append(TellTournament())
     effects.append(PushPages())
     return Outcome(effects, [], [first], commit=commit)
+
+
+def _open(table: Table, command: OpenLobby) -> Outcome:
+    """A new lobby's first seats: its host's, then (a rematch) the last game's computers and
+    free people, in their order; stored before it is shown (the lobby shows it)."""
+    if table.phase is not Phase.LOBBY or table.id:
+        raise UserError(msg("A game is already in progress here."))
+    before = table.lobby_state()
+    seats = table.seats
+    if command.host_free:
+        if command.host_dm_open:
+            seats[0] = Seat("human", command.host_name, command.host)
+        else:
+            table.ui.pending[command.host] = command.host_name
+    for s in command.like:
+        if s is None or None not in seats:
+            continue
+        if s.kind == "computer":
+            seats[seats.index(None)] = table.computer()
+        elif s.user_id is not None and s.user_id in command.free and s.user_id != command.host:
+            seats[seats.index(None)] = Seat("human", s.name, s.user_id)
+    return Outcome([CreateLobby()], undo=lambda: table.restore(before))
+
+
+def _start(table: Table, game: Game) -> Outcome:
+    """The lobby's empty seats filled with computer players, then its game dealt; storage
+    refusing the deal leaves the lobby as it was (its seats empty, its people waiting)."""
+    if table.phase is not Phase.LOBBY:
+        raise UserError(msg("A game is already in progress here."))
+    if not table.humans():
+        raise UserError(msg("At least one person must sit at the table."))
+    before = table.lobby_state()
+    for n, seat in enumerate(table.seats):
+        if seat is None:
+            table.seats[n] = table.computer()
+    table.ui.pending.clear()
+    try:
+        outcome = _deal(table, game)
+    except BaseException:
+        table.restore(before)
+        raise
+    outcome.undo = lambda: table.restore(before)
+    return outcome
 
 
 def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _nothing) -> Outcome:
@@ -228,13 +301,18 @@ def _take_over(table: Table, command: TakeOver) -> Outcome:
     return Outcome(effects, [], [], undo)
 
 
-def _cancel(table: Table) -> Outcome:
-    """The table ends unfinished: stored as cancelled first (what its screens then say, and
-    who is told, is the closer's: `bot.tables.closing`)."""
+def _cancel(table: Table, command: Cancel) -> Outcome:
+    """The table ends unfinished: stored as cancelled first, then its people's reminders
+    gone, its screens saying so (worded by the closer: `bot.tables.closing`), and the table
+    forgotten."""
     if not table.phase.live:
         raise UserError(msg("There's nothing to cancel here."))
     phases.check(table.phase, Phase.CANCELLED)
-    return Outcome([StoreCancel()], [], [Phase.CANCELLED])
+    end = ShowEnd(command.table, command.standings, command.told, command.tell_lobby)
+    effects: list[Effect] = [StoreCancel()]
+    effects += [ClearNudges(seat) for seat, _ in table.humans()]
+    effects += [end, Forget()]
+    return Outcome(effects, [], [Phase.CANCELLED])
 
 
 def _rejoin(table: Table, command: Rejoin) -> Outcome:
@@ -253,6 +331,62 @@ def _rejoin(table: Table, command: Rejoin) -> Outcome:
 
     effects: list[Effect] = [StoreTable(), TellGroup(command.said), ResendScreen(seat), ArmNext()]
     return Outcome(effects, [], [], undo)
+
+
+def decision_key(view: SeatView) -> str | None:
+    """Which decision of the seat a hint answers (None: it has none to make now)."""
+    if view.phase == "pass" and view.passed is None and view.seat in view.waiting_for:
+        return f"p{view.hand_number}"
+    if view.phase == "play" and view.current_player == view.seat:
+        return f"t{view.hand_number}.{len(view.tricks)}.{len(view.trick)}"
+    return None
+
+
+def _ask_hint(table: Table, seat: int) -> Outcome:
+    """The coach asked for the seat's decision now; nothing to ask if its hint is shown."""
+    game = table.game
+    if game is None or not table.phase.dealt or game.phase == "over":
+        raise UserError(msg("That game is over."))
+    if table.tournament_id is not None:
+        raise UserError(msg("No hints in a tournament: everyone plays unaided."))
+    if not table.options.hints:
+        raise UserError(msg("Hints are off at this table (⚙ Rules)."))
+    key = decision_key(game.view(seat))
+    if key is None:
+        raise UserError(msg("A hint is for your turn or your pass."))
+    if table.ui.hints.get(seat, {}).get("key") == key:
+        return Outcome()
+    return Outcome([AskCoach(seat, key)])
+
+
+def _give_hint(table: Table, command: GiveHint) -> Outcome:
+    """The coach's answer shown and counted (kept for every hand of the game: `/scores`
+    lists them all), while its decision is open; a second answer (a double tap) is not
+    counted again."""
+    game, seat, key = table.game, command.seat, command.key
+    if game is None or table.status != "active":
+        raise UserError(msg("That game is over."))
+    if decision_key(game.view(seat)) != key:
+        raise UserError(msg("Too late: that choice has been made."))
+    if table.ui.hints.get(seat, {}).get("key") == key:
+        return Outcome()
+    table.ui.hints[seat] = {"key": key, **command.hint}
+    counts = table.ui.hints_used.setdefault(game.hand_number, {})
+    counts[seat] = counts.get(seat, 0) + 1
+    return Outcome([SaveNow(), ShowSeat(seat, Urgency.NOW)])
+
+
+def _ask_review(table: Table, seat: int, hand: int) -> Outcome:
+    """A hand's review, once the hand is over (at a tournament's table, once its game
+    is: nobody reviews while others still play it)."""
+    if table.tournament_id is not None and table.status == "active":
+        raise UserError(msg("Reviews open when the tournament's game is over."))
+    game = table.game
+    if hand < 1 or (game is not None and hand > game.hand_number):
+        raise UserError(msg("There is no hand {hand} in this game.", hand=hand))
+    if game is not None and table.status == "active" and hand >= game.hand_number:
+        raise UserError(msg("That hand isn't over yet."))
+    return Outcome([AskForReview(seat, hand)])
 
 
 def _choose(table: Table, command: ChooseCard) -> Outcome:

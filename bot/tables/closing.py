@@ -5,20 +5,21 @@ standing totals (in the storage's `cancel_game`), and its message says how."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 
 from bot.basics import Person, UserError
 from bot.core.commands import Cancel
-from bot.core.effects import StoreCancel, Urgency
+from bot.core.effects import Forget, ShowEnd, StoreCancel, Urgency
 from bot.core.runner import Runner
-from bot.i18n import Msg, Tr, msg
+from bot.i18n import Msg, msg
 from bot.tables import render
 from bot.tables.clock import TurnClock
 from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import Table
+from bot.tables.parts import Part
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
+from bot.tables.seat_screen import Words
 from storage import Journal
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ class Closer:
             await require_host(table, person, self.is_admin)
             said = msg("✖ The game was cancelled by {name}.", name=render.who(person.name))
             # The table's message stops showing whose turn it is, and its button.
-            await self.close(table, _cancelled, said)
+            await self.close(table, Cancel(standings=True, told=said))
             # A started game's /cancel is answered with one line in the group (the toast of a
             # lobby's button is enough for a lobby).
             return said if table.game is not None else msg("Table cancelled.")
@@ -74,57 +75,43 @@ class Closer:
                     "✖ I was removed from {chat}, so its game has ended.",
                     chat=render.who(table.chat_title),
                 )
-                await self.close(table, None, said, post_to_lobby=True)
+                await self.close(table, Cancel(told=said, tell_lobby=True))
 
-    async def close(
-        self,
-        table: Table,
-        table_screen: Callable[[Tr, Table], str] | None,
-        dm_said: Msg | None,
-        *,
-        post_to_lobby: bool = False,
-    ) -> None:
-        """End a lobby or game that will not finish (cancelled, expired, its group gone):
-        stored as cancelled, its message edited to `table_screen`, its players' screens to
-        `dm_said` (people in a lobby have none: `post_to_lobby` sends it to them), and
-        everything kept for it dropped. Under the table's lock."""
-        rated = await self._store_cancelled(table)
-        changes = await self.ratings.changes(table) if rated else None
-        if table_screen is not None and table.ui.table_message_id is not None:
-            screen = table_screen
-
-            def shown(tr: Tr, table: Table) -> tuple[str, None]:
-                text = screen(tr, table)
-                return (text if changes is None else f"{text}\n{changes(tr)}"), None
-
-            self.screens.edit_table_message(table, shown, Urgency.MOVED)
-        for seat, s in table.humans():
-            await self.screens.clear_nudges(table, seat)
-            self.screens.pages.changed(table, seat)  # open pages say so at once
-            message_id = table.ui.dm_message_ids.get(seat)
-            if dm_said is None or s.user_id is None:
-                continue
-            if message_id is not None:
-                self.screens.outbox.edit(
-                    s.user_id, message_id, self.screens.person(s.user_id)(dm_said)
-                )
-            elif table.game is None and post_to_lobby:
-                self.screens.tell(s.user_id, dm_said)
-        self.registry.forget(table)
-        self.clock.stop(table)
-
-    async def _store_cancelled(self, table: Table) -> bool:
-        """Cancel through the core, stored first; whether storage rated the game."""
+    async def close(self, table: Table, command: Cancel) -> None:
+        """End a lobby or game that will not finish (cancelled, expired, its group gone)
+        through the core: stored as cancelled, then its people's reminders gone, its
+        screens saying what `command` says (a rated game's message with the rating
+        changes), and everything kept for it dropped. Under the table's lock."""
         rated = False
 
         async def store(table: Table, _: StoreCancel) -> None:
             nonlocal rated
             rated = await self.games.cancel_game(table.id)
 
-        await self.runner.run(table, Cancel(), {StoreCancel: store})
-        return rated
+        async def show(table: Table, end: ShowEnd) -> None:
+            changes = await self.ratings.changes(table) if rated else None
+            lines: list[Part] | None = (
+                render.cancelled_lines(table)
+                if end.standings
+                else [end.table]
+                if end.table is not None
+                else None
+            )
+            if lines is not None and table.ui.table_message_id is not None:
+                shown = Words(tuple(lines if changes is None else [*lines, changes]))
+                self.screens.edit_table_message(table, shown, Urgency.MOVED)
+            for seat, s in table.humans():
+                self.screens.pages.changed(table, seat)  # open pages say so at once
+                message_id = table.ui.dm_message_ids.get(seat)
+                if end.told is None or s.user_id is None:
+                    continue
+                if message_id is not None:
+                    self.screens.edit_words(s.user_id, message_id, end.told)
+                elif table.game is None and end.tell_lobby:
+                    self.screens.tell(s.user_id, end.told)
 
+        async def forget(table: Table, _: Forget) -> None:
+            self.registry.forget(table)
+            self.clock.stop(table)
 
-def _cancelled(tr: Tr, table: Table) -> str:
-    """The table's message once it is cancelled: the standings the game stopped at."""
-    return tr("♥ This table was cancelled.") if table.game is None else render.cancelled(tr, table)
+        await self.runner.run(table, command, {StoreCancel: store, ShowEnd: show, Forget: forget})

@@ -20,14 +20,16 @@ import asyncio
 import logging
 
 from bot.basics import Person, UserError
-from bot.chats import Chats
-from bot.core.effects import Urgency
+from bot.core.commands import AskHint, AskReview, GiveHint
+from bot.core.effects import AskCoach, AskForReview, SaveNow
 from bot.flood import CommandLimiter, Verdict
 from bot.i18n import Msg, msg
-from bot.tables.coach_words import decision_key, hint_to_dict, review_text
+from bot.tables.coach_words import hint_to_dict, review_lines
+from bot.tables.model import Table
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
+from bot.tables.seat_screen import Words
 from bot.tables.thinker import Thinker
 from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Hint, hand_decisions
 from storage import Journal
@@ -51,10 +53,8 @@ class Coach:
         moves: Moves,
         thinker: Thinker,
         games: Journal,
-        chats: Chats,
     ) -> None:
         self.registry = registry
-        self.chats = chats
         self.games = games
         self.screens = screens
         self.moves = moves
@@ -76,57 +76,62 @@ class Coach:
     # ------------------------------------------------------------------ hints
 
     async def hint(self, game_id: int, stamp: int, person: Person) -> Msg:
+        """💡 Hint through the core: `AskHint` (the coach thinks in the worker pool, outside
+        the table's lock; a second press on the same decision waits for the same answer),
+        then the answer as `GiveHint`, shown if the decision is still open."""
         self._limit(person)
+        asked: list[tuple[str, asyncio.Future[Hint]]] = []
+
+        async def ask(table: Table, effect: AskCoach) -> None:
+            asked.append((effect.key, self._think(table, effect)))
+
         async with self.registry.lock(game_id):
-            table, seat, game = self.moves.playing(game_id, stamp, person)
-            if table.tournament_id is not None:
-                raise UserError(msg("No hints in a tournament: everyone plays unaided."))
-            if not table.options.hints:
-                raise UserError(msg("Hints are off at this table (⚙ Rules)."))
-            view = game.view(seat)
-            key = decision_key(view)
-            if key is None:
-                raise UserError(msg("A hint is for your turn or your pass."))
-            if table.ui.hints.get(seat, {}).get("key") == key:
-                return msg("💡 The hint is above your cards.")
-            job = (game_id, seat, key)
-            flight = self._hinting.get(job)
-            if flight is None:
-                if len(self._hinting) >= self.hints_at_once:
-                    raise UserError(BUSY)
-                seed = table.id * 7919 + seat
-                flight = asyncio.ensure_future(self.thinker.hint(seed, view, HINT_BUDGET_MS))
-                self._hinting[job] = flight
-                flight.add_done_callback(lambda _: self._hinting.pop(job, None))
+            table, seat, _ = self.moves.playing(game_id, stamp, person)
+            await self.moves.runner.run(table, AskHint(seat), {AskCoach: ask})
+        if not asked:
+            return msg("💡 The hint is above your cards.")
+        key, flight = asked[0]
         # Shielded: one presser giving up does not cancel the others' answer.
         found = await asyncio.shield(flight)
         async with self.registry.lock(game_id):
             now = self.registry.get(game_id)
-            if now is None or now.game is None or now.status != "active":
+            if now is None:
                 raise UserError(msg("That game is over."))
-            table = now
-            if decision_key(now.game.view(seat)) != key:
-                raise UserError(msg("Too late: that choice has been made."))
-            if table.ui.hints.get(seat, {}).get("key") != key:  # not a double tap
-                table.ui.hints[seat] = {"key": key, **hint_to_dict(found)}
-                # Kept for every hand of the game (/scores lists them all) and stored at
-                # once: a count is as much the game's record as its moves.
-                counts = table.ui.hints_used.setdefault(view.hand_number, {})
-                counts[seat] = counts.get(seat, 0) + 1
-                try:
-                    await self.registry.save(table)
-                except Exception:  # the hint stands; the next move stores the count
-                    log.exception("could not store the hint count of game %s", table.id)
-                    self.registry.save_soon(table)
-                self.screens.show_dm(table, seat, Urgency.NOW)
+            given = GiveHint(seat, key, hint_to_dict(found))
+            await self.moves.runner.run(now, given, {SaveNow: self._save_now})
             return msg("💡 {cards}", cards=" ".join(c.symbol for c in found.best.cards))
+
+    def _think(self, table: Table, effect: AskCoach) -> asyncio.Future[Hint]:
+        """The hint for a decision, thought out in the worker pool, or the one already
+        being thought out for it."""
+        job = (table.id, effect.seat, effect.key)
+        flight = self._hinting.get(job)
+        if flight is None:
+            if len(self._hinting) >= self.hints_at_once:
+                raise UserError(BUSY)
+            assert table.game is not None
+            view = table.game.view(effect.seat)
+            seed = table.id * 7919 + effect.seat
+            flight = asyncio.ensure_future(self.thinker.hint(seed, view, HINT_BUDGET_MS))
+            self._hinting[job] = flight
+            flight.add_done_callback(lambda _: self._hinting.pop(job, None))
+        return flight
+
+    async def _save_now(self, table: Table, _: SaveNow) -> None:
+        """A hint's count is as much the game's record as its moves: stored at once."""
+        try:
+            await self.registry.save(table)
+        except Exception:  # the hint stands; the next move stores the count
+            log.exception("could not store the hint count of game %s", table.id)
+            self.registry.save_soon(table)
 
     # ------------------------------------------------------------------ reviews
 
     async def review(self, game_id: int, hand: int, person: Person) -> Msg:
-        """Start the review of `hand` for the person's seat; it follows in their DM."""
+        """Start the review of `hand` for the person's seat (`AskReview` through the
+        core); it follows in their DM."""
         self._limit(person)
-        table = self.registry.get(game_id)
+        live = self.registry.get(game_id)
         try:
             stored = await self.games.load_game(game_id, verify=False)
         except StorageError:
@@ -134,14 +139,19 @@ class Coach:
         seat = stored.seat_of(person.id)
         if seat is None:
             raise UserError(msg("These aren't your cards."))
-        if stored.tournament_id is not None and stored.status == "active":
-            raise UserError(msg("Reviews open when the tournament's game is over."))
-        live = table.game if table is not None and table.game is not None else stored.game
-        if hand < 1 or (live is not None and hand > live.hand_number):
-            raise UserError(msg("There is no hand {hand} in this game.", hand=hand))
-        if live is not None and stored.status == "active" and hand >= live.hand_number:
-            raise UserError(msg("That hand isn't over yet."))
-        job = (game_id, seat, hand)
+        # The live table while it is played (its hand may be ahead of storage's), else as
+        # stored: the review reads the journal either way.
+        table = live if live is not None and live.game is not None else Table.from_stored(stored)
+        answer: list[Msg] = []
+
+        async def start(table: Table, effect: AskForReview) -> None:
+            answer.append(self._start_review((game_id, effect.seat, effect.hand), person))
+
+        await self.moves.runner.run(table, AskReview(seat, hand), {AskForReview: start})
+        return answer[0]
+
+    def _start_review(self, job: tuple[int, int, int], person: Person) -> Msg:
+        hand = job[2]
         if job in self._reviewing:
             return msg("🔍 Still thinking about hand {hand}…", hand=hand)
         if len(self._reviewing) >= self.reviews_at_once:
@@ -163,8 +173,8 @@ class Coach:
             return
         finally:
             self._reviewing.discard(job)
-        tr = self.screens.person(person.id)
-        self.chats.post(person.id, review_text(tr, names, hand, bool(decisions), findings))
+        review = review_lines(names, hand, bool(decisions), findings)
+        self.screens.tell(person.id, Words(tuple(review)))
 
     async def _names(self, game_id: int) -> list[str]:
         table = self.registry.get(game_id)

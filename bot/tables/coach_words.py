@@ -5,25 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.table import decision_key as decision_key
 from bot.i18n import Msg, Tr, msg, msg_plural
 from bot.tables.model import Table
 from bot.tables.parts import HTML, Joined, Name, Number, Part, say
-from engine import Card, SeatView
+from engine import Card
 from engine.cards import SUIT_SYMBOLS
 from engine.coach import REVIEW_THRESHOLD, Fact, Finding, Hint, Option
 
 GAME_NOTE = 0.5
 """The part of a reviewed choice's cost that is the game's end (in points) from which
 the review says so: a chance of the game's end about 3% apart."""
-
-
-def decision_key(view: SeatView) -> str | None:
-    """Which decision of the seat a hint answers (None: it has none to make now)."""
-    if view.phase == "pass" and view.passed is None and view.seat in view.waiting_for:
-        return f"p{view.hand_number}"
-    if view.phase == "play" and view.current_player == view.seat:
-        return f"t{view.hand_number}.{len(view.tricks)}.{len(view.trick)}"
-    return None
 
 
 def offers_hints(table: Table) -> bool:
@@ -153,10 +145,6 @@ def game_sentence(worse: Option, other: Option) -> Msg:
     )
 
 
-def game_text(tr: Tr, worse: Option, other: Option) -> str:
-    return say(tr, game_sentence(worse, other), HTML)
-
-
 def fact_sentence(names: list[str], fact: Fact) -> Msg:
     name: Part = Name(names[fact.seat]) if fact.seat is not None else ""
     suit = SUIT_SYMBOLS.get(fact.suit or "", "")
@@ -191,58 +179,73 @@ def fact_sentence(names: list[str], fact: Fact) -> Msg:
     return msg_plural("{n} high heart goes", "{n} high hearts go", n)
 
 
-def fact_text(tr: Tr, names: list[str], fact: Fact) -> str:
-    return say(tr, fact_sentence(names, fact), HTML)
-
-
 def review_text(tr: Tr, names: list[str], hand: int, decided: bool, findings: list[Finding]) -> str:
+    """The review in Telegram's HTML."""
+    return "\n".join(say(tr, line, HTML) for line in review_lines(names, hand, decided, findings))
+
+
+def review_lines(names: list[str], hand: int, decided: bool, findings: list[Finding]) -> list[Part]:
+    """The review of a hand, as the DM is told it: the costliest choices by the expert's
+    count, each with the facts that decided it."""
     if not decided:
-        return tr(
-            "🔍 <b>Hand {hand}</b>: a computer played your seat, so there is nothing of "
-            "yours to review.",
-            hand=hand,
-        )
+        return [
+            msg(
+                "🔍 <b>Hand {hand}</b>: a computer played your seat, so there is nothing of "
+                "yours to review.",
+                hand=hand,
+            )
+        ]
     if not findings:
-        return tr(
-            "🔍 <b>Hand {hand}</b>: well played. Each of your choices came within {points} "
-            "points of the expert's.",
-            hand=hand,
-            points=tr.decimal(REVIEW_THRESHOLD),
-        )
-    lines = [tr("🔍 <b>Hand {hand}</b>: your costliest choices, by the expert's count", hand=hand)]
+        return [
+            msg(
+                "🔍 <b>Hand {hand}</b>: well played. Each of your choices came within {points} "
+                "points of the expert's.",
+                hand=hand,
+                points=Number(REVIEW_THRESHOLD),
+            )
+        ]
+    lines: list[Part] = [
+        msg("🔍 <b>Hand {hand}</b>: your costliest choices, by the expert's count", hand=hand)
+    ]
     for number, finding in enumerate(findings, start=1):
-        values = {
+        values: dict[str, object] = {
             "mine": _cards(finding.chosen),
             "expert": _cards(finding.expert),
-            "loss": tr.decimal(finding.points_loss),
-            "mine_cost": tr.decimal(finding.chosen.points),
-            "expert_cost": tr.decimal(finding.expert.points),
+            "loss": Number(finding.points_loss),
+            "mine_cost": Number(finding.chosen.points),
+            "expert_cost": Number(finding.expert.points),
         }
+        said: list[Part] = [f"{number}."]
         if finding.trick == 0:
-            said = tr(
-                "The pass: you passed {mine}; the expert would pass <b>{expert}</b>. "
-                "Expected points {mine_cost} against {expert_cost}: {loss} more.",
-                **values,
+            said.append(
+                msg(
+                    "The pass: you passed {mine}; the expert would pass <b>{expert}</b>. "
+                    "Expected points {mine_cost} against {expert_cost}: {loss} more.",
+                    **values,
+                )
             )
         elif finding.points_loss > 0:
-            said = tr(
-                "Trick {trick}: you played {mine}; the expert would play <b>{expert}</b>. "
-                "Expected points {mine_cost} against {expert_cost}: {loss} more.",
-                trick=finding.trick,
-                **values,
+            said.append(
+                msg(
+                    "Trick {trick}: you played {mine}; the expert would play <b>{expert}</b>. "
+                    "Expected points {mine_cost} against {expert_cost}: {loss} more.",
+                    trick=finding.trick,
+                    **values,
+                )
             )
         else:
-            said = tr(
-                "Trick {trick}: you played {mine}; the expert would play <b>{expert}</b>. "
-                "Expected points {mine_cost} against {expert_cost}, but the game's end "
-                "counts more.",
-                trick=finding.trick,
-                **values,
+            said.append(
+                msg(
+                    "Trick {trick}: you played {mine}; the expert would play <b>{expert}</b>. "
+                    "Expected points {mine_cost} against {expert_cost}, but the game's end "
+                    "counts more.",
+                    trick=finding.trick,
+                    **values,
+                )
             )
         if finding.game_loss >= GAME_NOTE:
-            said += " " + game_text(tr, finding.chosen, finding.expert)
-        lines += ["", f"{number}. {said}"]
-        facts = [fact_text(tr, names, f) for f in finding.facts]
-        if facts:
-            lines.append(" · ".join(facts))
-    return "\n".join(lines)
+            said.append(game_sentence(finding.chosen, finding.expert))
+        lines += ["", Joined(tuple(said), " ")]
+        if finding.facts:
+            lines.append(Joined(tuple(fact_sentence(names, f) for f in finding.facts)))
+    return lines

@@ -10,27 +10,28 @@ from __future__ import annotations
 import logging
 import secrets
 
-from telegram.error import TelegramError
-
 from bot.basics import Person, UserError
 from bot.core.commands import (
     AddComputer,
+    Cancel,
     EmptySeat,
     LobbyCommand,
+    OpenLobby,
     Sit,
     Stand,
+    Start,
     StopWaiting,
     Wait,
 )
-from bot.i18n import Msg, Tr, isolated_name, msg
+from bot.core.effects import CreateLobby
+from bot.i18n import Msg, isolated_name, msg, msg_plural
 from bot.tables import render
 from bot.tables.closing import Closer
 from bot.tables.config import AdminCheck, DealSource, MemberCheck, TablesConfig, require_host
 from bot.tables.model import LEVELS, Seat, Table, TableOptions
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
-from bot.tables.screens import Screens
-from bot.telegram import draw
+from bot.tables.screens import NotShown, Screens
 from bot.timers import Scheduler
 from engine import Game, Rules
 from storage import Journal, People
@@ -136,7 +137,7 @@ class Lobby:
                 track_cards=settings.track_cards,
                 hints=settings.hints,
             )
-        if self.screens.outbox.is_gone(chat_id):
+        if self.screens.is_gone(chat_id):
             raise UserError(NOT_IN_CHAT)
         table = Table(
             id=0,
@@ -150,35 +151,46 @@ class Lobby:
             seats=[None] * rules.players,
             join_token=secrets.token_urlsafe(9),
         )
-        if self.registry.of_user(person.id) is None:
-            table.seats[0] = Seat("human", person.name, person.id)
-            if not await self.people.dm_open(person.id):
-                table.seats[0] = None
-                table.ui.pending[person.id] = person.name
-        for s in like.seats if like is not None else []:
-            if s is None or None not in table.seats:
-                continue
-            if s.kind == "computer":
-                table.seats[table.seats.index(None)] = table.computer()
-            elif await self._free_to_sit(s.user_id, person):
-                assert s.user_id is not None
-                table.seats[table.seats.index(None)] = Seat("human", s.name, s.user_id)
-        table.id = await self.games.create_lobby(
-            chat_id,
-            thread_id,
-            person.id,
-            rules,
-            table.stored_seats(),
-            table.stored_meta(),
-            join_token=table.join_token,
+        host_free = self.registry.of_user(person.id) is None
+        seats = tuple(like.seats) if like is not None else ()
+        free = frozenset(
+            [
+                s.user_id
+                for s in seats
+                if s is not None and s.user_id is not None and await self._free_to_sit(s, person)
+            ]
         )
+        command = OpenLobby(
+            person.id,
+            person.name,
+            host_free,
+            host_free and await self.people.dm_open(person.id),
+            seats,
+            free,
+        )
+
+        async def create(table: Table, _: CreateLobby) -> None:
+            table.id = await self.games.create_lobby(
+                chat_id,
+                thread_id,
+                person.id,
+                rules,
+                table.stored_seats(),
+                table.stored_meta(),
+                join_token=table.join_token,
+            )
+
+        await self.moves.runner.run(table, command, {CreateLobby: create})
         self.registry.add(table, 0)
         self.arm_expiry(table, self.config.lobby_ttl_s)
         return table
 
-    async def _free_to_sit(self, user_id: int | None, host: Person) -> bool:
-        """Whether a player of the last game can be seated at its rematch now."""
-        if user_id is None or user_id == host.id or self.registry.of_user(user_id) is not None:
+    async def _free_to_sit(self, seat: Seat, host: Person) -> bool:
+        """Whether a person of the last game can be seated at its rematch now."""
+        user_id = seat.user_id
+        if seat.kind == "computer" or user_id is None or user_id == host.id:
+            return False
+        if self.registry.of_user(user_id) is not None:
             return False
         return await self.people.dm_open(user_id)
 
@@ -187,19 +199,17 @@ class Lobby:
 
         A lobby whose message Telegram did not take (the bot is no longer in the group) is
         closed at once: nobody could see it, and it would hold its people for hours."""
-        text, markup = draw.lobby(self.screens.group(table), table)
-        outbox = self.screens.outbox
         try:
-            message_id = await outbox.send(table.chat_id, text, markup, table.thread_id)
-        except TelegramError as error:
+            message_id = await self.screens.send_lobby(table)
+        except NotShown as error:
             log.warning("lobby %s: its message was refused: %s", table.id, error)
             message_id = None
         if message_id is None:
             async with self.registry.lock(table.id):
                 if self.registry.get(table.id) is table and table.status == "lobby":
                     log.info("lobby %s closed: chat %s took no message", table.id, table.chat_id)
-                    await self.closer.close(table, None, None)
-            if outbox.is_gone(table.chat_id):
+                    await self.closer.close(table, Cancel())
+            if self.screens.is_gone(table.chat_id):
                 raise UserError(NOT_IN_CHAT)
             raise UserError(
                 msg("I couldn't post the table here, so it isn't open. Please try again.")
@@ -228,16 +238,14 @@ class Lobby:
             hours = round(self.config.lobby_ttl_s / 3600)
             log.info("lobby %s in chat %s expired", table.id, table.chat_id)
 
-            def expired(tr: Tr, table: Table) -> str:
-                return tr.plural(
-                    "⌛ This table closed: nobody started it within {n} hour. Send /newgame "
-                    "to open a new one.",
-                    "⌛ This table closed: nobody started it within {n} hours. Send /newgame "
-                    "to open a new one.",
-                    hours,
-                )
-
-            await self.closer.close(table, expired, None)
+            expired = msg_plural(
+                "⌛ This table closed: nobody started it within {n} hour. Send /newgame "
+                "to open a new one.",
+                "⌛ This table closed: nobody started it within {n} hours. Send /newgame "
+                "to open a new one.",
+                hours,
+            )
+            await self.closer.close(table, Cancel(table=expired))
 
     # ------------------------------------------------------------------ seats
 
@@ -330,13 +338,9 @@ class Lobby:
         async with self.registry.lock(game_id):
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
-            if not table.humans():
-                raise UserError(msg("At least one person must sit at the table."))
-            with self.registry.lobby_change(table):  # a deal storage refused: still a lobby
-                for n, seat in enumerate(table.seats):
-                    if seat is None:
-                        table.seats[n] = table.computer()
-                table.ui.pending.clear()
-                seed, deals = self.deal_source(table)
-                await self.moves.begin(table, Game(table.rules, seed=seed, deals=deals))
+            seed, deals = self.deal_source(table)
+            game = Game(table.rules, seed=seed, deals=deals)
+            # A deal storage refused: still the lobby it was, its people indexed again.
+            with self.registry.lobby_change(table):
+                await self.moves.runner.run(table, Start(game))
             return msg("Dealing the cards…")

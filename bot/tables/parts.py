@@ -3,7 +3,8 @@
 A sentence is a `Msg` (its message id and values); a value, or a line of its own, is a
 `Part`: text that needs no translating (a card, a score), a whole number, a person's
 `Name`, a `Strong` (emphasised) part, parts `Joined`, a part kept in its own direction
-(`Isolated`) or a `Number` written as the reader's language writes it. Nothing here is
+(`Isolated`), a value put into its sentence as it is (`Bare`) or a `Number` written as the
+reader's language writes it. Nothing here is
 HTML until `say` writes it: `HTML` for Telegram (names escaped, ``<b>`` kept), `PLAIN`
 for what shows text as it is (the table page, a button's label).
 """
@@ -48,11 +49,20 @@ class Isolated:
 
 
 @dataclass(frozen=True)
+class Bare:
+    """A sentence's value put in as it is, not isolated as a whole (a list whose items
+    keep their own direction: the rating changes)."""
+
+    part: Part
+
+
+@dataclass(frozen=True)
 class Number:
-    """A number as the reader's language writes it: to one decimal place, or a percent."""
+    """A number as the reader's language writes it: to one decimal place, a percent, or a
+    change (+18, −7, ±0)."""
 
     value: float
-    kind: Literal["decimal", "percent"] = "decimal"
+    kind: Literal["decimal", "percent", "signed"] = "decimal"
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,7 @@ class Text:
     part: Part
 
 
-Part = str | int | Msg | Name | Strong | Joined | Isolated | Number | Text
+Part = str | int | Msg | Name | Strong | Joined | Isolated | Bare | Number | Text
 
 
 class Writing(Protocol):
@@ -138,8 +148,12 @@ def say(tr: Tr, part: Part, writing: Writing) -> str:
         return tr.isolate(say(tr, part.part, writing))
     if isinstance(part, Text):
         return writing.text(say(tr, part.part, PLAIN))
+    if isinstance(part, Bare):
+        return say(tr, part.part, writing)
     if part.kind == "percent":
         return percent(tr, part.value)
+    if part.kind == "signed":
+        return tr.signed(int(part.value))
     return tr.decimal(part.value)
 
 
@@ -148,6 +162,9 @@ def _value(tr: Tr, value: object, writing: Writing) -> object:
     part written first."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value
+    if isinstance(value, Bare):
+        written = say(tr, value.part, writing)
+        return lambda _: written  # `Tr` isolates a text value, never a `Say`'s
     if isinstance(value, str | Msg | Name | Strong | Joined | Isolated | Number | Text):
         return say(tr, value, writing)
     return value

@@ -14,12 +14,13 @@ from bot.basics import Person, UserError
 from bot.core.commands import ChooseCard, Command, Deal, MakeMove, Mover, ToggleTracker
 from bot.core.effects import AnnounceHand, FinishGame, StoreDeal, StoreMove
 from bot.core.runner import Runner
-from bot.i18n import NOTHING, Msg, Tr, isolated_name, mark, msg
+from bot.i18n import NOTHING, Msg, isolated_name, mark, msg
 from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
+from bot.tables.seat_screen import Words, hand_result_lines
 from engine import Card, Event, Game, IllegalMove, Move
 from storage import Journal, handling
 
@@ -76,24 +77,14 @@ class Moves:
         game = table.game
         assert game is not None
         result = game.hand_history[effect.hand_number - 1]
-
-        def said(tr: Tr) -> str:
-            return render.hand_result(tr, table, result)
-
-        self.screens.announce(table, said)
+        self.screens.announce(table, Words(tuple(hand_result_lines(table, result))))
 
     async def finish(self, table: Table, effect: FinishGame) -> None:
         game = table.game
         assert game is not None
-        winners = game.winners
         rated = await self.ratings.changes(table)
-
-        def over(tr: Tr) -> str:
-            names = render.winners_text(tr, table, winners)
-            said = tr("🏁 <b>Game over!</b> {winners} won.", winners=names)
-            return said if rated is None else f"{said}\n{rated(tr)}"
-
-        self.screens.announce_end(table, over)
+        over = render.game_over_lines(table, game.winners, rated)
+        self.screens.announce_end(table, Words(tuple(over)))
         for seat, _ in table.humans():
             await self.screens.clear_nudges(table, seat)
         self.registry.forget(table)

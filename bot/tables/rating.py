@@ -12,9 +12,10 @@ import logging
 import math
 
 from bot.basics import Person
-from bot.i18n import Say, Tr
+from bot.i18n import Tr, msg
 from bot.tables import render
 from bot.tables.model import Table
+from bot.tables.parts import Bare, Joined, Name, Number, Part
 from ratings import Pool, level_of
 from storage import RatingChange, RatingEntry, Standings, StorageError
 
@@ -90,7 +91,7 @@ class Ratings:
             lines.append(tr("🤖 Computer players: {levels}", levels=" · ".join(computers)))
         return "\n".join(lines)
 
-    async def changes(self, table: Table) -> Say | None:
+    async def changes(self, table: Table) -> Part | None:
         """The game-end line with each person's rating change in this group."""
         try:
             changes = await self.standings.rating_changes(table.id, table.chat_id)
@@ -101,13 +102,11 @@ class Ratings:
         if not people:
             return None
 
-        def said(tr: Tr) -> str:
-            parts = [
-                f"{render.who(table.name(c.seat))} {tr.signed(c.shown_change)}" for c in people
-            ]
-            return tr("📈 Ratings: {changes}", changes=lambda _: " · ".join(parts))
-
-        return said
+        each = tuple(
+            Joined((Name(table.name(c.seat)), Number(c.shown_change, "signed")), " ")
+            for c in people
+        )
+        return msg("📈 Ratings: {changes}", changes=Bare(Joined(each)))
 
 
 def _entry_line(tr: Tr, entry: RatingEntry, pool: Pool, here: bool) -> str:

@@ -1,8 +1,10 @@
-"""What the group sees, in Telegram's HTML: the lobby, the rules menu, the table's
-message, results and the score chart; the rules' words every screen shares.
+"""What the group sees, as data: the lobby, the rules menu, the table's message, a
+hand's result, the game's end, a cancelled table (sentences as `Msg`s and `Part`s, buttons
+as typed actions: `bot.telegram.draw` draws them); the score chart; the rules' words every
+screen shares.
 
-Pure functions from a `Table` to text; no I/O, no Telegram object (their buttons are drawn
-by `bot.telegram.draw`). A seat's own screen is `bot.tables.seat_screen`.
+Pure functions from a `Table`; no I/O, no Telegram object. A seat's own screen is
+`bot.tables.seat_screen`.
 """
 
 from __future__ import annotations
@@ -32,11 +34,21 @@ from bot.tables.parts import (
     say,
 )
 from bot.tables.seat_screen import (
+    AddComputerSeat,
     Button,
+    CancelTable,
+    ChooseRule,
+    ClearSeat,
+    CloseRules,
     GroupScreen,
     NewGame,
     OpenDm,
+    OpenRules,
     OpenTable,
+    SitDown,
+    StandUp,
+    StartGame,
+    Words,
     hand_result_lines,
 )
 from engine import Card, HandResult, Rules, magnitude_squared
@@ -107,10 +119,6 @@ def variant_key(rules: Rules) -> str:
     return "standard"
 
 
-def timer_text(tr: Tr, seconds: int) -> str:
-    return tr(seat_screen.timer_text(seconds))
-
-
 def rules_summary(tr: Tr, table: Table) -> str:
     """The table's rules on one line, as text (HTML needs it escaped)."""
     return say(tr, rules_summary_part(table), PLAIN)
@@ -143,19 +151,26 @@ def rules_summary_part(table: Table) -> Msg:
 
 
 def rules_text(tr: Tr, rules: Rules) -> str:
-    """The table's rules in short (/rules)."""
+    """The table's rules in short (/rules), in Telegram's HTML."""
+    return "\n".join(say(tr, line, HTML) for line in rules_lines(rules))
+
+
+def rules_lines(rules: Rules) -> list[Part]:
+    """The table's rules in short (/rules), a sentence a line."""
     if rules.variant == "two_player":
-        return tr(
-            "<b>Two-player Hearts</b>: 28 cards (2 4 6 8 10 Q A), two dead cards. "
-            "Hearts are trumps. Hearts break when someone can't follow suit. "
-            "Shooting the moon gives your opponent 20. The first to reach {target} "
-            "loses.",
-            target=rules.target,
-        )
-    parts = []
+        return [
+            msg(
+                "<b>Two-player Hearts</b>: 28 cards (2 4 6 8 10 Q A), two dead cards. "
+                "Hearts are trumps. Hearts break when someone can't follow suit. "
+                "Shooting the moon gives your opponent 20. The first to reach {target} "
+                "loses.",
+                target=rules.target,
+            )
+        ]
+    lines: list[Part] = []
     if rules.variant == "complex":
-        parts.append(
-            tr(
+        lines.append(
+            msg(
                 "<b>Complex Hearts</b>: hearts 1, Q♠ 13i, J♦ −10; taking 10♣ "
                 "multiplies your hand by 2i. Lowest magnitude |z| wins when someone's "
                 "|z| reaches {target}.",
@@ -163,8 +178,8 @@ def rules_text(tr: Tr, rules: Rules) -> str:
             )
         )
     else:
-        parts.append(
-            tr(
+        lines.append(
+            msg(
                 "<b>Hearts</b>: avoid hearts (1 point each) and Q♠ (13). Follow suit "
                 "if you can. The holder of the lowest club leads it. Hearts can't be "
                 "led until broken. Take all the hearts and Q♠ to shoot the moon. "
@@ -173,47 +188,62 @@ def rules_text(tr: Tr, rules: Rules) -> str:
             )
         )
     if rules.no_points_on_first_trick:
-        parts.append(tr("No hearts or Q♠ on the first trick (unless you hold nothing else)."))
+        lines.append(msg("No hearts or Q♠ on the first trick (unless you hold nothing else)."))
     if rules.bonus_card:
-        parts.append(
-            tr(
+        lines.append(
+            msg(
                 "Omnibus: {card} counts −10 to whoever takes it.",
                 card=Card.parse(rules.bonus_card).symbol,
             )
         )
-    return "\n".join(parts)
+    return lines
 
 
 # ---------------------------------------------------------------- lobby
 
 
-def lobby_text(tr: Tr, table: Table) -> str:
-    """The lobby: who opened the table, its rules, its seats (`bot.telegram.draw.lobby`
-    adds its buttons)."""
-    lines = [
-        tr("♥ <b>Hearts</b> — table opened by {creator}", creator=who(table.creator_name)),
-        esc(rules_summary(tr, table)),
+def lobby_screen(table: Table) -> Words:
+    """The lobby: who opened the table, its rules, its seats, and its buttons (join,
+    leave, a computer, rules, start, cancel, and the host's ✖ for each seat but their
+    own)."""
+    lines: list[Part] = [
+        msg("♥ <b>Hearts</b> — table opened by {creator}", creator=Name(table.creator_name)),
+        Text(rules_summary_part(table)),
         "",
+        msg("<b>Seats</b>"),
     ]
-    lines.append(tr("<b>Seats</b>"))
     for number, seat in enumerate(table.seats, start=1):
+        sitting: Part
         if seat is None:
-            sitting = tr("— empty —")
+            sitting = msg("— empty —")
         elif seat.kind == "computer":
-            sitting = tr("🤖 {name}", name=who(seat.name))
+            sitting = msg("🤖 {name}", name=Name(seat.name))
         else:
-            sitting = who(seat.name)
-        lines.append(f"{number}. {sitting}")
+            sitting = Name(seat.name)
+        lines.append(Joined((f"{number}.", sitting), " "))
     for name in table.ui.pending.values():
-        lines.append("   " + tr("{name} (opening their DM…)", name=who(name)))
+        lines.append(Joined(("   ", msg("{name} (opening their DM…)", name=Name(name))), ""))
     lines += [
         "",
-        tr(
+        msg(
             "Tap <b>Join</b> to sit down. Empty seats are filled with computer "
             "players when the game starts. The host can empty a seat with ✖."
         ),
     ]
-    return "\n".join(lines)
+    rows: list[tuple[Button, ...]] = [
+        (Button(msg("✋ Join"), SitDown()), Button(msg("🚪 Leave"), StandUp())),
+        (Button(msg("🤖 Add computer"), AddComputerSeat()), Button(msg("⚙ Rules"), OpenRules())),
+        (Button(msg("▶ Start"), StartGame()), Button(msg("✖ Cancel"), CancelTable())),
+    ]
+    # The host can empty any seat but their own ("✖ 2" empties seat 2).
+    removable = tuple(
+        Button(msg("✖ {seat}", seat=n + 1), ClearSeat(n))
+        for n, seat in enumerate(table.seats)
+        if seat is not None and seat.user_id != table.creator_id
+    )
+    if removable:
+        rows.append(removable)
+    return Words(tuple(lines), tuple(rows), table.id)
 
 
 RULE_CHOICES: dict[str, tuple[str, ...]] = {
@@ -258,19 +288,20 @@ def current_rule_values(table: Table) -> dict[str, str]:
     }
 
 
-def choice_label(tr: Tr, option: str, value: str) -> str:
+def choice_label(option: str, value: str) -> Part:
+    """How the rules menu names one value of an option."""
     if option == "variant":
-        return tr(VARIANTS[value])
+        return Msg(VARIANTS[value])
     if option == "moon":
-        return tr(MOONS[value])
+        return Msg(MOONS[value])
     if option == "timer":
-        return timer_text(tr, int(value))
+        return seat_screen.timer_text(int(value))
     if option == "level":
-        return tr(LEVEL_NAMES[value])
+        return Msg(LEVEL_NAMES[value])
     if option == "first":
-        return tr(FIRST_TRICK[value])
+        return Msg(FIRST_TRICK[value])
     if option in ("queen", "tracker", "hints"):
-        return tr(ON_OFF[value])
+        return Msg(ON_OFF[value])
     return value
 
 
@@ -304,40 +335,53 @@ RULE_ICONS = {
 row says what it sets however narrow a phone makes its buttons."""
 
 
-def rules_menu_text(tr: Tr, table: Table) -> str:
-    """The host's menu: a line per option that applies to the variant ("🎯 Target: 100");
-    `bot.telegram.draw.rules_menu` adds a row of buttons for each."""
+def rules_screen(table: Table) -> Words:
+    """The host's menu: a line per option that applies to the variant ("🎯 Target: 100")
+    and a row of buttons for each, every button marked with the option's icon ("🎯
+    •100"), then « Back."""
     current = current_rule_values(table)
-    lines = [tr("⚙ <b>Table rules</b> — tap to change"), esc(rules_summary(tr, table)), ""]
+    lines: list[Part] = [
+        msg("⚙ <b>Table rules</b> — tap to change"),
+        Text(rules_summary_part(table)),
+        "",
+    ]
+    rows: list[tuple[Button, ...]] = []
     for option in rule_options(table.rules):
-        label = f"{RULE_ICONS[option]} {tr(RULE_LABELS[option])}"
-        lines.append(
-            tr(
-                "{label}: <b>{value}</b>",
-                label=label,
-                value=esc(choice_label(tr, option, current[option])),
-            )
-        )
+        icon = RULE_ICONS[option]
+        label = Joined((icon, Msg(RULE_LABELS[option])), " ")
+        value = choice_label(option, current[option])
+        lines.append(msg("{label}: <b>{value}</b>", label=label, value=Text(value)))
+        row: list[Button] = []
+        for choice in RULE_CHOICES[option]:
+            said = choice_label(option, choice)
+            if choice == current[option]:
+                said = Joined(("•", said), "")
+            row.append(Button(Joined((icon, said), " "), ChooseRule(option, choice)))
+        width = RULE_ROW.get(option, 2)
+        rows.extend(tuple(row[i : i + width]) for i in range(0, len(row), width))
     lines += [
         "",
-        tr(
+        msg(
             "💡 Hints show what the expert computer would play, and why. They are never "
             "offered at tournament tables."
         ),
     ]
-    return "\n".join(lines)
+    rows.append((Button(msg("« Back"), CloseRules()),))
+    return Words(tuple(lines), tuple(rows), table.id)
 
 
 # ---------------------------------------------------------------- play
 
 
-def winners_text(tr: Tr, table: Table, winners: Sequence[int]) -> str:
-    return say(tr, seat_screen.winners(table, list(winners)), HTML)
-
-
-def table_message(tr: Tr, table: Table) -> str:
-    """The group's one table message."""
-    return "\n".join(say(tr, line, HTML) for line in group_screen(table).lines)
+def game_over_lines(table: Table, winners: Sequence[int], ratings: Part | None) -> list[Part]:
+    """The game's end as the group is told it (the chart's caption): who won, and each
+    person's rating change."""
+    lines: list[Part] = [
+        msg(
+            "🏁 <b>Game over!</b> {winners} won.", winners=seat_screen.winners(table, list(winners))
+        )
+    ]
+    return lines if ratings is None else [*lines, ratings]
 
 
 def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
@@ -418,18 +462,23 @@ def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
     return GroupScreen(game=table.id, lines=tuple(lines), actions=actions)
 
 
-def cancelled(tr: Tr, table: Table) -> str:
-    """The table's message after its game was cancelled: the standings it stopped at."""
+def cancelled_lines(table: Table) -> list[Part]:
+    """The table's message after it was cancelled: a lobby says so; a game, the standings
+    it stopped at."""
     game = table.game
-    assert game is not None
-    lines = [tr("♥ <b>Hearts</b> · ✖ cancelled during hand {hand}", hand=game.hand_number), ""]
+    if game is None:
+        return [seat_screen.CANCELLED]
+    lines: list[Part] = [
+        msg("♥ <b>Hearts</b> · ✖ cancelled during hand {hand}", hand=game.hand_number),
+        "",
+    ]
     for seat, total in enumerate(game.scores):
-        lines.append(f"{who(table.name(seat))}: {format_total(total)}")
-    return "\n".join(lines)
+        lines.append(Joined((Name(table.name(seat)), f": {format_total(total)}"), ""))
+    return lines
 
 
 def hand_result(tr: Tr, table: Table, result: HandResult) -> str:
-    """A hand's result, as the group is told it."""
+    """A hand's result, as the group is told it, in Telegram's HTML (`/scores`)."""
     return "\n".join(say(tr, line, HTML) for line in hand_result_lines(table, result))
 
 

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from bot.basics import Person, UserError
 from bot.core.commands import SetRules
-from bot.core.effects import Urgency
 from bot.core.runner import Runner
 from bot.i18n import NOTHING, Msg, msg
 from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table, TableOptions
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.telegram import draw
 from engine import Rules
 from engine.rules import Variant
 from storage import People
@@ -46,9 +44,8 @@ class RulesMenu:
         """Open the menu in the table's message (`show`), or go back to the lobby."""
         async with self.registry.lock(game_id):
             table = await self._menu_table(game_id, person)
-            screen = draw.rules_menu if show else draw.lobby
             # The press gets no toast: the menu itself is the answer.
-            self.screens.edit_table_message(table, screen, Urgency.NOW)
+            self.screens.show_rules(table, show)
             return NOTHING
 
     async def set_rule(self, game_id: int, person: Person, option: str, value: str) -> Msg:
@@ -75,7 +72,7 @@ class RulesMenu:
                     )
                 )
             finally:
-                self.screens.edit_table_message(table, draw.rules_menu, Urgency.NOW)
+                self.screens.show_rules(table)
             return msg("Rules changed.")
 
 

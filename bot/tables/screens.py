@@ -1,30 +1,128 @@
 """What each chat shows of a table: the group's table message and posts, each player's
-living DM, and the ids of those messages (kept to edit them, and after a restart)."""
+living DM, and the ids of those messages (kept to edit them, and after a restart).
+
+`Screens` decides which screen goes where, when and with what `Urgency`, and makes it as
+data (`bot.tables.seat_screen`, `bot.tables.render`); a `Display`, the port it declares,
+draws and sends it (the Telegram adapter's, `bot.telegram.display.TelegramDisplay`)."""
 
 from __future__ import annotations
 
-import functools
+import asyncio
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from telegram import InlineKeyboardMarkup
-
 from bot.basics import Person
 from bot.core.effects import Urgency
-from bot.i18n import Msg, Say, Tr
+from bot.i18n import Msg, Tr, msg
 from bot.languages import Languages
 from bot.tables import render
 from bot.tables.model import Table
+from bot.tables.parts import Name, Part
 from bot.tables.registry import TableRegistry
-from bot.telegram import draw
-from bot.telegram.outbox import Outbox
+from bot.tables.seat_screen import Button, OpenDmToSit, Screen, Words, seat_screen
 from bot.timers import Background
 from engine import Game
 from storage import People
 
 log = logging.getLogger(__name__)
+
+
+class NotShown(Exception):
+    """The chat refused a message (the adapter's error, said in its words)."""
+
+
+class Display(Protocol):
+    """How screens reach people: drawn in the reader's language and sent, each kind of
+    request at its own default pace unless given an `Urgency` (`bot.telegram.display`)."""
+
+    page: bool
+    """Whether the table page is served (its buttons are offered)."""
+
+    def post(
+        self,
+        chat_id: int,
+        tr: Tr,
+        screen: Screen,
+        thread_id: int | None = None,
+        *,
+        notify: bool = True,
+        photo: bytes | None = None,
+        urgency: Urgency | None = None,
+    ) -> Awaitable[int | None]:
+        """Send without waiting, in order per chat; awaited: the message's id (None: not
+        sent)."""
+        ...
+
+    async def send(
+        self, chat_id: int, tr: Tr, screen: Screen, thread_id: int | None = None
+    ) -> int | None:
+        """Send now; the message's id, None if the chat blocked the bot; `NotShown` if
+        the chat refused it otherwise."""
+        ...
+
+    def edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        tr: Tr,
+        screen: Screen,
+        thread_id: int | None = None,
+        *,
+        urgency: Urgency | None = None,
+    ) -> None: ...
+
+    def edit_later(
+        self,
+        chat_id: int,
+        message_id: int,
+        screen: Callable[[], tuple[Tr, Screen]],
+        thread_id: int | None = None,
+        *,
+        urgency: Urgency | None = None,
+    ) -> None:
+        """Edit to what `screen` makes when the edit's turn comes (the latest state)."""
+        ...
+
+    async def delete(self, chat_id: int, message_id: int) -> None: ...
+
+    def is_gone(self, chat_id: int) -> bool:
+        """Whether the chat removed or blocked the bot."""
+        ...
+
+
+class Postbox(Protocol):
+    """Sentences already said, posted as they are (`bot.telegram.outbox.Outbox`): for the
+    collaborators that still post their own (the turn clock's nudges)."""
+
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: None = None,
+        thread_id: int | None = None,
+        *,
+        notify: bool = True,
+        wanted: Callable[[], bool] | None = None,
+        priority: int = ...,
+    ) -> int | None: ...
+
+    def post(
+        self,
+        chat_id: int,
+        text: str,
+        markup: None = None,
+        thread_id: int | None = None,
+        *,
+        notify: bool = True,
+        priority: int = ...,
+        wanted: Callable[[], bool] | None = None,
+    ) -> asyncio.Task[int | None]: ...
+
+    async def delete(self, chat_id: int, message_id: int) -> None: ...
+
+    def resume_chat(self, chat_id: int) -> bool: ...
 
 
 class Pages(Protocol):
@@ -46,28 +144,26 @@ class NoPages:
 
 
 class Screens:
-    """Brings every message of a table up to date through the `Outbox`, without waiting
-    for Telegram: the latest state is rendered when a message's turn comes."""
+    """Brings every message of a table up to date through its `Display`, without waiting
+    for Telegram: the latest state is drawn when a message's turn comes."""
 
     def __init__(
         self,
         registry: TableRegistry,
-        outbox: Outbox,
+        display: Display,
         background: Background,
-        bot_username: str,
         languages: Languages,
         people: People,
-        webapp_url: str | None = None,
+        outbox: Postbox,
     ) -> None:
-        """`webapp_url`: the table page's address (``WEBAPP_URL``); without it no button
-        opens the page."""
+        """`outbox`: the raw sentences some tables' collaborators still post themselves
+        (the turn clock's nudges)."""
         self.registry = registry
         self.languages = languages
         self.people = people
+        self.display = display
         self.outbox = outbox
         self.background = background
-        self.bot_username = bot_username
-        self.webapp_url = webapp_url
         self.lean = True
         """Whether the presser's screen goes first and others' wait out a trick in progress
         (see `show_all`); False: the order before the table page (`./dev bench load
@@ -76,7 +172,6 @@ class Screens:
         """Told of every change of a seat's screen; set when the table page is served."""
         self._notices: dict[tuple[int, int], _Notice] = {}
         """The group's idle notice each (table, seat) is in, with the lines it shows."""
-        outbox.on_replaced = self.message_replaced
 
     # ------------------------------------------------------------------ languages
 
@@ -88,10 +183,17 @@ class Screens:
         """The language of a person's DM."""
         return self.languages.person(user_id)
 
-    def tell(self, user_id: int, said: Msg | Say) -> None:
-        """Post a line to a person's DM, in their language (without waiting)."""
-        tr = self.person(user_id)
-        self.outbox.post(user_id, tr(said) if isinstance(said, Msg) else said(tr))
+    def tell(self, user_id: int, said: Part | Words) -> None:
+        """Post a line (or lines) to a person's DM, in their language (without waiting)."""
+        self.display.post(user_id, self.person(user_id), _words(said))
+
+    def edit_words(self, user_id: int, message_id: int, said: Part) -> None:
+        """A person's DM message edited to a line, its buttons gone."""
+        self.display.edit(user_id, message_id, self.person(user_id), _words(said))
+
+    def is_gone(self, chat_id: int) -> bool:
+        """Whether the chat removed or blocked the bot."""
+        return self.display.is_gone(chat_id)
 
     def redraw_in_language(self, chat_id: int) -> None:
         """After ``/language``: a group's open table messages, or a person's living DM
@@ -115,49 +217,55 @@ class Screens:
 
     # ------------------------------------------------------------------ the group
 
+    async def send_lobby(self, table: Table) -> int | None:
+        """Post a new lobby's message now; its id (None: not sent, `NotShown`: refused)."""
+        return await self.display.send(
+            table.chat_id, self.group(table), render.lobby_screen(table), table.thread_id
+        )
+
     def show_lobby(self, table: Table) -> None:
         if table.ui.table_message_id is None:
             return
         # Shown after someone joined, left or changed something: they are looking at it.
-        self.edit_table_message(table, draw.lobby, Urgency.MOVED)
+        self.edit_table_message(table, render.lobby_screen(table), Urgency.MOVED)
 
-    def edit_table_message(
-        self,
-        table: Table,
-        screen: Callable[[Tr, Table], tuple[str, InlineKeyboardMarkup | None]],
-        urgency: Urgency,
-    ) -> None:
+    def show_rules(self, table: Table, show: bool = True) -> None:
+        """The rules menu in the table's message (`show`), or the lobby again: the host
+        pressed there."""
+        screen = render.rules_screen(table) if show else render.lobby_screen(table)
+        self.edit_table_message(table, screen, Urgency.NOW)
+
+    def edit_table_message(self, table: Table, screen: Words, urgency: Urgency) -> None:
         """Show a lobby, its rules menu or an end in the table's message in the group."""
         assert table.ui.table_message_id is not None
-        text, markup = screen(self.group(table), table)
-        self.outbox.edit(
+        self.display.edit(
             table.chat_id,
             table.ui.table_message_id,
-            text,
-            markup,
+            self.group(table),
+            screen,
             table.thread_id,
-            priority=draw.PRIORITY[urgency],
+            urgency=urgency,
         )
 
     def show_table(self, table: Table) -> None:
         if table.ui.table_message_id is None or not shows_play(table):
             return
+        page = self.display.page
 
-        def screen() -> tuple[str, InlineKeyboardMarkup | None]:
-            tr = self.group(table)
-            markup = draw.table_buttons(tr, table, self.bot_username, self.webapp_url)
-            return render.table_message(tr, table), markup
+        def screen() -> tuple[Tr, Screen]:
+            return self.group(table), render.group_screen(table, page=page)
 
-        self.outbox.edit_later(table.chat_id, table.ui.table_message_id, screen, table.thread_id)
+        self.display.edit_later(table.chat_id, table.ui.table_message_id, screen, table.thread_id)
 
-    def announce(self, table: Table, said: Msg | Say) -> None:
+    def announce(self, table: Table, said: Part | Words) -> None:
         """Post to the group, in its language (in order, without waiting for Telegram)."""
         if table.tournament_id is not None:
             return  # a tournament's group follows the tournament's status message instead
-        text = self._said(self.group(table), said)
-        self.outbox.post(table.chat_id, text, thread_id=table.thread_id, notify=False)
+        self.display.post(
+            table.chat_id, self.group(table), _words(said), table.thread_id, notify=False
+        )
 
-    def announce_end(self, table: Table, said: Msg | Say) -> None:
+    def announce_end(self, table: Table, said: Words) -> None:
         """The game's end, once: the chart with the result as its caption (the table's
         message shows the final standings and the rematch button)."""
         if table.tournament_id is not None:
@@ -169,12 +277,7 @@ class Screens:
             log.exception("score chart for game %s failed", table.id)
             self.announce(table, said)
         else:
-            text = self._said(tr, said)
-            self.outbox.post(table.chat_id, text, thread_id=table.thread_id, photo=png)
-
-    @staticmethod
-    def _said(tr: Tr, said: Msg | Say) -> str:
-        return tr(said) if isinstance(said, Msg) else said(tr)
+            self.display.post(table.chat_id, tr, said, table.thread_id, photo=png)
 
     def idle_notice(self, table: Table, said: dict[int, Msg]) -> None:
         """One group message per spell of timeouts, edited as the spell goes on (a timeout,
@@ -196,22 +299,19 @@ class Screens:
                 self._notices[(table.id, seat)] = notice
             notice.lines[seat] = line
         mine = [n for (game_id, _), n in self._notices.items() if game_id == table.id]
+        tr = self.group(table)
         for notice in {id(n): n for n in mine}.values():
             if notice is not fresh and notice.message_id and set(notice.lines) & set(said):
-                self.outbox.edit(
-                    table.chat_id,
-                    notice.message_id,
-                    self._notice_text(table, notice),
-                    None,
-                    table.thread_id,
+                self.display.edit(
+                    table.chat_id, notice.message_id, tr, notice.words(), table.thread_id
                 )
             # A notice still on its way is edited to its newest lines when it arrives.
         if not fresh.lines:
             return
         for seat in fresh.lines:
             ids[seat] = 0
-        text = self._notice_text(table, fresh)
-        sent = self.outbox.post(table.chat_id, text, thread_id=table.thread_id, notify=False)
+        shown = fresh.words()
+        sent = self.display.post(table.chat_id, tr, shown, table.thread_id, notify=False)
 
         async def keep_id() -> None:
             new_id = await sent
@@ -222,29 +322,21 @@ class Screens:
                 if ids.get(seat) == 0:
                     ids[seat] = new_id
             self.registry.save_soon(table)
-            if self._notice_text(table, fresh) != text:
-                latest = self._notice_text(table, fresh)
-                self.outbox.edit(table.chat_id, new_id, latest, None, table.thread_id)
+            if fresh.words() != shown:
+                latest = fresh.words()
+                self.display.edit(table.chat_id, new_id, self.group(table), latest, table.thread_id)
 
         self.background.spawn(keep_id())
 
-    def _notice_text(self, table: Table, notice: _Notice) -> str:
-        tr = self.group(table)
-        return "\n".join(tr(notice.lines[seat]) for seat in sorted(notice.lines))
-
     async def ask_to_open_dm(self, table: Table, person: Person) -> None:
-        tr = self.group(table)
-        markup = draw.open_dm_button(tr, self.bot_username, table.join_token)
-        self.outbox.post(
-            table.chat_id,
-            tr(
-                "{name}, I can't message you yet. Tap below, press <b>Start</b> in our "
-                "chat, and your seat is yours.",
-                name=render.who(person.name),
-            ),
-            markup,
-            table.thread_id,
+        said = msg(
+            "{name}, I can't message you yet. Tap below, press <b>Start</b> in our "
+            "chat, and your seat is yours.",
+            name=Name(person.name),
         )
+        button = Button(msg("Open my cards in a DM"), OpenDmToSit(table.join_token))
+        screen = Words((said,), ((button,),), table.id)
+        self.display.post(table.chat_id, self.group(table), screen, table.thread_id)
 
     # ------------------------------------------------------------------ the players' DMs
 
@@ -281,7 +373,7 @@ class Screens:
             self.show_dm(table, seat, urgency)
 
     def show_dm(self, table: Table, seat: int, urgency: Urgency = Urgency.EDIT) -> None:
-        """Bring a player's DM up to date (rendered when sent: the latest state wins), and
+        """Bring a player's DM up to date (drawn when sent: the latest state wins), and
         their table page if it is open.
 
         While the page is open, the DM is edited only when its reader pressed in it or a
@@ -303,8 +395,12 @@ class Screens:
         ):
             return
         tr = self.person(s.user_id)
-        screen = functools.partial(draw.dm, tr, table, seat, webapp=self.webapp_url)
-        self.outbox.edit_later(s.user_id, message_id, screen, priority=draw.PRIORITY[urgency])
+        page = self.display.page
+
+        def screen() -> tuple[Tr, Screen]:
+            return tr, seat_screen(table, seat, page=page)
+
+        self.display.edit_later(s.user_id, message_id, screen, urgency=urgency)
 
     def post_dm(self, table: Table, seat: int) -> None:
         """Send a player's living DM without waiting; its id is kept when it is known."""
@@ -312,8 +408,8 @@ class Screens:
         if s is None or s.user_id is None or not shows_play(table):
             return
         user_id, name = s.user_id, s.name
-        text, markup = draw.dm(self.person(user_id), table, seat, webapp=self.webapp_url)
-        sent = self.outbox.post(user_id, text, markup, priority=draw.PRIORITY[Urgency.NOW])
+        screen = seat_screen(table, seat, page=self.display.page)
+        sent = self.display.post(user_id, self.person(user_id), screen, urgency=Urgency.NOW)
 
         async def keep_id() -> None:
             message_id = await sent
@@ -333,8 +429,8 @@ class Screens:
         table.ui.dm_message_ids.pop(seat, None)
         if s is None or s.user_id is None or not shows_play(table):
             return
-        text, markup = draw.dm(self.person(s.user_id), table, seat, webapp=self.webapp_url)
-        message_id = await self.outbox.send(s.user_id, text, markup)
+        screen = seat_screen(table, seat, page=self.display.page)
+        message_id = await self.display.send(s.user_id, self.person(s.user_id), screen)
         if message_id is None:
             await self.people.set_dm_open(s.user_id, False)
             await self.ask_to_open_dm(table, Person(s.user_id, s.name))
@@ -348,10 +444,10 @@ class Screens:
         for ids in (table.ui.nudge_message_ids, table.ui.reminder_message_ids):
             message_id = ids.pop(seat, None)
             if message_id is not None and s is not None and s.user_id is not None:
-                await self.outbox.delete(s.user_id, message_id)
+                await self.display.delete(s.user_id, message_id)
 
     async def message_replaced(self, chat_id: int, old_id: int, new_id: int) -> None:
-        """The outbox sent a message anew (the old one could not be edited)."""
+        """The adapter sent a message anew (the old one could not be edited)."""
         for table in self.registry.showing_in(chat_id):
             if table.chat_id == chat_id and table.ui.table_message_id == old_id:
                 table.ui.table_message_id = new_id
@@ -362,12 +458,19 @@ class Screens:
             self.registry.save_soon(table)
 
 
+def _words(said: Part | Words) -> Words:
+    return said if isinstance(said, Words) else Words((said,))
+
+
 @dataclass
 class _Notice:
     """One group message about seats that ran out of time (`Screens.idle_notice`)."""
 
     message_id: int | None = None
     lines: dict[int, Msg] = field(default_factory=dict)
+
+    def words(self) -> Words:
+        return Words(tuple(self.lines[seat] for seat in sorted(self.lines)))
 
 
 def shows_play(table: Table) -> bool:

@@ -97,6 +97,63 @@ class NewGame:
     """🔁 New game: the same seats and rules (the group's button under a finished game)."""
 
 
+@dataclass(frozen=True)
+class SitDown:
+    """✋ Join: take a seat in the lobby."""
+
+
+@dataclass(frozen=True)
+class StandUp:
+    """🚪 Leave the lobby."""
+
+
+@dataclass(frozen=True)
+class AddComputerSeat:
+    """🤖 Add computer (the host)."""
+
+
+@dataclass(frozen=True)
+class OpenRules:
+    """⚙ Rules: the host's rules menu, in the lobby's message."""
+
+
+@dataclass(frozen=True)
+class CloseRules:
+    """« Back from the rules menu to the lobby."""
+
+
+@dataclass(frozen=True)
+class ChooseRule:
+    """One value of one option in the rules menu."""
+
+    option: str
+    value: str
+
+
+@dataclass(frozen=True)
+class StartGame:
+    """▶ Start (the host)."""
+
+
+@dataclass(frozen=True)
+class CancelTable:
+    """✖ Cancel the lobby (the host)."""
+
+
+@dataclass(frozen=True)
+class ClearSeat:
+    """✖ 2: the host empties a seat (counted from 0)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class OpenDmToSit:
+    """Open my cards in a DM, and be seated by it (the table's join token)."""
+
+    token: str
+
+
 Action = (
     TapCard
     | PassCards
@@ -107,6 +164,16 @@ Action = (
     | OpenTable
     | OpenDm
     | NewGame
+    | SitDown
+    | StandUp
+    | AddComputerSeat
+    | OpenRules
+    | CloseRules
+    | ChooseRule
+    | StartGame
+    | CancelTable
+    | ClearSeat
+    | OpenDmToSit
 )
 
 
@@ -193,6 +260,22 @@ class GroupScreen:
     game: int
     lines: tuple[Part, ...]
     actions: tuple[Button, ...]
+
+
+@dataclass(frozen=True)
+class Words:
+    """A message of sentences, and its buttons in rows (none: a message that only says):
+    the lobby, the rules menu, a hand's result, the game's end, a cancelled table, a
+    review, a line in a DM."""
+
+    lines: tuple[Part, ...]
+    rows: tuple[tuple[Button, ...], ...] = ()
+    game: int = 0
+    """The table the buttons act on."""
+
+
+Screen = SeatScreen | GroupScreen | Words
+"""Everything a chat is shown of a table, as data: an adapter draws it."""
 
 
 # ---------------------------------------------------------------- the words of a screen

@@ -1,9 +1,11 @@
 """The Telegram adapter's drawing: a `SeatScreen` as a DM's HTML text and inline keyboard,
-and the buttons of the group's messages (the lobby, the rules menu, the table's message).
+the group's `GroupScreen` and every `Words` (the lobby, the rules menu, results, notices)
+as a message and its buttons.
 
-Texts come from `bot.tables.render` and `bot.tables.seat_screen` (in Telegram's HTML,
-through `bot.tables.parts.HTML`); what a button does becomes its callback data here
-(`bot.telegram.callbacks`), the only place a screen's typed action meets Telegram's wire.
+The screens are data made in `bot.tables.seat_screen` and `bot.tables.render`; their
+sentences are written here in Telegram's HTML (`bot.tables.parts.HTML`), and what a button
+does becomes its callback data (`bot.telegram.callbacks`) or a link: the only place a
+screen's typed action meets Telegram's wire.
 """
 
 from __future__ import annotations
@@ -19,18 +21,30 @@ from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.parts import HTML, PLAIN, SUIT_ORDER, say
 from bot.tables.seat_screen import (
+    AddComputerSeat,
     AskHint,
     Button,
+    CancelTable,
     ChooseMoon,
+    ChooseRule,
+    ClearSeat,
+    CloseRules,
+    GroupScreen,
     HandCard,
     NewGame,
     OpenDm,
+    OpenDmToSit,
+    OpenRules,
     OpenTable,
     PassCards,
     Review,
     SeatScreen,
+    SitDown,
+    StandUp,
+    StartGame,
     TapCard,
     ToggleTracker,
+    Words,
     seat_screen,
 )
 from bot.telegram import callbacks as cb
@@ -97,7 +111,7 @@ def _button(tr: Tr, screen: SeatScreen, button: Button, webapp: str | None) -> I
             data = cb.button(cb.HINT, g, hand)
         case Review(reviewed):
             data = cb.button(cb.REVIEW, g, reviewed)
-        case OpenDm() | NewGame():
+        case _:
             raise ValueError(f"not a DM's button: {button.action}")
     return InlineKeyboardButton(label, callback_data=data)
 
@@ -151,88 +165,69 @@ def _balanced(buttons: list[InlineKeyboardButton], most: int) -> list[list[Inlin
 # ---------------------------------------------------------------- the group's messages
 
 
+def words(tr: Tr, screen: Words, bot_username: str = "") -> tuple[str, InlineKeyboardMarkup | None]:
+    """A message of sentences (the lobby, the rules menu, a result, a notice, a line in a
+    DM) in HTML, its buttons in their rows; `bot_username`: whose DM a link opens."""
+    text = "\n".join(say(tr, line, HTML) for line in screen.lines)
+    rows = [[_group_button(tr, screen.game, b, bot_username) for b in row] for row in screen.rows]
+    return text, InlineKeyboardMarkup(rows) if rows else None
+
+
 def lobby(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
-    """The lobby and its buttons: join, leave, a computer, rules, start, cancel, and the
-    host's ✖ for each seat but their own."""
-    g = table.id
-    keyboard = [
-        [
-            InlineKeyboardButton(tr("✋ Join"), callback_data=cb.button(cb.JOIN, g)),
-            InlineKeyboardButton(tr("🚪 Leave"), callback_data=cb.button(cb.LEAVE, g)),
-        ],
-        [
-            InlineKeyboardButton(
-                tr("🤖 Add computer"), callback_data=cb.button(cb.ADD_COMPUTER, g)
-            ),
-            InlineKeyboardButton(tr("⚙ Rules"), callback_data=cb.button(cb.RULES, g)),
-        ],
-        [
-            InlineKeyboardButton(tr("▶ Start"), callback_data=cb.button(cb.START, g)),
-            InlineKeyboardButton(tr("✖ Cancel"), callback_data=cb.button(cb.CANCEL, g)),
-        ],
-    ]
-    # The host can empty any seat but their own ("✖ 2" empties seat 2).
-    removable = [
-        InlineKeyboardButton(
-            tr("✖ {seat}", seat=n + 1), callback_data=cb.button(cb.KICK, g, 0, str(n))
-        )
-        for n, seat in enumerate(table.seats)
-        if seat is not None and seat.user_id != table.creator_id
-    ]
-    if removable:
-        keyboard.append(removable)
-    return render.lobby_text(tr, table), InlineKeyboardMarkup(keyboard)
+    """The lobby and its buttons (`bot.tables.render.lobby_screen`)."""
+    text, markup = words(tr, render.lobby_screen(table))
+    assert markup is not None
+    return text, markup
 
 
 def rules_menu(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
-    """The host's menu, with a row of buttons for each option that applies to the variant,
-    each marked with the option's icon ("🎯 •100")."""
-    current = render.current_rule_values(table)
-    keyboard: list[list[InlineKeyboardButton]] = []
-    for option in render.rule_options(table.rules):
-        icon = render.RULE_ICONS[option]
-        row: list[InlineKeyboardButton] = []
-        for value in render.RULE_CHOICES[option]:
-            text = render.choice_label(tr, option, value)
-            if value == current[option]:
-                text = f"•{text}"
-            row.append(
-                InlineKeyboardButton(
-                    f"{icon} {text}",
-                    callback_data=cb.button(cb.SET_RULE, table.id, 0, f"{option}={value}"),
-                )
-            )
-        width = render.RULE_ROW.get(option, 2)
-        keyboard.extend(row[i : i + width] for i in range(0, len(row), width))
-    keyboard.append(
-        [InlineKeyboardButton(tr("« Back"), callback_data=cb.button(cb.BACK, table.id))]
-    )
-    return render.rules_menu_text(tr, table), InlineKeyboardMarkup(keyboard)
+    """The host's rules menu and its rows of buttons (`bot.tables.render.rules_screen`)."""
+    text, markup = words(tr, render.rules_screen(table))
+    assert markup is not None
+    return text, markup
 
 
-def table_buttons(
-    tr: Tr, table: Table, bot_username: str, webapp: str | None
-) -> InlineKeyboardMarkup | None:
-    """Under the group's table message: the DM and the table page while the game is
-    played; 🔁 New game once it is over (not at a tournament)."""
-    screen = render.group_screen(table, page=webapp is not None)
+def group(
+    tr: Tr, screen: GroupScreen, bot_username: str
+) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The group's table message: its lines, and under them the DM and the table page
+    while the game is played, 🔁 New game once it is over (not at a tournament)."""
+    text = "\n".join(say(tr, line, HTML) for line in screen.lines)
+    row = [_group_button(tr, screen.game, button, bot_username) for button in screen.actions]
+    return text, InlineKeyboardMarkup([row]) if row else None
+
+
+def _group_button(tr: Tr, g: int, button: Button, bot_username: str) -> InlineKeyboardButton:
+    label = say(tr, button.label, PLAIN)
     url = f"https://t.me/{bot_username}"
-    row = []
-    for button in screen.actions:
-        label = say(tr, button.label, PLAIN)
-        match button.action:
-            case OpenDm():
-                row.append(InlineKeyboardButton(label, url=url))
-            case OpenTable():
-                # The bot's main Mini App (set in @BotFather), opened at this table.
-                row.append(InlineKeyboardButton(label, url=f"{url}?startapp=g{screen.game}"))
-            case NewGame():
-                data = cb.button(cb.REMATCH, screen.game)
-                row.append(InlineKeyboardButton(label, callback_data=data))
-    return InlineKeyboardMarkup([row]) if row else None
-
-
-def open_dm_button(tr: Tr, bot_username: str, join_token: str) -> InlineKeyboardMarkup:
-    """The button that opens a person's DM with the bot and seats them."""
-    url = f"https://t.me/{bot_username}?start=j{join_token}"
-    return InlineKeyboardMarkup([[InlineKeyboardButton(tr("Open my cards in a DM"), url=url)]])
+    match button.action:
+        case OpenDm():
+            return InlineKeyboardButton(label, url=url)
+        case OpenDmToSit(token):
+            return InlineKeyboardButton(label, url=f"{url}?start=j{token}")
+        case OpenTable():
+            # The bot's main Mini App (set in @BotFather), opened at this table.
+            return InlineKeyboardButton(label, url=f"{url}?startapp=g{g}")
+        case NewGame():
+            data = cb.button(cb.REMATCH, g)
+        case SitDown():
+            data = cb.button(cb.JOIN, g)
+        case StandUp():
+            data = cb.button(cb.LEAVE, g)
+        case AddComputerSeat():
+            data = cb.button(cb.ADD_COMPUTER, g)
+        case OpenRules():
+            data = cb.button(cb.RULES, g)
+        case CloseRules():
+            data = cb.button(cb.BACK, g)
+        case ChooseRule(option, value):
+            data = cb.button(cb.SET_RULE, g, 0, f"{option}={value}")
+        case StartGame():
+            data = cb.button(cb.START, g)
+        case CancelTable():
+            data = cb.button(cb.CANCEL, g)
+        case ClearSeat(seat):
+            data = cb.button(cb.KICK, g, 0, str(seat))
+        case _:
+            raise ValueError(f"not a group's button: {button.action}")
+    return InlineKeyboardButton(label, callback_data=data)

@@ -26,17 +26,22 @@ from bot.basics import UserError
 from bot.core import effects, phases
 from bot.core.commands import (
     AddComputer,
+    AskHint,
+    AskReview,
     Cancel,
     ChooseCard,
     Command,
     Deal,
     EmptySeat,
+    GiveHint,
     MakeMove,
     Mover,
+    OpenLobby,
     Rejoin,
     SetRules,
     Sit,
     Stand,
+    Start,
     TakeOver,
     TimeOut,
     Wait,
@@ -235,7 +240,12 @@ def _legal(game: Game, rng: random.Random) -> Move:
     return Move.moon(game.moon_shooter, rng.choice(MOON_CHOICES))
 
 
-async def _open_lab(path: Path, players: int, seed: int) -> Lab:
+async def _open_lab(
+    path: Path, players: int, seed: int, empty: int = 0, refuse_start: bool = False
+) -> Lab:
+    """A table dealt and stored; `empty`: how many of its computers' seats are empty in
+    the lobby, filled by the host's Start (one person waiting to sit too); `refuse_start`:
+    storage refuses the first Start, which leaves the lobby as it was."""
     storage = await open_storage(path)
     registry = TableRegistry(storage.games, Background())
     runner = Runner()
@@ -254,6 +264,10 @@ async def _open_lab(path: Path, players: int, seed: int) -> Lab:
 
     runner.on(effects.StoreCancel, store_cancel)
     table = _table(players)
+    for n in range(players - empty, players):
+        table.seats[n] = None
+    if empty:
+        table.ui.pending[300] = "Waiting"
     for _, s in table.humans():
         assert s.user_id is not None
         await storage.people.upsert_user(s.user_id, s.name, None)
@@ -273,7 +287,28 @@ async def _open_lab(path: Path, players: int, seed: int) -> Lab:
     storage.games.record_move = record_move  # type: ignore[method-assign]
     others = [k for k in effects.ORDER if k not in effects.DURABLE]
     _recording(runner, lab.seen, *others)
-    await runner.run(table, Deal(Game(table.rules, seed=seed)))
+    if not empty and not refuse_start:
+        await runner.run(table, Deal(Game(table.rules, seed=seed)))
+        return lab
+    if refuse_start:
+        real_start = storage.games.start_game
+
+        async def refuse(*args: Any, **kwargs: Any) -> None:
+            storage.games.start_game = real_start  # type: ignore[method-assign]
+            raise OSError("disk full")
+
+        storage.games.start_game = refuse  # type: ignore[method-assign]
+        seats, pending = _seats(table), dict(table.ui.pending)
+        with pytest.raises(OSError):
+            await runner.run(table, Start(Game(table.rules, seed=seed)))
+        assert table.phase is Phase.LOBBY and table.game is None
+        assert _seats(table) == seats and table.ui.pending == pending
+        assert lab.seen == []
+        stored = Table.from_stored(await storage.games.load_game(table.id))
+        assert stored.phase is Phase.LOBBY and _seats(stored) == seats
+    await runner.run(table, Start(Game(table.rules, seed=seed)))
+    assert None not in table.seats and not table.ui.pending
+    assert [s.kind for s in table.seats[players - empty :] if s] == ["computer"] * empty
     return lab
 
 
@@ -376,6 +411,70 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
     await _assert_stored_as_in_memory(lab)
 
 
+async def _rematch(lab: Lab, rng: random.Random) -> None:
+    """🔁 New game after the table's game: a new lobby with its rules, its host and the
+    game's computers and free people seated, stored (once after storage refused it), and
+    read back from storage as it is in memory."""
+    old = lab.table
+    people = [s for s in old.seats if s is not None and s.kind == "human"]
+    host = rng.choice([*people, Seat("human", "Stranger", 900)])
+    assert host.user_id is not None
+    await lab.storage.people.upsert_user(host.user_id, host.name, None)
+    free = frozenset(s.user_id for s in people if s.user_id is not None and rng.random() < 0.6)
+    command = OpenLobby(
+        host.user_id, host.name, rng.random() < 0.8, rng.random() < 0.7, tuple(old.seats), free
+    )
+    new = Table(
+        id=0,
+        chat_id=old.chat_id,
+        thread_id=None,
+        chat_title=old.chat_title,
+        creator_id=host.user_id,
+        creator_name=host.name,
+        rules=old.rules,
+        options=old.options,
+        seats=[None] * old.rules.players,
+    )
+
+    async def create(table: Table, _: effects.CreateLobby) -> None:
+        table.id = await lab.storage.games.create_lobby(
+            table.chat_id,
+            None,
+            host.user_id,
+            table.rules,
+            table.stored_seats(),
+            table.stored_meta(),
+        )
+
+    if rng.random() < 0.3:
+
+        async def refuse(table: Table, _: effects.CreateLobby) -> None:
+            raise OSError("disk full")
+
+        with pytest.raises(OSError):
+            await lab.runner.run(new, command, {effects.CreateLobby: refuse})
+        assert new.seats == [None] * old.rules.players and not new.ui.pending and new.id == 0
+    await lab.runner.run(new, command, {effects.CreateLobby: create})
+    # The host first, then the game's seats in order while a seat is empty.
+    wanted: list[tuple[str, int | None]] = []
+    if command.host_free and command.host_dm_open:
+        wanted.append(("human", host.user_id))
+    for s in old.seats:
+        if s is not None and len(wanted) < len(new.seats):
+            if s.kind == "computer":
+                wanted.append(("computer", None))
+            elif s.user_id in free and s.user_id != host.user_id:
+                wanted.append(("human", s.user_id))
+    assert [(s.kind, s.user_id) for s in new.seats if s is not None] == wanted
+    waiting = command.host_free and not command.host_dm_open
+    assert new.ui.pending == ({host.user_id: host.name} if waiting else {})
+    stored = await lab.storage.games.load_game(new.id)
+    again = Table.from_stored(stored)
+    assert stored.status == "lobby" and again.phase is Phase.LOBBY
+    assert _seats(again) == _seats(new) and again.ui.pending == new.ui.pending
+    assert again.rules == old.rules and again.options == old.options
+
+
 def _changes_phase(game: Game, move: Move) -> bool:
     after = game.copy()
     move.apply(after)
@@ -418,10 +517,13 @@ async def _directed(lab: Lab, kind: str, rng: random.Random) -> None:
     await _step(lab, "refused", rng)
 
 
-async def _run(players: int, seed: int, kinds: list[str]) -> set[Phase]:
+async def _run(
+    players: int, seed: int, kinds: list[str], empty: int = 0, refuse_start: bool = False
+) -> set[Phase]:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as directory:
-        lab = await _open_lab(Path(directory) / "hearts.db", players, seed)
+        path = Path(directory) / "hearts.db"
+        lab = await _open_lab(path, players, seed, empty, refuse_start)
         visited = {lab.table.phase}
         try:
             await _assert_stored_as_in_memory(lab)
@@ -433,6 +535,7 @@ async def _run(players: int, seed: int, kinds: list[str]) -> set[Phase]:
                     await _step(lab, "move" if kind == "burst" else kind, rng)
                     visited.add(lab.table.phase)
                 visited.add(lab.table.phase)
+            await _rematch(lab, rng)
         finally:
             await lab.storage.close()
     return visited
@@ -465,13 +568,18 @@ KINDS = st.sampled_from(
     seed=st.integers(0, 10_000),
     kinds=st.lists(KINDS, max_size=40),
     cancel=st.booleans(),
+    empty=st.integers(0, 2),
+    refuse_start=st.booleans(),
 )
 def test_any_sequence_of_commands_takes_declared_steps_and_storage_agrees(
-    players: int, seed: int, kinds: list[str], cancel: bool
+    players: int, seed: int, kinds: list[str], cancel: bool, empty: int, refuse_start: bool
 ) -> None:
-    """`cancel`: the sequence ends with the host's cancel (and a command after it)."""
+    """`cancel`: the sequence ends with the host's cancel (and a command after it);
+    `empty`, `refuse_start`: the game begins with the host's Start filling the lobby's
+    empty seats, after a Start storage refused (`_open_lab`)."""
     ending = ["cancel", "move"] if cancel else []
-    asyncio.run(asyncio.wait_for(_run(players, seed, [*kinds, *ending]), 120))
+    run = _run(players, seed, [*kinds, *ending], empty, refuse_start)
+    asyncio.run(asyncio.wait_for(run, 120))
 
 
 def test_a_whole_game_goes_through_every_phase_of_a_hand_to_the_end() -> None:
@@ -605,3 +713,90 @@ async def test_a_deal_stores_the_game_and_the_tables_screen_state_in_one_transac
         assert stored.meta["ui"]["table_message_id"] == 4321
     finally:
         await storage.close()
+
+
+async def test_start_fills_the_empty_seats_with_computers_and_needs_a_person() -> None:
+    runner = Runner()
+    seen: list[str] = []
+    _recording(runner, seen, *effects.ORDER)
+    table = _table(4, humans=0)
+    table.seats = [None, None, Seat("computer", "C2"), None]
+    with pytest.raises(UserError):
+        await runner.run(table, Start(Game(table.rules, seed=1)))
+    assert table.seats == [None, None, Seat("computer", "C2"), None] and seen == []
+    table.seats[1] = Seat("human", "Ann", user_id=7)
+    table.ui.pending[8] = "Bob"
+    await runner.run(table, Start(Game(table.rules, seed=1)))
+    assert [s.kind if s else None for s in table.seats] == [
+        "computer",
+        "human",
+        "computer",
+        "computer",
+    ]
+    assert table.ui.pending == {} and table.phase is Phase.PASSING
+    assert seen == ["StoreDeal", "ShowDeal", "ArmNext", "PushPages"]
+    with pytest.raises(UserError):
+        await runner.run(table, Start(Game(table.rules, seed=2)))  # a game is in progress
+
+
+async def test_a_cancel_is_stored_then_clears_reminders_shows_the_end_and_forgets() -> None:
+    runner = Runner()
+    seen: list[str] = []
+    refuse = True
+
+    async def store(table: Table, _: effects.StoreCancel) -> None:
+        if refuse:
+            raise OSError("disk full")
+        seen.append("StoreCancel")
+
+    runner.on(effects.StoreCancel, store)
+    _recording(runner, seen, *(k for k in effects.ORDER if k is not effects.StoreCancel))
+    table = _table(4)
+    await runner.run(table, Deal(Game(table.rules, seed=6)))
+    seen.clear()
+    said = msg("✖ The game was cancelled by {name}.", name="P0")
+    with pytest.raises(OSError):
+        await runner.run(table, Cancel(standings=True, told=said))
+    assert seen == [] and table.phase is Phase.PASSING  # nobody is told of an end not stored
+    refuse = False
+    outcome = await runner.run(table, Cancel(standings=True, told=said))
+    assert seen == ["StoreCancel", "ClearNudges", "ClearNudges", "ShowEnd", "Forget"]
+    assert effects.ShowEnd(None, True, said, False) in outcome.effects
+    assert table.phase is Phase.CANCELLED
+
+
+async def test_a_hint_asks_the_coach_once_per_decision_and_its_answer_is_counted_once() -> None:
+    runner = Runner()
+    seen: list[str] = []
+    _recording(runner, seen, *effects.ORDER)
+    table = _table(4)
+    table.options = TableOptions(hints=True)
+    await runner.run(table, Deal(Game(table.rules, seed=7)))
+    seen.clear()
+    asked = await runner.run(table, AskHint(0))
+    assert asked.effects == [effects.AskCoach(0, "p1")] and seen == ["AskCoach"]
+    stored_form = {"kind": "pass", "best": {"cards": ["QS"]}}
+    seen.clear()
+    await runner.run(table, GiveHint(0, "p1", stored_form))
+    assert seen == ["SaveNow", "ShowSeat"]
+    assert table.ui.hints[0] == {"key": "p1", **stored_form}
+    assert table.ui.hints_used == {1: {0: 1}}
+    # The hint on the screen: nothing more to ask, and a second answer is not counted.
+    assert (await runner.run(table, AskHint(0))).effects == []
+    assert (await runner.run(table, GiveHint(0, "p1", stored_form))).effects == []
+    assert table.ui.hints_used == {1: {0: 1}}
+    with pytest.raises(UserError):
+        await runner.run(table, GiveHint(1, "t1.0.0", stored_form))  # not that decision
+    table.options = TableOptions(hints=False)
+    with pytest.raises(UserError):
+        await runner.run(table, AskHint(1))  # hints are off
+    table.options, table.tournament_id = TableOptions(hints=True), 3
+    with pytest.raises(UserError):
+        await runner.run(table, AskHint(1))  # no hints in a tournament
+    with pytest.raises(UserError):
+        await runner.run(table, AskReview(0, 1))  # its game still runs
+    table.tournament_id = None
+    with pytest.raises(UserError):
+        await runner.run(table, AskReview(0, 1))  # the hand isn't over yet
+    with pytest.raises(UserError):
+        await runner.run(table, AskReview(0, 2))  # no such hand

@@ -193,7 +193,7 @@ def open_rooms(
     games, people = storage.games, storage.people
     registry = TableRegistry(games, background)
     display = TelegramDisplay(outbox, config.bot_username, config.webapp_url)
-    screens = Screens(registry, display, background, languages, people, outbox)
+    screens = Screens(registry, display, background, languages, people)
     outbox.on_replaced = screens.message_replaced
     screens.lean = config.lean_edits
     ratings = Ratings(storage.standings)
@@ -216,7 +216,7 @@ def open_rooms(
         games,
         people,
     )
-    presence = Presence(registry, screens, lobby, closer, people, runner)
+    presence = Presence(registry, screens, lobby, closer, people, runner, chats)
     outbox.on_gone = presence.chat_gone
     links = DirectChats(registry, screens, lobby, people, chats)
     desk = TableDesk(registry, moves, lobby, presence, closer, links, games)

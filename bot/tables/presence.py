@@ -4,6 +4,7 @@ computer player hold their seat until they ``/rejoin``."""
 from __future__ import annotations
 
 from bot.basics import Person, UserError
+from bot.chats import Chats
 from bot.core.commands import Rejoin, Stand, TakeOver
 from bot.core.phases import Phase
 from bot.core.runner import Runner
@@ -26,8 +27,10 @@ class Presence:
         closer: Closer,
         people: People,
         runner: Runner,
+        chats: Chats,
     ) -> None:
         self.registry = registry
+        self.chats = chats
         self.people = people
         self.screens = screens
         self.lobby = lobby
@@ -120,4 +123,4 @@ class Presence:
 
     def chat_back(self, chat_id: int) -> None:
         """The bot was added back to a group, or unblocked: it may write there again."""
-        self.screens.outbox.resume_chat(chat_id)
+        self.chats.resume(chat_id)

@@ -7,7 +7,6 @@ draws and sends it (the Telegram adapter's, `bot.telegram.display.TelegramDispla
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
@@ -92,39 +91,6 @@ class Display(Protocol):
         ...
 
 
-class Postbox(Protocol):
-    """Sentences already said, posted as they are (`bot.telegram.outbox.Outbox`): for the
-    collaborators that still post their own (the turn clock's nudges)."""
-
-    async def send(
-        self,
-        chat_id: int,
-        text: str,
-        markup: None = None,
-        thread_id: int | None = None,
-        *,
-        notify: bool = True,
-        wanted: Callable[[], bool] | None = None,
-        priority: int = ...,
-    ) -> int | None: ...
-
-    def post(
-        self,
-        chat_id: int,
-        text: str,
-        markup: None = None,
-        thread_id: int | None = None,
-        *,
-        notify: bool = True,
-        priority: int = ...,
-        wanted: Callable[[], bool] | None = None,
-    ) -> asyncio.Task[int | None]: ...
-
-    async def delete(self, chat_id: int, message_id: int) -> None: ...
-
-    def resume_chat(self, chat_id: int) -> bool: ...
-
-
 class Pages(Protocol):
     """The table pages people have open (`bot.live.hub.LiveHub`)."""
 
@@ -154,15 +120,11 @@ class Screens:
         background: Background,
         languages: Languages,
         people: People,
-        outbox: Postbox,
     ) -> None:
-        """`outbox`: the raw sentences some tables' collaborators still post themselves
-        (the turn clock's nudges)."""
         self.registry = registry
         self.languages = languages
         self.people = people
         self.display = display
-        self.outbox = outbox
         self.background = background
         self.lean = True
         """Whether the presser's screen goes first and others' wait out a trick in progress

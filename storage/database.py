@@ -331,6 +331,57 @@ class Database:
         return func.json_extract(column, f"$.{key}")
 
 
+class Upsert:
+    """An ``INSERT … ON CONFLICT``, written once as a Core expression (`build`, given the
+    dialect's name) and compiled once per driver.
+
+    SQLAlchemy 2.0 gives the ON CONFLICT clauses of both dialects no cache key, so such a
+    statement executed as an expression is compiled again at every call (a rating's
+    upsert was compiled for every game rated). Here its compiled form, the same SQL, runs
+    through the driver (`Connection.exec_driver_sql`), its values processed as
+    SQLAlchemy would: still written once in Core, never as SQL text."""
+
+    def __init__(self, build: Callable[[Dialect], Any]) -> None:
+        self._build = build
+        self._compiled: dict[tuple[str, str], _Positional] = {}
+
+    def execute(
+        self, db: Connection, rows: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+    ) -> None:
+        """Insert one row (a mapping of the statement's bound names), or many at once."""
+        dialect = db.dialect
+        key = (dialect.name, dialect.paramstyle)
+        positional = self._compiled.get(key)
+        if positional is None:
+            name: Dialect = "postgresql" if dialect.name == "postgresql" else "sqlite"
+            positional = _Positional(self._build(name).compile(dialect=dialect))
+            self._compiled[key] = positional
+        if isinstance(rows, Mapping):
+            db.exec_driver_sql(positional.sql, positional.values(rows))
+        elif rows:
+            db.exec_driver_sql(positional.sql, [positional.values(row) for row in rows])
+
+
+class _Positional:
+    """A compiled statement, and its values in the order of its positional parameters."""
+
+    def __init__(self, compiled: Any) -> None:
+        if compiled.positiontup is None:
+            raise TypeError(f"{compiled}: its driver's parameters are not positional")
+        self.sql: str = compiled.string
+        self._names: tuple[str, ...] = tuple(compiled.positiontup)
+        self._constants = {name: bind.value for name, bind in compiled.binds.items()}
+        self._processors: dict[str, Callable[[Any], Any]] = dict(compiled._bind_processors)
+
+    def values(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
+        given = self._constants | dict(row)
+        processors = self._processors
+        return tuple(
+            processors[name](given[name]) if name in processors else given[name]
+            for name in self._names
+        )
+
+
 def _in_transaction(
     connection: Connection, work: Callable[..., T], /, *args: Any, **kwargs: Any
 ) -> T:

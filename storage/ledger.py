@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Final
 
 from sqlalchemy import Connection, bindparam, select
 
 from . import handling
-from .database import Database
+from .database import Database, Upsert
 from .schema import handled_updates
 
 _PRUNE = handled_updates.delete().where(handled_updates.c.update_id < bindparam("below"))
@@ -25,11 +26,25 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+_HANDLED: Final = Upsert(
+    lambda dialect: (
+        Database(dialect, "", ())
+        .insert(handled_updates)
+        .values(
+            update_id=bindparam("update_id"),
+            handled_at=bindparam("handled_at"),
+            callback_id=bindparam("callback_id"),
+            answer=bindparam("answer"),
+        )
+        .on_conflict_do_nothing()
+    )
+)
+
+
 def handled(db: Connection, database: Database, update: handling.Handling, now: int) -> None:
     """Record `update` as handled, in the caller's transaction (the one storing its move)."""
-    insert = database.insert(handled_updates).on_conflict_do_nothing()
-    db.execute(
-        insert,
+    _HANDLED.execute(
+        db,
         {
             "update_id": update.update_id,
             "handled_at": now,

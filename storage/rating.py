@@ -21,7 +21,7 @@ from engine import Game
 from engine.scoring import rank_key
 from ratings import Pool, SeatResult, Skill, computer_player, pool_of, rate_game
 
-from .database import Database, Dialect
+from .database import Database, Dialect, Upsert
 from .schema import game_results, game_seats, games, moves, rated_games, rating_changes, ratings
 
 OVERALL: Final = 0
@@ -77,8 +77,7 @@ def _journal_counts(dialect: Dialect) -> Select[Any]:
     ).group_by(journal.c.seat)
 
 
-@functools.cache
-def _upsert_rating(dialect: Dialect) -> Executable:
+def _build_upsert_rating(dialect: Dialect) -> Executable:
     """A person's rating after a game: inserted, or the stored one updated, one more game."""
     upsert = Database(dialect, "", ()).insert(ratings)
     return upsert.on_conflict_do_update(
@@ -90,6 +89,9 @@ def _upsert_rating(dialect: Dialect) -> Executable:
             "updated_at": upsert.excluded.updated_at,
         },
     )
+
+
+_UPSERT_RATING: Final = Upsert(_build_upsert_rating)
 
 
 def _away(meta: str | None) -> set[int]:
@@ -167,8 +169,8 @@ def rate_finished(db: Connection, database: Database, game_id: int) -> None:
         before = _skills(db, pool, scope, [s.player for s in seats])
         changes = rate_game(seats, before, games=games_before)
         if changes:
-            db.execute(
-                _upsert_rating(database.dialect),
+            _UPSERT_RATING.execute(
+                db,
                 [
                     {
                         "pool": pool,

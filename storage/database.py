@@ -35,7 +35,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Concatenate, Final, Literal, ParamSpec, TypeVar
+from typing import Any, Concatenate, Final, Literal, NoReturn, ParamSpec, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -54,6 +54,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from .errors import StorageError, StorageUnavailable
@@ -63,6 +64,10 @@ log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS: Final = 5000
 POOL_SIZE: Final = 4
+POOL_TIMEOUT_S = 30.0
+"""PostgreSQL: how long a write or a read waits for one of the pool's connections."""
+CONNECT_TIMEOUT_S = 10.0
+"""PostgreSQL: how long a new connection may take (the server unreachable, or silent)."""
 Synchronous = Literal["FULL", "NORMAL"]
 Dialect = Literal["sqlite", "postgresql"]
 P = ParamSpec("P")
@@ -76,12 +81,14 @@ def is_postgres(path: str | Path) -> bool:
 
 def postgres_engine(url: str, **options: Any) -> AsyncEngine:
     """An engine on asyncpg for the ``postgresql://`` address `url`: asyncpg reads the
-    address itself (``sslmode`` and the other parameters of a libpq URL included)."""
+    address itself (``sslmode`` and the other parameters of a libpq URL included). No
+    bound value (a name, a move) is ever written into an error message or a log."""
     import asyncpg
 
     return create_async_engine(
         "postgresql+asyncpg://",
-        async_creator=lambda: asyncpg.connect(url, timeout=10),
+        async_creator=lambda: asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S),
+        hide_parameters=True,
         **options,
     )
 
@@ -177,7 +184,9 @@ class Database:
         from .postgres import CONNECT_ERRORS, describe, unreachable
         from .upgrade import upgrade_schema
 
-        engine = postgres_engine(url, pool_size=POOL_SIZE, max_overflow=0)
+        engine = postgres_engine(
+            url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=POOL_TIMEOUT_S
+        )
         try:
             async with engine.connect():  # reachable, or one sentence saying why not
                 pass
@@ -198,6 +207,7 @@ class Database:
             url,
             pool_size=POOL_SIZE,
             max_overflow=0,
+            pool_timeout=POOL_TIMEOUT_S,
             isolation_level="AUTOCOMMIT",
             pool_reset_on_return=None,
         )
@@ -239,7 +249,7 @@ class Database:
                 async with self._write_lock:
                     yield self._writer
             else:
-                async with self._engines[0].connect() as connection:
+                async with self._connected(self._engines[0], "written") as connection:
                     yield connection
         except (OperationalError, OSError) as error:
             self._failed(error)
@@ -287,17 +297,51 @@ class Database:
         self.write_failure = why
         raise StorageUnavailable(f"the database cannot be written: {why}") from error
 
+    @asynccontextmanager
+    async def _connected(self, engine: AsyncEngine, doing: str) -> AsyncIterator[AsyncConnection]:
+        """One of the pool's connections (PostgreSQL). A new one that cannot be made (the
+        server refuses, is silent, refuses the password), or none free within the pool's
+        timeout, raises `StorageUnavailable` with one sentence saying why."""
+        from .postgres import CONNECT_ERRORS, unreachable
+
+        connection = engine.connect()
+        try:
+            await connection.start()
+        except PoolTimeout as error:
+            why = f"all {POOL_SIZE} of its connections stayed busy for {POOL_TIMEOUT_S:g} s"
+            self._unavailable(doing, why, error)
+        except (DBAPIError, *CONNECT_ERRORS) as error:
+            if isinstance(error, DBAPIError) and not _unavailable(error):
+                raise
+            self._unavailable(doing, str(unreachable(self.path, connect_error(error))), error)
+        try:
+            yield connection
+        finally:
+            await connection.close()
+
+    def _unavailable(self, doing: str, why: str, error: BaseException) -> NoReturn:
+        if doing == "written":
+            self.write_failure = why
+        raise StorageUnavailable(f"the database cannot be {doing}: {why}") from error
+
     async def read(
         self, statement: Executable, parameters: Mapping[str, Any] | None = None
     ) -> Sequence[Row[Any]]:
-        """The rows of one query, outside any write (on SQLite, the reader connection)."""
+        """The rows of one query, outside any write (on SQLite, the reader connection).
+        On PostgreSQL, a server that cannot be reached (or no connection free within
+        the pool's timeout) raises `StorageUnavailable`, saying why in one sentence."""
         if self._reader is not None:
             async with self._read_lock:
                 # The reader runs in autocommit (no BEGIN is sent): each query sees the
                 # latest commit, and nothing is left open between queries.
                 return (await self._reader.execute(statement, parameters)).all()
-        async with self._engines[-1].connect() as connection:
-            return (await connection.execute(statement, parameters)).all()
+        async with self._connected(self._engines[-1], "read") as connection:
+            try:
+                return (await connection.execute(statement, parameters)).all()
+            except DBAPIError as error:
+                if not _unavailable(error):
+                    raise
+                self._unavailable("read", str(error.orig), error)
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
@@ -424,6 +468,7 @@ def _sqlite_engine(path: str, synchronous: Synchronous, *, reader: bool) -> Asyn
         URL.create("sqlite+aiosqlite", database=path),
         connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
         module=OneTripDBAPI(),
+        hide_parameters=True,
     )
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -463,6 +508,7 @@ def _sqlite_in_thread(connection: Any) -> Any:
         creator=lambda: connection,
         poolclass=StaticPool,
         pool_reset_on_return=None,
+        hide_parameters=True,
     )
 
     @event.listens_for(engine, "begin")

@@ -389,3 +389,33 @@ async def test_a_move_on_sqlite_is_one_trip_to_the_database_thread(sqlite_store:
     stored = await sqlite_store.games.load_game(game_id)
     assert (stored.status, stored.last_seq) == ("finished", moves)
     assert [c.player for c in await sqlite_store.standings.rating_changes(game_id)] == [1, 2]
+
+
+async def test_a_refused_write_names_no_bound_value(
+    store: Storage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every engine hides its parameters: a write the database refuses (here a second
+    row with the same key) says which constraint, never the values bound to it (a
+    person's name, a move), in the error or in the log."""
+    from sqlalchemy import Connection
+    from sqlalchemy.exc import IntegrityError
+
+    from storage.schema import users
+
+    row = {"user_id": 4242, "display_name": "Zelda Quartermain", "updated_at": 17}
+    await store.people.upsert_user(4242, "Zelda Quartermain", None)
+
+    def again(db: Connection) -> None:
+        db.execute(users.insert(), row)
+
+    with pytest.raises(IntegrityError) as in_transaction:
+        await store.database.transact(again)
+    with pytest.raises(IntegrityError) as in_write:
+        async with store.database.write() as db:
+            await db.execute(users.insert(), row)
+    for refused in (in_transaction, in_write):
+        message = str(refused.value)
+        assert "users" in message.lower()
+        assert "Zelda" not in message and "Quartermain" not in message
+        assert "parameters hidden" in message
+    assert "Zelda" not in caplog.text

@@ -40,7 +40,7 @@ from .models import (
     StoredSeat,
     score_kind_of,
 )
-from .rating import OVERALL, rate_finished
+from .rating import OVERALL, rate_games
 from .replay import join_score
 from .schema import (
     game_results,
@@ -466,6 +466,5 @@ def _rebuild(
     )
     for table in (rating_changes, ratings, rated_games):
         db.execute(table.delete())
-    for game_id in order:
-        rate_finished(db, database, game_id)
+    rate_games(db, database, order)
     return stored, order, list(db.execute(values))

@@ -5,7 +5,10 @@ SQLite. One writer connection, used only under an `asyncio.Lock`, so no two coro
 ever share a transaction; every write is ``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK``
 on any error). One reader connection, separate and ``query_only``, so that in WAL mode
 reads never wait for a write in progress. Both: WAL, ``foreign_keys=ON``, a busy timeout,
-set as each connection opens.
+set as each connection opens. A write transaction (`Database.transact`) and a read (or
+reads asked together) each go to their connection's aiosqlite thread once: the work runs
+there on a synchronous SQLAlchemy connection over that same sqlite3 connection, so a move
+costs one wake-up of the thread and of the event loop, not one a statement.
 
 Durability. WAL with ``synchronous=NORMAL`` by default: a commit is in the WAL file (in
 the operating system's hands) before `Journal.record_move` returns, so an acknowledged
@@ -112,9 +115,13 @@ class Database:
         self._reader = reader
         self._thread: Any = None
         """SQLite: the writer's aiosqlite connection, whose thread runs `transact`'s work."""
+        self._reader_thread: Any = None
+        """SQLite: the reader's aiosqlite connection, whose thread runs each read."""
         self._in_thread: Connection | None = None
         """SQLite: a synchronous SQLAlchemy connection on the writer's own sqlite3
         connection, used only in aiosqlite's thread (made there on first use)."""
+        self._reading_in_thread: Connection | None = None
+        """SQLite: the same on the reader's sqlite3 connection, in the reader's thread."""
         self._write_lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
         self.serial = asyncio.Lock()
@@ -176,6 +183,8 @@ class Database:
         database = cls("sqlite", name, engines, writer, reader)
         raw = await writer.get_raw_connection()
         database._thread = raw.dbapi_connection._connection  # type: ignore[union-attr]
+        raw = await reader.get_raw_connection()
+        database._reader_thread = raw.dbapi_connection._connection  # type: ignore[union-attr]
         await database._after_open()
         return database
 
@@ -232,6 +241,9 @@ class Database:
                 # Its pool lends it the writer's sqlite3 connection, which the writer closes.
                 await self._thread._execute(self._in_thread.close)
                 self._in_thread = None
+            if self._reading_in_thread is not None:
+                await self._reader_thread._execute(self._reading_in_thread.close)
+                self._reading_in_thread = None
             if self._reader is not None:
                 await self._reader.close()
             if self._writer is not None:
@@ -285,6 +297,37 @@ class Database:
                 return result
             return await connection.run_sync(_in_transaction, work, *args, **kwargs)
 
+    async def read_together(
+        self, *queries: tuple[Executable, Mapping[str, Any]]
+    ) -> list[Sequence[Row[Any]]]:
+        """The rows of several queries, read together (on SQLite, in one trip to the
+        reader's thread; on PostgreSQL, on one connection), each in autocommit as `read`."""
+        if self._reader is not None:
+            async with self._read_lock:
+                return list(await self._reader_thread._execute(self._read_all_in_thread, queries))
+        async with self._connected(self._engines[-1], "read") as connection:
+            try:
+                return [(await connection.execute(q, p)).all() for q, p in queries]
+            except DBAPIError as error:
+                if not _unavailable(error):
+                    raise
+                self._unavailable("read", str(error.orig), error)
+
+    def _read_all_in_thread(
+        self, queries: tuple[tuple[Executable, Mapping[str, Any]], ...]
+    ) -> list[Sequence[Row[Any]]]:
+        return [self._read_in_thread(q, p) for q, p in queries]
+
+    def _read_in_thread(
+        self, statement: Executable, parameters: Mapping[str, Any] | None
+    ) -> Sequence[Row[Any]]:
+        if self._reading_in_thread is None:
+            engine = _sqlite_in_thread(self._reader_thread._conn, writer=False)
+            self._reading_in_thread = engine.connect().execution_options(
+                isolation_level="AUTOCOMMIT"
+            )
+        return self._reading_in_thread.execute(statement, parameters).all()
+
     def _run_in_thread(
         self, work: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> T:
@@ -333,8 +376,12 @@ class Database:
         if self._reader is not None:
             async with self._read_lock:
                 # The reader runs in autocommit (no BEGIN is sent): each query sees the
-                # latest commit, and nothing is left open between queries.
-                return (await self._reader.execute(statement, parameters)).all()
+                # latest commit, and nothing is left open between queries. As a write,
+                # the query runs in one go in aiosqlite's thread (the reader's own).
+                rows: Sequence[Row[Any]] = await self._reader_thread._execute(
+                    self._read_in_thread, statement, parameters
+                )
+                return rows
         async with self._connected(self._engines[-1], "read") as connection:
             try:
                 return (await connection.execute(statement, parameters)).all()
@@ -499,10 +546,11 @@ def _sqlite_engine(path: str, synchronous: Synchronous, *, reader: bool) -> Asyn
     return engine
 
 
-def _sqlite_in_thread(connection: Any) -> Any:
-    """A synchronous engine whose one connection is `connection`, the writer's sqlite3
-    connection (already set up by `_sqlite_engine`'s ``connect``): for aiosqlite's thread
-    only. Every transaction begins with ``BEGIN IMMEDIATE``, as the writer's."""
+def _sqlite_in_thread(connection: Any, *, writer: bool = True) -> Any:
+    """A synchronous engine whose one connection is `connection`, the writer's (or the
+    reader's) sqlite3 connection, already set up by `_sqlite_engine`'s ``connect``: for
+    its aiosqlite thread only. The writer's transactions begin with ``BEGIN IMMEDIATE``;
+    the reader opens none."""
     engine = create_engine(
         "sqlite://",
         creator=lambda: connection,
@@ -511,9 +559,11 @@ def _sqlite_in_thread(connection: Any) -> Any:
         hide_parameters=True,
     )
 
-    @event.listens_for(engine, "begin")
-    def on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    if writer:
+
+        @event.listens_for(engine, "begin")
+        def on_begin(conn: Any) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
 

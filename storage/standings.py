@@ -240,6 +240,22 @@ _NEWEST = (
 _RATING_HISTORY = select(_NEWEST).order_by(_NEWEST.c.seq)
 
 
+@functools.cache
+def _complex_games_query(by_chat: bool, by_user: bool) -> Select[Any]:
+    """The Complex games of the people of a standings query (its shape), by rank key."""
+    r = game_results.c
+    where = [r.score_kind == "complex", r.user_id.is_not(None)]
+    if by_chat:
+        where.append(r.chat_id == bindparam("chat_id"))
+    if by_user:
+        where.append(r.user_id == bindparam("user_id"))
+    return (
+        select(r.user_id, r.rank_key, r.total_re, r.total_im)
+        .where(*where, r.user_id.in_(bindparam("users", expanding=True)))
+        .order_by(r.user_id, r.rank_key)
+    )
+
+
 class Standings:
     """What players and games scored, and their ratings."""
 
@@ -312,12 +328,6 @@ class Standings:
         limit: int,
         min_games: int,
     ) -> list[PlayerStanding]:
-        r = game_results.c
-        where = [r.score_kind == score_kind, r.user_id.is_not(None)]
-        if chat_id is not None:
-            where.append(r.chat_id == chat_id)
-        if user_id is not None:
-            where.append(r.user_id == user_id)
         rows = await self._db.read(
             _standings_query(score_kind, chat_id is not None, user_id is not None),
             {"chat_id": chat_id, "user_id": user_id, "min_games": min_games, "limit": limit},
@@ -329,9 +339,8 @@ class Standings:
         if score_kind == "complex":
             # The totals of the games with the smallest and largest |z|, per player.
             games_of = await self._db.read(
-                select(r.user_id, r.rank_key, r.total_re, r.total_im)
-                .where(*where, r.user_id.in_([row[0] for row in rows]))
-                .order_by(r.user_id, r.rank_key)
+                _complex_games_query(chat_id is not None, user_id is not None),
+                {"chat_id": chat_id, "user_id": user_id, "users": [row[0] for row in rows]},
             )
             for uid, _, re, im in games_of:
                 best.setdefault(uid, complex(re, im))

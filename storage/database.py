@@ -59,6 +59,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.util import greenlet_spawn
 
 from .errors import StorageError, StorageUnavailable
 from .sqlite_driver import OneTripDBAPI
@@ -256,13 +257,18 @@ class Database:
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
         """The connection to write with, alone on it; a database that cannot be written
         (disk full, I/O error, busy, the server gone) raises `StorageUnavailable`."""
-        try:
+        async with self._write_errors():
             if self._writer is not None:
                 async with self._write_lock:
                     yield self._writer
             else:
                 async with self._connected(self._engines[0], "written") as connection:
                     yield connection
+
+    @asynccontextmanager
+    async def _write_errors(self) -> AsyncIterator[None]:
+        try:
+            yield
         except (OperationalError, OSError) as error:
             self._failed(error)
         except DBAPIError as error:
@@ -291,11 +297,47 @@ class Database:
         A move was five trips (BEGIN, three statements, COMMIT), each a wake-up of that
         thread and of the event loop and a handover of the GIL; rating a stored game
         twelve. On PostgreSQL each statement is the driver's own round trip anyway."""
-        async with self._writing() as connection:
-            if self._thread is not None:
-                result: T = await self._thread._execute(self._run_in_thread, work, args, kwargs)
+        if self._thread is None:
+            # PostgreSQL: the connection taken from the pool, the transaction and its
+            # return, in one greenlet (not one each).
+            async with self._write_errors():
+                result: T = await greenlet_spawn(self._transact_in_greenlet, work, args, kwargs)
                 return result
-            return await connection.run_sync(_in_transaction, work, *args, **kwargs)
+        async with self._writing():
+            result = await self._thread._execute(self._run_in_thread, work, args, kwargs)
+            return result
+
+    def _transact_in_greenlet(
+        self, work: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> T:
+        with self._pooled(self._engines[0], "written") as connection:
+            return _in_transaction(connection, work, *args, **kwargs)
+
+    def _pooled(self, engine: AsyncEngine, doing: str) -> Connection:
+        """`_connected`'s synchronous twin, inside a greenlet: one of the pool's
+        connections, or `StorageUnavailable` saying why in one sentence."""
+        from .postgres import CONNECT_ERRORS, unreachable
+
+        try:
+            return engine.sync_engine.connect()
+        except PoolTimeout as error:
+            why = f"all {POOL_SIZE} of its connections stayed busy for {POOL_TIMEOUT_S:g} s"
+            self._unavailable(doing, why, error)
+        except (DBAPIError, *CONNECT_ERRORS) as error:
+            if isinstance(error, DBAPIError) and not _unavailable(error):
+                raise
+            self._unavailable(doing, str(unreachable(self.path, connect_error(error))), error)
+
+    def _read_in_greenlet(
+        self, queries: tuple[tuple[Executable, Mapping[str, Any] | None], ...]
+    ) -> list[Sequence[Row[Any]]]:
+        with self._pooled(self._engines[-1], "read") as connection:
+            try:
+                return [connection.execute(q, p).all() for q, p in queries]
+            except DBAPIError as error:
+                if not _unavailable(error):
+                    raise
+                self._unavailable("read", str(error.orig), error)
 
     async def read_together(
         self, *queries: tuple[Executable, Mapping[str, Any]]
@@ -305,13 +347,7 @@ class Database:
         if self._reader is not None:
             async with self._read_lock:
                 return list(await self._reader_thread._execute(self._read_all_in_thread, queries))
-        async with self._connected(self._engines[-1], "read") as connection:
-            try:
-                return [(await connection.execute(q, p)).all() for q, p in queries]
-            except DBAPIError as error:
-                if not _unavailable(error):
-                    raise
-                self._unavailable("read", str(error.orig), error)
+        return await greenlet_spawn(self._read_in_greenlet, queries)
 
     def _read_all_in_thread(
         self, queries: tuple[tuple[Executable, Mapping[str, Any]], ...]
@@ -382,13 +418,11 @@ class Database:
                     self._read_in_thread, statement, parameters
                 )
                 return rows
-        async with self._connected(self._engines[-1], "read") as connection:
-            try:
-                return (await connection.execute(statement, parameters)).all()
-            except DBAPIError as error:
-                if not _unavailable(error):
-                    raise
-                self._unavailable("read", str(error.orig), error)
+        # One greenlet for the connection, the query and its return (not one each).
+        found: list[Sequence[Row[Any]]] = await greenlet_spawn(
+            self._read_in_greenlet, ((statement, parameters),)
+        )
+        return found[0]
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:

@@ -35,7 +35,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Concatenate, Final, Literal, NoReturn, ParamSpec, TypeVar
@@ -307,6 +307,28 @@ class Database:
             result = await self._thread._execute(self._run_in_thread, work, args, kwargs)
             return result
 
+    async def on_driver(self, work: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """PostgreSQL: ``await work(connection, *args)`` as one write transaction on the
+        pool connection's own asyncpg connection, for statements compiled once from Core
+        (`storage.journal`'s moves). Errors as `transact`'s."""
+        import asyncpg
+
+        async with self._write_errors(), self._connected(self._engines[0], "written") as pooled:
+            raw = await pooled.get_raw_connection()
+            driver = raw.driver_connection
+            try:
+                async with driver.transaction():  # type: ignore[union-attr]
+                    return await work(driver, *args)
+            except (
+                OSError,
+                asyncpg.PostgresConnectionError,
+                asyncpg.InterfaceError,
+                asyncpg.DiskFullError,
+                asyncpg.CannotConnectNowError,
+            ) as error:
+                await pooled.invalidate()
+                self._failed(error)
+
     def _transact_in_greenlet(
         self, work: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> T:
@@ -371,7 +393,7 @@ class Database:
             self._in_thread = _sqlite_in_thread(self._thread._conn).connect()
         return _in_transaction(self._in_thread, work, *args, **kwargs)
 
-    def _failed(self, error: BaseException) -> None:
+    def _failed(self, error: BaseException) -> NoReturn:
         why = str(error.orig) if isinstance(error, DBAPIError) else str(error)
         self.write_failure = why
         raise StorageUnavailable(f"the database cannot be written: {why}") from error

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Final
+from typing import Any, Final
 
 from sqlalchemy import Connection, bindparam, select
 
 from . import handling
-from .database import Database, Upsert
+from .database import Database, Dialect, Upsert
 from .schema import handled_updates
 
 _PRUNE = handled_updates.delete().where(handled_updates.c.update_id < bindparam("below"))
@@ -26,8 +26,9 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-_HANDLED: Final = Upsert(
-    lambda dialect: (
+def handled_statement(dialect: Dialect) -> Any:
+    """The handled update's row, inserted unless it is there already."""
+    return (
         Database(dialect, "", ())
         .insert(handled_updates)
         .values(
@@ -38,21 +39,29 @@ _HANDLED: Final = Upsert(
         )
         .on_conflict_do_nothing()
     )
-)
+
+
+_HANDLED: Final = Upsert(handled_statement)
+
+
+def handled_row(update: handling.Handling, now: int) -> dict[str, Any]:
+    return {
+        "update_id": update.update_id,
+        "handled_at": now,
+        "callback_id": update.callback_id,
+        "answer": update.answer,
+    }
+
+
+def prunes(update: handling.Handling) -> bool:
+    """Whether recording `update` also drops the ids that can no longer come back."""
+    return update.update_id % 1000 == 0
 
 
 def handled(db: Connection, database: Database, update: handling.Handling, now: int) -> None:
     """Record `update` as handled, in the caller's transaction (the one storing its move)."""
-    _HANDLED.execute(
-        db,
-        {
-            "update_id": update.update_id,
-            "handled_at": now,
-            "callback_id": update.callback_id,
-            "answer": update.answer,
-        },
-    )
-    if update.update_id % 1000 == 0:  # now and then, the ids that can no longer come back go
+    _HANDLED.execute(db, handled_row(update, now))
+    if prunes(update):  # now and then, the ids that can no longer come back go
         db.execute(_PRUNE, {"below": update.update_id - handling.KEEP})
 
 

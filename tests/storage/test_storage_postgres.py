@@ -378,3 +378,44 @@ async def test_no_connection_free_within_the_pools_timeout_is_unavailable(
         await asyncio.gather(*holders)
     await store.people.upsert_user(7, "Ann", None)  # and once one is free, it goes through
     await store.close()
+
+
+async def test_a_move_runs_its_compiled_statements_on_asyncpg_and_stores_the_same(
+    postgres: PostgresServer,
+) -> None:
+    """A move that does not end its game runs the journal's Core statements, compiled
+    once, on asyncpg's own connection (SQLAlchemy's work around each statement cost more
+    than the statement on the hottest path); the game, its hands and the handled update
+    are stored as before, and the last move (results, ratings) still goes through
+    SQLAlchemy."""
+    from sqlalchemy import Engine, event
+
+    from storage.handling import HANDLING, Handling
+
+    store = await open_storage(await postgres.database())
+    sent: list[str] = []
+
+    def count(*args: object) -> None:
+        sent.append(str(args[2]))
+
+    event.listen(Engine, "before_cursor_execute", count)
+    token = HANDLING.set(Handling(5005))
+    try:
+        game_id, game = await play_stored(
+            store, Rules(players=4, target=1), seed=5, user_ids=[1, 2]
+        )
+    finally:
+        HANDLING.reset(token)
+        event.remove(Engine, "before_cursor_execute", count)
+    try:
+        moves = [s for s in sent if s.startswith("INSERT INTO moves")]
+        # (one: the last move's, with its results and ratings)
+        assert len(moves) == 1 and any(s.startswith("INSERT INTO game_results") for s in sent)
+        stored = await store.games.load_game(game_id)
+        journal = await store.games.journal(game_id)
+        assert stored.status == "finished" and stored.last_seq == len(journal) > 52
+        table = await store.standings.game_table(game_id)
+        assert table.totals == tuple(game.scores) and len(table.hands) == 1
+        assert await store.ledger.was_handled(5005)
+    finally:
+        await store.close()

@@ -128,8 +128,12 @@ _RATING = select(
         _OTHER.c.mu - 3 * _OTHER.c.sigma > _R.mu - 3 * _R.sigma,
     )
     .scalar_subquery(),
+    select(func.count())
+    .where(_OTHER.c.pool == _R.pool, _OTHER.c.chat_id == _R.chat_id, _OTHER.c.player > 0)
+    .scalar_subquery(),
 ).where(*_IN_SCOPE, _R.player == bindparam("player"))
-"""One person's rating in a scope, and how many rate above them."""
+"""One person's rating in a scope, how many rate above them and how many are rated: one
+query (a person not rated there costs no second one)."""
 _RATED_PEOPLE = select(func.count()).where(*_IN_SCOPE, _R.player > 0)
 
 
@@ -447,14 +451,10 @@ class Standings:
         self, player: int, chat_id: int | None = None, pool: Pool = "main"
     ) -> RatingEntry | None:
         scope = OVERALL if chat_id is None else chat_id
-        rows, counted = await self._db.read_together(
-            (_RATING, {"pool": pool, "scope": scope, "player": player}),
-            (_RATED_PEOPLE, {"pool": pool, "scope": scope}),
-        )
+        rows = await self._db.read(_RATING, {"pool": pool, "scope": scope, "player": player})
         if not rows:
             return None
-        mu, sigma, played, name, higher = rows[0]
-        rated = int(counted[0][0])
+        mu, sigma, played, name, higher, rated = rows[0]
         return RatingEntry(player, name, Skill(mu, sigma), played, higher + 1, rated)
 
     async def rebuild_ratings(self) -> RebuildReport:

@@ -5,7 +5,10 @@ SQLite. One writer connection, used only under an `asyncio.Lock`, so no two coro
 ever share a transaction; every write is ``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK``
 on any error). One reader connection, separate and ``query_only``, so that in WAL mode
 reads never wait for a write in progress. Both: WAL, ``foreign_keys=ON``, a busy timeout,
-set as each connection opens.
+set as each connection opens. A write transaction (`Database.transact`) and a read (or
+reads asked together) each go to their connection's aiosqlite thread once: the work runs
+there on a synchronous SQLAlchemy connection over that same sqlite3 connection, so a move
+costs one wake-up of the thread and of the event loop, not one a statement.
 
 Durability. WAL with ``synchronous=NORMAL`` by default: a commit is in the WAL file (in
 the operating system's hands) before `Journal.record_move` returns, so an acknowledged
@@ -32,10 +35,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Concatenate, Final, Literal, ParamSpec, TypeVar
+from typing import Any, Concatenate, Final, Literal, NoReturn, ParamSpec, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -43,8 +46,10 @@ from sqlalchemy import (
     Connection,
     Executable,
     Row,
+    StaticPool,
     Table,
     cast,
+    create_engine,
     event,
     func,
 )
@@ -52,7 +57,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.util import greenlet_spawn
 
 from .errors import StorageError, StorageUnavailable
 from .sqlite_driver import OneTripDBAPI
@@ -61,6 +68,10 @@ log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS: Final = 5000
 POOL_SIZE: Final = 4
+POOL_TIMEOUT_S = 30.0
+"""PostgreSQL: how long a write or a read waits for one of the pool's connections."""
+CONNECT_TIMEOUT_S = 10.0
+"""PostgreSQL: how long a new connection may take (the server unreachable, or silent)."""
 Synchronous = Literal["FULL", "NORMAL"]
 Dialect = Literal["sqlite", "postgresql"]
 P = ParamSpec("P")
@@ -74,12 +85,14 @@ def is_postgres(path: str | Path) -> bool:
 
 def postgres_engine(url: str, **options: Any) -> AsyncEngine:
     """An engine on asyncpg for the ``postgresql://`` address `url`: asyncpg reads the
-    address itself (``sslmode`` and the other parameters of a libpq URL included)."""
+    address itself (``sslmode`` and the other parameters of a libpq URL included). No
+    bound value (a name, a move) is ever written into an error message or a log."""
     import asyncpg
 
     return create_async_engine(
         "postgresql+asyncpg://",
-        async_creator=lambda: asyncpg.connect(url, timeout=10),
+        async_creator=lambda: asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S),
+        hide_parameters=True,
         **options,
     )
 
@@ -101,6 +114,15 @@ class Database:
         self._engines = engines
         self._writer = writer
         self._reader = reader
+        self._thread: Any = None
+        """SQLite: the writer's aiosqlite connection, whose thread runs `transact`'s work."""
+        self._reader_thread: Any = None
+        """SQLite: the reader's aiosqlite connection, whose thread runs each read."""
+        self._in_thread: Connection | None = None
+        """SQLite: a synchronous SQLAlchemy connection on the writer's own sqlite3
+        connection, used only in aiosqlite's thread (made there on first use)."""
+        self._reading_in_thread: Connection | None = None
+        """SQLite: the same on the reader's sqlite3 connection, in the reader's thread."""
         self._write_lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
         self.serial = asyncio.Lock()
@@ -160,6 +182,10 @@ class Database:
                     f"{name}: the database cannot be opened ({error.orig})."
                 ) from None
         database = cls("sqlite", name, engines, writer, reader)
+        raw = await writer.get_raw_connection()
+        database._thread = raw.dbapi_connection._connection  # type: ignore[union-attr]
+        raw = await reader.get_raw_connection()
+        database._reader_thread = raw.dbapi_connection._connection  # type: ignore[union-attr]
         await database._after_open()
         return database
 
@@ -168,7 +194,9 @@ class Database:
         from .postgres import CONNECT_ERRORS, describe, unreachable
         from .upgrade import upgrade_schema
 
-        engine = postgres_engine(url, pool_size=POOL_SIZE, max_overflow=0)
+        engine = postgres_engine(
+            url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=POOL_TIMEOUT_S
+        )
         try:
             async with engine.connect():  # reachable, or one sentence saying why not
                 pass
@@ -189,6 +217,7 @@ class Database:
             url,
             pool_size=POOL_SIZE,
             max_overflow=0,
+            pool_timeout=POOL_TIMEOUT_S,
             isolation_level="AUTOCOMMIT",
             pool_reset_on_return=None,
         )
@@ -209,6 +238,13 @@ class Database:
 
     async def close(self) -> None:
         async with self._write_lock, self._read_lock:
+            if self._in_thread is not None:
+                # Its pool lends it the writer's sqlite3 connection, which the writer closes.
+                await self._thread._execute(self._in_thread.close)
+                self._in_thread = None
+            if self._reading_in_thread is not None:
+                await self._reader_thread._execute(self._reading_in_thread.close)
+                self._reading_in_thread = None
             if self._reader is not None:
                 await self._reader.close()
             if self._writer is not None:
@@ -221,13 +257,18 @@ class Database:
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
         """The connection to write with, alone on it; a database that cannot be written
         (disk full, I/O error, busy, the server gone) raises `StorageUnavailable`."""
-        try:
+        async with self._write_errors():
             if self._writer is not None:
                 async with self._write_lock:
                     yield self._writer
             else:
-                async with self._engines[0].connect() as connection:
+                async with self._connected(self._engines[0], "written") as connection:
                     yield connection
+
+    @asynccontextmanager
+    async def _write_errors(self) -> AsyncIterator[None]:
+        try:
+            yield
         except (OperationalError, OSError) as error:
             self._failed(error)
         except DBAPIError as error:
@@ -248,27 +289,162 @@ class Database:
         self, work: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
     ) -> T:
         """``work(connection, *args)`` as one write transaction (as `write`), run in one go
-        with SQLAlchemy's synchronous API: from BEGIN to COMMIT nothing goes back to the
-        event loop but the driver's own trips."""
-        async with self._writing() as connection:
-            return await connection.run_sync(_in_transaction, work, *args, **kwargs)
+        with SQLAlchemy's synchronous API.
 
-    def _failed(self, error: BaseException) -> None:
+        On SQLite the whole transaction, from BEGIN IMMEDIATE to COMMIT, is one trip to
+        aiosqlite's thread: ``work`` runs there, on a synchronous SQLAlchemy connection
+        over the writer's own sqlite3 connection (under the write lock, as every write).
+        A move was five trips (BEGIN, three statements, COMMIT), each a wake-up of that
+        thread and of the event loop and a handover of the GIL; rating a stored game
+        twelve. On PostgreSQL each statement is the driver's own round trip anyway."""
+        if self._thread is None:
+            # PostgreSQL: the connection taken from the pool, the transaction and its
+            # return, in one greenlet (not one each).
+            async with self._write_errors():
+                result: T = await greenlet_spawn(self._transact_in_greenlet, work, args, kwargs)
+                return result
+        async with self._writing():
+            result = await self._thread._execute(self._run_in_thread, work, args, kwargs)
+            return result
+
+    async def on_driver(self, work: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """PostgreSQL: ``await work(connection, *args)`` as one write transaction on the
+        pool connection's own asyncpg connection, for statements compiled once from Core
+        (`storage.journal`'s moves). Errors as `transact`'s."""
+        import asyncpg
+
+        async with self._write_errors(), self._connected(self._engines[0], "written") as pooled:
+            raw = await pooled.get_raw_connection()
+            driver = raw.driver_connection
+            try:
+                async with driver.transaction():  # type: ignore[union-attr]
+                    return await work(driver, *args)
+            except (
+                OSError,
+                asyncpg.PostgresConnectionError,
+                asyncpg.InterfaceError,
+                asyncpg.DiskFullError,
+                asyncpg.CannotConnectNowError,
+            ) as error:
+                await pooled.invalidate()
+                self._failed(error)
+
+    def _transact_in_greenlet(
+        self, work: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> T:
+        with self._pooled(self._engines[0], "written") as connection:
+            return _in_transaction(connection, work, *args, **kwargs)
+
+    def _pooled(self, engine: AsyncEngine, doing: str) -> Connection:
+        """`_connected`'s synchronous twin, inside a greenlet: one of the pool's
+        connections, or `StorageUnavailable` saying why in one sentence."""
+        from .postgres import CONNECT_ERRORS, unreachable
+
+        try:
+            return engine.sync_engine.connect()
+        except PoolTimeout as error:
+            why = f"all {POOL_SIZE} of its connections stayed busy for {POOL_TIMEOUT_S:g} s"
+            self._unavailable(doing, why, error)
+        except (DBAPIError, *CONNECT_ERRORS) as error:
+            if isinstance(error, DBAPIError) and not _unavailable(error):
+                raise
+            self._unavailable(doing, str(unreachable(self.path, connect_error(error))), error)
+
+    def _read_in_greenlet(
+        self, queries: tuple[tuple[Executable, Mapping[str, Any] | None], ...]
+    ) -> list[Sequence[Row[Any]]]:
+        with self._pooled(self._engines[-1], "read") as connection:
+            try:
+                return [connection.execute(q, p).all() for q, p in queries]
+            except DBAPIError as error:
+                if not _unavailable(error):
+                    raise
+                self._unavailable("read", str(error.orig), error)
+
+    async def read_together(
+        self, *queries: tuple[Executable, Mapping[str, Any]]
+    ) -> list[Sequence[Row[Any]]]:
+        """The rows of several queries, read together (on SQLite, in one trip to the
+        reader's thread; on PostgreSQL, on one connection), each in autocommit as `read`."""
+        if self._reader is not None:
+            async with self._read_lock:
+                return list(await self._reader_thread._execute(self._read_all_in_thread, queries))
+        return await greenlet_spawn(self._read_in_greenlet, queries)
+
+    def _read_all_in_thread(
+        self, queries: tuple[tuple[Executable, Mapping[str, Any]], ...]
+    ) -> list[Sequence[Row[Any]]]:
+        return [self._read_in_thread(q, p) for q, p in queries]
+
+    def _read_in_thread(
+        self, statement: Executable, parameters: Mapping[str, Any] | None
+    ) -> Sequence[Row[Any]]:
+        if self._reading_in_thread is None:
+            engine = _sqlite_in_thread(self._reader_thread._conn, writer=False)
+            self._reading_in_thread = engine.connect().execution_options(
+                isolation_level="AUTOCOMMIT"
+            )
+        return self._reading_in_thread.execute(statement, parameters).all()
+
+    def _run_in_thread(
+        self, work: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> T:
+        if self._in_thread is None:
+            self._in_thread = _sqlite_in_thread(self._thread._conn).connect()
+        return _in_transaction(self._in_thread, work, *args, **kwargs)
+
+    def _failed(self, error: BaseException) -> NoReturn:
         why = str(error.orig) if isinstance(error, DBAPIError) else str(error)
         self.write_failure = why
         raise StorageUnavailable(f"the database cannot be written: {why}") from error
 
+    @asynccontextmanager
+    async def _connected(self, engine: AsyncEngine, doing: str) -> AsyncIterator[AsyncConnection]:
+        """One of the pool's connections (PostgreSQL). A new one that cannot be made (the
+        server refuses, is silent, refuses the password), or none free within the pool's
+        timeout, raises `StorageUnavailable` with one sentence saying why."""
+        from .postgres import CONNECT_ERRORS, unreachable
+
+        connection = engine.connect()
+        try:
+            await connection.start()
+        except PoolTimeout as error:
+            why = f"all {POOL_SIZE} of its connections stayed busy for {POOL_TIMEOUT_S:g} s"
+            self._unavailable(doing, why, error)
+        except (DBAPIError, *CONNECT_ERRORS) as error:
+            if isinstance(error, DBAPIError) and not _unavailable(error):
+                raise
+            self._unavailable(doing, str(unreachable(self.path, connect_error(error))), error)
+        try:
+            yield connection
+        finally:
+            await connection.close()
+
+    def _unavailable(self, doing: str, why: str, error: BaseException) -> NoReturn:
+        if doing == "written":
+            self.write_failure = why
+        raise StorageUnavailable(f"the database cannot be {doing}: {why}") from error
+
     async def read(
         self, statement: Executable, parameters: Mapping[str, Any] | None = None
     ) -> Sequence[Row[Any]]:
-        """The rows of one query, outside any write (on SQLite, the reader connection)."""
+        """The rows of one query, outside any write (on SQLite, the reader connection).
+        On PostgreSQL, a server that cannot be reached (or no connection free within
+        the pool's timeout) raises `StorageUnavailable`, saying why in one sentence."""
         if self._reader is not None:
             async with self._read_lock:
                 # The reader runs in autocommit (no BEGIN is sent): each query sees the
-                # latest commit, and nothing is left open between queries.
-                return (await self._reader.execute(statement, parameters)).all()
-        async with self._engines[-1].connect() as connection:
-            return (await connection.execute(statement, parameters)).all()
+                # latest commit, and nothing is left open between queries. As a write,
+                # the query runs in one go in aiosqlite's thread (the reader's own).
+                rows: Sequence[Row[Any]] = await self._reader_thread._execute(
+                    self._read_in_thread, statement, parameters
+                )
+                return rows
+        # One greenlet for the connection, the query and its return (not one each).
+        found: list[Sequence[Row[Any]]] = await greenlet_spawn(
+            self._read_in_greenlet, ((statement, parameters),)
+        )
+        return found[0]
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
@@ -300,6 +476,57 @@ class Database:
         if self.dialect == "postgresql":
             return cast(cast(column, JSONB)[key].astext, BigInteger)
         return func.json_extract(column, f"$.{key}")
+
+
+class Upsert:
+    """An ``INSERT … ON CONFLICT``, written once as a Core expression (`build`, given the
+    dialect's name) and compiled once per driver.
+
+    SQLAlchemy 2.0 gives the ON CONFLICT clauses of both dialects no cache key, so such a
+    statement executed as an expression is compiled again at every call (a rating's
+    upsert was compiled for every game rated). Here its compiled form, the same SQL, runs
+    through the driver (`Connection.exec_driver_sql`), its values processed as
+    SQLAlchemy would: still written once in Core, never as SQL text."""
+
+    def __init__(self, build: Callable[[Dialect], Any]) -> None:
+        self._build = build
+        self._compiled: dict[tuple[str, str], _Positional] = {}
+
+    def execute(
+        self, db: Connection, rows: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+    ) -> None:
+        """Insert one row (a mapping of the statement's bound names), or many at once."""
+        dialect = db.dialect
+        key = (dialect.name, dialect.paramstyle)
+        positional = self._compiled.get(key)
+        if positional is None:
+            name: Dialect = "postgresql" if dialect.name == "postgresql" else "sqlite"
+            positional = _Positional(self._build(name).compile(dialect=dialect))
+            self._compiled[key] = positional
+        if isinstance(rows, Mapping):
+            db.exec_driver_sql(positional.sql, positional.values(rows))
+        elif rows:
+            db.exec_driver_sql(positional.sql, [positional.values(row) for row in rows])
+
+
+class _Positional:
+    """A compiled statement, and its values in the order of its positional parameters."""
+
+    def __init__(self, compiled: Any) -> None:
+        if compiled.positiontup is None:
+            raise TypeError(f"{compiled}: its driver's parameters are not positional")
+        self.sql: str = compiled.string
+        self._names: tuple[str, ...] = tuple(compiled.positiontup)
+        self._constants = {name: bind.value for name, bind in compiled.binds.items()}
+        self._processors: dict[str, Callable[[Any], Any]] = dict(compiled._bind_processors)
+
+    def values(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
+        given = self._constants | dict(row)
+        processors = self._processors
+        return tuple(
+            processors[name](given[name]) if name in processors else given[name]
+            for name in self._names
+        )
 
 
 def _in_transaction(
@@ -344,6 +571,7 @@ def _sqlite_engine(path: str, synchronous: Synchronous, *, reader: bool) -> Asyn
         URL.create("sqlite+aiosqlite", database=path),
         connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
         module=OneTripDBAPI(),
+        hide_parameters=True,
     )
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -370,6 +598,28 @@ def _sqlite_engine(path: str, synchronous: Synchronous, *, reader: bool) -> Asyn
         @event.listens_for(engine.sync_engine, "begin")
         def on_begin(connection: Any) -> None:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def _sqlite_in_thread(connection: Any, *, writer: bool = True) -> Any:
+    """A synchronous engine whose one connection is `connection`, the writer's (or the
+    reader's) sqlite3 connection, already set up by `_sqlite_engine`'s ``connect``: for
+    its aiosqlite thread only. The writer's transactions begin with ``BEGIN IMMEDIATE``;
+    the reader opens none."""
+    engine = create_engine(
+        "sqlite://",
+        creator=lambda: connection,
+        poolclass=StaticPool,
+        pool_reset_on_return=None,
+        hide_parameters=True,
+    )
+
+    if writer:
+
+        @event.listens_for(engine, "begin")
+        def on_begin(conn: Any) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
 

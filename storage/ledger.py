@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any, Final
 
 from sqlalchemy import Connection, bindparam, select
 
 from . import handling
-from .database import Database
+from .database import Database, Dialect, Upsert
 from .schema import handled_updates
 
 _PRUNE = handled_updates.delete().where(handled_updates.c.update_id < bindparam("below"))
@@ -25,19 +26,42 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def handled_statement(dialect: Dialect) -> Any:
+    """The handled update's row, inserted unless it is there already."""
+    return (
+        Database(dialect, "", ())
+        .insert(handled_updates)
+        .values(
+            update_id=bindparam("update_id"),
+            handled_at=bindparam("handled_at"),
+            callback_id=bindparam("callback_id"),
+            answer=bindparam("answer"),
+        )
+        .on_conflict_do_nothing()
+    )
+
+
+_HANDLED: Final = Upsert(handled_statement)
+
+
+def handled_row(update: handling.Handling, now: int) -> dict[str, Any]:
+    return {
+        "update_id": update.update_id,
+        "handled_at": now,
+        "callback_id": update.callback_id,
+        "answer": update.answer,
+    }
+
+
+def prunes(update: handling.Handling) -> bool:
+    """Whether recording `update` also drops the ids that can no longer come back."""
+    return update.update_id % 1000 == 0
+
+
 def handled(db: Connection, database: Database, update: handling.Handling, now: int) -> None:
     """Record `update` as handled, in the caller's transaction (the one storing its move)."""
-    insert = database.insert(handled_updates).on_conflict_do_nothing()
-    db.execute(
-        insert,
-        {
-            "update_id": update.update_id,
-            "handled_at": now,
-            "callback_id": update.callback_id,
-            "answer": update.answer,
-        },
-    )
-    if update.update_id % 1000 == 0:  # now and then, the ids that can no longer come back go
+    _HANDLED.execute(db, handled_row(update, now))
+    if prunes(update):  # now and then, the ids that can no longer come back go
         db.execute(_PRUNE, {"below": update.update_id - handling.KEEP})
 
 

@@ -39,9 +39,8 @@ def unreachable(url: str, error: BaseException) -> StorageError:
         return StorageError(f"PostgreSQL at {where}: that database does not exist.")
     if isinstance(error, asyncpg.PostgresError):
         return StorageError(f"PostgreSQL at {where} refused the connection ({error}).")
-    return StorageError(
-        f"PostgreSQL at {where} cannot be reached ({type(error).__name__}: {error})."
-    )
+    why = str(error) or "no answer in time"  # (a timeout says nothing itself)
+    return StorageError(f"PostgreSQL at {where} cannot be reached ({type(error).__name__}: {why}).")
 
 
 CONNECT_ERRORS: Final = (OSError, asyncio.TimeoutError, asyncpg.PostgresError)

@@ -19,9 +19,9 @@ from sqlalchemy import BindParameter, Connection, Executable, Select, bindparam,
 
 from engine import Game
 from engine.scoring import rank_key
-from ratings import Pool, SeatResult, Skill, computer_player, pool_of, rate_game
+from ratings import SeatResult, Skill, computer_player, pool_of, rate_game
 
-from .database import Database, Dialect
+from .database import Database, Dialect, Upsert
 from .schema import game_results, game_seats, games, moves, rated_games, rating_changes, ratings
 
 OVERALL: Final = 0
@@ -33,63 +33,77 @@ def _now_ms() -> int:
 
 
 # Statements built once: SQLAlchemy finds their compiled form without walking them again.
-_GAME_ID: BindParameter[Any] = bindparam("game_id")
-_CHAT = select(games.c.chat_id).where(games.c.id == _GAME_ID)
-_GAME = select(games.c.status, games.c.meta, games.c.snapshot).where(games.c.id == _GAME_ID)
-_RANK_KEYS = select(game_results.c.seat, game_results.c.rank_key).where(
-    game_results.c.game_id == _GAME_ID
+# Each reads the inputs of many games at once (`CHUNK`), in the order they are rated.
+_IDS: BindParameter[Any] = bindparam("ids", expanding=True)
+CHUNK: Final = 500
+"""Games read at once when many are rated (a rebuild): well under both databases' limits
+on a statement's parameters."""
+_GAMES = select(games.c.id, games.c.chat_id, games.c.status, games.c.meta, games.c.snapshot).where(
+    games.c.id.in_(_IDS)
+)
+_RANK_KEYS = select(game_results.c.game_id, game_results.c.seat, game_results.c.rank_key).where(
+    game_results.c.game_id.in_(_IDS)
 )
 _SEATS = (
-    select(game_seats.c.seat, game_seats.c.kind, game_seats.c.user_id, game_seats.c.computer_level)
-    .where(game_seats.c.game_id == _GAME_ID)
-    .order_by(game_seats.c.seat)
+    select(
+        game_seats.c.game_id,
+        game_seats.c.seat,
+        game_seats.c.kind,
+        game_seats.c.user_id,
+        game_seats.c.computer_level,
+    )
+    .where(game_seats.c.game_id.in_(_IDS))
+    .order_by(game_seats.c.game_id, game_seats.c.seat)
 )
-_IN_SCOPE = (
-    ratings.c.pool == bindparam("pool"),
-    ratings.c.chat_id == bindparam("scope"),
-    ratings.c.player.in_(bindparam("players", expanding=True)),
-)
-_GAMES = select(ratings.c.player, ratings.c.games).where(*_IN_SCOPE)
-_SKILLS = select(ratings.c.player, ratings.c.mu, ratings.c.sigma).where(*_IN_SCOPE)
+_RATINGS = select(
+    ratings.c.pool,
+    ratings.c.chat_id,
+    ratings.c.player,
+    ratings.c.mu,
+    ratings.c.sigma,
+    ratings.c.games,
+).where(ratings.c.player.in_(bindparam("players", expanding=True)))
+_LAST_SEQ = select(func.coalesce(func.max(rated_games.c.seq), 0))
 _CHANGES = rating_changes.insert()
-_RATED = rated_games.insert().values(
-    game_id=_GAME_ID,
-    seq=select(func.coalesce(func.max(rated_games.c.seq), 0) + 1).scalar_subquery(),
-    pool=bindparam("pool"),
-    rated_at=bindparam("now"),
-)
+_RATED = rated_games.insert()
 
 
 @functools.cache
 def _journal_counts(dialect: Dialect) -> Select[Any]:
-    """Each seat's moves in a game's journal, and how many a stand-in made."""
+    """Each seat's moves in each game's journal, and how many a stand-in made."""
     database = Database(dialect, "", ())
     journal = (
         select(
+            moves.c.game_id,
             database.json_int(moves.c.move, "seat").label("seat"),
             database.json_int(moves.c.move, "stand_in").label("stand_in"),
         )
-        .where(moves.c.game_id == _GAME_ID)
+        .where(moves.c.game_id.in_(_IDS))
         .subquery()
     )
     return select(
-        journal.c.seat, func.count(), func.sum(func.coalesce(journal.c.stand_in, 0))
-    ).group_by(journal.c.seat)
+        journal.c.game_id,
+        journal.c.seat,
+        func.count(),
+        func.sum(func.coalesce(journal.c.stand_in, 0)),
+    ).group_by(journal.c.game_id, journal.c.seat)
 
 
-@functools.cache
-def _upsert_rating(dialect: Dialect) -> Executable:
-    """A person's rating after a game: inserted, or the stored one updated, one more game."""
+def _build_set_rating(dialect: Dialect) -> Executable:
+    """A person's rating after the games rated: inserted, or the stored one replaced."""
     upsert = Database(dialect, "", ()).insert(ratings)
     return upsert.on_conflict_do_update(
         index_elements=[ratings.c.pool, ratings.c.chat_id, ratings.c.player],
         set_={
             "mu": upsert.excluded.mu,
             "sigma": upsert.excluded.sigma,
-            "games": ratings.c.games + 1,
+            "games": upsert.excluded.games,
             "updated_at": upsert.excluded.updated_at,
         },
     )
+
+
+_SET_RATING: Final = Upsert(_build_set_rating)
 
 
 def _away(meta: str | None) -> set[int]:
@@ -99,32 +113,28 @@ def _away(meta: str | None) -> set[int]:
     return {int(seat) for seat, extra in state.items() if extra.get("away")}
 
 
-def _rank_keys(db: Connection, game_id: int, status: str, snapshot: str | None) -> dict[int, int]:
+def _rank_keys(
+    status: str, snapshot: str | None, results: Sequence[tuple[int, int]]
+) -> dict[int, int]:
     """Each seat's rank key: a finished game's results, a cancelled one's standing totals
     (the hands complete when it stopped)."""
     if status == "finished":
-        rows = db.execute(_RANK_KEYS, {"game_id": game_id})
-        return {seat: key for seat, key in rows}
+        return dict(results)
     assert snapshot is not None
     game = Game.from_json(snapshot)
     return {seat: rank_key(game.rules, total) for seat, total in enumerate(game.scores)}
 
 
-def _seat_results(db: Connection, database: Database, game_id: int) -> list[SeatResult]:
+def _seat_results(
+    keys: dict[int, int],
+    seats: Sequence[tuple[int, str, int | None, str | None]],
+    away: set[int],
+    made: dict[int, tuple[int, int]],
+) -> list[SeatResult]:
     """Who played each seat of a rated game and its rank: a person who was away at the
     end (a leaver) ranks last, below everyone present (leavers tie), with full weight. A
     person present at the end (back with /rejoin) has the share of their seat's moves they
     made themselves (the journal marks a stand-in's), which scales a gain only."""
-    status, meta, snapshot = db.execute(_GAME, {"game_id": game_id}).one()
-    keys = _rank_keys(db, game_id, status, snapshot)
-    seats = db.execute(_SEATS, {"game_id": game_id})
-    away = _away(meta)
-    counted = db.execute(_journal_counts(database.dialect), {"game_id": game_id})
-    made = {
-        int(seat): (int(total), int(stand_ins))
-        for seat, total, stand_ins in counted
-        if seat is not None
-    }
     last = max(keys.values()) + 1
     results = []
     for number, kind, user_id, level in seats:
@@ -141,66 +151,126 @@ def _seat_results(db: Connection, database: Database, game_id: int) -> list[Seat
     return results
 
 
-def _games(db: Connection, pool: Pool, players: Sequence[int]) -> dict[int, int]:
-    """Each player's rated games overall in the pool (for who is still provisional: the
-    same count in every scope, so a newcomer to a group who is established elsewhere is
-    no sock puppet)."""
-    rows = db.execute(_GAMES, {"pool": pool, "scope": OVERALL, "players": list(players)})
-    return {player: int(games) for player, games in rows}
+_Key = tuple[str, int, int]
+"""A rating's key: its pool, its scope (a chat, or `OVERALL`) and its player."""
 
 
-def _skills(db: Connection, pool: Pool, scope: int, players: Sequence[int]) -> dict[int, Skill]:
-    rows = db.execute(_SKILLS, {"pool": pool, "scope": scope, "players": list(players)})
-    return {player: Skill(mu, sigma) for player, mu, sigma in rows}
+class _Rating:
+    __slots__ = ("games", "mu", "sigma", "updated_at")
+
+    def __init__(self, mu: float, sigma: float, games: int, updated_at: int) -> None:
+        self.mu, self.sigma, self.games, self.updated_at = mu, sigma, games, updated_at
+
+
+def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> None:
+    """Rate finished games (or ones cancelled after their first hand), in this order, each
+    in its chat and overall, as if one after another; in the caller's transaction, after a
+    finished game's `game_results` are written. Only people's ratings are written: the
+    computer levels are fixed anchors.
+
+    Their inputs (and the ratings of their players) are read a chunk of games at a time,
+    the ratings kept here as they change, and what changed written at the end of each
+    chunk: a handful of statements for a rebuild of thousands of games, not a dozen a
+    game."""
+    seq = int(db.execute(_LAST_SEQ).scalar_one())
+    known: dict[_Key, _Rating] = {}
+    loaded: set[int] = set()
+    for start in range(0, len(game_ids), CHUNK):
+        chunk = list(game_ids[start : start + CHUNK])
+        ids = {"ids": chunk}
+        heads = {row[0]: row[1:] for row in db.execute(_GAMES, ids)}
+        results: dict[int, list[tuple[int, int]]] = {}
+        for game_id, seat, key in db.execute(_RANK_KEYS, ids):
+            results.setdefault(game_id, []).append((seat, key))
+        seats: dict[int, list[tuple[int, str, int | None, str | None]]] = {}
+        for game_id, *seat_row in db.execute(_SEATS, ids):
+            seats.setdefault(game_id, []).append(tuple(seat_row))
+        made: dict[int, dict[int, tuple[int, int]]] = {}
+        for game_id, seat, total, stand_ins in db.execute(_journal_counts(database.dialect), ids):
+            if seat is not None:
+                made.setdefault(game_id, {})[int(seat)] = (int(total), int(stand_ins))
+        new_players = {
+            player
+            for game_seats_ in seats.values()
+            for _, _, player, _ in game_seats_
+            if player is not None and player not in loaded
+        }
+        if new_players:
+            for pool, scope, player, mu, sigma, played in db.execute(
+                _RATINGS, {"players": sorted(new_players)}
+            ):
+                known[(pool, scope, player)] = _Rating(mu, sigma, played, 0)
+            loaded |= new_players
+        touched: dict[_Key, _Rating] = {}
+        changes_rows: list[dict[str, Any]] = []
+        rated_rows: list[dict[str, Any]] = []
+        for game_id in chunk:
+            chat_id, status, meta, snapshot = heads[game_id]
+            keys = _rank_keys(status, snapshot, results.get(game_id, []))
+            seated = _seat_results(keys, seats.get(game_id, []), _away(meta), made.get(game_id, {}))
+            pool = pool_of(len(seated))
+            now = _now_ms()
+            players = [s.player for s in seated]
+            games_before = {
+                p: known[(pool, OVERALL, p)].games for p in players if (pool, OVERALL, p) in known
+            }
+            for scope in dict.fromkeys((chat_id, OVERALL)):  # (a chat 0 exists only in tests)
+                before = {
+                    p: Skill(known[(pool, scope, p)].mu, known[(pool, scope, p)].sigma)
+                    for p in players
+                    if (pool, scope, p) in known
+                }
+                for c in rate_game(seated, before, games=games_before):
+                    key = (pool, scope, c.player)
+                    rating = known.get(key)
+                    if rating is None:
+                        rating = known[key] = _Rating(c.after.mu, c.after.sigma, 1, now)
+                    else:
+                        rating.mu, rating.sigma = c.after.mu, c.after.sigma
+                        rating.games += 1
+                        rating.updated_at = now
+                    touched[key] = rating
+                    changes_rows.append(
+                        {
+                            "game_id": game_id,
+                            "chat_id": scope,
+                            "player": c.player,
+                            "pool": pool,
+                            "seat": c.seat,
+                            "weight": c.weight,
+                            "mu_before": c.before.mu,
+                            "sigma_before": c.before.sigma,
+                            "mu_after": c.after.mu,
+                            "sigma_after": c.after.sigma,
+                        }
+                    )
+            seq += 1
+            rated_rows.append({"game_id": game_id, "seq": seq, "pool": pool, "rated_at": now})
+        if touched:
+            _SET_RATING.execute(
+                db,
+                [
+                    {
+                        "pool": pool,
+                        "chat_id": scope,
+                        "player": player,
+                        "mu": r.mu,
+                        "sigma": r.sigma,
+                        "games": r.games,
+                        "updated_at": r.updated_at,
+                    }
+                    for (pool, scope, player), r in touched.items()
+                ],
+            )
+        if changes_rows:
+            db.execute(_CHANGES, changes_rows)
+        if rated_rows:
+            db.execute(_RATED, rated_rows)
 
 
 def rate_finished(db: Connection, database: Database, game_id: int) -> None:
-    """Rate a finished game, or one cancelled after its first hand, in its chat and
-    overall; in the caller's transaction, after a finished game's `game_results` are
-    written. Only people's ratings are written: the computer levels are fixed anchors."""
-    chat_id = db.execute(_CHAT, {"game_id": game_id}).scalar_one()
-    seats = _seat_results(db, database, game_id)
-    pool = pool_of(len(seats))
-    now = _now_ms()
-    games_before = _games(db, pool, [s.player for s in seats])
-    for scope in dict.fromkeys((chat_id, OVERALL)):  # (a chat 0 exists only in tests)
-        before = _skills(db, pool, scope, [s.player for s in seats])
-        changes = rate_game(seats, before, games=games_before)
-        if changes:
-            db.execute(
-                _upsert_rating(database.dialect),
-                [
-                    {
-                        "pool": pool,
-                        "chat_id": scope,
-                        "player": c.player,
-                        "mu": c.after.mu,
-                        "sigma": c.after.sigma,
-                        "games": 1,
-                        "updated_at": now,
-                    }
-                    for c in changes
-                ],
-            )
-            db.execute(
-                _CHANGES,
-                [
-                    {
-                        "game_id": game_id,
-                        "chat_id": scope,
-                        "player": c.player,
-                        "pool": pool,
-                        "seat": c.seat,
-                        "weight": c.weight,
-                        "mu_before": c.before.mu,
-                        "sigma_before": c.before.sigma,
-                        "mu_after": c.after.mu,
-                        "sigma_after": c.after.sigma,
-                    }
-                    for c in changes
-                ],
-            )
-    db.execute(_RATED, {"game_id": game_id, "pool": pool, "now": now})
+    """Rate a finished game, or one cancelled after its first hand (`rate_games`)."""
+    rate_games(db, database, [game_id])
 
 
 def rate_cancelled(db: Connection, database: Database, game_id: int) -> bool:
@@ -227,8 +297,6 @@ def rate_backlog(db: Connection, database: Database) -> int:
             .order_by(games.c.finished_at, games.c.id)
         )
     ).scalars()
-    rated = 0
-    for game_id in list(pending):
-        rate_finished(db, database, game_id)
-        rated += 1
-    return rated
+    order = list(pending)
+    rate_games(db, database, order)
+    return len(order)

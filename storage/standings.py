@@ -11,6 +11,7 @@ from typing import Any, Final
 
 from sqlalchemy import (
     BigInteger,
+    BindParameter,
     ColumnElement,
     Connection,
     Float,
@@ -40,7 +41,7 @@ from .models import (
     StoredSeat,
     score_kind_of,
 )
-from .rating import OVERALL, rate_finished
+from .rating import OVERALL, rate_games
 from .replay import join_score
 from .schema import (
     game_results,
@@ -127,8 +128,12 @@ _RATING = select(
         _OTHER.c.mu - 3 * _OTHER.c.sigma > _R.mu - 3 * _R.sigma,
     )
     .scalar_subquery(),
+    select(func.count())
+    .where(_OTHER.c.pool == _R.pool, _OTHER.c.chat_id == _R.chat_id, _OTHER.c.player > 0)
+    .scalar_subquery(),
 ).where(*_IN_SCOPE, _R.player == bindparam("player"))
-"""One person's rating in a scope, and how many rate above them."""
+"""One person's rating in a scope, how many rate above them and how many are rated: one
+query (a person not rated there costs no second one)."""
 _RATED_PEOPLE = select(func.count()).where(*_IN_SCOPE, _R.player > 0)
 
 
@@ -173,6 +178,88 @@ def _standings_query(score_kind: ScoreKind, by_chat: bool, by_user: bool) -> Sel
     return select(top, _name_of(top.c.user_id)).order_by(*order(top.c))
 
 
+# A game's score table, a player's history and rating changes: built once, as the rest.
+_GAME_ID: BindParameter[Any] = bindparam("game_id")
+_TABLE_HEAD = select(games.c.status, games.c.rules, games.c.winners).where(games.c.id == _GAME_ID)
+_TABLE_SEATS = (
+    select(
+        game_seats.c.seat,
+        game_seats.c.kind,
+        game_seats.c.display_name,
+        game_seats.c.user_id,
+        game_seats.c.computer_level,
+    )
+    .where(game_seats.c.game_id == _GAME_ID)
+    .order_by(game_seats.c.seat)
+)
+_H = hand_points.c
+_TABLE_HANDS = (
+    select(
+        _H.hand_number, _H.seat, _H.points_re, _H.points_im, _H.total_re, _H.total_im, _H.shot_moon
+    )
+    .where(_H.game_id == _GAME_ID)
+    .order_by(_H.hand_number, _H.seat)
+)
+_G = game_results.c
+_HISTORY = (
+    select(
+        _G.game_id,
+        _G.chat_id,
+        _G.finished_at,
+        _G.score_kind,
+        _G.players,
+        _G.seat,
+        _G.total_re,
+        _G.total_im,
+        _G.place,
+        _G.won,
+        _G.hands,
+        _G.moons,
+    )
+    .where(_G.user_id == bindparam("user_id"))
+    .order_by(_G.finished_at.desc(), _G.game_id.desc())
+    .limit(bindparam("limit"))
+)
+_HISTORY_IN_CHAT = _HISTORY.where(_G.chat_id == bindparam("chat_id"))
+_C = rating_changes.c
+_GAME_CHANGES = (
+    select(*_CHANGE)
+    .join_from(rating_changes, games, games.c.id == _C.game_id)
+    .where(_C.game_id == _GAME_ID, _C.chat_id == bindparam("scope"))
+    .order_by(_C.seat)
+)
+_NEWEST = (
+    select(*_CHANGE, rated_games.c.seq)
+    .join_from(rating_changes, rated_games, rated_games.c.game_id == _C.game_id)
+    .join(games, games.c.id == _C.game_id)
+    .where(
+        _C.player == bindparam("player"),
+        _C.pool == bindparam("pool"),
+        _C.chat_id == bindparam("scope"),
+    )
+    .order_by(rated_games.c.seq.desc())
+    .limit(bindparam("limit"))
+    .subquery("newest")
+)
+_RATING_HISTORY = select(_NEWEST).order_by(_NEWEST.c.seq)
+
+
+@functools.cache
+def _complex_games_query(by_chat: bool, by_user: bool) -> Select[Any]:
+    """The Complex games of the people of a standings query (its shape), by rank key."""
+    r = game_results.c
+    where = [r.score_kind == "complex", r.user_id.is_not(None)]
+    if by_chat:
+        where.append(r.chat_id == bindparam("chat_id"))
+    if by_user:
+        where.append(r.user_id == bindparam("user_id"))
+    return (
+        select(r.user_id, r.rank_key, r.total_re, r.total_im)
+        .where(*where, r.user_id.in_(bindparam("users", expanding=True)))
+        .order_by(r.user_id, r.rank_key)
+    )
+
+
 class Standings:
     """What players and games scored, and their ratings."""
 
@@ -183,31 +270,18 @@ class Standings:
 
     async def game_table(self, game_id: int) -> GameTable:
         """The score table of a game, hand by hand, in play or finished."""
-        header = await self._db.read(
-            select(games.c.status, games.c.rules, games.c.winners).where(games.c.id == game_id)
+        key = {"game_id": game_id}
+        header, seat_rows, points = await self._db.read_together(
+            (_TABLE_HEAD, key), (_TABLE_SEATS, key), (_TABLE_HANDS, key)
         )
         if not header:
             raise GameNotFound(game_id)
         status, rules_json, winners_json = header[0]
-        s = game_seats.c
-        seat_rows = await self._db.read(
-            select(s.seat, s.kind, s.display_name, s.user_id, s.computer_level)
-            .where(s.game_id == game_id)
-            .order_by(s.seat)
-        )
         rules = Rules.from_dict(json.loads(rules_json))
         is_complex = rules.variant == "complex"
         seats = tuple(
             StoredSeat(seat, kind, name, user_id, level)
             for seat, kind, name, user_id, level in seat_rows
-        )
-        h = hand_points.c
-        points = await self._db.read(
-            select(
-                h.hand_number, h.seat, h.points_re, h.points_im, h.total_re, h.total_im, h.shot_moon
-            )
-            .where(h.game_id == game_id)
-            .order_by(h.hand_number, h.seat)
         )
         n = rules.players
         lines: list[HandLine] = []
@@ -258,12 +332,6 @@ class Standings:
         limit: int,
         min_games: int,
     ) -> list[PlayerStanding]:
-        r = game_results.c
-        where = [r.score_kind == score_kind, r.user_id.is_not(None)]
-        if chat_id is not None:
-            where.append(r.chat_id == chat_id)
-        if user_id is not None:
-            where.append(r.user_id == user_id)
         rows = await self._db.read(
             _standings_query(score_kind, chat_id is not None, user_id is not None),
             {"chat_id": chat_id, "user_id": user_id, "min_games": min_games, "limit": limit},
@@ -275,9 +343,8 @@ class Standings:
         if score_kind == "complex":
             # The totals of the games with the smallest and largest |z|, per player.
             games_of = await self._db.read(
-                select(r.user_id, r.rank_key, r.total_re, r.total_im)
-                .where(*where, r.user_id.in_([row[0] for row in rows]))
-                .order_by(r.user_id, r.rank_key)
+                _complex_games_query(chat_id is not None, user_id is not None),
+                {"chat_id": chat_id, "user_id": user_id, "users": [row[0] for row in rows]},
             )
             for uid, _, re, im in games_of:
                 best.setdefault(uid, complex(re, im))
@@ -309,28 +376,9 @@ class Standings:
         self, user_id: int, *, limit: int = 10, chat_id: int | None = None
     ) -> list[PlayerGame]:
         """The player's most recent finished games, newest first."""
-        r = game_results.c
-        where = [r.user_id == user_id]
-        if chat_id is not None:
-            where.append(r.chat_id == chat_id)
         rows = await self._db.read(
-            select(
-                r.game_id,
-                r.chat_id,
-                r.finished_at,
-                r.score_kind,
-                r.players,
-                r.seat,
-                r.total_re,
-                r.total_im,
-                r.place,
-                r.won,
-                r.hands,
-                r.moons,
-            )
-            .where(*where)
-            .order_by(r.finished_at.desc(), r.game_id.desc())
-            .limit(limit)
+            _HISTORY_IN_CHAT if chat_id is not None else _HISTORY,
+            {"user_id": user_id, "chat_id": chat_id, "limit": limit},
         )
         return [
             PlayerGame(
@@ -354,13 +402,7 @@ class Standings:
     async def rating_changes(self, game_id: int, chat_id: int | None = None) -> list[RatingChange]:
         """What a game did to each player's rating in its chat (``chat_id``) or overall."""
         scope = OVERALL if chat_id is None else chat_id
-        c = rating_changes.c
-        rows = await self._db.read(
-            select(*_CHANGE)
-            .join_from(rating_changes, games, games.c.id == c.game_id)
-            .where(c.game_id == game_id, c.chat_id == scope)
-            .order_by(c.seat)
-        )
+        rows = await self._db.read(_GAME_CHANGES, {"game_id": game_id, "scope": scope})
         return [_change(row) for row in rows]
 
     async def rating_history(
@@ -369,17 +411,9 @@ class Standings:
         """A player's rating changes in a chat (or overall), oldest first (the last
         ``limit``)."""
         scope = OVERALL if chat_id is None else chat_id
-        c = rating_changes.c
-        newest = (
-            select(*_CHANGE, rated_games.c.seq)
-            .join_from(rating_changes, rated_games, rated_games.c.game_id == c.game_id)
-            .join(games, games.c.id == c.game_id)
-            .where(c.player == player, c.pool == pool, c.chat_id == scope)
-            .order_by(rated_games.c.seq.desc())
-            .limit(limit)
-            .subquery("newest")
+        rows = await self._db.read(
+            _RATING_HISTORY, {"player": player, "pool": pool, "scope": scope, "limit": limit}
         )
-        rows = await self._db.read(select(newest).order_by(newest.c.seq))
         return [_change(row[:-1]) for row in rows]
 
     def _board(self, pool: Pool, scope: int) -> Select[Any]:
@@ -392,8 +426,11 @@ class Standings:
         """The best-rated people of a chat (or overall) by μ − 3σ, then the computer
         levels' fixed ratings; empty when nobody is rated in the scope."""
         scope = OVERALL if chat_id is None else chat_id
-        rated = await self._rated_people(pool, scope)
-        people = await self._db.read(_BOARD, {"pool": pool, "scope": scope, "limit": limit})
+        counted, people = await self._db.read_together(
+            (_RATED_PEOPLE, {"pool": pool, "scope": scope}),
+            (_BOARD, {"pool": pool, "scope": scope, "limit": limit}),
+        )
+        rated = int(counted[0][0])
         board = [
             RatingEntry(p, name, Skill(mu, sigma), played, place, rated)
             for place, (p, mu, sigma, played, name) in enumerate(people, start=1)
@@ -417,13 +454,8 @@ class Standings:
         rows = await self._db.read(_RATING, {"pool": pool, "scope": scope, "player": player})
         if not rows:
             return None
-        mu, sigma, played, name, higher = rows[0]
-        rated = await self._rated_people(pool, scope)
+        mu, sigma, played, name, higher, rated = rows[0]
         return RatingEntry(player, name, Skill(mu, sigma), played, higher + 1, rated)
-
-    async def _rated_people(self, pool: Pool, scope: int) -> int:
-        rows = await self._db.read(_RATED_PEOPLE, {"pool": pool, "scope": scope})
-        return int(rows[0][0])
 
     async def rebuild_ratings(self) -> RebuildReport:
         """Recompute every rating from the stored games, in the order they were rated
@@ -466,6 +498,5 @@ def _rebuild(
     )
     for table in (rating_changes, ratings, rated_games):
         db.execute(table.delete())
-    for game_id in order:
-        rate_finished(db, database, game_id)
+    rate_games(db, database, order)
     return stored, order, list(db.execute(values))

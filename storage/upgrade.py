@@ -121,8 +121,9 @@ def upgrade_engine(address: str | Path) -> AsyncEngine:
             "postgresql+asyncpg://",
             poolclass=NullPool,
             async_creator=lambda: asyncpg.connect(dsn, timeout=10),
+            hide_parameters=True,
         )
-    engine = create_async_engine(url, poolclass=NullPool)
+    engine = create_async_engine(url, poolclass=NullPool, hide_parameters=True)
     if engine.dialect.name == "sqlite":
 
         @event.listens_for(engine.sync_engine, "connect")

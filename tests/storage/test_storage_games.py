@@ -355,3 +355,67 @@ async def test_a_press_is_stored_with_its_answer_until_it_is_answered(store: Sto
     assert [p.update_id for p in await store.ledger.unanswered(before_ms)] == [8003]
     later = int(time.time() * 1000) + 60_000
     assert await store.ledger.unanswered(later) == []  # too old for Telegram: left alone
+
+
+async def test_a_move_on_sqlite_is_one_trip_to_the_database_thread(sqlite_store: Storage) -> None:
+    """Every trip to aiosqlite's thread is a wake-up of that thread and of the event loop
+    and a handover of the GIL: a move (and the rating of a finished game, twelve
+    statements) goes there once, BEGIN IMMEDIATE to COMMIT, and is stored whole."""
+    raw = await sqlite_store.database._writer.get_raw_connection()  # type: ignore[union-attr]
+    thread = raw.dbapi_connection._connection  # type: ignore[union-attr]
+    rules = VARIANTS["four"]
+    game_id = await sqlite_store.games.create_lobby(-1, None, 1, rules, seats_for(4, [1, 2]))
+    game = Game(rules, seed=3)
+    await sqlite_store.games.start_game(game_id, seats_for(4, [1, 2]), game)
+    trips = 0
+    queue = thread._execute
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await queue(*args, **kwargs)
+
+    thread._execute = counted
+    rng = random.Random(3)
+    moves = 0
+    while game.phase != "over":
+        move = random_move(game, rng)
+        move.apply(game)
+        before = trips
+        moves += 1
+        assert await sqlite_store.games.record_move(game_id, move, game) == moves
+        assert trips == before + 1
+    thread._execute = queue
+    stored = await sqlite_store.games.load_game(game_id)
+    assert (stored.status, stored.last_seq) == ("finished", moves)
+    assert [c.player for c in await sqlite_store.standings.rating_changes(game_id)] == [1, 2]
+
+
+async def test_a_refused_write_names_no_bound_value(
+    store: Storage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every engine hides its parameters: a write the database refuses (here a second
+    row with the same key) says which constraint, never the values bound to it (a
+    person's name, a move), in the error or in the log."""
+    from sqlalchemy import Connection
+    from sqlalchemy.exc import IntegrityError
+
+    from storage.schema import users
+
+    row = {"user_id": 4242, "display_name": "Zelda Quartermain", "updated_at": 17}
+    await store.people.upsert_user(4242, "Zelda Quartermain", None)
+
+    def again(db: Connection) -> None:
+        db.execute(users.insert(), row)
+
+    with pytest.raises(IntegrityError) as in_transaction:
+        await store.database.transact(again)
+    with pytest.raises(IntegrityError) as in_write:
+        async with store.database.write() as db:
+            await db.execute(users.insert(), row)
+    for refused in (in_transaction, in_write):
+        message = str(refused.value)
+        assert "users" in message.lower()
+        assert "Zelda" not in message and "Quartermain" not in message
+        assert "parameters hidden" in message
+    assert "Zelda" not in caplog.text

@@ -4,16 +4,25 @@ a lock, a newer schema refused, and the SQL spelled for it."""
 from __future__ import annotations
 
 import asyncio
+import os
 
 import asyncpg
 import pytest
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 from storage_testkit import play_stored
 
 from engine import Rules
 from sandbox.postgres_server import PASSWORD, PostgresServer
-from storage import SchemaTooNew, Storage, StorageError, open_storage, schema
+from storage import (
+    SchemaTooNew,
+    Storage,
+    StorageError,
+    StorageUnavailable,
+    open_storage,
+    schema,
+)
+from storage import database as database_module
 from storage.checks import check_postgres
 from storage.database import Database
 from storage.upgrade import latest_version
@@ -211,3 +220,202 @@ async def test_a_version_the_bot_never_wrote_is_refused(postgres: PostgresServer
         assert await connection.fetchval("SELECT to_regclass('alembic_version')") is None
     finally:
         await connection.close()
+
+
+class _Relay:
+    """A TCP relay to the server, which a test can cut: every connection through it
+    dropped and then ``refuse`` (nothing listens: connection refused) or ``silent`` (it
+    accepts and never answers: the connection times out)."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.mode = "forward"
+        self.port = 0
+        self._server: asyncio.Server | None = None
+        self._open: list[asyncio.StreamWriter] = []
+
+    async def start(self) -> _Relay:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._open.append(writer)
+        if self.mode != "forward":
+            return  # held open, never answered
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        self._open.append(up_writer)
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except OSError:
+                pass
+            finally:
+                sink.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    async def cut(self, mode: str) -> None:
+        self.mode = mode
+        if mode == "refuse" and self._server is not None:
+            self._server.close()
+        for writer in self._open:
+            writer.close()
+        self._open.clear()
+
+
+async def _said_when_cut(store: Storage) -> tuple[list[str], list[str]]:
+    """What three writes and three reads say once the server is out of reach (the first
+    of each may find its pooled connection dead; the next must connect anew)."""
+    written, read = [], []
+    for _ in range(3):
+        with pytest.raises(StorageUnavailable) as refused:
+            await store.people.upsert_user(7, "Ann", None)
+        written.append(str(refused.value))
+        with pytest.raises(StorageUnavailable) as refused:
+            await store.people.get_user(7)
+        read.append(str(refused.value))
+    return written, read
+
+
+@pytest.mark.parametrize("cut", ["refuse", "silent"])
+async def test_a_server_out_of_reach_after_opening_is_unavailable_in_one_sentence(
+    postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch, cut: str
+) -> None:
+    """A server that stops answering after the bot opened it (refused, or silent until the
+    connection times out): every write and read raises `StorageUnavailable` saying why in
+    one sentence, never the password, and `write_failure` says it too."""
+    url = await postgres.database()
+    relay = await _Relay(postgres.port).start()
+    store = await open_storage(url.replace(f":{postgres.port}/", f":{relay.port}/"))
+    try:
+        await store.people.upsert_user(7, "Ann", None)
+        assert await store.people.get_user(7) is not None
+        monkeypatch.setattr(database_module, "CONNECT_TIMEOUT_S", 0.5)
+        await relay.cut(cut)
+        written, read = await _said_when_cut(store)
+        why = "ConnectionRefusedError" if cut == "refuse" else "TimeoutError"
+        for said, doing in ((written, "written"), (read, "read")):
+            assert said[-1] == (
+                f"the database cannot be {doing}: PostgreSQL at "
+                f"postgresql://hearts@127.0.0.1:{relay.port}{url[url.rindex('/') :]} "
+                f"cannot be reached ({why}: {said[-1].split(why + ': ', 1)[1]}"
+            )
+            assert all(PASSWORD not in s for s in said)
+        assert store.write_failure is not None and "cannot be reached" in store.write_failure
+    finally:
+        await store.close()
+
+
+async def test_a_password_changed_after_opening_is_unavailable_in_one_sentence(
+    postgres: PostgresServer,
+) -> None:
+    url = await postgres.database()
+    role = f"ann_{os.getpid()}"
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f"CREATE ROLE {role} LOGIN PASSWORD 'first-secret'")
+        database = f"{role}_db"
+        await admin.execute(f"CREATE DATABASE {database} OWNER {role}")
+        store = await open_storage(
+            f"postgresql://{role}:first-secret@127.0.0.1:{postgres.port}/{database}"
+        )
+        try:
+            await store.people.upsert_user(7, "Ann", None)
+            await admin.execute(f"ALTER ROLE {role} PASSWORD 'second-secret'")
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1",
+                role,
+            )
+            written, read = await _said_when_cut(store)
+            where = f"PostgreSQL at postgresql://{role}@127.0.0.1:{postgres.port}/{database}"
+            assert written[-1] == (
+                f"the database cannot be written: {where} refused the user name or password."
+            )
+            assert read[-1] == (
+                f"the database cannot be read: {where} refused the user name or password."
+            )
+            assert all("secret" not in s for s in written + read)
+        finally:
+            await store.close()
+            await admin.execute(f"DROP DATABASE {database} WITH (FORCE)")
+    finally:
+        await admin.execute(f"DROP ROLE IF EXISTS {role}")
+        await admin.close()
+
+
+async def test_no_connection_free_within_the_pools_timeout_is_unavailable(
+    postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every connection of the pool held by a write: the next write waits the pool's
+    timeout, then raises `StorageUnavailable` saying so (not SQLAlchemy's own error)."""
+    monkeypatch.setattr(database_module, "POOL_TIMEOUT_S", 0.5)
+    store = await open_storage(await postgres.database())
+    held = 0
+    release = asyncio.Event()
+
+    async def hold() -> None:
+        nonlocal held
+        async with store.database.write() as db:
+            await db.execute(select(1))
+            held += 1
+            await release.wait()
+
+    holders = [asyncio.create_task(hold()) for _ in range(database_module.POOL_SIZE)]
+    try:
+        while held < database_module.POOL_SIZE:
+            await asyncio.sleep(0.01)
+        with pytest.raises(StorageUnavailable) as refused:
+            await store.people.upsert_user(7, "Ann", None)
+        assert str(refused.value) == (
+            "the database cannot be written: all 4 of its connections stayed busy for 0.5 s"
+        )
+    finally:
+        release.set()
+        await asyncio.gather(*holders)
+    await store.people.upsert_user(7, "Ann", None)  # and once one is free, it goes through
+    await store.close()
+
+
+async def test_a_move_runs_its_compiled_statements_on_asyncpg_and_stores_the_same(
+    postgres: PostgresServer,
+) -> None:
+    """A move that does not end its game runs the journal's Core statements, compiled
+    once, on asyncpg's own connection (SQLAlchemy's work around each statement cost more
+    than the statement on the hottest path); the game, its hands and the handled update
+    are stored as before, and the last move (results, ratings) still goes through
+    SQLAlchemy."""
+    from sqlalchemy import Engine, event
+
+    from storage.handling import HANDLING, Handling
+
+    store = await open_storage(await postgres.database())
+    sent: list[str] = []
+
+    def count(*args: object) -> None:
+        sent.append(str(args[2]))
+
+    event.listen(Engine, "before_cursor_execute", count)
+    token = HANDLING.set(Handling(5005))
+    try:
+        game_id, game = await play_stored(
+            store, Rules(players=4, target=1), seed=5, user_ids=[1, 2]
+        )
+    finally:
+        HANDLING.reset(token)
+        event.remove(Engine, "before_cursor_execute", count)
+    try:
+        moves = [s for s in sent if s.startswith("INSERT INTO moves")]
+        # (one: the last move's, with its results and ratings)
+        assert len(moves) == 1 and any(s.startswith("INSERT INTO game_results") for s in sent)
+        stored = await store.games.load_game(game_id)
+        journal = await store.games.journal(game_id)
+        assert stored.status == "finished" and stored.last_seq == len(journal) > 52
+        table = await store.standings.game_table(game_id)
+        assert table.totals == tuple(game.scores) and len(table.hands) == 1
+        assert await store.ledger.was_handled(5005)
+    finally:
+        await store.close()

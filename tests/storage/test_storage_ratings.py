@@ -404,3 +404,70 @@ async def test_ratings_from_before_the_levels_were_fixed_still_read_and_rebuild(
     assert (report.games, report.differing) == (1, 1)
     assert await store.standings.rating_board(10) == board
     assert [c.player for c in await store.standings.rating_changes(game_id, 10)] == [ADA]
+
+
+async def test_the_upserts_of_a_rating_and_of_a_handled_update_are_compiled_once(
+    store: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLAlchemy gives an ON CONFLICT clause no cache key, so an upsert executed as an
+    expression is compiled at every call: each game rated compiled its ratings' upsert
+    again (twice: its chat and overall), each move made by an update its ledger row's.
+    Written once, they are compiled once, and store the same rows."""
+    from sqlalchemy.dialects.postgresql.base import PGCompiler
+    from sqlalchemy.dialects.sqlite.base import SQLiteCompiler
+
+    from storage.handling import HANDLING, Handling
+
+    compiled: list[str] = []
+    for compiler in (PGCompiler, SQLiteCompiler):
+        for visit in ("visit_on_conflict_do_update", "visit_on_conflict_do_nothing"):
+            original = getattr(compiler, visit)
+
+            def counted(self: object, *args: object, _o: object = original, **kw: object) -> str:
+                compiled.append(type(self).__name__)
+                return _o(self, *args, **kw)  # type: ignore[operator, no-any-return]
+
+            monkeypatch.setattr(compiler, visit, counted)
+
+    async def play(seed: int, update_id: int) -> int:
+        token = HANDLING.set(Handling(update_id))
+        try:
+            game_id, _ = await play_stored(
+                store, ONE_HAND, seed=seed, chat_id=10, seats=_seats(ADA, BOB)
+            )
+        finally:
+            HANDLING.reset(token)
+        return game_id
+
+    await play(1, 9001)  # compiled here, if no test before compiled them
+    compiled.clear()
+    game_id = await play(2, 9002)
+    assert compiled == []
+    assert [c.player for c in await store.standings.rating_changes(game_id, 10)] == [ADA, BOB]
+    assert (await store.standings.player_rating(ADA, 10)).games == 2  # type: ignore[union-attr]
+    assert await store.ledger.was_handled(9002)
+
+
+async def test_a_rebuild_sends_a_handful_of_statements_not_a_dozen_a_game(store: Storage) -> None:
+    """Rebuilding reads the games' inputs a chunk at a time, keeps the ratings as they
+    change, and writes them in batches: the same ratings (nothing differing) in a few
+    statements whatever the number of games (it was twelve a game: 100,000 stored hands,
+    60,000 statements)."""
+    from sqlalchemy import Engine, event
+
+    for seed in range(8):
+        await play_stored(store, ONE_HAND, seed=seed, chat_id=10 + seed % 2, seats=_seats(ADA, BOB))
+    board = await store.standings.rating_board(10)
+    sent: list[str] = []
+
+    def count(*args: object) -> None:
+        sent.append(str(args[2]))
+
+    event.listen(Engine, "before_cursor_execute", count)
+    try:
+        report = await store.standings.rebuild_ratings()
+    finally:
+        event.remove(Engine, "before_cursor_execute", count)
+    assert (report.games, report.differing) == (8, 0)
+    assert len(sent) <= 20, sent
+    assert await store.standings.rating_board(10) == board

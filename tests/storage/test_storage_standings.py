@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 import pytest
 from storage_testkit import VARIANTS, play_stored, tamper
@@ -150,3 +151,38 @@ async def test_table_of_a_game_in_play(store: Storage) -> None:
     assert len(table.hands) == len(game.hand_history) >= 1
     assert table.totals == tuple(game.scores)
     assert [h.totals for h in table.hands] == [h.totals for h in game.hand_history]
+
+
+async def test_a_score_table_and_a_rating_are_each_one_trip_to_the_readers_thread(
+    sqlite_store: Storage,
+) -> None:
+    """A read that needs several queries (a game's head, seats and hands; a rating and
+    how many are rated) asks them together: one wake-up of the reader's aiosqlite thread
+    and of the event loop, not one a query."""
+    game_id, game = await play_stored(
+        sqlite_store, VARIANTS["four"], seed=4, chat_id=-5, user_ids=[11, 12]
+    )
+    raw = await sqlite_store.database._reader.get_raw_connection()  # type: ignore[union-attr]
+    thread = raw.dbapi_connection._connection  # type: ignore[union-attr]
+    trips = 0
+    queue = thread._execute
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await queue(*args, **kwargs)
+
+    thread._execute = counted
+    try:
+        table = await sqlite_store.standings.game_table(game_id)
+        assert (trips, len(table.hands), table.totals) == (
+            1,
+            len(game.hand_history),
+            tuple(game.scores),
+        )
+        board = await sqlite_store.standings.rating_board(-5)
+        assert (trips, {e.player for e in board[:2]}) == (2, {11, 12})
+        rating = await sqlite_store.standings.player_rating(11, -5)
+        assert trips == 3 and rating is not None and rating.rated == 2
+    finally:
+        thread._execute = queue

@@ -39,7 +39,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def postgres() -> Iterator[PostgresServer]:
     """A real PostgreSQL server for the whole run, started on first use."""
     try:
-        server = PostgresServer()
+        server = PostgresServer(fsync=False)
     except RuntimeError as error:
         pytest.fail(str(error), pytrace=False)
     try:

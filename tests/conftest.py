@@ -26,7 +26,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+LONGEST = (
+    "test_sandbox_browser.py::test_a_person_plays_in_the_browser",
+    "test_e2e_tournaments.py::test_thirteen_players",
+    "test_e2e_crash.py::test_sigkill_in_the_middle_of_a_trick",
+    "test_e2e_ratings.py::test_two_games_rate_everyone",
+    "test_storage_standings.py::test_standings_match_the_games",
+    "test_live_browser.py::",
+    "test_properties.py::test_random_games_follow_the_rules_to_the_end",
+    "test_hardening_memory.py::",
+    "test_storage_copy.py::",
+    "test_e2e_crash.py::",
+)
+"""The longest tests (10 s to a minute each), first: the two test processes take tests
+in the order collected, and one of these started last kept the run going on one process
+while the other had nothing left."""
+
+
+def _longest_first(item: pytest.Item) -> int:
+    return next((i for i, name in enumerate(LONGEST) if name in item.nodeid), len(LONGEST))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=_longest_first)  # stable: the others keep their order
     if config.getoption("--run-slow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --run-slow")

@@ -74,10 +74,17 @@ async def test_two_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
                 else:
                     await alice.send(group, "/newgame")
                     await double.wait_for(lambda: rooms.registry.in_chat(group.id, None), 5)
-                    lobby = next(
-                        m
-                        for m in reversed(double.chat_view(group.id).bot_messages)
-                        if "Join" in str(m.labels)
+                    # The table is in memory before its lobby message reaches the group.
+                    lobby = await double.wait_for(
+                        lambda: next(
+                            (
+                                m
+                                for m in reversed(double.chat_view(group.id).bot_messages)
+                                if "Join" in str(m.labels)
+                            ),
+                            None,
+                        ),
+                        5,
                     )
                     await bob.press(group, lobby.message_id, "✋ Join")
                     for _ in range(2):

@@ -130,6 +130,7 @@ class Database:
         rebuild) on PostgreSQL, where other writes run side by side; on SQLite every
         write is alone anyway."""
         self._game_locks: dict[int, _GameLock] = {}
+        self._closed = False
         self.write_failure: str | None = None
         """Why the last write failed (None once a write succeeds again): `/healthz`."""
 
@@ -237,13 +238,18 @@ class Database:
             log.info("Rated %d games finished before ratings existed.", rated)
 
     async def close(self) -> None:
+        """Close every connection. Writes and reads asked for afterwards raise
+        `StorageUnavailable`; closing twice does nothing more."""
         async with self._write_lock, self._read_lock:
+            self._closed = True
             if self._in_thread is not None:
                 # Its pool lends it the writer's sqlite3 connection, which the writer closes.
-                await self._thread._execute(self._in_thread.close)
+                if _running(self._thread):
+                    await self._thread._execute(self._in_thread.close)
                 self._in_thread = None
             if self._reading_in_thread is not None:
-                await self._reader_thread._execute(self._reading_in_thread.close)
+                if _running(self._reader_thread):
+                    await self._reader_thread._execute(self._reading_in_thread.close)
                 self._reading_in_thread = None
             if self._reader is not None:
                 await self._reader.close()
@@ -258,12 +264,31 @@ class Database:
         """The connection to write with, alone on it; a database that cannot be written
         (disk full, I/O error, busy, the server gone) raises `StorageUnavailable`."""
         async with self._write_errors():
+            self._open_for("written")
             if self._writer is not None:
                 async with self._write_lock:
+                    self._open_for("written")  # closed while this write waited
+                    if self._writer.invalidated or not _running(self._thread):
+                        await self._reconnect_writer()
                     yield self._writer
             else:
                 async with self._connected(self._engines[0], "written") as connection:
                     yield connection
+
+    async def _reconnect_writer(self) -> None:
+        """SQLite: a new writer connection in place of one SQLAlchemy gave up. A write
+        through `write` whose task is cancelled mid-statement (a handler stopped at
+        shutdown, a timeout) leaves SQLAlchemy not knowing what the connection was doing,
+        so it closes it, and aiosqlite's thread with it: its transaction is rolled back,
+        and every later write, `transact`'s included, would find that thread gone."""
+        assert self._writer is not None
+        log.warning("The SQLite writer connection was closed by a cancelled write; reopening it.")
+        with contextlib.suppress(Exception):
+            await self._writer.close()
+        self._in_thread = None  # it lent the closed sqlite3 connection
+        self._writer = await self._engines[0].connect()
+        raw = await self._writer.get_raw_connection()
+        self._thread = raw.dbapi_connection._connection  # type: ignore[union-attr]
 
     @asynccontextmanager
     async def _write_errors(self) -> AsyncIterator[None]:
@@ -300,6 +325,7 @@ class Database:
         if self._thread is None:
             # PostgreSQL: the connection taken from the pool, the transaction and its
             # return, in one greenlet (not one each).
+            self._open_for("written")
             async with self._write_errors():
                 result: T = await greenlet_spawn(self._transact_in_greenlet, work, args, kwargs)
                 return result
@@ -313,6 +339,7 @@ class Database:
         (`storage.journal`'s moves). Errors as `transact`'s."""
         import asyncpg
 
+        self._open_for("written")
         async with self._write_errors(), self._connected(self._engines[0], "written") as pooled:
             raw = await pooled.get_raw_connection()
             driver = raw.driver_connection
@@ -368,7 +395,9 @@ class Database:
         reader's thread; on PostgreSQL, on one connection), each in autocommit as `read`."""
         if self._reader is not None:
             async with self._read_lock:
+                self._open_for("read")
                 return list(await self._reader_thread._execute(self._read_all_in_thread, queries))
+        self._open_for("read")
         return await greenlet_spawn(self._read_in_greenlet, queries)
 
     def _read_all_in_thread(
@@ -420,7 +449,11 @@ class Database:
         finally:
             await connection.close()
 
-    def _unavailable(self, doing: str, why: str, error: BaseException) -> NoReturn:
+    def _open_for(self, doing: str) -> None:
+        if self._closed:
+            self._unavailable(doing, "it is closed", None)
+
+    def _unavailable(self, doing: str, why: str, error: BaseException | None) -> NoReturn:
         if doing == "written":
             self.write_failure = why
         raise StorageUnavailable(f"the database cannot be {doing}: {why}") from error
@@ -433,6 +466,7 @@ class Database:
         the pool's timeout) raises `StorageUnavailable`, saying why in one sentence."""
         if self._reader is not None:
             async with self._read_lock:
+                self._open_for("read")
                 # The reader runs in autocommit (no BEGIN is sent): each query sees the
                 # latest commit, and nothing is left open between queries. As a write,
                 # the query runs in one go in aiosqlite's thread (the reader's own).
@@ -441,6 +475,7 @@ class Database:
                 )
                 return rows
         # One greenlet for the connection, the query and its return (not one each).
+        self._open_for("read")
         found: list[Sequence[Row[Any]]] = await greenlet_spawn(
             self._read_in_greenlet, ((statement, parameters),)
         )
@@ -527,6 +562,12 @@ class _Positional:
             processors[name](given[name]) if name in processors else given[name]
             for name in self._names
         )
+
+
+def _running(connection: Any) -> bool:
+    """Whether an aiosqlite connection's thread still takes work (not closed, nor being
+    closed: work queued behind its closing would never be done)."""
+    return bool(connection._running and connection._connection is not None)
 
 
 def _in_transaction(

@@ -4,9 +4,7 @@ the handlers `bot.rooms.wire_handlers` made, each given what it calls, registere
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import ssl
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any, ClassVar
@@ -30,7 +28,6 @@ from telegram.ext import (
     ContextTypes,
     TypeHandler,
 )
-from telegram.request import HTTPXRequest
 
 from bot.config import Settings, Tuning
 from bot.i18n import ENGLISH, LANGUAGES, mark, translator
@@ -43,6 +40,7 @@ from bot.telegram.context import BotData, HeartsContext
 from bot.telegram.once import ExactlyOnce, HeartsApplication, answer_pending
 from bot.telegram.outbox import Outbox
 from bot.telegram.poller import ConfirmingUpdater
+from bot.telegram.request import AiohttpRequest
 from bot.timers import system_clock
 from storage import Storage, open_storage
 
@@ -111,14 +109,6 @@ class MessageRateLimiter(AIORateLimiter):
         return await callback(*args, **kwargs)
 
 
-@functools.cache
-def tls_context() -> ssl.SSLContext:
-    """The process's one TLS context for Telegram's connections: reading the system's
-    certificate authorities takes about 80 ms of CPU, and httpx would otherwise do it for
-    every connection pool (two per bot built; tests and the sandbox build hundreds)."""
-    return ssl.create_default_context()
-
-
 HeartsApp = Application[Any, HeartsContext, dict[Any, Any], dict[Any, Any], BotData, Any]
 
 
@@ -156,10 +146,10 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
     )
     if settings.telegram_api_file_url:
         builder = builder.base_file_url(settings.telegram_api_file_url)
-    # PTB's two connections (getUpdates, and everything else), with its default pool
-    # sizes, sharing the process's one TLS context.
-    builder = builder.request(HTTPXRequest(256, httpx_kwargs={"verify": tls_context()}))
-    builder = builder.get_updates_request(HTTPXRequest(1, httpx_kwargs={"verify": tls_context()}))
+    # PTB's two clients (getUpdates, and everything else), with its default pool sizes and
+    # timeouts, on aiohttp (bot/telegram/request.py), sharing the process's one TLS context.
+    builder = builder.request(AiohttpRequest(256))
+    builder = builder.get_updates_request(AiohttpRequest(1))
     if tuning.rate_limiter:
         # No retries of its own: the outbox retries (one owner, at most 4 tries a request).
         builder = builder.rate_limiter(MessageRateLimiter(max_retries=0))  # type: ignore[arg-type]

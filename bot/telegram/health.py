@@ -18,10 +18,10 @@ from aiohttp import web
 from telegram import Bot
 from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application
-from telegram.request import HTTPXRequest
 
 from bot.config import Settings
 from bot.logs import SecretRedactor
+from bot.telegram.request import AiohttpRequest
 from storage.checks import Check, check_database, check_postgres
 
 logger = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ ROLE = Role()
 def make_bot(settings: Settings, timeout_s: float = 10.0) -> Bot:
     """A plain `Bot` for one-off calls (``check``), with short timeouts."""
     assert settings.bot_token is not None
-    request = HTTPXRequest(connect_timeout=timeout_s, read_timeout=timeout_s)
+    request = AiohttpRequest(connect_timeout=timeout_s, read_timeout=timeout_s)
     return Bot(
         settings.bot_token,
         base_url=settings.telegram_api_base_url,

@@ -28,6 +28,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 LONGEST = (
     "test_sandbox_browser.py::test_a_person_plays_in_the_browser",
+    "test_e2e_failover.py::",
     "test_e2e_tournaments.py::test_thirteen_players",
     "test_e2e_crash.py::test_sigkill_in_the_middle_of_a_trick",
     "test_e2e_ratings.py::test_two_games_rate_everyone",

@@ -97,9 +97,12 @@ class Closer:
                 if end.table is not None
                 else None
             )
-            if lines is not None and table.ui.table_message_id is not None:
+            if lines is not None:
                 shown = Words(tuple(lines if changes is None else [*lines, changes]))
-                self.screens.edit_table_message(table, shown, Urgency.MOVED)
+                if table.ui.table_message_id is not None:
+                    self.screens.edit_table_message(table, shown, Urgency.MOVED)
+                else:
+                    table.end_words = shown  # its message is still on its way
             for seat, s in table.humans():
                 self.screens.pages.changed(table, seat)  # open pages say so at once
                 message_id = table.ui.dm_message_ids.get(seat)

@@ -23,7 +23,7 @@ from bot.core.commands import (
     StopWaiting,
     Wait,
 )
-from bot.core.effects import CreateLobby
+from bot.core.effects import CreateLobby, Urgency
 from bot.i18n import Msg, isolated_name, msg, msg_plural
 from bot.tables import render
 from bot.tables.closing import Closer
@@ -214,8 +214,20 @@ class Lobby:
             raise UserError(
                 msg("I couldn't post the table here, so it isn't open. Please try again.")
             )
-        table.ui.table_message_id = message_id
-        await self.registry.save(table)
+        async with self.registry.lock(table.id):
+            table.ui.table_message_id = message_id
+            ended = self.registry.get(table.id) is not table or table.status != "lobby"
+            if not ended:
+                await self.registry.save(table)
+            elif table.end_words is not None:
+                # It ended (cancelled, expired) while its message was on its way: the
+                # message says so, and offers no button of a table that is gone.
+                self.screens.edit_table_message(table, table.end_words, Urgency.MOVED)
+        if ended:
+            log.info("lobby %s ended before its message was posted", table.id)
+            if table.end_words is None:
+                await self.screens.display.delete(table.chat_id, message_id)
+            return
         if host.id in table.ui.pending:
             await self.screens.ask_to_open_dm(table, host)
 

@@ -7,13 +7,16 @@ restored exactly after a restart: messages re-edited, selections kept, timers re
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from bot.basics import display_name
 from bot.core import phases
 from bot.core.phases import Phase, StoredStatus
 from engine import Game, Rules
 from storage.models import StoredGame, StoredSeat
+
+if TYPE_CHECKING:
+    from bot.tables.seat_screen import Words
 
 SeatKind = Literal["human", "computer"]
 LEVELS = ("easy", "standard", "pro", "expert")
@@ -134,6 +137,11 @@ class Table:
     message and hand results of its own."""
     join_token: str = ""
     """The table's id in ``/start j<token>`` links: random, so no one can guess a link."""
+    end_words: Words | None = field(default=None, compare=False, repr=False)
+    """What the table's message says of its end, kept when the table ended before that
+    message was even posted (a lobby cancelled or expired while its message was on its
+    way): the message then shows it as it lands (`Lobby`), never a live lobby. In memory
+    only: the table is gone once it has ended."""
 
     @property
     def status(self) -> StoredStatus:

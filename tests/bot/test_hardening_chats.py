@@ -184,6 +184,58 @@ async def test_a_lobby_nobody_starts_closes_and_says_so(tmp_path: Path) -> None:
             await open_table(double, alice, group)  # the chat may open a new one
 
 
+async def test_a_lobby_that_expires_while_its_message_is_on_its_way_shows_its_end(
+    tmp_path: Path,
+) -> None:
+    """Telegram slow to take the lobby's message, and the lobby's time up meanwhile: the
+    message, once it lands, says the table closed, with no Join button of a table that is
+    gone (it stayed a live lobby, found by a run on a very busy machine)."""
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Slow", members=[alice])
+        async with running_bot(
+            double, tmp_path / "db.sqlite3", replace(FAST, lobby_ttl_s=0.3)
+        ) as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            double.hold("sendMessage")
+            await alice.send(group, "/newgame")
+            rooms = rooms_of(app)
+            table = await double.wait_for(lambda: rooms.registry.in_chat(group.id, None), 5)
+            await double.wait_for(lambda: table.status == "cancelled", 5)
+            double.release("sendMessage")
+            await double.idle()
+            lobby = double.chat_view(group.id).bot_messages
+            assert len(lobby) == 1
+            assert (lobby[0].text or "").startswith("⌛ This table closed"), lobby[0].text
+            assert list(lobby[0].all_buttons()) == []
+            assert not rooms.registry.tables
+
+
+async def test_a_lobby_cancelled_while_its_message_is_on_its_way_leaves_no_live_lobby(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Slow", members=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            double.hold("sendMessage")
+            await alice.send(group, "/newgame")
+            rooms = rooms_of(app)
+            table = await double.wait_for(lambda: rooms.registry.in_chat(group.id, None), 5)
+            await alice.send(group, "/cancel")
+            await double.wait_for(lambda: table.status == "cancelled", 5)
+            double.release("sendMessage")
+            await double.idle()
+            for message in double.chat_view(group.id).bot_messages:
+                assert "table opened" not in (message.text or ""), message.text
+                assert "Join" not in str(message.labels), message.text
+            assert not rooms.registry.tables
+            await open_table(double, alice, group)  # the chat may open a new one
+
+
 async def test_a_lobby_that_expired_while_the_bot_was_down_closes_at_start(
     tmp_path: Path,
 ) -> None:

@@ -5,12 +5,18 @@ dealt, and the commitment published before; a restart mid-hand changes none of i
 
 from __future__ import annotations
 
+import io
+import logging
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from bot_harness import open_table, play_turn, rooms_of, running_bot, table_in
 
+from bot.config import Settings
+from bot.logs import setup_logging
 from bot.tables.model import Table
 from bot.telegram import callbacks as cb
 from engine import Game, Rules, fair
@@ -90,12 +96,13 @@ async def short_game(
     group: Group,
     people: list[SandboxUser],
 ) -> tuple[int, Table]:
-    """Two people and two computers at a table to 20 points, dealt; returns the table."""
+    """Two people and two computers at a table to 50 points (two hands at least: one
+    gives at most 26), dealt; returns the table."""
     for person in people:
         await person.start_bot()
     await double.idle()
     await rooms_of(app).storage.people.save_chat_settings(
-        ChatSettings(group.id, rules=Rules(target=20, ties="share").to_dict())
+        ChatSettings(group.id, rules=Rules(target=50, ties="share").to_dict())
     )
     lobby = await open_table(double, people[0], group, computers=2)
     await people[1].press(group, lobby, "✋ Join")
@@ -139,8 +146,28 @@ def check_every_hand(
     return revealed
 
 
+@pytest.fixture
+def debug_log(tmp_path: Path) -> Iterator[io.StringIO]:
+    """The bot's own logging, at DEBUG (the most it ever says), into a string."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    levels = {name: logging.getLogger(name).level for name in logging.root.manager.loggerDict}
+    stream = io.StringIO()
+    setup_logging(
+        Settings(bot_token="123:" + "T" * 35, database_path=tmp_path / "x", log_level="DEBUG"),
+        stream,
+    )
+    yield stream
+    for handler in list(root.handlers):
+        if handler not in handlers:
+            root.removeHandler(handler)
+    root.setLevel(level)
+    for name, old in levels.items():
+        logging.getLogger(name).setLevel(old)
+
+
 async def test_each_hand_is_committed_before_the_pass_and_its_seed_revealed_after(
-    tmp_path: Path,
+    tmp_path: Path, debug_log: io.StringIO
 ) -> None:
     async with running_double() as double:
         ann, bob = double.create_user("Ann"), double.create_user("Bob")
@@ -169,6 +196,9 @@ async def test_each_hand_is_committed_before_the_pass_and_its_seed_revealed_afte
             dealt = await dealt_hands(app, table.id)
             assert len(dealt) >= 2
             revealed = check_every_hand(double, group, dealt, [ann, bob], table.id)
+            # The bot's logs, even at DEBUG, never hold the game's key (a seed only once
+            # the message revealing it is sent).
+            assert game.deal_key.hex() not in debug_log.getvalue()
             # The README's few lines of Python agree with the bot on a real game.
             snippet = readme_snippet()
             for hand, (_, seed, commitment) in revealed.items():

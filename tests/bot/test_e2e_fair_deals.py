@@ -20,7 +20,7 @@ from bot.logs import setup_logging
 from bot.tables.model import Table
 from bot.telegram import callbacks as cb
 from engine import Game, Rules, fair
-from engine.cards import mask_of_codes
+from engine.cards import codes, mask_of_codes
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
@@ -237,3 +237,20 @@ async def test_a_restart_mid_hand_keeps_the_commitment_and_reveals_its_seed(
             dealt = await dealt_hands(app, game_id)
         revealed = check_every_hand(double, group, dealt, [ann, bob], game_id)
         assert revealed[1][1:] == before
+
+
+def test_the_readme_snippet_deals_as_the_bot_for_every_table_size() -> None:
+    """The README's snippet and `hearts-bot verify`'s engine agree on every table size and
+    dealer (two players' dead cards included), and both refuse a changed commitment."""
+    snippet = readme_snippet()
+    for players in range(2, 7):
+        for dealer in range(players):
+            seed = fair.seed_text(players, dealer, bytes([players, dealer] * 16))
+            verdict = fair.verify(seed, "")
+            piles = [*verdict.hands, verdict.dead] if players == 2 else verdict.hands
+            assert snippet["deal"](seed) == [" ".join(codes(p)) for p in piles]
+            assert snippet["check"](seed, verdict.commitment)
+            assert fair.verify(seed, verdict.commitment).matches
+            changed = verdict.commitment[:-1] + ("1" if verdict.commitment[-1] == "0" else "0")
+            assert not snippet["check"](seed, changed)
+            assert not fair.verify(seed, changed).matches

@@ -6,6 +6,9 @@
     hearts-bot check           health check: database and Bot API; exit 0 if all pass, else 1
     hearts-bot backup [DEST]   online backup of the live database (default: into BACKUP_DIR)
     hearts-bot restore SRC     put a backup in place; refused while the database is in use
+    hearts-bot verify SEED COMMITMENT
+                               check a hand's revealed seed against the commitment shown
+                               before it (README, "Fair deals"); exit 0 if they match, else 1
 
 Exit codes: 0 success, 1 a failed check or a runtime failure, 2 bad configuration or usage.
 Configuration errors are printed as one sentence, never as a traceback.
@@ -68,6 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="recompute every rating from the stored games, in order (after a change of "
         "model or constants); says how many stored values came out different",
     )
+    verify = commands.add_parser(
+        "verify",
+        help="check a hand's seed (shown when the hand ended) against the commitment shown "
+        "before anyone passed, and print the deal; exit 1 if they do not match",
+    )
+    verify.add_argument("seed", help="the seed, e.g. 4p-d3-9f3c… (64 hex digits)")
+    verify.add_argument("commitment", help="the commitment (64 hex digits)")
     return parser
 
 
@@ -124,12 +134,48 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_copy(args.source, args.target)
         if args.command == "ratings":
             return run_rebuild_ratings(load_settings(require_token=False))
+        if args.command == "verify":
+            return run_verify(args.seed, args.commitment)
         return run_bot(load_settings())
     except ConfigError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def run_verify(seed: str, commitment: str) -> int:
+    """Recompute a hand's deal from its seed and say whether the commitment is its own:
+    0 if it is, 1 if not, 2 for a seed that does not read. Needs no settings."""
+    from engine import fair
+    from engine.cards import codes
+
+    def legible(text: str) -> str:
+        # What a chat's copy may carry around a value: spaces, direction marks, an ellipsis.
+        return "".join(c for c in text if c.isascii() and (c.isalnum() or c == "-"))
+
+    try:
+        verdict = fair.verify(legible(seed), legible(commitment))
+        players, dealer, _ = fair.parse_seed(legible(seed))
+    except ValueError as error:
+        print(f"{PROG} verify: {error}", file=sys.stderr)
+        return 2
+    if verdict.matches:
+        print(
+            "The commitment matches: this seed gives exactly the deal below, so the deal "
+            "was fixed when the commitment was shown."
+        )
+    else:
+        print(
+            "The commitment does NOT match: this seed gives the deal below, whose "
+            f"commitment is {verdict.commitment}, not {legible(commitment)}."
+        )
+    for seat, hand in enumerate(verdict.hands):
+        role = " (dealer)" if seat == dealer else ""
+        print(f"seat {seat + 1}{role}: {' '.join(codes(hand))}")
+    if players == 2:
+        print(f"dead cards: {' '.join(codes(verdict.dead))}")
+    return 0 if verdict.matches else 1
 
 
 def run_sandbox(argv: Sequence[str] = ()) -> int:

@@ -21,8 +21,10 @@ from bot.config import Settings, log_level_number
 
 REDACTED = "[REDACTED]"
 
-# Loggers that are too chatty at INFO for a long-running bot, or that log request URLs.
-_QUIET_LOGGERS = ("httpx", "httpcore", "aiohttp.access")
+# Loggers that are too chatty at INFO for a long-running bot, or that log request URLs;
+# aiosqlite logs every statement with its values at DEBUG: each game's snapshot, so every
+# hidden hand, and its secret deal key (README, "Fair deals").
+_QUIET_LOGGERS = ("httpx", "httpcore", "aiohttp.access", "aiosqlite")
 
 # Attributes every LogRecord has; anything else came from ``extra=``.
 _STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {

@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any, Final, Literal, NamedTuple
 
-from . import play_rules, scoring
+from . import fair, play_rules, scoring
 from .cards import (
     BITS,
     CARDS,
@@ -128,6 +128,10 @@ class Game:
     ``deals``, when given, is used hand by hand instead of shuffling: each deal is a list of
     ``players`` hands of card codes (two-player: the two hands, then the dead cards). Past
     the last fixed deal the game shuffles from ``seed``.
+
+    ``deal_key``, when given (32 secret random bytes), deals instead of ``seed``: the first
+    dealer and every shuffled hand come from it by the verifiable scheme of `engine.fair`,
+    each hand from its own seed (`deal_proof`).
     """
 
     # Slots: a game has more attributes than CPython shares among instance dictionaries,
@@ -135,6 +139,7 @@ class Game:
     __slots__ = (
         "_breaking",
         "_counted",
+        "_deal_key",
         "_deals",
         "_deck",
         "_deck_list",
@@ -177,6 +182,7 @@ class Game:
         seed: int = 0,
         deals: Sequence[Sequence[Sequence[str | Card]]] | None = None,
         first_dealer: int | None = None,
+        deal_key: bytes | None = None,
     ) -> None:
         self.rules = rules if rules is not None else Rules()
         self.seed = seed
@@ -184,11 +190,16 @@ class Game:
         self._set_derived()
         self._deals = [self._check_deal(d, i) for i, d in enumerate(deals or ())]
         self._rng = random.Random(seed)
+        if deal_key is not None and len(deal_key) != fair.KEY_BYTES:
+            raise ValueError(f"A deal key has {fair.KEY_BYTES} bytes, not {len(deal_key)}.")
+        self._deal_key = deal_key
         if first_dealer is not None and not 0 <= first_dealer < n:
             raise ValueError(f"The first dealer must be a seat from 0 to {n - 1}.")
         # The dealer is drawn even when given, so that a seed deals the same cards whether
         # the first dealer was drawn or named (storage replays games either way).
         drawn = self._rng.randrange(n)
+        if deal_key is not None:
+            drawn = fair.first_dealer(deal_key, n)
         self.first_dealer = first_dealer if first_dealer is not None else drawn
         self.dealer = self.first_dealer
         self._hand_index = 0
@@ -241,6 +252,9 @@ class Game:
         if self._hand_index < len(self._deals):
             deal = self._deals[self._hand_index]
             return list(deal[:n]), deal[n] if n == 2 else 0
+        if self._deal_key is not None:
+            seed = fair.hand_seed(self._deal_key, self._hand_index + 1)
+            return fair.deal(seed, n, self.dealer)
         deck = self._shuffled()
         dead = 0
         if n == 2:
@@ -311,6 +325,23 @@ class Game:
     def fixed_deals(self) -> list[list[list[str]]]:
         """The fixed deals the game was created with, as card codes (for replay)."""
         return [[codes(m) for m in deal] for deal in self._deals]
+
+    @property
+    def deal_key(self) -> bytes | None:
+        """The secret the hands are dealt from (None: dealt from ``seed`` or fixed)."""
+        return self._deal_key
+
+    def deal_proof(self, hand_number: int | None = None) -> fair.DealProof | None:
+        """Hand ``hand_number``'s (default: this hand's) seed text and commitment, for a
+        hand dealt from the deal key; None for a fixed deal or a game without a key.
+
+        The seed must stay secret until the hand is over: it gives the hand's every card.
+        """
+        number = self.hand_number if hand_number is None else hand_number
+        if self._deal_key is None or number <= len(self._deals) or number < 1:
+            return None
+        dealer = (self.first_dealer + number - 1) % self.rules.players
+        return fair.proof(self._deal_key, number, self.rules.players, dealer)
 
     def hand(self, seat: int) -> list[Card]:
         """The cards ``seat`` holds, in display order."""
@@ -676,6 +707,7 @@ class Game:
             "seed": self.seed,
             "rng": _rng_state_to_json(self._rng.getstate()),
             "deals": self.fixed_deals,
+            **({} if self._deal_key is None else {"deal_key": self._deal_key.hex()}),
             "first_dealer": self.first_dealer,
             "dealer": self.dealer,
             "hand_index": self._hand_index,
@@ -734,6 +766,10 @@ class Game:
         game._deals = [game._check_deal(d, i) for i, d in enumerate(data["deals"])]
         game._rng = random.Random()
         game._rng.setstate(_rng_state_from_json(data["rng"]))
+        key = data.get("deal_key")
+        game._deal_key = None if key is None else bytes.fromhex(key)
+        if game._deal_key is not None and len(game._deal_key) != fair.KEY_BYTES:
+            raise ValueError("Saved game has a deal key of the wrong length.")
         game.first_dealer = data["first_dealer"]
         game.dealer = data["dealer"]
         game._hand_index = data["hand_index"]

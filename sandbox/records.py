@@ -95,7 +95,15 @@ class StoredMessage:
         keyboard = (self.reply_markup or {}).get("inline_keyboard") or []
         for row in keyboard:
             buttons.append(
-                tuple(Button(b.get("text", ""), b.get("callback_data"), b.get("url")) for b in row)
+                tuple(
+                    Button(
+                        b.get("text", ""),
+                        b.get("callback_data"),
+                        b.get("url"),
+                        (b.get("copy_text") or {}).get("text"),
+                    )
+                    for b in row
+                )
             )
         is_photo = self.photo_file_id is not None
         entities = self.caption_entities if is_photo else self.entities

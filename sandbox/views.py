@@ -17,6 +17,8 @@ class Button(NamedTuple):
     label: str
     callback_data: str | None
     url: str | None = None
+    copy_text: str | None = None
+    """What the button copies to the clipboard (``copy_text``), if that is what it does."""
 
 
 ButtonMatcher = str | Callable[[Button], bool]

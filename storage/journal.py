@@ -95,6 +95,7 @@ _GAME: Final = (
     games.c.first_dealer,
     games.c.dealer_from_seed,
     games.c.fixed_deals,
+    games.c.deal_key,
     games.c.meta,
     games.c.snapshot,
     games.c.last_seq,
@@ -191,6 +192,7 @@ class Journal:
             "first_dealer": game.first_dealer,
             "dealer_from_seed": int(origin.first_dealer is None),
             "fixed_deals": dumps(game.fixed_deals),
+            "deal_key": None if game.deal_key is None else game.deal_key.hex(),
             "snapshot": game.to_json(),
             "last_seq": 0,
             "hands_recorded": 0,
@@ -394,6 +396,7 @@ class Journal:
             first_dealer,
             dealer_from_seed,
             deals_json,
+            deal_key,
             meta_json,
             snapshot,
             last_seq,
@@ -436,7 +439,13 @@ class Journal:
                 except ValueError as error:
                     raise _Unloadable(f"its snapshot does not load ({error})") from None
                 if verify and status == "active":
-                    origin = Origin(rules, seed, None if dealer_from_seed else first_dealer, deals)
+                    origin = Origin(
+                        rules,
+                        seed,
+                        None if dealer_from_seed else first_dealer,
+                        deals,
+                        None if deal_key is None else bytes.fromhex(deal_key),
+                    )
                     journal = await self._journal_rows(game_id, last_seq)
                     try:
                         replayed = replay(origin, journal)
@@ -503,12 +512,13 @@ class Journal:
                 games.c.first_dealer,
                 games.c.dealer_from_seed,
                 games.c.fixed_deals,
+                games.c.deal_key,
                 games.c.last_seq,
             ).where(games.c.id == game_id)
         )
         if not rows:
             raise GameNotFound(game_id)
-        rules_json, seed, first_dealer, from_seed, deals_json, last_seq = rows[0]
+        rules_json, seed, first_dealer, from_seed, deals_json, deal_key, last_seq = rows[0]
         if seed is None:
             raise WrongGameStatus(game_id, "lobby", "started")
         origin = Origin(
@@ -516,6 +526,7 @@ class Journal:
             seed,
             None if from_seed else first_dealer,
             json.loads(deals_json),
+            None if deal_key is None else bytes.fromhex(deal_key),
         )
         return origin, last_seq
 

@@ -23,16 +23,25 @@ class Origin:
     seed: int
     first_dealer: int | None
     deals: list[list[list[str]]]
+    deal_key: bytes | None = None
+    """The secret the hands are dealt from (`engine.fair`); None for a game dealt from its
+    seed, as every game before verifiable deals was."""
 
     def new_game(self) -> Game:
-        return Game(self.rules, seed=self.seed, deals=self.deals, first_dealer=self.first_dealer)
+        return Game(
+            self.rules,
+            seed=self.seed,
+            deals=self.deals,
+            first_dealer=self.first_dealer,
+            deal_key=self.deal_key,
+        )
 
     @classmethod
     def of(cls, game: Game) -> Origin:
         """The origin of a game that has had no move yet; raises `ValueError` if none fits."""
         wanted = json.loads(game.to_json())
         for first_dealer in (game.first_dealer, None):
-            origin = cls(game.rules, game.seed, first_dealer, game.fixed_deals)
+            origin = cls(game.rules, game.seed, first_dealer, game.fixed_deals, game.deal_key)
             if json.loads(origin.new_game().to_json()) == wanted:
                 return origin
         raise ValueError(

@@ -166,11 +166,14 @@ games: Final = Table(
     Column("finished_at", INT),
     Column("tournament_id", INT),
     Column("join_token", Text),
+    Column("deal_key", Text),
 )
 """One row per table: where, who opened it, its status and rules, the replay origin
-(seed, first dealer, fixed deals), the bot's ``meta``, the latest engine snapshot and the
-journal's length (``last_seq``). ``tournament_id`` refers to `tournaments` without a
-foreign key (as it always has); ``join_token`` is the table's id in its /start links."""
+(seed, first dealer, fixed deals, and the secret ``deal_key`` in hex that the hands of a
+game with verifiable deals come from: NULL for the games before them), the bot's
+``meta``, the latest engine snapshot and the journal's length (``last_seq``).
+``tournament_id`` refers to `tournaments` without a foreign key (as it always has);
+``join_token`` is the table's id in its /start links."""
 
 Index(
     "games_open_by_chat",

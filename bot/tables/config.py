@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.basics import Person, UserError
 from bot.i18n import msg
@@ -33,12 +34,25 @@ AdminCheck = Callable[[int, int], Awaitable[bool]]
 """``(chat_id, user_id)`` → whether the person is an admin (or, for `MemberCheck`, a
 member) of the chat; False when Telegram cannot tell."""
 MemberCheck = AdminCheck
-DealSource = Callable[[Table], tuple[int, list[list[list[str]]] | None]]
-"""How a table's game is dealt: a seed and, optionally, fixed deals (tournaments, tests)."""
 
 
-def random_deal(table: Table) -> tuple[int, list[list[list[str]]] | None]:
-    return secrets.randbits(62), None
+class Dealing(NamedTuple):
+    """How a game is dealt: a seed and, optionally, fixed deals (tournaments, tests), or
+    a secret deal key that every hand is dealt from verifiably (`engine.fair`)."""
+
+    seed: int
+    deals: list[list[list[str]]] | None = None
+    key: bytes | None = None
+
+
+DealSource = Callable[[Table], Dealing]
+"""How a table's game is dealt."""
+
+
+def random_deal(table: Table) -> Dealing:
+    """A new table's deal: 32 bytes from the system's secure random source, the key each
+    hand's seed comes from (README, "Fair deals")."""
+    return Dealing(0, None, secrets.token_bytes(32))
 
 
 async def require_host(table: Table, person: Person, is_admin: AdminCheck) -> None:

@@ -350,8 +350,8 @@ class Lobby:
         async with self.registry.lock(game_id):
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
-            seed, deals = self.deal_source(table)
-            game = Game(table.rules, seed=seed, deals=deals)
+            seed, deals, key = self.deal_source(table)
+            game = Game(table.rules, seed=seed, deals=deals, deal_key=key)
             # A deal storage refused: still the lobby it was, its people indexed again.
             with self.registry.lobby_change(table):
                 await self.moves.runner.run(table, Start(game))

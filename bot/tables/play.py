@@ -17,6 +17,7 @@ from bot.core.runner import Runner
 from bot.i18n import NOTHING, Msg, isolated_name, mark, msg
 from bot.tables import render
 from bot.tables.model import Table
+from bot.tables.parts import Bare, Part
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
@@ -25,6 +26,18 @@ from engine import Card, Event, Game, IllegalMove, Move
 from storage import Journal, handling
 
 log = logging.getLogger(__name__)
+
+
+def revealed(game: Game, hand_number: int) -> list[Part]:
+    """A hand's seed and its whole commitment, said once the hand is over (none for a fixed
+    deal): with them anyone can check the deal (README, "Fair deals")."""
+    proof = game.deal_proof(hand_number)
+    if proof is None:
+        return []
+    return [
+        msg("🔓 Deal seed: <code>{seed}</code>", seed=Bare(proof.seed)),
+        msg("Commitment: <code>{commitment}</code>", commitment=Bare(proof.commitment)),
+    ]
 
 
 class Moves:
@@ -77,7 +90,8 @@ class Moves:
         game = table.game
         assert game is not None
         result = game.hand_history[effect.hand_number - 1]
-        self.screens.announce(table, Words(tuple(hand_result_lines(table, result))))
+        lines = hand_result_lines(table, result)
+        self.screens.announce(table, Words((*lines, *revealed(game, result.hand_number))))
 
     async def finish(self, table: Table, effect: FinishGame) -> None:
         game = table.game

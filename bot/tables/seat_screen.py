@@ -148,6 +148,13 @@ class ClearSeat:
 
 
 @dataclass(frozen=True)
+class CopyText:
+    """A button that copies its text (the deal's commitment) to the presser's clipboard."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class OpenDmToSit:
     """Open my cards in a DM, and be seated by it (the table's join token)."""
 
@@ -174,6 +181,7 @@ Action = (
     | CancelTable
     | ClearSeat
     | OpenDmToSit
+    | CopyText
 )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from urllib.parse import urlencode
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.core.effects import Urgency
 from bot.i18n import Tr
@@ -29,6 +29,7 @@ from bot.tables.seat_screen import (
     ChooseRule,
     ClearSeat,
     CloseRules,
+    CopyText,
     GroupScreen,
     HandCard,
     NewGame,
@@ -193,8 +194,19 @@ def group(
     """The group's table message: its lines, and under them the DM and the table page
     while the game is played, 🔁 New game once it is over (not at a tournament)."""
     text = "\n".join(say(tr, line, HTML) for line in screen.lines)
-    row = [_group_button(tr, screen.game, button, bot_username) for button in screen.actions]
-    return text, InlineKeyboardMarkup([row]) if row else None
+    row = [
+        _group_button(tr, screen.game, button, bot_username)
+        for button in screen.actions
+        if not isinstance(button.action, CopyText)
+    ]
+    # The deal's commitment, copied whole, on a row of its own (its label is not cut).
+    copy = [
+        InlineKeyboardButton(say(tr, button.label, PLAIN), copy_text=CopyTextButton(action.text))
+        for button in screen.actions
+        if isinstance(action := button.action, CopyText)
+    ]
+    rows = [r for r in (row, copy) if r]
+    return text, InlineKeyboardMarkup(rows) if rows else None
 
 
 def _group_button(tr: Tr, g: int, button: Button, bot_username: str) -> InlineKeyboardButton:

@@ -205,10 +205,10 @@ def read_state(database: str | Path, chat_id: int) -> StoredState:
 
 def read_journal(database: str | Path, game_id: int) -> tuple[Origin, list[tuple[int, dict]], str]:  # type: ignore[type-arg]
     """The game's origin, its journal of moves, and its snapshot."""
-    [(rules, seed, first_dealer, from_seed, deals, last_seq, snapshot)] = _rows(
+    [(rules, seed, first_dealer, from_seed, deals, key, last_seq, snapshot)] = _rows(
         database,
-        "SELECT rules, seed, first_dealer, dealer_from_seed, fixed_deals, last_seq, snapshot"
-        " FROM games WHERE id = :id",
+        "SELECT rules, seed, first_dealer, dealer_from_seed, fixed_deals, deal_key, last_seq,"
+        " snapshot FROM games WHERE id = :id",
         {"id": game_id},
     )
     moves = _rows(
@@ -220,6 +220,7 @@ def read_journal(database: str | Path, game_id: int) -> tuple[Origin, list[tuple
         seed,
         None if from_seed else first_dealer,
         json.loads(deals),
+        None if key is None else bytes.fromhex(key),
     )
     return origin, [(seq, json.loads(move)) for seq, move in moves], snapshot
 

@@ -15,6 +15,7 @@ from bot_harness import (
     table_in,
 )
 
+from bot.tables.config import Dealing
 from engine import Rules
 from sandbox.testing import running_double
 from storage import ChatSettings
@@ -219,7 +220,7 @@ async def test_a_moon_shot_lets_the_shooter_choose(tmp_path: Path) -> None:
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
             lobby, table = await seat_everyone(double, app, group, people)
             table.rules = Rules(pass_cycle=("hold",))
-            rooms_of(app).lobby.deal_source = lambda _table: (1, [MOON_DEAL])
+            rooms_of(app).lobby.deal_source = lambda _table: Dealing(1, [MOON_DEAL])
             await alice.press(group, lobby, "▶ Start")
             game = table.game
             assert game is not None

@@ -65,6 +65,7 @@ async def play_stored(
     own_moves: dict[int, int] | None = None,
     hands: int | None = None,
     back_after: dict[int, int] | None = None,
+    deal_key: bytes | None = None,
 ) -> tuple[int, Game]:
     """Create, start and play a random game through ``store``; returns its id and game.
 
@@ -73,11 +74,12 @@ async def play_stored(
     no-show) for the rest of the game. ``hands``: stop once that many hands are complete.
     ``back_after``: seat → after how many of its moves (own and stood in) a seat of
     ``own_moves`` is back (as after /rejoin): its person makes the moves after that.
+    ``deal_key``: the game's hands are dealt from it (verifiable deals), not from ``seed``.
     """
     seats = seats or seats_for(rules.players, user_ids)
     creator = (user_ids or [1])[0]
     game_id = await store.games.create_lobby(chat_id, None, creator, rules, seats, {"lobby": True})
-    game = Game(rules, seed=seed, first_dealer=first_dealer)
+    game = Game(rules, seed=seed, first_dealer=first_dealer, deal_key=deal_key)
     await store.games.start_game(game_id, seats, game)
     rng = random.Random(seed)
     moves = 0

@@ -50,6 +50,7 @@ async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Pat
         db.execute("CREATE INDEX games_by_event ON games (event_id) WHERE event_id IS NOT NULL")
         db.execute("DROP INDEX games_by_join_token")
         db.execute("ALTER TABLE games DROP COLUMN join_token")
+        db.execute("ALTER TABLE games DROP COLUMN deal_key")
         db.execute("PRAGMA user_version = 2")
         db.execute("DROP TABLE alembic_version")
     store = await Storage.open(db_path)

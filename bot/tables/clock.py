@@ -13,9 +13,8 @@ import time
 from collections.abc import Awaitable
 
 from bot.chats import Chats
-from bot.core.commands import MakeMove, Mover, TimeOut
+from bot.core.commands import AWAY, MakeMove, Mover, TimeOut
 from bot.core.effects import ArmNext
-from bot.core.table import AWAY
 from bot.i18n import Msg, msg
 from bot.tables import render
 from bot.tables.config import TablesConfig

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.table import decision_key as decision_key
+from bot.core.commands import decision_key as decision_key
 from bot.i18n import Msg, Tr, msg, msg_plural
 from bot.tables.model import Table
 from bot.tables.parts import HTML, Joined, Name, Number, Part, say

@@ -29,6 +29,7 @@ from bot.tables.closing import Closer
 from bot.tables.coach import Coach
 from bot.tables.links import DirectChats
 from bot.tables.lobby import NOT_IN_CHAT, Lobby
+from bot.tables.parts import PLAIN, say
 from bot.tables.play import Moves
 from bot.tables.presence import Presence
 from bot.tables.rating import Ratings
@@ -505,10 +506,10 @@ class Buttons:
         tr = self.languages.person(person.id)  # the toast is in the presser's language
         handling = HANDLING.get()
         if handling is not None:  # a move stores its toast with it (`storage.handling`)
-            handling.render = lambda said: tr(said)[:200]
+            handling.render = lambda said: say(tr, said, PLAIN)[:200]
         said = await self.press(query.data, person, chat_id, message_id)
         try:
-            await query.answer(tr(said)[:200] or None)
+            await query.answer(say(tr, said, PLAIN)[:200] or None)
         except TelegramError as error:
             log.info("could not answer callback: %s", error)
             return

@@ -269,3 +269,69 @@ def test_architecture_md_lists_every_module_of_bot_with_its_lines() -> None:
         if path.name != "__init__.py"
     }
     assert written == actual
+
+
+def test_each_command_of_the_core_says_what_it_does() -> None:
+    """Issue 31, item 4: the runner asks the command it is given (`command.decide(table)`),
+    so a card press runs its own decision, not a list of every command's cases: each
+    command of `bot.core.commands.Command` decides for itself."""
+    tree = dict(modules("bot/core/commands.py"))[Path("bot/core/commands.py")]
+    union = next(
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "Command" for t in node.targets)
+    )
+    aliases = {
+        t.id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+
+    def names(node: ast.expr) -> list[str]:
+        if isinstance(node, ast.BinOp):
+            return names(node.left) + names(node.right)
+        assert isinstance(node, ast.Name)
+        return names(aliases[node.id]) if node.id in aliases else [node.id]
+
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    undecided = [
+        name
+        for name in names(union)
+        if not any(
+            isinstance(item, ast.FunctionDef) and item.name == "decide"
+            for item in classes[name].body
+        )
+    ]
+    assert undecided == []
+    runner = (ROOT / "bot/core/runner.py").read_text(encoding="utf-8")
+    assert "command.decide(table)" in runner
+
+
+HTML_WRITERS = ("parts",)
+"""Where `bot/tables/` keeps the ways a part is written (`parts.HTML`, `parts.PLAIN`), for
+the adapters to use."""
+STILL_WRITING_HTML = ("clock", "render")
+"""Pending (issue 31, item 2): the turn clock's nudges write the group's title with
+`render.who` (which the tournaments use too), because the `Chats` port still takes a
+sentence already written."""
+
+
+def test_the_tables_make_no_html() -> None:
+    """Issue 31, item 2: `bot/tables/` makes sentences as data (`Msg`s, `Name`s); only the
+    adapters write them (``/scores``, ``/stats``, ``/rules`` too): no module of it escapes
+    a name (`render.who`, `render.esc`, ``html.escape``) or writes with `parts.HTML`."""
+    wrong = []
+    for path, tree in modules("bot/tables"):
+        if path.stem in HTML_WRITERS + STILL_WRITING_HTML:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in ("who", "esc", "escape"):
+                wrong.append(f"{path}:{node.lineno} {ast.unparse(node)}")
+            if isinstance(node, ast.Name) and node.id in ("HTML", "who", "esc"):
+                wrong.append(f"{path}:{node.lineno} {node.id}")
+    assert wrong == []
+    render = (ROOT / "bot/tables/render.py").read_text(encoding="utf-8")
+    assert "def rules_text" not in render and "def hand_result(" not in render

@@ -19,6 +19,7 @@ from bot.i18n import Msg, msg
 from bot.tables import render
 from bot.tables.config import TablesConfig
 from bot.tables.model import Seat, Table
+from bot.tables.parts import Name
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
@@ -288,7 +289,7 @@ def _is_computer(table: Table, seat: int) -> bool:
 def _stand_in(s: Seat, phase: str) -> Msg:
     """What the group is told of a person whose time ran out (counted by the core, which
     sets them away at the limit), in the phase they ran out in."""
-    name = render.who(s.name)
+    name = Name(s.name)
     if s.away:
         said = msg(
             "💤 {name} ran out of time {times} times in a row, so a computer "

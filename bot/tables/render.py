@@ -22,8 +22,6 @@ from bot.tables import seat_screen
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table
 from bot.tables.parts import (
     ARROWS,
-    HTML,
-    PLAIN,
     SUIT_ORDER,
     Joined,
     Name,
@@ -31,7 +29,6 @@ from bot.tables.parts import (
     Text,
     format_score,
     format_total,
-    say,
 )
 from bot.tables.seat_screen import (
     AddComputerSeat,
@@ -49,9 +46,8 @@ from bot.tables.seat_screen import (
     StandUp,
     StartGame,
     Words,
-    hand_result_lines,
 )
-from engine import Card, HandResult, Rules, magnitude_squared
+from engine import Card, Rules, magnitude_squared
 from engine.scoring import Score
 
 __all__ = ["ARROWS", "SUIT_ORDER", "format_score", "format_total"]  # their home: parts
@@ -119,11 +115,6 @@ def variant_key(rules: Rules) -> str:
     return "standard"
 
 
-def rules_summary(tr: Tr, table: Table) -> str:
-    """The table's rules on one line, as text (HTML needs it escaped)."""
-    return say(tr, rules_summary_part(table), PLAIN)
-
-
 def rules_summary_part(table: Table) -> Msg:
     rules, options = table.rules, table.options
     values: dict[str, object] = {
@@ -148,11 +139,6 @@ def rules_summary_part(table: Table) -> Msg:
         queen=Msg(ON_OFF["on"] if rules.queen_breaks_hearts else ON_OFF["off"]),
         **values,
     )
-
-
-def rules_text(tr: Tr, rules: Rules) -> str:
-    """The table's rules in short (/rules), in Telegram's HTML."""
-    return "\n".join(say(tr, line, HTML) for line in rules_lines(rules))
 
 
 def rules_lines(rules: Rules) -> list[Part]:
@@ -475,11 +461,6 @@ def cancelled_lines(table: Table) -> list[Part]:
     for seat, total in enumerate(game.scores):
         lines.append(Joined((Name(table.name(seat)), f": {format_total(total)}"), ""))
     return lines
-
-
-def hand_result(tr: Tr, table: Table, result: HandResult) -> str:
-    """A hand's result, as the group is told it, in Telegram's HTML (`/scores`)."""
-    return "\n".join(say(tr, line, HTML) for line in hand_result_lines(table, result))
 
 
 # ---------------------------------------------------------------- chart

@@ -99,8 +99,19 @@ class Mover(Enum):
     """A computer player for a person who is away (journaled as a stand-in's move)."""
 
 
+class Command:
+    """What can be asked of a table. Each command says what it does (`decide`): the runner
+    (`bot.core.runner`) asks the command it is given, so a press runs its own decision."""
+
+    def decide(self, table: Table) -> Outcome:
+        """Carry out the command on `table` in memory: the new state, its effects, the
+        phases it leads to. Raises (`UserError`, the engine's `IllegalMove`) with the table
+        unchanged when the command is refused."""
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
-class Deal:
+class Deal(Command):
     """Start the lobby's game (its seats are filled): `game` is the dealt game."""
 
     game: Game
@@ -110,7 +121,7 @@ class Deal:
 
 
 @dataclass(frozen=True)
-class OpenLobby:
+class OpenLobby(Command):
     """Open a new lobby (the table given, not stored yet, has its rules and options): its
     host sits first if `host_free` (no other table), or waits to sit until they open their
     DM (`host_dm_open`). A rematch (🔁 New game) opens it `like` a finished game's seats:
@@ -147,7 +158,7 @@ class OpenLobby:
 
 
 @dataclass(frozen=True)
-class Start:
+class Start(Command):
     """The host starts the lobby: every empty seat gets a computer player, whoever still
     waits to sit stops waiting, and `game` is dealt (refused without a person seated)."""
 
@@ -176,7 +187,7 @@ class Start:
 
 
 @dataclass(frozen=True)
-class MakeMove:
+class MakeMove(Command):
     """Pass three cards, play a card or choose the moon's scoring."""
 
     move: Move
@@ -187,7 +198,7 @@ class MakeMove:
 
 
 @dataclass(frozen=True)
-class TimeOut:
+class TimeOut(Command):
     """A person's turn timer ran out: a computer player makes `move` for them, the seat
     counts the timeout, and at `limit` timeouts in a row the computer keeps the seat."""
 
@@ -215,7 +226,7 @@ class TimeOut:
 
 
 @dataclass(frozen=True)
-class TakeOver:
+class TakeOver(Command):
     """A computer player holds `seat` until its person sends /rejoin (they left, blocked
     the bot, never showed up); `said`: what the group is told, if anything."""
 
@@ -239,7 +250,7 @@ class TakeOver:
 
 
 @dataclass(frozen=True)
-class Cancel:
+class Cancel(Command):
     """End a lobby or a game that will not finish (its host cancelled it, nobody started
     it, its group removed the bot), and what its screens then say: the table's message
     `table`, or how it stopped (`standings`: a lobby cancelled, a game's totals), with a
@@ -266,7 +277,7 @@ class Cancel:
 
 
 @dataclass(frozen=True)
-class Rejoin:
+class Rejoin(Command):
     """A person away from `seat` takes it back from the computer player."""
 
     seat: int
@@ -291,7 +302,7 @@ class Rejoin:
 
 
 @dataclass(frozen=True)
-class ToggleTracker:
+class ToggleTracker(Command):
     """Open or close the 📋 cards-played list on a seat's screen."""
 
     seat: int
@@ -305,7 +316,7 @@ class ToggleTracker:
 
 
 @dataclass(frozen=True)
-class AskHint:
+class AskHint(Command):
     """💡 Hint: the coach is asked for the expert's choice at `seat`'s decision now (its
     pass or its turn), unless that hint is on their screen already."""
 
@@ -330,7 +341,7 @@ class AskHint:
 
 
 @dataclass(frozen=True)
-class GiveHint:
+class GiveHint(Command):
     """The coach's answer to `AskHint` for the decision `key`, in its stored form: shown
     on `seat`'s screen and counted for the hand's result, while that decision is open."""
 
@@ -356,7 +367,7 @@ class GiveHint:
 
 
 @dataclass(frozen=True)
-class AskReview:
+class AskReview(Command):
     """🔍 Review: the coach is asked to review `seat`'s choices in `hand`, once it is over
     (at a tournament's table, once its game is)."""
 
@@ -378,7 +389,7 @@ class AskReview:
 
 
 @dataclass(frozen=True)
-class ChooseCard:
+class ChooseCard(Command):
     """Select (or unselect) a card to pass."""
 
     seat: int
@@ -405,7 +416,7 @@ class ChooseCard:
 
 
 @dataclass(frozen=True)
-class Sit:
+class Sit(Command):
     """A person takes the lobby's first empty seat (and stops waiting, if they did)."""
 
     user_id: int
@@ -416,7 +427,7 @@ class Sit:
 
 
 @dataclass(frozen=True)
-class Wait:
+class Wait(Command):
     """A person who pressed Join waits to sit until they open their DM with the bot."""
 
     user_id: int
@@ -427,7 +438,7 @@ class Wait:
 
 
 @dataclass(frozen=True)
-class StopWaiting:
+class StopWaiting(Command):
     """A person no longer waits to sit (seated elsewhere, or the table is full)."""
 
     user_id: int
@@ -437,7 +448,7 @@ class StopWaiting:
 
 
 @dataclass(frozen=True)
-class Stand:
+class Stand(Command):
     """A person leaves the lobby: their seat is emptied, or they stop waiting."""
 
     user_id: int
@@ -447,7 +458,7 @@ class Stand:
 
 
 @dataclass(frozen=True)
-class AddComputer:
+class AddComputer(Command):
     """A computer player takes the first empty seat."""
 
     def decide(self, table: Table) -> Outcome:
@@ -455,7 +466,7 @@ class AddComputer:
 
 
 @dataclass(frozen=True)
-class EmptySeat:
+class EmptySeat(Command):
     """The host empties a seat (✖)."""
 
     seat: int
@@ -465,7 +476,7 @@ class EmptySeat:
 
 
 @dataclass(frozen=True)
-class SetRules:
+class SetRules(Command):
     """The host changed the lobby's rules or options (the number of seats too)."""
 
     rules: Rules
@@ -476,23 +487,6 @@ class SetRules:
 
 
 LobbyCommand = Sit | Wait | StopWaiting | Stand | AddComputer | EmptySeat | SetRules
-
-Command = (
-    OpenLobby
-    | Deal
-    | Start
-    | MakeMove
-    | TimeOut
-    | TakeOver
-    | Rejoin
-    | ToggleTracker
-    | AskHint
-    | GiveHint
-    | AskReview
-    | ChooseCard
-    | Cancel
-    | LobbyCommand
-)
 
 
 def decision_key(view: SeatView) -> str | None:

@@ -298,19 +298,16 @@ def test_each_command_of_the_core_says_what_it_does() -> None:
 HTML_WRITERS = ("parts",)
 """Where `bot/tables/` keeps the ways a part is written (`parts.HTML`, `parts.PLAIN`), for
 the adapters to use."""
-STILL_WRITING_HTML = ("clock", "render")
-"""Pending (issue 31, item 2): the turn clock's nudges write the group's title with
-`render.who` (which the tournaments use too), because the `Chats` port still takes a
-sentence already written."""
 
 
 def test_the_tables_make_no_html() -> None:
     """Issue 31, item 2: `bot/tables/` makes sentences as data (`Msg`s, `Name`s); only the
-    adapters write them (``/scores``, ``/stats``, ``/rules`` too): no module of it escapes
-    a name (`render.who`, `render.esc`, ``html.escape``) or writes with `parts.HTML`."""
+    adapters write them (``/scores``, ``/stats``, ``/rules``, ``/rating``, the turn clock's
+    nudges too): no module of it escapes a name (``who``, ``esc``, ``html.escape``) or
+    writes with `parts.HTML`."""
     wrong = []
     for path, tree in modules("bot/tables"):
-        if path.stem in HTML_WRITERS + STILL_WRITING_HTML:
+        if path.stem in HTML_WRITERS:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr in ("who", "esc", "escape"):
@@ -319,4 +316,5 @@ def test_the_tables_make_no_html() -> None:
                 wrong.append(f"{path}:{node.lineno} {node.id}")
     assert wrong == []
     render = (ROOT / "bot/tables/render.py").read_text(encoding="utf-8")
-    assert "def rules_text" not in render and "def hand_result(" not in render
+    for helper in ("def rules_text", "def hand_result(", "def who(", "def esc("):
+        assert helper not in render

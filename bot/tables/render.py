@@ -9,7 +9,6 @@ Pure functions from a `Table`; no I/O, no Telegram object. A seat's own screen i
 
 from __future__ import annotations
 
-import html
 import io
 import math
 import os
@@ -17,7 +16,7 @@ from collections.abc import Callable, Sequence
 
 from PIL import ImageDraw, ImageFont
 
-from bot.i18n import Msg, Tr, isolated_name, mark, msg, msg_plural, plain_name
+from bot.i18n import Msg, Tr, mark, msg, msg_plural, plain_name
 from bot.tables import seat_screen
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table
 from bot.tables.parts import (
@@ -51,16 +50,6 @@ from engine import Card, Rules, magnitude_squared
 from engine.scoring import Score
 
 __all__ = ["ARROWS", "SUIT_ORDER", "format_score", "format_total"]  # their home: parts
-
-
-def esc(text: str) -> str:
-    return html.escape(text, quote=False)
-
-
-def who(name: str) -> str:
-    """A name (a person's, a computer's, a group's or an event's) as every message shows
-    it, in every language: escaped, its bidi controls removed, isolated (FSI…PDI)."""
-    return isolated_name(esc(name))
 
 
 # ---------------------------------------------------------------- scores

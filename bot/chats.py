@@ -2,17 +2,22 @@
 their messages, with buttons as typed data. The Telegram adapter carries it out
 (`bot.telegram.chats.TelegramChats`, over the outbox); neither side imports the other.
 
-A message's text is as the rooms write it today (Telegram's HTML, made by `Tr`); how soon
-it must go is the core's `Urgency`, or, for a message nobody waits for, `notify` and `post`.
+A message's text is a `Sentence` (its parts and its reader's `Tr`: the adapter writes it),
+or, as the tournaments still write theirs, Telegram's HTML made by `Tr`; how soon it must
+go is the core's `Urgency`, or, for a message nobody waits for, `notify` and `post`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bot.core.effects import Urgency
+
+if TYPE_CHECKING:
+    from bot.i18n import Tr
+    from bot.tables.parts import Part
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,18 @@ class Button:
     action: Action
 
 
+@dataclass(frozen=True)
+class Sentence:
+    """A message's words as data: its parts (a `Msg` with its `Name`s), in the language of
+    `tr`, written by the adapter that sends it."""
+
+    tr: Tr
+    said: Part
+
+
+Text = str | Sentence
+"""What a message says: a `Sentence`, or text already written (Telegram's HTML)."""
+
 Buttons = Sequence[Sequence[Button]]
 """Rows of buttons under a message; empty for none."""
 NONE: Buttons = ()
@@ -58,7 +75,7 @@ class Chats(Protocol):
     def post(
         self,
         chat_id: int,
-        text: str,
+        text: Text,
         buttons: Buttons = NONE,
         thread_id: int | None = None,
         *,
@@ -71,7 +88,7 @@ class Chats(Protocol):
     async def send(
         self,
         chat_id: int,
-        text: str,
+        text: Text,
         buttons: Buttons = NONE,
         thread_id: int | None = None,
     ) -> int | None:
@@ -79,7 +96,7 @@ class Chats(Protocol):
         ...
 
     async def notify(
-        self, chat_id: int, text: str, *, wanted: Callable[[], bool] | None = None
+        self, chat_id: int, text: Text, *, wanted: Callable[[], bool] | None = None
     ) -> int | None:
         """A message nobody waits for, sent now rather than in its chat's order (a "your
         turn" nudge); not sent once `wanted` says no. Its id, or None."""
@@ -89,7 +106,7 @@ class Chats(Protocol):
         self,
         chat_id: int,
         message_id: int,
-        text: str,
+        text: Text,
         buttons: Buttons = NONE,
         thread_id: int | None = None,
         *,

@@ -269,3 +269,52 @@ def test_architecture_md_lists_every_module_of_bot_with_its_lines() -> None:
         if path.name != "__init__.py"
     }
     assert written == actual
+
+
+def test_each_command_of_the_core_says_what_it_does() -> None:
+    """Issue 31, item 4: the runner asks the command it is given (`command.decide(table)`),
+    so a card press runs its own decision, not a list of every command's cases: each
+    command of the core (a `bot.core.commands.Command`) decides for itself."""
+    tree = dict(modules("bot/core/commands.py"))[Path("bot/core/commands.py")]
+    commands = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+        and any(isinstance(b, ast.Name) and b.id == "Command" for b in node.bases)
+    ]
+    assert len(commands) >= 20
+    undecided = [
+        node.name
+        for node in commands
+        if not any(
+            isinstance(item, ast.FunctionDef) and item.name == "decide" for item in node.body
+        )
+    ]
+    assert undecided == []
+    runner = (ROOT / "bot/core/runner.py").read_text(encoding="utf-8")
+    assert "command.decide(table)" in runner and "match command" not in runner
+
+
+HTML_WRITERS = ("parts",)
+"""Where `bot/tables/` keeps the ways a part is written (`parts.HTML`, `parts.PLAIN`), for
+the adapters to use."""
+
+
+def test_the_tables_make_no_html() -> None:
+    """Issue 31, item 2: `bot/tables/` makes sentences as data (`Msg`s, `Name`s); only the
+    adapters write them (``/scores``, ``/stats``, ``/rules``, ``/rating``, the turn clock's
+    nudges too): no module of it escapes a name (``who``, ``esc``, ``html.escape``) or
+    writes with `parts.HTML`."""
+    wrong = []
+    for path, tree in modules("bot/tables"):
+        if path.stem in HTML_WRITERS:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in ("who", "esc", "escape"):
+                wrong.append(f"{path}:{node.lineno} {ast.unparse(node)}")
+            if isinstance(node, ast.Name) and node.id in ("HTML", "who", "esc"):
+                wrong.append(f"{path}:{node.lineno} {node.id}")
+    assert wrong == []
+    render = (ROOT / "bot/tables/render.py").read_text(encoding="utf-8")
+    for helper in ("def rules_text", "def hand_result(", "def who(", "def esc("):
+        assert helper not in render

@@ -1,15 +1,89 @@
-"""What can be asked of a table, as data: the adapters (a DM button, the table page, the
-turn clock, the lobby) build these, and `bot.core.table.decide` says what each does."""
+"""What can be asked of a table, and what each command does to it.
+
+The adapters (a DM button, the table page, the turn clock, the lobby) build a command; the
+runner (`bot.core.runner`) asks it to `decide`: it changes the table in memory, checks
+every phase it leads to against the declared transitions (`bot.core.phases`), and says
+what must follow (the effects, `bot.core.effects`). It stores nothing and shows nothing:
+the runner does, and puts the table back with `Outcome.undo` when what must be durable
+cannot be stored. The table enters its new phases (`Outcome.path`) only once that is
+stored: nobody sees a table finished, started or cancelled that storage does not hold so.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from bot.i18n import Msg
-from bot.tables.model import Seat, TableOptions
-from engine import Card, Game, Move, Rules
+from bot.basics import UserError
+from bot.core import phases
+from bot.core.effects import (
+    AnnounceHand,
+    ArmNext,
+    AskCoach,
+    AskForReview,
+    ClearNudges,
+    CreateLobby,
+    Effect,
+    FinishGame,
+    Forget,
+    PushPages,
+    ResendScreen,
+    SaveNow,
+    SaveSoon,
+    ShowAll,
+    ShowDeal,
+    ShowEnd,
+    ShowLobby,
+    ShowSeat,
+    StoreCancel,
+    StoreDeal,
+    StoreLobby,
+    StoreMove,
+    StoreTable,
+    TellGroup,
+    TellTournament,
+    Urgency,
+)
+from bot.core.phases import Phase
+from bot.i18n import Msg, msg
+from bot.tables.model import Seat, Table, TableOptions
+from engine import (
+    Card,
+    CardPlayed,
+    CardsPassed,
+    Event,
+    Game,
+    GameOver,
+    HandScored,
+    MoonShot,
+    Move,
+    Rules,
+    SeatView,
+)
+
+AWAY = msg(
+    "You timed out 3 times in a row, so a computer player holds your seat. Send /rejoin to "
+    "take it back."
+)
+
+
+def _nothing() -> None:
+    return None
+
+
+@dataclass
+class Outcome:
+    """What a command did: the engine's events, the effects that must follow, the phases
+    the table goes through (entered once what is durable is stored), how to put the table
+    back as it was if it cannot be, and what to keep once it is (`commit`)."""
+
+    effects: list[Effect] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    path: list[Phase] = field(default_factory=list)
+    undo: Callable[[], None] = _nothing
+    commit: Callable[[], None] = _nothing
 
 
 class Mover(Enum):
@@ -25,15 +99,29 @@ class Mover(Enum):
     """A computer player for a person who is away (journaled as a stand-in's move)."""
 
 
+class Command:
+    """What can be asked of a table. Each command says what it does (`decide`): the runner
+    (`bot.core.runner`) asks the command it is given, so a press runs its own decision."""
+
+    def decide(self, table: Table) -> Outcome:
+        """Carry out the command on `table` in memory: the new state, its effects, the
+        phases it leads to. Raises (`UserError`, the engine's `IllegalMove`) with the table
+        unchanged when the command is refused."""
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
-class Deal:
+class Deal(Command):
     """Start the lobby's game (its seats are filled): `game` is the dealt game."""
 
     game: Game
 
+    def decide(self, table: Table) -> Outcome:
+        return _deal(table, self.game)
+
 
 @dataclass(frozen=True)
-class OpenLobby:
+class OpenLobby(Command):
     """Open a new lobby (the table given, not stored yet, has its rules and options): its
     host sits first if `host_free` (no other table), or waits to sit until they open their
     DM (`host_dm_open`). A rematch (🔁 New game) opens it `like` a finished game's seats:
@@ -47,43 +135,122 @@ class OpenLobby:
     like: tuple[Seat | None, ...] = ()
     free: frozenset[int] = frozenset()
 
+    def decide(self, table: Table) -> Outcome:
+        """A new lobby's first seats: its host's, then (a rematch) the last game's computers and
+        free people, in their order; stored before it is shown (the lobby shows it)."""
+        if table.phase is not Phase.LOBBY or table.id:
+            raise UserError(msg("A game is already in progress here."))
+        before = table.lobby_state()
+        seats = table.seats
+        if self.host_free:
+            if self.host_dm_open:
+                seats[0] = Seat("human", self.host_name, self.host)
+            else:
+                table.ui.pending[self.host] = self.host_name
+        for s in self.like:
+            if s is None or None not in seats:
+                continue
+            if s.kind == "computer":
+                seats[seats.index(None)] = table.computer()
+            elif s.user_id is not None and s.user_id in self.free and s.user_id != self.host:
+                seats[seats.index(None)] = Seat("human", s.name, s.user_id)
+        return Outcome([CreateLobby()], undo=lambda: table.restore(before))
+
 
 @dataclass(frozen=True)
-class Start:
+class Start(Command):
     """The host starts the lobby: every empty seat gets a computer player, whoever still
     waits to sit stops waiting, and `game` is dealt (refused without a person seated)."""
 
     game: Game
 
+    def decide(self, table: Table) -> Outcome:
+        """The lobby's empty seats filled with computer players, then its game dealt; storage
+        refusing the deal leaves the lobby as it was (its seats empty, its people waiting)."""
+        game = self.game
+        if table.phase is not Phase.LOBBY:
+            raise UserError(msg("A game is already in progress here."))
+        if not table.humans():
+            raise UserError(msg("At least one person must sit at the table."))
+        before = table.lobby_state()
+        for n, seat in enumerate(table.seats):
+            if seat is None:
+                table.seats[n] = table.computer()
+        table.ui.pending.clear()
+        try:
+            outcome = _deal(table, game)
+        except BaseException:
+            table.restore(before)
+            raise
+        outcome.undo = lambda: table.restore(before)
+        return outcome
+
 
 @dataclass(frozen=True)
-class MakeMove:
+class MakeMove(Command):
     """Pass three cards, play a card or choose the moon's scoring."""
 
     move: Move
     mover: Mover
 
+    def decide(self, table: Table) -> Outcome:
+        return _move(table, self)
+
 
 @dataclass(frozen=True)
-class TimeOut:
+class TimeOut(Command):
     """A person's turn timer ran out: a computer player makes `move` for them, the seat
     counts the timeout, and at `limit` timeouts in a row the computer keeps the seat."""
 
     move: Move
     limit: int
 
+    def decide(self, table: Table) -> Outcome:
+        seat = self.move.seat
+        s = table.seats[seat]
+        if s is None or table.game is None:
+            raise UserError(msg("That game is over."))
+        before = (s.timeouts, s.away)
+        s.timeouts += 1
+        if s.timeouts >= self.limit:
+            s.away = True
+
+        def put_back() -> None:
+            s.timeouts, s.away = before
+
+        try:
+            return _move(table, MakeMove(self.move, Mover.STAND_IN), put_back)
+        except BaseException:
+            put_back()
+            raise
+
 
 @dataclass(frozen=True)
-class TakeOver:
+class TakeOver(Command):
     """A computer player holds `seat` until its person sends /rejoin (they left, blocked
     the bot, never showed up); `said`: what the group is told, if anything."""
 
     seat: int
     said: Msg | None = None
 
+    def decide(self, table: Table) -> Outcome:
+        s = table.seats[self.seat]
+        if s is None or s.kind == "computer" or s.away:
+            return Outcome()
+        s.away = True
+
+        def undo() -> None:
+            s.away = False
+
+        effects: list[Effect] = [StoreTable()]
+        if self.said is not None:
+            effects.append(TellGroup(self.said))
+        effects += [ShowAll(), ArmNext()]
+        return Outcome(effects, [], [], undo)
+
 
 @dataclass(frozen=True)
-class Cancel:
+class Cancel(Command):
     """End a lobby or a game that will not finish (its host cancelled it, nobody started
     it, its group removed the bot), and what its screens then say: the table's message
     `table`, or how it stopped (`standings`: a lobby cancelled, a game's totals), with a
@@ -95,32 +262,86 @@ class Cancel:
     told: Msg | None = None
     tell_lobby: bool = False
 
+    def decide(self, table: Table) -> Outcome:
+        """The table ends unfinished: stored as cancelled first, then its people's reminders
+        gone, its screens saying so (worded by the closer: `bot.tables.closing`), and the table
+        forgotten."""
+        if not table.phase.live:
+            raise UserError(msg("There's nothing to cancel here."))
+        phases.check(table.phase, Phase.CANCELLED)
+        end = ShowEnd(self.table, self.standings, self.told, self.tell_lobby)
+        effects: list[Effect] = [StoreCancel()]
+        effects += [ClearNudges(seat) for seat, _ in table.humans()]
+        effects += [end, Forget()]
+        return Outcome(effects, [], [Phase.CANCELLED])
+
 
 @dataclass(frozen=True)
-class Rejoin:
+class Rejoin(Command):
     """A person away from `seat` takes it back from the computer player."""
 
     seat: int
     said: Msg
 
+    def decide(self, table: Table) -> Outcome:
+        seat = self.seat
+        s = table.seats[seat]
+        if s is None or not s.away or not table.phase.dealt:
+            raise UserError(msg("You're not away from any game."))
+        before = (s.away, s.timeouts, table.ui.idle_message_ids.get(seat))
+        s.away, s.timeouts = False, 0
+        table.ui.idle_message_ids.pop(seat, None)
+
+        def undo() -> None:
+            s.away, s.timeouts, idle = before
+            if idle is not None:
+                table.ui.idle_message_ids[seat] = idle
+
+        effects: list[Effect] = [StoreTable(), TellGroup(self.said), ResendScreen(seat), ArmNext()]
+        return Outcome(effects, [], [], undo)
+
 
 @dataclass(frozen=True)
-class ToggleTracker:
+class ToggleTracker(Command):
     """Open or close the 📋 cards-played list on a seat's screen."""
 
     seat: int
 
+    def decide(self, table: Table) -> Outcome:
+        seat = self.seat
+        if table.game is None or not table.options.track_cards:
+            raise UserError(msg("That button isn't valid any more."))
+        table.ui.tracker_open[seat] = not table.ui.tracker_open.get(seat, False)
+        return Outcome([SaveSoon(), ShowSeat(seat, Urgency.MOVED)])
+
 
 @dataclass(frozen=True)
-class AskHint:
+class AskHint(Command):
     """💡 Hint: the coach is asked for the expert's choice at `seat`'s decision now (its
     pass or its turn), unless that hint is on their screen already."""
 
     seat: int
 
+    def decide(self, table: Table) -> Outcome:
+        """The coach asked for the seat's decision now; nothing to ask if its hint is shown."""
+        seat = self.seat
+        game = table.game
+        if game is None or not table.phase.dealt or game.phase == "over":
+            raise UserError(msg("That game is over."))
+        if table.tournament_id is not None:
+            raise UserError(msg("No hints in a tournament: everyone plays unaided."))
+        if not table.options.hints:
+            raise UserError(msg("Hints are off at this table (⚙ Rules)."))
+        key = decision_key(game.view(seat))
+        if key is None:
+            raise UserError(msg("A hint is for your turn or your pass."))
+        if table.ui.hints.get(seat, {}).get("key") == key:
+            return Outcome()
+        return Outcome([AskCoach(seat, key)])
+
 
 @dataclass(frozen=True)
-class GiveHint:
+class GiveHint(Command):
     """The coach's answer to `AskHint` for the decision `key`, in its stored form: shown
     on `seat`'s screen and counted for the hand's result, while that decision is open."""
 
@@ -128,90 +349,276 @@ class GiveHint:
     key: str
     hint: dict[str, Any]
 
+    def decide(self, table: Table) -> Outcome:
+        """The coach's answer shown and counted (kept for every hand of the game: `/scores`
+        lists them all), while its decision is open; a second answer (a double tap) is not
+        counted again."""
+        game, seat, key = table.game, self.seat, self.key
+        if game is None or table.status != "active":
+            raise UserError(msg("That game is over."))
+        if decision_key(game.view(seat)) != key:
+            raise UserError(msg("Too late: that choice has been made."))
+        if table.ui.hints.get(seat, {}).get("key") == key:
+            return Outcome()
+        table.ui.hints[seat] = {"key": key, **self.hint}
+        counts = table.ui.hints_used.setdefault(game.hand_number, {})
+        counts[seat] = counts.get(seat, 0) + 1
+        return Outcome([SaveNow(), ShowSeat(seat, Urgency.NOW)])
+
 
 @dataclass(frozen=True)
-class AskReview:
+class AskReview(Command):
     """🔍 Review: the coach is asked to review `seat`'s choices in `hand`, once it is over
     (at a tournament's table, once its game is)."""
 
     seat: int
     hand: int
 
+    def decide(self, table: Table) -> Outcome:
+        """A hand's review, once the hand is over (at a tournament's table, once its game
+        is: nobody reviews while others still play it)."""
+        seat, hand = self.seat, self.hand
+        if table.tournament_id is not None and table.status == "active":
+            raise UserError(msg("Reviews open when the tournament's game is over."))
+        game = table.game
+        if hand < 1 or (game is not None and hand > game.hand_number):
+            raise UserError(msg("There is no hand {hand} in this game.", hand=hand))
+        if game is not None and table.status == "active" and hand >= game.hand_number:
+            raise UserError(msg("That hand isn't over yet."))
+        return Outcome([AskForReview(seat, hand)])
+
 
 @dataclass(frozen=True)
-class ChooseCard:
+class ChooseCard(Command):
     """Select (or unselect) a card to pass."""
 
     seat: int
     card: Card
     on_page: bool = False
 
+    def decide(self, table: Table) -> Outcome:
+        game, seat, card = table.game, self.seat, self.card
+        if game is None or table.phase is not Phase.PASSING:
+            raise UserError(msg("That button is from an earlier hand."))
+        if game.has_passed(seat):
+            raise UserError(msg("Passed. Waiting for the others…"))
+        if card not in game.hand(seat):
+            raise UserError(msg("You don't have {card}.", card=card.symbol))
+        chosen = table.ui.selections.setdefault(seat, [])
+        if card.code in chosen:
+            chosen.remove(card.code)
+        elif len(chosen) >= 3:
+            raise UserError(msg("3/3 selected — tap one to unselect it."))
+        else:
+            chosen.append(card.code)
+        urgency = Urgency.EDIT if self.on_page else Urgency.MOVED
+        return Outcome([SaveSoon(), ShowSeat(seat, urgency)])
+
 
 @dataclass(frozen=True)
-class Sit:
+class Sit(Command):
     """A person takes the lobby's first empty seat (and stops waiting, if they did)."""
 
     user_id: int
     name: str
 
+    def decide(self, table: Table) -> Outcome:
+        return _lobby(table, self)
+
 
 @dataclass(frozen=True)
-class Wait:
+class Wait(Command):
     """A person who pressed Join waits to sit until they open their DM with the bot."""
 
     user_id: int
     name: str
 
+    def decide(self, table: Table) -> Outcome:
+        return _lobby(table, self)
+
 
 @dataclass(frozen=True)
-class StopWaiting:
+class StopWaiting(Command):
     """A person no longer waits to sit (seated elsewhere, or the table is full)."""
 
     user_id: int
 
+    def decide(self, table: Table) -> Outcome:
+        return _lobby(table, self)
+
 
 @dataclass(frozen=True)
-class Stand:
+class Stand(Command):
     """A person leaves the lobby: their seat is emptied, or they stop waiting."""
 
     user_id: int
 
+    def decide(self, table: Table) -> Outcome:
+        return _lobby(table, self)
+
 
 @dataclass(frozen=True)
-class AddComputer:
+class AddComputer(Command):
     """A computer player takes the first empty seat."""
 
+    def decide(self, table: Table) -> Outcome:
+        return _lobby(table, self)
+
 
 @dataclass(frozen=True)
-class EmptySeat:
+class EmptySeat(Command):
     """The host empties a seat (✖)."""
 
     seat: int
 
+    def decide(self, table: Table) -> Outcome:
+        return _lobby(table, self)
+
 
 @dataclass(frozen=True)
-class SetRules:
+class SetRules(Command):
     """The host changed the lobby's rules or options (the number of seats too)."""
 
     rules: Rules
     options: TableOptions
 
+    def decide(self, table: Table) -> Outcome:
+        return _lobby(table, self)
+
 
 LobbyCommand = Sit | Wait | StopWaiting | Stand | AddComputer | EmptySeat | SetRules
 
-Command = (
-    OpenLobby
-    | Deal
-    | Start
-    | MakeMove
-    | TimeOut
-    | TakeOver
-    | Rejoin
-    | ToggleTracker
-    | AskHint
-    | GiveHint
-    | AskReview
-    | ChooseCard
-    | Cancel
-    | LobbyCommand
-)
+
+def decision_key(view: SeatView) -> str | None:
+    """Which decision of the seat a hint answers (None: it has none to make now)."""
+    if view.phase == "pass" and view.passed is None and view.seat in view.waiting_for:
+        return f"p{view.hand_number}"
+    if view.phase == "play" and view.current_player == view.seat:
+        return f"t{view.hand_number}.{len(view.tricks)}.{len(view.trick)}"
+    return None
+
+
+def _deal(table: Table, game: Game) -> Outcome:
+    first = phases.of_game(game)
+    phases.check(table.phase, first)
+
+    def commit() -> None:
+        table.game = game
+
+    effects: list[Effect] = [StoreDeal(game), ShowDeal(), ArmNext()]
+    if table.tournament_id is not None:
+        effects.append(TellTournament())
+    effects.append(PushPages())
+    return Outcome(effects, [], [first], commit=commit)
+
+
+def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _nothing) -> Outcome:
+    game = table.game
+    if game is None or not table.phase.dealt:
+        raise UserError(msg("That game is over."))
+    move = command.move
+    seat = move.seat
+    s = table.seats[seat]
+    presence = (s.timeouts, table.ui.idle_message_ids.get(seat)) if s is not None else None
+    if command.mover in (Mover.PERSON, Mover.PAGE) and s is not None:
+        if s.away:
+            raise UserError(AWAY)
+        # A press shows its person is there (an illegal card too); only a move storage
+        # refuses is undone whole.
+        s.timeouts = 0
+        table.ui.idle_message_ids.pop(seat, None)  # a next spell of timeouts gets its own
+    before_game = game.copy()
+    selection = table.ui.selections.get(seat)
+    events = move.apply(game)  # an illegal move raises here, and nothing has changed
+    try:
+        path = _walk(table, events)
+    except phases.IllegalTransition:
+        table.game = before_game
+        raise
+    if move.kind == "pass":
+        table.ui.selections.pop(seat, None)
+
+    def undo() -> None:
+        table.game = before_game
+        if selection is not None:
+            table.ui.selections[seat] = selection
+        if s is not None and presence is not None:
+            s.timeouts, idle = presence
+            if idle is not None:
+                table.ui.idle_message_ids[seat] = idle
+        undo_also()
+
+    effects: list[Effect] = [StoreMove(move, stand_in=command.mover is Mover.STAND_IN)]
+    for event in events:
+        if isinstance(event, HandScored):
+            effects.append(AnnounceHand(event.hand_number))
+        if isinstance(event, GameOver):
+            effects.append(FinishGame())
+    acted = sorted({e.seat for e in events if isinstance(e, CardPlayed | CardsPassed | MoonShot)})
+    effects.extend(ClearNudges(n) for n in acted)
+    effects.append(ShowAll(frozenset() if command.mover is Mover.PAGE else frozenset(acted)))
+    said = tuple(events)
+    effects.append(ArmNext(said))
+    if table.tournament_id is not None:
+        effects.append(TellTournament(said))
+    effects.append(PushPages(said))
+    return Outcome(effects, events, path, undo)
+
+
+def _walk(table: Table, events: list[Event]) -> list[Phase]:
+    """The phases a move leads the table through, each step checked: a scored hand's end,
+    then the next hand's pass or play, or the game's end."""
+    assert table.game is not None
+    path = []
+    if any(isinstance(e, HandScored) for e in events):
+        path.append(Phase.HAND_OVER)
+    path.append(phases.of_game(table.game))
+    before = table.phase
+    for phase in path:
+        phases.check(before, phase)
+        before = phase
+    return path
+
+
+def _lobby(table: Table, command: LobbyCommand) -> Outcome:
+    """A change of a lobby's seats or rules: stored, then shown (a rule change is shown by
+    its menu). Refused with the lobby unchanged."""
+    if table.phase is not Phase.LOBBY:
+        raise UserError(msg("A game is already in progress here."))
+    before = table.lobby_state()
+    seats, pending = table.seats, table.ui.pending
+    match command:
+        case Sit(user_id, name):
+            if table.seat_of(user_id) is not None:
+                raise UserError(msg("You're already at this table."))
+            if None not in seats:
+                raise UserError(msg("The table is full."))
+            seats[seats.index(None)] = Seat("human", name, user_id)
+            pending.pop(user_id, None)
+        case Wait(user_id, name):
+            pending[user_id] = name
+        case StopWaiting(user_id):
+            pending.pop(user_id, None)
+        case Stand(user_id):
+            seat = table.seat_of(user_id)
+            if seat is not None:
+                seats[seat] = None
+            elif pending.pop(user_id, None) is None:
+                raise UserError(msg("You're not sitting at this table."))
+        case AddComputer():
+            if None not in seats:
+                raise UserError(msg("No empty seat for a computer player."))
+            seats[seats.index(None)] = table.computer()
+        case EmptySeat(seat):
+            if not 0 <= seat < len(seats) or seats[seat] is None:
+                raise UserError(msg("That button isn't valid any more."))
+            seats[seat] = None
+        case SetRules(rules, options):
+            table.rules, table.options = rules, options
+            if len(table.seats) != rules.players:
+                table.resize(rules.players)
+            for s in table.seats:
+                if s is not None and s.kind == "computer":
+                    s.level = options.computer_level
+            return Outcome([StoreLobby()], undo=lambda: table.restore(before))
+    return Outcome([StoreLobby(), ShowLobby()], undo=lambda: table.restore(before))

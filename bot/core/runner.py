@@ -13,9 +13,8 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
-from bot.core.commands import Command
+from bot.core.commands import Command, Outcome
 from bot.core.effects import DURABLE, ORDER, REACTIONS, Effect
-from bot.core.table import Outcome, decide
 from bot.tables.model import Table
 
 log = logging.getLogger(__name__)
@@ -40,7 +39,7 @@ class Runner:
 
         `here`: handlers for this one run, in place of those given with `on` (a caller that
         needs what storing answered: whether a cancelled game was rated)."""
-        outcome = decide(table, command)
+        outcome = command.decide(table)
         effects = sorted(outcome.effects, key=lambda e: ORDER.index(type(e)))
         try:
             for effect in effects:

@@ -46,6 +46,7 @@ from bot.live import commands, view
 from bot.live.hub import LiveHub, Page
 from bot.live.initdata import InitDataError, WebAppUser, validate
 from bot.tables.model import Table
+from bot.tables.parts import PLAIN, say
 from bot.tables.registry import TableRegistry
 from storage import Journal
 from storage.errors import StorageError
@@ -378,7 +379,7 @@ class LiveServer:
         answer = {
             "t": "answer",
             "id": press_id if isinstance(press_id, int) else None,
-            "text": self.languages.person(page.user_id)(said),
+            "text": say(self.languages.person(page.user_id), said, PLAIN),
         }
         await socket.send_str(json.dumps(answer, ensure_ascii=False))
 
@@ -387,7 +388,7 @@ class LiveServer:
         if socket.closed:
             return
         try:
-            await socket.send_str(json.dumps({"t": "refused", "text": tr(said)}))
+            await socket.send_str(json.dumps({"t": "refused", "text": say(tr, said, PLAIN)}))
             await socket.close(code=code, message=b"refused")
         except (ConnectionError, RuntimeError):
             pass

@@ -12,14 +12,13 @@ import functools
 import time
 from collections.abc import Awaitable
 
-from bot.chats import Chats
-from bot.core.commands import MakeMove, Mover, TimeOut
+from bot.chats import Chats, Sentence
+from bot.core.commands import AWAY, MakeMove, Mover, TimeOut
 from bot.core.effects import ArmNext
-from bot.core.table import AWAY
 from bot.i18n import Msg, msg
-from bot.tables import render
 from bot.tables.config import TablesConfig
 from bot.tables.model import Seat, Table
+from bot.tables.parts import Name
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
@@ -126,7 +125,7 @@ class TurnClock:
         if s is None or s.user_id is None or seat in table.ui.nudge_message_ids:
             return
         game = table.game
-        chat = render.who(table.chat_title)
+        chat = Name(table.chat_title)
         if game.phase == "pass":
             said = msg("👉 Choose 3 cards to pass in {chat}.", chat=chat)
         elif game.phase == "moon":
@@ -136,7 +135,7 @@ class TurnClock:
         still_their_turn = functools.partial(self._still_waits, gid, version, game, seat)
         # Under load the message may wait for its turn longer than the person takes to move:
         # then it is not sent at all.
-        text = self.screens.person(s.user_id)(said)
+        text = Sentence(self.screens.person(s.user_id), said)
         message_id = await self.chats.notify(s.user_id, text, wanted=still_their_turn)
         if message_id is None:
             return
@@ -157,10 +156,11 @@ class TurnClock:
                 s = table.seats[seat]
                 if s is not None and s.user_id is not None and not s.is_computer_now:
                     tr = self.screens.person(s.user_id)
-                    chat = render.who(table.chat_title)
+                    chat = Name(table.chat_title)
+                    left = msg("⏰ {seconds} s left to play in {chat}.", seconds=seconds, chat=chat)
                     sent = self.chats.post(
                         s.user_id,
-                        tr("⏰ {seconds} s left to play in {chat}.", seconds=seconds, chat=chat),
+                        Sentence(tr, left),
                         # Through a 429 flood for as long as the turn lasts, then dropped.
                         wanted=functools.partial(self._still_waits, gid, version, game, seat),
                     )
@@ -289,7 +289,7 @@ def _is_computer(table: Table, seat: int) -> bool:
 def _stand_in(s: Seat, phase: str) -> Msg:
     """What the group is told of a person whose time ran out (counted by the core, which
     sets them away at the limit), in the phase they ran out in."""
-    name = render.who(s.name)
+    name = Name(s.name)
     if s.away:
         said = msg(
             "💤 {name} ran out of time {times} times in a row, so a computer "

@@ -15,7 +15,7 @@ from bot.tables import render
 from bot.tables.clock import TurnClock
 from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import Table
-from bot.tables.parts import Part
+from bot.tables.parts import Name, Part
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
@@ -56,7 +56,7 @@ class Closer:
             if not table.phase.live:
                 raise UserError(msg("There's nothing to cancel here."))
             await require_host(table, person, self.is_admin)
-            said = msg("✖ The game was cancelled by {name}.", name=render.who(person.name))
+            said = msg("✖ The game was cancelled by {name}.", name=Name(person.name))
             # The table's message stops showing whose turn it is, and its button.
             await self.close(table, Cancel(standings=True, told=said))
             # A started game's /cancel is answered with one line in the group (the toast of a
@@ -73,7 +73,7 @@ class Closer:
                 log.info("game %s ends: chat %s removed the bot", table.id, chat_id)
                 said = msg(
                     "✖ I was removed from {chat}, so its game has ended.",
-                    chat=render.who(table.chat_title),
+                    chat=Name(table.chat_title),
                 )
                 await self.close(table, Cancel(told=said, tell_lobby=True))
 

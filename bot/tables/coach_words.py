@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.table import decision_key as decision_key
-from bot.i18n import Msg, Tr, msg, msg_plural
+from bot.core.commands import decision_key as decision_key
+from bot.i18n import Msg, msg, msg_plural
 from bot.tables.model import Table
-from bot.tables.parts import HTML, Joined, Name, Number, Part, say
+from bot.tables.parts import Joined, Name, Number, Part
 from engine import Card
 from engine.cards import SUIT_SYMBOLS
 from engine.coach import REVIEW_THRESHOLD, Fact, Finding, Hint, Option
@@ -122,11 +122,6 @@ def hint_sentences(names: list[str], found: Hint) -> list[Part]:
     return lines
 
 
-def hint_lines(tr: Tr, names: list[str], found: Hint) -> list[str]:
-    """The hint as the DM shows it (Telegram's HTML)."""
-    return [say(tr, line, HTML) for line in hint_sentences(names, found)]
-
-
 def game_sentence(worse: Option, other: Option) -> Msg:
     """Why ``worse`` loses to ``other`` at the game's end: more often lost, or less often
     won (whichever differs more)."""
@@ -177,11 +172,6 @@ def fact_sentence(names: list[str], fact: Fact) -> Msg:
     if fact.kind == "makes_void":
         return msg("no {suit} left: a void to discard on", suit=suit)
     return msg_plural("{n} high heart goes", "{n} high hearts go", n)
-
-
-def review_text(tr: Tr, names: list[str], hand: int, decided: bool, findings: list[Finding]) -> str:
-    """The review in Telegram's HTML."""
-    return "\n".join(say(tr, line, HTML) for line in review_lines(names, hand, decided, findings))
 
 
 def review_lines(names: list[str], hand: int, decided: bool, findings: list[Finding]) -> list[Part]:

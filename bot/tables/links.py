@@ -9,9 +9,9 @@ from collections.abc import Awaitable, Callable
 from bot.basics import Person, parse_id
 from bot.chats import Chats
 from bot.i18n import Msg, msg
-from bot.tables import render
 from bot.tables.lobby import Lobby
 from bot.tables.model import Table
+from bot.tables.parts import Name
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from storage import People
@@ -69,7 +69,7 @@ class DirectChats:
         return msg(
             "Hi {name}! I run games of ♥ Hearts in groups. Add me to a group and "
             "send /newgame there. Your cards will come to this chat.",
-            name=render.who(person.name),
+            name=Name(person.name),
         )
 
     async def _send_again(self, table: Table, person: Person) -> Msg:
@@ -81,5 +81,5 @@ class DirectChats:
                 await self.registry.save(table)
         return msg(
             "You're seated at the table in {chat}. Your cards will come here when the game starts.",
-            chat=render.who(table.chat_title),
+            chat=Name(table.chat_title),
         )

@@ -25,10 +25,10 @@ from bot.core.commands import (
 )
 from bot.core.effects import CreateLobby, Urgency
 from bot.i18n import Msg, isolated_name, msg, msg_plural
-from bot.tables import render
 from bot.tables.closing import Closer
 from bot.tables.config import AdminCheck, DealSource, MemberCheck, TablesConfig, require_host
 from bot.tables.model import LEVELS, Seat, Table, TableOptions
+from bot.tables.parts import Name
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import NotShown, Screens
@@ -324,7 +324,7 @@ class Lobby:
             return msg(
                 "You're seated at the table in {chat}. Your cards will come here when "
                 "the game starts.",
-                chat=render.who(table.chat_title),
+                chat=Name(table.chat_title),
             )
 
     async def leave(self, table: Table, person: Person) -> Msg:

@@ -58,11 +58,11 @@ class Bare:
 
 @dataclass(frozen=True)
 class Number:
-    """A number as the reader's language writes it: to one decimal place, a percent, or a
-    change (+18, −7, ±0)."""
+    """A number as the reader's language writes it: to one decimal place, a percent, a
+    change (+18, −7, ±0), or a whole number (1,312)."""
 
     value: float
-    kind: Literal["decimal", "percent", "signed"] = "decimal"
+    kind: Literal["decimal", "percent", "signed", "whole"] = "decimal"
 
 
 @dataclass(frozen=True)
@@ -154,6 +154,8 @@ def say(tr: Tr, part: Part, writing: Writing) -> str:
         return percent(tr, part.value)
     if part.kind == "signed":
         return tr.signed(int(part.value))
+    if part.kind == "whole":
+        return tr.number(int(part.value))
     return tr.decimal(part.value)
 
 

@@ -14,10 +14,10 @@ from bot.basics import Person, UserError
 from bot.core.commands import ChooseCard, Command, Deal, MakeMove, Mover, ToggleTracker
 from bot.core.effects import AnnounceHand, FinishGame, StoreDeal, StoreMove
 from bot.core.runner import Runner
-from bot.i18n import NOTHING, Msg, isolated_name, mark, msg
+from bot.i18n import NOTHING, Msg, mark, msg
 from bot.tables import render
 from bot.tables.model import Table
-from bot.tables.parts import Bare, Part
+from bot.tables.parts import Bare, Name, Part
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
@@ -122,28 +122,28 @@ class Moves:
         return table, seat, game
 
     async def press_card(self, game_id: int, stamp: int, code: str, person: Person) -> Msg:
+        """A card pressed: chosen to pass (or unchosen), or played; the answer is the toast."""
         async with self.registry.lock(game_id):
             table, seat, game = self.playing(game_id, stamp, person)
             try:
                 card = Card.parse(code)
             except ValueError:
                 raise UserError(msg("That button isn't valid any more.")) from None
-            if game.phase == "pass":
-                return await self._toggle_selection(table, seat, card, person.on_page)
             if game.phase == "moon":
-                raise UserError(
-                    msg(
-                        "🌕 {name} shot the moon and is choosing…",
-                        name=isolated_name(table.name(game.current_player or 0)),
-                    )
-                )
+                shooter = Name(table.name(game.current_player or 0))
+                raise UserError(msg("🌕 {name} shot the moon and is choosing…", name=shooter))
+            choosing = game.phase == "pass"
             played = msg("Played {card}", card=card.symbol)
-            await self._human_move(table, seat, Move.play(seat, card), person, played)
+            command: Command
+            if choosing:
+                command = ChooseCard(seat, card, person.on_page)
+            else:
+                handling.promise(played)  # the toast, stored with the move
+                command = MakeMove(Move.play(seat, card), _mover(person))
+            await self.apply(table, command)
+            if choosing:
+                return msg("{count}/3 selected", count=len(table.ui.selections.get(seat, ())))
             return played
-
-    async def _toggle_selection(self, table: Table, seat: int, card: Card, on_page: bool) -> Msg:
-        await self.runner.run(table, ChooseCard(seat, card, on_page))
-        return msg("{count}/3 selected", count=len(table.ui.selections.get(seat, ())))
 
     async def press_pass(self, game_id: int, stamp: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
@@ -183,7 +183,12 @@ class Moves:
     ) -> None:
         """`answer`: what the press gets once the move is stored (stored with it)."""
         handling.promise(answer)
-        await self.apply(table, MakeMove(move, Mover.PAGE if person.on_page else Mover.PERSON))
+        await self.apply(table, MakeMove(move, _mover(person)))
+
+
+def _mover(person: Person) -> Mover:
+    """Who moves when a person presses: on the table page, or in their DM."""
+    return Mover.PAGE if person.on_page else Mover.PERSON
 
 
 REFUSALS: dict[str, str] = {

@@ -9,10 +9,10 @@ from bot.core.commands import Rejoin, Stand, TakeOver
 from bot.core.phases import Phase
 from bot.core.runner import Runner
 from bot.i18n import Msg, msg
-from bot.tables import render
 from bot.tables.closing import Closer
 from bot.tables.lobby import Lobby
 from bot.tables.model import Table
+from bot.tables.parts import Name
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from storage import People
@@ -52,7 +52,7 @@ class Presence:
             return msg(
                 "🚪 {name} left; a computer player takes the seat. Unless they /rejoin, "
                 "their rating counts them last in this game.",
-                name=render.who(name),
+                name=Name(name),
             )
 
     async def leave_any(self, person: Person) -> Msg:
@@ -87,7 +87,7 @@ class Presence:
             assert seat is not None
             s = table.seats[seat]
             assert s is not None
-            back = msg("👋 {name} is back.", name=render.who(s.name))
+            back = msg("👋 {name} is back.", name=Name(s.name))
             await self.runner.run(table, Rejoin(seat, back))
             return msg("Welcome back! Your seat is yours again.")
 
@@ -117,7 +117,7 @@ class Presence:
             said = msg(
                 "🚫 {name} blocked me; a computer player takes the seat until they "
                 "unblock me and send /rejoin.",
-                name=render.who(s.name),
+                name=Name(s.name),
             )
             await self.runner.run(table, TakeOver(seat, said))
 

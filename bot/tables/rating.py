@@ -12,7 +12,7 @@ import logging
 import math
 
 from bot.basics import Person
-from bot.i18n import Tr, msg
+from bot.i18n import Msg, Tr, msg, msg_plural
 from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.parts import Bare, Joined, Name, Number, Part
@@ -28,10 +28,13 @@ class Ratings:
     def __init__(self, standings: Standings) -> None:
         self.standings = standings
 
-    async def rating(self, tr: Tr, person: Person, chat_id: int | None) -> tuple[str, bytes | None]:
+    async def rating(
+        self, tr: Tr, person: Person, chat_id: int | None
+    ) -> tuple[list[Part], bytes | None]:
         """``/rating``: the person's rating in this group (``chat_id``) and overall, with a
-        chart of its history (in the group's scope in a group, overall in a DM)."""
-        lines = [tr("📈 <b>{name}'s rating</b>", name=render.who(person.name))]
+        chart of its history (in the group's scope in a group, overall in a DM, drawn in
+        `tr`'s language); its lines as parts, for the adapter to write."""
+        lines: list[Part] = [msg("📈 <b>{name}'s rating</b>", name=Name(person.name))]
         found = False
         for pool in POOLS:
             scopes = ((chat_id, True), (None, False)) if chat_id is not None else ((None, False),)
@@ -40,15 +43,16 @@ class Ratings:
                 if entry is None:
                     continue
                 found = True
-                lines.append(_entry_line(tr, entry, pool, here))
+                lines.append(_entry_line(entry, pool, here))
         if not found:
-            return tr(
+            said = msg(
                 "📈 No rated games yet. Finish a game (with people or computer players) and "
                 "your rating appears here."
-            ), None
+            )
+            return [said], None
         lines.append("")
         lines.append(
-            tr(
+            msg(
                 "<i>Shown: 1000 + 20 × (skill − 3 × uncertainty), so it rises as you win "
                 "and as the bot grows surer of you.</i>"
             )
@@ -62,34 +66,41 @@ class Ratings:
                 png = rating_chart_png(tr, history)
             except Exception:
                 log.exception("rating chart failed")
-        return "\n".join(lines), png
+        return lines, png
 
-    async def board_text(self, tr: Tr, chat_id: int) -> str:
-        """The rating leaderboard of ``/scores``: people, then the computer levels."""
+    async def board_lines(self, chat_id: int) -> list[Part]:
+        """The rating leaderboard of ``/scores``: people, then the computer levels (no
+        lines while nobody here is rated)."""
         board = await self.standings.rating_board(chat_id, "main", limit=10)
         if not board:
-            return ""
-        lines = [tr("<b>Ratings here</b>")]
+            return []
+        lines: list[Part] = [msg("<b>Ratings here</b>")]
         people = [e for e in board if e.player > 0]
         for e in people:
-            line = tr.plural(
+            line = msg_plural(
                 "{rank}. {name} — {rating} ± {spread} · {n} game",
                 "{rank}. {name} — {rating} ± {spread} · {n} games",
                 e.games,
                 rank=e.place,
-                name=render.who(e.display_name),
-                rating=tr.number(e.skill.shown),
+                name=Name(e.display_name),
+                rating=Number(e.skill.shown, "whole"),
                 spread=e.skill.spread,
             )
-            lines.append(line + (" " + tr("(provisional)") if e.provisional else ""))
-        computers = [
-            f"{tr(render.LEVEL_NAMES[level_of(e.player) or 'standard'])} {tr.number(e.skill.shown)}"
+            lines.append(Joined((line, msg("(provisional)")), " ") if e.provisional else line)
+        computers = tuple(
+            Joined(
+                (
+                    Msg(render.LEVEL_NAMES[level_of(e.player) or "standard"]),
+                    Number(e.skill.shown, "whole"),
+                ),
+                " ",
+            )
             for e in board
             if e.player < 0
-        ]
+        )
         if computers:
-            lines.append(tr("🤖 Computer players: {levels}", levels=" · ".join(computers)))
-        return "\n".join(lines)
+            lines.append(msg("🤖 Computer players: {levels}", levels=Joined(computers)))
+        return lines
 
     async def changes(self, table: Table) -> Part | None:
         """The game-end line with each person's rating change in this group."""
@@ -109,24 +120,22 @@ class Ratings:
         return msg("📈 Ratings: {changes}", changes=Bare(Joined(each)))
 
 
-def _entry_line(tr: Tr, entry: RatingEntry, pool: Pool, here: bool) -> str:
+def _entry_line(entry: RatingEntry, pool: Pool, here: bool) -> Part:
     if pool == "two":
-        where = tr("Two-player, here") if here else tr("Two-player, overall")
+        where = msg("Two-player, here") if here else msg("Two-player, overall")
     else:
-        where = tr("Here") if here else tr("Overall")
-    line = tr.plural(
+        where = msg("Here") if here else msg("Overall")
+    line = msg_plural(
         "{where}: <b>{rating}</b> ± {spread} · {place} of {rated} · {n} rated game",
         "{where}: <b>{rating}</b> ± {spread} · {place} of {rated} · {n} rated games",
         entry.games,
         where=where,
-        rating=tr.number(entry.skill.shown),
+        rating=Number(entry.skill.shown, "whole"),
         spread=entry.skill.spread,
         place=entry.place,
         rated=entry.rated,
     )
-    if entry.provisional:
-        line += " " + tr("(provisional)")
-    return line
+    return Joined((line, msg("(provisional)")), " ") if entry.provisional else line
 
 
 def rating_chart_png(tr: Tr, history: list[RatingChange]) -> bytes:

@@ -9,7 +9,6 @@ Pure functions from a `Table`; no I/O, no Telegram object. A seat's own screen i
 
 from __future__ import annotations
 
-import html
 import io
 import math
 import os
@@ -18,13 +17,11 @@ from typing import Final
 
 from PIL import ImageDraw, ImageFont
 
-from bot.i18n import Msg, Tr, isolated_name, mark, msg, msg_plural, plain_name
+from bot.i18n import Msg, Tr, mark, msg, msg_plural, plain_name
 from bot.tables import seat_screen
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table
 from bot.tables.parts import (
     ARROWS,
-    HTML,
-    PLAIN,
     SUIT_ORDER,
     Bare,
     Joined,
@@ -33,7 +30,6 @@ from bot.tables.parts import (
     Text,
     format_score,
     format_total,
-    say,
 )
 from bot.tables.seat_screen import (
     AddComputerSeat,
@@ -52,22 +48,11 @@ from bot.tables.seat_screen import (
     StandUp,
     StartGame,
     Words,
-    hand_result_lines,
 )
-from engine import Card, HandResult, Rules, magnitude_squared
+from engine import Card, Rules, magnitude_squared
 from engine.scoring import Score
 
 __all__ = ["ARROWS", "SUIT_ORDER", "format_score", "format_total"]  # their home: parts
-
-
-def esc(text: str) -> str:
-    return html.escape(text, quote=False)
-
-
-def who(name: str) -> str:
-    """A name (a person's, a computer's, a group's or an event's) as every message shows
-    it, in every language: escaped, its bidi controls removed, isolated (FSI…PDI)."""
-    return isolated_name(esc(name))
 
 
 # ---------------------------------------------------------------- scores
@@ -122,11 +107,6 @@ def variant_key(rules: Rules) -> str:
     return "standard"
 
 
-def rules_summary(tr: Tr, table: Table) -> str:
-    """The table's rules on one line, as text (HTML needs it escaped)."""
-    return say(tr, rules_summary_part(table), PLAIN)
-
-
 def rules_summary_part(table: Table) -> Msg:
     rules, options = table.rules, table.options
     values: dict[str, object] = {
@@ -151,11 +131,6 @@ def rules_summary_part(table: Table) -> Msg:
         queen=Msg(ON_OFF["on"] if rules.queen_breaks_hearts else ON_OFF["off"]),
         **values,
     )
-
-
-def rules_text(tr: Tr, rules: Rules) -> str:
-    """The table's rules in short (/rules), in Telegram's HTML."""
-    return "\n".join(say(tr, line, HTML) for line in rules_lines(rules))
 
 
 def rules_lines(rules: Rules) -> list[Part]:
@@ -488,11 +463,6 @@ def cancelled_lines(table: Table) -> list[Part]:
     for seat, total in enumerate(game.scores):
         lines.append(Joined((Name(table.name(seat)), f": {format_total(total)}"), ""))
     return lines
-
-
-def hand_result(tr: Tr, table: Table, result: HandResult) -> str:
-    """A hand's result, as the group is told it, in Telegram's HTML (`/scores`)."""
-    return "\n".join(say(tr, line, HTML) for line in hand_result_lines(table, result))
 
 
 # ---------------------------------------------------------------- chart

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from bot.basics import Person
-from bot.i18n import Tr
+from bot.i18n import msg
 from bot.tables import render
 from bot.tables.model import Table
+from bot.tables.parts import Joined, Name, Part, Text, format_score, format_total
 from bot.tables.registry import TableRegistry
+from bot.tables.seat_screen import hand_result_lines
 from engine import Rules
 from storage import Journal, People
 from storage import Standings as StoredStandings
 
 
 class Standings:
+    """The texts of ``/scores``, ``/stats`` and ``/rules`` as lines of parts (sentences as
+    `Msg`s, names as `Name`s): the adapter writes them in its reader's language."""
+
     def __init__(
         self, registry: TableRegistry, games: Journal, standings: StoredStandings, people: People
     ) -> None:
@@ -21,57 +26,59 @@ class Standings:
         self.standings = standings
         self.people = people
 
-    async def scores_text(self, tr: Tr, chat_id: int, thread_id: int | None) -> str:
-        parts = []
+    async def scores_lines(self, chat_id: int, thread_id: int | None) -> list[Part]:
+        lines: list[Part] = []
         table = self.registry.in_chat(chat_id, thread_id)
-        title = tr("<b>This game</b>")
+        title = msg("<b>This game</b>")
         if table is None or table.game is None:
             # Until a new game starts, the last one finished here, hand by hand.
             stored = await self.games.last_finished_game(chat_id, thread_id)
             if stored is not None and stored.game is not None:
                 table = Table.from_stored(stored)
-                title = tr("<b>The last game here</b> (finished), hand by hand:")
+                title = msg("<b>The last game here</b> (finished), hand by hand:")
         if table is not None and table.game is not None:
-            parts.append(title)
+            lines.append(title)
             for result in table.game.hand_history:
-                parts.append(render.hand_result(tr, table, result).split("\n")[0])
-            totals = " · ".join(
-                f"{render.who(table.name(s))} {render.format_total(v)}"
-                for s, v in enumerate(table.game.scores)
+                lines.append(hand_result_lines(table, result)[0])
+            totals = Joined(
+                tuple(
+                    Joined((Name(table.name(s)), f" {format_total(v)}"), "")
+                    for s, v in enumerate(table.game.scores)
+                )
             )
-            parts.append(tr("Standings: {totals}", totals=totals))
+            lines.append(msg("Standings: {totals}", totals=totals))
         else:
-            parts.append(tr("No game is running here."))
-        parts.append("")
-        parts.append(tr("<b>All-time leaderboard</b>"))
+            lines.append(msg("No game is running here."))
+        lines.append("")
+        lines.append(msg("<b>All-time leaderboard</b>"))
         board = await self.standings.standings(chat_id, "points", limit=10)
         if not board:
-            parts.append(tr("No finished games in this chat yet."))
+            lines.append(msg("No finished games in this chat yet."))
         for rank, row in enumerate(board, start=1):
-            parts.append(
-                tr(
+            lines.append(
+                msg(
                     "{rank}. {name} — {won}/{played} won ({rate}%) · {avg} pts/hand",
                     rank=rank,
-                    name=render.who(row.display_name),
+                    name=Name(row.display_name),
                     won=row.games_won,
                     played=row.games_played,
                     rate=round(100 * row.win_rate),
                     avg=_average(row.average_per_hand),
                 )
             )
-        return "\n".join(parts)
+        return lines
 
-    async def stats_text(self, tr: Tr, person: Person, in_group: bool = False) -> str:
+    async def stats_lines(self, person: Person, in_group: bool = False) -> list[Part]:
         """`in_group`: asked in a group, where "your" would not say whose."""
         record = await self.standings.player_standing(person.id)
-        name = render.who(person.name)
+        name = Name(person.name)
         if record is None or record.games_played == 0:
             if in_group:
-                return tr("{name} hasn't finished a game yet.", name=name)
-            return tr("You haven't finished a game yet.")
-        lines = [
-            tr("<b>{name}'s record</b>", name=name) if in_group else tr("<b>Your record</b>"),
-            tr(
+                return [msg("{name} hasn't finished a game yet.", name=name)]
+            return [msg("You haven't finished a game yet.")]
+        return [
+            msg("<b>{name}'s record</b>", name=name) if in_group else msg("<b>Your record</b>"),
+            msg(
                 "Games: {played} · won {won} ({rate}%)\nAverage points per hand: "
                 "{avg}\nMoons shot: {moons}\nBest game: {best} · worst: {worst}",
                 played=record.games_played,
@@ -79,24 +86,22 @@ class Standings:
                 rate=round(100 * record.win_rate),
                 avg=_average(record.average_per_hand),
                 moons=record.moons_shot,
-                best=render.format_score(record.best_game) if record.best_game is not None else "—",
-                worst=render.format_score(record.worst_game)
-                if record.worst_game is not None
-                else "—",
+                best=format_score(record.best_game) if record.best_game is not None else "—",
+                worst=format_score(record.worst_game) if record.worst_game is not None else "—",
             ),
         ]
-        return "\n".join(lines)
 
-    async def rules_text(self, tr: Tr, chat_id: int, thread_id: int | None) -> str:
+    async def rules_lines(self, chat_id: int, thread_id: int | None) -> list[Part]:
+        """The rules of the chat's table (and its options, in one line), or of its next."""
         table = self.registry.in_chat(chat_id, thread_id)
         if table is not None:
-            summary = render.esc(render.rules_summary(tr, table))
-            return render.rules_text(tr, table.rules) + "\n\n" + summary
+            summary = Text(render.rules_summary_part(table))
+            return [*render.rules_lines(table.rules), "", summary]
         settings = await self.people.get_chat_settings(chat_id)
-        return render.rules_text(tr, Rules.from_stored(settings.rules))
+        return render.rules_lines(Rules.from_stored(settings.rules))
 
 
 def _average(value: float | complex) -> str:
     if isinstance(value, complex):
-        return render.format_score(complex(round(value.real, 1), round(value.imag, 1)))
+        return format_score(complex(round(value.real, 1), round(value.imag, 1)))
     return f"{value:.1f}"

@@ -8,12 +8,18 @@ from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.chats import NONE, Button, Buttons, OpenLink, Register, Withdraw
+from bot.chats import NONE, Button, Buttons, OpenLink, Register, Sentence, Text, Withdraw
 from bot.core.effects import Urgency
+from bot.tables.parts import HTML, say
 from bot.telegram import callbacks as cb
 from bot.telegram.draw import PRIORITY
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import POST
+
+
+def written(text: Text) -> str:
+    """A message's words as Telegram's HTML (a `Sentence` written in its reader's language)."""
+    return say(text.tr, text.said, HTML) if isinstance(text, Sentence) else text
 
 
 def keyboard(buttons: Buttons) -> InlineKeyboardMarkup | None:
@@ -43,40 +49,45 @@ class TelegramChats:
     def post(
         self,
         chat_id: int,
-        text: str,
+        text: Text,
         buttons: Buttons = NONE,
         thread_id: int | None = None,
         *,
         wanted: Callable[[], bool] | None = None,
     ) -> asyncio.Task[int | None]:
-        return self.outbox.post(chat_id, text, keyboard(buttons), thread_id, wanted=wanted)
+        return self.outbox.post(chat_id, written(text), keyboard(buttons), thread_id, wanted=wanted)
 
     async def send(
         self,
         chat_id: int,
-        text: str,
+        text: Text,
         buttons: Buttons = NONE,
         thread_id: int | None = None,
     ) -> int | None:
-        return await self.outbox.send(chat_id, text, keyboard(buttons), thread_id)
+        return await self.outbox.send(chat_id, written(text), keyboard(buttons), thread_id)
 
     async def notify(
-        self, chat_id: int, text: str, *, wanted: Callable[[], bool] | None = None
+        self, chat_id: int, text: Text, *, wanted: Callable[[], bool] | None = None
     ) -> int | None:
-        return await self.outbox.send(chat_id, text, wanted=wanted, priority=POST)
+        return await self.outbox.send(chat_id, written(text), wanted=wanted, priority=POST)
 
     def edit(
         self,
         chat_id: int,
         message_id: int,
-        text: str,
+        text: Text,
         buttons: Buttons = NONE,
         thread_id: int | None = None,
         *,
         urgency: Urgency = Urgency.EDIT,
     ) -> None:
         self.outbox.edit(
-            chat_id, message_id, text, keyboard(buttons), thread_id, priority=PRIORITY[urgency]
+            chat_id,
+            message_id,
+            written(text),
+            keyboard(buttons),
+            thread_id,
+            priority=PRIORITY[urgency],
         )
 
     async def delete(self, chat_id: int, message_id: int) -> None:

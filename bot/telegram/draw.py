@@ -11,6 +11,7 @@ screen's typed action meets Telegram's wire.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from urllib.parse import urlencode
 
 from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
@@ -19,7 +20,7 @@ from bot.core.effects import Urgency
 from bot.i18n import Tr
 from bot.tables import render
 from bot.tables.model import Table
-from bot.tables.parts import HTML, PLAIN, SUIT_ORDER, say
+from bot.tables.parts import HTML, PLAIN, SUIT_ORDER, Part, say
 from bot.tables.seat_screen import (
     AddComputerSeat,
     AskHint,
@@ -172,6 +173,11 @@ def words(tr: Tr, screen: Words, bot_username: str = "") -> tuple[str, InlineKey
     text = "\n".join(say(tr, line, HTML) for line in screen.lines)
     rows = [[_group_button(tr, screen.game, b, bot_username) for b in row] for row in screen.rows]
     return text, InlineKeyboardMarkup(rows) if rows else None
+
+
+def lines(tr: Tr, said: Sequence[Part]) -> str:
+    """Lines of sentences (``/scores``, ``/stats``, ``/rules``) as one message's HTML."""
+    return "\n".join(say(tr, line, HTML) for line in said)
 
 
 def lobby(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:

@@ -29,6 +29,7 @@ from bot.tables.closing import Closer
 from bot.tables.coach import Coach
 from bot.tables.links import DirectChats
 from bot.tables.lobby import NOT_IN_CHAT, Lobby
+from bot.tables.parts import HTML, PLAIN, say
 from bot.tables.play import Moves
 from bot.tables.presence import Presence
 from bot.tables.rating import Ratings
@@ -36,7 +37,7 @@ from bot.tables.registry import TableRegistry
 from bot.tables.rules_menu import RulesMenu
 from bot.tables.standings import Standings
 from bot.telegram import callbacks as cb
-from bot.telegram import once
+from bot.telegram import draw, once
 from bot.telegram.context import HeartsContext
 from bot.telegram.outbox import Outbox, Slot
 from bot.telegram.pace import URGENT
@@ -97,7 +98,8 @@ class Replies:
         if chat is None:
             return None
         # In the chat's language: a group's own, a DM its person's.
-        text = self.languages.chat(chat.id)(said)
+        tr = self.languages.chat(chat.id)
+        text = say(tr, said, HTML) if isinstance(said, Msg) else tr(said)
         slot = _reply_slot.get()
         if slot is not None and not slot.used:
             slot.post(text, thread_id=_thread_of(update), photo=photo)
@@ -336,10 +338,10 @@ class PeopleCommands:
                 await self._stats(update, person)
             return
         tr = self.languages.chat(chat.id)
-        text = await self.standings.scores_text(tr, chat.id, _thread_of(update))
+        text = draw.lines(tr, await self.standings.scores_lines(chat.id, _thread_of(update)))
         parts = [
             text,
-            await self.ratings.board_text(tr, chat.id),
+            draw.lines(tr, await self.ratings.board_lines(chat.id)),
             await self.event_scores(tr, chat.id),
         ]
         self.replies.reply(update, "\n\n".join(p for p in parts if p))
@@ -351,8 +353,8 @@ class PeopleCommands:
         if chat is None or person is None:
             return
         tr = self.languages.chat(chat.id)
-        text, png = await self.ratings.rating(tr, person, chat.id if _is_group(chat) else None)
-        self.replies.reply(update, text, photo=png)
+        said, png = await self.ratings.rating(tr, person, chat.id if _is_group(chat) else None)
+        self.replies.reply(update, draw.lines(tr, said), photo=png)
 
     @command
     async def stats(self, update: Update, context: HeartsContext) -> None:
@@ -367,7 +369,8 @@ class PeopleCommands:
         chat = update.effective_chat
         in_group = chat is not None and chat.id < 0
         tr = self.languages.person(person.id)
-        self.replies.reply(update, await self.standings.stats_text(tr, person, in_group))
+        said = await self.standings.stats_lines(person, in_group)
+        self.replies.reply(update, draw.lines(tr, said))
 
     @command
     async def rules(self, update: Update, context: HeartsContext) -> None:
@@ -376,8 +379,8 @@ class PeopleCommands:
         if chat is None:
             return
         tr = self.languages.chat(chat.id)
-        text = await self.standings.rules_text(tr, chat.id, _thread_of(update))
-        self.replies.reply(update, text)
+        said = await self.standings.rules_lines(chat.id, _thread_of(update))
+        self.replies.reply(update, draw.lines(tr, said))
 
     @command
     async def help_command(self, update: Update, context: HeartsContext) -> None:
@@ -505,10 +508,10 @@ class Buttons:
         tr = self.languages.person(person.id)  # the toast is in the presser's language
         handling = HANDLING.get()
         if handling is not None:  # a move stores its toast with it (`storage.handling`)
-            handling.render = lambda said: tr(said)[:200]
+            handling.render = lambda said: say(tr, said, PLAIN)[:200]
         said = await self.press(query.data, person, chat_id, message_id)
         try:
-            await query.answer(tr(said)[:200] or None)
+            await query.answer(say(tr, said, PLAIN)[:200] or None)
         except TelegramError as error:
             log.info("could not answer callback: %s", error)
             return

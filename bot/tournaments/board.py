@@ -15,10 +15,10 @@ from bot.i18n import Msg, Say, Tr, msg
 from bot.languages import Languages
 from bot.tables.config import AdminCheck
 from bot.tables.desk import TableDesk
-from bot.tables.render import who
 from bot.timers import Clock, Scheduler
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
+from bot.tournaments.render import who
 from engine import Game, Rules
 from storage import Journal, People, Standings, Tournaments
 from storage.tournaments import (

@@ -17,12 +17,12 @@ from bot.basics import Person, UserError
 from bot.core.tournament import Cancel, Pause, Resume
 from bot.core.tournament import decide as step
 from bot.i18n import Msg, Tr, msg
-from bot.tables.render import esc, who
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.entries import Entries
 from bot.tournaments.parsing import BadRequest, parse_new
+from bot.tournaments.render import esc, who
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
 from engine import Rules

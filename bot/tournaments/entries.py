@@ -10,10 +10,10 @@ from dataclasses import replace
 from bot.basics import Person, UserError
 from bot.chats import Button, OpenLink
 from bot.i18n import Msg, Tr, msg
-from bot.tables.render import esc, who
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.parsing import BadRequest, usernames
+from bot.tournaments.render import esc, who
 from storage.tournaments import (
     Registration,
     RegistrationStatus,

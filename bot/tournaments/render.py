@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -9,13 +10,24 @@ from zoneinfo import ZoneInfo
 from babel.dates import format_datetime
 
 from bot.chats import NONE, Button, Buttons, Register, Withdraw
-from bot.i18n import Tr, mark
-from bot.tables.render import VARIANTS, esc, format_total, variant_key, who
+from bot.i18n import Tr, isolated_name, mark
+from bot.tables.render import VARIANTS, format_total, variant_key
 from engine import Game
 from storage.tournaments import Registration, StoredTournament, TournamentTable
 
 MAX_NAMES = 40
 """Names listed on the tournament message; beyond that only the count (Telegram's 4096 chars)."""
+
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def who(name: str) -> str:
+    """A name (a person's, a group's or an event's) as the tournaments' messages show it
+    (they write Telegram's HTML for the `Chats` port), in every language: escaped, its
+    bidi controls removed, isolated (FSI…PDI)."""
+    return isolated_name(esc(name))
 
 
 def _within(names: Sequence[str], budget: int, total: int | None = None) -> str:

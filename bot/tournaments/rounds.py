@@ -17,10 +17,10 @@ from bot.core.tournament import Cancel, Finish, StartRound
 from bot.core.tournament import decide as step
 from bot.i18n import msg
 from bot.tables.model import COMPUTER_NAMES, Seat, Table, TableOptions
-from bot.tables.render import who
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
+from bot.tournaments.render import who
 from engine import Event
 from ratings import START
 from storage.tournaments import (

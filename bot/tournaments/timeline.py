@@ -11,10 +11,10 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.i18n import Tr, mark, msg
-from bot.tables.render import who
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
+from bot.tournaments.render import who
 from bot.tournaments.rounds import Rounds
 from storage.tournaments import (
     StoredTournament,

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
-from bot.i18n import ENGLISH, translator
+from bot.i18n import ENGLISH, Tr, translator
 from bot.tables.coach_words import (
     decision_key,
     hint_from_dict,
-    hint_lines,
+    hint_sentences,
     hint_to_dict,
-    review_text,
+    review_lines,
 )
+from bot.telegram import draw
 from engine import Card, Game, Rules
 from engine.coach import Finding, Hint, Option, pass_hint
+
+
+def hint_lines(tr: Tr, names: list[str], found: Hint) -> list[str]:
+    """The hint as the DM shows it (drawn by the Telegram adapter)."""
+    return [draw.lines(tr, [line]) for line in hint_sentences(names, found)]
+
+
+def review_text(tr: Tr, names: list[str], hand: int, decided: bool, findings: list[Finding]) -> str:
+    """The review as the DM shows it (drawn by the Telegram adapter)."""
+    return draw.lines(tr, review_lines(names, hand, decided, findings))
 
 
 def test_a_hint_answers_the_pass_or_the_seats_own_turn_and_nothing_else() -> None:

@@ -242,6 +242,11 @@ async def finished_game(
     """The people play a one-hand game (the computers play it for them: the group's rules
     say a game to 1 point, ties shared, as a tournament's do); the table's message, with
     its 🔁 New game button, is returned."""
+
+    def charts() -> int:
+        return sum(m.has_photo for m in double.chat_view(group.id).visible)
+
+    before = charts()
     for person in people:
         await person.start_bot()
     await double.idle()
@@ -258,5 +263,8 @@ async def finished_game(
         await person.send(group, "/leave")
     await double.wait_for(lambda: table.status == "finished", 60)
     await wait_for_button(double, group.id, lobby, "🔁 New game")
+    # The game's chart too (drawn after the table's message: on a busy machine it came
+    # after a quiet moment, into what the test did next).
+    await double.wait_for(lambda: charts() > before, 10)
     await double.idle()
     return lobby

@@ -89,6 +89,7 @@ def page_state(tr: Tr, screen: SeatScreen, version: int) -> Json:
         "cards": [_hand_card(c) for c in screen.cards],
         "hearts_broken": screen.hearts_broken,
         "status": text(screen.status),
+        "sealed": text(screen.sealed) if screen.sealed is not None else None,
         "deadline": screen.deadline,
         "now": time.time(),
         "pass": None,

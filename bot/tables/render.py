@@ -14,7 +14,6 @@ import io
 import math
 import os
 from collections.abc import Callable, Sequence
-from typing import Final
 
 from PIL import ImageDraw, ImageFont
 
@@ -26,7 +25,6 @@ from bot.tables.parts import (
     HTML,
     PLAIN,
     SUIT_ORDER,
-    Bare,
     Joined,
     Name,
     Part,
@@ -52,6 +50,7 @@ from bot.tables.seat_screen import (
     StandUp,
     StartGame,
     Words,
+    commitment_line,
     hand_result_lines,
 )
 from engine import Card, HandResult, Rules, magnitude_squared
@@ -387,10 +386,6 @@ def game_over_lines(table: Table, winners: Sequence[int], ratings: Part | None) 
     return lines if ratings is None else [*lines, ratings]
 
 
-COMMITMENT_SHOWN: Final = 12
-"""Hex digits of a hand's commitment the table's message shows (the button copies all)."""
-
-
 def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
     """What the group's table message shows of a game, and its buttons; `page`: whether
     the table page is served (``WEBAPP_URL``)."""
@@ -464,10 +459,10 @@ def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
         if page:
             actions += (Button(msg("🃏 Open table"), OpenTable()),)
         proof = game.deal_proof()
-        if proof is not None:
+        sealed = commitment_line(game)
+        if proof is not None and sealed is not None:
             # Sealed before anyone passes; the seed itself only once the hand is over.
-            short = Bare(proof.commitment[:COMMITMENT_SHOWN] + "…")
-            lines.append(msg("🔐 Deal commitment: <code>{commitment}</code>", commitment=short))
+            lines.append(sealed)
             actions += (Button(msg("📋 Copy commitment"), CopyText(proof.commitment)),)
     elif table.tournament_id is None:
         # The game is over: the same seats and rules, one press away.

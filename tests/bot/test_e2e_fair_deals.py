@@ -254,3 +254,57 @@ def test_the_readme_snippet_deals_as_the_bot_for_every_table_size() -> None:
             changed = verdict.commitment[:-1] + ("1" if verdict.commitment[-1] == "0" else "0")
             assert not snippet["check"](seed, changed)
             assert not fair.verify(seed, changed).matches
+
+
+def shown_when_pressed(double: BotApiDouble, press: Any) -> str:
+    """The text of the message a press was made on, as it stood when it was pressed."""
+    versions = [
+        e
+        for e in double.history(press.chat_id)
+        if e.message_id == press.message_id and e.message is not None and e.at <= press.created
+    ]
+    assert versions, press
+    return versions[-1].message.text or ""
+
+
+async def test_whoever_passes_has_seen_the_commitment_even_before_the_group_has(
+    tmp_path: Path,
+) -> None:
+    """Telegram slow in the group (its edits held): a person who passes at once still
+    passes from a screen that shows the hand's commitment, the same the group shows later."""
+    async with running_double() as double:
+        ann, bob = double.create_user("Ann"), double.create_user("Bob")
+        group = double.create_group("Slow", members=[ann, bob], admins=[ann])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            for person in (ann, bob):
+                await person.start_bot()
+            await double.idle()
+            lobby = await open_table(double, ann, group, computers=2)
+            await bob.press(group, lobby, "✋ Join")
+            double.hold("editMessageText", group.id)
+            await ann.press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None
+            proof = game.deal_proof()
+            assert proof is not None
+            short = f"Deal commitment: {proof.commitment[:12]}…"
+            for person in (ann, bob):
+                assert await play_turn(double, person, table) is not None
+            passes = [
+                c
+                for c in double.callbacks.values()
+                if c.data.startswith(f"{cb.PASS}:{table.id}:1:")
+            ]
+            assert {c.user_id for c in passes} == {ann.id, bob.id}
+            # The group has not shown it yet: Telegram holds its edits.
+            assert not any(short in said(e) for e in double.history(group.id))
+            for press in passes:
+                assert short in shown_when_pressed(double, press)
+            double.release("editMessageText", group.id)
+            await double.wait_for(
+                lambda: any(short in said(e) for e in double.history(group.id)), 10
+            )
+            published = first_publication(double, group, proof.commitment)
+            assert published.method == "editMessageText"

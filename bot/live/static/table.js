@@ -184,6 +184,9 @@
     drawCards();
     const me = s.seats[s.you];
     $("me").textContent = `${me.name} (${words.you || "you"}) · ${me.score}`;
+    // The hand's deal commitment from the deal on (README, "Fair deals").
+    $("sealed").hidden = !s.sealed;
+    $("sealed").textContent = s.sealed || "";
     const tracker = $("tracker-button");
     tracker.hidden = !s.tracker;
     tracker.textContent = "📋"; // its words are its title: the bar stays one line

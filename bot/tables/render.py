@@ -25,6 +25,7 @@ from bot.tables.parts import (
     HTML,
     PLAIN,
     SUIT_ORDER,
+    Bare,
     Joined,
     Name,
     Part,
@@ -53,7 +54,7 @@ from bot.tables.seat_screen import (
     commitment_line,
     hand_result_lines,
 )
-from engine import Card, HandResult, Rules, magnitude_squared
+from engine import Card, Game, HandResult, Rules, magnitude_squared
 from engine.scoring import Score
 
 __all__ = ["ARROWS", "SUIT_ORDER", "format_score", "format_total"]  # their home: parts
@@ -470,9 +471,22 @@ def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
     return GroupScreen(game=table.id, lines=tuple(lines), actions=actions)
 
 
+def revealed(game: Game, hand_number: int) -> list[Part]:
+    """A hand's seed and its whole commitment, said once the hand is over or the game
+    cancelled (none for a fixed deal): with them anyone can check the deal (README, "Fair
+    deals")."""
+    proof = game.deal_proof(hand_number)
+    if proof is None:
+        return []
+    return [
+        msg("🔓 Deal seed: <code>{seed}</code>", seed=Bare(proof.seed)),
+        msg("Commitment: <code>{commitment}</code>", commitment=Bare(proof.commitment)),
+    ]
+
+
 def cancelled_lines(table: Table) -> list[Part]:
     """The table's message after it was cancelled: a lobby says so; a game, the standings
-    it stopped at."""
+    it stopped at, and the seed of the hand it stopped in (nobody can use it any more)."""
     game = table.game
     if game is None:
         return [seat_screen.CANCELLED]
@@ -482,7 +496,8 @@ def cancelled_lines(table: Table) -> list[Part]:
     ]
     for seat, total in enumerate(game.scores):
         lines.append(Joined((Name(table.name(seat)), f": {format_total(total)}"), ""))
-    return lines
+    seed = revealed(game, game.hand_number) if game.phase != "over" else []
+    return [*lines, "", *seed] if seed else lines
 
 
 def hand_result(tr: Tr, table: Table, result: HandResult) -> str:

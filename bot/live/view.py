@@ -39,6 +39,12 @@ def words(tr: Tr) -> Json:
         "chart": tr("Score by hand"),
         "close": tr("Close"),
         "you": tr("you"),
+        "verify": tr("🔐 Verify deal"),
+        "verified": tr(
+            "✅ This seed gives the deal below and this commitment: compare it with the "
+            "one shown before the pass."
+        ),
+        "unverified": tr("❌ This seed does not give this commitment."),
     }
 
 
@@ -95,7 +101,7 @@ def page_state(tr: Tr, screen: SeatScreen, version: int) -> Json:
         "pass": None,
         "moon": None,
         "tracker": _tracker(screen) if screen.tracker else None,
-        "history": _history(screen.results, screen.target),
+        "history": _history(screen.results, screen.target, screen.revealed),
         "over": None,
         "ended": screen.ended,
         "hint": (
@@ -139,8 +145,12 @@ def _tracker(screen: SeatScreen) -> Json:
     }
 
 
-def _history(results: tuple[HandResult, ...], target: int) -> Json:
-    """Every scored hand: points and totals by seat, and the totals as numbers to chart."""
+def _history(
+    results: tuple[HandResult, ...], target: int, revealed: tuple[tuple[int, str, str], ...]
+) -> Json:
+    """Every scored hand: points and totals by seat, the totals as numbers to chart, and
+    (a deal from a key) its seed and commitment, to verify on the page."""
+    proofs = {hand: (seed, commitment) for hand, seed, commitment in revealed}
     return {
         "hands": [
             {
@@ -149,6 +159,8 @@ def _history(results: tuple[HandResult, ...], target: int) -> Json:
                 "totals": [format_score(t) for t in h.totals],
                 "values": [chart_value(t) for t in h.totals],
                 "shooter": h.shooter,
+                "seed": proofs.get(h.hand_number, (None, None))[0],
+                "commitment": proofs.get(h.hand_number, (None, None))[1],
             }
             for h in results
         ],

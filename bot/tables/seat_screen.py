@@ -262,6 +262,9 @@ class SeatScreen:
     winners: tuple[int, ...]
     sealed: Part | None = None
     """This hand's deal commitment, short, while the hand is played (a fixed deal: None)."""
+    revealed: tuple[tuple[int, str, str], ...] = ()
+    """Each finished hand's number, seed and commitment (dealt from a key): never this
+    hand's until it is over."""
 
 
 @dataclass(frozen=True)
@@ -485,6 +488,11 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
         target=table.rules.target,
         winners=view.winners,
         sealed=_sealed(table, view),
+        revealed=tuple(
+            (h.hand_number, proof.seed, proof.commitment)
+            for h in view.hand_history
+            if (proof := game.deal_proof(h.hand_number)) is not None
+        ),
     )
 
 

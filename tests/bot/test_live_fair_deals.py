@@ -33,6 +33,10 @@ def test_no_page_state_holds_the_key_or_a_seed() -> None:
             text = json.dumps(state)
             assert KEY.hex() not in text and seed not in text
             assert state["sealed"] == f"🔐 Deal commitment: {proof.commitment[:12]}…"
+            # Each finished hand's seed and commitment, to verify (🔐 Verify deal).
+            assert [(h["hand"], h["seed"], h["commitment"]) for h in state["history"]["hands"]] == [
+                (h, *(game.deal_proof(h) or ())) for h in range(1, game.hand_number)
+            ]
             assert proof.seed.split("-")[-1] not in text
         step(game, rng)
     assert len(seeds) >= 2

@@ -6,7 +6,10 @@ says whether they match; the hand still played offers nothing to verify."""
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from pathlib import Path
+from typing import Any
 
 from bot_harness import play_turn, running_bot, start_with_computers
 from test_live_browser import ARTIFACTS, NARROW
@@ -69,4 +72,30 @@ async def test_the_page_verifies_a_finished_hands_deal_in_the_browser(tmp_path: 
             # Its result stays through the page's next states (cards played meanwhile).
             await page.wait_for_timeout(300)
             assert await page.is_visible("#verified.ok")
+            await page.close()
+            # A page sent a changed commitment (one digit) says it does not match.
+            forged = await context.new_page()
+            forged.set_default_timeout(8000)
+            await forged.route_web_socket(re.compile(".*"), change_commitment)
+            await forged.goto(page_address(f"{url}?g={table.id}", data, LIGHT))
+            await forged.wait_for_selector("#cards .card")
+            await forged.click("#scores-button")
+            await forged.click('#verify button[data-hand="1"]')
+            await forged.wait_for_selector("#verified.bad")
+            said = await forged.inner_text("#verified")
+            assert said.startswith("Hand 1: ❌ This seed does not give this commitment."), said
             await browser.close()
+
+
+async def change_commitment(ws: Any) -> None:
+    """Between the page and the bot: every state's first hand's commitment, one digit off."""
+    server = ws.connect_to_server()
+
+    def forward(message: str | bytes) -> None:
+        state = json.loads(message)
+        for hand in state.get("history", {}).get("hands", [])[:1]:
+            last = hand["commitment"][-1]
+            hand["commitment"] = hand["commitment"][:-1] + ("1" if last == "0" else "0")
+        ws.send(json.dumps(state))
+
+    server.on_message(forward)

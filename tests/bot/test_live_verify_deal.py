@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from bot_harness import play_turn, running_bot, start_with_computers
+from bot_harness import play_turn, rooms_of, running_bot, start_with_computers
 from test_live_browser import ARTIFACTS, NARROW
 from test_sandbox_browser import CHROMIUM_ARGS, chromium_path
 
@@ -73,6 +73,32 @@ async def test_the_page_verifies_a_finished_hands_deal_in_the_browser(tmp_path: 
             await page.wait_for_timeout(300)
             assert await page.is_visible("#verified.ok")
             await page.close()
+            # The hand's commitment under the cards: one line on a 360 px phone, in every
+            # language the bot speaks.
+            for language in ("en", "es", "pt_BR", "ru", "fa", "hi"):
+                await rooms_of(app).languages.choose_for_person(ana.id, language)
+                sealed = await context.new_page()
+                await sealed.goto(page_address(f"{url}?g={table.id}", data, LIGHT))
+                await sealed.wait_for_selector("#sealed:not([hidden])")
+                box = await sealed.evaluate(
+                    """() => {
+                        const e = document.getElementById('sealed');
+                        const range = document.createRange();
+                        range.selectNodeContents(e);
+                        const rects = [...range.getClientRects()];
+                        return {
+                            text: e.textContent,
+                            lines: new Set(rects.map((r) => Math.round(r.bottom))).size,
+                            left: Math.min(...rects.map((r) => r.left)),
+                            right: Math.max(...rects.map((r) => r.right)),
+                        };
+                    }"""
+                )
+                short = game.deal_proof()
+                assert short is not None and short.commitment[:12] + "…" in box["text"], box
+                assert box["lines"] == 1 and box["left"] >= 0 and box["right"] <= 360, box
+                await sealed.close()
+            await rooms_of(app).languages.choose_for_person(ana.id, "en")
             # A page sent a changed commitment (one digit) says it does not match.
             forged = await context.new_page()
             forged.set_default_timeout(8000)

@@ -10,13 +10,21 @@ never escaped; nothing to strip), and the page puts every string in with
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from bot.i18n import Tr, msg
 from bot.tables.model import Table
 from bot.tables.parts import PLAIN, SUIT_ORDER, Part, format_score, say
 from bot.tables.render import chart_value
-from bot.tables.seat_screen import ChooseMoon, HandCard, PassCards, SeatScreen, seat_screen
+from bot.tables.seat_screen import (
+    ChooseMoon,
+    HandCard,
+    PassCards,
+    SeatScreen,
+    revealed_proofs,
+    seat_screen,
+)
 from engine import Card, HandResult
 
 Json = dict[str, Any]
@@ -51,7 +59,10 @@ def words(tr: Tr) -> Json:
 def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
     """The page's state for `seat`: everything its DM shows, as data; a game that ended
     says how (``ended``: "finished" or "cancelled") and offers nothing more to press."""
-    return page_state(tr, seat_screen(table, seat), version)
+    screen = seat_screen(table, seat)
+    if table.game is not None:
+        screen = replace(screen, revealed=revealed_proofs(table.game))
+    return page_state(tr, screen, version)
 
 
 def page_state(tr: Tr, screen: SeatScreen, version: int) -> Json:

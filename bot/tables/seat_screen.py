@@ -263,8 +263,8 @@ class SeatScreen:
     sealed: Part | None = None
     """This hand's deal commitment, short, while the hand is played (a fixed deal: None)."""
     revealed: tuple[tuple[int, str, str], ...] = ()
-    """Each finished hand's number, seed and commitment (dealt from a key): never this
-    hand's until it is over."""
+    """Each finished hand's number, seed and commitment (dealt from a key), set for the
+    table page only (`revealed_proofs`): never this hand's until it is over."""
 
 
 @dataclass(frozen=True)
@@ -488,11 +488,16 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
         target=table.rules.target,
         winners=view.winners,
         sealed=_sealed(table, view),
-        revealed=tuple(
-            (h.hand_number, proof.seed, proof.commitment)
-            for h in view.hand_history
-            if (proof := game.deal_proof(h.hand_number)) is not None
-        ),
+    )
+
+
+def revealed_proofs(game: Game) -> tuple[tuple[int, str, str], ...]:
+    """Each finished hand's number, seed and commitment (a deal from a key), for the table
+    page's 🔐 Verify deal (the DM has no use for them)."""
+    return tuple(
+        (h.hand_number, proof.seed, proof.commitment)
+        for h in game.hand_history
+        if (proof := game.deal_proof(h.hand_number)) is not None
     )
 
 

@@ -139,9 +139,9 @@ class Tr:
 
     def unmarked(self, said: Msg) -> str:
         """`said` as plain text, for what shows text as it is (the table page, a button's
-        label): the sentence's emphasis marks (``<b>``…``</b>``, the only markup a
-        screen's sentences carry in the catalogs) left out of it; its values are put in as
-        they are."""
+        label): the sentence's marks (``<b>``…``</b>``, and ``<code>``…``</code>`` around a
+        deal's commitment: the only markup a screen's sentences carry in the catalogs) left
+        out of it; its values are put in as they are."""
         if said.plural is not None:
             text = self._translations.ngettext(said.message, said.plural, said.n)
             values: dict[str, object] = {"n": said.n, **said.values}
@@ -149,7 +149,8 @@ class Tr:
             return ""
         else:
             text, values = self._translations.gettext(said.message), said.values
-        text = text.replace("<b>", "").replace("</b>", "")
+        for mark in ("<b>", "</b>", "<code>", "</code>"):
+            text = text.replace(mark, "")
         return text.format(**self._said(values)) if values else text
 
     def plural(self, singular: str, plural: str, n: int, /, **values: object) -> str:

@@ -124,7 +124,8 @@ class BotApiDouble:
         self._port = port
         self._runner: web.AppRunner | None = None
         self.url = ""
-        self._held: dict[str, asyncio.Event] = {}
+        self._held: dict[tuple[str, int | None], asyncio.Event] = {}
+        """Methods kept waiting (`hold`), everywhere (None) or in one chat."""
         self._flooded: dict[str, tuple[float, int, int | None]] = {}
         """Methods answered 429 until a time (`flood`), with their retry_after."""
         self.holding: dict[str, int] = {}
@@ -590,7 +591,7 @@ class BotApiDouble:
             self._in_flight += 1
             self._touch()
         try:
-            gate = self._held.get(name)
+            gate = self._held.get((name, None)) or self._held.get((name, chat_id))
             if gate is not None:
                 self.holding[name] = self.holding.get(name, 0) + 1
                 try:
@@ -611,12 +612,13 @@ class BotApiDouble:
                 self._touch()
         return web.json_response({"ok": True, "result": result})
 
-    def hold(self, method: str) -> None:
-        """Keep every call of `method` waiting (as a slow Telegram would) until `release`."""
-        self._held.setdefault(method, asyncio.Event())
+    def hold(self, method: str, chat_id: int | None = None) -> None:
+        """Keep every call of `method` (in `chat_id` only, if given) waiting, as a slow
+        Telegram would, until `release`."""
+        self._held.setdefault((method, chat_id), asyncio.Event())
 
-    def release(self, method: str) -> None:
-        gate = self._held.pop(method, None)
+    def release(self, method: str, chat_id: int | None = None) -> None:
+        gate = self._held.pop((method, chat_id), None)
         if gate is not None:
             gate.set()
 

@@ -10,13 +10,21 @@ never escaped; nothing to strip), and the page puts every string in with
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from bot.i18n import Tr, msg
 from bot.tables.model import Table
 from bot.tables.parts import PLAIN, SUIT_ORDER, Part, format_score, say
 from bot.tables.render import chart_value
-from bot.tables.seat_screen import ChooseMoon, HandCard, PassCards, SeatScreen, seat_screen
+from bot.tables.seat_screen import (
+    ChooseMoon,
+    HandCard,
+    PassCards,
+    SeatScreen,
+    revealed_proofs,
+    seat_screen,
+)
 from engine import Card, HandResult
 
 Json = dict[str, Any]
@@ -39,13 +47,22 @@ def words(tr: Tr) -> Json:
         "chart": tr("Score by hand"),
         "close": tr("Close"),
         "you": tr("you"),
+        "verify": tr("🔐 Verify deal"),
+        "verified": tr(
+            "✅ This seed gives the deal below and this commitment: compare it with the "
+            "one shown before the pass."
+        ),
+        "unverified": tr("❌ This seed does not give this commitment."),
     }
 
 
 def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
     """The page's state for `seat`: everything its DM shows, as data; a game that ended
     says how (``ended``: "finished" or "cancelled") and offers nothing more to press."""
-    return page_state(tr, seat_screen(table, seat), version)
+    screen = seat_screen(table, seat)
+    if table.game is not None:
+        screen = replace(screen, revealed=revealed_proofs(table.game))
+    return page_state(tr, screen, version)
 
 
 def page_state(tr: Tr, screen: SeatScreen, version: int) -> Json:
@@ -89,12 +106,13 @@ def page_state(tr: Tr, screen: SeatScreen, version: int) -> Json:
         "cards": [_hand_card(c) for c in screen.cards],
         "hearts_broken": screen.hearts_broken,
         "status": text(screen.status),
+        "sealed": text(screen.sealed) if screen.sealed is not None else None,
         "deadline": screen.deadline,
         "now": time.time(),
         "pass": None,
         "moon": None,
         "tracker": _tracker(screen) if screen.tracker else None,
-        "history": _history(screen.results, screen.target),
+        "history": _history(screen.results, screen.target, screen.revealed),
         "over": None,
         "ended": screen.ended,
         "hint": (
@@ -138,8 +156,12 @@ def _tracker(screen: SeatScreen) -> Json:
     }
 
 
-def _history(results: tuple[HandResult, ...], target: int) -> Json:
-    """Every scored hand: points and totals by seat, and the totals as numbers to chart."""
+def _history(
+    results: tuple[HandResult, ...], target: int, revealed: tuple[tuple[int, str, str], ...]
+) -> Json:
+    """Every scored hand: points and totals by seat, the totals as numbers to chart, and
+    (a deal from a key) its seed and commitment, to verify on the page."""
+    proofs = {hand: (seed, commitment) for hand, seed, commitment in revealed}
     return {
         "hands": [
             {
@@ -148,6 +170,8 @@ def _history(results: tuple[HandResult, ...], target: int) -> Json:
                 "totals": [format_score(t) for t in h.totals],
                 "values": [chart_value(t) for t in h.totals],
                 "shooter": h.shooter,
+                "seed": proofs.get(h.hand_number, (None, None))[0],
+                "commitment": proofs.get(h.hand_number, (None, None))[1],
             }
             for h in results
         ],

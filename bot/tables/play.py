@@ -17,7 +17,7 @@ from bot.core.runner import Runner
 from bot.i18n import NOTHING, Msg, mark, msg
 from bot.tables import render
 from bot.tables.model import Table
-from bot.tables.parts import Bare, Name, Part
+from bot.tables.parts import Name
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
@@ -26,18 +26,6 @@ from engine import Card, Event, Game, IllegalMove, Move
 from storage import Journal, handling
 
 log = logging.getLogger(__name__)
-
-
-def revealed(game: Game, hand_number: int) -> list[Part]:
-    """A hand's seed and its whole commitment, said once the hand is over (none for a fixed
-    deal): with them anyone can check the deal (README, "Fair deals")."""
-    proof = game.deal_proof(hand_number)
-    if proof is None:
-        return []
-    return [
-        msg("🔓 Deal seed: <code>{seed}</code>", seed=Bare(proof.seed)),
-        msg("Commitment: <code>{commitment}</code>", commitment=Bare(proof.commitment)),
-    ]
 
 
 class Moves:
@@ -91,7 +79,7 @@ class Moves:
         assert game is not None
         result = game.hand_history[effect.hand_number - 1]
         lines = hand_result_lines(table, result)
-        self.screens.announce(table, Words((*lines, *revealed(game, result.hand_number))))
+        self.screens.announce(table, Words((*lines, *render.revealed(game, result.hand_number))))
 
     async def finish(self, table: Table, effect: FinishGame) -> None:
         game = table.game

@@ -13,7 +13,6 @@ import io
 import math
 import os
 from collections.abc import Callable, Sequence
-from typing import Final
 
 from PIL import ImageDraw, ImageFont
 
@@ -48,8 +47,9 @@ from bot.tables.seat_screen import (
     StandUp,
     StartGame,
     Words,
+    commitment_line,
 )
-from engine import Card, Rules, magnitude_squared
+from engine import Card, Game, Rules, magnitude_squared
 from engine.scoring import Score
 
 __all__ = ["ARROWS", "SUIT_ORDER", "format_score", "format_total"]  # their home: parts
@@ -362,10 +362,6 @@ def game_over_lines(table: Table, winners: Sequence[int], ratings: Part | None) 
     return lines if ratings is None else [*lines, ratings]
 
 
-COMMITMENT_SHOWN: Final = 12
-"""Hex digits of a hand's commitment the table's message shows (the button copies all)."""
-
-
 def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
     """What the group's table message shows of a game, and its buttons; `page`: whether
     the table page is served (``WEBAPP_URL``)."""
@@ -439,10 +435,10 @@ def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
         if page:
             actions += (Button(msg("🃏 Open table"), OpenTable()),)
         proof = game.deal_proof()
-        if proof is not None:
+        sealed = commitment_line(game)
+        if proof is not None and sealed is not None:
             # Sealed before anyone passes; the seed itself only once the hand is over.
-            short = Bare(proof.commitment[:COMMITMENT_SHOWN] + "…")
-            lines.append(msg("🔐 Deal commitment: <code>{commitment}</code>", commitment=short))
+            lines.append(sealed)
             actions += (Button(msg("📋 Copy commitment"), CopyText(proof.commitment)),)
     elif table.tournament_id is None:
         # The game is over: the same seats and rules, one press away.
@@ -450,9 +446,22 @@ def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
     return GroupScreen(game=table.id, lines=tuple(lines), actions=actions)
 
 
+def revealed(game: Game, hand_number: int) -> list[Part]:
+    """A hand's seed and its whole commitment, said once the hand is over or the game
+    cancelled (none for a fixed deal): with them anyone can check the deal (README, "Fair
+    deals")."""
+    proof = game.deal_proof(hand_number)
+    if proof is None:
+        return []
+    return [
+        msg("🔓 Deal seed: <code>{seed}</code>", seed=Bare(proof.seed)),
+        msg("Commitment: <code>{commitment}</code>", commitment=Bare(proof.commitment)),
+    ]
+
+
 def cancelled_lines(table: Table) -> list[Part]:
     """The table's message after it was cancelled: a lobby says so; a game, the standings
-    it stopped at."""
+    it stopped at, and the seed of the hand it stopped in (nobody can use it any more)."""
     game = table.game
     if game is None:
         return [seat_screen.CANCELLED]
@@ -462,7 +471,8 @@ def cancelled_lines(table: Table) -> list[Part]:
     ]
     for seat, total in enumerate(game.scores):
         lines.append(Joined((Name(table.name(seat)), f": {format_total(total)}"), ""))
-    return lines
+    seed = revealed(game, game.hand_number) if game.phase != "over" else []
+    return [*lines, "", *seed] if seed else lines
 
 
 # ---------------------------------------------------------------- chart

@@ -209,7 +209,7 @@ class Screens:
             urgency=urgency,
         )
 
-    def show_table(self, table: Table) -> None:
+    def show_table(self, table: Table, urgency: Urgency | None = None) -> None:
         if table.ui.table_message_id is None or not shows_play(table):
             return
         page = self.display.page
@@ -217,7 +217,9 @@ class Screens:
         def screen() -> tuple[Tr, Screen]:
             return self.group(table), render.group_screen(table, page=page)
 
-        self.display.edit_later(table.chat_id, table.ui.table_message_id, screen, table.thread_id)
+        self.display.edit_later(
+            table.chat_id, table.ui.table_message_id, screen, table.thread_id, urgency=urgency
+        )
 
     def announce(self, table: Table, said: Part | Words) -> None:
         """Post to the group, in its language (in order, without waiting for Telegram)."""
@@ -309,8 +311,10 @@ class Screens:
         only by another player's card in the middle of a trick, which can wait until
         nothing else does (IDLE), and are brought up to date when the trick is complete.
         """
-        self.show_table(table)
         game = table.game
+        # A new deal's commitment goes to the group first, at the players' own urgency
+        # (each player's screen shows it too: README, "Fair deals").
+        self.show_table(table, Urgency.NOW if game is not None and _fresh_deal(game) else None)
         acting = _must_look_now(game) if game is not None else set()
         settled = game is not None and _settled(game)
         for seat, _ in table.humans():
@@ -450,6 +454,18 @@ def _settled(game: Game, chosen: Collection[str] = ()) -> bool:
     if game.phase == "pass":
         return not chosen and not any(game.has_passed(s) for s in range(game.players))
     return game.phase in ("play", "moon", "over") and not game.trick
+
+
+def _fresh_deal(game: Game) -> bool:
+    """Whether the hand was just dealt: nobody has passed or played a card of it yet."""
+    if game.phase == "pass":
+        return not any(game.has_passed(s) for s in range(game.players))
+    return (
+        game.phase == "play"
+        and game.pass_direction == "hold"
+        and not game.tricks
+        and not game.trick
+    )
 
 
 def _must_look_now(game: Game) -> set[int]:

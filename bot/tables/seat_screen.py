@@ -26,6 +26,7 @@ from bot.tables.model import Table
 from bot.tables.parts import (
     ARROWS,
     SUIT_ORDER,
+    Bare,
     Isolated,
     Joined,
     Name,
@@ -34,7 +35,7 @@ from bot.tables.parts import (
     format_score,
     format_total,
 )
-from engine import Card, HandResult, SeatView
+from engine import Card, Game, HandResult, SeatView
 from engine.cards import FULL_DECK, codes, deck_mask
 from engine.scoring import Score
 
@@ -259,6 +260,11 @@ class SeatScreen:
     results: tuple[HandResult, ...]
     target: int
     winners: tuple[int, ...]
+    sealed: Part | None = None
+    """This hand's deal commitment, short, while the hand is played (a fixed deal: None)."""
+    revealed: tuple[tuple[int, str, str], ...] = ()
+    """Each finished hand's number, seed and commitment (dealt from a key), set for the
+    table page only (`revealed_proofs`): never this hand's until it is over."""
 
 
 @dataclass(frozen=True)
@@ -358,6 +364,20 @@ def hand_result_lines(table: Table, result: HandResult) -> list[Part]:
     )
     lines.append(msg("Standings: {totals}", totals=totals))
     return lines
+
+
+COMMITMENT_SHOWN = 12
+"""Hex digits of a hand's commitment a screen shows (the group's copy button has all 64)."""
+
+
+def commitment_line(game: Game) -> Msg | None:
+    """This hand's deal commitment, short (README, "Fair deals"); None for a fixed deal.
+    Sealed before anyone passes; the seed itself is said only once the hand is over."""
+    proof = game.deal_proof()
+    if proof is None:
+        return None
+    short = Bare(proof.commitment[:COMMITMENT_SHOWN] + "…")
+    return msg("🔐 Deal commitment: <code>{commitment}</code>", commitment=short)
 
 
 def removed_cards(players: int) -> list[Card]:
@@ -467,7 +487,24 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
         results=view.hand_history,
         target=table.rules.target,
         winners=view.winners,
+        sealed=_sealed(table, view),
     )
+
+
+def revealed_proofs(game: Game) -> tuple[tuple[int, str, str], ...]:
+    """Each finished hand's number, seed and commitment (a deal from a key), for the table
+    page's 🔐 Verify deal (the DM has no use for them)."""
+    return tuple(
+        (h.hand_number, proof.seed, proof.commitment)
+        for h in game.hand_history
+        if (proof := game.deal_proof(h.hand_number)) is not None
+    )
+
+
+def _sealed(table: Table, view: SeatView) -> Msg | None:
+    """The hand's commitment line while it is played (the game is over: its last hand's
+    seed was revealed)."""
+    return commitment_line(table.game) if table.game and view.phase != "over" else None
 
 
 def _words(
@@ -488,6 +525,11 @@ def _words(
         lines.append(
             msg("Out of the deck this game: {cards}", cards=" ".join(c.symbol for c in removed))
         )
+    # From the deal on, on the very screen whose buttons pass and play: whoever acts has
+    # seen the deal sealed, however late Telegram brings the group's message.
+    sealed = _sealed(table, view)
+    if sealed is not None:
+        lines.append(sealed)
     lines.append("")
     open_table = (Button(msg("🃏 Open table"), OpenTable()),) if page else ()
     actions: list[tuple[Button, ...]] = []

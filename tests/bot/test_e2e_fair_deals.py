@@ -254,3 +254,105 @@ def test_the_readme_snippet_deals_as_the_bot_for_every_table_size() -> None:
             changed = verdict.commitment[:-1] + ("1" if verdict.commitment[-1] == "0" else "0")
             assert not snippet["check"](seed, changed)
             assert not fair.verify(seed, changed).matches
+
+
+def shown_when_pressed(double: BotApiDouble, press: Any) -> str:
+    """The text of the message a press was made on, as it stood when it was pressed."""
+    versions = [
+        e
+        for e in double.history(press.chat_id)
+        if e.message_id == press.message_id and e.message is not None and e.at <= press.created
+    ]
+    assert versions, press
+    return versions[-1].message.text or ""
+
+
+async def test_whoever_passes_has_seen_the_commitment_even_before_the_group_has(
+    tmp_path: Path,
+) -> None:
+    """Telegram slow in the group (its edits held): a person who passes at once still
+    passes from a screen that shows the hand's commitment, the same the group shows later."""
+    async with running_double() as double:
+        ann, bob = double.create_user("Ann"), double.create_user("Bob")
+        group = double.create_group("Slow", members=[ann, bob], admins=[ann])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            for person in (ann, bob):
+                await person.start_bot()
+            await double.idle()
+            lobby = await open_table(double, ann, group, computers=2)
+            await bob.press(group, lobby, "✋ Join")
+            double.hold("editMessageText", group.id)
+            await ann.press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None
+            proof = game.deal_proof()
+            assert proof is not None
+            short = f"Deal commitment: {proof.commitment[:12]}…"
+            for person in (ann, bob):
+                assert await play_turn(double, person, table) is not None
+            passes = [
+                c
+                for c in double.callbacks.values()
+                if c.data.startswith(f"{cb.PASS}:{table.id}:1:")
+            ]
+            assert {c.user_id for c in passes} == {ann.id, bob.id}
+            # The group has not shown it yet: Telegram holds its edits.
+            assert not any(short in said(e) for e in double.history(group.id))
+            for press in passes:
+                assert short in shown_when_pressed(double, press)
+            double.release("editMessageText", group.id)
+            await double.wait_for(
+                lambda: any(short in said(e) for e in double.history(group.id)), 10
+            )
+            published = first_publication(double, group, proof.commitment)
+            assert published.method == "editMessageText"
+
+
+@pytest.mark.parametrize("when", ["mid-pass", "mid-trick"])
+async def test_a_cancelled_game_reveals_the_seed_of_its_unfinished_hand(
+    tmp_path: Path, when: str
+) -> None:
+    """Once the game is cancelled nobody can use its hand's seed: the group's message that
+    says so reveals it with the commitment published at the deal; they give that deal."""
+    async with running_double() as double:
+        ann, bob = double.create_user("Ann"), double.create_user("Bob")
+        group = double.create_group("Stop", members=[ann, bob], admins=[ann])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            _, table = await short_game(double, app, group, [ann, bob])
+            game = table.game
+            assert game is not None
+            proof = game.deal_proof()
+            assert proof is not None
+            dealt = (list(game.hands), game.dead)
+            assert await play_turn(double, ann, table) is not None
+            if when == "mid-trick":
+                assert await play_turn(double, bob, table) is not None
+                await double.wait_for(lambda: game.phase == "play", 5)
+                for person in (ann, bob):  # whoever holds 2♣ leads (a computer at once)
+                    if await play_turn(double, person, table) is not None:
+                        break
+                await double.wait_for(lambda: len(game.trick) > 0, 10)
+                assert game.hand_number == 1 and not game.tricks
+            else:
+                assert game.phase == "pass" and game.has_passed(table.seat_of(ann.id) or 0)
+            await ann.send(group, "/cancel")
+            await double.wait_for(lambda: table.status == "cancelled", 5)
+            await double.idle()
+        secret = fair.parse_seed(proof.seed)[2].hex()
+        ends = [
+            e
+            for e in double.history(group.id)
+            if e.message is not None and "cancelled during hand 1" in (e.message.text or "")
+        ]
+        assert ends, [e.message.text for e in double.history(group.id) if e.message]
+        text = ends[0].message.text or ""
+        seed, commitment = SEED.search(text), COMMITMENT.search(text)
+        assert seed and commitment, text
+        assert (seed[1], commitment[1]) == proof
+        verdict = fair.verify(seed[1], commitment[1])
+        assert verdict.matches and (verdict.hands, verdict.dead) == dealt
+        assert first_publication(double, group, proof.commitment).seq < ends[0].seq
+        before = [e for e in double.history() if e.seq < ends[0].seq and secret in said(e)]
+        assert before == []

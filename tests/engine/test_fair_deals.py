@@ -178,3 +178,11 @@ def test_a_deal_gives_every_card_of_the_deck_once() -> None:
 def _split_deck() -> list[list[str]]:
     ranks = "23456789TJQKA"
     return [[r + s for r in ranks] for s in "CDSH"]
+
+
+def test_a_hands_proof_is_worked_out_once() -> None:
+    """Every screen of a hand shows its commitment, drawn at every card: the deal behind
+    it is worked out once per hand, not at every draw."""
+    first = fair.proof(KEY, 5, 4, 2)
+    assert fair.proof(KEY, 5, 4, 2) is first
+    assert fair.proof(KEY, 6, 4, 3) != first

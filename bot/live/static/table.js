@@ -9,7 +9,7 @@
   const game = new URLSearchParams(location.search).get("g");
   let socket = null, retry = null, backoff = 500, lastHeard = 0, stopped = false;
   let state = null, words = {}, pressId = 0, toastTimer = null, tick = null;
-  let shownTricks = null, animating = false, panel = null;
+  let shownTricks = null, animating = false, panel = null, verified = null;
 
   const webApp = () => (window.Telegram && window.Telegram.WebApp) || null;
   function initData() {
@@ -184,6 +184,9 @@
     drawCards();
     const me = s.seats[s.you];
     $("me").textContent = `${me.name} (${words.you || "you"}) · ${me.score}`;
+    // The hand's deal commitment from the deal on (README, "Fair deals").
+    $("sealed").hidden = !s.sealed;
+    $("sealed").textContent = s.sealed || "";
     const tracker = $("tracker-button");
     tracker.hidden = !s.tracker;
     tracker.textContent = "📋"; // its words are its title: the bar stays one line
@@ -342,6 +345,7 @@
       $("panel-title").textContent = words.scores;
       body.append(scoresTable());
       if (state.history.hands.length) body.append(chart());
+      body.append(...verifyRow());
     }
     $("panel").hidden = false;
   }
@@ -365,6 +369,88 @@
     state.seats.forEach((seat) => cell(total, seat.score, "th"));
     return table;
   }
+  // ------------------------------------------------------------------ a deal verified
+
+  // A finished hand's seed and commitment (the server sends them only once a hand is
+  // over) checked here, in the reader's own browser, as README "Fair deals" says: the
+  // deck shuffled by Fisher–Yates from the words of SHA-256(seed ‖ k), the commitment
+  // SHA-256(seed text + newline + deal text).
+  function verifyRow() {
+    const hands = state.history.hands.filter((h) => h.seed);
+    if (!hands.length || !window.crypto || !crypto.subtle) return [];
+    const row = document.createElement("p");
+    row.id = "verify";
+    row.append(words.verify + " ");
+    for (const h of hands) {
+      const b = document.createElement("button");
+      b.textContent = String(h.hand);
+      b.dataset.hand = h.hand;
+      b.onclick = () => verifyHand(h);
+      row.append(b);
+    }
+    const out = [row];
+    if (verified && verified.game === state.game) {
+      const result = document.createElement("p");
+      result.id = "verified";
+      result.className = verified.ok ? "ok" : "bad";
+      result.textContent = verified.lines.join("\n");
+      out.push(result);
+    }
+    return out;
+  }
+  async function sha256(bytes) {
+    return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  }
+  async function dealOf(seed) {
+    const [size, dealer, hexed] = seed.split("-");
+    const n = parseInt(size, 10), d = parseInt(dealer.slice(1), 10) - 1;
+    const key = Uint8Array.from(hexed.match(/../g).map((x) => parseInt(x, 16)));
+    const ranks = n === 2 ? "2468TQA" : "23456789TJQKA";
+    const out = ({ 3: ["2D"], 5: ["2D", "2C"], 6: ["2D", "2C", "3D", "3C"] })[n] || [];
+    const order = [];
+    for (const suit of "CDSH") for (const r of ranks) if (!out.includes(r + suit)) order.push(r + suit);
+    const deck = order.slice();
+    let block = null, k = 0, at = 8;
+    const word = async () => {
+      if (at === 8) {
+        const input = new Uint8Array(key.length + 8);
+        input.set(key);
+        new DataView(input.buffer).setBigUint64(key.length, BigInt(k++));
+        block = new DataView((await sha256(input)).buffer);
+        at = 0;
+      }
+      return block.getUint32(4 * at++);
+    };
+    for (let i = deck.length - 1; i > 0; i--) {
+      const limit = 2 ** 32 - (2 ** 32 % (i + 1));
+      let w = await word();
+      while (w >= limit) w = await word();
+      const j = w % (i + 1);
+      [deck[i], deck[j]] = [deck[j], deck[i]];
+    }
+    const dead = n === 2 ? [deck.shift(), deck.pop()] : [];
+    const piles = [];
+    for (let s = 0; s < n; s++) piles.push(deck.filter((_, x) => (x + d + 1) % n === s));
+    if (dead.length) piles.push(dead);
+    return piles.map((p) => p.sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+  }
+  async function verifyHand(h) {
+    const piles = await dealOf(h.seed);
+    const text = h.seed + "\n" + piles.map((p) => p.join(" ")).join("\n");
+    const digest = await sha256(new TextEncoder().encode(text));
+    const hex = [...digest].map((x) => x.toString(16).padStart(2, "0")).join("");
+    const ok = hex === h.commitment;
+    const shown = (code) => code.slice(0, -1).replace("T", "10") + SUITS[code.slice(-1)];
+    const lines = [`${words.hand} ${h.hand}: ${ok ? words.verified : words.unverified}`];
+    lines.push(`🔓 ${h.seed}`, `🔐 ${h.commitment}`);
+    piles.forEach((p, s) => {
+      const who = s < state.seats.length ? state.seats[s].name : "—";
+      lines.push(`${who}: ${p.map(shown).join(" ")}`);
+    });
+    verified = { game: state.game, ok, lines };
+    if (panel === "scores") openPanel("scores");
+  }
+
   function chart() {
     const NS = "http://www.w3.org/2000/svg";
     const hands = state.history.hands, target = state.history.target;

@@ -131,6 +131,12 @@ async def test_a_hint_at_the_pass_and_on_a_turn_played_as_said_then_a_review(
                 )
                 if game.hand_number > 1:
                     break
+                if game.phase == "moon":  # Ann took every point: she chooses
+                    await double.wait_for(
+                        lambda: "everyone else" in _dm_labels(double, ann, table), 5
+                    )
+                    await ann.press(ann.dm, None, lambda b: b.label.endswith("everyone else"))
+                    continue
                 card = game.legal_plays()[0]
                 await ann.press(ann.dm, None, data=await card_button(double, ann, card, 1))
             assert refused is not None

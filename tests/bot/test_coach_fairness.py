@@ -67,7 +67,7 @@ async def _five_hands_stored(database: Path, game_id: int) -> None:
                 move = Move.pass_cards(seat, rng.sample(game.hand(seat), 3))
             elif game.phase == "moon":
                 assert game.moon_shooter is not None
-                move = Move.moon(game.moon_shooter, "add")
+                move = Move.moon(game.moon_shooter, "add_to_others")
             else:
                 assert game.current_player is not None
                 move = Move.play(game.current_player, rng.choice(game.legal_plays()))

@@ -48,8 +48,19 @@ def _longest_first(item: pytest.Item) -> int:
     return next((i for i, name in enumerate(LONGEST) if name in item.nodeid), len(LONGEST))
 
 
+BESIDE_THE_ALONE = "test_coach_fairness.py::"
+"""The one test marked alone that runs beside the others marked so, in a second process
+(``./dev test``): a table of computers at a card a second, mostly waiting, whose every
+limit is measured against its own baseline taken right before each attack. The others
+marked alone run one at a time, in one process."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     items.sort(key=_longest_first)  # stable: the others keep their order
+    for item in items:
+        if item.get_closest_marker("alone") is not None:
+            beside = BESIDE_THE_ALONE in item.nodeid
+            item.add_marker(pytest.mark.xdist_group("beside" if beside else "one at a time"))
     if config.getoption("--run-slow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --run-slow")

@@ -11,6 +11,7 @@ stored: nobody sees a table finished, started or cancelled that storage does not
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -99,15 +100,15 @@ class Mover(Enum):
     """A computer player for a person who is away (journaled as a stand-in's move)."""
 
 
-class Command:
+class Command(ABC):
     """What can be asked of a table. Each command says what it does (`decide`): the runner
     (`bot.core.runner`) asks the command it is given, so a press runs its own decision."""
 
+    @abstractmethod
     def decide(self, table: Table) -> Outcome:
         """Carry out the command on `table` in memory: the new state, its effects, the
         phases it leads to. Raises (`UserError`, the engine's `IllegalMove`) with the table
         unchanged when the command is refused."""
-        raise NotImplementedError
 
 
 @dataclass(frozen=True)

@@ -286,7 +286,7 @@ async def _post_init(app: HeartsApp) -> None:
     app.rooms = rooms
     add_handlers(app, wire_handlers(rooms))
     if settings.webapp_url is not None:
-        server = rooms.page_server(settings)
+        server = rooms.page_server(settings, is_member)
         await server.start(settings.webapp_listen, settings.webapp_port)
         app.live_server = server
     try:

@@ -22,6 +22,7 @@ from bot.core.runner import Runner
 from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.live.hub import LiveHub
+from bot.live.membership import Membership
 from bot.live.server import LiveServer
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
@@ -110,9 +111,10 @@ class Rooms:
         self.live = hub
         return hub
 
-    def page_server(self, settings: Settings) -> LiveServer:
+    def page_server(self, settings: Settings, is_member: MemberCheck) -> LiveServer:
         """The table page's server (``WEBAPP_URL``), given the pages it serves, the live
-        tables, the journal for a game that ended, and the moves and hints a seat makes."""
+        tables, the journal for a game that ended, the moves and hints a seat makes, and
+        who is a member of a group (a watcher; Telegram asked once in a while)."""
         assert settings.bot_token is not None and settings.webapp_url is not None
         return LiveServer(
             settings.bot_token,
@@ -125,6 +127,7 @@ class Rooms:
             self.moves,
             self.coach,
             settings.webapp_trusted_proxies,
+            Membership(is_member),
         )
 
     async def resume(self) -> None:

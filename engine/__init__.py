@@ -25,7 +25,7 @@ from .moves import Move
 from .records import HandResult, TrickRecord
 from .rules import Rules
 from .scoring import magnitude_squared
-from .view import SeatView
+from .view import PublicView, SeatView
 
 __all__ = [
     "Card",
@@ -42,6 +42,7 @@ __all__ = [
     "IllegalMove",
     "MoonShot",
     "Move",
+    "PublicView",
     "Rules",
     "SeatView",
     "TrickRecord",

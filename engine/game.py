@@ -46,7 +46,7 @@ from .events import (
 from .records import HandResult, TrickRecord
 from .rules import MOON_CHOICES, MoonChoice, PassDirection, Rules
 from .scoring import Score
-from .view import SeatView
+from .view import PublicView, SeatView
 
 Phase = Literal["pass", "play", "moon", "over"]
 JSON_FORMAT = 1
@@ -436,6 +436,28 @@ class Game:
             moon_shooter=self.moon_shooter,
             winners=self.winners,
             first_lead=self._first_lead_seen_by(seat),
+        )
+
+    def public_view(self) -> PublicView:
+        """What anyone watching the table may know: no card of any hand (of a hand held,
+        chosen to pass or dead), only the cards played and how many each seat holds."""
+        return PublicView(
+            rules=self.rules,
+            hand_number=self.hand_number,
+            dealer=self.dealer,
+            phase=self.phase,
+            current_player=self.current_player,
+            pass_direction=self.pass_direction,
+            waiting_for=tuple(self.waiting_for()),
+            trick=tuple(self.trick),
+            tricks=tuple(self.tricks),
+            hearts_broken=self.hearts_broken,
+            points_taken=self.points_taken(),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            scores=tuple(self.scores),
+            hand_history=tuple(self.hand_history),
+            moon_shooter=self.moon_shooter,
+            winners=self.winners,
         )
 
     def _first_lead_seen_by(self, seat: int) -> Card | None:

@@ -95,3 +95,55 @@ class SeatView:
         """The cards played so far this hand, suit by suit (the card-keeping aid)."""
         played = self.played_mask
         return {s: cards_of(played & SUIT_MASKS[i]) for i, s in enumerate("CDSH")}
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """What anyone at the table sees, a watcher as much as a player: the seats' scores and
+    how many cards each holds, the trick as it is played, the tricks taken, whose move the
+    game waits for, the hands scored. It has no field for a card in anyone's hand, for a
+    card chosen to pass, or for the dead cards: it cannot carry one (`Game.public_view`)."""
+
+    rules: Rules
+    hand_number: int
+    dealer: int
+    phase: str
+    current_player: int | None
+    pass_direction: PassDirection
+    waiting_for: tuple[int, ...]
+    trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[TrickRecord, ...]
+    hearts_broken: bool
+    points_taken: tuple[Score, ...]
+    hand_sizes: tuple[int, ...]
+    scores: tuple[Score, ...]
+    hand_history: tuple[HandResult, ...]
+    moon_shooter: int | None
+    winners: tuple[int, ...]
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def voids(self) -> list[set[str]]:
+        """For each seat, the suits it has shown it no longer holds (by not following)."""
+        result: list[set[str]] = [set() for _ in range(self.players)]
+        all_plays = [t.plays for t in self.tricks]
+        if self.trick:
+            all_plays.append(self.trick)
+        for plays in all_plays:
+            led = plays[0][1].suit
+            for seat, card in plays[1:]:
+                if card.suit != led:
+                    result[seat].add(led)
+        return result
+
+    def cards_played_by_suit(self) -> dict[str, list[Card]]:
+        """The cards played so far this hand, suit by suit."""
+        played = 0
+        for t in self.tricks:
+            for _, c in t.plays:
+                played |= 1 << c.index
+        for _, c in self.trick:
+            played |= 1 << c.index
+        return {s: cards_of(played & SUIT_MASKS[i]) for i, s in enumerate("CDSH")}

@@ -59,6 +59,9 @@ class TournamentOptions:
     seeding: str = "random"
     """``random``: the first round's draw is a seeded shuffle; ``rating``: the strongest
     by overall rating start at different tables."""
+    watching: bool = True
+    """Whether the group may watch the event's tables on the table page (``watch=off``,
+    ``/event watch off``); kept with the other options (rows from before: on)."""
 
     RANGES: ClassVar[dict[str, tuple[int, int]]] = {
         "table_size": (3, 6),

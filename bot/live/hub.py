@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from bot.i18n import Tr
 from bot.live import view
+from bot.live.watchers import watcher_state, watcher_view
 from bot.tables.model import Table
 from engine import Event
 
@@ -24,6 +25,9 @@ log = logging.getLogger(__name__)
 MAX_PAGES_PER_PERSON = 3
 """Pages one person may have open at once (a phone, a desktop, one more); a further one
 closes their oldest."""
+MAX_WATCHING_PER_ADDRESS = 16
+"""Watchers' pages open at once from one address (a family behind one router, a school);
+a further one is refused."""
 
 
 class Socket(Protocol):
@@ -39,7 +43,8 @@ class Socket(Protocol):
 
 @dataclass(eq=False)
 class Page:
-    """One open table page: a person's connection, watching their seat at a table."""
+    """One open table page: a person's connection, showing their seat at a table, or
+    (`watching`) the table as a watcher sees it (`bot.live.watchers`; `seat` is -1)."""
 
     socket: Socket
     user_id: int
@@ -48,6 +53,8 @@ class Page:
     tr: Tr
     dirty: bool = False
     sending: bool = False
+    watching: bool = False
+    address: str = ""
 
 
 class LiveHub:
@@ -59,6 +66,8 @@ class LiveHub:
         self._version = version
         self._by_seat: dict[tuple[int, int], list[Page]] = {}
         self._by_person: dict[int, list[Page]] = {}
+        self._watching: dict[int, list[Page]] = {}
+        """The watchers' pages, by game."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.on_last_closed: Callable[[Table, int], None] | None = None
         """Called when a seat's last page closes: its DM is brought up to date."""
@@ -68,12 +77,21 @@ class LiveHub:
     def add(self, page: Page) -> Page | None:
         """Keep `page`; returns the person's oldest page if they now have too many (the
         caller closes it)."""
-        self._by_seat.setdefault((page.table.id, page.seat), []).append(page)
+        if page.watching:
+            before = self.watchers(page.table.id)
+            self._watching.setdefault(page.table.id, []).append(page)
+            if self.watchers(page.table.id) != before:
+                self._count_changed(page.table)
+        else:
+            self._by_seat.setdefault((page.table.id, page.seat), []).append(page)
         mine = self._by_person.setdefault(page.user_id, [])
         mine.append(page)
         return mine[0] if len(mine) > MAX_PAGES_PER_PERSON else None
 
     def remove(self, page: Page) -> None:
+        if page.watching:
+            self._stop_watching(page)
+            return
         key = (page.table.id, page.seat)
         pages = self._by_seat.get(key, [])
         if page in pages:
@@ -87,6 +105,40 @@ class LiveHub:
             self._by_person.pop(page.user_id, None)
         if not pages and self.on_last_closed is not None:
             self.on_last_closed(page.table, page.seat)
+
+    def _stop_watching(self, page: Page) -> None:
+        game_id = page.table.id
+        before = self.watchers(game_id)
+        pages = self._watching.get(game_id, [])
+        if page in pages:
+            pages.remove(page)
+        if not pages:
+            self._watching.pop(game_id, None)
+        mine = self._by_person.get(page.user_id, [])
+        if page in mine:
+            mine.remove(page)
+        if not mine:
+            self._by_person.pop(page.user_id, None)
+        if self.watchers(game_id) != before:
+            self._count_changed(page.table)
+
+    def watchers(self, game_id: int) -> int:
+        """How many people (not pages) watch the game now."""
+        return len({page.user_id for page in self._watching.get(game_id, ())})
+
+    def watching_from(self, address: str) -> int:
+        """Watchers' pages open from one address."""
+        return sum(page.address == address for pages in self._watching.values() for page in pages)
+
+    def _count_changed(self, table: Table) -> None:
+        """The number of watchers changed: every page of the table shows it (over the
+        WebSockets only: the group's message shows it when it is next drawn)."""
+        for (game_id, _), pages in list(self._by_seat.items()):
+            if game_id == table.id:
+                for page in pages:
+                    self.push(page)
+        for page in self._watching.get(table.id, ()):
+            self.push(page)
 
     def is_open(self, game_id: int, seat: int) -> bool:
         return bool(self._by_seat.get((game_id, seat)))
@@ -104,6 +156,9 @@ class LiveHub:
         for page in self._by_seat.get((table.id, seat), ()):
             page.table = table
             self.push(page)
+        for page in self._watching.get(table.id, ()):
+            page.table = table
+            self.push(page)  # once for all the seats changed together (`push`)
 
     async def on_move(self, table: Table, events: list[Event]) -> None:
         """A `Moves` listener, last: the turn clock has set the deadline by now."""
@@ -120,7 +175,12 @@ class LiveHub:
             task.add_done_callback(self._tasks.discard)
 
     def state(self, page: Page) -> dict[str, Any]:
-        return view.seat_state(page.tr, page.table, page.seat, self._version(page.table.id))
+        version, watchers = self._version(page.table.id), self.watchers(page.table.id)
+        if page.watching:
+            return watcher_state(page.tr, watcher_view(page.table), version, watchers)
+        state = view.seat_state(page.tr, page.table, page.seat, version)
+        state["watchers"] = watchers
+        return state
 
     async def _send(self, page: Page) -> None:
         page.sending = True

@@ -23,6 +23,14 @@ would otherwise share the proxy's address, and a flood from one place would push
 
 A person's hellos are paced (`HELLOS_PER_SECOND`), and a person who does not sit at the
 game a hello names is refused after a cheap seat lookup, before any game is loaded.
+
+Watchers: a person who does not sit at a live table its page names (the group's 🃏 Open
+table, ``g<id>``, or 👀 Watch, ``w<id>``: the same answer to both) watches it
+(`bot.live.watchers`), if they are a member of its group (`bot.live.membership`: asked of
+Telegram on the hello, remembered a while), the table lets the group watch (an event's
+organiser may say no), and their address has fewer than `MAX_WATCHING_PER_ADDRESS`
+watchers' pages open. A player who opens either link gets their own seat: a player's page
+is never a watcher's. A watcher's page presses nothing.
 """
 
 from __future__ import annotations
@@ -43,8 +51,10 @@ from bot.config import IPNetwork
 from bot.i18n import ENGLISH, Msg, Tr, msg, translator
 from bot.languages import Languages
 from bot.live import commands, view
-from bot.live.hub import LiveHub, Page
+from bot.live.hub import MAX_WATCHING_PER_ADDRESS, LiveHub, Page
 from bot.live.initdata import InitDataError, WebAppUser, validate
+from bot.live.membership import Membership
+from bot.live.watchers import NOT_A_MEMBER, TOO_MANY, WATCHING_OFF
 from bot.tables.model import Table
 from bot.tables.parts import PLAIN, say
 from bot.tables.registry import TableRegistry
@@ -124,8 +134,11 @@ class LiveServer:
         moves: commands.SeatMoves,
         coach: commands.SeatHints,
         trusted_proxies: tuple[IPNetwork, ...] = LOOPBACK,
+        membership: Membership | None = None,
     ) -> None:
         self._token = token
+        self.membership = membership
+        """Who is a member of a table's group (None: nobody may watch)."""
         self.trusted_proxies = trusted_proxies
         self.path = "/" + path.strip("/")
         self.max_age = max_age
@@ -322,15 +335,13 @@ class LiveServer:
             return None
         seat = table.seat_of(user.id)
         if seat is None:
-            log.warning(
-                "table page refused from %s: user %s has no seat at game %s",
-                remote,
-                user.id,
-                table.id,
-            )
-            await self._refuse(socket, tr, NOT_SEATED, REFUSED)
-            return None
-        page = Page(socket, user.id, table, seat, tr)
+            refusal = await self._may_watch(table, user.id, remote)
+            if refusal is not None:
+                await self._refuse(socket, tr, *refusal)
+                return None
+            page = Page(socket, user.id, table, -1, tr, watching=True, address=remote)
+        else:
+            page = Page(socket, user.id, table, seat, tr)
         oldest = self.hub.add(page)
         if oldest is not None:
             await self._refuse(oldest.socket, oldest.tr, OPENED_ELSEWHERE, ELSEWHERE)
@@ -338,6 +349,27 @@ class LiveServer:
         await socket.send_str(json.dumps(hello_back, ensure_ascii=False))
         self.hub.push(page)
         return page
+
+    async def _may_watch(self, table: Table, user_id: int, remote: str) -> tuple[Msg, int] | None:
+        """Why this person may not watch the table (and the close code), or None."""
+        why = None
+        if not table.options.watching:
+            why, said, code = "watching is off", WATCHING_OFF, REFUSED
+        elif self.membership is None or not await self.membership.is_member(table.chat_id, user_id):
+            why, said, code = "not a member of the group", NOT_A_MEMBER, REFUSED
+        elif self.hub.watching_from(remote) >= MAX_WATCHING_PER_ADDRESS:
+            # Counted after the last wait: the caller keeps the page before anything else runs.
+            why, said, code = "too many watchers from this address", TOO_MANY, FLOOD
+        if why is None:
+            return None
+        log.warning(
+            "table page refused from %s: user %s may not watch game %s: %s",
+            remote,
+            user_id,
+            table.id,
+            why,
+        )
+        return said, code
 
     async def _serve(self, socket: web.WebSocketResponse, page: Page) -> None:
         bucket = Bucket(PRESSES_PER_SECOND, PRESS_BURST)
@@ -365,6 +397,8 @@ class LiveServer:
 
     async def _press(self, page: Page, said: Any) -> Msg:
         """A command from the page, as its person, on the page's own table only."""
+        if page.watching:
+            return NOT_SEATED  # a watcher presses nothing
         command = commands.decode(said)
         if command is None or command.game != page.table.id:
             return commands.NOT_VALID
@@ -434,9 +468,9 @@ def _drop(request: web.Request) -> None:
 
 
 def _game_asked(said: dict[str, Any], user: WebAppUser) -> int | None:
-    """The game the page names: ``?g=`` of the DM's button, or ``g<id>`` of the group's
-    link (the Mini App's ``start_param``, signed with the rest); raises ValueError for a
-    `game` that is neither absent nor a game's number."""
+    """The game the page names: ``?g=`` of the DM's button, or ``g<id>`` (🃏 Open table) or
+    ``w<id>`` (👀 Watch) of the group's links (the Mini App's ``start_param``, signed with
+    the rest); raises ValueError for a `game` that is neither absent nor a game's number."""
     asked = said.get("game")
     if isinstance(asked, int) and not isinstance(asked, bool) and 0 < asked < 10**18:
         return asked
@@ -445,6 +479,6 @@ def _game_asked(said: dict[str, Any], user: WebAppUser) -> int | None:
     if asked not in (None, ""):
         raise ValueError(f"game {str(asked)[:20]!r}")
     start = user.start_param or ""
-    if start.startswith("g") and _GAME_ID.fullmatch(start[1:]):
+    if start.startswith(("g", "w")) and _GAME_ID.fullmatch(start[1:]):
         return int(start[1:])
     return None

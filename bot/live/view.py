@@ -53,6 +53,8 @@ def words(tr: Tr) -> Json:
             "one shown before the pass."
         ),
         "unverified": tr("❌ This seed does not give this commitment."),
+        "watching": tr("👀 Watching"),
+        "watchers": tr("Watching this table"),
     }
 
 
@@ -112,7 +114,7 @@ def page_state(tr: Tr, screen: SeatScreen, version: int) -> Json:
         "pass": None,
         "moon": None,
         "tracker": _tracker(screen) if screen.tracker else None,
-        "history": _history(screen.results, screen.target, screen.revealed),
+        "history": history_json(screen.results, screen.target, screen.revealed),
         "over": None,
         "ended": screen.ended,
         "hint": (
@@ -156,7 +158,7 @@ def _tracker(screen: SeatScreen) -> Json:
     }
 
 
-def _history(
+def history_json(
     results: tuple[HandResult, ...], target: int, revealed: tuple[tuple[int, str, str], ...]
 ) -> Json:
     """Every scored hand: points and totals by seat, the totals as numbers to chart, and

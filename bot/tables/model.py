@@ -48,6 +48,8 @@ class TableOptions:
     track_cards: bool = True
     hints: bool = True
     """The coach's 💡 Hint button (never at a tournament's tables)."""
+    watching: bool = True
+    """Whether the group may watch the table on its page (an event's organiser may say no)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

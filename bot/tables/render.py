@@ -25,6 +25,7 @@ from bot.tables.parts import (
     Bare,
     Joined,
     Name,
+    Number,
     Part,
     Text,
     format_score,
@@ -46,6 +47,7 @@ from bot.tables.seat_screen import (
     SitDown,
     StandUp,
     StartGame,
+    WatchTable,
     Words,
     commitment_line,
 )
@@ -362,9 +364,9 @@ def game_over_lines(table: Table, winners: Sequence[int], ratings: Part | None) 
     return lines if ratings is None else [*lines, ratings]
 
 
-def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
+def group_screen(table: Table, *, page: bool = False, watchers: int = 0) -> GroupScreen:
     """What the group's table message shows of a game, and its buttons; `page`: whether
-    the table page is served (``WEBAPP_URL``)."""
+    the table page is served (``WEBAPP_URL``); `watchers`: how many people watch it there."""
     game = table.game
     assert game is not None
     if game.phase == "over":  # no hand to play and nothing to pass any more
@@ -434,6 +436,10 @@ def group_screen(table: Table, *, page: bool = False) -> GroupScreen:
         actions = (Button(msg("Open my cards in a DM"), OpenDm()),)
         if page:
             actions += (Button(msg("🃏 Open table"), OpenTable()),)
+            if table.options.watching:
+                actions += (Button(msg("👀 Watch"), WatchTable()),)
+            if watchers:
+                lines.append(Joined(("👀", Number(watchers, "whole")), " "))
         proof = game.deal_proof()
         sealed = commitment_line(game)
         if proof is not None and sealed is not None:

@@ -98,6 +98,10 @@ class Pages(Protocol):
 
     def changed(self, table: Table, seat: int) -> None: ...
 
+    def watchers(self, game_id: int) -> int:
+        """How many people watch the game on its page."""
+        ...
+
 
 class NoPages:
     """No table page (``WEBAPP_URL`` is not set)."""
@@ -107,6 +111,9 @@ class NoPages:
 
     def changed(self, table: Table, seat: int) -> None:
         return None
+
+    def watchers(self, game_id: int) -> int:
+        return 0
 
 
 class Screens:
@@ -215,7 +222,9 @@ class Screens:
         page = self.display.page
 
         def screen() -> tuple[Tr, Screen]:
-            return self.group(table), render.group_screen(table, page=page)
+            # The watchers as they are when the message is drawn: a move redraws it anyway.
+            watchers = self.pages.watchers(table.id)
+            return self.group(table), render.group_screen(table, page=page, watchers=watchers)
 
         self.display.edit_later(
             table.chat_id, table.ui.table_message_id, screen, table.thread_id, urgency=urgency

@@ -89,6 +89,12 @@ class OpenTable:
 
 
 @dataclass(frozen=True)
+class WatchTable:
+    """👀 Watch: the table page at this game, as a watcher (the group's button; a player
+    who opens it gets their own seat)."""
+
+
+@dataclass(frozen=True)
 class OpenDm:
     """Open my cards in a DM (the group's button)."""
 
@@ -170,6 +176,7 @@ Action = (
     | AskHint
     | Review
     | OpenTable
+    | WatchTable
     | OpenDm
     | NewGame
     | SitDown

@@ -46,6 +46,7 @@ from bot.tables.seat_screen import (
     StartGame,
     TapCard,
     ToggleTracker,
+    WatchTable,
     Words,
     seat_screen,
 )
@@ -226,6 +227,9 @@ def _group_button(tr: Tr, g: int, button: Button, bot_username: str) -> InlineKe
         case OpenTable():
             # The bot's main Mini App (set in @BotFather), opened at this table.
             return InlineKeyboardButton(label, url=f"{url}?startapp=g{g}")
+        case WatchTable():
+            # The same Mini App as a watcher: it seats nobody (a player gets their seat).
+            return InlineKeyboardButton(label, url=f"{url}?startapp=w{g}")
         case NewGame():
             data = cb.button(cb.REMATCH, g)
         case SitDown():

@@ -21,7 +21,7 @@ from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.entries import Entries
-from bot.tournaments.parsing import BadRequest, parse_new
+from bot.tournaments.parsing import SWITCH, BadRequest, parse_new
 from bot.tournaments.render import esc, who
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
@@ -112,6 +112,8 @@ class TournamentCommands:
             return await self.entries.remove(tournament.id, person, rest, reply_to)
         if sub in ("only", "invite"):
             return await self.entries.set_list(tournament.id, sub, rest)
+        if sub == "watch":
+            return await self.watching(tournament.id, rest)
         return _not_understood(msg("unknown command {command}", command=esc(repr(sub))))
 
     async def create(
@@ -210,6 +212,23 @@ class TournamentCommands:
         status = tr(er.STATUS_NAMES[tournament.status])
         title = tr("<b>Event: {name}</b> ({status})", name=who(tournament.name), status=status)
         return "\n".join([title, *ranking])
+
+    async def watching(self, tournament_id: int, words: Sequence[str]) -> Msg:
+        """``/event watch on|off``: whether the group may watch the event's tables, from
+        the tables started next (a table's own options are its own once it is dealt)."""
+        said = words[0].lower() if words else ""
+        if said not in SWITCH:
+            word = repr(" ".join(words)[:60])
+            return _not_understood(msg("unknown option or value {word}", word=esc(word)))
+        async with self.board.lock(tournament_id):
+            tournament = await self.board.get(tournament_id)
+            options = replace(tournament.options, watching=SWITCH[said])
+            tournament = replace(tournament, options=options)
+            await self.tournaments.save_tournament(tournament)
+            await self.board.refresh_message(tournament)
+        if options.watching:
+            return msg("👀 The group can watch this event's tables from the next round on.")
+        return msg("👀 Nobody watches this event's tables from the next round on.")
 
     async def pause(self, tournament_id: int, person: Person) -> Msg:
         async with self.board.lock(tournament_id):

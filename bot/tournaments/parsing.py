@@ -37,7 +37,7 @@ class TournamentRequest:
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TIME = re.compile(r"^\d{1,2}:\d{2}$")
-_SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 
 
 _USERNAME = re.compile(r"^[a-z0-9_]{1,32}$")
@@ -103,9 +103,13 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> Tournamen
                 values["turn_timer"] = _whole(key, value, *ranges["turn_timer"])
             elif key == "target":
                 target = _whole(key, value, 1, MAX_TARGET)
-            elif key in ("computers", "duplicate") and value.lower() in _SWITCH:
-                field = "computer_fill" if key == "computers" else "duplicate_deals"
-                values[field] = _SWITCH[value.lower()]
+            elif key in ("computers", "duplicate", "watch") and value.lower() in SWITCH:
+                field = {
+                    "computers": "computer_fill",
+                    "duplicate": "duplicate_deals",
+                    "watch": "watching",
+                }[key]
+                values[field] = SWITCH[value.lower()]
             elif key == "only":
                 values["allowed_usernames"] = usernames(key, value)
             elif key == "invite":

@@ -136,6 +136,8 @@ def tournament_message(
         extras.append(tr("computer players fill short tables"))
     if o.seeding == "rating":
         extras.append(tr("seeded by rating: the strongest start at different tables"))
+    if not o.watching:
+        extras.append(tr("nobody watches the tables"))
     extras.append(
         tr(
             "no-shows are replaced by a computer after {minutes} min and cannot go on",

@@ -171,6 +171,7 @@ class Rounds:
                     computer_level=o.computer_level,
                     track_cards=True,
                     hints=False,  # a tournament is played unaided
+                    watching=o.watching,
                 ),
                 seats=seats,
                 seed=table.seed,

@@ -168,15 +168,16 @@ async def test_refused_forged_stale_strangers_and_other_games(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, logger="bot.live.server")
-    async with table_with_two_people(tmp_path) as (double, app, table, ana, _, eve):
+    async with table_with_two_people(tmp_path) as (double, app, table, ana, *_):
         good = signed(double, ana)
         forged = good.replace(str(ana.id), str(ana.id + 1))
         stale = signed(double, ana, auth_date=int(time.time()) - 7 * 3600)
+        zed = double.create_user("Zed", username="zed")  # not in the group: may not watch
         for init, expected in (
             (forged, "could not prove who you are"),
             (stale, "could not prove who you are"),
             ("", "could not prove who you are"),
-            (signed(double, eve), "not sitting at this table"),
+            (signed(double, zed), "Only members of this table's group can watch it."),
         ):
             async with open_page(app, init, table.id) as page:
                 await until(lambda page=page: page.closed_code is not None)
@@ -188,6 +189,7 @@ async def test_refused_forged_stale_strangers_and_other_games(
         assert page.closed_code == REFUSED
         logged = "\n".join(r.getMessage() for r in caplog.records)
         assert "wrong hash" in logged and "stale" in logged and "no seat" in logged
+        assert "not a member of the group" in logged
         assert "hash=" not in logged and double.token not in logged
         assert rooms_of(app).live is not None and rooms_of(app).live.count() == 0
 

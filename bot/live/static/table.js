@@ -144,7 +144,7 @@
   // ------------------------------------------------------------------ drawing
 
   function angle(seat) {
-    const k = (seat - state.you + state.players) % state.players;
+    const k = (seat - (state.you ?? 0) + state.players) % state.players; // a watcher: seat 0 below
     return (Math.PI / 2) + (k * 2 * Math.PI) / state.players;
   }
   function around(seat, rx, ry) {
@@ -182,8 +182,13 @@
     drawHint();
     drawActions();
     drawCards();
-    const me = s.seats[s.you];
-    $("me").textContent = `${me.name} (${words.you || "you"}) · ${me.score}`;
+    // A watcher has no seat (every seat is drawn around the table) and no cards.
+    const watched = s.watchers ? ` · 👀 ${s.watchers}` : "";
+    const me = s.watching ? null : s.seats[s.you];
+    $("me").textContent = me ? `${me.name} (${words.you || "you"}) · ${me.score}${watched}`
+      : `${words.watching || "👀"}${watched}`;
+    $("me").title = words.watchers || "";
+    document.body.classList.toggle("watching", Boolean(s.watching));
     // The hand's deal commitment from the deal on (README, "Fair deals").
     $("sealed").hidden = !s.sealed;
     $("sealed").textContent = s.sealed || "";
@@ -307,7 +312,7 @@
   function drawCards() {
     const box = $("cards");
     const s = state;
-    const myTurn = s.phase === "play" && s.seats[s.you].turn;
+    const myTurn = s.phase === "play" && s.you !== null && s.seats[s.you].turn;
     box.classList.toggle("playing", myTurn);
     box.classList.toggle("ended", Boolean(s.ended));
     box.replaceChildren();

@@ -74,6 +74,7 @@ class TournamentCommands:
                 "<code>computers=on</code> — computers fill short tables\n• "
                 "<code>duplicate=on</code> — the same deals at every table\n• "
                 "<code>seeding=rating</code> — the strongest start at different tables\n• "
+                "<code>watch=off</code> — nobody watches the tables\n• "
                 "<code>grace=5</code> — minutes before a no-show is replaced\n• "
                 "<code>deadline=2026-12-01T17:00</code> — registration closes\n• "
                 "<code>target=100</code>, <code>timer=60</code>, "
@@ -83,7 +84,8 @@ class TournamentCommands:
                 "<code>/event withdraw</code> — take your name off (or tap "
                 "Withdraw)\n\n<b>Organiser or admins</b>:\n• <code>/event start</code> — "
                 "the next round now\n• <code>/event pause</code>, <code>/event "
-                "resume</code>, <code>/event cancel</code>\n• <code>/event remove "
+                "resume</code>, <code>/event cancel</code>\n• <code>/event watch on</code>, "
+                "<code>/event watch off</code>\n• <code>/event remove "
                 "@name</code> (or as a reply)\n• <code>/event only @a @b</code>, "
                 "<code>/event invite @c</code>"
             )

@@ -68,6 +68,9 @@ class LiveHub:
         self._by_person: dict[int, list[Page]] = {}
         self._watching: dict[int, list[Page]] = {}
         """The watchers' pages, by game."""
+        self._frames: dict[tuple[int, str, int, int], str] = {}
+        """The watchers' frames made in this turn of the loop, by game, language, version and
+        count: every watcher of a table in one language is sent the same text, made once."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.on_last_closed: Callable[[Table, int], None] | None = None
         """Called when a seat's last page closes: its DM is brought up to date."""
@@ -156,7 +159,10 @@ class LiveHub:
         for page in self._by_seat.get((table.id, seat), ()):
             page.table = table
             self.push(page)
-        for page in self._watching.get(table.id, ()):
+        watchers = self._watching.get(table.id, ())
+        if watchers:
+            self._frames.clear()  # a frame made before the change is not sent after it
+        for page in watchers:
             page.table = table
             self.push(page)  # once for all the seats changed together (`push`)
 
@@ -190,12 +196,26 @@ class LiveHub:
                 page.dirty = False
                 if page.table.game is None:
                     return
-                text = json.dumps(self.state(page), ensure_ascii=False)
+                text = self._frame(page) if page.watching else self._text(page)
                 await page.socket.send_str(text)
         except (ConnectionError, RuntimeError) as error:
             log.info("a table page of user %s went away: %s", page.user_id, error)
         finally:
             page.sending = False
+
+    def _text(self, page: Page) -> str:
+        return json.dumps(self.state(page), ensure_ascii=False)
+
+    def _frame(self, page: Page) -> str:
+        """A watcher's frame, shared with the table's other watchers until the loop turns."""
+        game_id = page.table.id
+        key = (game_id, page.tr.language, self._version(game_id), self.watchers(game_id))
+        text = self._frames.get(key)
+        if text is None:
+            if not self._frames:
+                asyncio.get_running_loop().call_soon(self._frames.clear)
+            text = self._frames[key] = self._text(page)
+        return text
 
     async def close(self) -> None:
         """Close every page (the bot stops); they reconnect to whoever serves next."""

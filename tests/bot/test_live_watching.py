@@ -94,10 +94,12 @@ async def test_the_group_message_offers_watch_and_counts_people_not_pages(
     tmp_path: Path,
 ) -> None:
     async with table_with_two_people(tmp_path) as (double, app, table, *_, eve):
-        text, urls = group_message(double, table)
-        assert f"startapp=w{table.id}" in " ".join(urls) and "👀" not in text
+        link = f"startapp=w{table.id}"
+        await double.wait_for(lambda: link in " ".join(group_message(double, table)[1]), 5)
+        assert "👀" not in group_message(double, table)[0]
         fay = double.create_user("Fay", username="fay")
         double.chats[table.chat_id].members.add(fay.id)
+        await rooms_of(app).languages.choose_for_person(fay.id, "es")
         live = rooms_of(app).live
         assert live is not None
         edits = await settled(double, table.chat_id)
@@ -110,6 +112,11 @@ async def test_the_group_message_offers_watch_and_counts_people_not_pages(
             await until(lambda: live.watchers(table.id) == 2)
             await until(lambda: three.states()[-1]["watchers"] == 2)
             await asyncio.sleep(0.3)
+            # Eve's two pages were sent one frame, made once (its "now" is the same); Fay's
+            # is her own, in Spanish.
+            await until(lambda: one.raw[-1] == two.raw[-1])
+            assert three.states()[-1]["status"].startswith(("Pase", "Sin pase"))
+            assert one.states()[-1]["status"].startswith(("Passing", "No passing"))
             # Watching costs no Bot API request besides each person's one membership check.
             assert double.call_count("editMessageText", table.chat_id) == edits
         await until(lambda: live.watchers(table.id) == 0)

@@ -59,6 +59,7 @@ from bot.tournaments.entries import Entries, MemberStatus
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
 from storage import Journal, Storage
+from storage.errors import StorageError
 from storage.models import StoredGame
 
 log = logging.getLogger(__name__)
@@ -128,7 +129,17 @@ class Rooms:
             self.coach,
             settings.webapp_trusted_proxies,
             Membership(is_member),
+            self.event_watching,
         )
+
+    async def event_watching(self, tournament_id: int) -> bool:
+        """Whether an event lets the group watch its tables now (``/event watch``); no
+        when storage cannot say."""
+        try:
+            stored = await self.storage.tournaments.get_tournament(tournament_id)
+        except StorageError:
+            return False
+        return stored is None or stored.options.watching
 
     async def resume(self) -> None:
         """After a start: load every open game, show it again, re-arm its timers; then the

@@ -41,6 +41,7 @@ import logging
 import re
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -135,10 +136,14 @@ class LiveServer:
         coach: commands.SeatHints,
         trusted_proxies: tuple[IPNetwork, ...] = LOOPBACK,
         membership: Membership | None = None,
+        event_watching: Callable[[int], Awaitable[bool]] | None = None,
     ) -> None:
         self._token = token
         self.membership = membership
         """Who is a member of a table's group (None: nobody may watch)."""
+        self.event_watching = event_watching
+        """Whether an event lets the group watch its tables now (``/event watch``); None:
+        an event's table is watched as its own options say."""
         self.trusted_proxies = trusted_proxies
         self.path = "/" + path.strip("/")
         self.max_age = max_age
@@ -353,7 +358,7 @@ class LiveServer:
     async def _may_watch(self, table: Table, user_id: int, remote: str) -> tuple[Msg, int] | None:
         """Why this person may not watch the table (and the close code), or None."""
         why = None
-        if not table.options.watching:
+        if not await self._watching_allowed(table):
             why, said, code = "watching is off", WATCHING_OFF, REFUSED
         elif self.membership is None or not await self.membership.is_member(table.chat_id, user_id):
             why, said, code = "not a member of the group", NOT_A_MEMBER, REFUSED
@@ -370,6 +375,13 @@ class LiveServer:
             why,
         )
         return said, code
+
+    async def _watching_allowed(self, table: Table) -> bool:
+        """An event's table as its event says now (its organiser may have changed it since
+        the table was dealt); any other as its own options say."""
+        if table.tournament_id is None or self.event_watching is None:
+            return table.options.watching
+        return await self.event_watching(table.tournament_id)
 
     async def _serve(self, socket: web.WebSocketResponse, page: Page) -> None:
         bucket = Bucket(PRESSES_PER_SECOND, PRESS_BURST)

@@ -216,8 +216,9 @@ class TournamentCommands:
         return "\n".join([title, *ranking])
 
     async def watching(self, tournament_id: int, words: Sequence[str]) -> Msg:
-        """``/event watch on|off``: whether the group may watch the event's tables, from
-        the tables started next (a table's own options are its own once it is dealt)."""
+        """``/event watch on|off``: whether the group may watch the event's tables: the
+        table page asks the event on each watcher's hello, and the tables dealt from now
+        on show 👀 Watch or not (a watcher already watching goes on until they close it)."""
         said = words[0].lower() if words else ""
         if said not in SWITCH:
             word = repr(" ".join(words)[:60])
@@ -229,8 +230,8 @@ class TournamentCommands:
             await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
         if options.watching:
-            return msg("👀 The group can watch this event's tables from the next round on.")
-        return msg("👀 Nobody watches this event's tables from the next round on.")
+            return msg("👀 Watching this event's tables is on.")
+        return msg("👀 Watching this event's tables is off.")
 
     async def pause(self, tournament_id: int, person: Person) -> Msg:
         async with self.board.lock(tournament_id):

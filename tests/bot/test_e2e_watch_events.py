@@ -1,6 +1,7 @@
 """An event's organiser turns watching its tables off and on (issue 33.1): ``watch=off``
 when it is created, ``/event watch on|off`` later; kept with the event's options, said on
-its message, and given to each table the event starts."""
+its message, given to each table the event starts, and asked by the table page on each
+watcher's hello (so a change holds at once for whoever opens the page next)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from pathlib import Path
 import pytest
 from bot_harness import rooms_of, running_bot
 from test_e2e_tournaments import create_tournament, message_text, said
+from test_live_server import open_page, signed, table_with_two_people, until
 
+from bot.live.server import REFUSED
 from bot.tournaments.parsing import BadRequest, parse_new
+from sandbox.people import Group
 from sandbox.testing import running_double
 from storage.tournaments import TournamentOptions
 
@@ -44,7 +48,7 @@ async def test_the_organiser_turns_watching_off_and_on(tmp_path: Path) -> None:
             await ann.send(group, "/event watch on")
             await said(double, group.id, "Only the organiser (\u2068Kumar\u2069) or a group admin")
             await kumar.send(group, "/event watch on")
-            await said(double, group.id, "👀 The group can watch this event's tables")
+            await said(double, group.id, "👀 Watching this event's tables is on.")
             await double.wait_for(
                 lambda: "nobody watches" not in message_text(double, group.id, message), 5
             )
@@ -53,6 +57,26 @@ async def test_the_organiser_turns_watching_off_and_on(tmp_path: Path) -> None:
             await kumar.send(group, "/event watch sometimes")
             await said(double, group.id, "unknown option or value")
             await kumar.send(group, "/event watch off")
-            await said(double, group.id, "👀 Nobody watches this event's tables")
+            await said(double, group.id, "👀 Watching this event's tables is off.")
             (event,) = await store.tournaments_in_chat(group.id)
             assert event.options.watching is False
+
+
+async def test_the_page_asks_the_event_whether_its_tables_may_be_watched(tmp_path: Path) -> None:
+    async with table_with_two_people(tmp_path) as (double, app, table, ana, _, eve):
+        group = Group(double, table.chat_id)
+        double.chats[table.chat_id].admins.add(ana.id)
+        await create_tournament(double, ana, group, "Cup watch=off")
+        (event,) = await rooms_of(app).storage.tournaments.tournaments_in_chat(group.id)
+        table.tournament_id = event.id  # as if the event had dealt this table
+        assert table.options.watching  # dealt before the organiser said no
+        async with open_page(app, signed(double, eve), table.id) as page:
+            await until(lambda: page.closed_code is not None)
+        refused = page.last("refused")
+        assert refused is not None and page.closed_code == REFUSED
+        assert refused["text"] == "Watching is turned off for this event's tables."
+        await ana.send(group, "/event watch on")
+        await said(double, group.id, "👀 Watching this event's tables is on.")
+        async with open_page(app, signed(double, eve), table.id) as page:
+            await until(lambda: page.states())
+            assert page.states()[-1]["watching"] is True

@@ -204,7 +204,13 @@ def group(
     row = [
         _group_button(tr, screen.game, button, bot_username)
         for button in screen.actions
-        if not isinstance(button.action, CopyText)
+        if not isinstance(button.action, CopyText | WatchTable)
+    ]
+    # 👀 Watch on a row of its own: three labels in one row are cut on a phone.
+    watch = [
+        _group_button(tr, screen.game, button, bot_username)
+        for button in screen.actions
+        if isinstance(button.action, WatchTable)
     ]
     # The deal's commitment, copied whole, on a row of its own (its label is not cut).
     copy = [
@@ -212,7 +218,7 @@ def group(
         for button in screen.actions
         if isinstance(action := button.action, CopyText)
     ]
-    rows = [r for r in (row, copy) if r]
+    rows = [r for r in (row, watch, copy) if r]
     return text, InlineKeyboardMarkup(rows) if rows else None
 
 

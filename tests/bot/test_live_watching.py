@@ -97,6 +97,10 @@ async def test_the_group_message_offers_watch_and_counts_people_not_pages(
         link = f"startapp=w{table.id}"
         await double.wait_for(lambda: link in " ".join(group_message(double, table)[1]), 5)
         assert "👀" not in group_message(double, table)[0]
+        stored = double.stored_message(table.chat_id, table.ui.table_message_id or 0)
+        assert stored is not None and stored.reply_markup is not None
+        rows = stored.reply_markup["inline_keyboard"]
+        assert [[b["text"] for b in row] for row in rows if link in str(row)] == [["👀 Watch"]]
         fay = double.create_user("Fay", username="fay")
         double.chats[table.chat_id].members.add(fay.id)
         await rooms_of(app).languages.choose_for_person(fay.id, "es")

@@ -1050,6 +1050,8 @@ class BotApiDouble:
                 status = "creator"
             elif user_id in chat.admins:
                 status = "administrator"
+            elif user_id in chat.restricted:
+                status = "restricted"
             elif user_id in chat.members:
                 status = "member"
             else:
@@ -1057,6 +1059,10 @@ class BotApiDouble:
         else:
             raise bad_request("user not found")
         data: Json = {"status": status, "user": user}
+        if status == "restricted":
+            # Telegram's ChatMemberRestricted: a member who may read but not post.
+            data.update({"is_member": chat.restricted[user_id], "until_date": 0})
+            data.update({f"can_{can}": False for can in _RESTRICTED_CANS})
         if status == "creator":
             data["is_anonymous"] = False
         elif status == "administrator":
@@ -1101,6 +1107,26 @@ class BotApiDouble:
         chat = self._resolve_chat(params, for_sending=False)
         return len(chat.members) + (1 if chat.is_group and chat.bot_member else 0)
 
+
+_RESTRICTED_CANS = (
+    "send_messages",
+    "send_audios",
+    "send_documents",
+    "send_photos",
+    "send_videos",
+    "send_video_notes",
+    "send_voice_notes",
+    "send_polls",
+    "send_other_messages",
+    "add_web_page_previews",
+    "change_info",
+    "invite_users",
+    "pin_messages",
+    "manage_topics",
+    "edit_tag",
+    "react_to_messages",
+)
+"""The permissions a ``ChatMemberRestricted`` lists (all denied in the double)."""
 
 _METHOD_NAMES = (
     "getMe",

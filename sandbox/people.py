@@ -95,6 +95,18 @@ class Group:
         chat = self.double.chat(self.id)
         chat.members.discard(person.id)
         chat.admins.discard(person.id)
+        chat.restricted.pop(person.id, None)
+
+    def restrict(self, person: SandboxUser, *, member: bool = True) -> None:
+        """An admin restricts `person` (they may not post); `member`: whether they are
+        still in the group (Telegram keeps a restricted person who left as restricted)."""
+        chat = self.double.chat(self.id)
+        chat.restricted[person.id] = member
+        chat.admins.discard(person.id)
+        if member:
+            chat.members.add(person.id)
+        else:
+            chat.members.discard(person.id)
 
     def create_topic(self, name: str, *, by: SandboxUser | None = None) -> int:
         """Open a forum topic; returns its message_thread_id (the id of its first message)."""

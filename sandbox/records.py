@@ -44,6 +44,9 @@ class ChatRecord:
     is_forum: bool = False
     members: set[int] = field(default_factory=set)
     admins: set[int] = field(default_factory=set)
+    restricted: dict[int, bool] = field(default_factory=dict)
+    """People an admin restricted, and whether each is still a member (Telegram's
+    ``ChatMemberRestricted.is_member``: a restricted person who left is not)."""
     creator: int | None = None
     topics: dict[int, str] = field(default_factory=dict)
     bot_member: bool = True

@@ -26,6 +26,7 @@ import bot.live.server
 from bot.live.server import FLOOD, REFUSED
 from bot.tables.model import Table
 from sandbox.double import BotApiDouble
+from sandbox.people import Group
 
 CODE = re.compile(r'"((?:10|[2-9TJQKA])[SHDC])"')
 
@@ -174,3 +175,20 @@ async def test_watchers_pages_from_one_address_are_limited(
         assert refused is not None and three.closed_code == FLOOD
         assert refused["text"].startswith("Too many pages are watching from here.")
         assert one.closed_code is None and two.closed_code is None
+
+
+async def test_a_restricted_member_may_watch_and_one_who_left_may_not(tmp_path: Path) -> None:
+    """Telegram's ``restricted`` status is a member only while ``is_member`` says so."""
+    async with table_with_two_people(tmp_path) as (double, app, table, *_, eve):
+        group = Group(double, table.chat_id)
+        group.restrict(eve)
+        async with open_page(app, signed(double, eve), table.id) as page:
+            await until(lambda: page.states())
+            assert page.states()[-1]["watching"] is True
+        gus = double.create_user("Gus", username="gus")
+        group.restrict(gus, member=False)
+        async with open_page(app, signed(double, gus), table.id) as page:
+            await until(lambda: page.closed_code is not None)
+        refused = page.last("refused")
+        assert refused is not None and page.closed_code == REFUSED
+        assert refused["text"] == "Only members of this table's group can watch it."

@@ -15,7 +15,15 @@ from test_live_view import step, table_for
 
 from bot.core.phases import Phase
 from bot.i18n import Tr, translator
-from bot.live.watchers import WatcherView, watcher_state, watcher_view
+from bot.live.view import words
+from bot.live.watchers import (
+    NOT_A_MEMBER,
+    TOO_MANY,
+    WATCHING_OFF,
+    WatcherView,
+    watcher_state,
+    watcher_view,
+)
 from bot.tables.parts import PLAIN, say
 from bot.tables.render import group_screen
 from bot.tables.seat_screen import GroupScreen, WatchTable
@@ -118,6 +126,12 @@ def test_a_watchers_page_speaks_the_readers_language(language: str) -> None:
     state = watcher_state(tr, watcher_view(table), version=1, watchers=3)
     english = watcher_state(translator("en"), watcher_view(table), version=1, watchers=3)
     assert state["status"] != english["status"] and "<b>" not in state["status"]
+    # The page's own words for a watcher, and every refusal a watcher may be given.
+    for key in ("watching", "watchers"):
+        assert words(tr)[key] not in ("", words(translator("en"))[key])
+    for refusal in (NOT_A_MEMBER, WATCHING_OFF, TOO_MANY):
+        said = say(tr, refusal, PLAIN)
+        assert said and said != say(translator("en"), refusal, PLAIN)
 
 
 def test_the_group_message_offers_watch_where_allowed_and_counts_the_watchers() -> None:

@@ -1,0 +1,42 @@
+"""A finished hand is rebuilt from the stored journal (`engine.replay` over `Journal`),
+for games dealt from a key and for games stored before verifiable deals (no key)."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+from storage_testkit import VARIANTS, play_stored
+
+from engine.replay import HandNotOver, hand_replay, replays
+from storage import Storage
+
+
+@pytest.mark.parametrize("keyed", [False, True], ids=["seed (before fair deals)", "deal key"])
+async def test_a_stored_games_hands_replay_from_its_journal(store: Storage, keyed: bool) -> None:
+    key = secrets.token_bytes(32) if keyed else None
+    game_id, game = await play_stored(store, VARIANTS["four"], seed=3, hands=3, deal_key=key)
+    start, journal = await store.games.game_and_moves(game_id)
+    hands = replays(start, [move for move, _ in journal])
+    assert [h.hand_number for h in hands] == [1, 2, 3] == [r.hand_number for r in game.hand_history]
+    for hand, result in zip(hands, game.hand_history, strict=True):
+        assert (hand.points, hand.totals, hand.shooter) == (
+            result.points,
+            result.totals,
+            result.shooter,
+        )
+    # The hand being played (the fourth has been dealt) is refused.
+    with pytest.raises(HandNotOver):
+        hand_replay(start, [move for move, _ in journal], 4)
+
+
+async def test_recent_games_are_the_chats_dealt_games_newest_first(store: Storage) -> None:
+    first, _ = await play_stored(store, VARIANTS["four"], seed=1, chat_id=-7, hands=1)
+    other, _ = await play_stored(store, VARIANTS["four"], seed=2, chat_id=-8, hands=1)
+    second, _ = await play_stored(store, VARIANTS["three"], seed=3, chat_id=-7, max_moves=5)
+    found = await store.games.recent_games(-7, None)
+    assert [g.id for g in found] == [second, first]
+    assert other not in [g.id for g in await store.games.recent_games(-7, None, limit=1)]
+    assert [g.id for g in await store.games.recent_games(-7, None, limit=1)] == [second]
+    assert found[1].game is not None and len(found[1].game.hand_history) == 1
+    assert await store.games.recent_games(-7, 99) == []

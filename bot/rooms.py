@@ -35,6 +35,7 @@ from bot.tables.play import Moves
 from bot.tables.presence import Presence
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
+from bot.tables.replays import Replays
 from bot.tables.rules_menu import RulesMenu
 from bot.tables.screens import Screens
 from bot.tables.standings import Standings
@@ -51,6 +52,7 @@ from bot.telegram.handlers import (
     Targets,
 )
 from bot.telegram.outbox import Outbox
+from bot.telegram.replaying import ReplayChat
 from bot.timers import Background, Clock, Scheduler
 from bot.tournaments.board import Board
 from bot.tournaments.commands import TournamentCommands
@@ -347,11 +349,18 @@ class Handlers:
     events: EventCommand
     buttons: Buttons
     errors: Errors
+    replays: ReplayChat
 
 
 def wire_handlers(rooms: Rooms) -> Handlers:
     """Each class of handlers, given the entry points it calls and what it answers with."""
     replies = Replies(rooms.outbox, rooms.languages)
+    replays = ReplayChat(
+        replies,
+        Replays(rooms.storage.games, rooms.storage.standings),
+        rooms.languages,
+        rooms.outbox,
+    )
     targets = Targets(
         lobby=rooms.lobby,
         presence=rooms.presence,
@@ -362,6 +371,7 @@ def wire_handlers(rooms: Rooms) -> Handlers:
         entries=rooms.entries,
         language_menu=rooms.language_menu,
         outbox=rooms.outbox,
+        replays=replays,
     )
     return Handlers(
         tables=TableCommands(
@@ -387,4 +397,5 @@ def wire_handlers(rooms: Rooms) -> Handlers:
             targets, rooms.registry, rooms.languages, rooms.outbox, rooms.storage.ledger
         ),
         errors=Errors(rooms.languages),
+        replays=replays,
     )

@@ -358,25 +358,6 @@ class Journal:
         )
         return await self._first(games.c.id == latest)
 
-    async def recent_games(
-        self, chat_id: int, thread_id: int | None, limit: int = 5
-    ) -> list[StoredGame]:
-        """The chat's (or forum topic's) latest games that were dealt (finished, being
-        played, or cancelled), newest first, unverified: the games `/replay` lists."""
-        latest = (
-            select(games.c.id)
-            .where(
-                games.c.chat_id == chat_id,
-                games.c.thread_id.is_not_distinct_from(thread_id),
-                games.c.status.in_(("active", "finished", "cancelled")),
-                games.c.seed.is_not(None),
-            )
-            .order_by(games.c.id.desc())
-            .limit(limit)
-        )
-        found = await self._games(games.c.id.in_(latest), newest=True)
-        return [await self._stored(head, seats, verify=False) for head, seats in found]
-
     async def active_game_for_user(self, user_id: int) -> StoredGame | None:
         """The lobby or active game where the user sits, if any."""
         latest = (

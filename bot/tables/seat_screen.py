@@ -162,6 +162,23 @@ class OpenDmToSit:
     token: str
 
 
+@dataclass(frozen=True)
+class ReplayGame:
+    """▶ A game's finished hands, to choose one to replay (`bot.tables.replays`)."""
+
+    game: int
+
+
+@dataclass(frozen=True)
+class ReplayHand:
+    """▶ Replay a finished hand, as text in the chat (`bot.tables.replays`)."""
+
+    game: int
+    hand: int
+    new: bool = False
+    """Said in a new message (under a hand's result); else the message pressed shows it."""
+
+
 Action = (
     TapCard
     | PassCards
@@ -183,6 +200,8 @@ Action = (
     | ClearSeat
     | OpenDmToSit
     | CopyText
+    | ReplayGame
+    | ReplayHand
 )
 
 
@@ -679,12 +698,16 @@ def _hint(table: Table, view: SeatView) -> tuple[Part, ...] | None:
 
 
 def _review(table: Table, view: SeatView) -> tuple[Button, ...]:
-    """🔍 Review for the last hand played, from its end until the next one ends."""
+    """🔍 Review and ▶ Replay for the last hand played, from its end until the next one
+    ends (a replay in a new message of the DM)."""
     history = view.hand_history
-    if not history or not offers_review(table):
+    if not history:
         return ()
     hand = history[-1].hand_number
-    return (Button(msg("🔍 Review hand {hand}", hand=hand), Review(hand)),)
+    replay = Button(msg("▶ Replay"), ReplayHand(table.id, hand, new=True))
+    if not offers_review(table):
+        return (replay,)
+    return (Button(msg("🔍 Review hand {hand}", hand=hand), Review(hand)), replay)
 
 
 def _status(table: Table, view: SeatView) -> Part:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 
 import pytest
-from storage_testkit import VARIANTS, play_stored
+from storage_testkit import VARIANTS, play_stored, seats_for
 
 from engine.replay import HandNotOver, hand_replay, replays
 from storage import Storage
@@ -30,13 +30,15 @@ async def test_a_stored_games_hands_replay_from_its_journal(store: Storage, keye
         hand_replay(start, [move for move, _ in journal], 4)
 
 
-async def test_recent_games_are_the_chats_dealt_games_newest_first(store: Storage) -> None:
+async def test_a_chats_games_are_its_dealt_games_newest_first(store: Storage) -> None:
     first, _ = await play_stored(store, VARIANTS["four"], seed=1, chat_id=-7, hands=1)
     other, _ = await play_stored(store, VARIANTS["four"], seed=2, chat_id=-8, hands=1)
     second, _ = await play_stored(store, VARIANTS["three"], seed=3, chat_id=-7, max_moves=5)
-    found = await store.games.recent_games(-7, None)
-    assert [g.id for g in found] == [second, first]
-    assert other not in [g.id for g in await store.games.recent_games(-7, None, limit=1)]
-    assert [g.id for g in await store.games.recent_games(-7, None, limit=1)] == [second]
-    assert found[1].game is not None and len(found[1].game.hand_history) == 1
-    assert await store.games.recent_games(-7, 99) == []
+    lobby = await store.games.create_lobby(-7, None, 1, VARIANTS["four"], seats_for(4))
+    found = await store.standings.chat_games(-7, None)
+    assert [g.game_id for g in found] == [second, first]  # not the lobby, nor another chat's
+    assert lobby not in [g.game_id for g in found] and other not in [g.game_id for g in found]
+    assert [g.game_id for g in await store.standings.chat_games(-7, None, limit=1)] == [second]
+    assert [len(g.hands) for g in found] == [0, 1]
+    assert [s.display_name for s in found[1].seats] == [s.display_name for s in seats_for(4)]
+    assert await store.standings.chat_games(-7, 99) == []

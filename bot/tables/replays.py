@@ -1,0 +1,184 @@
+"""Replays in the chat: `/replay` lists a group's last games, a game's finished hands, and
+a hand as a short text (the deal face up, the passes, each trick in one line with who took
+it and its points, the hand's points and the moon), built from the stored journal
+(`engine.replay`), so it works after a restart and for games from before replays.
+
+Who may replay: the members of the game's group, and its players. A press or a command in
+the game's own group is a member's (Telegram shows a group's messages, and so its buttons,
+only to its members); anywhere else (a DM, the table page) only a person seated at that
+game may. A hand in progress is refused everywhere: nobody sees a hand before it is over.
+"""
+
+from __future__ import annotations
+
+from bot.basics import Person, UserError
+from bot.i18n import Msg, msg
+from bot.tables import render
+from bot.tables.parts import SUIT_ORDER, Joined, Name, Part, Strong, format_score
+from bot.tables.seat_screen import Button, ReplayGame, ReplayHand, Words
+from engine import Card
+from engine.replay import HandNotOver, HandReplay, hand_replay
+from storage import GameNotFound, Journal, Standings, StoredGame
+
+GAMES_LISTED = 5
+"""How many of a group's last games `/replay` lists."""
+HANDS_IN_A_ROW = 5
+
+NOT_VALID = msg("That button isn't valid any more.")
+NOT_YOURS = msg("Only the players of that game and the members of its group can replay it.")
+NOT_OVER = msg("That hand isn't over yet: nobody sees a hand before it ends.")
+NONE_OVER = msg("No hand of that game is over yet.")
+
+
+def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
+    """``A♠ 7♠ · 10♥ 2♥ · …``: by suit, highest first."""
+    by_suit = [
+        " ".join(c.symbol for c in sorted((c for c in cards if c.suit == s), key=_rank))
+        for s in SUIT_ORDER
+    ]
+    return " · ".join(group for group in by_suit if group) or "—"
+
+
+def _rank(card: Card) -> int:
+    return -card.index
+
+
+class Replays:
+    """The chat's side of replays: which games and hands, who may see them, and the words."""
+
+    def __init__(self, games: Journal, standings: Standings) -> None:
+        self.games = games
+        self.standings = standings
+
+    async def listing(self, chat_id: int, thread_id: int | None) -> Words:
+        """`/replay` in a group: its last games, a button each."""
+        found = await self.standings.chat_games(chat_id, thread_id, GAMES_LISTED)
+        if not found:
+            return Words((msg("No game has been played here yet: nothing to replay."),))
+        lines: list[Part] = [msg("▶ <b>Replays</b>: the last games here. Choose one.")]
+        rows: list[tuple[Button, ...]] = []
+        for table in found:
+            lines.append(
+                msg(
+                    "Game {game}: {names} · hands over: {hands}",
+                    game=table.game_id,
+                    names=Joined(tuple(Name(s.display_name) for s in table.seats), ", "),
+                    hands=len(table.hands),
+                )
+            )
+            if table.hands:
+                label = msg("▶ Game {game}", game=table.game_id)
+                rows.append((Button(label, ReplayGame(table.game_id)),))
+        return Words(tuple(lines), tuple(rows))
+
+    async def game(self, game_id: int, person: Person, chat_id: int | None) -> Words:
+        """A game's finished hands, a button each."""
+        stored = await self._allowed(game_id, person, chat_id)
+        assert stored.game is not None
+        hands = [r.hand_number for r in stored.game.hand_history]
+        if not hands:
+            raise UserError(NONE_OVER)
+        buttons = [Button(msg("Hand {hand}", hand=h), ReplayHand(game_id, h)) for h in hands]
+        rows = tuple(
+            tuple(buttons[i : i + HANDS_IN_A_ROW]) for i in range(0, len(buttons), HANDS_IN_A_ROW)
+        )
+        lines: tuple[Part, ...] = (
+            msg("▶ <b>Game {game}</b>: {names}", game=game_id, names=_names(stored)),
+            msg("Choose a hand to replay."),
+        )
+        return Words(lines, rows)
+
+    async def hand(
+        self, game_id: int, number: int, person: Person, chat_id: int | None
+    ) -> tuple[StoredGame, HandReplay]:
+        """A finished hand of the game, face up; refuses a stranger and a hand not over."""
+        stored = await self._allowed(game_id, person, chat_id)
+        start, journal = await self.games.game_and_moves(game_id)
+        try:
+            return stored, hand_replay(start, [move for move, _ in journal], number)
+        except HandNotOver:
+            raise UserError(NOT_OVER) from None
+
+    async def text(self, game_id: int, number: int, person: Person, chat_id: int | None) -> Words:
+        """A finished hand as a short text, with buttons to the hands beside it."""
+        stored, hand = await self.hand(game_id, number, person, chat_id)
+        assert stored.game is not None
+        last = len(stored.game.hand_history)
+        nav: list[Button] = []
+        if number > 1:
+            back = msg("« Hand {hand}", hand=number - 1)
+            nav.append(Button(back, ReplayHand(game_id, number - 1)))
+        if number < last:
+            on = msg("Hand {hand} »", hand=number + 1)
+            nav.append(Button(on, ReplayHand(game_id, number + 1)))
+        rows = (tuple(nav),) if nav else ()
+        return Words(tuple(hand_lines(stored, hand)), rows)
+
+    async def _allowed(self, game_id: int, person: Person, chat_id: int | None) -> StoredGame:
+        try:
+            stored = await self.games.load_game(game_id, verify=False)
+        except GameNotFound:
+            raise UserError(NOT_VALID) from None
+        if stored.game is None:
+            raise UserError(NOT_VALID)
+        if chat_id != stored.chat_id and stored.seat_of(person.id) is None:
+            raise UserError(NOT_YOURS)
+        return stored
+
+
+def _names(stored: StoredGame) -> Joined:
+    return Joined(tuple(Name(s.display_name) for s in stored.seats), ", ")
+
+
+def hand_lines(stored: StoredGame, hand: HandReplay) -> list[Part]:
+    """A hand as a short text: the deal, the passes, one line per trick, the points."""
+    seats = stored.seats
+
+    def name(seat: int) -> Part:
+        return Name(seats[seat].display_name) if seat < len(seats) else "?"
+
+    lines: list[Part] = [
+        msg(
+            "▶ <b>Hand {hand}</b> of game {game} · {direction}",
+            hand=hand.hand_number,
+            game=stored.id,
+            direction=Msg(render.DIRECTIONS[hand.pass_direction]),
+        ),
+        "",
+        Strong(msg("The deal")),
+    ]
+    lines.extend(
+        Joined((Strong(name(s)), cards_text(cards)), ": ") for s, cards in enumerate(hand.deal)
+    )
+    if hand.dead:
+        lines.append(msg("Dead cards: {cards}", cards=cards_text(hand.dead)))
+    if hand.passes:
+        lines.extend(("", Strong(msg("The passes"))))
+        lines.extend(
+            Joined((Joined((name(p.giver), name(p.receiver)), " → "), cards_text(p.cards)), ": ")
+            for p in hand.passes
+        )
+    lines.extend(("", Strong(msg("The tricks"))))
+    for trick in hand.tricks:
+        plays = Joined(tuple(Joined((name(s), c.symbol), " ") for s, c in trick.plays), ", ")
+        lines.append(
+            msg(
+                "{number}. {plays} → {name} ({points})",
+                number=trick.number,
+                plays=plays,
+                name=name(trick.winner),
+                points=format_score(trick.points),
+            )
+        )
+    lines.append("")
+    if hand.shooter is not None:
+        lines.append(msg("🌕 {name} shot the moon!", name=name(hand.shooter)))
+    points = Joined(
+        tuple(Joined((name(s), format_score(p)), " ") for s, p in enumerate(hand.points))
+    )
+    totals = Joined(
+        tuple(Joined((name(s), format_score(t)), " ") for s, t in enumerate(hand.totals))
+    )
+    lines.append(msg("✋ <b>Hand {hand}</b>: {points}", hand=hand.hand_number, points=points))
+    lines.append(msg("Standings: {totals}", totals=totals))
+    return lines

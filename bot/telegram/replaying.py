@@ -1,0 +1,84 @@
+"""Replays in Telegram: `/replay` in a group, and the ▶ buttons (a game's hands, a hand).
+
+The words and who may see what are `bot.tables.replays`'; this draws them (`draw.words`)
+in the chat's language and puts them where they were asked for: a button of a replay's
+own message shows its answer in that message, a ▶ Replay under a hand's result (a DM's,
+the group's) in a new message of that chat. The text fits one message (`fit`).
+"""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardMarkup, Update
+
+from bot.basics import Person
+from bot.i18n import Msg, msg
+from bot.languages import Languages
+from bot.tables.replays import Replays
+from bot.tables.seat_screen import Words
+from bot.telegram import draw
+from bot.telegram.context import HeartsContext
+from bot.telegram.fit import fit_html
+from bot.telegram.handlers import Replies, command, thread_of
+from bot.telegram.outbox import Outbox
+from bot.telegram.pace import URGENT
+
+
+class ReplayChat:
+    """`/replay` and the replay buttons, answered in the chat they came from."""
+
+    def __init__(
+        self, replies: Replies, replays: Replays, languages: Languages, outbox: Outbox
+    ) -> None:
+        self.replies = replies
+        self.replays = replays
+        self.languages = languages
+        self.outbox = outbox
+
+    @command
+    async def replay(self, update: Update, context: HeartsContext) -> None:
+        """/replay in a group: its last games, to replay their hands."""
+        chat = update.effective_chat
+        if chat is None:
+            return
+        if chat.type not in ("group", "supergroup"):
+            self.replies.reply(update, msg("Send /replay in the group where the game was played."))
+            return
+        thread = thread_of(update)
+        said = await self.replays.listing(chat.id, thread)
+        text, markup = self._draw(chat.id, said)
+        self.outbox.post(chat.id, text, markup, thread_id=thread, priority=URGENT)
+
+    async def game(
+        self, game_id: int, person: Person, chat_id: int | None, message_id: int | None
+    ) -> Msg:
+        """▶ Game n: its finished hands, in the message pressed."""
+        said = await self.replays.game(game_id, person, chat_id)
+        self._show(chat_id, message_id, said)
+        return msg("▶ Game {game}", game=game_id)
+
+    async def hand(
+        self,
+        game_id: int,
+        hand: int,
+        new: bool,
+        person: Person,
+        chat_id: int | None,
+        message_id: int | None,
+    ) -> Msg:
+        """▶ Hand n: the hand as text, in the message pressed or (under a result) a new one."""
+        said = await self.replays.text(game_id, hand, person, chat_id)
+        self._show(chat_id, None if new else message_id, said)
+        return msg("▶ Hand {hand}", hand=hand)
+
+    def _show(self, chat_id: int | None, message_id: int | None, said: Words) -> None:
+        if chat_id is None:
+            return
+        text, markup = self._draw(chat_id, said)
+        if message_id is None:
+            self.outbox.post(chat_id, text, markup, priority=URGENT)
+        else:
+            self.outbox.edit(chat_id, message_id, text, markup, priority=URGENT)
+
+    def _draw(self, chat_id: int, said: Words) -> tuple[str, InlineKeyboardMarkup | None]:
+        text, markup = draw.words(self.languages.chat(chat_id), said)
+        return fit_html(text), markup

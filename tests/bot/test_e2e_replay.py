@@ -1,0 +1,129 @@
+"""Replays through the real python-telegram-bot stack against the Bot API double: a
+finished hand replays as text (▶ Replay under its result, `/replay`'s list, a hand's
+buttons), its lines match the stored journal; a hand in progress, a stranger and a forged
+button are refused with a clear toast."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot_harness import finished_game, open_table, rooms_of, running_bot, table_in
+
+from bot.tables.replays import cards_text
+from engine.replay import replays
+from sandbox.double import BotApiDouble
+from sandbox.testing import running_double
+from sandbox.views import MessageView
+
+STRANGER = "Only the players of that game and the members of its group can replay it."
+NOT_OVER = "That hand isn't over yet: nobody sees a hand before it ends."
+
+
+@asynccontextmanager
+async def running_double_and_bot(tmp_path: Path) -> AsyncIterator[tuple[BotApiDouble, Any]]:
+    async with running_double() as double, running_bot(double, tmp_path / "h.sqlite3") as app:
+        yield double, app
+
+
+def _text(double: BotApiDouble, chat_id: int, message_id: int) -> str:
+    message = double.chat_view(chat_id).message(message_id)
+    return (message.text or "") if message is not None else ""
+
+
+def _replay_text(double: BotApiDouble, chat_id: int) -> MessageView | None:
+    for message in reversed(double.chat_view(chat_id).bot_messages):
+        if (message.text or "").startswith("▶ Hand "):
+            return message
+    return None
+
+
+async def test_a_finished_hand_replays_as_text_and_matches_the_journal(tmp_path: Path) -> None:
+    async with running_double_and_bot(tmp_path) as (double, app):
+        ann = double.create_user("Ann", username="ann")
+        bob = double.create_user("Bob", username="bob")  # not in the group, never seated
+        group = double.create_group("Hearts", members=[ann])
+        await finished_game(double, app, group, [ann])
+        games = rooms_of(app).storage.games
+        (listed,) = await rooms_of(app).storage.standings.chat_games(group.id, None)
+        stored = await games.load_game(listed.game_id)
+        start, journal = await games.game_and_moves(stored.id)
+        (hand,) = replays(start, [move for move, _ in journal])
+        names = [s.display_name for s in stored.seats]
+
+        # ▶ Replay under the hand's result, in the group: a new message, the hand as text.
+        toast = await ann.press(group, None, "▶ Replay")
+        assert toast == "▶ Hand 1"
+        await double.wait_for(lambda: _replay_text(double, group.id) is not None, 5)
+        shown = _replay_text(double, group.id)
+        assert shown is not None and shown.text is not None
+        # Names are isolated (FSI…PDI) for right-to-left languages.
+        lines = shown.text.replace("\u2068", "").replace("\u2069", "").splitlines()
+        assert lines[0].startswith(f"▶ Hand 1 of game {stored.id}")
+        for seat, cards in enumerate(hand.deal):  # the deal, face up
+            assert f"{names[seat]}: {cards_text(cards)}" in lines
+        for trick in hand.tricks:  # each trick in one line: the cards in order, who took it
+            plays = ", ".join(f"{names[s]} {c.symbol}" for s, c in trick.plays)
+            taker = names[trick.winner]
+            assert f"{trick.number}. {plays} → {taker} ({trick.points})" in lines
+        assert len(shown.text) <= 4096
+
+        # /replay lists the game; its button lists the hands; a hand shows in that message.
+        await ann.send(group, "/replay")
+        await double.wait_for(lambda: double.chat_view(group.id).find("▶ Replays") is not None, 5)
+        listing = double.chat_view(group.id).find("▶ Replays")
+        assert listing is not None and f"Game {stored.id}: " in (listing.text or "")
+        await ann.press(group, listing.message_id, f"▶ Game {stored.id}")
+        listed = listing.message_id
+        await double.wait_for(lambda: "Choose a hand" in _text(double, group.id, listed), 5)
+        await ann.press(group, listing.message_id, "Hand 1")
+        await double.wait_for(lambda: _text(double, group.id, listed).startswith("▶ Hand 1"), 5)
+
+        # A stranger's forged press in their own DM is refused; so is a made-up game.
+        await bob.start_bot()
+        await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
+        dm_message = bob.dm_view().last()
+        assert dm_message is not None
+        said = await bob.press_forged(bob.dm, dm_message.message_id, f"rh:{stored.id}:1:n")
+        assert said == STRANGER
+        said = await bob.press_forged(bob.dm, dm_message.message_id, "rh:987654:1:n")
+        assert said == "That button isn't valid any more."
+        # Ann played it: in her DM she may replay it.
+        ann_dm = ann.dm_view().last()
+        assert ann_dm is not None
+        said = await ann.press_forged(ann.dm, ann_dm.message_id, f"rh:{stored.id}:1:n")
+        assert said == "▶ Hand 1"
+        await double.wait_for(lambda: _replay_text(double, ann.dm) is not None, 5)
+
+
+async def test_a_hand_in_progress_is_refused(tmp_path: Path) -> None:
+    async with running_double_and_bot(tmp_path) as (double, app):
+        ann = double.create_user("Ann", username="ann")
+        group = double.create_group("Hearts", members=[ann])
+        await ann.start_bot()
+        await double.wait_for(lambda: ann.dm_view().last() is not None, 5)
+        lobby = await open_table(double, ann, group, computers=3)
+        await ann.press(group, lobby, "▶ Start")
+        table = table_in(app, group)
+        await double.wait_for(lambda: table.game is not None, 5)
+        said = await ann.press_forged(group, lobby, f"rh:{table.id}:1:n")
+        assert said == NOT_OVER
+        said = await ann.press_forged(group, lobby, f"rg:{table.id}:0:")
+        assert said == "No hand of that game is over yet."
+        await ann.send(group, "/replay")
+        await double.wait_for(lambda: double.chat_view(group.id).find("▶ Replays") is not None, 5)
+        listing = double.chat_view(group.id).find("▶ Replays")
+        assert listing is not None
+        assert f"Game {table.id}: " in (listing.text or "") and not list(listing.all_buttons())
+
+
+async def test_replay_in_a_dm_points_to_the_group(tmp_path: Path) -> None:
+    async with running_double_and_bot(tmp_path) as (double, _):
+        ann = double.create_user("Ann", username="ann")
+        await ann.start_bot()
+        await ann.send(ann.dm, "/replay")
+        await double.wait_for(
+            lambda: double.chat_view(ann.dm).find("Send /replay in the group") is not None, 5
+        )

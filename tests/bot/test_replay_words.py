@@ -1,0 +1,71 @@
+"""A replay's words in every shipped language: each sentence translated, the names kept
+in their own direction, and the whole hand in one Telegram message for every table size."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.i18n import ENGLISH, FSI, LANGUAGES, PDI, translator
+from bot.tables.replays import hand_lines
+from bot.tables.seat_screen import Words
+from bot.telegram import draw
+from bot.telegram.fit import utf16_len
+from engine import Game, Move, Rules
+from engine.replay import HandReplay, replays
+from storage import StoredGame, StoredSeat
+
+NAMES = ["Ann", "Bob", "Chandra", "Dmitri", "Esperanza", "Farhad"]
+
+
+def _hand(rules: Rules, seed: int) -> HandReplay:
+    start = Game(rules, seed=seed)
+    game, rng, moves = start.copy(), random.Random(seed), []
+    while not game.hand_history:
+        if game.phase == "pass":
+            seat = game.waiting_for()[0]
+            move = Move.pass_cards(seat, rng.sample(game.hand(seat), 3))
+        elif game.phase == "moon":
+            move = Move.moon(game.waiting_for()[0], "add_to_others")
+        else:
+            assert game.current_player is not None
+            move = Move.play(game.current_player, rng.choice(game.legal_plays()))
+        move.apply(game)
+        moves.append(move)
+    return replays(start, moves)[0]
+
+
+def _stored(rules: Rules, names: list[str]) -> StoredGame:
+    seats = tuple(StoredSeat(s, "human", names[s], 1000 + s) for s in range(rules.players))
+    now = datetime.now(UTC)
+    return StoredGame(
+        7, -100, None, 1000, "finished", rules, seats, {}, None, 1, 0, [], 60, now, now, now
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_a_hand_in_every_language_fits_one_message(language: str, players: int) -> None:
+    rules = Rules(players=players, variant="two_player" if players == 2 else "standard")
+    hand = _hand(rules, players)
+    names = [name * 3 for name in NAMES]  # longer names than most
+    said = Words(tuple(hand_lines(_stored(rules, names), hand)))
+    text, _ = draw.words(translator(language), said)
+    english, _ = draw.words(translator(ENGLISH), said)
+    assert utf16_len(text) <= 4096
+    for name in names[:players]:
+        assert f"{FSI}{name}{PDI}" in text  # every name isolated, in every language
+    lines, english_lines = text.splitlines(), english.splitlines()
+    assert len(lines) == len(english_lines)
+    passes = 2 + len(hand.passes) if hand.passes else 0
+    moon = hand.shooter is not None
+    assert len(lines) == 3 + players + bool(hand.dead) + passes + 2 + len(hand.tricks) + 3 + moon
+    if language != ENGLISH:
+        # The sentences (the title, the three headings) are the language's own.
+        headings = ["<b>The deal</b>", "<b>The passes</b>", "<b>The tricks</b>"]
+        worded = [0, *(k for k, line in enumerate(english_lines) if line in headings)]
+        assert len(worded) == 3 + bool(hand.passes)
+        for k in worded:
+            assert lines[k] != english_lines[k], (language, english_lines[k])

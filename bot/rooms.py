@@ -22,6 +22,7 @@ from bot.core.runner import Runner
 from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.live.hub import LiveHub
+from bot.live.replay import PageReplays
 from bot.live.server import LiveServer
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
@@ -127,6 +128,7 @@ class Rooms:
             self.moves,
             self.coach,
             settings.webapp_trusted_proxies,
+            PageReplays(Replays(self.storage.games, self.storage.standings), self.coach),
         )
 
     async def resume(self) -> None:

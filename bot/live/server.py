@@ -45,6 +45,7 @@ from bot.languages import Languages
 from bot.live import commands, view
 from bot.live.hub import LiveHub, Page
 from bot.live.initdata import InitDataError, WebAppUser, validate
+from bot.live.replay import PageReplays
 from bot.tables.model import Table
 from bot.tables.parts import PLAIN, say
 from bot.tables.registry import TableRegistry
@@ -54,7 +55,13 @@ from storage.errors import StorageError
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
-FILES = {"": "table.html", "table.js": "table.js", "table.css": "table.css"}
+FILES = {
+    "": "table.html",
+    "table.js": "table.js",
+    "table.css": "table.css",
+    "replay.js": "replay.js",
+    "replay.css": "replay.css",
+}
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
 HELLO_TIMEOUT = 3.0
@@ -124,6 +131,7 @@ class LiveServer:
         moves: commands.SeatMoves,
         coach: commands.SeatHints,
         trusted_proxies: tuple[IPNetwork, ...] = LOOPBACK,
+        replays: PageReplays | None = None,
     ) -> None:
         self._token = token
         self.trusted_proxies = trusted_proxies
@@ -135,6 +143,8 @@ class LiveServer:
         self.games = games
         self.moves = moves
         self.coach = coach
+        self.replays = replays
+        """The ▶ Replay of a finished hand (`bot.live.replay`)."""
         self._silent: OrderedDict[int, tuple[web.Request, str]] = OrderedDict()
         """Connections that have not said hello yet, oldest first: by the id of their
         request, the request and its address."""
@@ -147,7 +157,9 @@ class LiveServer:
         app = web.Application(client_max_size=MAX_MESSAGE)
         base = self.path.rstrip("/")
         app.router.add_get(f"{base}/ws", self.socket)
-        app.router.add_get(f"{base}/{{name:(table\\.js|table\\.css)?}}", self.file)
+        app.router.add_get(
+            f"{base}/{{name:(table\\.js|table\\.css|replay\\.js|replay\\.css)?}}", self.file
+        )
         if base:
 
             async def slash(_: web.Request) -> web.StreamResponse:
@@ -362,6 +374,11 @@ class LiveServer:
                     continue
                 toast = await self._press(page, said.get("command"))
                 await self._answer(socket, page, said.get("id"), toast)
+            elif kind == "replay" and self.replays is not None:
+                if bucket.take():
+                    await self.replays.serve(page, said)
+                else:
+                    await self._answer(socket, page, said.get("id"), TOO_FAST)
 
     async def _press(self, page: Page, said: Any) -> Msg:
         """A command from the page, as its person, on the page's own table only."""

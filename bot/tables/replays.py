@@ -17,7 +17,7 @@ from bot.tables import render
 from bot.tables.parts import SUIT_ORDER, Joined, Name, Part, Strong, format_score
 from bot.tables.seat_screen import Button, ReplayGame, ReplayHand, Words
 from engine import Card
-from engine.replay import HandNotOver, HandReplay, hand_replay
+from engine.replay import HandNotOver, HandReplay, ReplayTrick, hand_replay
 from storage import GameNotFound, Journal, Standings, StoredGame
 
 GAMES_LISTED = 5
@@ -130,13 +130,61 @@ def _names(stored: StoredGame) -> Joined:
     return Joined(tuple(Name(s.display_name) for s in stored.seats), ", ")
 
 
+def seat_names(stored: StoredGame) -> list[str]:
+    """Each seat's name, by seat."""
+    return [s.display_name for s in stored.seats]
+
+
+def _name(names: list[str], seat: int) -> Part:
+    return Name(names[seat]) if seat < len(names) else "?"
+
+
+def plays_part(names: list[str], plays: tuple[tuple[int, Card], ...]) -> Joined:
+    """``Ann 2♣, Bob 5♣``: a trick's cards in the order played, with who played each."""
+    return Joined(tuple(Joined((_name(names, s), c.symbol), " ") for s, c in plays), ", ")
+
+
+def trick_line(names: list[str], trick: ReplayTrick) -> Msg:
+    """``3. Ann 2♣, Bob 5♣, … → Bob (1)``: a trick, who took it and its points."""
+    return msg(
+        "{number}. {plays} → {name} ({points})",
+        number=trick.number,
+        plays=plays_part(names, trick.plays),
+        name=_name(names, trick.winner),
+        points=format_score(trick.points),
+    )
+
+
+def pass_lines(names: list[str], hand: HandReplay) -> list[Part]:
+    """``Ann → Bob: Q♣ · 4♦ 3♦``, one line a pass."""
+    return [
+        Joined(
+            (Joined((_name(names, p.giver), _name(names, p.receiver)), " → "), cards_text(p.cards)),
+            ": ",
+        )
+        for p in hand.passes
+    ]
+
+
+def result_lines(names: list[str], hand: HandReplay) -> list[Part]:
+    """The moon if any, the hand's points, the standings after it."""
+    lines: list[Part] = []
+    if hand.shooter is not None:
+        lines.append(msg("🌕 {name} shot the moon!", name=_name(names, hand.shooter)))
+    points = Joined(
+        tuple(Joined((_name(names, s), format_score(p)), " ") for s, p in enumerate(hand.points))
+    )
+    totals = Joined(
+        tuple(Joined((_name(names, s), format_score(t)), " ") for s, t in enumerate(hand.totals))
+    )
+    lines.append(msg("✋ <b>Hand {hand}</b>: {points}", hand=hand.hand_number, points=points))
+    lines.append(msg("Standings: {totals}", totals=totals))
+    return lines
+
+
 def hand_lines(stored: StoredGame, hand: HandReplay) -> list[Part]:
     """A hand as a short text: the deal, the passes, one line per trick, the points."""
-    seats = stored.seats
-
-    def name(seat: int) -> Part:
-        return Name(seats[seat].display_name) if seat < len(seats) else "?"
-
+    names = seat_names(stored)
     lines: list[Part] = [
         msg(
             "▶ <b>Hand {hand}</b> of game {game} · {direction}",
@@ -148,37 +196,16 @@ def hand_lines(stored: StoredGame, hand: HandReplay) -> list[Part]:
         Strong(msg("The deal")),
     ]
     lines.extend(
-        Joined((Strong(name(s)), cards_text(cards)), ": ") for s, cards in enumerate(hand.deal)
+        Joined((Strong(_name(names, s)), cards_text(cards)), ": ")
+        for s, cards in enumerate(hand.deal)
     )
     if hand.dead:
         lines.append(msg("Dead cards: {cards}", cards=cards_text(hand.dead)))
     if hand.passes:
         lines.extend(("", Strong(msg("The passes"))))
-        lines.extend(
-            Joined((Joined((name(p.giver), name(p.receiver)), " → "), cards_text(p.cards)), ": ")
-            for p in hand.passes
-        )
+        lines.extend(pass_lines(names, hand))
     lines.extend(("", Strong(msg("The tricks"))))
-    for trick in hand.tricks:
-        plays = Joined(tuple(Joined((name(s), c.symbol), " ") for s, c in trick.plays), ", ")
-        lines.append(
-            msg(
-                "{number}. {plays} → {name} ({points})",
-                number=trick.number,
-                plays=plays,
-                name=name(trick.winner),
-                points=format_score(trick.points),
-            )
-        )
+    lines.extend(trick_line(names, trick) for trick in hand.tricks)
     lines.append("")
-    if hand.shooter is not None:
-        lines.append(msg("🌕 {name} shot the moon!", name=name(hand.shooter)))
-    points = Joined(
-        tuple(Joined((name(s), format_score(p)), " ") for s, p in enumerate(hand.points))
-    )
-    totals = Joined(
-        tuple(Joined((name(s), format_score(t)), " ") for s, t in enumerate(hand.totals))
-    )
-    lines.append(msg("✋ <b>Hand {hand}</b>: {points}", hand=hand.hand_number, points=points))
-    lines.append(msg("Standings: {totals}", totals=totals))
+    lines.extend(result_lines(names, hand))
     return lines

@@ -113,6 +113,8 @@
       const before = state;
       state = said;
       draw(before);
+    } else if ((said.t === "replay" || said.t === "marks") && window.HeartsReplay) {
+      window.HeartsReplay.received(said);
     } else if (said.t === "answer") {
       if (said.text) toast(said.text);
     } else if (said.t === "refused") {
@@ -132,6 +134,10 @@
     pressId += 1;
     const command = { type, game: state.game, hand: state.hand, ...more };
     socket.send(JSON.stringify({ t: "press", id: pressId, command }));
+  }
+  function sendJson(said) {
+    if (!socket || socket.readyState !== 1) return toast(words.reconnecting || "…");
+    socket.send(JSON.stringify(said));
   }
   function toast(text) {
     const box = $("toast");
@@ -251,6 +257,7 @@
     const last = hands[hands.length - 1];
     banner.textContent = `✋ ${words.hand} ${last.hand}: ` + state.seats
       .map((seat, i) => `${seat.name} ${last.points[i]}`).join(" · ");
+    if (window.HeartsReplay) banner.append(" ", window.HeartsReplay.button(last.hand));
     banner.hidden = false;
   }
 
@@ -345,6 +352,7 @@
       $("panel-title").textContent = words.scores;
       body.append(scoresTable());
       if (state.history.hands.length) body.append(chart());
+      if (state.history.hands.length && window.HeartsReplay) body.append(window.HeartsReplay.row(state));
       body.append(...verifyRow());
     }
     $("panel").hidden = false;
@@ -495,6 +503,8 @@
 
   function start() {
     applyTheme();
+    // ▶ Replay (replay.js) asks over this connection and draws cards as the table does.
+    if (window.HeartsReplay) window.HeartsReplay.attach({ send: sendJson, cardFace, game: () => state && state.game });
     const app = webApp();
     if (app) {
       app.ready();

@@ -393,6 +393,7 @@ def wire_handlers(rooms: Rooms) -> Handlers:
             rooms.tournaments.scores_text,
             rooms.language_menu,
             rooms.outbox,
+            replays.scores_button,
         ),
         events=EventCommand(replies, rooms.tournaments),
         buttons=Buttons(

@@ -71,6 +71,14 @@ class Replays:
                 rows.append((Button(label, ReplayGame(table.game_id)),))
         return Words(tuple(lines), tuple(rows))
 
+    async def latest(self, chat_id: int, thread_id: int | None) -> Words | None:
+        """▶ Replay for the chat's latest game (the one `/scores` shows), once a hand of
+        it is over; None before."""
+        found = await self.standings.chat_games(chat_id, thread_id, 1)
+        if not found or not found[0].hands:
+            return None
+        return Words((), ((Button(msg("▶ Replay"), ReplayGame(found[0].game_id)),),))
+
     async def game(self, game_id: int, person: Person, chat_id: int | None) -> Words:
         """A game's finished hands, a button each."""
         stored = await self._allowed(game_id, person, chat_id)

@@ -16,7 +16,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from telegram import Chat, Update
+from telegram import Chat, InlineKeyboardMarkup, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
@@ -87,7 +87,12 @@ class Replies:
         self.languages = languages
 
     def reply(
-        self, update: Update, said: str | Msg, *, photo: bytes | None = None
+        self,
+        update: Update,
+        said: str | Msg,
+        *,
+        photo: bytes | None = None,
+        markup: InlineKeyboardMarkup | None = None,
     ) -> asyncio.Task[int | None] | None:
         """Answer a command in its chat (and topic) without waiting for the chat's pace.
 
@@ -102,10 +107,10 @@ class Replies:
         text = say(tr, said, HTML) if isinstance(said, Msg) else tr(said)
         slot = _reply_slot.get()
         if slot is not None and not slot.used:
-            slot.post(text, thread_id=thread_of(update), photo=photo)
+            slot.post(text, markup, thread_id=thread_of(update), photo=photo)
             return slot.sent
         return self.outbox.post(
-            chat.id, text, thread_id=thread_of(update), priority=URGENT, photo=photo
+            chat.id, text, markup, thread_id=thread_of(update), priority=URGENT, photo=photo
         )
 
     async def gated(
@@ -140,6 +145,10 @@ class Replies:
             _reply_slot.reset(token)
             if slot is not None:
                 slot.release()
+
+
+ReplayMarkup = Callable[[int, int | None], Awaitable[InlineKeyboardMarkup | None]]
+"""A chat's ▶ Replay button for its latest game with a hand over, if any."""
 
 
 class Answering(Protocol):
@@ -317,6 +326,7 @@ class PeopleCommands:
         event_scores: Callable[[Tr, int], Awaitable[str]],
         language_menu: LanguageMenu,
         outbox: Outbox,
+        replay_button: ReplayMarkup | None = None,
     ) -> None:
         self.replies = replies
         self.languages = languages
@@ -325,6 +335,8 @@ class PeopleCommands:
         self.event_scores = event_scores
         self.language_menu = language_menu
         self.outbox = outbox
+        self.replay_button = replay_button
+        """▶ Replay under /scores, for the game it shows (`bot.telegram.replaying`)."""
 
     @command
     async def scores(self, update: Update, context: HeartsContext) -> None:
@@ -344,7 +356,10 @@ class PeopleCommands:
             draw.lines(tr, await self.ratings.board_lines(chat.id)),
             await self.event_scores(tr, chat.id),
         ]
-        self.replies.reply(update, "\n\n".join(p for p in parts if p))
+        markup = None
+        if self.replay_button is not None:
+            markup = await self.replay_button(chat.id, thread_of(update))
+        self.replies.reply(update, "\n\n".join(p for p in parts if p), markup=markup)
 
     @command
     async def rating(self, update: Update, context: HeartsContext) -> None:

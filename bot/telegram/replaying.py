@@ -48,6 +48,13 @@ class ReplayChat:
         text, markup = self._draw(chat.id, said)
         self.outbox.post(chat.id, text, markup, thread_id=thread, priority=URGENT)
 
+    async def scores_button(
+        self, chat_id: int, thread_id: int | None
+    ) -> InlineKeyboardMarkup | None:
+        """▶ Replay under `/scores`, for the chat's latest game with a hand over."""
+        said = await self.replays.latest(chat_id, thread_id)
+        return None if said is None else self._draw(chat_id, said)[1]
+
     async def game(
         self, game_id: int, person: Person, chat_id: int | None, message_id: int | None
     ) -> Msg:

@@ -81,6 +81,15 @@ async def test_a_finished_hand_replays_as_text_and_matches_the_journal(tmp_path:
         await ann.press(group, listing.message_id, "Hand 1")
         await double.wait_for(lambda: _text(double, group.id, listed).startswith("▶ Hand 1"), 5)
 
+        # /scores shows the last game, with its ▶ Replay.
+        await ann.send(group, "/scores")
+        await double.wait_for(lambda: double.chat_view(group.id).find("leaderboard") is not None, 5)
+        scores = double.chat_view(group.id).find("leaderboard")
+        assert scores is not None and scores.button("▶ Replay") is not None
+        await ann.press(group, scores.message_id, "▶ Replay")
+        shown_id = scores.message_id
+        await double.wait_for(lambda: "Choose a hand" in _text(double, group.id, shown_id), 5)
+
         # A stranger's forged press in their own DM is refused; so is a made-up game.
         await bob.start_bot()
         await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
@@ -117,6 +126,10 @@ async def test_a_hand_in_progress_is_refused(tmp_path: Path) -> None:
         listing = double.chat_view(group.id).find("▶ Replays")
         assert listing is not None
         assert f"Game {table.id}: " in (listing.text or "") and not list(listing.all_buttons())
+        await ann.send(group, "/scores")
+        await double.wait_for(lambda: double.chat_view(group.id).find("This game") is not None, 5)
+        scores = double.chat_view(group.id).find("This game")
+        assert scores is not None and not list(scores.all_buttons())  # no hand over yet
 
 
 async def test_replay_in_a_dm_points_to_the_group(tmp_path: Path) -> None:

@@ -362,6 +362,8 @@ def wire_handlers(rooms: Rooms) -> Handlers:
         Replays(rooms.storage.games, rooms.storage.standings),
         rooms.languages,
         rooms.outbox,
+        rooms.lobby.config.bot_username,
+        rooms.lobby.config.webapp_url,
     )
     targets = Targets(
         lobby=rooms.lobby,

@@ -461,7 +461,8 @@ def _game_asked(said: dict[str, Any], user: WebAppUser) -> int | None:
         return int(asked)
     if asked not in (None, ""):
         raise ValueError(f"game {str(asked)[:20]!r}")
-    start = user.start_param or ""
-    if start.startswith("g") and _GAME_ID.fullmatch(start[1:]):
-        return int(start[1:])
+    # ``g<game>``, or ``g<game>r<hand>`` (a hand's replay, which the page opens itself).
+    game, _, _ = (user.start_param or "").partition("r")
+    if game.startswith("g") and _GAME_ID.fullmatch(game[1:]):
+        return int(game[1:])
     return None

@@ -8,11 +8,14 @@ the group's) in a new message of that chat. The text fits one message (`fit`).
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardMarkup, Update
+from urllib.parse import urlencode
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppInfo
 
 from bot.basics import Person
 from bot.i18n import Msg, msg
 from bot.languages import Languages
+from bot.tables.parts import PLAIN, say
 from bot.tables.replays import Replays
 from bot.tables.seat_screen import Words
 from bot.telegram import draw
@@ -27,12 +30,21 @@ class ReplayChat:
     """`/replay` and the replay buttons, answered in the chat they came from."""
 
     def __init__(
-        self, replies: Replies, replays: Replays, languages: Languages, outbox: Outbox
+        self,
+        replies: Replies,
+        replays: Replays,
+        languages: Languages,
+        outbox: Outbox,
+        bot_username: str = "",
+        webapp: str | None = None,
     ) -> None:
         self.replies = replies
         self.replays = replays
         self.languages = languages
         self.outbox = outbox
+        self.bot_username = bot_username
+        self.webapp = webapp
+        """The table page's address (``WEBAPP_URL``): a hand's replay opens there too."""
 
     @command
     async def replay(self, update: Update, context: HeartsContext) -> None:
@@ -74,17 +86,41 @@ class ReplayChat:
     ) -> Msg:
         """▶ Hand n: the hand as text, in the message pressed or (under a result) a new one."""
         said = await self.replays.text(game_id, hand, person, chat_id)
-        self._show(chat_id, None if new else message_id, said)
+        self._show(chat_id, None if new else message_id, said, (game_id, hand))
         return msg("▶ Hand {hand}", hand=hand)
 
-    def _show(self, chat_id: int | None, message_id: int | None, said: Words) -> None:
+    def _show(
+        self,
+        chat_id: int | None,
+        message_id: int | None,
+        said: Words,
+        on_page: tuple[int, int] | None = None,
+    ) -> None:
         if chat_id is None:
             return
         text, markup = self._draw(chat_id, said)
+        if on_page is not None and self.webapp is not None:
+            markup = self._with_page(chat_id, markup, *on_page)
         if message_id is None:
             self.outbox.post(chat_id, text, markup, priority=URGENT)
         else:
             self.outbox.edit(chat_id, message_id, text, markup, priority=URGENT)
+
+    def _with_page(
+        self, chat_id: int, markup: InlineKeyboardMarkup | None, game_id: int, hand: int
+    ) -> InlineKeyboardMarkup:
+        """The hand's replay on the table page, a button away: the bot's main Mini App
+        in a group (``startapp=g<game>r<hand>``), the page itself in a DM."""
+        assert self.webapp is not None
+        label = say(self.languages.chat(chat_id), msg("🃏 Open table"), PLAIN)
+        if chat_id < 0:
+            url = f"https://t.me/{self.bot_username}?startapp=g{game_id}r{hand}"
+            button = InlineKeyboardButton(label, url=url)
+        else:
+            address = f"{self.webapp}?{urlencode({'g': game_id, 'r': hand})}"
+            button = InlineKeyboardButton(label, web_app=WebAppInfo(address))
+        rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+        return InlineKeyboardMarkup([*rows, [button]])
 
     def _draw(self, chat_id: int, said: Words) -> tuple[str, InlineKeyboardMarkup | None]:
         text, markup = draw.words(self.languages.chat(chat_id), said)

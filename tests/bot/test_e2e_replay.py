@@ -23,8 +23,13 @@ NOT_OVER = "That hand isn't over yet: nobody sees a hand before it ends."
 
 
 @asynccontextmanager
-async def running_double_and_bot(tmp_path: Path) -> AsyncIterator[tuple[BotApiDouble, Any]]:
-    async with running_double() as double, running_bot(double, tmp_path / "h.sqlite3") as app:
+async def running_double_and_bot(
+    tmp_path: Path, *, pages: bool = False
+) -> AsyncIterator[tuple[BotApiDouble, Any]]:
+    async with (
+        running_double() as double,
+        running_bot(double, tmp_path / "h.sqlite3", pages=pages) as app,
+    ):
         yield double, app
 
 
@@ -140,3 +145,31 @@ async def test_replay_in_a_dm_points_to_the_group(tmp_path: Path) -> None:
         await double.wait_for(
             lambda: double.chat_view(ann.dm).find("Send /replay in the group") is not None, 5
         )
+
+
+async def test_with_the_table_page_a_replay_opens_there_too(tmp_path: Path) -> None:
+    async with running_double_and_bot(tmp_path, pages=True) as (double, app):
+        ann = double.create_user("Ann", username="ann")
+        group = double.create_group("Hearts", members=[ann])
+        await finished_game(double, app, group, [ann])
+        (listed,) = await rooms_of(app).storage.standings.chat_games(group.id, None)
+        game = listed.game_id
+        await ann.press(group, None, "▶ Replay")
+        await double.wait_for(lambda: _replay_text(double, group.id) is not None, 5)
+        shown = _replay_text(double, group.id)
+        assert shown is not None
+        # In the group: the bot's main Mini App, at this hand (a group has no web_app button).
+        link = shown.button("🃏 Open table")
+        assert (
+            link is not None and link.url == f"https://t.me/{app.bot.username}?startapp=g{game}r1"
+        )
+        ann_dm = ann.dm_view().last()
+        assert ann_dm is not None
+        await ann.press_forged(ann.dm, ann_dm.message_id, f"rh:{game}:1:n")
+        await double.wait_for(lambda: _replay_text(double, ann.dm) is not None, 5)
+        in_dm = _replay_text(double, ann.dm)
+        assert in_dm is not None
+        stored = double.stored_message(ann.dm, in_dm.message_id)
+        assert stored is not None and stored.reply_markup is not None
+        pages = [b for row in stored.reply_markup["inline_keyboard"] for b in row if "web_app" in b]
+        assert [b["web_app"]["url"].split("/app/")[1] for b in pages] == [f"?g={game}&r=1"]

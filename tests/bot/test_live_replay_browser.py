@@ -135,6 +135,11 @@ async def test_a_replay_steps_through_a_finished_hand_as_the_journal_has_it(
                 "() => document.getElementById('replay-review').innerText.includes("
                 "'nothing of yours to review')"
             )
+            # The chat's "open table" of a replay (``?r=1``) opens the page at that hand.
+            await page.goto(page_address(f"{url}?g={table.id}&r=1", data, LIGHT))
+            await page.wait_for_selector("#replay:not([hidden])")
+            shown = await at_frame(page, 0)
+            assert shown["hands"] == expected(steps[0])["hands"]
             ARTIFACTS.mkdir(exist_ok=True)
             await page.screenshot(path=str(ARTIFACTS / "replay.png"))
             await browser.close()

@@ -163,9 +163,28 @@
     }
   }
 
+  // A hand's replay opened from the chat: ``?r=<hand>`` (a DM's button) or the Mini App's
+  // ``g<game>r<hand>`` (the group's link); asked once, when the table's first state came.
+  function wanted() {
+    const asked = new URLSearchParams(location.search).get("r");
+    const app = window.Telegram && window.Telegram.WebApp;
+    const start = (app && app.initDataUnsafe && app.initDataUnsafe.start_param) ||
+      new URLSearchParams(location.hash.slice(1)).get("tgWebAppStartParam") || "";
+    const found = asked || (start.match(/^g[0-9]+r([0-9]+)$/) || [])[1];
+    return found ? Number(found) : null;
+  }
+  let opened = false;
+  function seen(state) {
+    if (opened) return;
+    opened = true;
+    const hand = wanted();
+    if (hand && hand > 0) ask(hand);
+  }
+
   window.HeartsReplay = {
     attach(table) { page = table; },
     ask,
+    seen,
     row,
     button,
     received,

@@ -113,6 +113,7 @@
       const before = state;
       state = said;
       draw(before);
+      if (window.HeartsReplay) window.HeartsReplay.seen(state);
     } else if ((said.t === "replay" || said.t === "marks") && window.HeartsReplay) {
       window.HeartsReplay.received(said);
     } else if (said.t === "answer") {

@@ -321,6 +321,19 @@ class Standings:
         )
         return [await self.game_table(game_id) for (game_id,) in rows]
 
+    async def tournament_playing(self, tournament_id: int) -> bool:
+        """Whether a table of the tournament is still open (a lobby, or a game being
+        played): its deals may be another table's, so none of its hands is shown yet."""
+        rows = await self._db.read(
+            select(games.c.id)
+            .where(
+                games.c.tournament_id == tournament_id,
+                games.c.status.in_(("lobby", "active")),
+            )
+            .limit(1)
+        )
+        return bool(rows)
+
     async def standings(
         self,
         chat_id: int | None = None,

@@ -3,7 +3,8 @@ a hand as a short text (the deal face up, the passes, each trick in one line wit
 it and its points, the hand's points and the moon), built from the stored journal
 (`engine.replay`), so it works after a restart and for games from before replays.
 
-Who may replay: the members of the game's group, and its players. A press or a command in
+Who may replay: the members of the game's group, and its players; a tournament's hands
+once all its tables have finished (they may share their deals). A press or a command in
 the game's own group is a member's (Telegram shows a group's messages, and so its buttons,
 only to its members); anywhere else (a DM, the table page) only a person seated at that
 game may. A hand in progress is refused everywhere: nobody sees a hand before it is over.
@@ -28,6 +29,9 @@ NOT_VALID = msg("That button isn't valid any more.")
 NOT_YOURS = msg("Only the players of that game and the members of its group can replay it.")
 NOT_OVER = msg("That hand isn't over yet: nobody sees a hand before it ends.")
 NONE_OVER = msg("No hand of that game is over yet.")
+TOURNAMENT_PLAYING = msg(
+    "A tournament's hands can be replayed once every one of its tables has finished."
+)
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
@@ -131,6 +135,11 @@ class Replays:
             raise UserError(NOT_VALID)
         if chat_id != stored.chat_id and stored.seat_of(person.id) is None:
             raise UserError(NOT_YOURS)
+        # A tournament's tables may share their deals (duplicate deals): a hand over at one
+        # may be in play at another.
+        tournament = stored.tournament_id
+        if tournament is not None and await self.standings.tournament_playing(tournament):
+            raise UserError(TOURNAMENT_PLAYING)
         return stored
 
 

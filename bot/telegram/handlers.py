@@ -434,6 +434,7 @@ HELP = msg(
     "/start — start the game (host or admin)\n"
     "/cancel — cancel the table (host or admin)\n"
     "/scores — this game and the all-time leaderboard\n"
+    "/replay — replay the hands of the last games\n"
     "/stats — your own record (in a DM)\n"
     "/rating — your rating, here and overall\n"
     "/rules — the rules of this table\n"

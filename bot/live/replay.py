@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import OrderedDict
 from typing import Any, Protocol
 
 from bot.basics import Person, UserError
@@ -42,6 +43,8 @@ from storage.errors import StorageError
 log = logging.getLogger(__name__)
 
 Json = dict[str, Any]
+REVIEWS_KEPT = 256
+"""Reviews kept for replays opened again."""
 
 
 class ReviewMarks(Protocol):
@@ -57,6 +60,9 @@ class PageReplays:
         self.replays = replays
         self.coach = coach
         self._reviews: set[asyncio.Task[None]] = set()
+        self._found: OrderedDict[tuple[int, int, int], tuple[bool, list[Finding]]] = OrderedDict()
+        """The reviews thought out, newest last (a finished hand's never changes): opening
+        a replay again costs the worker pool nothing."""
 
     async def serve(self, page: Page, said: Json) -> None:
         """Answer one request of the page, then (for the reader's own seat) its marks."""
@@ -97,8 +103,15 @@ class PageReplays:
         return answer, hand if marked else None
 
     async def _marks(self, page: Page, hand: HandReplay) -> None:
+        key = (page.table.id, page.seat, hand.hand_number)
         try:
-            decided, found = await self.coach.findings(page.table.id, page.seat, hand.hand_number)
+            known = self._found.get(key)
+            if known is None:
+                known = await self.coach.findings(*key)
+                self._found[key] = known
+                while len(self._found) > REVIEWS_KEPT:
+                    self._found.popitem(last=False)
+            decided, found = known
         except UserError as error:
             await _send(
                 page,

@@ -98,6 +98,17 @@ async def test_a_replay_steps_through_a_finished_hand_as_the_journal_has_it(
             )
             assert await page.query_selector("#replay") is None
 
+            # Ann passes on the page herself: the coach reviews that choice of hers.
+            game = table.game
+            assert game is not None
+            seat = table.seat_of(ann.id)
+            assert seat is not None
+            passed = [c.code for c in game.hand(seat)[:3]]
+            for code in passed:
+                await page.click(f'#cards .card[data-code="{code}"]')
+                await page.wait_for_selector(f'#cards .card.chosen[data-code="{code}"]')
+            await page.click("#pass:not([disabled])")
+            await double.wait_for(lambda: game.phase != "pass" or game.has_passed(seat), 5)
             await ann.send(group, "/leave")
             await double.wait_for(lambda: table.status == "finished", 60)
             games = rooms_of(app).storage.games
@@ -130,11 +141,24 @@ async def test_a_replay_steps_through_a_finished_hand_as_the_journal_has_it(
             shown = await at_frame(page, five)
             assert shown["winner"] == [hand.tricks[4].winner]
             assert len(shown["table"]) == len(hand.tricks[4].plays)
-            # Ann's seat was played by a computer: the coach says there is nothing to mark.
+            # The coach's review of Ann's one choice, her pass: the cards it found costly
+            # are marked in the deal, or it was well played.
             await page.wait_for_function(
-                "() => document.getElementById('replay-review').innerText.includes("
-                "'nothing of yours to review')"
+                "() => document.getElementById('replay-review').innerText.length > 0",
+                timeout=60000,
             )
+            review = await page.inner_text("#replay-review")
+            await page.click("#replay-first")
+            await at_frame(page, 0)
+            mistakes = await page.eval_on_selector_all(
+                "#replay-hands .card.mistake", "(cards) => cards.map((c) => c.dataset.code)"
+            )
+            if "well played" in review:
+                assert mistakes == []
+            else:
+                assert "The pass: you passed" in review, review
+                # The cards of hers the expert would have kept.
+                assert mistakes and set(mistakes) <= set(passed), (mistakes, passed)
             # The chat's "open table" of a replay (``?r=1``) opens the page at that hand.
             await page.goto(page_address(f"{url}?g={table.id}&r=1", data, LIGHT))
             await page.wait_for_selector("#replay:not([hidden])")

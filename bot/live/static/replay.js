@@ -101,7 +101,7 @@
 
   function marked(frame, seat, code) {
     if (!marks || seat !== shown.you) return null;
-    return marks.marks.find((m) => m.mine.includes(code) &&
+    return marks.marks.find((m) => m.mine.includes(code) && !m.expert.includes(code) &&
       (m.trick === 0 ? frame.step === "deal" : m.trick === frame.trick)) || null;
   }
 

@@ -117,8 +117,7 @@ async def test_a_replay_steps_through_a_finished_hand_as_the_journal_has_it(
             steps = frames(hand)
 
             # The game is over: the scores panel offers its hand; ▶ opens the replay.
-            # The game is over: the page opened again shows its scores, with its hand.
-            await page.reload()
+            # The game is over: the open page shows its scores, with its hand.
             await page.click('#replays button[data-hand="1"]')
             await page.wait_for_selector("#replay:not([hidden])")
             shown = await at_frame(page, 0)

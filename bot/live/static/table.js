@@ -109,7 +109,8 @@
       $("panel-close").title = words.close;
       showConnection("");
     } else if (said.t === "state") {
-      if (state && state.game === said.game && said.version < state.version) return;
+      // A game that ended is never stale (its table is let go, and its version with it).
+      if (state && state.game === said.game && said.version < state.version && !said.ended) return;
       const before = state;
       state = said;
       draw(before);

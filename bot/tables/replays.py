@@ -105,14 +105,22 @@ class Replays:
     ) -> tuple[StoredGame, HandReplay]:
         """A finished hand of the game, face up; refuses a stranger and a hand not over."""
         stored = await self._allowed(game_id, person, chat_id)
+        assert stored.game is not None
+        if not 1 <= number <= len(stored.game.hand_history):
+            playing = stored.status == "active" and number == stored.game.hand_number
+            no_such = msg("There is no hand {hand} in this game.", hand=number)
+            raise UserError(NOT_OVER if playing else no_such)
         start, journal = await self.games.game_and_moves(game_id)
         try:
             return stored, hand_replay(start, [move for move, _ in journal], number)
         except HandNotOver:
             raise UserError(NOT_OVER) from None
 
-    async def text(self, game_id: int, number: int, person: Person, chat_id: int | None) -> Words:
-        """A finished hand as a short text, with buttons to the hands beside it."""
+    async def text(
+        self, game_id: int, number: int, person: Person, chat_id: int | None
+    ) -> tuple[Words, int | None]:
+        """A finished hand as a short text, with buttons to the hands beside it; and the
+        forum topic of the game's group (None: none)."""
         stored, hand = await self.hand(game_id, number, person, chat_id)
         assert stored.game is not None
         last = len(stored.game.hand_history)
@@ -124,7 +132,7 @@ class Replays:
             on = msg("Hand {hand} »", hand=number + 1)
             nav.append(Button(on, ReplayHand(game_id, number + 1)))
         rows = (tuple(nav),) if nav else ()
-        return Words(tuple(hand_lines(stored, hand)), rows)
+        return Words(tuple(hand_lines(stored, hand)), rows), stored.thread_id
 
     async def _allowed(self, game_id: int, person: Person, chat_id: int | None) -> StoredGame:
         try:

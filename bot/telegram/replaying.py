@@ -85,8 +85,9 @@ class ReplayChat:
         message_id: int | None,
     ) -> Msg:
         """▶ Hand n: the hand as text, in the message pressed or (under a result) a new one."""
-        said = await self.replays.text(game_id, hand, person, chat_id)
-        self._show(chat_id, None if new else message_id, said, (game_id, hand))
+        said, topic = await self.replays.text(game_id, hand, person, chat_id)
+        thread = topic if chat_id is not None and chat_id < 0 else None
+        self._show(chat_id, None if new else message_id, said, (game_id, hand), thread)
         return msg("▶ Hand {hand}", hand=hand)
 
     def _show(
@@ -95,6 +96,7 @@ class ReplayChat:
         message_id: int | None,
         said: Words,
         on_page: tuple[int, int] | None = None,
+        thread_id: int | None = None,
     ) -> None:
         if chat_id is None:
             return
@@ -102,7 +104,7 @@ class ReplayChat:
         if on_page is not None and self.webapp is not None:
             markup = self._with_page(chat_id, markup, *on_page)
         if message_id is None:
-            self.outbox.post(chat_id, text, markup, priority=URGENT)
+            self.outbox.post(chat_id, text, markup, thread_id, priority=URGENT)
         else:
             self.outbox.edit(chat_id, message_id, text, markup, priority=URGENT)
 

@@ -13,10 +13,12 @@ from typing import Any
 from bot_harness import finished_game, open_table, rooms_of, running_bot, table_in
 
 from bot.tables.replays import cards_text
+from engine import Rules
 from engine.replay import replays
 from sandbox.double import BotApiDouble
 from sandbox.testing import running_double
 from sandbox.views import MessageView
+from storage import ChatSettings
 
 STRANGER = "Only the players of that game and the members of its group can replay it."
 NOT_OVER = "That hand isn't over yet: nobody sees a hand before it ends."
@@ -104,6 +106,8 @@ async def test_a_finished_hand_replays_as_text_and_matches_the_journal(tmp_path:
         assert said == STRANGER
         said = await bob.press_forged(bob.dm, dm_message.message_id, "rh:987654:1:n")
         assert said == "That button isn't valid any more."
+        said = await ann.press_forged(group, listed, f"rh:{stored.id}:7:")
+        assert said == "There is no hand 7 in this game."
         # Ann played it: in her DM she may replay it.
         ann_dm = ann.dm_view().last()
         assert ann_dm is not None
@@ -173,3 +177,41 @@ async def test_with_the_table_page_a_replay_opens_there_too(tmp_path: Path) -> N
         assert stored is not None and stored.reply_markup is not None
         pages = [b for row in stored.reply_markup["inline_keyboard"] for b in row if "web_app" in b]
         assert [b["web_app"]["url"].split("/app/")[1] for b in pages] == [f"?g={game}&r=1"]
+
+
+async def test_in_a_forum_topic_replays_stay_in_the_topic(tmp_path: Path) -> None:
+    async with running_double_and_bot(tmp_path) as (double, app):
+        ann = double.create_user("Ann", username="ann")
+        group = double.create_group("Forum", members=[ann], forum=True)
+        topic = group.create_topic("Card games", by=ann)
+        await ann.start_bot()
+        await double.wait_for(lambda: ann.dm_view().last() is not None, 5)
+        await rooms_of(app).storage.people.save_chat_settings(
+            ChatSettings(group.id, rules=Rules(target=1, ties="share").to_dict())
+        )
+        await ann.send(group, "/newgame", thread_id=topic)
+        lobby = await double.wait_for(
+            lambda: next((m for m in double.chat_view(group.id).bot_messages if m.buttons), None),
+            5,
+        )
+        for _ in range(3):
+            await ann.press(group, lobby.message_id, "🤖 Add computer")
+        await ann.press(group, lobby.message_id, "▶ Start")
+        table = table_in(app, group)
+        await double.wait_for(lambda: table.game is not None, 5)
+        await ann.send(group, "/leave", thread_id=topic)
+        await double.wait_for(lambda: table.status == "finished", 60)
+        await ann.press(group, None, "▶ Replay")
+        await double.wait_for(lambda: _replay_text(double, group.id) is not None, 5)
+        shown = _replay_text(double, group.id)
+        assert shown is not None and shown.thread_id == topic
+        # /replay lists the topic's games in the topic, and none in the general chat.
+        await ann.send(group, "/replay")
+        await double.wait_for(
+            lambda: double.chat_view(group.id).find("No game has been played here") is not None, 5
+        )
+        await ann.send(group, "/replay", thread_id=topic)
+        await double.wait_for(lambda: double.chat_view(group.id).find("▶ Replays") is not None, 5)
+        listing = double.chat_view(group.id).find("▶ Replays")
+        assert listing is not None and listing.thread_id == topic
+        assert f"Game {table.id}: " in (listing.text or "")

@@ -72,6 +72,10 @@ async def test_members_in_the_group_and_players_anywhere(store: Storage) -> None
     # Hand 2 is being played: refused to everyone, its players too.
     assert await _refused(replays.hand(game_id, 2, player, GROUP)) == NOT_OVER.message
     assert await _refused(replays.text(game_id, 2, player, player.id)) == NOT_OVER.message
+    # A hand that never was, or not yet dealt: said so.
+    for number in (3, 0, 999):
+        said = await _refused(replays.hand(game_id, number, player, GROUP))
+        assert said == "There is no hand {hand} in this game."
 
 
 async def test_a_tournaments_hands_wait_for_all_its_tables(store: Storage) -> None:

@@ -215,3 +215,27 @@ async def test_in_a_forum_topic_replays_stay_in_the_topic(tmp_path: Path) -> Non
         listing = double.chat_view(group.id).find("▶ Replays")
         assert listing is not None and listing.thread_id == topic
         assert f"Game {table.id}: " in (listing.text or "")
+
+
+async def test_a_replay_after_a_restart_comes_from_the_journal(tmp_path: Path) -> None:
+    database = tmp_path / "hearts.sqlite3"
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        group = double.create_group("Hearts", members=[ann])
+        async with running_bot(double, database) as app:
+            await finished_game(double, app, group, [ann])
+            (listed,) = await rooms_of(app).storage.standings.chat_games(group.id, None)
+        async with running_bot(double, database) as app:
+            assert rooms_of(app).registry.get(listed.game_id) is None  # nothing in memory
+            await ann.send(group, "/replay")
+            await double.wait_for(
+                lambda: double.chat_view(group.id).find("▶ Replays") is not None, 5
+            )
+            listing = double.chat_view(group.id).find("▶ Replays")
+            assert listing is not None
+            shown = listing.message_id
+            await ann.press(group, shown, f"▶ Game {listed.game_id}")
+            await double.wait_for(lambda: "Choose a hand" in _text(double, group.id, shown), 5)
+            await ann.press(group, shown, "Hand 1")
+            await double.wait_for(lambda: _text(double, group.id, shown).startswith("▶ Hand 1"), 5)
+            assert "The tricks" in _text(double, group.id, shown)

@@ -108,10 +108,8 @@ async def test_a_finished_hand_replays_as_text_and_matches_the_journal(tmp_path:
         assert said == "That button isn't valid any more."
         said = await ann.press_forged(group, listed, f"rh:{stored.id}:7:")
         assert said == "There is no hand 7 in this game."
-        # Ann played it: in her DM she may replay it.
-        ann_dm = ann.dm_view().last()
-        assert ann_dm is not None
-        said = await ann.press_forged(ann.dm, ann_dm.message_id, f"rh:{stored.id}:1:n")
+        # Ann played it: her DM has ▶ Replay beside 🔍 Review, and the replay comes there.
+        said = await ann.press(ann.dm, None, "▶ Replay")
         assert said == "▶ Hand 1"
         await double.wait_for(lambda: _replay_text(double, ann.dm) is not None, 5)
 

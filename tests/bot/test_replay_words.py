@@ -9,12 +9,13 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.i18n import ENGLISH, FSI, LANGUAGES, PDI, translator
+from bot.live.replay import captions
 from bot.tables.replays import hand_lines
 from bot.tables.seat_screen import Words
 from bot.telegram import draw
 from bot.telegram.fit import utf16_len
 from engine import Game, Move, Rules
-from engine.replay import HandReplay, replays
+from engine.replay import HandReplay, frames, replays
 from storage import StoredGame, StoredSeat
 
 NAMES = ["Ann", "Bob", "Chandra", "Dmitri", "Esperanza", "Farhad"]
@@ -69,3 +70,20 @@ def test_a_hand_in_every_language_fits_one_message(language: str, players: int) 
         assert len(worded) == 3 + bool(hand.passes)
         for k in worded:
             assert lines[k] != english_lines[k], (language, english_lines[k])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pages_captions_in_every_language(language: str) -> None:
+    rules = Rules(players=4)
+    hand = _hand(rules, 4)
+    names = NAMES[:4]
+    said = captions(translator(language), names, hand)
+    english = captions(translator(ENGLISH), names, hand)
+    assert len(said) == len(frames(hand)) and all(said)
+    assert all(FSI not in line or PDI in line for lines in said for line in lines)
+    steps = [f.step for f in frames(hand)]
+    for k, step in enumerate(steps):
+        if language != ENGLISH and step in ("deal", "pass"):
+            assert said[k][0] != english[k][0], (language, english[k][0])
+    # The score: the hand's points and the standings, each seat named.
+    assert all(name in "".join(said[-1]) for name in names)

@@ -42,3 +42,12 @@ async def test_a_chats_games_are_its_dealt_games_newest_first(store: Storage) ->
     assert [len(g.hands) for g in found] == [0, 1]
     assert [s.display_name for s in found[1].seats] == [s.display_name for s in seats_for(4)]
     assert await store.standings.chat_games(-7, 99) == []
+
+
+async def test_a_tournament_is_playing_while_one_of_its_tables_is_open(store: Storage) -> None:
+    assert not await store.standings.tournament_playing(5)
+    lobby = await store.games.create_lobby(-7, None, 1, VARIANTS["four"], seats_for(4), {}, 5)
+    assert await store.standings.tournament_playing(5)
+    assert not await store.standings.tournament_playing(6)
+    await store.games.cancel_game(lobby)
+    assert not await store.standings.tournament_playing(5)

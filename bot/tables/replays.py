@@ -117,10 +117,16 @@ class Replays:
             raise UserError(NOT_OVER) from None
 
     async def text(
-        self, game_id: int, number: int, person: Person, chat_id: int | None
+        self,
+        game_id: int,
+        number: int,
+        person: Person,
+        chat_id: int | None,
+        short: bool = False,
     ) -> tuple[Words, int | None]:
         """A finished hand as a short text, with buttons to the hands beside it; and the
-        forum topic of the game's group (None: none)."""
+        forum topic of the game's group (None: none). `short`: the names cut (long names
+        at a table of three, whose hand has seventeen tricks, fill more than a message)."""
         stored, hand = await self.hand(game_id, number, person, chat_id)
         assert stored.game is not None
         last = len(stored.game.hand_history)
@@ -132,7 +138,7 @@ class Replays:
             on = msg("Hand {hand} »", hand=number + 1)
             nav.append(Button(on, ReplayHand(game_id, number + 1)))
         rows = (tuple(nav),) if nav else ()
-        return Words(tuple(hand_lines(stored, hand)), rows), stored.thread_id
+        return Words(tuple(hand_lines(stored, hand, short)), rows), stored.thread_id
 
     async def _allowed(self, game_id: int, person: Person, chat_id: int | None) -> StoredGame:
         try:
@@ -155,9 +161,16 @@ def _names(stored: StoredGame) -> Joined:
     return Joined(tuple(Name(s.display_name) for s in stored.seats), ", ")
 
 
-def seat_names(stored: StoredGame) -> list[str]:
-    """Each seat's name, by seat."""
-    return [s.display_name for s in stored.seats]
+SHORT_NAME = 10
+"""A name's letters in a replay that would not fit one message with whole names."""
+
+
+def seat_names(stored: StoredGame, short: bool = False) -> list[str]:
+    """Each seat's name, by seat; `short`: cut to `SHORT_NAME` letters and "…"."""
+    names = [s.display_name for s in stored.seats]
+    if not short:
+        return names
+    return [n if len(n) <= SHORT_NAME + 1 else n[:SHORT_NAME] + "…" for n in names]
 
 
 def _name(names: list[str], seat: int) -> Part:
@@ -207,9 +220,10 @@ def result_lines(names: list[str], hand: HandReplay) -> list[Part]:
     return lines
 
 
-def hand_lines(stored: StoredGame, hand: HandReplay) -> list[Part]:
-    """A hand as a short text: the deal, the passes, one line per trick, the points."""
-    names = seat_names(stored)
+def hand_lines(stored: StoredGame, hand: HandReplay, short: bool = False) -> list[Part]:
+    """A hand as a short text: the deal, the passes, one line per trick, the points
+    (`short`: the names cut, for a message that would not fit whole)."""
+    names = seat_names(stored, short)
     lines: list[Part] = [
         msg(
             "▶ <b>Hand {hand}</b> of game {game} · {direction}",

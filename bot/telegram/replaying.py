@@ -20,7 +20,7 @@ from bot.tables.replays import Replays
 from bot.tables.seat_screen import Words
 from bot.telegram import draw
 from bot.telegram.context import HeartsContext
-from bot.telegram.fit import fit_html
+from bot.telegram.fit import MESSAGE_LIMIT, fit_html, utf16_len
 from bot.telegram.handlers import Replies, command, thread_of
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import URGENT
@@ -86,6 +86,8 @@ class ReplayChat:
     ) -> Msg:
         """▶ Hand n: the hand as text, in the message pressed or (under a result) a new one."""
         said, topic = await self.replays.text(game_id, hand, person, chat_id)
+        if chat_id is not None and self._too_long(chat_id, said):
+            said, topic = await self.replays.text(game_id, hand, person, chat_id, short=True)
         thread = topic if chat_id is not None and chat_id < 0 else None
         self._show(chat_id, None if new else message_id, said, (game_id, hand), thread)
         return msg("▶ Hand {hand}", hand=hand)
@@ -123,6 +125,10 @@ class ReplayChat:
             button = InlineKeyboardButton(label, web_app=WebAppInfo(address))
         rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
         return InlineKeyboardMarkup([*rows, [button]])
+
+    def _too_long(self, chat_id: int, said: Words) -> bool:
+        text, _ = draw.words(self.languages.chat(chat_id), said)
+        return utf16_len(text) > MESSAGE_LIMIT
 
     def _draw(self, chat_id: int, said: Words) -> tuple[str, InlineKeyboardMarkup | None]:
         text, markup = draw.words(self.languages.chat(chat_id), said)

@@ -5,6 +5,7 @@ button are refused with a clear toast."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -237,3 +238,33 @@ async def test_a_replay_after_a_restart_comes_from_the_journal(tmp_path: Path) -
             await ann.press(group, shown, "Hand 1")
             await double.wait_for(lambda: _text(double, group.id, shown).startswith("▶ Hand 1"), 5)
             assert "The tricks" in _text(double, group.id, shown)
+
+
+async def test_the_longest_names_still_give_the_whole_hand_in_one_message(tmp_path: Path) -> None:
+    async with running_double_and_bot(tmp_path) as (double, app):
+        ann = double.create_user("Ann" + "a" * 61, username="ann")
+        bob = double.create_user("Bob" + "b" * 61, username="bob")
+        group = double.create_group("Hearts", members=[ann, bob])
+        for person in (ann, bob):
+            await person.start_bot()
+        await double.idle()
+        await rooms_of(app).storage.people.save_chat_settings(
+            ChatSettings(group.id, rules=Rules(players=3, target=1, ties="share").to_dict())
+        )
+        lobby = await open_table(double, ann, group, computers=0)
+        await bob.press(group, lobby, "✋ Join")
+        await ann.press(group, lobby, "🤖 Add computer")
+        await ann.press(group, lobby, "▶ Start")
+        table = table_in(app, group)
+        await double.wait_for(lambda: table.game is not None, 5)
+        for person in (ann, bob):
+            await person.send(group, "/leave")
+        await double.wait_for(lambda: table.status == "finished", 60)
+        await ann.press(group, None, "▶ Replay")
+        await double.wait_for(lambda: _replay_text(double, group.id) is not None, 5)
+        shown = _replay_text(double, group.id)
+        assert shown is not None and shown.text is not None
+        assert len(shown.text.encode("utf-16-le")) // 2 <= 4096
+        lines = shown.text.splitlines()
+        assert lines[-1].startswith("Standings: ")  # the whole hand, its end too
+        assert sum(bool(re.match(r"\d+\. ", line)) for line in lines) == 17  # every trick

@@ -87,3 +87,22 @@ def test_the_pages_captions_in_every_language(language: str) -> None:
             assert said[k][0] != english[k][0], (language, english[k][0])
     # The score: the hand's points and the standings, each seat named.
     assert all(name in "".join(said[-1]) for name in names)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_longest_names_at_a_table_of_three_are_cut_to_fit(language: str) -> None:
+    rules = Rules(players=3)
+    hand = _hand(rules, 3)
+    names = [f"{n}{'x' * 64}"[:64] for n in NAMES[:3]]  # Telegram's longest names
+    whole, _ = draw.words(
+        translator(language), Words(tuple(hand_lines(_stored(rules, names), hand)))
+    )
+    cut, _ = draw.words(
+        translator(language), Words(tuple(hand_lines(_stored(rules, names), hand, short=True)))
+    )
+    assert utf16_len(whole) > 4096 >= utf16_len(cut)
+    english = draw.words(
+        translator(ENGLISH), Words(tuple(hand_lines(_stored(rules, names), hand, short=True)))
+    )[0]
+    assert len(cut.splitlines()) == len(english.splitlines())  # every line, the last too
+    assert f"{FSI}{names[0][:10]}…{PDI}" in cut

@@ -699,14 +699,14 @@ def _hint(table: Table, view: SeatView) -> tuple[Part, ...] | None:
 
 def _review(table: Table, view: SeatView) -> tuple[Button, ...]:
     """🔍 Review and ▶ Replay for the last hand played, from its end until the next one
-    ends (a replay in a new message of the DM)."""
+    ends (a replay in a new message of the DM); at a tournament's table, once its game
+    is over (a replay waits further for the tournament's other tables)."""
     history = view.hand_history
-    if not history:
+    # At a tournament's table while its game runs, neither: its tables may share deals.
+    if not history or not offers_review(table):
         return ()
     hand = history[-1].hand_number
     replay = Button(msg("▶ Replay"), ReplayHand(table.id, hand, new=True))
-    if not offers_review(table):
-        return (replay,)
     return (Button(msg("🔍 Review hand {hand}", hand=hand), Review(hand)), replay)
 
 

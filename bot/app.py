@@ -55,6 +55,7 @@ GROUP_COMMANDS = [
     ("scores", mark("This game and the leaderboard")),
     ("rating", mark("Your rating here and overall")),
     ("rules", mark("The rules of this table")),
+    ("replay", mark("Replay the hands of the last games")),
     ("rejoin", mark("Take your seat back")),
     ("event", mark("Tournaments: register, rounds, standings")),
     ("language", mark("The group's language (admins)")),
@@ -183,6 +184,7 @@ def add_handlers(app: HeartsApp, handlers: Handlers) -> None:
     app.add_handler(CommandHandler("event", handlers.events.tournament))
     app.add_handler(CommandHandler("help", people.help_command))
     app.add_handler(CommandHandler("language", people.language))
+    app.add_handler(CommandHandler("replay", handlers.replays.replay))
     app.add_handler(CallbackQueryHandler(handlers.buttons.button))
     app.add_handler(ChatMemberHandler(tables.membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(handlers.errors.error_handler)

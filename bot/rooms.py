@@ -23,6 +23,7 @@ from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.live.hub import LiveHub
 from bot.live.membership import Membership
+from bot.live.replay import PageReplays
 from bot.live.server import LiveServer
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
@@ -36,6 +37,7 @@ from bot.tables.play import Moves
 from bot.tables.presence import Presence
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
+from bot.tables.replays import Replays
 from bot.tables.rules_menu import RulesMenu
 from bot.tables.screens import Screens
 from bot.tables.standings import Standings
@@ -52,6 +54,7 @@ from bot.telegram.handlers import (
     Targets,
 )
 from bot.telegram.outbox import Outbox
+from bot.telegram.replaying import ReplayChat
 from bot.timers import Background, Clock, Scheduler
 from bot.tournaments.board import Board
 from bot.tournaments.commands import TournamentCommands
@@ -128,6 +131,7 @@ class Rooms:
             self.moves,
             self.coach,
             settings.webapp_trusted_proxies,
+            PageReplays(Replays(self.storage.games, self.storage.standings), self.coach),
             Membership(is_member),
             self.event_watching,
         )
@@ -361,11 +365,20 @@ class Handlers:
     events: EventCommand
     buttons: Buttons
     errors: Errors
+    replays: ReplayChat
 
 
 def wire_handlers(rooms: Rooms) -> Handlers:
     """Each class of handlers, given the entry points it calls and what it answers with."""
     replies = Replies(rooms.outbox, rooms.languages)
+    replays = ReplayChat(
+        replies,
+        Replays(rooms.storage.games, rooms.storage.standings),
+        rooms.languages,
+        rooms.outbox,
+        rooms.lobby.config.bot_username,
+        rooms.lobby.config.webapp_url,
+    )
     targets = Targets(
         lobby=rooms.lobby,
         presence=rooms.presence,
@@ -376,6 +389,7 @@ def wire_handlers(rooms: Rooms) -> Handlers:
         entries=rooms.entries,
         language_menu=rooms.language_menu,
         outbox=rooms.outbox,
+        replays=replays,
     )
     return Handlers(
         tables=TableCommands(
@@ -395,10 +409,12 @@ def wire_handlers(rooms: Rooms) -> Handlers:
             rooms.tournaments.scores_text,
             rooms.language_menu,
             rooms.outbox,
+            replays.scores_button,
         ),
         events=EventCommand(replies, rooms.tournaments),
         buttons=Buttons(
             targets, rooms.registry, rooms.languages, rooms.outbox, rooms.storage.ledger
         ),
         errors=Errors(rooms.languages),
+        replays=replays,
     )

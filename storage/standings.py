@@ -303,6 +303,37 @@ class Standings:
             game_id, status, score_kind_of(rules), seats, tuple(lines), totals, winners
         )
 
+    async def chat_games(
+        self, chat_id: int, thread_id: int | None, limit: int = 5
+    ) -> list[GameTable]:
+        """The score tables of the chat's (or forum topic's) latest games that were dealt
+        (finished, being played, or cancelled), newest first: the games `/replay` lists."""
+        rows = await self._db.read(
+            select(games.c.id)
+            .where(
+                games.c.chat_id == chat_id,
+                games.c.thread_id.is_not_distinct_from(thread_id),
+                games.c.status.in_(("active", "finished", "cancelled")),
+                games.c.seed.is_not(None),
+            )
+            .order_by(games.c.id.desc())
+            .limit(limit)
+        )
+        return [await self.game_table(game_id) for (game_id,) in rows]
+
+    async def tournament_playing(self, tournament_id: int) -> bool:
+        """Whether a table of the tournament is still open (a lobby, or a game being
+        played): its deals may be another table's, so none of its hands is shown yet."""
+        rows = await self._db.read(
+            select(games.c.id)
+            .where(
+                games.c.tournament_id == tournament_id,
+                games.c.status.in_(("lobby", "active")),
+            )
+            .limit(1)
+        )
+        return bool(rows)
+
     async def standings(
         self,
         chat_id: int | None = None,

@@ -55,6 +55,7 @@ from bot.live import commands, view
 from bot.live.hub import MAX_WATCHING_PER_ADDRESS, LiveHub, Page
 from bot.live.initdata import InitDataError, WebAppUser, validate
 from bot.live.membership import Membership
+from bot.live.replay import PageReplays
 from bot.live.watchers import NOT_A_MEMBER, TOO_MANY, WATCHING_OFF
 from bot.tables.model import Table
 from bot.tables.parts import PLAIN, say
@@ -65,7 +66,13 @@ from storage.errors import StorageError
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
-FILES = {"": "table.html", "table.js": "table.js", "table.css": "table.css"}
+FILES = {
+    "": "table.html",
+    "table.js": "table.js",
+    "table.css": "table.css",
+    "replay.js": "replay.js",
+    "replay.css": "replay.css",
+}
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
 
 HELLO_TIMEOUT = 3.0
@@ -135,6 +142,7 @@ class LiveServer:
         moves: commands.SeatMoves,
         coach: commands.SeatHints,
         trusted_proxies: tuple[IPNetwork, ...] = LOOPBACK,
+        replays: PageReplays | None = None,
         membership: Membership | None = None,
         event_watching: Callable[[int], Awaitable[bool]] | None = None,
     ) -> None:
@@ -153,6 +161,8 @@ class LiveServer:
         self.games = games
         self.moves = moves
         self.coach = coach
+        self.replays = replays
+        """The ▶ Replay of a finished hand (`bot.live.replay`)."""
         self._silent: OrderedDict[int, tuple[web.Request, str]] = OrderedDict()
         """Connections that have not said hello yet, oldest first: by the id of their
         request, the request and its address."""
@@ -165,7 +175,9 @@ class LiveServer:
         app = web.Application(client_max_size=MAX_MESSAGE)
         base = self.path.rstrip("/")
         app.router.add_get(f"{base}/ws", self.socket)
-        app.router.add_get(f"{base}/{{name:(table\\.js|table\\.css)?}}", self.file)
+        app.router.add_get(
+            f"{base}/{{name:(table\\.js|table\\.css|replay\\.js|replay\\.css)?}}", self.file
+        )
         if base:
 
             async def slash(_: web.Request) -> web.StreamResponse:
@@ -406,6 +418,11 @@ class LiveServer:
                     continue
                 toast = await self._press(page, said.get("command"))
                 await self._answer(socket, page, said.get("id"), toast)
+            elif kind == "replay" and self.replays is not None:
+                if bucket.take():
+                    await self.replays.serve(page, said)
+                else:
+                    await self._answer(socket, page, said.get("id"), TOO_FAST)
 
     async def _press(self, page: Page, said: Any) -> Msg:
         """A command from the page, as its person, on the page's own table only."""
@@ -490,7 +507,9 @@ def _game_asked(said: dict[str, Any], user: WebAppUser) -> int | None:
         return int(asked)
     if asked not in (None, ""):
         raise ValueError(f"game {str(asked)[:20]!r}")
-    start = user.start_param or ""
-    if start.startswith(("g", "w")) and _GAME_ID.fullmatch(start[1:]):
-        return int(start[1:])
+    # ``g<game>``, ``g<game>r<hand>`` (a hand's replay, which the page opens itself), or
+    # ``w<game>`` (a watcher's link).
+    game, _, _ = (user.start_param or "").partition("r")
+    if game.startswith(("g", "w")) and _GAME_ID.fullmatch(game[1:]):
+        return int(game[1:])
     return None

@@ -31,7 +31,7 @@ from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.seat_screen import Words
 from bot.tables.thinker import Thinker
-from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Hint, hand_decisions
+from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Finding, Hint, hand_decisions
 from storage import Journal
 from storage.errors import StorageError
 
@@ -175,6 +175,22 @@ class Coach:
             self._reviewing.discard(job)
         review = review_lines(names, hand, bool(decisions), findings)
         self.screens.tell(person.id, Words(tuple(review)))
+
+    async def findings(self, game_id: int, seat: int, hand: int) -> tuple[bool, list[Finding]]:
+        """The review of a finished hand of a seat, as data (the table page's replay marks
+        the cards where it found a loss): whether the seat decided anything itself, and the
+        findings, thought out in the worker pool like a DM's review; `BUSY` when full."""
+        job = (game_id, seat, hand)
+        if job in self._reviewing or len(self._reviewing) >= self.reviews_at_once:
+            raise UserError(BUSY)
+        self._reviewing.add(job)
+        try:
+            start, moves = await self.games.game_and_moves(game_id)
+            decisions = hand_decisions(start, moves, seat, hand)
+            seed = game_id * 7919 + seat
+            return bool(decisions), await self.thinker.review(seed, decisions, REVIEW_BUDGET_MS)
+        finally:
+            self._reviewing.discard(job)
 
     async def _names(self, game_id: int) -> list[str]:
         table = self.registry.get(game_id)

@@ -21,7 +21,7 @@ from bot.tables.parts import Name
 from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.tables.seat_screen import Words, hand_result_lines
+from bot.tables.seat_screen import Button, ReplayHand, Words, hand_result_lines
 from engine import Card, Event, Game, IllegalMove, Move
 from storage import Journal, handling
 
@@ -79,7 +79,9 @@ class Moves:
         assert game is not None
         result = game.hand_history[effect.hand_number - 1]
         lines = hand_result_lines(table, result)
-        self.screens.announce(table, Words((*lines, *render.revealed(game, result.hand_number))))
+        replay = Button(msg("▶ Replay"), ReplayHand(table.id, result.hand_number, new=True))
+        said = (*lines, *render.revealed(game, result.hand_number))
+        self.screens.announce(table, Words(said, ((replay,),)))
 
     async def finish(self, table: Table, effect: FinishGame) -> None:
         game = table.game

@@ -168,6 +168,23 @@ class OpenDmToSit:
     token: str
 
 
+@dataclass(frozen=True)
+class ReplayGame:
+    """▶ A game's finished hands, to choose one to replay (`bot.tables.replays`)."""
+
+    game: int
+
+
+@dataclass(frozen=True)
+class ReplayHand:
+    """▶ Replay a finished hand, as text in the chat (`bot.tables.replays`)."""
+
+    game: int
+    hand: int
+    new: bool = False
+    """Said in a new message (under a hand's result); else the message pressed shows it."""
+
+
 Action = (
     TapCard
     | PassCards
@@ -190,6 +207,8 @@ Action = (
     | ClearSeat
     | OpenDmToSit
     | CopyText
+    | ReplayGame
+    | ReplayHand
 )
 
 
@@ -686,12 +705,16 @@ def _hint(table: Table, view: SeatView) -> tuple[Part, ...] | None:
 
 
 def _review(table: Table, view: SeatView) -> tuple[Button, ...]:
-    """🔍 Review for the last hand played, from its end until the next one ends."""
+    """🔍 Review and ▶ Replay for the last hand played, from its end until the next one
+    ends (a replay in a new message of the DM); at a tournament's table, once its game
+    is over (a replay waits further for the tournament's other tables)."""
     history = view.hand_history
+    # At a tournament's table while its game runs, neither: its tables may share deals.
     if not history or not offers_review(table):
         return ()
     hand = history[-1].hand_number
-    return (Button(msg("🔍 Review hand {hand}", hand=hand), Review(hand)),)
+    replay = Button(msg("▶ Replay"), ReplayHand(table.id, hand, new=True))
+    return (Button(msg("🔍 Review hand {hand}", hand=hand), Review(hand)), replay)
 
 
 def _status(table: Table, view: SeatView) -> Part:

@@ -34,6 +34,9 @@ CARD, PASS, MOON, TRACKER = "c", "p", "m", "t"
 HINT, REVIEW = "h", "v"
 # Group actions under a finished game.
 REMATCH: Final = "rm"
+# Replays (`bot.telegram.replaying`): a game's finished hands; a hand (stamp: its number;
+# arg "n": in a new message, under a hand's result).
+REPLAY_GAME, REPLAY_HAND = "rg", "rh"
 # Tournament actions: the id field holds the tournament's id, not a game's.
 TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW = "er", "ew"
 TOURNAMENT_ACTIONS: Final = frozenset({TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW})
@@ -44,6 +47,7 @@ CHAT_ACTIONS: Final = frozenset({LANGUAGE})
 ACTIONS: Final = frozenset(
     {JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK}
     | {CARD, PASS, MOON, TRACKER, REMATCH, HINT, REVIEW}
+    | {REPLAY_GAME, REPLAY_HAND}
     | TOURNAMENT_ACTIONS
     | CHAT_ACTIONS
 )

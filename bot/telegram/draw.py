@@ -39,6 +39,8 @@ from bot.tables.seat_screen import (
     OpenRules,
     OpenTable,
     PassCards,
+    ReplayGame,
+    ReplayHand,
     Review,
     SeatScreen,
     SitDown,
@@ -114,6 +116,8 @@ def _button(tr: Tr, screen: SeatScreen, button: Button, webapp: str | None) -> I
             data = cb.button(cb.HINT, g, hand)
         case Review(reviewed):
             data = cb.button(cb.REVIEW, g, reviewed)
+        case ReplayHand(game, replayed, new):
+            data = cb.button(cb.REPLAY_HAND, game, replayed, "n" if new else "")
         case _:
             raise ValueError(f"not a DM's button: {button.action}")
     return InlineKeyboardButton(label, callback_data=data)
@@ -256,6 +260,10 @@ def _group_button(tr: Tr, g: int, button: Button, bot_username: str) -> InlineKe
             data = cb.button(cb.CANCEL, g)
         case ClearSeat(seat):
             data = cb.button(cb.KICK, g, 0, str(seat))
+        case ReplayGame(game):
+            data = cb.button(cb.REPLAY_GAME, game)
+        case ReplayHand(game, hand, new):
+            data = cb.button(cb.REPLAY_HAND, game, hand, "n" if new else "")
         case _:
             raise ValueError(f"not a group's button: {button.action}")
     return InlineKeyboardButton(label, callback_data=data)

@@ -16,7 +16,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from telegram import Chat, Update
+from telegram import Chat, InlineKeyboardMarkup, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
@@ -64,7 +64,7 @@ def person_of(update: Update) -> Person | None:
     return Person(user.id, name, user.username)
 
 
-def _thread_of(update: Update) -> int | None:
+def thread_of(update: Update) -> int | None:
     message = update.effective_message
     if message is None or not message.is_topic_message:
         return None
@@ -87,7 +87,12 @@ class Replies:
         self.languages = languages
 
     def reply(
-        self, update: Update, said: str | Msg, *, photo: bytes | None = None
+        self,
+        update: Update,
+        said: str | Msg,
+        *,
+        photo: bytes | None = None,
+        markup: InlineKeyboardMarkup | None = None,
     ) -> asyncio.Task[int | None] | None:
         """Answer a command in its chat (and topic) without waiting for the chat's pace.
 
@@ -102,10 +107,10 @@ class Replies:
         text = say(tr, said, HTML) if isinstance(said, Msg) else tr(said)
         slot = _reply_slot.get()
         if slot is not None and not slot.used:
-            slot.post(text, thread_id=_thread_of(update), photo=photo)
+            slot.post(text, markup, thread_id=thread_of(update), photo=photo)
             return slot.sent
         return self.outbox.post(
-            chat.id, text, thread_id=_thread_of(update), priority=URGENT, photo=photo
+            chat.id, text, markup, thread_id=thread_of(update), priority=URGENT, photo=photo
         )
 
     async def gated(
@@ -140,6 +145,10 @@ class Replies:
             _reply_slot.reset(token)
             if slot is not None:
                 slot.release()
+
+
+ReplayMarkup = Callable[[int, int | None], Awaitable[InlineKeyboardMarkup | None]]
+"""A chat's ▶ Replay button for its latest game with a hand over, if any."""
 
 
 class Answering(Protocol):
@@ -201,7 +210,7 @@ class TableCommands:
             self.replies.reply(update, GROUP_ONLY)
             return
         try:
-            await self.lobby.new_table(chat.id, _thread_of(update), chat.title or "", person)
+            await self.lobby.new_table(chat.id, thread_of(update), chat.title or "", person)
         except UserError as error:
             self.replies.reply(update, error.said)
 
@@ -216,7 +225,7 @@ class TableCommands:
                 payload = context.args[0] if context.args else ""
                 self.replies.reply(update, await self.links.open_dm(person, payload))
                 return
-            table = self.registry.in_chat(chat.id, _thread_of(update))
+            table = self.registry.in_chat(chat.id, thread_of(update))
             if table is None:
                 self.replies.reply(update, NO_TABLE)
                 return
@@ -247,7 +256,7 @@ class TableCommands:
             self.replies.reply(update, GROUP_ONLY)
             return
         try:
-            table = self.registry.in_chat(chat.id, _thread_of(update))
+            table = self.registry.in_chat(chat.id, thread_of(update))
             if table is None:
                 self.replies.reply(update, NO_TABLE)
                 return
@@ -317,6 +326,7 @@ class PeopleCommands:
         event_scores: Callable[[Tr, int], Awaitable[str]],
         language_menu: LanguageMenu,
         outbox: Outbox,
+        replay_button: ReplayMarkup | None = None,
     ) -> None:
         self.replies = replies
         self.languages = languages
@@ -325,6 +335,8 @@ class PeopleCommands:
         self.event_scores = event_scores
         self.language_menu = language_menu
         self.outbox = outbox
+        self.replay_button = replay_button
+        """▶ Replay under /scores, for the game it shows (`bot.telegram.replaying`)."""
 
     @command
     async def scores(self, update: Update, context: HeartsContext) -> None:
@@ -338,13 +350,16 @@ class PeopleCommands:
                 await self._stats(update, person)
             return
         tr = self.languages.chat(chat.id)
-        text = draw.lines(tr, await self.standings.scores_lines(chat.id, _thread_of(update)))
+        text = draw.lines(tr, await self.standings.scores_lines(chat.id, thread_of(update)))
         parts = [
             text,
             draw.lines(tr, await self.ratings.board_lines(chat.id)),
             await self.event_scores(tr, chat.id),
         ]
-        self.replies.reply(update, "\n\n".join(p for p in parts if p))
+        markup = None
+        if self.replay_button is not None:
+            markup = await self.replay_button(chat.id, thread_of(update))
+        self.replies.reply(update, "\n\n".join(p for p in parts if p), markup=markup)
 
     @command
     async def rating(self, update: Update, context: HeartsContext) -> None:
@@ -379,7 +394,7 @@ class PeopleCommands:
         if chat is None:
             return
         tr = self.languages.chat(chat.id)
-        said = await self.standings.rules_lines(chat.id, _thread_of(update))
+        said = await self.standings.rules_lines(chat.id, thread_of(update))
         self.replies.reply(update, draw.lines(tr, said))
 
     @command
@@ -398,7 +413,7 @@ class PeopleCommands:
         except UserError as error:
             self.replies.reply(update, error.said)
             return
-        self.outbox.post(chat.id, text, markup, thread_id=_thread_of(update), priority=URGENT)
+        self.outbox.post(chat.id, text, markup, thread_id=thread_of(update), priority=URGENT)
 
     async def remember_language(self, update: Update, context: HeartsContext) -> None:
         """Every update says its sender's Telegram app language: their DM follows it (unless
@@ -419,6 +434,7 @@ HELP = msg(
     "/start — start the game (host or admin)\n"
     "/cancel — cancel the table (host or admin)\n"
     "/scores — this game and the all-time leaderboard\n"
+    "/replay — replay the hands of the last games\n"
     "/stats — your own record (in a DM)\n"
     "/rating — your rating, here and overall\n"
     "/rules — the rules of this table\n"
@@ -455,12 +471,30 @@ class EventCommand:
             )
         try:
             answer = await self.tournaments.command(
-                chat.id, _thread_of(update), chat.title or "", person, text.strip(), target
+                chat.id, thread_of(update), chat.title or "", person, text.strip(), target
             )
         except UserError as error:
             answer = error.said
         if answer:
             self.replies.reply(update, answer)
+
+
+class ReplayButtons(Protocol):
+    """The replay buttons' side (`bot.telegram.replaying.ReplayChat`)."""
+
+    async def game(
+        self, game_id: int, person: Person, chat_id: int | None, message_id: int | None
+    ) -> Msg: ...
+
+    async def hand(
+        self,
+        game_id: int,
+        hand: int,
+        new: bool,
+        person: Person,
+        chat_id: int | None,
+        message_id: int | None,
+    ) -> Msg: ...
 
 
 @dataclass(frozen=True)
@@ -477,6 +511,7 @@ class Targets:
     entries: Entries
     language_menu: LanguageMenu
     outbox: Outbox
+    replays: ReplayButtons
 
 
 class Buttons:
@@ -617,6 +652,10 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     cb.TOURNAMENT_REGISTER: lambda p: p.to.entries.register(p.id, p.person),
     cb.TOURNAMENT_WITHDRAW: lambda p: p.to.entries.withdraw(p.id, p.person),
     cb.LANGUAGE: _choose_language,
+    cb.REPLAY_GAME: lambda p: p.to.replays.game(p.id, p.person, p.chat_id, p.message_id),
+    cb.REPLAY_HAND: lambda p: p.to.replays.hand(
+        p.id, p.data.stamp, p.data.arg == "n", p.person, p.chat_id, p.message_id
+    ),
 }
 """What each button does, by its callback action (`bot.telegram.callbacks`)."""
 

@@ -255,6 +255,7 @@ async def test_a_persons_own_choice_beats_their_app_and_survives_a_restart(
                 "/start — start the game (host or admin)\n"
                 "/cancel — cancel the table (host or admin)\n"
                 "/scores — this game and the all-time leaderboard\n"
+                "/replay — replay the hands of the last games\n"
                 "/stats — your own record (in a DM)\n"
                 "/rating — your rating, here and overall\n"
                 "/rules — the rules of this table\n"

@@ -109,10 +109,14 @@
       $("panel-close").title = words.close;
       showConnection("");
     } else if (said.t === "state") {
-      if (state && state.game === said.game && said.version < state.version) return;
+      // A game that ended is never stale (its table is let go, and its version with it).
+      if (state && state.game === said.game && said.version < state.version && !said.ended) return;
       const before = state;
       state = said;
       draw(before);
+      if (window.HeartsReplay) window.HeartsReplay.seen(state);
+    } else if ((said.t === "replay" || said.t === "marks") && window.HeartsReplay) {
+      window.HeartsReplay.received(said);
     } else if (said.t === "answer") {
       if (said.text) toast(said.text);
     } else if (said.t === "refused") {
@@ -132,6 +136,10 @@
     pressId += 1;
     const command = { type, game: state.game, hand: state.hand, ...more };
     socket.send(JSON.stringify({ t: "press", id: pressId, command }));
+  }
+  function sendJson(said) {
+    if (!socket || socket.readyState !== 1) return toast(words.reconnecting || "…");
+    socket.send(JSON.stringify(said));
   }
   function toast(text) {
     const box = $("toast");
@@ -256,6 +264,7 @@
     const last = hands[hands.length - 1];
     banner.textContent = `✋ ${words.hand} ${last.hand}: ` + state.seats
       .map((seat, i) => `${seat.name} ${last.points[i]}`).join(" · ");
+    if (window.HeartsReplay) banner.append(" ", window.HeartsReplay.button(last.hand));
     banner.hidden = false;
   }
 
@@ -350,6 +359,7 @@
       $("panel-title").textContent = words.scores;
       body.append(scoresTable());
       if (state.history.hands.length) body.append(chart());
+      if (state.history.hands.length && window.HeartsReplay) body.append(window.HeartsReplay.row(state));
       body.append(...verifyRow());
     }
     $("panel").hidden = false;
@@ -500,6 +510,8 @@
 
   function start() {
     applyTheme();
+    // ▶ Replay (replay.js) asks over this connection and draws cards as the table does.
+    if (window.HeartsReplay) window.HeartsReplay.attach({ send: sendJson, cardFace, game: () => state && state.game });
     const app = webApp();
     if (app) {
       app.ready();

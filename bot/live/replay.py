@@ -82,8 +82,11 @@ class PageReplays:
         if not _whole(game) or not _whole(number) or game != page.table.id:
             return _refused(tr, NOT_VALID), None
         person = Person(page.user_id, "", on_page=True)
+        # A watcher's membership of the table's group was asked of Telegram when the page
+        # opened (`bot.live.membership`): they replay as a member asking in the group.
+        in_group = page.table.chat_id if page.watching else None
         try:
-            stored, hand = await self.replays.hand(game, number, person, None)
+            stored, hand = await self.replays.hand(game, number, person, in_group)
         except UserError as error:
             return _refused(tr, error.said), None
         except StorageError:
@@ -99,7 +102,7 @@ class PageReplays:
             "captions": captions(tr, names, hand),
             **hand_data(hand),
         }
-        marked = stored.tournament_id is None or stored.status == "finished"
+        marked = not page.watching and (stored.tournament_id is None or stored.status == "finished")
         return answer, hand if marked else None
 
     async def _marks(self, page: Page, hand: HandReplay) -> None:

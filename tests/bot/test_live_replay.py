@@ -5,11 +5,12 @@ get a clear answer; no message ever carries the game's deal key."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
-from bot_harness import finished_game, rooms_of, running_bot
+from bot_harness import finished_game, open_table, rooms_of, running_bot, table_in
 from sqlalchemy import select
 from test_live_server import open_page, signed, until
 
@@ -67,3 +68,40 @@ async def test_the_page_replays_its_own_games_finished_hands(tmp_path: Path) -> 
                 keys = await storage.database.read(select(games.c.deal_key))
                 for (key,) in keys:
                     assert key is None or all(key not in raw for raw in page.raw)
+
+
+async def test_a_watcher_replays_a_finished_hand_of_the_table_on_the_page(tmp_path: Path) -> None:
+    """A member of the group watching a live table (issue 33.1) replays its finished hands
+    on the page as its players do (issue 33.2): the frames the journal gives, and no
+    review marks (a watcher has no seat of their own to review)."""
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        eve = double.create_user("Eve", username="eve")
+        group = double.create_group("Hearts", members=[ann, eve])
+        async with running_bot(double, tmp_path / "hearts.sqlite3", pages=True) as app:
+            await ann.start_bot()
+            await double.idle()
+            lobby = await open_table(double, ann, group)
+            await ann.press(group, lobby, "▶ Start")  # Ann and three computers
+            table = table_in(app, group)
+            await double.wait_for(lambda: table.game is not None, 5)
+            await ann.send(group, "/leave")  # a computer plays on for her
+            await double.wait_for(
+                lambda: table.game is not None and table.game.hand_number >= 2, 60
+            )
+            storage = rooms_of(app).storage
+            watch = signed(double, eve, start_param=f"w{table.id}")
+            async with open_page(app, watch) as page:
+                await until(lambda: bool(page.states()))
+                assert page.states()[-1]["watching"] is True
+                said = await _ask(page, 3, table.id, 1)
+                start, journal = await storage.games.game_and_moves(table.id)
+                hand = replays(start, [move for move, _ in journal])[0]
+                want = hand_data(hand)
+                assert said["t"] == "replay" and {k: said[k] for k in want} == want
+                assert said["you"] == -1
+                # A hand that has not been dealt yet is refused in words.
+                later = await _ask(page, 4, table.id, 99)
+                assert later["text"] == "There is no hand 99 in this game."
+                await asyncio.sleep(1.0)
+                assert page.last("marks") is None

@@ -42,9 +42,10 @@ class Rules:
     pass_cycle: tuple[PassDirection, ...] | None = None
     target: int = 100
     ties: TiePolicy = "play_on"
-    hands: int | None = None
+    hands: int | None = field(default=None, repr=False)
     """A game of this many hands, whatever the scores (the daily deal plays four), the
-    lowest total winning (a tie shared); None: hands until someone reaches the target."""
+    lowest total winning (a tie shared); None: hands until someone reaches the target. Not
+    in the repr, which stored records of the rules before it compare as text."""
     _cycle: tuple[PassDirection, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

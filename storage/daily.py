@@ -169,14 +169,19 @@ class Daily:
             await self._db.transact(_settle_day, day, results, marks)
         return sorted(days)
 
-    async def overall(self, minimum_days: int, limit: int = 10) -> list[Standing]:
+    async def overall(
+        self, minimum_days: int, limit: int = 10, among: set[int] | None = None
+    ) -> list[Standing]:
         """The best mean day scores of the closed days, of those who played at least
-        ``minimum_days``."""
+        ``minimum_days`` (``among``: of these people only, a group's members)."""
         d = daily_games.c
         mean = func.avg(d.score)
+        where = [d.score.is_not(None)]
+        if among is not None:
+            where.append(d.user_id.in_(sorted(among)))
         rows = await self._db.read(
             select(d.user_id, mean, func.count())
-            .where(d.score.is_not(None))
+            .where(*where)
             .group_by(d.user_id)
             .having(func.count() >= minimum_days)
             .order_by(mean.desc(), d.user_id)

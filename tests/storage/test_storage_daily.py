@@ -4,6 +4,8 @@ group's members and the streak."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from storage_testkit import play_stored
 
 from engine import daily
@@ -85,3 +87,18 @@ def test_a_streak_counts_days_in_a_row_up_to_today_or_yesterday() -> None:
     assert streak([9, 8, 6], today=10) == 2
     assert streak([8, 7], today=10) == 0
     assert streak([], today=10) == 0
+
+
+async def test_the_bench_fills_a_day_and_reads_its_board(tmp_path: Path, capsys: object) -> None:
+    """``./dev bench daily`` at a tiny size: its day is read back whole and scored."""
+    from bench.daily_bench import DAY, bench
+
+    await bench(str(tmp_path / "bench.db"), 30, 2)
+    store = await Storage.open(tmp_path / "bench.db")
+    try:
+        results = await store.daily.results(DAY)
+        assert len(results) == 30 and all(len(p) == 4 for p in results.values())
+        settled = await store.daily.game_of(DAY, next(iter(results)))
+        assert settled is not None and settled.score is not None
+    finally:
+        await store.close()

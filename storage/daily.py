@@ -97,6 +97,19 @@ class Daily:
             done = await db.execute(statement)
         return bool(done.rowcount)
 
+    async def reclaim(self, day: int, user_id: int, old_game: int, new_game: int) -> bool:
+        """The person's game of the day changed from ``old_game`` (claimed but never dealt)
+        to ``new_game``; False if it was not ``old_game`` any more."""
+        d = daily_games.c
+        statement = (
+            update(daily_games)
+            .where(d.day == day, d.user_id == user_id, d.game_id == old_game)
+            .values(game_id=new_game, started_at=_now_ms())
+        )
+        async with self._db.write() as db:
+            done = await db.execute(statement)
+        return bool(done.rowcount)
+
     # ------------------------------------------------------------ the day's results
 
     async def results(self, day: int) -> dict[int, list[int]]:

@@ -81,13 +81,26 @@ class DailyDesk:
         today = self.today()
         await self.stored.settle(self.last_closed())  # the days closed since, as they stood
         mine = await self.stored.game_of(today, person.id)
-        if mine is not None:
-            table = self.registry.get(mine.game_id)
-            if table is not None and table.phase.dealt and table.status == "active":
-                async with self.registry.lock(table.id):
-                    await self.moves.apply(table, ShowAgain(daily.PERSON_SEAT))
-                return [msg("☀ Your daily deal goes on: your cards are below.")]
-            return await self.place_lines(today, person.id)
+        if mine is None:
+            return await self._start(person, today)
+        table = self.registry.get(mine.game_id)
+        if table is not None and table.phase.dealt and table.status == "active":
+            async with self.registry.lock(table.id):
+                await self.moves.apply(table, ShowAgain(daily.PERSON_SEAT))
+            return [msg("☀ Your daily deal goes on: your cards are below.")]
+        stored = await self.games.load_game(mine.game_id, verify=False)
+        if stored.game is None and stored.status in ("lobby", "cancelled"):
+            # Claimed, never dealt: the bot stopped in between. Nothing was seen: deal now.
+            if table is not None:
+                self.registry.forget(table)
+            if stored.status == "lobby":
+                await self.games.cancel_game(stored.id)
+            return await self._start(person, today, replacing=stored.id)
+        return await self.place_lines(today, person.id)
+
+    async def _start(self, person: Person, today: int, replacing: int | None = None) -> list[Part]:
+        """The day's game dealt in the person's DM, claimed as theirs (``replacing``: the
+        game claimed before that was never dealt)."""
         key = daily.day_key(await self.stored.secret(), today)
         table = Table(
             id=0,
@@ -111,7 +124,11 @@ class DailyDesk:
             table.stored_seats(),
             table.stored_meta(),
         )
-        if not await self.stored.claim(today, person.id, table.id):
+        if replacing is None:
+            claimed = await self.stored.claim(today, person.id, table.id)
+        else:
+            claimed = await self.stored.reclaim(today, person.id, replacing, table.id)
+        if not claimed:
             await self.games.cancel_game(table.id)  # a second /daily that came at once
             raise UserError(msg("☀ Your daily deal is already on its way."))
         self.registry.add(table, 0)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from bot_harness import FAST, card_button, finished_game, rooms_of, running_bot
 
-from bot.tables.daily import GRACE
-from bot.tables.model import Table
+from bot.tables.daily import GRACE, OPTIONS
+from bot.tables.model import Seat, Table
 from bot.timers import ManualClock
 from engine import Game, daily, fair
 from sandbox.double import BotApiDouble
@@ -198,3 +198,41 @@ async def test_two_people_play_the_days_deals_and_are_scored_against_each_other(
             # The closed day's scores are settled as they stood.
             settled = await rooms.storage.daily.game_of(DAY, ann.id)
             assert settled is not None and settled.score == scores[ann.id]
+
+
+async def test_a_game_claimed_but_never_dealt_is_dealt_at_the_next_daily(tmp_path: Path) -> None:
+    """The bot stopped between claiming the person's game of the day and dealing it (a
+    lobby no screen ever showed): /daily deals the day's game then, and it is theirs."""
+    database = tmp_path / "db.sqlite3"
+    tuning = replace(FAST, clock=ManualClock(NOW))
+    async with running_double() as double:
+        ann = double.create_user("Ann")
+        async with running_bot(double, database, tuning) as app:
+            rooms = rooms_of(app)
+            table = Table(
+                id=0,
+                chat_id=ann.id,
+                thread_id=None,
+                chat_title="",
+                creator_id=ann.id,
+                creator_name="Ann",
+                rules=daily.RULES,
+                options=OPTIONS,
+                seats=[Seat("human", "Ann", ann.id), None, None, None],
+                daily=DAY,
+            )
+            stuck = await rooms.storage.games.create_lobby(
+                ann.id, None, ann.id, daily.RULES, table.stored_seats(), table.stored_meta()
+            )
+            assert await rooms.storage.daily.claim(DAY, ann.id, stuck)
+        async with running_bot(double, database, tuning) as app:
+            rooms = rooms_of(app)
+            await ann.send(ann.dm, "/daily")
+            await double.wait_for(lambda: ann.dm_view().find("Daily deal") is not None, 10)
+            mine = await rooms.storage.daily.game_of(DAY, ann.id)
+            assert mine is not None and mine.game_id != stuck
+            dealt = rooms.registry.get(mine.game_id)
+            assert dealt is not None and dealt.game is not None and dealt.daily == DAY
+            assert (await rooms.storage.games.load_game(stuck)).status == "cancelled"
+            assert rooms.registry.get(stuck) is None
+            await double.wait_for(lambda: _dm_has(double, ann, "Pass 0/3"), 10)

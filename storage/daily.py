@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, and_, bindparam, func, select, update
+from sqlalchemy import Connection, and_, bindparam, case, func, select, update
 
 from engine import daily
 
@@ -120,23 +120,33 @@ class Daily:
             select(d.user_id, d.points).where(d.day == day, d.points.is_not(None))
         )
         out: dict[int, list[int]] = {user: list(_points(p) or ()) for user, p in settled}
+        # One row per person, their hands side by side (a pivot both databases run):
+        # reading 10,000 rows instead of 40,000 is most of the board's time.
+        hands = [
+            func.max(case((h.hand_number == n, h.points_re))) for n in range(1, daily.HANDS + 1)
+        ]
         rows = await self._db.read(
-            select(d.user_id, h.hand_number, h.points_re)
-            .select_from(daily_games.join(hand_points, h.game_id == d.game_id))
-            .where(
-                d.day == day,
-                d.points.is_(None),
-                h.seat == daily.PERSON_SEAT,
-                h.hand_number <= daily.HANDS,
+            select(d.user_id, *hands)
+            .select_from(
+                daily_games.outerjoin(
+                    hand_points,
+                    and_(
+                        h.game_id == d.game_id,
+                        h.seat == daily.PERSON_SEAT,
+                        h.hand_number <= daily.HANDS,
+                    ),
+                )
             )
-            .order_by(d.user_id, h.hand_number)
+            .where(d.day == day, d.points.is_(None))
+            .group_by(d.user_id)
         )
-        for user, _, points in rows:
-            out.setdefault(user, []).append(points)
-        for user, _ in await self._db.read(
-            select(d.user_id, d.game_id).where(d.day == day, d.points.is_(None))
-        ):
-            out.setdefault(user, [])
+        for user, *points in rows:
+            played = []
+            for p in points:  # hands are scored in order: the first missing ends them
+                if p is None:
+                    break
+                played.append(p)
+            out[user] = played
         return out
 
     async def names(self, user_ids: Sequence[int]) -> dict[int, str]:

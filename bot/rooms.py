@@ -143,6 +143,11 @@ class Rooms:
                 if table is not None:
                     self.registry.forget(table)
         await self.timeline.resume()
+        try:
+            await self.daily.close_days()  # a day that closed while the bot was stopped
+        except Exception:  # the next /daily or the next close tries again
+            log.exception("the daily deal's closed days could not be closed")
+        self.daily.arm()
 
     def _resume_one(self, stored: StoredGame) -> None:
         if stored.status == "quarantined":
@@ -235,7 +240,7 @@ def open_rooms(
         clock,
         languages,
     )
-    daily_desk = DailyDesk(registry, moves, screens, games, storage.daily, clock)
+    daily_desk = DailyDesk(registry, moves, screens, games, storage.daily, clock, closer, scheduler)
     runner.on(effects.FinishGame, daily_desk.finished)
     entries = Entries(board, member_status, config.bot_username)
     rounds = Rounds(board)

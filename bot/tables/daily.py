@@ -11,16 +11,17 @@ import asyncio
 from collections.abc import Sequence
 
 from bot.basics import Person, UserError
-from bot.core.commands import ShowAgain
+from bot.core.commands import Cancel, ShowAgain
 from bot.core.effects import FinishGame
 from bot.i18n import msg
+from bot.tables.closing import Closer
 from bot.tables.model import Seat, Table, TableOptions
 from bot.tables.parts import Bare, Name, Number, Part
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.seat_screen import Words
-from bot.timers import Clock
+from bot.timers import Clock, Scheduler
 from engine import Game, daily
 from storage import Journal
 from storage.daily import Daily as StoredDaily
@@ -47,8 +48,12 @@ class DailyDesk:
         games: Journal,
         stored: StoredDaily,
         clock: Clock,
+        closer: Closer,
+        scheduler: Scheduler,
     ) -> None:
         self.registry = registry
+        self.closer = closer
+        self.scheduler = scheduler
         self.moves = moves
         self.screens = screens
         self.games = games
@@ -65,6 +70,34 @@ class DailyDesk:
         """The latest day closed (ended `GRACE` ago or more)."""
         return daily.day_number(self.clock().timestamp() - GRACE) - 1
 
+    async def close_days(self) -> None:
+        """Close every day that ended `GRACE` ago: its games still open stop where they
+        stood (they count as they stand), then its scores are settled. Run at each day's
+        close (`arm`), at start, and before anything reads a board."""
+        closed = self.last_closed()
+        for table in list(self.registry.tables.values()):
+            if table.daily is None or table.daily > closed:
+                continue
+            async with self.registry.lock(table.id):
+                if self.registry.get(table.id) is not table or not table.phase.live:
+                    continue
+                said = msg(
+                    "☀ Daily deal {day} is closed: your game counts as it stood.",
+                    day=table.daily,
+                )
+                await self.closer.close(table, Cancel(told=said))
+        await self.stored.settle(closed)
+
+    def arm(self) -> None:
+        """Close the days at each day's close from now on (the first one now)."""
+        now = self.clock().timestamp()
+        next_close = daily.day_start(self.last_closed() + 2) + GRACE
+        self.scheduler.arm("daily:close", max(1.0, next_close - now), self._closing)
+
+    async def _closing(self) -> None:
+        await self.close_days()
+        self.arm()
+
     # ------------------------------------------------------------------ in a DM
 
     async def play(self, person: Person) -> list[Part]:
@@ -79,7 +112,7 @@ class DailyDesk:
 
     async def _play(self, person: Person) -> list[Part]:
         today = self.today()
-        await self.stored.settle(self.last_closed())  # the days closed since, as they stood
+        await self.close_days()  # the days closed since, as they stood
         mine = await self.stored.game_of(today, person.id)
         if mine is None:
             return await self._start(person, today)
@@ -106,7 +139,7 @@ class DailyDesk:
             id=0,
             chat_id=person.id,
             thread_id=None,
-            chat_title="",
+            chat_title=f"☀ {today}",  # the day's number: the same in every language
             creator_id=person.id,
             creator_name=person.name,
             rules=daily.RULES,
@@ -152,7 +185,6 @@ class DailyDesk:
         mine = scores[user_id]
         place = 1 + sum(1 for s in scores.values() if s > mine)
         marks = daily.hand_marks(results, user_id)
-        await self.stored.settle(self.last_closed())
         days = await self.stored.days_played(user_id)
         return [
             msg(
@@ -192,7 +224,7 @@ class DailyDesk:
                     all=daily.HANDS,
                 )
             )
-        await self.stored.settle(self.last_closed())
+        await self.close_days()
         overall = await self.stored.overall(MINIMUM_DAYS, among=members)
         if overall:
             lines.append("")
@@ -216,7 +248,7 @@ class DailyDesk:
         day = self.last_closed()
         if day < 1:
             return [msg("No daily deal has closed yet.")]
-        await self.stored.settle(day)
+        await self.close_days()
         key = daily.day_key(await self.stored.secret(), day)
         lines: list[Part] = [
             msg(

@@ -236,3 +236,42 @@ async def test_a_game_claimed_but_never_dealt_is_dealt_at_the_next_daily(tmp_pat
             assert (await rooms.storage.games.load_game(stuck)).status == "cancelled"
             assert rooms.registry.get(stuck) is None
             await double.wait_for(lambda: _dm_has(double, ann, "Pass 0/3"), 10)
+
+
+async def test_a_game_left_unfinished_counts_as_it_stood_when_the_day_closes(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "db.sqlite3"
+    clock = ManualClock(NOW)
+    tuning = replace(FAST, clock=clock)
+    async with running_double() as double:
+        ann = double.create_user("Ann")
+        async with running_bot(double, database, tuning) as app:
+            rooms = rooms_of(app)
+            await ann.send(ann.dm, "/daily")
+            await double.wait_for(lambda: ann.dm_view().find("Daily deal") is not None, 10)
+            table = await daily_table(app, ann)
+            await play(double, ann, table, high=False, hands=1)
+            await double.idle()
+            assert table.game is not None
+            # Still playable after midnight, until the close (a game of day D is day D's)…
+            clock.advance(timedelta(hours=14, minutes=59))
+            assert daily.day_number(clock().timestamp()) == DAY + 1
+            await play(double, ann, table, high=False, hands=2)
+            await double.idle()
+            assert table.game is not None and len(table.game.hand_history) == 2
+            stood = tuple(int(h.points[0]) for h in table.game.hand_history)
+            # …and closed after it: the game stops, its hands played so far count.
+            clock.advance(timedelta(minutes=2))
+            await ann.send(ann.dm, "/daily")
+            await double.wait_for(
+                lambda: ann.dm_view().find(f"Daily deal {DAY + 1}") is not None, 10
+            )
+            assert ann.dm_view().find(f"Daily deal {DAY} is closed") is not None
+            assert rooms.registry.get(table.id) is None
+            assert (await rooms.storage.games.load_game(table.id)).status == "cancelled"
+            settled = await rooms.storage.daily.game_of(DAY, ann.id)
+            assert settled is not None and settled.points == stood
+            assert settled.score == 50.0  # alone on the day
+            tomorrow = await rooms.storage.daily.game_of(DAY + 1, ann.id)
+            assert tomorrow is not None and tomorrow.game_id != table.id

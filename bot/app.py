@@ -26,6 +26,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    InlineQueryHandler,
     TypeHandler,
 )
 
@@ -184,6 +185,7 @@ def add_handlers(app: HeartsApp, handlers: Handlers) -> None:
     app.add_handler(CommandHandler("rules", people.rules))
     app.add_handler(CommandHandler("event", handlers.events.tournament))
     app.add_handler(CommandHandler("daily", handlers.daily.daily))
+    app.add_handler(InlineQueryHandler(handlers.daily.inline))
     app.add_handler(CommandHandler("help", people.help_command))
     app.add_handler(CommandHandler("language", people.language))
     app.add_handler(CallbackQueryHandler(handlers.buttons.button))

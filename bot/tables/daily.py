@@ -20,7 +20,7 @@ from bot.tables.parts import Bare, Name, Number, Part
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.tables.seat_screen import Words
+from bot.tables.seat_screen import Button, ShareInline, Words
 from bot.timers import Clock, Scheduler
 from engine import Game, daily
 from storage import Journal
@@ -31,6 +31,9 @@ GRACE = 3_600
 """Seconds after a day's end during which a game started that day may still be finished
 (someone who starts at 23:59 finishes on the day they started); then the day is closed:
 its results stand as they are, its seeds are published."""
+SHARE_QUERY = "daily"
+"""The inline query the 📣 Share button starts (``@bot daily``): the bot answers it with
+the presser's card."""
 MINIMUM_DAYS = 3
 """Closed days a person needs on the overall board."""
 OPTIONS = TableOptions(turn_timer=0, computer_level=daily.LEVEL, track_cards=True, hints=False)
@@ -278,13 +281,33 @@ class DailyDesk:
         if s is None or s.user_id is None:
             return
         lines = await self.place_lines(table.daily, s.user_id)
-        self.screens.tell(s.user_id, Words(tuple(lines)))
+        share = Button(msg("📣 Share my result"), ShareInline(SHARE_QUERY))
+        self.screens.tell(s.user_id, Words(tuple(lines), ((share,),), table.id))
+
+    async def share_card(self, user_id: int) -> list[Part] | None:
+        """Today's result as a card to send anywhere: the day, the score and a symbol per
+        hand played, nothing of the cards (None: no hand of today's deal played yet)."""
+        today = self.today()
+        results = await self.stored.results(today)
+        if not results.get(user_id):
+            return None
+        score = daily.scores(results)[user_id]
+        row = "".join(_symbol(m) for m in daily.hand_marks(results, user_id))
+        return [
+            msg(
+                "☀ Hearts, daily deal {day}: {score}",
+                day=today,
+                score=Number(score / 100, "percent"),
+            ),
+            Bare(row),
+        ]
+
+
+def _symbol(mark: float) -> str:
+    """A hand's matchpoints as a symbol: 🟩 75 % or more, 🟨 25 % or more, 🟥 less."""
+    return "🟩" if mark >= 75 else "🟨" if mark >= 25 else "🟥"
 
 
 def _row(points: Sequence[int], marks: Sequence[float]) -> str:
-    """A hand's symbol per hand (🟩 75 % or more, 🟨 25 % or more, 🟥 less) and points."""
-    cells = []
-    for p, mark in zip(points, marks, strict=False):
-        symbol = "🟩" if mark >= 75 else "🟨" if mark >= 25 else "🟥"
-        cells.append(f"{symbol}{p}")
-    return " ".join(cells)
+    """A symbol and the points per hand."""
+    return " ".join(f"{_symbol(mark)}{p}" for p, mark in zip(points, marks, strict=False))

@@ -162,6 +162,14 @@ class OpenDmToSit:
     token: str
 
 
+@dataclass(frozen=True)
+class ShareInline:
+    """A button that shares through Telegram's inline mode: the presser picks a chat and
+    the bot's answer to the inline ``query`` is what they send there (the daily card)."""
+
+    query: str
+
+
 Action = (
     TapCard
     | PassCards
@@ -183,6 +191,7 @@ Action = (
     | ClearSeat
     | OpenDmToSit
     | CopyText
+    | ShareInline
 )
 
 

@@ -149,6 +149,26 @@ async def test_two_people_play_the_days_deals_and_are_scored_against_each_other(
                 assert all(m in (0.0, 50.0, 100.0) for m in mark)
                 assert scores[person.id] == sum(mark) / 4
             assert scores[ann.id] + scores[bob.id] == 100.0
+            # The result's 📣 Share button shares a card through inline mode: the day, the
+            # score, a symbol per hand, and no card.
+            share = next(
+                b
+                for m in bob.dm_view().bot_messages
+                for b in m.all_buttons()
+                if b.label == "📣 Share my result"
+            )
+            assert share.switch_inline_query == "daily" and share.callback_data is None
+            [card] = await bob.inline_query("daily")
+            shared = card["input_message_content"]["message_text"]
+            assert f"daily deal {DAY}" in shared and f"{round(scores[bob.id])}%" in shared
+            row = "".join(
+                "🟩" if m >= 75 else "🟨" if m >= 25 else "🟥"
+                for m in daily.hand_marks(results, bob.id)
+            )
+            assert row in shared
+            assert not any(suit in shared for suit in "♠♥♦♣")
+            outsider = double.create_user("Cat")
+            assert await outsider.inline_query("daily") == []
             # A second /daily: no second game, their result and place.
             before = len(bob.dm_view().bot_messages)
             await bob.send(bob.dm, "/daily")

@@ -295,3 +295,18 @@ async def test_a_game_left_unfinished_counts_as_it_stood_when_the_day_closes(
             assert settled.score == 50.0  # alone on the day
             tomorrow = await rooms.storage.daily.game_of(DAY + 1, ann.id)
             assert tomorrow is not None and tomorrow.game_id != table.id
+
+
+async def test_two_dailys_at_once_make_one_game(tmp_path: Path) -> None:
+    tuning = replace(FAST, clock=ManualClock(NOW))
+    async with running_double() as double:
+        ann = double.create_user("Ann")
+        async with running_bot(double, tmp_path / "db.sqlite3", tuning) as app:
+            rooms = rooms_of(app)
+            await ann.send(ann.dm, "/daily")
+            await ann.send(ann.dm, "/daily")
+            await double.wait_for(lambda: ann.dm_view().find("goes on") is not None, 10)
+            await double.idle()
+            mine = [t for t in rooms.registry.tables.values() if t.daily == DAY]
+            assert len(mine) == 1 and mine[0].seat_of(ann.id) == daily.PERSON_SEAT
+            assert ann.dm_view().find("Daily deal") is not None

@@ -5,11 +5,13 @@ twice, nothing reveals a seed before the day is closed, and then the seeds verif
 
 from __future__ import annotations
 
+import io
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot_harness import FAST, card_button, finished_game, rooms_of, running_bot
+from test_e2e_fair_deals import debug_log  # noqa: F401 (a fixture)
 
 from bot.tables.daily import GRACE, OPTIONS
 from bot.tables.model import Seat, Table
@@ -310,3 +312,25 @@ async def test_two_dailys_at_once_make_one_game(tmp_path: Path) -> None:
             mine = [t for t in rooms.registry.tables.values() if t.daily == DAY]
             assert len(mine) == 1 and mine[0].seat_of(ann.id) == daily.PERSON_SEAT
             assert ann.dm_view().find("Daily deal") is not None
+
+
+async def test_the_secret_and_the_days_key_are_never_logged(
+    tmp_path: Path,
+    debug_log: io.StringIO,  # noqa: F811 (the fixture imported above)
+) -> None:
+    tuning = replace(FAST, clock=ManualClock(NOW))
+    async with running_double() as double:
+        ann = double.create_user("Ann")
+        async with running_bot(double, tmp_path / "db.sqlite3", tuning) as app:
+            rooms = rooms_of(app)
+            await ann.send(ann.dm, "/daily")
+            await double.wait_for(lambda: ann.dm_view().find("Daily deal") is not None, 10)
+            table = await daily_table(app, ann)
+            await play(double, ann, table, high=False, hands=1)
+            await double.idle()
+            secret = await rooms.storage.daily.secret()
+    logged = debug_log.getvalue()
+    assert logged  # the bot did log, at DEBUG
+    key = daily.day_key(secret, DAY)
+    for hidden in (secret.hex(), key.hex(), *(p.seed for p in daily.proofs(key))):
+        assert hidden not in logged

@@ -213,6 +213,17 @@ class Daily:
         names = await self.names([user for user, *_ in rows])
         return [Standing(user, names.get(user, str(user)), float(m), n) for user, m, n in rows]
 
+    async def overall_of(self, user_id: int) -> tuple[float, int] | None:
+        """The person's mean day score over their closed days, and how many (None: none)."""
+        d = daily_games.c
+        rows = await self._db.read(
+            select(func.avg(d.score), func.count()).where(
+                d.user_id == user_id, d.score.is_not(None)
+            )
+        )
+        mean, days = rows[0] if rows else (None, 0)
+        return None if mean is None or not days else (float(mean), int(days))
+
     async def days_played(self, user_id: int, limit: int = 400) -> list[int]:
         """The days the person played, latest first."""
         d = daily_games.c

@@ -189,7 +189,8 @@ class DailyDesk:
         place = 1 + sum(1 for s in scores.values() if s > mine)
         marks = daily.hand_marks(results, user_id)
         days = await self.stored.days_played(user_id)
-        return [
+        overall = await self.stored.overall_of(user_id)
+        lines: list[Part] = [
             msg(
                 "☀ <b>Daily deal {day}</b>: {score} · place {place} of {count}",
                 day=day,
@@ -200,6 +201,16 @@ class DailyDesk:
             msg("Your hands: {row}", row=Bare(_row(points, marks))),
             msg("🔥 Days in a row: {days}", days=streak(days, self.today())),
         ]
+        if overall is not None:
+            mean, closed = overall
+            lines.append(
+                msg(
+                    "Overall: {score} over {days} closed days",
+                    score=Number(mean / 100, "percent"),
+                    days=closed,
+                )
+            )
+        return lines
 
     # ------------------------------------------------------------------ a group's board
 

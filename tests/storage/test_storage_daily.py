@@ -74,7 +74,7 @@ async def test_the_overall_board_counts_closed_days_with_a_minimum(store: Storag
     assert {s.user_id for s in everyone} == {1, 2, 3}
     mine = await store.daily.overall_of(1)
     assert mine is not None and mine[1] == 3
-    assert mine[0] == [s.score for s in board if s.user_id == 1][0]
+    assert mine[0] == next(s.score for s in board if s.user_id == 1)
     assert await store.daily.overall_of(99) is None
     among = await store.daily.overall(minimum_days=1, among={3})
     assert [s.user_id for s in among] == [3]

@@ -13,6 +13,7 @@ BENCHMARKS = {
     "i18n": "bench.i18n_bench",
     "coach": "bench.coach_bench",
     "failover": "bench.failover_bench",
+    "daily": "bench.daily_bench",
 }
 
 

@@ -26,6 +26,7 @@ from telegram.ext import (
     ChatMemberHandler,
     CommandHandler,
     ContextTypes,
+    InlineQueryHandler,
     TypeHandler,
 )
 
@@ -58,10 +59,12 @@ GROUP_COMMANDS = [
     ("replay", mark("Replay the hands of the last games")),
     ("rejoin", mark("Take your seat back")),
     ("event", mark("Tournaments: register, rounds, standings")),
+    ("daily", mark("Today's daily deal: this group's board")),
     ("language", mark("The group's language (admins)")),
     ("help", mark("All commands")),
 ]
 PRIVATE_COMMANDS = [
+    ("daily", mark("Today's daily deal: the same hands for everyone")),
     ("stats", mark("Your record")),
     ("rating", mark("Your rating")),
     ("rejoin", mark("Take your seat back")),
@@ -182,6 +185,8 @@ def add_handlers(app: HeartsApp, handlers: Handlers) -> None:
     app.add_handler(CommandHandler("rating", people.rating))
     app.add_handler(CommandHandler("rules", people.rules))
     app.add_handler(CommandHandler("event", handlers.events.tournament))
+    app.add_handler(CommandHandler("daily", handlers.daily.daily))
+    app.add_handler(InlineQueryHandler(handlers.daily.inline))
     app.add_handler(CommandHandler("help", people.help_command))
     app.add_handler(CommandHandler("language", people.language))
     app.add_handler(CommandHandler("replay", handlers.replays.replay))

@@ -29,6 +29,7 @@ from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
 from bot.tables.coach import Coach
 from bot.tables.config import AdminCheck, MemberCheck, TablesConfig, random_deal
+from bot.tables.daily import DailyDesk
 from bot.tables.desk import TableDesk
 from bot.tables.links import DirectChats
 from bot.tables.lobby import Lobby
@@ -43,6 +44,7 @@ from bot.tables.screens import Screens
 from bot.tables.standings import Standings
 from bot.tables.thinker import Thinker
 from bot.telegram.chats import TelegramChats
+from bot.telegram.daily_command import DailyCommand
 from bot.telegram.display import TelegramDisplay
 from bot.telegram.handlers import (
     Buttons,
@@ -97,6 +99,8 @@ class Rooms:
     background: Background
     runner: Runner
     """The core's effect runner: every command of a table goes through it."""
+    daily: DailyDesk
+    """``/daily``: the daily deal's games and boards."""
     live: LiveHub | None = None
     """The open table pages, when the table page is served (``WEBAPP_URL``)."""
 
@@ -157,6 +161,11 @@ class Rooms:
                 if table is not None:
                     self.registry.forget(table)
         await self.timeline.resume()
+        try:
+            await self.daily.close_days()  # a day that closed while the bot was stopped
+        except Exception:  # the next /daily or the next close tries again
+            log.exception("the daily deal's closed days could not be closed")
+        self.daily.arm()
 
     def _resume_one(self, stored: StoredGame) -> None:
         if stored.status == "quarantined":
@@ -249,6 +258,8 @@ def open_rooms(
         clock,
         languages,
     )
+    daily_desk = DailyDesk(registry, moves, screens, games, storage.daily, clock, closer, scheduler)
+    runner.on(effects.FinishGame, daily_desk.finished)
     entries = Entries(board, member_status, config.bot_username)
     rounds = Rounds(board)
     timeline = Timeline(board, rounds)
@@ -286,6 +297,7 @@ def open_rooms(
         scheduler=scheduler,
         background=background,
         runner=runner,
+        daily=daily_desk,
     )
 
 
@@ -363,6 +375,7 @@ class Handlers:
     tables: TableCommands
     people: PeopleCommands
     events: EventCommand
+    daily: DailyCommand
     buttons: Buttons
     errors: Errors
     replays: ReplayChat
@@ -412,6 +425,7 @@ def wire_handlers(rooms: Rooms) -> Handlers:
             replays.scores_button,
         ),
         events=EventCommand(replies, rooms.tournaments),
+        daily=DailyCommand(replies, rooms.daily),
         buttons=Buttons(
             targets, rooms.registry, rooms.languages, rooms.outbox, rooms.storage.ledger
         ),

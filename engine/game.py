@@ -663,6 +663,10 @@ class Game:
         )
         events: list[Event] = [HandScored(self.hand_number, points, totals, shooter)]
         winners = scoring.game_winners(rules, self.scores)
+        if rules.hands is not None:
+            winners = (
+                scoring.lowest(rules, self.scores) if self.hand_number >= rules.hands else None
+            )
         if winners is not None:
             self.winners = winners
             self.phase = "over"

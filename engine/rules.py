@@ -42,6 +42,10 @@ class Rules:
     pass_cycle: tuple[PassDirection, ...] | None = None
     target: int = 100
     ties: TiePolicy = "play_on"
+    hands: int | None = field(default=None, repr=False)
+    """A game of this many hands, whatever the scores (the daily deal plays four), the
+    lowest total winning (a tie shared); None: hands until someone reaches the target. Not
+    in the repr, which stored records of the rules before it compare as text."""
     _cycle: tuple[PassDirection, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -88,6 +92,10 @@ class Rules:
             )
         if self.ties not in TIE_POLICIES:
             raise ValueError(f"Ties are play_on or share, not {self.ties!r}.")
+        if self.hands is not None and (
+            isinstance(self.hands, bool) or not isinstance(self.hands, int) or self.hands < 1
+        ):
+            raise ValueError(f"A game's hands are a whole number of 1 or more, not {self.hands!r}.")
 
     def _validate_pass_cycle(self, cycle: tuple[str, ...]) -> None:
         if not isinstance(cycle, tuple) or not cycle:
@@ -159,6 +167,8 @@ class Rules:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("_cycle")
+        if data["hands"] is None:
+            data.pop("hands")  # rules stored before a game of fixed hands read the same
         if data["pass_cycle"] is not None:
             data["pass_cycle"] = list(data["pass_cycle"])
         return data

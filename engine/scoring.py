@@ -159,6 +159,14 @@ def game_winners(rules: Rules, totals: Sequence[Score]) -> tuple[int, ...] | Non
     return None
 
 
+def lowest(rules: Rules, totals: Sequence[Score]) -> tuple[int, ...]:
+    """The seats with the lowest total (all of them on a tie): a game of fixed hands'
+    winners."""
+    keys = [rank_key(rules, total) for total in totals]
+    low = min(keys)
+    return tuple(seat for seat, key in enumerate(keys) if key == low)
+
+
 def best_moon_choice(
     rules: Rules, totals: Sequence[Score], taken: Sequence[Mask], shooter: int
 ) -> MoonChoice:

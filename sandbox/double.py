@@ -31,6 +31,7 @@ from sandbox.views import (
     ChatView,
     Event,
     EventKind,
+    InlineRecord,
     Toast,
 )
 
@@ -149,6 +150,7 @@ class BotApiDouble:
         self.webhook_url = ""
         self.commands: dict[tuple[str, str], list[Json]] = {}
         self.callbacks: dict[str, CallbackRecord] = {}
+        self.inline_queries: dict[str, InlineRecord] = {}
         self.toasts: list[Toast] = []
         self.events: list[Event] = []
         self.errors: list[ApiErrorRecord] = []
@@ -458,6 +460,23 @@ class BotApiDouble:
         }
         self.record_event("callback", message.chat_id, message, user_id=user_id)
         self.push_update("callback_query", payload)
+        return record
+
+    def new_inline_query(self, user_id: int, query: str) -> InlineRecord:
+        """Queue an inline_query update as if `user_id` typed ``@bot query`` in a chat."""
+        record = InlineRecord(
+            id=str(5_000_000_000_000_000 + next(self._callback_ids) * 7919),
+            user_id=user_id,
+            query=query,
+        )
+        self.inline_queries[record.id] = record
+        payload: Json = {
+            "id": record.id,
+            "from": self.users[user_id].to_api(),
+            "query": query,
+            "offset": "",
+        }
+        self.push_update("inline_query", payload)
         return record
 
     # ----------------------------------------------------------------- reading state
@@ -961,6 +980,19 @@ class BotApiDouble:
         self.record_event("deleted", chat.id, message, method="deleteMessage")
         return True
 
+    async def _m_answerInlineQuery(self, params: Json) -> bool:
+        record = self.inline_queries.get(str(params.get("inline_query_id", "")))
+        if record is None or record.results is not None:
+            raise bad_request(QUERY_TOO_OLD.removeprefix("Bad Request: "))
+        results = params.get("results")
+        if isinstance(results, str):
+            results = json.loads(results)
+        if not isinstance(results, list) or len(results) > 50:
+            raise bad_request("RESULTS_INVALID")
+        record.results = results
+        self._touch()
+        return True
+
     async def _m_answerCallbackQuery(self, params: Json) -> bool:
         record = self.callbacks.get(str(params.get("callback_query_id", "")))
         expired = record is not None and self._clock() - record.created > self.callback_timeout
@@ -1147,6 +1179,7 @@ _METHOD_NAMES = (
     "editMessageReplyMarkup",
     "deleteMessage",
     "answerCallbackQuery",
+    "answerInlineQuery",
     "sendChatAction",
     "pinChatMessage",
     "unpinChatMessage",

@@ -12,7 +12,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from sandbox.records import ChatRecord, Json, StoredMessage, UserRecord
-from sandbox.views import ButtonMatcher, CallbackRecord, ChatView, EventKind, MessageView
+from sandbox.views import (
+    ButtonMatcher,
+    CallbackRecord,
+    ChatView,
+    EventKind,
+    InlineRecord,
+    MessageView,
+)
 
 T = TypeVar("T")
 
@@ -49,6 +56,8 @@ class World(Protocol):
     ) -> StoredMessage: ...
 
     def new_callback(self, user_id: int, message: StoredMessage, data: str) -> CallbackRecord: ...
+
+    def new_inline_query(self, user_id: int, query: str) -> InlineRecord: ...
 
     def message_to_api(self, message: StoredMessage, *, nested: bool = True) -> Json: ...
 
@@ -283,6 +292,13 @@ class SandboxUser:
         if not wait:
             return None
         return await self._await_answer(record, timeout)
+
+    async def inline_query(self, query: str, *, timeout: float = 5.0) -> list[dict[str, Any]]:
+        """Type ``@bot query`` in a chat: the results the bot answered with."""
+        record = self.double.new_inline_query(self.id, query)
+        await self.double.wait_for(lambda: record.results is not None, timeout)
+        assert record.results is not None
+        return record.results
 
     async def press_forged(
         self, chat: Chat, message_id: int, data: str, *, timeout: float = 5.0

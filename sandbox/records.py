@@ -104,6 +104,7 @@ class StoredMessage:
                         b.get("callback_data"),
                         b.get("url"),
                         (b.get("copy_text") or {}).get("text"),
+                        b.get("switch_inline_query"),
                     )
                     for b in row
                 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 
 class Button(NamedTuple):
@@ -19,6 +19,8 @@ class Button(NamedTuple):
     url: str | None = None
     copy_text: str | None = None
     """What the button copies to the clipboard (``copy_text``), if that is what it does."""
+    switch_inline_query: str | None = None
+    """The inline query the button starts in a chat the presser picks, if it does that."""
 
 
 ButtonMatcher = str | Callable[[Button], bool]
@@ -138,6 +140,17 @@ class Toast:
     text: str | None
     show_alert: bool
     url: str | None
+
+
+@dataclass
+class InlineRecord:
+    """An inline query sent to the bot (``@bot text`` typed in any chat), and its answer:
+    the results as the bot sent them (None until it answers)."""
+
+    id: str
+    user_id: int
+    query: str
+    results: list[dict[str, Any]] | None = None
 
 
 @dataclass

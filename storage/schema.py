@@ -324,6 +324,38 @@ Index(
     postgresql_where=_people,
 )
 
+# ---------------------------------------------------------------- the daily deal
+
+daily_secret: Final = Table(
+    "daily_secret",
+    metadata,
+    _key("id"),
+    Column("secret", Text, nullable=False),
+    Column("created_at", INT, nullable=False),
+    CheckConstraint("id = 1", name="daily_secret_id_check"),
+)
+"""One row: the bot's secret (hex) that every day's deals come from (`engine.daily`),
+made once with ``secrets.token_bytes(32)``; never shown, never logged."""
+
+daily_games: Final = Table(
+    "daily_games",
+    metadata,
+    Column("day", INT, nullable=False),
+    Column("user_id", INT, nullable=False),
+    Column("game_id", INT, ForeignKey("games.id"), nullable=False),
+    Column("started_at", INT, nullable=False),
+    Column("points", JSON_TEXT),
+    Column("score", REAL),
+    PrimaryKeyConstraint("day", "user_id"),
+    UniqueConstraint("game_id"),
+    sqlite_with_rowid=False,
+)
+"""One row per person per day they played the daily deal (the key: one result per user
+id per day) and its game; once the day is closed, their points hand by hand as they stood
+(``points``, a JSON list) and their day's score in matchpoints (``score``, a percentage)."""
+
+Index("daily_games_by_user", daily_games.c.user_id, daily_games.c.day)
+
 # ---------------------------------------------------------------- tournaments
 
 tournaments: Final = Table(
@@ -593,6 +625,8 @@ __all__ = [
     "REAL",
     "chat_languages",
     "chats",
+    "daily_games",
+    "daily_secret",
     "game_results",
     "game_seats",
     "games",

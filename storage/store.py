@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .daily import Daily
 from .database import Database, Dialect, Synchronous
 from .journal import Journal
 from .ledger import Ledger
@@ -17,9 +18,9 @@ class Storage:
     """The repositories of one database; closing it closes the database.
 
     ``games`` (the game journal), ``people`` (users, chats, languages), ``standings``
-    (scores and ratings), ``tournaments``, ``ledger`` (handled updates) and
-    ``maintenance`` (backup, replay proofs). Every write is committed (durable) before
-    its coroutine returns. Open with `storage.open_storage`.
+    (scores and ratings), ``tournaments``, ``daily`` (the daily deal), ``ledger``
+    (handled updates) and ``maintenance`` (backup, replay proofs). Every write is
+    committed (durable) before its coroutine returns. Open with `storage.open_storage`.
     """
 
     def __init__(self, database: Database) -> None:
@@ -28,6 +29,7 @@ class Storage:
         self.people = People(database)
         self.standings = Standings(database)
         self.tournaments = Tournaments(database)
+        self.daily = Daily(database)
         self.ledger = Ledger(database)
         self.maintenance = Maintenance(database, self.games)
 

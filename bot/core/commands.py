@@ -303,6 +303,18 @@ class Rejoin(Command):
 
 
 @dataclass(frozen=True)
+class ShowAgain(Command):
+    """A player's living DM sent anew at the bottom of their chat (``/daily`` resumed)."""
+
+    seat: int
+
+    def decide(self, table: Table) -> Outcome:
+        if not table.phase.dealt or table.status != "active":
+            raise UserError(msg("That game is over."))
+        return Outcome([ResendScreen(self.seat)])
+
+
+@dataclass(frozen=True)
 class ToggleTracker(Command):
     """Open or close the 📋 cards-played list on a seat's screen."""
 
@@ -379,6 +391,8 @@ class AskReview(Command):
         """A hand's review, once the hand is over (at a tournament's table, once its game
         is: nobody reviews while others still play it)."""
         seat, hand = self.seat, self.hand
+        if table.daily is not None:
+            raise UserError(msg("Reviews of the daily deal open when the day is over."))
         if table.tournament_id is not None and table.status == "active":
             raise UserError(msg("Reviews open when the tournament's game is over."))
         game = table.game

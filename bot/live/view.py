@@ -62,7 +62,7 @@ def seat_state(tr: Tr, table: Table, seat: int, version: int) -> Json:
     """The page's state for `seat`: everything its DM shows, as data; a game that ended
     says how (``ended``: "finished" or "cancelled") and offers nothing more to press."""
     screen = seat_screen(table, seat)
-    if table.game is not None:
+    if table.game is not None and table.daily is None:  # a daily deal's seeds: after the day
         screen = replace(screen, revealed=revealed_proofs(table.game))
     return page_state(tr, screen, version)
 

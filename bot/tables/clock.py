@@ -22,9 +22,9 @@ from bot.tables.parts import Name
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.tables.thinker import Thinker
+from bot.tables.thinker import DAILY_LEVEL, Thinker
 from bot.timers import Scheduler
-from engine import Game, Move
+from engine import Game, Move, daily
 from ratings import STAND_IN_LEVEL
 
 
@@ -250,6 +250,10 @@ class TurnClock:
         view = game.view(seat)
         seed = hash((table.id, self.registry.version(table.id), seat)) & 0x7FFFFFFF
         budget = self.config.computer_budget_ms
+        if table.daily is not None and game.deal_key is not None:
+            # The day's computers: their randomness fixed by the deal, never by the clock.
+            seed = daily.computer_seed(game.deal_key, game.hand_number, seat)
+            level = DAILY_LEVEL
         if game.phase == "pass":
             cards = await self.thinker.choose_pass(level, seed, view, budget)
             return Move.pass_cards(seat, cards)
@@ -273,7 +277,7 @@ class TurnClock:
         else:
             self._troubled.discard(table.id)
             said = msg("✅ Saving works again: the game goes on.")
-        if table.tournament_id is None:
+        if table.in_group:
             self.screens.announce(table, said)
         else:
             for _, s in table.humans():

@@ -19,12 +19,16 @@ the review says so: a chance of the game's end about 3% apart."""
 
 
 def offers_hints(table: Table) -> bool:
-    """A table's 💡 Hint button: its rule is on, and it is no tournament's table."""
-    return table.options.hints and table.tournament_id is None
+    """A table's 💡 Hint button: its rule is on, and it is no tournament's nor daily
+    deal's table."""
+    return table.options.hints and table.tournament_id is None and table.daily is None
 
 
 def offers_review(table: Table) -> bool:
-    """🔍 Review: anywhere but at a tournament's table while its game runs."""
+    """🔍 Review: anywhere but at a tournament's table while its game runs, and never at
+    a daily deal's (it would show the day's hands before the day is over)."""
+    if table.daily is not None:
+        return False
     return table.tournament_id is None or table.status != "active"
 
 

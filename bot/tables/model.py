@@ -137,6 +137,9 @@ class Table:
     tournament_id: int | None = None
     """The tournament this table plays in: its group sees the tournament's status, not a table
     message and hand results of its own."""
+    daily: int | None = None
+    """The day whose daily deal this table plays (`engine.daily`): one person and three
+    computers in the person's DM, no group message, nothing revealed before the day ends."""
     join_token: str = ""
     """The table's id in ``/start j<token>`` links: random, so no one can guess a link."""
     end_words: Words | None = field(default=None, compare=False, repr=False)
@@ -187,12 +190,21 @@ class Table:
         self.ui.pending = dict(state.pending)
 
     def meta(self) -> dict[str, Any]:
-        return {
+        meta: dict[str, Any] = {
             "chat_title": self.chat_title,
             "creator_name": self.creator_name,
             "options": self.options.to_dict(),
             "ui": self.ui.to_dict(),
         }
+        if self.daily is not None:
+            meta["daily"] = self.daily
+        return meta
+
+    @property
+    def in_group(self) -> bool:
+        """Whether the table has a group of its own to post in: not a tournament's (its
+        group follows the tournament's message) nor a daily deal's (a DM)."""
+        return self.tournament_id is None and self.daily is None
 
     def computer(self) -> Seat:
         """A computer player with a name not yet at the table (its level is the table's)."""
@@ -255,5 +267,6 @@ class Table:
             game=stored.game,
             ui=TableUI.from_dict(meta.get("ui", {})),
             tournament_id=stored.tournament_id,
+            daily=meta.get("daily"),
             join_token=stored.join_token,
         )

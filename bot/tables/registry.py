@@ -129,7 +129,7 @@ class TableRegistry:
         self._versions[table.id] = version
         if table.join_token:
             self._by_token[table.join_token] = table.id
-        if table.tournament_id is None:
+        if table.in_group:
             self._by_chat[(table.chat_id, table.thread_id)] = table.id
         self._in_chat.setdefault(table.chat_id, set()).add(table.id)
         self.reseat(table)
@@ -153,6 +153,8 @@ class TableRegistry:
     def reseat(self, table: Table) -> None:
         """Index who sits at ``table`` now (after its seats changed)."""
         now = {s.user_id for s in table.seats if s is not None and s.user_id is not None}
+        if table.daily is not None:
+            now = set()  # a daily game keeps nobody from a group's table, nor /leave finds it
         for user_id in self._users_at.get(table.id, set()) - now:
             if self._by_user.get(user_id) == table.id:
                 del self._by_user[user_id]

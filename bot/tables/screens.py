@@ -232,8 +232,8 @@ class Screens:
 
     def announce(self, table: Table, said: Part | Words) -> None:
         """Post to the group, in its language (in order, without waiting for Telegram)."""
-        if table.tournament_id is not None:
-            return  # a tournament's group follows the tournament's status message instead
+        if not table.in_group:
+            return  # a tournament's group follows its status message; a daily deal has none
         self.display.post(
             table.chat_id, self.group(table), _words(said), table.thread_id, notify=False
         )
@@ -241,7 +241,7 @@ class Screens:
     def announce_end(self, table: Table, said: Words) -> None:
         """The game's end, once: the chart with the result as its caption (the table's
         message shows the final standings and the rematch button)."""
-        if table.tournament_id is not None:
+        if not table.in_group:
             return
         tr = self.group(table)
         try:
@@ -256,7 +256,7 @@ class Screens:
         """One group message per spell of timeouts, edited as the spell goes on (a timeout,
         another, the computer taking over), instead of one message each: `said` has a line
         for each seat that just timed out; seats that time out at once share one message."""
-        if table.tournament_id is not None:
+        if not table.in_group:
             return  # a tournament's group follows the tournament's status message instead
         ids = table.ui.idle_message_ids
         for key in [k for k in self._notices if k[0] == table.id and k[1] not in ids]:

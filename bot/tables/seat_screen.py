@@ -185,6 +185,14 @@ class ReplayHand:
     """Said in a new message (under a hand's result); else the message pressed shows it."""
 
 
+@dataclass(frozen=True)
+class ShareInline:
+    """A button that shares through Telegram's inline mode: the presser picks a chat and
+    the bot's answer to the inline ``query`` is what they send there (the daily card)."""
+
+    query: str
+
+
 Action = (
     TapCard
     | PassCards
@@ -209,6 +217,7 @@ Action = (
     | CopyText
     | ReplayGame
     | ReplayHand
+    | ShareInline
 )
 
 

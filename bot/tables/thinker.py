@@ -26,7 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
-from engine import Card, SeatView
+from engine import Card, SeatView, daily
 from engine.cards import Mask
 from engine.coach import (
     PASS_DEALS,
@@ -52,8 +52,12 @@ COMPUTER_STREAK = 3
 """Computer moves that may start in a row while the coach's work waits."""
 
 
+DAILY_LEVEL = "daily"
+"""The daily deal's computer: `expert`, steady (`engine.daily.computer`)."""
+
+
 def _choose(kind: str, level: str, seed: int, view: SeatView, budget_ms: float) -> object:
-    player = make_player(level, seed)
+    player = daily.computer(seed) if level == DAILY_LEVEL else make_player(level, seed)
     if kind == "pass":
         return [c.code for c in player.choose_pass(view, budget_ms)]
     if kind == "moon":

@@ -43,6 +43,7 @@ from bot.tables.seat_screen import (
     ReplayHand,
     Review,
     SeatScreen,
+    ShareInline,
     SitDown,
     StandUp,
     StartGame,
@@ -234,6 +235,8 @@ def _group_button(tr: Tr, g: int, button: Button, bot_username: str) -> InlineKe
             return InlineKeyboardButton(label, url=url)
         case OpenDmToSit(token):
             return InlineKeyboardButton(label, url=f"{url}?start=j{token}")
+        case ShareInline(query):
+            return InlineKeyboardButton(label, switch_inline_query=query)
         case OpenTable():
             # The bot's main Mini App (set in @BotFather), opened at this table.
             return InlineKeyboardButton(label, url=f"{url}?startapp=g{g}")

@@ -25,6 +25,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
@@ -103,10 +104,13 @@ class PlayEvaluation:
 class ExpertPlayer:
     level = "expert"
 
-    def __init__(self, seed: int = 0, deals: int | None = None) -> None:
+    def __init__(self, seed: int = 0, deals: int | None = None, steady: bool = False) -> None:
         self.seed = seed
         self.deals = deals
         """A fixed number of deals per decision; None: as many as the budget affords."""
+        self.steady = steady
+        """With a fixed number of deals, all of them are played out whatever the clock
+        says: the same decision on any machine at any load (the daily deal's computers)."""
 
     def choose_pass(self, view: SeatView, budget_ms: float = 300) -> list[Card]:
         return cards_of(expert_pass(view.rules, view.hand_mask))
@@ -160,7 +164,7 @@ class ExpertPlayer:
             deals,
             [smart_card] * rules.players,
             measure,
-            start + budget_ms / 1000 * 0.8,
+            math.inf if self.steady and self.deals is not None else start + budget_ms / 1000 * 0.8,
             weights=inferred_weights(view),
             totals=totals,
         )

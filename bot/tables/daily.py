@@ -1,0 +1,324 @@
+"""The daily deal at the table (README, "The daily deal"): ``/daily`` in a DM starts the
+day's game (the person and three `expert` computers, no turn timer, in their DM, on the
+table core like any other table) or resumes it, or says how they did; in a group, the
+group's board. One game per person per day (storage's key); a day closes `GRACE` after it
+ends, and only then are its seeds published and its scores settled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from bot.basics import Person, UserError
+from bot.core.commands import Cancel, ShowAgain
+from bot.core.effects import FinishGame
+from bot.i18n import msg
+from bot.tables.closing import Closer
+from bot.tables.model import Seat, Table, TableOptions
+from bot.tables.parts import Bare, Name, Number, Part
+from bot.tables.play import Moves
+from bot.tables.registry import TableRegistry
+from bot.tables.screens import Screens
+from bot.tables.seat_screen import Button, ShareInline, Words
+from bot.timers import Clock, Scheduler
+from engine import Game, daily
+from storage import Journal
+from storage.daily import Daily as StoredDaily
+from storage.daily import streak
+
+GRACE = 3_600
+"""Seconds after a day's end during which a game started that day may still be finished
+(someone who starts at 23:59 finishes on the day they started); then the day is closed:
+its results stand as they are, its seeds are published."""
+SHARE_QUERY = "daily"
+"""The inline query the 📣 Share button starts (``@bot daily``): the bot answers it with
+the presser's card."""
+MINIMUM_DAYS = 3
+"""Closed days a person needs on the overall board."""
+OPTIONS = TableOptions(turn_timer=0, computer_level=daily.LEVEL, track_cards=True, hints=False)
+"""At their own pace (no turn timer), against `expert` computers, without the coach."""
+
+
+class DailyDesk:
+    """``/daily``: starts, resumes and reports the person's daily deal; a group's board."""
+
+    def __init__(
+        self,
+        registry: TableRegistry,
+        moves: Moves,
+        screens: Screens,
+        games: Journal,
+        stored: StoredDaily,
+        clock: Clock,
+        closer: Closer,
+        scheduler: Scheduler,
+    ) -> None:
+        self.registry = registry
+        self.closer = closer
+        self.scheduler = scheduler
+        self.moves = moves
+        self.screens = screens
+        self.games = games
+        self.stored = stored
+        self.clock = clock
+        self._starting: dict[int, asyncio.Lock] = {}
+
+    # ------------------------------------------------------------------ the days
+
+    def today(self) -> int:
+        return daily.day_number(self.clock().timestamp())
+
+    def last_closed(self) -> int:
+        """The latest day closed (ended `GRACE` ago or more)."""
+        return daily.day_number(self.clock().timestamp() - GRACE) - 1
+
+    async def close_days(self) -> None:
+        """Close every day that ended `GRACE` ago: its games still open stop where they
+        stood (they count as they stand), then its scores are settled. Run at each day's
+        close (`arm`), at start, and before anything reads a board."""
+        closed = self.last_closed()
+        for table in list(self.registry.tables.values()):
+            if table.daily is None or table.daily > closed:
+                continue
+            async with self.registry.lock(table.id):
+                if self.registry.get(table.id) is not table or not table.phase.live:
+                    continue
+                said = msg(
+                    "☀ Daily deal {day} is closed: your game counts as it stood.",
+                    day=table.daily,
+                )
+                await self.closer.close(table, Cancel(told=said))
+        await self.stored.settle(closed)
+
+    def arm(self) -> None:
+        """Close the days at each day's close from now on (the first one now)."""
+        now = self.clock().timestamp()
+        next_close = daily.day_start(self.last_closed() + 2) + GRACE
+        self.scheduler.arm("daily:close", max(1.0, next_close - now), self._closing)
+
+    async def _closing(self) -> None:
+        await self.close_days()
+        self.arm()
+
+    # ------------------------------------------------------------------ in a DM
+
+    async def play(self, person: Person) -> list[Part]:
+        """Start the day's game, or resume it, or say how it went (and the place)."""
+        lock = self._starting.setdefault(person.id, asyncio.Lock())
+        try:
+            async with lock:
+                return await self._play(person)
+        finally:
+            if not lock.locked() and self._starting.get(person.id) is lock:
+                del self._starting[person.id]
+
+    async def _play(self, person: Person) -> list[Part]:
+        today = self.today()
+        await self.close_days()  # the days closed since, as they stood
+        mine = await self.stored.game_of(today, person.id)
+        if mine is None:
+            return await self._start(person, today)
+        table = self.registry.get(mine.game_id)
+        if table is not None and table.phase.dealt and table.status == "active":
+            async with self.registry.lock(table.id):
+                await self.moves.apply(table, ShowAgain(daily.PERSON_SEAT))
+            return [msg("☀ Your daily deal goes on: your cards are below.")]
+        stored = await self.games.load_game(mine.game_id, verify=False)
+        if stored.game is None and stored.status in ("lobby", "cancelled"):
+            # Claimed, never dealt: the bot stopped in between. Nothing was seen: deal now.
+            if table is not None:
+                self.registry.forget(table)
+            if stored.status == "lobby":
+                await self.games.cancel_game(stored.id)
+            return await self._start(person, today, replacing=stored.id)
+        return await self.place_lines(today, person.id)
+
+    async def _start(self, person: Person, today: int, replacing: int | None = None) -> list[Part]:
+        """The day's game dealt in the person's DM, claimed as theirs (``replacing``: the
+        game claimed before that was never dealt)."""
+        key = daily.day_key(await self.stored.secret(), today)
+        table = Table(
+            id=0,
+            chat_id=person.id,
+            thread_id=None,
+            chat_title=f"☀ {today}",  # the day's number: the same in every language
+            creator_id=person.id,
+            creator_name=person.name,
+            rules=daily.RULES,
+            options=OPTIONS,
+            seats=[Seat("human", person.name, person.id), None, None, None],
+            daily=today,
+        )
+        for seat in range(1, daily.RULES.players):
+            table.seats[seat] = table.computer()
+        table.id = await self.games.create_lobby(
+            person.id,
+            None,
+            person.id,
+            daily.RULES,
+            table.stored_seats(),
+            table.stored_meta(),
+        )
+        if replacing is None:
+            claimed = await self.stored.claim(today, person.id, table.id)
+        else:
+            claimed = await self.stored.reclaim(today, person.id, replacing, table.id)
+        if not claimed:
+            await self.games.cancel_game(table.id)  # a second /daily that came at once
+            raise UserError(msg("☀ Your daily deal is already on its way."))
+        self.registry.add(table, 0)
+        async with self.registry.lock(table.id):
+            await self.moves.begin(table, Game(daily.RULES, deal_key=key))
+        return [
+            msg(
+                "☀ <b>Daily deal {day}</b>: the same four hands for everyone today, against "
+                "three expert computers, at your own pace. Your cards are below.",
+                day=today,
+            )
+        ]
+
+    async def place_lines(self, day: int, user_id: int) -> list[Part]:
+        """How the person did on the day's deal: their score, place and hands."""
+        results = await self.stored.results(day)
+        points = results.get(user_id, [])
+        if not points:
+            return [msg("You haven't finished a hand of daily deal {day}.", day=day)]
+        scores = daily.scores(results)
+        mine = scores[user_id]
+        place = 1 + sum(1 for s in scores.values() if s > mine)
+        marks = daily.hand_marks(results, user_id)
+        days = await self.stored.days_played(user_id)
+        overall = await self.stored.overall_of(user_id)
+        lines: list[Part] = [
+            msg(
+                "☀ <b>Daily deal {day}</b>: {score} · place {place} of {count}",
+                day=day,
+                score=Number(mine / 100, "percent"),
+                place=place,
+                count=len(scores),
+            ),
+            msg("Your hands: {row}", row=Bare(_row(points, marks))),
+            msg("🔥 Days in a row: {days}", days=streak(days, self.today())),
+        ]
+        if overall is not None:
+            mean, closed = overall
+            lines.append(
+                msg(
+                    "Overall: {score} over {days} closed days",
+                    score=Number(mean / 100, "percent"),
+                    days=closed,
+                )
+            )
+        return lines
+
+    # ------------------------------------------------------------------ a group's board
+
+    async def board_lines(self, chat_id: int) -> list[Part]:
+        """The day's board of the group's members, and their overall board."""
+        today = self.today()
+        members = await self.stored.members(chat_id)
+        results = await self.stored.results(today)
+        scores = daily.scores(results)
+        here = sorted(
+            ((s, user) for user, s in scores.items() if user in members), key=lambda x: -x[0]
+        )
+        names = await self.stored.names([user for _, user in here])
+        lines: list[Part] = [msg("☀ <b>Daily deal {day}</b> in this group", day=today)]
+        if not here:
+            lines.append(msg("Nobody here has played today's deal yet: send me /daily in a DM."))
+        for rank, (score, user) in enumerate(here[:10], start=1):
+            lines.append(
+                msg(
+                    "{rank}. {name} — {score} ({hands}/{all} hands)",
+                    rank=rank,
+                    name=Name(names.get(user, str(user))),
+                    score=Number(score / 100, "percent"),
+                    hands=len(results[user]),
+                    all=daily.HANDS,
+                )
+            )
+        await self.close_days()
+        overall = await self.stored.overall(MINIMUM_DAYS, among=members)
+        if overall:
+            lines.append("")
+            lines.append(msg("<b>Overall</b> (the mean of {days} days or more)", days=MINIMUM_DAYS))
+            for rank, row in enumerate(overall, start=1):
+                lines.append(
+                    msg(
+                        "{rank}. {name} — {score} over {days} days",
+                        rank=rank,
+                        name=Name(row.name),
+                        score=Number(row.score / 100, "percent"),
+                        days=row.count,
+                    )
+                )
+        return lines
+
+    # ------------------------------------------------------------------ published seeds
+
+    async def seeds_lines(self) -> list[Part]:
+        """The latest closed day's seeds, to check with ``hearts-bot verify``."""
+        day = self.last_closed()
+        if day < 1:
+            return [msg("No daily deal has closed yet.")]
+        await self.close_days()
+        key = daily.day_key(await self.stored.secret(), day)
+        lines: list[Part] = [
+            msg(
+                "🔓 <b>Daily deal {day}</b> is over. Its seeds, to check against the "
+                "commitments you saw with hearts-bot verify:",
+                day=day,
+            )
+        ]
+        for hand, proof in enumerate(daily.proofs(key), start=1):
+            lines.append(
+                msg(
+                    "{hand}. <code>{seed}</code> 🔐 <code>{commitment}</code>",
+                    hand=hand,
+                    seed=Bare(proof.seed),
+                    commitment=Bare(proof.commitment),
+                )
+            )
+        return lines
+
+    # ------------------------------------------------------------------ the game's end
+
+    async def finished(self, table: Table, _: FinishGame) -> None:
+        """The person's result, as the daily game ends."""
+        if table.daily is None:
+            return
+        s = table.seats[daily.PERSON_SEAT]
+        if s is None or s.user_id is None:
+            return
+        lines = await self.place_lines(table.daily, s.user_id)
+        share = Button(msg("📣 Share my result"), ShareInline(SHARE_QUERY))
+        self.screens.tell(s.user_id, Words(tuple(lines), ((share,),), table.id))
+
+    async def share_card(self, user_id: int) -> list[Part] | None:
+        """Today's result as a card to send anywhere: the day, the score and a symbol per
+        hand played, nothing of the cards (None: no hand of today's deal played yet)."""
+        today = self.today()
+        results = await self.stored.results(today)
+        if not results.get(user_id):
+            return None
+        score = daily.scores(results)[user_id]
+        row = "".join(_symbol(m) for m in daily.hand_marks(results, user_id))
+        return [
+            msg(
+                "☀ Hearts, daily deal {day}: {score}",
+                day=today,
+                score=Number(score / 100, "percent"),
+            ),
+            Bare(row),
+        ]
+
+
+def _symbol(mark: float) -> str:
+    """A hand's matchpoints as a symbol: 🟩 75 % or more, 🟨 25 % or more, 🟥 less."""
+    return "🟩" if mark >= 75 else "🟨" if mark >= 25 else "🟥"
+
+
+def _row(points: Sequence[int], marks: Sequence[float]) -> str:
+    """A symbol and the points per hand."""
+    return " ".join(f"{_symbol(mark)}{p}" for p, mark in zip(points, marks, strict=False))

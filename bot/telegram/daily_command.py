@@ -1,0 +1,66 @@
+"""``/daily``: the daily deal (`bot.tables.daily`). In a DM: start, resume or report the
+day's game (``/daily seeds``: the last closed day's seeds); in a group: its board. And the
+inline query that 📣 Share starts: the person's card of the day, to send to any chat."""
+
+from __future__ import annotations
+
+from telegram import InlineQueryResultArticle, InputTextMessageContent, Update
+from telegram.constants import ChatType, ParseMode
+
+from bot.basics import UserError
+from bot.tables.daily import DailyDesk
+from bot.tables.parts import PLAIN, say
+from bot.telegram import draw
+from bot.telegram.context import HeartsContext
+from bot.telegram.handlers import Replies, command, person_of
+
+
+class DailyCommand:
+    """/daily, given the daily desk and how to answer."""
+
+    def __init__(self, replies: Replies, desk: DailyDesk) -> None:
+        self.replies = replies
+        self.desk = desk
+
+    @command
+    async def daily(self, update: Update, context: HeartsContext) -> None:
+        """/daily: your daily deal (in a DM), or the group's board (in a group)."""
+        person, chat, message = person_of(update), update.effective_chat, update.effective_message
+        if person is None or chat is None:
+            return
+        tr = self.replies.languages.chat(chat.id)
+        if chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
+            self.replies.reply(update, draw.lines(tr, await self.desk.board_lines(chat.id)))
+            return
+        _, _, text = ((message.text if message is not None else None) or "").partition(" ")
+        try:
+            if text.strip().lower() == "seeds":
+                said = await self.desk.seeds_lines()
+            else:
+                said = await self.desk.play(person)
+        except UserError as error:
+            self.replies.reply(update, error.said)
+            return
+        self.replies.reply(update, draw.lines(tr, said))
+
+    async def inline(self, update: Update, context: HeartsContext) -> None:
+        """An inline query (``@bot daily``, from 📣 Share): the asker's card of the day."""
+        query = update.inline_query
+        if query is None or query.from_user is None:
+            return
+        tr = self.replies.languages.chat(query.from_user.id)
+        card = await self.desk.share_card(query.from_user.id)
+        if card is None:
+            await query.answer([], cache_time=0, is_personal=True)
+            return
+        results = [
+            InlineQueryResultArticle(
+                id=f"daily-{self.desk.today()}",
+                title=say(tr, card[0], PLAIN),
+                description=say(tr, card[1], PLAIN),
+                input_message_content=InputTextMessageContent(
+                    draw.lines(tr, card), parse_mode=ParseMode.HTML
+                ),
+            )
+        ]
+        await query.answer(results, cache_time=0, is_personal=True)

@@ -1,0 +1,110 @@
+"""The daily deal's storage (issue 34): one secret made once, one game per person per day,
+the day's results read from the hands scored, closed days settled, the overall board, the
+group's members and the streak."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage_testkit import play_stored
+
+from engine import daily
+from storage import Storage
+from storage.daily import streak
+
+
+async def test_the_secret_is_made_once_and_kept(store: Storage) -> None:
+    first = await store.daily.secret()
+    assert len(first) == 32
+    assert await store.daily.secret() == first
+
+
+async def play_day(store: Storage, day: int, user: int, hands: int, seed: int) -> list[int]:
+    """The person's daily game of ``day`` played at random for ``hands`` hands, claimed;
+    their points hand by hand."""
+    key = daily.day_key(await store.daily.secret(), day)
+    game_id, game = await play_stored(
+        store, daily.RULES, seed=seed, deal_key=key, user_ids=[user], hands=hands, chat_id=user
+    )
+    assert await store.daily.claim(day, user, game_id)
+    return [int(h.points[daily.PERSON_SEAT]) for h in game.hand_history]
+
+
+async def test_one_game_per_person_per_day_and_the_days_results(store: Storage) -> None:
+    ann = await play_day(store, 40, 1, 4, seed=1)
+    bob = await play_day(store, 40, 2, 2, seed=2)
+    assert len(ann) == 4 and len(bob) == 2
+    game = await store.daily.game_of(40, 1)
+    assert game is not None and game.points is None
+    assert not await store.daily.claim(40, 1, game.game_id + 1000)  # a second: refused
+    assert await store.daily.game_of(41, 1) is None
+    assert await store.daily.results(40) == {1: ann, 2: bob}
+    assert await store.daily.results(39) == {}
+
+
+async def test_a_closed_day_keeps_its_points_and_scores(store: Storage) -> None:
+    ann = await play_day(store, 50, 1, 4, seed=3)
+    bob = await play_day(store, 50, 2, 4, seed=4)
+    cat = await play_day(store, 50, 3, 1, seed=5)
+    await play_day(store, 51, 1, 1, seed=6)
+    assert await store.daily.settle(50) == [50]
+    expected = daily.scores({1: ann, 2: bob, 3: cat})
+    for user, points in ((1, ann), (2, bob), (3, cat)):
+        game = await store.daily.game_of(50, user)
+        assert game is not None
+        assert game.points == tuple(points)
+        assert game.score == expected[user]
+    assert (await store.daily.game_of(51, 1)).points is None  # type: ignore[union-attr]
+    assert await store.daily.settle(50) == []  # once
+    assert await store.daily.results(50) == {1: ann, 2: bob, 3: cat}
+
+
+async def test_the_overall_board_counts_closed_days_with_a_minimum(store: Storage) -> None:
+    for day in (60, 61, 62):
+        await play_day(store, day, 1, 1, seed=day)
+        await play_day(store, day, 2, 1, seed=day + 100)
+    await play_day(store, 62, 3, 1, seed=7)
+    await store.daily.settle(62)
+    board = await store.daily.overall(minimum_days=2)
+    assert [s.user_id for s in board] and {s.user_id for s in board} == {1, 2}
+    assert all(s.count == 3 for s in board)
+    assert board[0].score >= board[1].score
+    assert board[0].name.startswith("Player") or board[0].name.isdigit()
+    everyone = await store.daily.overall(minimum_days=1)
+    assert {s.user_id for s in everyone} == {1, 2, 3}
+    mine = await store.daily.overall_of(1)
+    assert mine is not None and mine[1] == 3
+    assert mine[0] == next(s.score for s in board if s.user_id == 1)
+    assert await store.daily.overall_of(99) is None
+    among = await store.daily.overall(minimum_days=1, among={3})
+    assert [s.user_id for s in among] == [3]
+
+
+async def test_a_groups_members_are_who_played_there(store: Storage) -> None:
+    from engine import Rules
+
+    await play_stored(store, Rules(target=20), seed=9, chat_id=-500, user_ids=[7, 8])
+    assert await store.daily.members(-500) == {7, 8}
+    assert await store.daily.members(-501) == set()
+
+
+def test_a_streak_counts_days_in_a_row_up_to_today_or_yesterday() -> None:
+    assert streak([10, 9, 8, 6], today=10) == 3
+    assert streak([9, 8, 6], today=10) == 2
+    assert streak([8, 7], today=10) == 0
+    assert streak([], today=10) == 0
+
+
+async def test_the_bench_fills_a_day_and_reads_its_board(tmp_path: Path, capsys: object) -> None:
+    """``./dev bench daily`` at a tiny size: its day is read back whole and scored."""
+    from bench.daily_bench import DAY, bench
+
+    await bench(str(tmp_path / "bench.db"), 30, 2)
+    store = await Storage.open(tmp_path / "bench.db")
+    try:
+        results = await store.daily.results(DAY)
+        assert len(results) == 30 and all(len(p) == 4 for p in results.values())
+        settled = await store.daily.game_of(DAY, next(iter(results)))
+        assert settled is not None and settled.score is not None
+    finally:
+        await store.close()

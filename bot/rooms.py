@@ -135,7 +135,10 @@ class Rooms:
             self.moves,
             self.coach,
             settings.webapp_trusted_proxies,
-            PageReplays(Replays(self.storage.games, self.storage.standings), self.coach),
+            PageReplays(
+                Replays(self.storage.games, self.storage.standings, self.daily.last_closed),
+                self.coach,
+            ),
             Membership(is_member),
             self.event_watching,
         )
@@ -386,7 +389,7 @@ def wire_handlers(rooms: Rooms) -> Handlers:
     replies = Replies(rooms.outbox, rooms.languages)
     replays = ReplayChat(
         replies,
-        Replays(rooms.storage.games, rooms.storage.standings),
+        Replays(rooms.storage.games, rooms.storage.standings, rooms.daily.last_closed),
         rooms.languages,
         rooms.outbox,
         rooms.lobby.config.bot_username,

@@ -282,6 +282,15 @@ class DailyDesk:
             )
         return lines
 
+    async def closed_game(self, user_id: int) -> tuple[int, int] | None:
+        """The latest closed day and the person's game of it, to replay (None: they did not
+        play it). Anyone may replay a closed day's hands (`bot.tables.replays`)."""
+        day = self.last_closed()
+        if day < 1:
+            return None
+        played = await self.stored.game_of(day, user_id)
+        return None if played is None else (day, played.game_id)
+
     # ------------------------------------------------------------------ the game's end
 
     async def finished(self, table: Table, _: FinishGame) -> None:

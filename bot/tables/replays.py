@@ -8,9 +8,13 @@ once all its tables have finished (they may share their deals). A press or a com
 the game's own group is a member's (Telegram shows a group's messages, and so its buttons,
 only to its members); anywhere else (a DM, the table page) only a person seated at that
 game may. A hand in progress is refused everywhere: nobody sees a hand before it is over.
+The daily deal's hands (the same for everyone) are refused to all, their player too, until
+their day has closed; after, anyone may replay them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from bot.basics import Person, UserError
 from bot.i18n import Msg, msg
@@ -32,6 +36,10 @@ NONE_OVER = msg("No hand of that game is over yet.")
 TOURNAMENT_PLAYING = msg(
     "A tournament's hands can be replayed once every one of its tables has finished."
 )
+DAILY_OPEN = msg(
+    "The daily deal's hands can be replayed once its day has closed (at 01:00 UTC): "
+    "until then, some have not played them yet."
+)
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
@@ -50,9 +58,14 @@ def _rank(card: Card) -> int:
 class Replays:
     """The chat's side of replays: which games and hands, who may see them, and the words."""
 
-    def __init__(self, games: Journal, standings: Standings) -> None:
+    def __init__(
+        self, games: Journal, standings: Standings, closed_day: Callable[[], int] = lambda: 0
+    ) -> None:
+        """`closed_day`: the latest daily deal's day that has closed
+        (`bot.tables.daily.DailyDesk.last_closed`)."""
         self.games = games
         self.standings = standings
+        self.closed_day = closed_day
 
     async def listing(self, chat_id: int, thread_id: int | None) -> Words:
         """`/replay` in a group: its last games, a button each."""
@@ -147,6 +160,14 @@ class Replays:
             raise UserError(NOT_VALID) from None
         if stored.game is None:
             raise UserError(NOT_VALID)
+        day = stored.meta.get("daily")
+        if day is not None:
+            # The daily deal's hands are the same for everyone: nobody sees them before
+            # the day has closed, their player included (a replay could be passed on to
+            # someone who has not played); anyone may see them after.
+            if not isinstance(day, int) or day > self.closed_day():
+                raise UserError(DAILY_OPEN)
+            return stored
         if chat_id != stored.chat_id and stored.seat_of(person.id) is None:
             raise UserError(NOT_YOURS)
         # A tournament's tables may share their deals (duplicate deals): a hand over at one

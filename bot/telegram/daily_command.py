@@ -8,8 +8,10 @@ from telegram import InlineQueryResultArticle, InputTextMessageContent, Update
 from telegram.constants import ChatType, ParseMode
 
 from bot.basics import UserError
+from bot.i18n import msg
 from bot.tables.daily import DailyDesk
 from bot.tables.parts import PLAIN, say
+from bot.tables.seat_screen import Button, ReplayGame, Words
 from bot.telegram import draw
 from bot.telegram.context import HeartsContext
 from bot.telegram.handlers import Replies, command, person_of
@@ -36,6 +38,14 @@ class DailyCommand:
         try:
             if text.strip().lower() == "seeds":
                 said = await self.desk.seeds_lines()
+                closed = await self.desk.closed_game(person.id)
+                if closed is not None:
+                    # The closed day's own game, face up (`/replay`'s ▶ buttons).
+                    day, game = closed
+                    replay = Button(msg("▶ Replay day {day}", day=day), ReplayGame(game))
+                    shown, markup = draw.words(tr, Words(tuple(said), ((replay,),)))
+                    self.replies.reply(update, shown, markup=markup)
+                    return
             else:
                 said = await self.desk.play(person)
         except UserError as error:

@@ -201,6 +201,16 @@ async def test_two_people_play_the_days_deals_and_are_scored_against_each_other(
             for person in (ann, bob):
                 for prefix in ("💡", "🔍"):
                     assert not _dm_has(double, person, prefix, since[person.id])
+            # Nobody replays the day's hands before the day has closed, their player
+            # neither (a ▶ button of theirs, forged: no screen offers one).
+            for person in (bob, ann):
+                last = person.dm_view().last()
+                assert last is not None
+                for data in (f"rh:{bobs.id}:1:", f"rg:{bobs.id}:0:"):
+                    said = await person.press_forged(person.dm, last.message_id, data)
+                    assert said is not None and said.startswith(
+                        "The daily deal's hands can be replayed once its day has closed"
+                    ), said
             # The commitments were shown in the DM before each hand was played.
             for proof in daily.proofs(key):
                 assert proof.commitment[:12] in everything
@@ -217,6 +227,22 @@ async def test_two_people_play_the_days_deals_and_are_scored_against_each_other(
                 replayed = Game(daily.RULES, deal_key=key)
                 if hand == 1:
                     assert verdict.hands == replayed.hands
+            # And anyone may replay them: Ann her own game, a button away.
+            label = f"▶ Replay day {DAY}"
+            assert published.button(label) is not None
+            await ann.press(ann.dm, published.message_id, label)
+
+            def replayed() -> str:
+                shown = ann.dm_view().message(published.message_id)
+                return (shown.text or "") if shown is not None else ""
+
+            await double.wait_for(lambda: "Choose a hand" in replayed(), 10)
+            await ann.press(ann.dm, published.message_id, "Hand 1")
+            await double.wait_for(lambda: replayed().startswith("▶ Hand 1"), 10)
+            assert ann.name in replayed() and "→" in replayed()
+            last = bob.dm_view().last()
+            assert last is not None
+            assert await bob.press_forged(bob.dm, last.message_id, f"rh:{bobs.id}:2:") == "▶ Hand 2"
             # The closed day's scores are settled as they stood.
             settled = await rooms.storage.daily.game_of(DAY, ann.id)
             assert settled is not None and settled.score == scores[ann.id]

@@ -157,7 +157,7 @@ def test_every_button_label_fits_a_phone_in_every_language(language: str) -> Non
     assert all(label in {ids(m)[0] for m in template() if m.id} for label in labels)
     tr = translator(language)
     for label in labels:
-        shown = tr(label, seat="Alexandra", count=3, arrow="→", hand=12)
+        shown = tr(label, seat="Alexandra", count=3, arrow="→", hand=12, day=1234)
         assert len(shown) <= BUTTON_MOST, (language, label, shown)
 
 

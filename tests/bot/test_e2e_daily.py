@@ -6,12 +6,14 @@ twice, nothing reveals a seed before the day is closed, and then the seeds verif
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot_harness import FAST, card_button, finished_game, rooms_of, running_bot
 from test_e2e_fair_deals import debug_log  # noqa: F401 (a fixture)
+from test_live_server import open_page, signed, until
 
 from bot.tables.daily import GRACE, OPTIONS
 from bot.tables.model import Seat, Table
@@ -119,7 +121,7 @@ async def test_two_people_play_the_days_deals_and_are_scored_against_each_other(
             await double.idle()
             ann_game_id = table.id
         # A restart in the middle loses nothing: /daily resumes the same game.
-        async with running_bot(double, database, tuning) as app:
+        async with running_bot(double, database, tuning, pages=True) as app:
             rooms = rooms_of(app)
             table = await daily_table(app, ann)
             assert table.id == ann_game_id and table.game is not None
@@ -211,6 +213,14 @@ async def test_two_people_play_the_days_deals_and_are_scored_against_each_other(
                     assert said is not None and said.startswith(
                         "The daily deal's hands can be replayed once its day has closed"
                     ), said
+            async with open_page(app, signed(double, bob), bobs.id) as page:
+                await until(lambda: bool(page.states()))
+                await page.socket.send_str(
+                    json.dumps({"t": "replay", "id": 4, "game": bobs.id, "hand": 1})
+                )
+                await until(lambda: any(m.get("id") == 4 for m in page.received))
+                said = next(m for m in page.received if m.get("id") == 4)
+                assert said["text"].startswith("The daily deal's hands can be replayed once")
             # The commitments were shown in the DM before each hand was played.
             for proof in daily.proofs(key):
                 assert proof.commitment[:12] in everything
@@ -243,6 +253,16 @@ async def test_two_people_play_the_days_deals_and_are_scored_against_each_other(
             last = bob.dm_view().last()
             assert last is not None
             assert await bob.press_forged(bob.dm, last.message_id, f"rh:{bobs.id}:2:") == "▶ Hand 2"
+            # On the table page too: Bob's own game, hand by hand, with the coach's marks.
+            async with open_page(app, signed(double, bob), bobs.id) as page:
+                await until(lambda: bool(page.states()))
+                await page.socket.send_str(
+                    json.dumps({"t": "replay", "id": 5, "game": bobs.id, "hand": 3})
+                )
+                await until(lambda: any(m.get("id") == 5 for m in page.received))
+                said = next(m for m in page.received if m.get("id") == 5)
+                assert said["t"] == "replay" and said["you"] == daily.PERSON_SEAT
+                await until(lambda: page.last("marks") is not None, 30)
             # The closed day's scores are settled as they stood.
             settled = await rooms.storage.daily.game_of(DAY, ann.id)
             assert settled is not None and settled.score == scores[ann.id]

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -334,6 +335,17 @@ class Database:
             result = await self._thread._execute(self._run_in_thread, work, args, kwargs)
             return result
 
+    async def on_sqlite3(self, work: Callable[..., T], *args: Any) -> T:
+        """SQLite: ``work(connection, *args)`` as one write transaction on the writer's own
+        sqlite3 connection, in its aiosqlite thread (one trip, as `transact`), for
+        statements compiled once from Core (`storage.journal`'s moves). ``BEGIN
+        IMMEDIATE`` to ``COMMIT`` (``ROLLBACK`` on any error) under the write lock, as
+        every write; the driver's errors are raised as SQLAlchemy raises them
+        (`OperationalError`, `IntegrityError`, ...), so they read and map as `transact`'s."""
+        async with self._writing():
+            result: T = await self._thread._execute(_on_sqlite3, self._thread._conn, work, args)
+            return result
+
     async def on_driver(self, work: Callable[..., Awaitable[T]], *args: Any) -> T:
         """PostgreSQL: ``await work(connection, *args)`` as one write transaction on the
         pool connection's own asyncpg connection, for statements compiled once from Core
@@ -581,6 +593,23 @@ def _running(connection: Any) -> bool:
     """Whether an aiosqlite connection's thread still takes work (not closed, nor being
     closed: work queued behind its closing would never be done)."""
     return bool(connection._running and connection._connection is not None)
+
+
+def _on_sqlite3(connection: sqlite3.Connection, work: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """`Database.on_sqlite3`'s transaction, in the writer's aiosqlite thread."""
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            result = work(connection, *args)
+            connection.commit()
+        except BaseException:
+            if connection.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    connection.rollback()
+            raise
+    except sqlite3.Error as error:
+        raise DBAPIError.instance(None, None, error, sqlite3.Error, hide_parameters=True) from error
+    return result
 
 
 def _in_transaction(

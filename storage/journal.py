@@ -14,20 +14,22 @@ import functools
 import json
 import logging
 import secrets
+import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Final
 
 from sqlalchemy import ColumnElement, Connection, bindparam, select
 from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
+from sqlalchemy.dialects.sqlite.aiosqlite import dialect as aiosqlite_dialect
 
 from engine import Game, Move, Rules
 from engine.scoring import rank_key
 
 from . import ledger
-from .database import Database, _Positional
+from .database import Database, Dialect, _Positional
 from .errors import GameNotFound, WrongGameStatus
 from .handling import HANDLING, Handling
 from .models import (
@@ -230,33 +232,23 @@ class Journal:
             if over:  # it rates the game: one at a time with the others that do
                 await database.serial.acquire()
             try:
-                if (
-                    database.dialect == "postgresql"
-                    and not over
-                    and not (handled is not None and ledger.prunes(handled))
-                ):
-                    seq = await database.on_driver(
-                        _record_on_asyncpg,
-                        game_id,
-                        move_json,
-                        snapshot,
-                        game_after,
-                        None if meta is None else dumps(meta),
-                        handled,
-                        now,
-                    )
+                the_move = (
+                    game_id,
+                    move_json,
+                    snapshot,
+                    game_after,
+                    None if meta is None else dumps(meta),
+                    handled,
+                    now,
+                )
+                if over or (handled is not None and ledger.prunes(handled)):
+                    # The last move (results, ratings) and a move that prunes the
+                    # ledger: through SQLAlchemy.
+                    seq = await database.transact(_record, database, *the_move)
+                elif database.dialect == "postgresql":
+                    seq = await database.on_driver(_record_on_asyncpg, *the_move)
                 else:
-                    seq = await database.transact(
-                        _record,
-                        database,
-                        game_id,
-                        move_json,
-                        snapshot,
-                        game_after,
-                        None if meta is None else dumps(meta),
-                        handled,
-                        now,
-                    )
+                    seq = await database.on_sqlite3(_record_on_sqlite3, *the_move)
             finally:
                 if over:
                     database.serial.release()
@@ -648,26 +640,7 @@ def _after_move(
     }
 
 
-@functools.cache
-def _on_asyncpg() -> dict[str, _Positional]:
-    """The move's statements compiled once for asyncpg, to run through the driver: still
-    the Core expressions above, never SQL text."""
-    dialect = asyncpg_dialect()  # type: ignore[no-untyped-call]
-    return {
-        name: _Positional(statement.compile(dialect=dialect))
-        for name, statement in (
-            ("head", _HEAD_LOCKED),
-            ("append", _APPEND),
-            ("hands", _HAND_POINTS),
-            ("after", _AFTER_MOVE),
-            ("after_meta", _AFTER_MOVE_WITH_META),
-            ("handled", ledger.handled_statement("postgresql")),
-        )
-    }
-
-
-async def _record_on_asyncpg(
-    connection: Any,
+def _move_steps(
     game_id: int,
     move_json: str,
     snapshot: str,
@@ -675,31 +648,94 @@ async def _record_on_asyncpg(
     meta_json: str | None,
     handled: Handling | None,
     now: int,
-) -> int:
-    """`_record` for a move that does not end the game, on PostgreSQL: the same
-    statements, compiled once (`_on_asyncpg`), run on asyncpg's own connection. On the
-    hottest path SQLAlchemy's work around each statement cost more than the statement:
-    with 8 tables at once, twice the main thread's time a move."""
-    on = _on_asyncpg()
-    head = on["head"]
-    row = await connection.fetchrow(head.sql, *head.values({"game_id": game_id}))
+) -> Generator[tuple[str, Any], Any, int]:
+    """`_record`'s statements for a move that does not end its game, in order, for a
+    driver to run (`_record_on_asyncpg`, `_record_on_sqlite3`): each step is a statement's
+    name in `_compiled` and its values (a list: many rows at once); the head's row is sent
+    back. Returns the move's sequence number."""
+    row = yield "head", {"game_id": game_id}
     seq, hands_recorded, _ = _next_seq(game_id, row, game_after)
-    append = on["append"]
-    values = {"game_id": game_id, "seq": seq, "move": move_json, "now": now}
-    await connection.execute(append.sql, *append.values(values))
-    if handled is not None:
-        ledger_row = ledger.handled_row(handled, now)
-        await connection.execute(on["handled"].sql, *on["handled"].values(ledger_row))
+    yield "append", {"game_id": game_id, "seq": seq, "move": move_json, "now": now}
+    if handled is not None:  # the update that made it: handled, with the move
+        yield "handled", ledger.handled_row(handled, now)
     scored = _hands_scored(game_id, game_after, hands_recorded)
     if scored:
-        await connection.executemany(on["hands"].sql, [on["hands"].values(r) for r in scored])
+        yield "hands", scored
     after = _after_move(game_id, game_after, snapshot, seq, now)
     if meta_json is None:
-        await connection.execute(on["after"].sql, *on["after"].values(after))
+        yield "after", after
     else:
-        statement = on["after_meta"]
-        await connection.execute(statement.sql, *statement.values(after | {"meta": meta_json}))
+        yield "after_meta", after | {"meta": meta_json}
     return int(seq)
+
+
+@functools.cache
+def _compiled(dialect: Dialect) -> dict[str, _Positional]:
+    """The move's statements compiled once for a driver (asyncpg, or the sqlite3 module
+    under aiosqlite), to run through it: still the Core expressions above, never SQL
+    text. PostgreSQL locks the game's row as it reads its head."""
+    compiler: Any
+    if dialect == "postgresql":
+        compiler, head = asyncpg_dialect(), _HEAD_LOCKED  # type: ignore[no-untyped-call]
+    else:
+        compiler, head = aiosqlite_dialect(), _HEAD
+    return {
+        name: _Positional(statement.compile(dialect=compiler))
+        for name, statement in (
+            ("head", head),
+            ("append", _APPEND),
+            ("hands", _HAND_POINTS),
+            ("after", _AFTER_MOVE),
+            ("after_meta", _AFTER_MOVE_WITH_META),
+            ("handled", ledger.handled_statement(dialect)),
+        )
+    }
+
+
+async def _record_on_asyncpg(connection: Any, *move: Any) -> int:
+    """`_record` for a move that does not end the game, on PostgreSQL: the same
+    statements (`_move_steps`), compiled once, run on asyncpg's own connection. On the
+    hottest path SQLAlchemy's work around each statement cost more than the statement:
+    with 8 tables at once, twice the main thread's time a move."""
+    on = _compiled("postgresql")
+    steps = _move_steps(*move)
+    sent = None
+    while True:
+        try:
+            name, values = steps.send(sent)
+        except StopIteration as done:
+            return int(done.value)
+        statement = on[name]
+        sent = None
+        if name == "head":
+            sent = await connection.fetchrow(statement.sql, *statement.values(values))
+        elif isinstance(values, list):
+            await connection.executemany(statement.sql, [statement.values(v) for v in values])
+        else:
+            await connection.execute(statement.sql, *statement.values(values))
+
+
+def _record_on_sqlite3(connection: sqlite3.Connection, *move: Any) -> int:
+    """`_record` for a move that does not end the game, on SQLite: the same statements
+    (`_move_steps`), compiled once, run on the writer's own sqlite3 connection in its
+    thread (`Database.on_sqlite3`). SQLAlchemy's work around each statement (and around
+    BEGIN and COMMIT) was twice SQLite's own there, and it holds the GIL."""
+    on = _compiled("sqlite")
+    steps = _move_steps(*move)
+    sent = None
+    while True:
+        try:
+            name, values = steps.send(sent)
+        except StopIteration as done:
+            return int(done.value)
+        statement = on[name]
+        sent = None
+        if name == "head":
+            sent = connection.execute(statement.sql, statement.values(values)).fetchone()
+        elif isinstance(values, list):
+            connection.executemany(statement.sql, [statement.values(v) for v in values])
+        else:
+            connection.execute(statement.sql, statement.values(values))
 
 
 def _cancel(db: Connection, database: Database, game_id: int) -> bool:

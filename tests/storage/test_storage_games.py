@@ -391,6 +391,106 @@ async def test_a_move_on_sqlite_is_one_trip_to_the_database_thread(sqlite_store:
     assert [c.player for c in await sqlite_store.standings.rating_changes(game_id)] == [1, 2]
 
 
+async def test_a_move_on_sqlite_runs_its_compiled_statements_on_sqlite3_and_stores_the_same(
+    sqlite_store: Storage,
+) -> None:
+    """A move that does not end its game runs the journal's Core statements, compiled
+    once, on the writer's own sqlite3 connection (SQLAlchemy's work around each statement,
+    and around BEGIN and COMMIT, was twice SQLite's own): none goes through SQLAlchemy, and
+    the game, its hands, its meta and the handled update are stored as before; the last
+    move (results, ratings) still goes through SQLAlchemy."""
+    from sqlalchemy import Engine, event
+
+    from storage.handling import HANDLING, Handling
+
+    sent: list[str] = []
+
+    def count(*args: object) -> None:
+        sent.append(str(args[2]))
+
+    game_id = await sqlite_store.games.create_lobby(-1, None, 1, Rules(), seats_for(4, [1, 2]))
+    game = Game(Rules(players=4, target=1), seed=5)
+    await sqlite_store.games.start_game(game_id, seats_for(4, [1, 2]), game)
+    rng = random.Random(5)
+    event.listen(Engine, "before_cursor_execute", count)
+    try:
+        moves = 0
+        while game.phase != "over":
+            move = random_move(game, rng)
+            move.apply(game)
+            moves += 1
+            token = HANDLING.set(Handling(6000 + moves))
+            try:
+                meta = {"moves": moves}
+                assert await sqlite_store.games.record_move(game_id, move, game, meta) == moves
+            finally:
+                HANDLING.reset(token)
+            if moves == 3:
+                assert sent == []  # three moves, and not one statement through SQLAlchemy
+    finally:
+        event.remove(Engine, "before_cursor_execute", count)
+    appended = [s for s in sent if s.startswith("INSERT INTO moves")]
+    assert len(appended) == 1 and any(s.startswith("INSERT INTO game_results") for s in sent)
+    stored = await sqlite_store.games.load_game(game_id)  # replays its journal to it
+    assert (stored.status, stored.last_seq, stored.meta) == ("finished", moves, {"moves": moves})
+    assert stored.game is not None and stored.game.to_json() == game.to_json()
+    assert [m.seq for m in await sqlite_store.games.journal(game_id)] == list(range(1, moves + 1))
+    table = await sqlite_store.standings.game_table(game_id)
+    assert table.totals == tuple(game.scores) and len(table.hands) == 1
+    assert [h.points for h in table.hands] == [h.points for h in game.hand_history]
+    assert all([await sqlite_store.ledger.was_handled(6000 + m) for m in (1, moves // 2, moves)])
+
+
+async def test_a_refused_move_on_sqlite_stores_nothing_and_leaves_the_writer_usable(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move the database cannot take (another process holds its write lock past the
+    busy timeout) raises `StorageUnavailable` saying why, stores nothing, and once the lock
+    is free the same move is stored with the same number; a move refused by the journal
+    (its game cancelled) rolls back too: no transaction is left open on the writer."""
+    import sqlite3
+
+    from storage import database
+    from storage.errors import StorageUnavailable
+
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 100)
+    path = tmp_path / "held.db"
+    store = await Storage.open(path)
+    try:
+        game_id = await store.games.create_lobby(-1, None, 1, Rules(), seats_for(4, [1]))
+        game = Game(Rules(players=4), seed=8)
+        await store.games.start_game(game_id, seats_for(4, [1]), game)
+        rng = random.Random(8)
+        first = random_move(game, rng)
+        first.apply(game)
+        assert await store.games.record_move(game_id, first, game) == 1
+        second = random_move(game, rng)
+        second.apply(game)
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(StorageUnavailable, match="database is locked"):
+            await store.games.record_move(game_id, second, game)
+        assert store.database.write_failure == "database is locked"
+        other.execute("ROLLBACK")
+        other.close()
+        assert [m.seq for m in await store.games.journal(game_id)] == [1]
+        assert await store.games.record_move(game_id, second, game) == 2
+        assert store.database.write_failure is None
+
+        other_id = await store.games.create_lobby(-2, None, 1, Rules(), seats_for(4, [2]))
+        await store.games.start_game(other_id, seats_for(4, [2]), Game(Rules(players=4), seed=9))
+        await store.games.cancel_game(other_id)
+        with pytest.raises(WrongGameStatus, match="cancelled"):
+            await store.games.record_move(other_id, second, game)
+        third = random_move(game, rng)
+        third.apply(game)
+        assert await store.games.record_move(game_id, third, game) == 3
+        stored = await store.games.load_game(game_id)
+        assert stored.game is not None and stored.game.to_json() == game.to_json()
+    finally:
+        await store.close()
+
+
 async def test_a_refused_write_names_no_bound_value(
     store: Storage, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -36,7 +36,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Concatenate, Final, Literal, NoReturn, ParamSpec, TypeVar, overload
@@ -647,6 +647,10 @@ class _Positional:
             processors if any(processors) else None
         )
         """What SQLAlchemy does to each column of a row read (None: nothing to any)."""
+
+    def takes_as_they_are(self, names: Iterable[str]) -> bool:
+        """Whether its values are those of `names`, in that order, each as it is."""
+        return self._names == tuple(names) and not self._processors
 
     def values(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
         given = self._constants | dict(row)

@@ -8,7 +8,10 @@ reads never wait for a write in progress. Both: WAL, ``foreign_keys=ON``, a busy
 set as each connection opens. A write transaction (`Database.transact`) and a read (or
 reads asked together) each go to their connection's aiosqlite thread once: the work runs
 there on a synchronous SQLAlchemy connection over that same sqlite3 connection, so a move
-costs one wake-up of the thread and of the event loop, not one a statement.
+costs one wake-up of the thread and of the event loop, not one a statement. The hottest
+statements, a move's (`on_sqlite3`) and the standings' and ratings' reads (`Query`), are
+compiled once from their Core expressions and run on the sqlite3 connection itself:
+SQLAlchemy's work around a statement cost as much as SQLite's own.
 
 Durability. WAL with ``synchronous=NORMAL`` by default: a commit is in the WAL file (in
 the operating system's hands) before `Journal.record_move` returns, so an acknowledged

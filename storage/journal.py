@@ -16,7 +16,7 @@ import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -567,23 +567,28 @@ def _record(
     handled: Handling | None,
     now: int,
 ) -> int:
-    """`Journal.record_move`'s transaction: the game's head (locked on PostgreSQL), the
-    move appended, the hands scored since, the game after it (and its results and ratings
-    when it is over); returns the move's sequence number."""
-    head = _HEAD_LOCKED if database.dialect == "postgresql" else _HEAD
-    row = db.execute(head, {"game_id": game_id}).first()
-    seq, hands_recorded, chat_id = _next_seq(game_id, row, game_after)
-    db.execute(_APPEND, {"game_id": game_id, "seq": seq, "move": move_json, "now": now})
-    if handled is not None:  # the update that made it: handled, with the move
-        ledger.handled(db, database, handled, now)
-    scored = _hands_scored(game_id, game_after, hands_recorded)
-    if scored:
-        db.execute(_HAND_POINTS, scored)
-    values = _after_move(game_id, game_after, snapshot, seq, now)
-    if meta_json is None:
-        db.execute(_AFTER_MOVE, values)
-    else:
-        db.execute(_AFTER_MOVE_WITH_META, values | {"meta": meta_json})
+    """`Journal.record_move`'s transaction through SQLAlchemy: the move's steps
+    (`_move_steps`), the handled update's ledger pruned now and then, and the results and
+    ratings when the game is over; returns the move's sequence number."""
+    statements: dict[str, Any] = {
+        "head": _HEAD_LOCKED if database.dialect == "postgresql" else _HEAD,
+        "append": _APPEND,
+        "hands": _HAND_POINTS,
+        "after": _AFTER_MOVE,
+        "after_meta": _AFTER_MOVE_WITH_META,
+    }
+
+    def run(name: str, values: Any) -> Any:
+        if name == "handled":  # through the ledger, which prunes it now and then
+            assert handled is not None
+            ledger.handled(db, database, handled, now)
+            return None
+        result = db.execute(statements[name], values)
+        return result.first() if name == "head" else None
+
+    seq, chat_id = _run_steps(
+        _move_steps(game_id, move_json, snapshot, game_after, meta_json, handled, now), run
+    )
     if game_after.phase == "over":
         _write_results(db, database, game_id, chat_id, game_after, now)
     return seq
@@ -640,6 +645,10 @@ def _after_move(
     }
 
 
+Steps = Generator[tuple[str, Any], Any, tuple[int, int]]
+"""A move's statements, in order, as `_move_steps` gives them to a driver."""
+
+
 def _move_steps(
     game_id: int,
     move_json: str,
@@ -648,13 +657,15 @@ def _move_steps(
     meta_json: str | None,
     handled: Handling | None,
     now: int,
-) -> Generator[tuple[str, Any], Any, int]:
-    """`_record`'s statements for a move that does not end its game, in order, for a
-    driver to run (`_record_on_asyncpg`, `_record_on_sqlite3`): each step is a statement's
-    name in `_compiled` and its values (a list: many rows at once); the head's row is sent
-    back. Returns the move's sequence number."""
+) -> Steps:
+    """A move's statements, written once for every driver that runs them (`_record`
+    through SQLAlchemy, `_record_on_asyncpg`, `_record_on_sqlite3`): the game's head
+    (locked on PostgreSQL), the move appended, the update that made it handled, the hands
+    scored since, the game after it. Each step is a statement's name (in `_compiled`) and
+    its values (a list: many rows at once); the head's row is sent back. Returns the move's
+    sequence number and the game's chat."""
     row = yield "head", {"game_id": game_id}
-    seq, hands_recorded, _ = _next_seq(game_id, row, game_after)
+    seq, hands_recorded, chat_id = _next_seq(game_id, row, game_after)
     yield "append", {"game_id": game_id, "seq": seq, "move": move_json, "now": now}
     if handled is not None:  # the update that made it: handled, with the move
         yield "handled", ledger.handled_row(handled, now)
@@ -666,7 +677,19 @@ def _move_steps(
         yield "after", after
     else:
         yield "after_meta", after | {"meta": meta_json}
-    return int(seq)
+    return int(seq), int(chat_id)
+
+
+def _run_steps(steps: Steps, run: Callable[[str, Any], Any]) -> tuple[int, int]:
+    """Each step run by `run` (which returns the head's row, and None after any other)."""
+    sent = None
+    while True:
+        try:
+            name, values = steps.send(sent)
+        except StopIteration as done:
+            result: tuple[int, int] = done.value
+            return result
+        sent = run(name, values)
 
 
 @functools.cache
@@ -693,9 +716,9 @@ def _compiled(dialect: Dialect) -> dict[str, _Positional]:
 
 
 async def _record_on_asyncpg(connection: Any, *move: Any) -> int:
-    """`_record` for a move that does not end the game, on PostgreSQL: the same
-    statements (`_move_steps`), compiled once, run on asyncpg's own connection. On the
-    hottest path SQLAlchemy's work around each statement cost more than the statement:
+    """`_record` for a move that does not end the game, on PostgreSQL: the same steps
+    (`_move_steps`), their statements compiled once, run on asyncpg's own connection. On
+    the hottest path SQLAlchemy's work around each statement cost more than the statement:
     with 8 tables at once, twice the main thread's time a move."""
     on = _compiled("postgresql")
     steps = _move_steps(*move)
@@ -704,7 +727,7 @@ async def _record_on_asyncpg(connection: Any, *move: Any) -> int:
         try:
             name, values = steps.send(sent)
         except StopIteration as done:
-            return int(done.value)
+            return int(done.value[0])
         statement = on[name]
         sent = None
         if name == "head":
@@ -716,26 +739,22 @@ async def _record_on_asyncpg(connection: Any, *move: Any) -> int:
 
 
 def _record_on_sqlite3(connection: sqlite3.Connection, *move: Any) -> int:
-    """`_record` for a move that does not end the game, on SQLite: the same statements
-    (`_move_steps`), compiled once, run on the writer's own sqlite3 connection in its
-    thread (`Database.on_sqlite3`). SQLAlchemy's work around each statement (and around
-    BEGIN and COMMIT) was twice SQLite's own there, and it holds the GIL."""
+    """`_record` for a move that does not end the game, on SQLite: the same steps
+    (`_move_steps`), their statements compiled once, run on the writer's own sqlite3
+    connection in its thread (`Database.on_sqlite3`). SQLAlchemy's work around each
+    statement (and around BEGIN and COMMIT) was twice SQLite's own there, and it holds the
+    GIL."""
     on = _compiled("sqlite")
-    steps = _move_steps(*move)
-    sent = None
-    while True:
-        try:
-            name, values = steps.send(sent)
-        except StopIteration as done:
-            return int(done.value)
+
+    def run(name: str, values: Any) -> Any:
         statement = on[name]
-        sent = None
-        if name == "head":
-            sent = connection.execute(statement.sql, statement.values(values)).fetchone()
-        elif isinstance(values, list):
+        if isinstance(values, list):
             connection.executemany(statement.sql, [statement.values(v) for v in values])
-        else:
-            connection.execute(statement.sql, statement.values(values))
+            return None
+        cursor = connection.execute(statement.sql, statement.values(values))
+        return cursor.fetchone() if name == "head" else None
+
+    return _run_steps(_move_steps(*move), run)[0]
 
 
 def _cancel(db: Connection, database: Database, game_id: int) -> bool:

@@ -283,6 +283,35 @@ async def test_an_updates_id_is_stored_with_the_move_it_made(store: Storage) -> 
     assert not await store.ledger.was_handled(7002)  # an update that made no move: not recorded
 
 
+async def test_now_and_then_a_move_drops_the_updates_that_can_no_longer_come_back(
+    store: Storage,
+) -> None:
+    """A move made by an update whose id is a multiple of 1,000 drops, in its own
+    transaction, the handled updates more than `handling.KEEP` ids older (Telegram never
+    sends them again); the newer ones stay, and the moves are stored in order."""
+    from storage.handling import HANDLING, KEEP, Handling
+
+    rules = VARIANTS["four"]
+    game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
+    game = Game(rules, seed=10)
+    await store.games.start_game(game_id, seats_for(4), game)
+    rng = random.Random(10)
+    pruning = 3 * KEEP
+    made_by = [KEEP + 1, pruning - KEEP - 1, pruning - KEEP, pruning]
+    for seq, update_id in enumerate(made_by, start=1):
+        move = random_move(game, rng)
+        move.apply(game)
+        token = HANDLING.set(Handling(update_id))
+        try:
+            assert await store.games.record_move(game_id, move, game) == seq
+        finally:
+            HANDLING.reset(token)
+    assert [await store.ledger.was_handled(u) for u in made_by] == [False, False, True, True]
+    stored = await store.games.load_game(game_id)
+    assert stored.last_seq == 4 and stored.game is not None
+    assert stored.game.to_json() == game.to_json()
+
+
 async def test_a_flood_of_updates_asks_the_ledger_together_and_hears_in_order(
     store: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:

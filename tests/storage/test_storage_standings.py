@@ -212,6 +212,12 @@ async def test_the_standings_and_ratings_read_on_sqlite_go_straight_to_its_drive
         for by_chat in (False, True)
         for by_user in (False, True)
     ]
+    for users in ([BOB], [BOB, CY], [ADA, BOB, CY]):  # widths 1, 2 and 4
+        width, people = queries._people(users)
+        asked += [
+            (queries._complex_games_query(by_chat, False, width), {"chat_id": -5} | people)
+            for by_chat in (False, True)
+        ]
     scope = {"pool": "main", "scope": -5, "player": BOB, "game_id": 1, "limit": 10}
     asked += [
         (query, scope | {"user_id": BOB, "chat_id": -5, "min_games": 1})
@@ -232,6 +238,7 @@ async def test_the_standings_and_ratings_read_on_sqlite_go_straight_to_its_drive
     event.listen(Engine, "before_cursor_execute", count)
     try:
         standing = await store.standings.standings(-5)
+        complex_standing = await store.standings.standings(-5, "complex")
         board = await store.standings.rating_board(-5)
         rating = await store.standings.player_rating(BOB, -5)
         history = await store.standings.player_history(BOB)
@@ -240,6 +247,7 @@ async def test_the_standings_and_ratings_read_on_sqlite_go_straight_to_its_drive
     finally:
         event.remove(Engine, "before_cursor_execute", count)
     assert {s.user_id for s in standing} == {ADA, BOB}
+    assert {s.user_id for s in complex_standing} == {BOB, CY}
     assert {e.player for e in board[:3]} == {ADA, BOB, CY} and rating is not None
     assert len(history) == 2 and len(table.hands) >= 1 and len(changes) == 2
     assert (sent == []) == (store.database.dialect == "sqlite")

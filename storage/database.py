@@ -338,6 +338,11 @@ class Database:
             result = await self._thread._execute(self._run_in_thread, work, args, kwargs)
             return result
 
+    async def execute(self, statement: Executable, parameters: Mapping[str, Any]) -> int:
+        """One statement as one write transaction (`transact`: one trip on SQLite, where
+        `write` makes three); returns how many rows it changed."""
+        return await self.transact(_rows_changed, statement, parameters)
+
     async def on_sqlite3(self, work: Callable[..., T], *args: Any) -> T:
         """SQLite: ``work(connection, *args)`` as one write transaction on the writer's own
         sqlite3 connection, in its aiosqlite thread (one trip, as `transact`), for
@@ -685,6 +690,11 @@ def _on_sqlite3(connection: sqlite3.Connection, work: Callable[..., T], args: tu
     except sqlite3.Error as error:
         raise DBAPIError.instance(None, None, error, sqlite3.Error, hide_parameters=True) from error
     return result
+
+
+def _rows_changed(db: Connection, statement: Executable, parameters: Mapping[str, Any]) -> int:
+    changed: int = db.execute(statement, parameters).rowcount
+    return changed
 
 
 def _in_transaction(

@@ -85,6 +85,12 @@ _AFTER_MOVE = (
     )
 )
 _AFTER_MOVE_WITH_META = _AFTER_MOVE.values(meta=bindparam("meta"))
+_SET_META = games.update().where(games.c.id == bindparam("game_id")).values(meta=bindparam("meta"))
+_QUARANTINE = (
+    games.update()
+    .where(games.c.id == bindparam("game_id"))
+    .values(status=bindparam("status"), quarantine_reason=bindparam("reason"))
+)
 
 _GAME: Final = (
     games.c.id,
@@ -257,12 +263,8 @@ class Journal:
         return seq
 
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
-        async with self._db.write() as db:
-            result = await db.execute(
-                games.update().where(games.c.id == game_id).values(meta=dumps(meta))
-            )
-            if result.rowcount == 0:
-                raise GameNotFound(game_id)
+        if not await self._db.execute(_SET_META, {"game_id": game_id, "meta": dumps(meta)}):
+            raise GameNotFound(game_id)
 
     async def cancel_game(self, game_id: int) -> bool:
         """Lobby or active to cancelled; its journal is kept. A game whose first hand is
@@ -274,14 +276,9 @@ class Journal:
     async def quarantine_game(self, game_id: int, reason: str) -> None:
         """Take a game out of play with a reason, keeping everything for inspection."""
         log.error("Game %d quarantined: %s", game_id, reason)
-        async with self._db.write() as db:
-            result = await db.execute(
-                games.update()
-                .where(games.c.id == game_id)
-                .values(status="quarantined", quarantine_reason=reason)
-            )
-            if result.rowcount == 0:
-                raise GameNotFound(game_id)
+        quarantined = {"game_id": game_id, "status": "quarantined", "reason": reason}
+        if not await self._db.execute(_QUARANTINE, quarantined):
+            raise GameNotFound(game_id)
 
     # ------------------------------------------------------------ reading
 

@@ -17,6 +17,11 @@ _PRUNE = handled_updates.delete().where(handled_updates.c.update_id < bindparam(
 ASKED_AT_ONCE = 500
 """At most this many updates in one query (well under both databases' limits on a
 statement's parameters)."""
+_ANSWERED = (
+    handled_updates.update()
+    .where(handled_updates.c.update_id == bindparam("update"))
+    .values(answered_at=bindparam("answered_at"))
+)
 _HANDLED_AMONG = select(handled_updates.c.update_id).where(
     handled_updates.c.update_id.in_(bindparam("ids", expanding=True))
 )
@@ -109,12 +114,7 @@ class Ledger:
 
     async def mark_answered(self, update_id: int) -> None:
         """The press of a handled update was answered (no process answers it again)."""
-        async with self._db.write() as db:
-            await db.execute(
-                handled_updates.update()
-                .where(handled_updates.c.update_id == update_id)
-                .values(answered_at=_now_ms())
-            )
+        await self._db.execute(_ANSWERED, {"update": update_id, "answered_at": _now_ms()})
 
     async def unanswered(self, since_ms: int) -> list[handling.Unanswered]:
         """Presses whose moves are stored, handled at or after `since_ms` (milliseconds

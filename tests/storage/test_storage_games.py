@@ -66,6 +66,10 @@ async def test_users_and_private_chats(store: Storage) -> None:
     assert await store.people.dm_open(6) is True
     await store.people.set_dm_open(5, False)
     assert await store.people.dm_open(5) is False
+    user = await store.people.get_user(5)  # the flag changes, never the name
+    assert user is not None and (user.display_name, user.dm_open) == ("Ada L.", False)
+    seen = await store.people.get_user(6)  # named by its id until upsert_user names them
+    assert seen is not None and (seen.display_name, seen.username) == ("6", None)
 
 
 async def test_a_persons_seat_is_looked_up_without_loading_the_game(
@@ -518,6 +522,65 @@ async def test_a_refused_move_on_sqlite_stores_nothing_and_leaves_the_writer_usa
         assert stored.game is not None and stored.game.to_json() == game.to_json()
     finally:
         await store.close()
+
+
+async def test_the_small_writes_on_sqlite_are_one_trip_each(
+    sqlite_store: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writes made as people press and play (a press answered, a table's screen state,
+    a person's name, their DM, their language) are one transaction in one trip to the
+    writer's aiosqlite thread each (`Database.execute`, `transact`), not a trip for BEGIN,
+    each statement and COMMIT, and an upsert's ON CONFLICT is compiled once, not at every
+    call (SQLAlchemy gives it no cache key)."""
+    from sqlalchemy.dialects.sqlite.base import SQLiteCompiler
+
+    compiled: list[str] = []
+    original = SQLiteCompiler.visit_on_conflict_do_update
+
+    def counted(self: object, *args: object, **kw: object) -> str:
+        compiled.append("again")
+        return original(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SQLiteCompiler, "visit_on_conflict_do_update", counted)
+    game_id = await sqlite_store.games.create_lobby(-1, None, 1, Rules(), seats_for(4, [1]))
+    raw = await sqlite_store.database._writer.get_raw_connection()  # type: ignore[union-attr]
+    thread = raw.dbapi_connection._connection  # type: ignore[union-attr]
+    writes = {
+        "answered": lambda: sqlite_store.ledger.mark_answered(8001),
+        "meta": lambda: sqlite_store.games.set_meta(game_id, {"message_id": 5}),
+        "user": lambda: sqlite_store.people.upsert_user(9, "Ivy", "ivy"),
+        "dm": lambda: sqlite_store.people.set_dm_open(9, True),
+        "language": lambda: sqlite_store.people.save_person_language(9, chosen="", app="fa"),
+    }
+    for write in writes.values():  # each compiled here, if no test before compiled it
+        await write()
+    compiled.clear()
+    trips = 0
+    queue = thread._execute
+
+    async def trip(*args: Any, **kwargs: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await queue(*args, **kwargs)
+
+    thread._execute = trip
+    try:
+        made = {}
+        for name, write in writes.items():
+            before = trips
+            await write()
+            made[name] = trips - before
+    finally:
+        thread._execute = queue
+    assert made == dict.fromkeys(writes, 1) and compiled == []
+    user = await sqlite_store.people.get_user(9)
+    assert user is not None and (user.display_name, user.username, user.dm_open) == (
+        "Ivy",
+        "ivy",
+        True,
+    )
+    assert (await sqlite_store.games.load_game(game_id)).meta == {"message_id": 5}
+    assert (await sqlite_store.people.language_choices()).person_app == {9: "fa"}
 
 
 async def test_a_refused_write_names_no_bound_value(

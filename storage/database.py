@@ -52,6 +52,7 @@ from sqlalchemy import (
     Row,
     StaticPool,
     Table,
+    bindparam,
     cast,
     create_engine,
     event,
@@ -632,6 +633,24 @@ class Query:
             )
             for row in found
         ]
+
+
+def width_of(count: int) -> int:
+    """How many places an IN list of `count` values is given (`in_places`): the next power
+    of two, so that a handful of statements, each built and compiled once, serve any count
+    (an expanding list is finished anew at every call, and a `Query` cannot run one)."""
+    return 1 << max(count - 1, 0).bit_length()
+
+
+def in_places(column: ColumnElement[Any], name: str, width: int) -> ColumnElement[bool]:
+    """``column IN (:name_0, …)``, `width` places bound one by one (`placed`)."""
+    return column.in_([bindparam(f"{name}_{i}", type_=column.type) for i in range(width)])
+
+
+def placed(name: str, values: Sequence[Any], width: int) -> dict[str, Any]:
+    """`in_places`' values: `values`, then NULL in the places beyond them (which no row
+    matches)."""
+    return {f"{name}_{i}": values[i] if i < len(values) else None for i in range(width)}
 
 
 class _Positional:

@@ -4,13 +4,14 @@ which presses were answered (see `storage.handling` for why)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from typing import Any, Final
 
 from sqlalchemy import Connection, bindparam, select
 
 from . import handling
-from .database import Database, Dialect, Upsert
+from .database import Database, Dialect, Query, Upsert, in_places, placed, width_of
 from .schema import handled_updates
 
 _PRUNE = handled_updates.delete().where(handled_updates.c.update_id < bindparam("below"))
@@ -22,9 +23,13 @@ _ANSWERED = (
     .where(handled_updates.c.update_id == bindparam("update"))
     .values(answered_at=bindparam("answered_at"))
 )
-_HANDLED_AMONG = select(handled_updates.c.update_id).where(
-    handled_updates.c.update_id.in_(bindparam("ids", expanding=True))
-)
+
+
+@functools.cache
+def _handled_among(width: int) -> Query:
+    """Which of `width` updates (`in_places`) were handled."""
+    update_id = handled_updates.c.update_id
+    return Query(select(update_id).where(in_places(update_id, "update", width)))
 
 
 def _now_ms() -> int:
@@ -96,7 +101,10 @@ class Ledger:
         while self._asked:
             asked, self._asked = self._asked[:ASKED_AT_ONCE], self._asked[ASKED_AT_ONCE:]
             try:
-                rows = await self._db.read(_HANDLED_AMONG, {"ids": [u for u, _ in asked]})
+                width = width_of(len(asked))
+                rows = await self._db.read(
+                    _handled_among(width), placed("update", [u for u, _ in asked], width)
+                )
             except Exception as error:  # each asker hears it (a StorageError, usually)
                 for _, answer in asked:
                     if not answer.done():

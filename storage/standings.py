@@ -26,7 +26,7 @@ from sqlalchemy import (
 from engine import Rules
 from ratings import ANCHORS, COMPUTER_PLAYERS, Pool, Skill
 
-from .database import Database, Query
+from .database import Database, Query, in_places, placed, width_of
 from .errors import GameNotFound
 from .models import (
     GameTable,
@@ -253,29 +253,18 @@ _RATING_HISTORY = Query(select(_NEWEST).order_by(_NEWEST.c.seq))
 @functools.cache
 def _complex_games_query(by_chat: bool, by_user: bool, width: int) -> Query:
     """The Complex games of the people of a standings query (its shape), by rank key: the
-    people bound one by one (``person_0`` ...), `width` of them (`_people`), so that the
-    statement is built and compiled once (an expanding list is finished anew at every
-    call)."""
+    people in `width` places (`in_places`), so that it is built and compiled once."""
     r = game_results.c
     where = [r.score_kind == "complex", r.user_id.is_not(None)]
     if by_chat:
         where.append(r.chat_id == bindparam("chat_id"))
     if by_user:
         where.append(r.user_id == bindparam("user_id"))
-    people = [bindparam(f"person_{i}", type_=r.user_id.type) for i in range(width)]
     return Query(
         select(r.user_id, r.rank_key, r.total_re, r.total_im)
-        .where(*where, r.user_id.in_(people))
+        .where(*where, in_places(r.user_id, "person", width))
         .order_by(r.user_id, r.rank_key)
     )
-
-
-def _people(users: Sequence[int]) -> tuple[int, dict[str, int | None]]:
-    """`_complex_games_query`'s width for `users` (the next power of two: a handful of
-    statements for any number of people) and its values, the places beyond them NULL,
-    which no one matches."""
-    width = 1 << max(len(users) - 1, 0).bit_length()
-    return width, {f"person_{i}": users[i] if i < len(users) else None for i in range(width)}
 
 
 class Standings:
@@ -360,10 +349,11 @@ class Standings:
         worst: dict[int, Score] = {}
         if score_kind == "complex":
             # The totals of the games with the smallest and largest |z|, per player.
-            width, people = _people([row[0] for row in rows])
+            people = [row[0] for row in rows]
+            width = width_of(len(people))
             games_of = await self._db.read(
                 _complex_games_query(chat_id is not None, user_id is not None, width),
-                {"chat_id": chat_id, "user_id": user_id} | people,
+                {"chat_id": chat_id, "user_id": user_id} | placed("person", people, width),
             )
             for uid, _, re, im in games_of:
                 best.setdefault(uid, complex(re, im))

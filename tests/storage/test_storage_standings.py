@@ -199,7 +199,7 @@ async def test_the_standings_and_ratings_read_on_sqlite_go_straight_to_its_drive
     from sqlalchemy import Engine, event
 
     from storage import standings as queries
-    from storage.database import Query
+    from storage.database import Query, placed, width_of
 
     for seed, (chat, rules, users) in enumerate(
         [(-5, VARIANTS["four"], [ADA, BOB]), (-5, VARIANTS["complex"], [BOB, CY])]
@@ -213,7 +213,8 @@ async def test_the_standings_and_ratings_read_on_sqlite_go_straight_to_its_drive
         for by_user in (False, True)
     ]
     for users in ([BOB], [BOB, CY], [ADA, BOB, CY]):  # widths 1, 2 and 4
-        width, people = queries._people(users)
+        width = width_of(len(users))
+        people = placed("person", users, width)
         asked += [
             (queries._complex_games_query(by_chat, False, width), {"chat_id": -5} | people)
             for by_chat in (False, True)

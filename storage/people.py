@@ -147,7 +147,9 @@ class People:
             "dm_open": int(dm_open),
             "updated_at": _now_ms(),
         }
-        await self._db.transact(_upsert(users, "user_id", tuple(row), "dm_open").execute, row)
+        await self._db.transact(
+            _upsert(users, "user_id", tuple(row), "dm_open", "updated_at").execute, row
+        )
 
     async def dm_open(self, user_id: int) -> bool:
         """Whether the bot may write to the user privately (False if unknown)."""

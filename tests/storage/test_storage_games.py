@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
 from storage_testkit import VARIANTS, play_stored, random_move, seats_for
 
 from engine import Game, Move, Rules
@@ -68,6 +68,13 @@ async def test_users_and_private_chats(store: Storage) -> None:
     assert await store.people.dm_open(5) is False
     user = await store.people.get_user(5)  # the flag changes, never the name
     assert user is not None and (user.display_name, user.dm_open) == ("Ada L.", False)
+    from storage.schema import users
+
+    when = select(users.c.updated_at).where(users.c.user_id == 5)
+    before = (await store.database.read(when))[0][0]
+    await asyncio.sleep(0.01)
+    await store.people.set_dm_open(5, True)
+    assert (await store.database.read(when))[0][0] > before  # and when it changed
     seen = await store.people.get_user(6)  # named by its id until upsert_user names them
     assert seen is not None and (seen.display_name, seen.username) == ("6", None)
 

@@ -8,7 +8,10 @@ reads never wait for a write in progress. Both: WAL, ``foreign_keys=ON``, a busy
 set as each connection opens. A write transaction (`Database.transact`) and a read (or
 reads asked together) each go to their connection's aiosqlite thread once: the work runs
 there on a synchronous SQLAlchemy connection over that same sqlite3 connection, so a move
-costs one wake-up of the thread and of the event loop, not one a statement.
+costs one wake-up of the thread and of the event loop, not one a statement. The hottest
+statements, a move's (`on_sqlite3`) and the standings' and ratings' reads (`Query`), are
+compiled once from their Core expressions and run on the sqlite3 connection itself:
+SQLAlchemy's work around a statement cost as much as SQLite's own.
 
 Durability. WAL with ``synchronous=NORMAL`` by default: a commit is in the WAL file (in
 the operating system's hands) before `Journal.record_move` returns, so an acknowledged
@@ -34,11 +37,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Concatenate, Final, Literal, NoReturn, ParamSpec, TypeVar
+from typing import Any, Concatenate, Final, Literal, NoReturn, ParamSpec, TypeVar, overload
 
 from sqlalchemy import (
     BigInteger,
@@ -48,6 +52,7 @@ from sqlalchemy import (
     Row,
     StaticPool,
     Table,
+    bindparam,
     cast,
     create_engine,
     event,
@@ -334,6 +339,22 @@ class Database:
             result = await self._thread._execute(self._run_in_thread, work, args, kwargs)
             return result
 
+    async def execute(self, statement: Executable, parameters: Mapping[str, Any]) -> int:
+        """One statement as one write transaction (`transact`: one trip on SQLite, where
+        `write` makes three); returns how many rows it changed."""
+        return await self.transact(_rows_changed, statement, parameters)
+
+    async def on_sqlite3(self, work: Callable[..., T], *args: Any) -> T:
+        """SQLite: ``work(connection, *args)`` as one write transaction on the writer's own
+        sqlite3 connection, in its aiosqlite thread (one trip, as `transact`), for
+        statements compiled once from Core (`storage.journal`'s moves). ``BEGIN
+        IMMEDIATE`` to ``COMMIT`` (``ROLLBACK`` on any error) under the write lock, as
+        every write; the driver's errors are raised as SQLAlchemy raises them
+        (`OperationalError`, `IntegrityError`, ...), so they read and map as `transact`'s."""
+        async with self._writing():
+            result: T = await self._thread._execute(_on_sqlite3, self._thread._conn, work, args)
+            return result
+
     async def on_driver(self, work: Callable[..., Awaitable[T]], *args: Any) -> T:
         """PostgreSQL: ``await work(connection, *args)`` as one write transaction on the
         pool connection's own asyncpg connection, for statements compiled once from Core
@@ -391,19 +412,22 @@ class Database:
             self._unavailable(doing, str(unreachable(self.path, connect_error(error))), error)
 
     def _read_in_greenlet(
-        self, queries: tuple[tuple[Executable, Mapping[str, Any] | None], ...]
-    ) -> list[Sequence[Row[Any]]]:
+        self, queries: tuple[tuple[Executable | Query, Mapping[str, Any] | None], ...]
+    ) -> list[Sequence[Any]]:
         with self._pooled(self._engines[-1], "read") as connection:
             try:
-                return [connection.execute(q, p).all() for q, p in queries]
+                return [
+                    connection.execute(q.statement if isinstance(q, Query) else q, p).all()
+                    for q, p in queries
+                ]
             except DBAPIError as error:
                 if not _unavailable(error):
                     raise
                 self._unavailable("read", str(error.orig), error)
 
     async def read_together(
-        self, *queries: tuple[Executable, Mapping[str, Any]]
-    ) -> list[Sequence[Row[Any]]]:
+        self, *queries: tuple[Executable | Query, Mapping[str, Any]]
+    ) -> list[Sequence[Any]]:
         """The rows of several queries, read together (on SQLite, in one trip to the
         reader's thread; on PostgreSQL, on one connection), each in autocommit as `read`."""
         if self._reader is not None:
@@ -414,18 +438,20 @@ class Database:
         return await greenlet_spawn(self._read_in_greenlet, queries)
 
     def _read_all_in_thread(
-        self, queries: tuple[tuple[Executable, Mapping[str, Any]], ...]
-    ) -> list[Sequence[Row[Any]]]:
+        self, queries: tuple[tuple[Executable | Query, Mapping[str, Any]], ...]
+    ) -> list[Sequence[Any]]:
         return [self._read_in_thread(q, p) for q, p in queries]
 
     def _read_in_thread(
-        self, statement: Executable, parameters: Mapping[str, Any] | None
-    ) -> Sequence[Row[Any]]:
+        self, statement: Executable | Query, parameters: Mapping[str, Any] | None
+    ) -> Sequence[Any]:
         if self._reading_in_thread is None:
             engine = _sqlite_in_thread(self._reader_thread._conn, writer=False)
             self._reading_in_thread = engine.connect().execution_options(
                 isolation_level="AUTOCOMMIT"
             )
+        if isinstance(statement, Query):
+            return statement.rows(self._reading_in_thread, parameters)
         return self._reading_in_thread.execute(statement, parameters).all()
 
     def _run_in_thread(
@@ -471,10 +497,21 @@ class Database:
             self.write_failure = why
         raise StorageUnavailable(f"the database cannot be {doing}: {why}") from error
 
+    @overload
+    async def read(
+        self, statement: Query, parameters: Mapping[str, Any] | None = None
+    ) -> Sequence[Sequence[Any]]: ...
+
+    @overload
     async def read(
         self, statement: Executable, parameters: Mapping[str, Any] | None = None
-    ) -> Sequence[Row[Any]]:
-        """The rows of one query, outside any write (on SQLite, the reader connection).
+    ) -> Sequence[Row[Any]]: ...
+
+    async def read(
+        self, statement: Executable | Query, parameters: Mapping[str, Any] | None = None
+    ) -> Sequence[Any]:
+        """The rows of one query, outside any write (on SQLite, the reader connection):
+        SQLAlchemy's `Row`s, or for a `Query` on SQLite the driver's tuples.
         On PostgreSQL, a server that cannot be reached (or no connection free within
         the pool's timeout) raises `StorageUnavailable`, saying why in one sentence."""
         if self._reader is not None:
@@ -483,13 +520,13 @@ class Database:
                 # The reader runs in autocommit (no BEGIN is sent): each query sees the
                 # latest commit, and nothing is left open between queries. As a write,
                 # the query runs in one go in aiosqlite's thread (the reader's own).
-                rows: Sequence[Row[Any]] = await self._reader_thread._execute(
+                rows: Sequence[Any] = await self._reader_thread._execute(
                     self._read_in_thread, statement, parameters
                 )
                 return rows
         # One greenlet for the connection, the query and its return (not one each).
         self._open_for("read")
-        found: list[Sequence[Row[Any]]] = await greenlet_spawn(
+        found: list[Sequence[Any]] = await greenlet_spawn(
             self._read_in_greenlet, ((statement, parameters),)
         )
         return found[0]
@@ -557,16 +594,90 @@ class Upsert:
             db.exec_driver_sql(positional.sql, [positional.values(row) for row in rows])
 
 
+class Query:
+    """A read written once as a Core expression (at module level, or once per shape) and
+    compiled once per dialect.
+
+    On SQLite its compiled form runs on the reader's own sqlite3 connection (`Database.read`,
+    `read_together`), and its rows come back as tuples, each value processed as SQLAlchemy
+    would: SQLAlchemy's work around a statement (its cache key, walked at every call, the
+    execution context, the result) cost about as much as a small query, the rating board's
+    or a player's. On PostgreSQL it goes through SQLAlchemy as any statement."""
+
+    def __init__(self, statement: Executable) -> None:
+        self.statement = statement
+        self._compiled: dict[tuple[str, str], _Positional] = {}
+
+    def rows(self, connection: Connection, parameters: Mapping[str, Any] | None) -> list[Any]:
+        """The rows read on `connection` (a synchronous SQLAlchemy connection over a
+        sqlite3 one, in its thread) through its driver."""
+        dialect = connection.dialect
+        key = (dialect.name, dialect.paramstyle)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            statement: Any = self.statement
+            compiled = self._compiled[key] = _Positional(statement.compile(dialect=dialect))
+        driver: sqlite3.Connection = connection.connection.driver_connection  # type: ignore[assignment]
+        try:
+            found = driver.execute(compiled.sql, compiled.values(parameters or {})).fetchall()
+        except sqlite3.Error as error:
+            raise DBAPIError.instance(
+                compiled.sql, None, error, sqlite3.Error, hide_parameters=True
+            ) from error
+        processors = compiled.result_processors
+        if processors is None:
+            return found
+        return [
+            tuple(
+                value if p is None else p(value) for p, value in zip(processors, row, strict=True)
+            )
+            for row in found
+        ]
+
+
+def width_of(count: int) -> int:
+    """How many places an IN list of `count` values is given (`in_places`): the next power
+    of two, so that a handful of statements, each built and compiled once, serve any count
+    (an expanding list is finished anew at every call, and a `Query` cannot run one)."""
+    return 1 << max(count - 1, 0).bit_length()
+
+
+def in_places(column: ColumnElement[Any], name: str, width: int) -> ColumnElement[bool]:
+    """``column IN (:name_0, …)``, `width` places bound one by one (`placed`)."""
+    return column.in_([bindparam(f"{name}_{i}", type_=column.type) for i in range(width)])
+
+
+def placed(name: str, values: Sequence[Any], width: int) -> dict[str, Any]:
+    """`in_places`' values: `values`, then NULL in the places beyond them (which no row
+    matches)."""
+    return {f"{name}_{i}": values[i] if i < len(values) else None for i in range(width)}
+
+
 class _Positional:
     """A compiled statement, and its values in the order of its positional parameters."""
 
     def __init__(self, compiled: Any) -> None:
         if compiled.positiontup is None:
             raise TypeError(f"{compiled}: its driver's parameters are not positional")
+        if compiled.post_compile_params or compiled.literal_execute_params:
+            # (an expanding IN list, a value written into the SQL as it runs)
+            raise TypeError(f"{compiled}: its SQL is finished only as it runs")
         self.sql: str = compiled.string
         self._names: tuple[str, ...] = tuple(compiled.positiontup)
         self._constants = {name: bind.value for name, bind in compiled.binds.items()}
         self._processors: dict[str, Callable[[Any], Any]] = dict(compiled._bind_processors)
+        processors = [
+            column.type._cached_result_processor(compiled.dialect, None)
+            for column in compiled._result_columns
+        ]
+        self.result_processors: list[Callable[[Any], Any] | None] | None = (
+            processors if any(processors) else None
+        )
+        """What SQLAlchemy does to each column of a row read (None: nothing to any)."""
+
+    def takes_as_they_are(self, names: Iterable[str]) -> bool:
+        """Whether its values are those of `names`, in that order, each as it is."""
+        return self._names == tuple(names) and not self._processors
 
     def values(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
         given = self._constants | dict(row)
@@ -581,6 +692,28 @@ def _running(connection: Any) -> bool:
     """Whether an aiosqlite connection's thread still takes work (not closed, nor being
     closed: work queued behind its closing would never be done)."""
     return bool(connection._running and connection._connection is not None)
+
+
+def _on_sqlite3(connection: sqlite3.Connection, work: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """`Database.on_sqlite3`'s transaction, in the writer's aiosqlite thread."""
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            result = work(connection, *args)
+            connection.commit()
+        except BaseException:
+            if connection.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    connection.rollback()
+            raise
+    except sqlite3.Error as error:
+        raise DBAPIError.instance(None, None, error, sqlite3.Error, hide_parameters=True) from error
+    return result
+
+
+def _rows_changed(db: Connection, statement: Executable, parameters: Mapping[str, Any]) -> int:
+    changed: int = db.execute(statement, parameters).rowcount
+    return changed
 
 
 def _in_transaction(

@@ -14,20 +14,22 @@ import functools
 import json
 import logging
 import secrets
+import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Final
 
 from sqlalchemy import ColumnElement, Connection, bindparam, select
 from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
+from sqlalchemy.dialects.sqlite.aiosqlite import dialect as aiosqlite_dialect
 
 from engine import Game, Move, Rules
 from engine.scoring import rank_key
 
 from . import ledger
-from .database import Database, _Positional
+from .database import Database, Dialect, _Positional
 from .errors import GameNotFound, WrongGameStatus
 from .handling import HANDLING, Handling
 from .models import (
@@ -83,6 +85,12 @@ _AFTER_MOVE = (
     )
 )
 _AFTER_MOVE_WITH_META = _AFTER_MOVE.values(meta=bindparam("meta"))
+_SET_META = games.update().where(games.c.id == bindparam("game_id")).values(meta=bindparam("meta"))
+_QUARANTINE = (
+    games.update()
+    .where(games.c.id == bindparam("game_id"))
+    .values(status=bindparam("status"), quarantine_reason=bindparam("reason"))
+)
 
 _GAME: Final = (
     games.c.id,
@@ -230,33 +238,23 @@ class Journal:
             if over:  # it rates the game: one at a time with the others that do
                 await database.serial.acquire()
             try:
-                if (
-                    database.dialect == "postgresql"
-                    and not over
-                    and not (handled is not None and ledger.prunes(handled))
-                ):
-                    seq = await database.on_driver(
-                        _record_on_asyncpg,
-                        game_id,
-                        move_json,
-                        snapshot,
-                        game_after,
-                        None if meta is None else dumps(meta),
-                        handled,
-                        now,
-                    )
+                the_move = (
+                    game_id,
+                    move_json,
+                    snapshot,
+                    game_after,
+                    None if meta is None else dumps(meta),
+                    handled,
+                    now,
+                )
+                if over or (handled is not None and ledger.prunes(handled)):
+                    # The last move (results, ratings) and a move that prunes the
+                    # ledger: through SQLAlchemy.
+                    seq = await database.transact(_record, database, *the_move)
+                elif database.dialect == "postgresql":
+                    seq = await database.on_driver(_record_on_asyncpg, *the_move)
                 else:
-                    seq = await database.transact(
-                        _record,
-                        database,
-                        game_id,
-                        move_json,
-                        snapshot,
-                        game_after,
-                        None if meta is None else dumps(meta),
-                        handled,
-                        now,
-                    )
+                    seq = await database.on_sqlite3(_record_on_sqlite3, *the_move)
             finally:
                 if over:
                     database.serial.release()
@@ -265,12 +263,8 @@ class Journal:
         return seq
 
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
-        async with self._db.write() as db:
-            result = await db.execute(
-                games.update().where(games.c.id == game_id).values(meta=dumps(meta))
-            )
-            if result.rowcount == 0:
-                raise GameNotFound(game_id)
+        if not await self._db.execute(_SET_META, {"game_id": game_id, "meta": dumps(meta)}):
+            raise GameNotFound(game_id)
 
     async def cancel_game(self, game_id: int) -> bool:
         """Lobby or active to cancelled; its journal is kept. A game whose first hand is
@@ -282,14 +276,9 @@ class Journal:
     async def quarantine_game(self, game_id: int, reason: str) -> None:
         """Take a game out of play with a reason, keeping everything for inspection."""
         log.error("Game %d quarantined: %s", game_id, reason)
-        async with self._db.write() as db:
-            result = await db.execute(
-                games.update()
-                .where(games.c.id == game_id)
-                .values(status="quarantined", quarantine_reason=reason)
-            )
-            if result.rowcount == 0:
-                raise GameNotFound(game_id)
+        quarantined = {"game_id": game_id, "status": "quarantined", "reason": reason}
+        if not await self._db.execute(_QUARANTINE, quarantined):
+            raise GameNotFound(game_id)
 
     # ------------------------------------------------------------ reading
 
@@ -575,23 +564,28 @@ def _record(
     handled: Handling | None,
     now: int,
 ) -> int:
-    """`Journal.record_move`'s transaction: the game's head (locked on PostgreSQL), the
-    move appended, the hands scored since, the game after it (and its results and ratings
-    when it is over); returns the move's sequence number."""
-    head = _HEAD_LOCKED if database.dialect == "postgresql" else _HEAD
-    row = db.execute(head, {"game_id": game_id}).first()
-    seq, hands_recorded, chat_id = _next_seq(game_id, row, game_after)
-    db.execute(_APPEND, {"game_id": game_id, "seq": seq, "move": move_json, "now": now})
-    if handled is not None:  # the update that made it: handled, with the move
-        ledger.handled(db, database, handled, now)
-    scored = _hands_scored(game_id, game_after, hands_recorded)
-    if scored:
-        db.execute(_HAND_POINTS, scored)
-    values = _after_move(game_id, game_after, snapshot, seq, now)
-    if meta_json is None:
-        db.execute(_AFTER_MOVE, values)
-    else:
-        db.execute(_AFTER_MOVE_WITH_META, values | {"meta": meta_json})
+    """`Journal.record_move`'s transaction through SQLAlchemy: the move's steps
+    (`_move_steps`), the handled update's ledger pruned now and then, and the results and
+    ratings when the game is over; returns the move's sequence number."""
+    statements: dict[str, Any] = {
+        "head": _HEAD_LOCKED if database.dialect == "postgresql" else _HEAD,
+        "append": _APPEND,
+        "hands": _HAND_POINTS,
+        "after": _AFTER_MOVE,
+        "after_meta": _AFTER_MOVE_WITH_META,
+    }
+
+    def run(name: str, values: Any) -> Any:
+        if name == "handled":  # through the ledger, which prunes it now and then
+            assert handled is not None
+            ledger.handled(db, database, handled, now)
+            return None
+        result = db.execute(statements[name], values)
+        return result.first() if name == "head" else None
+
+    seq, chat_id = _run_steps(
+        _move_steps(game_id, move_json, snapshot, game_after, meta_json, handled, now), run
+    )
     if game_after.phase == "over":
         _write_results(db, database, game_id, chat_id, game_after, now)
     return seq
@@ -648,26 +642,11 @@ def _after_move(
     }
 
 
-@functools.cache
-def _on_asyncpg() -> dict[str, _Positional]:
-    """The move's statements compiled once for asyncpg, to run through the driver: still
-    the Core expressions above, never SQL text."""
-    dialect = asyncpg_dialect()  # type: ignore[no-untyped-call]
-    return {
-        name: _Positional(statement.compile(dialect=dialect))
-        for name, statement in (
-            ("head", _HEAD_LOCKED),
-            ("append", _APPEND),
-            ("hands", _HAND_POINTS),
-            ("after", _AFTER_MOVE),
-            ("after_meta", _AFTER_MOVE_WITH_META),
-            ("handled", ledger.handled_statement("postgresql")),
-        )
-    }
+Steps = Generator[tuple[str, Any], Any, tuple[int, int]]
+"""A move's statements, in order, as `_move_steps` gives them to a driver."""
 
 
-async def _record_on_asyncpg(
-    connection: Any,
+def _move_steps(
     game_id: int,
     move_json: str,
     snapshot: str,
@@ -675,31 +654,104 @@ async def _record_on_asyncpg(
     meta_json: str | None,
     handled: Handling | None,
     now: int,
-) -> int:
-    """`_record` for a move that does not end the game, on PostgreSQL: the same
-    statements, compiled once (`_on_asyncpg`), run on asyncpg's own connection. On the
-    hottest path SQLAlchemy's work around each statement cost more than the statement:
-    with 8 tables at once, twice the main thread's time a move."""
-    on = _on_asyncpg()
-    head = on["head"]
-    row = await connection.fetchrow(head.sql, *head.values({"game_id": game_id}))
-    seq, hands_recorded, _ = _next_seq(game_id, row, game_after)
-    append = on["append"]
-    values = {"game_id": game_id, "seq": seq, "move": move_json, "now": now}
-    await connection.execute(append.sql, *append.values(values))
-    if handled is not None:
-        ledger_row = ledger.handled_row(handled, now)
-        await connection.execute(on["handled"].sql, *on["handled"].values(ledger_row))
+) -> Steps:
+    """A move's statements, written once for every driver that runs them (`_record`
+    through SQLAlchemy, `_record_on_asyncpg`, `_record_on_sqlite3`): the game's head
+    (locked on PostgreSQL), the move appended, the update that made it handled, the hands
+    scored since, the game after it. Each step is a statement's name (in `_compiled`) and
+    its values (a list: many rows at once); the head's row is sent back. Returns the move's
+    sequence number and the game's chat."""
+    row = yield "head", {"game_id": game_id}
+    seq, hands_recorded, chat_id = _next_seq(game_id, row, game_after)
+    yield "append", {"game_id": game_id, "seq": seq, "move": move_json, "now": now}
+    if handled is not None:  # the update that made it: handled, with the move
+        yield "handled", ledger.handled_row(handled, now)
     scored = _hands_scored(game_id, game_after, hands_recorded)
     if scored:
-        await connection.executemany(on["hands"].sql, [on["hands"].values(r) for r in scored])
+        yield "hands", scored
     after = _after_move(game_id, game_after, snapshot, seq, now)
     if meta_json is None:
-        await connection.execute(on["after"].sql, *on["after"].values(after))
+        yield "after", after
     else:
-        statement = on["after_meta"]
-        await connection.execute(statement.sql, *statement.values(after | {"meta": meta_json}))
-    return int(seq)
+        yield "after_meta", after | {"meta": meta_json}
+    return int(seq), int(chat_id)
+
+
+def _run_steps(steps: Steps, run: Callable[[str, Any], Any]) -> tuple[int, int]:
+    """Each step run by `run` (which returns the head's row, and None after any other)."""
+    sent = None
+    while True:
+        try:
+            name, values = steps.send(sent)
+        except StopIteration as done:
+            result: tuple[int, int] = done.value
+            return result
+        sent = run(name, values)
+
+
+@functools.cache
+def _compiled(dialect: Dialect) -> dict[str, _Positional]:
+    """The move's statements compiled once for a driver (asyncpg, or the sqlite3 module
+    under aiosqlite), to run through it: still the Core expressions above, never SQL
+    text. PostgreSQL locks the game's row as it reads its head."""
+    compiler: Any
+    if dialect == "postgresql":
+        compiler, head = asyncpg_dialect(), _HEAD_LOCKED  # type: ignore[no-untyped-call]
+    else:
+        compiler, head = aiosqlite_dialect(), _HEAD
+    return {
+        name: _Positional(statement.compile(dialect=compiler))
+        for name, statement in (
+            ("head", head),
+            ("append", _APPEND),
+            ("hands", _HAND_POINTS),
+            ("after", _AFTER_MOVE),
+            ("after_meta", _AFTER_MOVE_WITH_META),
+            ("handled", ledger.handled_statement(dialect)),
+        )
+    }
+
+
+async def _record_on_asyncpg(connection: Any, *move: Any) -> int:
+    """`_record` for a move that does not end the game, on PostgreSQL: the same steps
+    (`_move_steps`), their statements compiled once, run on asyncpg's own connection. On
+    the hottest path SQLAlchemy's work around each statement cost more than the statement:
+    with 8 tables at once, twice the main thread's time a move."""
+    on = _compiled("postgresql")
+    steps = _move_steps(*move)
+    sent = None
+    while True:
+        try:
+            name, values = steps.send(sent)
+        except StopIteration as done:
+            return int(done.value[0])
+        statement = on[name]
+        sent = None
+        if name == "head":
+            sent = await connection.fetchrow(statement.sql, *statement.values(values))
+        elif isinstance(values, list):
+            await connection.executemany(statement.sql, [statement.values(v) for v in values])
+        else:
+            await connection.execute(statement.sql, *statement.values(values))
+
+
+def _record_on_sqlite3(connection: sqlite3.Connection, *move: Any) -> int:
+    """`_record` for a move that does not end the game, on SQLite: the same steps
+    (`_move_steps`), their statements compiled once, run on the writer's own sqlite3
+    connection in its thread (`Database.on_sqlite3`). SQLAlchemy's work around each
+    statement (and around BEGIN and COMMIT) was twice SQLite's own there, and it holds the
+    GIL."""
+    on = _compiled("sqlite")
+
+    def run(name: str, values: Any) -> Any:
+        statement = on[name]
+        if isinstance(values, list):
+            connection.executemany(statement.sql, [statement.values(v) for v in values])
+            return None
+        cursor = connection.execute(statement.sql, statement.values(values))
+        return cursor.fetchone() if name == "head" else None
+
+    return _run_steps(_move_steps(*move), run)[0]
 
 
 def _cancel(db: Connection, database: Database, game_id: int) -> bool:

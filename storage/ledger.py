@@ -4,22 +4,32 @@ which presses were answered (see `storage.handling` for why)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from typing import Any, Final
 
 from sqlalchemy import Connection, bindparam, select
 
 from . import handling
-from .database import Database, Dialect, Upsert
+from .database import Database, Dialect, Query, Upsert, in_places, placed, width_of
 from .schema import handled_updates
 
 _PRUNE = handled_updates.delete().where(handled_updates.c.update_id < bindparam("below"))
 ASKED_AT_ONCE = 500
 """At most this many updates in one query (well under both databases' limits on a
 statement's parameters)."""
-_HANDLED_AMONG = select(handled_updates.c.update_id).where(
-    handled_updates.c.update_id.in_(bindparam("ids", expanding=True))
+_ANSWERED = (
+    handled_updates.update()
+    .where(handled_updates.c.update_id == bindparam("update"))
+    .values(answered_at=bindparam("answered_at"))
 )
+
+
+@functools.cache
+def _handled_among(width: int) -> Query:
+    """Which of `width` updates (`in_places`) were handled."""
+    update_id = handled_updates.c.update_id
+    return Query(select(update_id).where(in_places(update_id, "update", width)))
 
 
 def _now_ms() -> int:
@@ -91,7 +101,10 @@ class Ledger:
         while self._asked:
             asked, self._asked = self._asked[:ASKED_AT_ONCE], self._asked[ASKED_AT_ONCE:]
             try:
-                rows = await self._db.read(_HANDLED_AMONG, {"ids": [u for u, _ in asked]})
+                width = width_of(len(asked))
+                rows = await self._db.read(
+                    _handled_among(width), placed("update", [u for u, _ in asked], width)
+                )
             except Exception as error:  # each asker hears it (a StorageError, usually)
                 for _, answer in asked:
                     if not answer.done():
@@ -109,12 +122,7 @@ class Ledger:
 
     async def mark_answered(self, update_id: int) -> None:
         """The press of a handled update was answered (no process answers it again)."""
-        async with self._db.write() as db:
-            await db.execute(
-                handled_updates.update()
-                .where(handled_updates.c.update_id == update_id)
-                .values(answered_at=_now_ms())
-            )
+        await self._db.execute(_ANSWERED, {"update": update_id, "answered_at": _now_ms()})
 
     async def unanswered(self, since_ms: int) -> list[handling.Unanswered]:
         """Presses whose moves are stored, handled at or after `since_ms` (milliseconds

@@ -3,13 +3,14 @@ people and groups chose, and each chat's settings for new tables."""
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from typing import Any
 
-from sqlalchemy import Table, select
+from sqlalchemy import Table, bindparam, select
 
-from .database import Database
+from .database import Database, Dialect, Upsert
 from .journal import dumps
 from .models import ChatSettings, LanguageChoices, User
 from .schema import chat_languages, chats, person_languages, users
@@ -17,6 +18,25 @@ from .schema import chat_languages, chats, person_languages, users
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+@functools.cache
+def _upsert(table: Table, key: str, columns: tuple[str, ...], *changed: str) -> Upsert:
+    """A row of `columns` inserted into `table`, or the row with its `key` changed to its
+    other values (or only to those `changed`): built and compiled once (`Upsert`)."""
+
+    def build(dialect: Dialect) -> Any:
+        insert = (
+            Database(dialect, "", ())
+            .insert(table)
+            .values({name: bindparam(name) for name in columns})
+        )
+        return insert.on_conflict_do_update(
+            index_elements=[table.c[key]],
+            set_={name: insert.excluded[name] for name in changed or columns if name != key},
+        )
+
+    return Upsert(build)
 
 
 class People:
@@ -27,13 +47,7 @@ class People:
 
     async def _upsert(self, table: Table, key: str, row: dict[str, Any]) -> None:
         """Insert `row`, or update the row with its `key` to its other values."""
-        insert = self._db.insert(table)
-        statement = insert.on_conflict_do_update(
-            index_elements=[table.c[key]],
-            set_={name: insert.excluded[name] for name in row if name != key},
-        )
-        async with self._db.write() as db:
-            await db.execute(statement, row)
+        await self._db.transact(_upsert(table, key, tuple(row)).execute, row)
 
     # ------------------------------------------------------------ chats
 
@@ -127,21 +141,15 @@ class People:
 
     async def set_dm_open(self, user_id: int, dm_open: bool) -> None:
         # A user we never saw gets a placeholder name until upsert_user names them.
-        insert = self._db.insert(users)
-        statement = insert.on_conflict_do_update(
-            index_elements=[users.c.user_id],
-            set_={"dm_open": insert.excluded.dm_open, "updated_at": insert.excluded.updated_at},
+        row = {
+            "user_id": user_id,
+            "display_name": str(user_id),
+            "dm_open": int(dm_open),
+            "updated_at": _now_ms(),
+        }
+        await self._db.transact(
+            _upsert(users, "user_id", tuple(row), "dm_open", "updated_at").execute, row
         )
-        async with self._db.write() as db:
-            await db.execute(
-                statement,
-                {
-                    "user_id": user_id,
-                    "display_name": str(user_id),
-                    "dm_open": int(dm_open),
-                    "updated_at": _now_ms(),
-                },
-            )
 
     async def dm_open(self, user_id: int) -> bool:
         """Whether the bot may write to the user privately (False if unknown)."""

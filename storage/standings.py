@@ -26,7 +26,7 @@ from sqlalchemy import (
 from engine import Rules
 from ratings import ANCHORS, COMPUTER_PLAYERS, Pool, Skill
 
-from .database import Database
+from .database import Database, Query, in_places, placed, width_of
 from .errors import GameNotFound
 from .models import (
     GameTable,
@@ -107,40 +107,43 @@ def _change(row: Sequence[Any]) -> RatingChange:
 
 _R = ratings.c
 _IN_SCOPE = (_R.pool == bindparam("pool"), _R.chat_id == bindparam("scope"))
-_BOARD = (
+_BOARD = Query(
     select(_R.player, _R.mu, _R.sigma, _R.games, func.coalesce(_name_of(_R.player), ""))
     .where(*_IN_SCOPE, _R.player > 0)
     .order_by((_R.mu - 3 * _R.sigma).desc(), _R.player)
     .limit(bindparam("limit"))
 )
-"""The best-rated people of a scope (statements built once, as `_standings_query`'s)."""
+"""The best-rated people of a scope (statements built once and compiled once, `Query`s,
+as `_standings_query`'s)."""
 _OTHER = ratings.alias("o")
-_RATING = select(
-    _R.mu,
-    _R.sigma,
-    _R.games,
-    func.coalesce(_name_of(_R.player), ""),
-    select(func.count())
-    .where(
-        _OTHER.c.pool == _R.pool,
-        _OTHER.c.chat_id == _R.chat_id,
-        _OTHER.c.player > 0,
-        _OTHER.c.mu - 3 * _OTHER.c.sigma > _R.mu - 3 * _R.sigma,
-    )
-    .scalar_subquery(),
-    select(func.count())
-    .where(_OTHER.c.pool == _R.pool, _OTHER.c.chat_id == _R.chat_id, _OTHER.c.player > 0)
-    .scalar_subquery(),
-).where(*_IN_SCOPE, _R.player == bindparam("player"))
+_RATING = Query(
+    select(
+        _R.mu,
+        _R.sigma,
+        _R.games,
+        func.coalesce(_name_of(_R.player), ""),
+        select(func.count())
+        .where(
+            _OTHER.c.pool == _R.pool,
+            _OTHER.c.chat_id == _R.chat_id,
+            _OTHER.c.player > 0,
+            _OTHER.c.mu - 3 * _OTHER.c.sigma > _R.mu - 3 * _R.sigma,
+        )
+        .scalar_subquery(),
+        select(func.count())
+        .where(_OTHER.c.pool == _R.pool, _OTHER.c.chat_id == _R.chat_id, _OTHER.c.player > 0)
+        .scalar_subquery(),
+    ).where(*_IN_SCOPE, _R.player == bindparam("player"))
+)
 """One person's rating in a scope, how many rate above them and how many are rated: one
 query (a person not rated there costs no second one)."""
-_RATED_PEOPLE = select(func.count()).where(*_IN_SCOPE, _R.player > 0)
+_RATED_PEOPLE = Query(select(func.count()).where(*_IN_SCOPE, _R.player > 0))
 
 
 @functools.cache
-def _standings_query(score_kind: ScoreKind, by_chat: bool, by_user: bool) -> Select[Any]:
-    """The standings query of one shape, built once (SQLAlchemy then finds its compiled
-    form without walking it again): its chat, person, least games and limit are bound."""
+def _standings_query(score_kind: ScoreKind, by_chat: bool, by_user: bool) -> Query:
+    """The standings query of one shape, built once and compiled once (a `Query`): its
+    chat, person, least games and limit are bound."""
     r = game_results.c
     where = [r.score_kind == score_kind, r.user_id.is_not(None)]
     if by_chat:
@@ -175,13 +178,15 @@ def _standings_query(score_kind: ScoreKind, by_chat: bool, by_user: bool) -> Sel
         return [t.wins.desc(), (_ONE * t.wins / t.games).desc(), average.asc(), t.user_id]
 
     top = select(agg).order_by(*order(agg.c)).limit(bindparam("limit")).cte("top")
-    return select(top, _name_of(top.c.user_id)).order_by(*order(top.c))
+    return Query(select(top, _name_of(top.c.user_id)).order_by(*order(top.c)))
 
 
 # A game's score table, a player's history and rating changes: built once, as the rest.
 _GAME_ID: BindParameter[Any] = bindparam("game_id")
-_TABLE_HEAD = select(games.c.status, games.c.rules, games.c.winners).where(games.c.id == _GAME_ID)
-_TABLE_SEATS = (
+_TABLE_HEAD = Query(
+    select(games.c.status, games.c.rules, games.c.winners).where(games.c.id == _GAME_ID)
+)
+_TABLE_SEATS = Query(
     select(
         game_seats.c.seat,
         game_seats.c.kind,
@@ -193,7 +198,7 @@ _TABLE_SEATS = (
     .order_by(game_seats.c.seat)
 )
 _H = hand_points.c
-_TABLE_HANDS = (
+_TABLE_HANDS = Query(
     select(
         _H.hand_number, _H.seat, _H.points_re, _H.points_im, _H.total_re, _H.total_im, _H.shot_moon
     )
@@ -220,9 +225,10 @@ _HISTORY = (
     .order_by(_G.finished_at.desc(), _G.game_id.desc())
     .limit(bindparam("limit"))
 )
-_HISTORY_IN_CHAT = _HISTORY.where(_G.chat_id == bindparam("chat_id"))
+_HISTORY_IN_CHAT = Query(_HISTORY.where(_G.chat_id == bindparam("chat_id")))
+_HISTORY_ANYWHERE = Query(_HISTORY)
 _C = rating_changes.c
-_GAME_CHANGES = (
+_GAME_CHANGES = Query(
     select(*_CHANGE)
     .join_from(rating_changes, games, games.c.id == _C.game_id)
     .where(_C.game_id == _GAME_ID, _C.chat_id == bindparam("scope"))
@@ -241,21 +247,22 @@ _NEWEST = (
     .limit(bindparam("limit"))
     .subquery("newest")
 )
-_RATING_HISTORY = select(_NEWEST).order_by(_NEWEST.c.seq)
+_RATING_HISTORY = Query(select(_NEWEST).order_by(_NEWEST.c.seq))
 
 
 @functools.cache
-def _complex_games_query(by_chat: bool, by_user: bool) -> Select[Any]:
-    """The Complex games of the people of a standings query (its shape), by rank key."""
+def _complex_games_query(by_chat: bool, by_user: bool, width: int) -> Query:
+    """The Complex games of the people of a standings query (its shape), by rank key: the
+    people in `width` places (`in_places`), so that it is built and compiled once."""
     r = game_results.c
     where = [r.score_kind == "complex", r.user_id.is_not(None)]
     if by_chat:
         where.append(r.chat_id == bindparam("chat_id"))
     if by_user:
         where.append(r.user_id == bindparam("user_id"))
-    return (
+    return Query(
         select(r.user_id, r.rank_key, r.total_re, r.total_im)
-        .where(*where, r.user_id.in_(bindparam("users", expanding=True)))
+        .where(*where, in_places(r.user_id, "person", width))
         .order_by(r.user_id, r.rank_key)
     )
 
@@ -373,9 +380,11 @@ class Standings:
         worst: dict[int, Score] = {}
         if score_kind == "complex":
             # The totals of the games with the smallest and largest |z|, per player.
+            people = [row[0] for row in rows]
+            width = width_of(len(people))
             games_of = await self._db.read(
-                _complex_games_query(chat_id is not None, user_id is not None),
-                {"chat_id": chat_id, "user_id": user_id, "users": [row[0] for row in rows]},
+                _complex_games_query(chat_id is not None, user_id is not None, width),
+                {"chat_id": chat_id, "user_id": user_id} | placed("person", people, width),
             )
             for uid, _, re, im in games_of:
                 best.setdefault(uid, complex(re, im))
@@ -408,7 +417,7 @@ class Standings:
     ) -> list[PlayerGame]:
         """The player's most recent finished games, newest first."""
         rows = await self._db.read(
-            _HISTORY_IN_CHAT if chat_id is not None else _HISTORY,
+            _HISTORY_IN_CHAT if chat_id is not None else _HISTORY_ANYWHERE,
             {"user_id": user_id, "chat_id": chat_id, "limit": limit},
         )
         return [

@@ -104,3 +104,30 @@ def test_the_command_copies_and_refuses_what_it_must(
     assert "already holds games" in capsys.readouterr().err
     assert hearts_bot(["copy-db", str(tmp_path / "none.sqlite3"), url]) == 1
     assert hearts_bot(["copy-db", str(source), "mysql://x/y"]) == 2
+
+
+def test_rows_are_inserted_as_read_unless_a_column_must_be_processed_first() -> None:
+    """copy-db inserts each table's rows, read as tuples, through its INSERT compiled once
+    for asyncpg: as they are when its values are the table's columns in order with nothing
+    to process (every table today), else each value put where it goes and processed as
+    SQLAlchemy would."""
+    from sqlalchemy import Column, Integer, MetaData, Table, TypeDecorator
+    from sqlalchemy.dialects.postgresql.asyncpg import dialect
+
+    from storage.copy import TABLES, _in_order, _statements
+    from storage.database import _Positional
+
+    for table in TABLES:
+        _, insert = _statements()[table]
+        assert _in_order(insert, table, [("row",)]) == [("row",)]
+
+    class Doubled(TypeDecorator[int]):
+        impl = Integer
+        cache_ok = True
+
+        def process_bind_param(self, value: int | None, dialect: object) -> int | None:
+            return None if value is None else 2 * value
+
+    table = Table("t", MetaData(), Column("a", Integer), Column("b", Doubled))
+    insert = _Positional(table.insert().compile(dialect=dialect()))  # type: ignore[no-untyped-call]
+    assert _in_order(insert, table, [(1, 2), (3, None)]) == [(1, 4), (3, None)]

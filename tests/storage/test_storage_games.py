@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import select, text
 from storage_testkit import VARIANTS, play_stored, random_move, seats_for
 
 from engine import Game, Move, Rules
@@ -66,6 +66,17 @@ async def test_users_and_private_chats(store: Storage) -> None:
     assert await store.people.dm_open(6) is True
     await store.people.set_dm_open(5, False)
     assert await store.people.dm_open(5) is False
+    user = await store.people.get_user(5)  # the flag changes, never the name
+    assert user is not None and (user.display_name, user.dm_open) == ("Ada L.", False)
+    from storage.schema import users
+
+    when = select(users.c.updated_at).where(users.c.user_id == 5)
+    before = (await store.database.read(when))[0][0]
+    await asyncio.sleep(0.01)
+    await store.people.set_dm_open(5, True)
+    assert (await store.database.read(when))[0][0] > before  # and when it changed
+    seen = await store.people.get_user(6)  # named by its id until upsert_user names them
+    assert seen is not None and (seen.display_name, seen.username) == ("6", None)
 
 
 async def test_a_persons_seat_is_looked_up_without_loading_the_game(
@@ -283,6 +294,35 @@ async def test_an_updates_id_is_stored_with_the_move_it_made(store: Storage) -> 
     assert not await store.ledger.was_handled(7002)  # an update that made no move: not recorded
 
 
+async def test_now_and_then_a_move_drops_the_updates_that_can_no_longer_come_back(
+    store: Storage,
+) -> None:
+    """A move made by an update whose id is a multiple of 1,000 drops, in its own
+    transaction, the handled updates more than `handling.KEEP` ids older (Telegram never
+    sends them again); the newer ones stay, and the moves are stored in order."""
+    from storage.handling import HANDLING, KEEP, Handling
+
+    rules = VARIANTS["four"]
+    game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
+    game = Game(rules, seed=10)
+    await store.games.start_game(game_id, seats_for(4), game)
+    rng = random.Random(10)
+    pruning = 3 * KEEP
+    made_by = [KEEP + 1, pruning - KEEP - 1, pruning - KEEP, pruning]
+    for seq, update_id in enumerate(made_by, start=1):
+        move = random_move(game, rng)
+        move.apply(game)
+        token = HANDLING.set(Handling(update_id))
+        try:
+            assert await store.games.record_move(game_id, move, game) == seq
+        finally:
+            HANDLING.reset(token)
+    assert [await store.ledger.was_handled(u) for u in made_by] == [False, False, True, True]
+    stored = await store.games.load_game(game_id)
+    assert stored.last_seq == 4 and stored.game is not None
+    assert stored.game.to_json() == game.to_json()
+
+
 async def test_a_flood_of_updates_asks_the_ledger_together_and_hears_in_order(
     store: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -389,6 +429,165 @@ async def test_a_move_on_sqlite_is_one_trip_to_the_database_thread(sqlite_store:
     stored = await sqlite_store.games.load_game(game_id)
     assert (stored.status, stored.last_seq) == ("finished", moves)
     assert [c.player for c in await sqlite_store.standings.rating_changes(game_id)] == [1, 2]
+
+
+async def test_a_move_on_sqlite_runs_its_compiled_statements_on_sqlite3_and_stores_the_same(
+    sqlite_store: Storage,
+) -> None:
+    """A move that does not end its game runs the journal's Core statements, compiled
+    once, on the writer's own sqlite3 connection (SQLAlchemy's work around each statement,
+    and around BEGIN and COMMIT, was twice SQLite's own): none goes through SQLAlchemy, and
+    the game, its hands, its meta and the handled update are stored as before; the last
+    move (results, ratings) still goes through SQLAlchemy."""
+    from sqlalchemy import Engine, event
+
+    from storage.handling import HANDLING, Handling
+
+    sent: list[str] = []
+
+    def count(*args: object) -> None:
+        sent.append(str(args[2]))
+
+    game_id = await sqlite_store.games.create_lobby(-1, None, 1, Rules(), seats_for(4, [1, 2]))
+    game = Game(Rules(players=4, target=1), seed=5)
+    await sqlite_store.games.start_game(game_id, seats_for(4, [1, 2]), game)
+    rng = random.Random(5)
+    event.listen(Engine, "before_cursor_execute", count)
+    try:
+        moves = 0
+        while game.phase != "over":
+            move = random_move(game, rng)
+            move.apply(game)
+            moves += 1
+            token = HANDLING.set(Handling(6000 + moves))
+            try:
+                meta = {"moves": moves}
+                assert await sqlite_store.games.record_move(game_id, move, game, meta) == moves
+            finally:
+                HANDLING.reset(token)
+            if moves == 3:
+                assert sent == []  # three moves, and not one statement through SQLAlchemy
+    finally:
+        event.remove(Engine, "before_cursor_execute", count)
+    appended = [s for s in sent if s.startswith("INSERT INTO moves")]
+    assert len(appended) == 1 and any(s.startswith("INSERT INTO game_results") for s in sent)
+    stored = await sqlite_store.games.load_game(game_id)  # replays its journal to it
+    assert (stored.status, stored.last_seq, stored.meta) == ("finished", moves, {"moves": moves})
+    assert stored.game is not None and stored.game.to_json() == game.to_json()
+    assert [m.seq for m in await sqlite_store.games.journal(game_id)] == list(range(1, moves + 1))
+    table = await sqlite_store.standings.game_table(game_id)
+    assert table.totals == tuple(game.scores) and len(table.hands) == 1
+    assert [h.points for h in table.hands] == [h.points for h in game.hand_history]
+    assert all([await sqlite_store.ledger.was_handled(6000 + m) for m in (1, moves // 2, moves)])
+
+
+async def test_a_refused_move_on_sqlite_stores_nothing_and_leaves_the_writer_usable(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move the database cannot take (another process holds its write lock past the
+    busy timeout) raises `StorageUnavailable` saying why, stores nothing, and once the lock
+    is free the same move is stored with the same number; a move refused by the journal
+    (its game cancelled) rolls back too: no transaction is left open on the writer."""
+    import sqlite3
+
+    from storage import database
+    from storage.errors import StorageUnavailable
+
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_MS", 100)
+    path = tmp_path / "held.db"
+    store = await Storage.open(path)
+    try:
+        game_id = await store.games.create_lobby(-1, None, 1, Rules(), seats_for(4, [1]))
+        game = Game(Rules(players=4), seed=8)
+        await store.games.start_game(game_id, seats_for(4, [1]), game)
+        rng = random.Random(8)
+        first = random_move(game, rng)
+        first.apply(game)
+        assert await store.games.record_move(game_id, first, game) == 1
+        second = random_move(game, rng)
+        second.apply(game)
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(StorageUnavailable, match="database is locked"):
+            await store.games.record_move(game_id, second, game)
+        assert store.database.write_failure == "database is locked"
+        other.execute("ROLLBACK")
+        other.close()
+        assert [m.seq for m in await store.games.journal(game_id)] == [1]
+        assert await store.games.record_move(game_id, second, game) == 2
+        assert store.database.write_failure is None
+
+        other_id = await store.games.create_lobby(-2, None, 1, Rules(), seats_for(4, [2]))
+        await store.games.start_game(other_id, seats_for(4, [2]), Game(Rules(players=4), seed=9))
+        await store.games.cancel_game(other_id)
+        with pytest.raises(WrongGameStatus, match="cancelled"):
+            await store.games.record_move(other_id, second, game)
+        third = random_move(game, rng)
+        third.apply(game)
+        assert await store.games.record_move(game_id, third, game) == 3
+        stored = await store.games.load_game(game_id)
+        assert stored.game is not None and stored.game.to_json() == game.to_json()
+    finally:
+        await store.close()
+
+
+async def test_the_small_writes_on_sqlite_are_one_trip_each(
+    sqlite_store: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writes made as people press and play (a press answered, a table's screen state,
+    a person's name, their DM, their language) are one transaction in one trip to the
+    writer's aiosqlite thread each (`Database.execute`, `transact`), not a trip for BEGIN,
+    each statement and COMMIT, and an upsert's ON CONFLICT is compiled once, not at every
+    call (SQLAlchemy gives it no cache key)."""
+    from sqlalchemy.dialects.sqlite.base import SQLiteCompiler
+
+    compiled: list[str] = []
+    original = SQLiteCompiler.visit_on_conflict_do_update
+
+    def counted(self: object, *args: object, **kw: object) -> str:
+        compiled.append("again")
+        return original(self, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SQLiteCompiler, "visit_on_conflict_do_update", counted)
+    game_id = await sqlite_store.games.create_lobby(-1, None, 1, Rules(), seats_for(4, [1]))
+    raw = await sqlite_store.database._writer.get_raw_connection()  # type: ignore[union-attr]
+    thread = raw.dbapi_connection._connection  # type: ignore[union-attr]
+    writes = {
+        "answered": lambda: sqlite_store.ledger.mark_answered(8001),
+        "meta": lambda: sqlite_store.games.set_meta(game_id, {"message_id": 5}),
+        "user": lambda: sqlite_store.people.upsert_user(9, "Ivy", "ivy"),
+        "dm": lambda: sqlite_store.people.set_dm_open(9, True),
+        "language": lambda: sqlite_store.people.save_person_language(9, chosen="", app="fa"),
+    }
+    for write in writes.values():  # each compiled here, if no test before compiled it
+        await write()
+    compiled.clear()
+    trips = 0
+    queue = thread._execute
+
+    async def trip(*args: Any, **kwargs: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await queue(*args, **kwargs)
+
+    thread._execute = trip
+    try:
+        made = {}
+        for name, write in writes.items():
+            before = trips
+            await write()
+            made[name] = trips - before
+    finally:
+        thread._execute = queue
+    assert made == dict.fromkeys(writes, 1) and compiled == []
+    user = await sqlite_store.people.get_user(9)
+    assert user is not None and (user.display_name, user.username, user.dm_open) == (
+        "Ivy",
+        "ivy",
+        True,
+    )
+    assert (await sqlite_store.games.load_game(game_id)).meta == {"message_id": 5}
+    assert (await sqlite_store.people.language_choices()).person_app == {9: "fa"}
 
 
 async def test_a_refused_write_names_no_bound_value(

@@ -186,3 +186,91 @@ async def test_a_score_table_and_a_rating_are_each_one_trip_to_the_readers_threa
         assert trips == 3 and rating is not None and rating.rated == 2
     finally:
         thread._execute = queue
+
+
+async def test_the_standings_and_ratings_read_on_sqlite_go_straight_to_its_driver(
+    store: Storage,
+) -> None:
+    """The standings' and ratings' queries, written once, are compiled once (`Query`): on
+    SQLite they run on the reader's own sqlite3 connection, not one through SQLAlchemy's
+    execution (its cache key walked at every call, its context, its rows cost about as
+    much as a small query), and read exactly the rows SQLAlchemy reads from the same
+    statement, on both databases."""
+    from sqlalchemy import Engine, event
+
+    from storage import standings as queries
+    from storage.database import Query, placed, width_of
+
+    for seed, (chat, rules, users) in enumerate(
+        [(-5, VARIANTS["four"], [ADA, BOB]), (-5, VARIANTS["complex"], [BOB, CY])]
+    ):
+        await play_stored(store, rules, seed=seed, chat_id=chat, user_ids=users)
+    await store.people.upsert_user(ADA, "Ada", "ada")
+    asked: list[tuple[Query, dict[str, Any]]] = [
+        (queries._standings_query(kind, by_chat, by_user), {"chat_id": -5, "user_id": BOB})
+        for kind in ("points", "complex")
+        for by_chat in (False, True)
+        for by_user in (False, True)
+    ]
+    for users in ([BOB], [BOB, CY], [ADA, BOB, CY]):  # widths 1, 2 and 4
+        width = width_of(len(users))
+        people = placed("person", users, width)
+        asked += [
+            (queries._complex_games_query(by_chat, False, width), {"chat_id": -5} | people)
+            for by_chat in (False, True)
+        ]
+    scope = {"pool": "main", "scope": -5, "player": BOB, "game_id": 1, "limit": 10}
+    asked += [
+        (query, scope | {"user_id": BOB, "chat_id": -5, "min_games": 1})
+        for query in vars(queries).values()
+        if isinstance(query, Query)
+    ]
+    for query, parameters in asked:
+        parameters = {"min_games": 1, "limit": 20} | parameters
+        fast = await store.database.read(query, parameters)
+        assert fast, query.statement  # each reads something here
+        slow = await store.database.read(query.statement, parameters)
+        assert [tuple(row) for row in fast] == [tuple(row) for row in slow]
+    sent: list[str] = []
+
+    def count(*args: object) -> None:
+        sent.append(str(args[2]))
+
+    event.listen(Engine, "before_cursor_execute", count)
+    try:
+        standing = await store.standings.standings(-5)
+        complex_standing = await store.standings.standings(-5, "complex")
+        board = await store.standings.rating_board(-5)
+        rating = await store.standings.player_rating(BOB, -5)
+        history = await store.standings.player_history(BOB)
+        table = await store.standings.game_table(1)
+        changes = await store.standings.rating_history(BOB, -5)
+    finally:
+        event.remove(Engine, "before_cursor_execute", count)
+    assert {s.user_id for s in standing} == {ADA, BOB}
+    assert {s.user_id for s in complex_standing} == {BOB, CY}
+    assert {e.player for e in board[:3]} == {ADA, BOB, CY} and rating is not None
+    assert len(history) == 2 and len(table.hands) >= 1 and len(changes) == 2
+    assert (sent == []) == (store.database.dialect == "sqlite")
+
+
+async def test_a_query_is_read_with_its_types_and_refuses_what_it_cannot_compile_once(
+    sqlite_store: Storage,
+) -> None:
+    """A `Query`'s values go in and its columns come out processed as SQLAlchemy would
+    (a boolean bound as 1 reads back as True); a statement whose SQL is finished only as it
+    runs (an expanding IN list) cannot be compiled once, and says so."""
+    from sqlalchemy import Boolean, bindparam, literal, select
+
+    from storage.database import Query
+    from storage.schema import users
+
+    flags = Query(select(literal(True, Boolean), bindparam("flag", type_=Boolean)))
+    assert [tuple(r) for r in await sqlite_store.database.read(flags, {"flag": False})] == [
+        (True, False)
+    ]
+    among = Query(
+        select(users.c.user_id).where(users.c.user_id.in_(bindparam("ids", expanding=True)))
+    )
+    with pytest.raises(TypeError, match="finished only as it runs"):
+        await sqlite_store.database.read(among, {"ids": [1, 2]})

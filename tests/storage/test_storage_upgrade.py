@@ -21,8 +21,17 @@ from storage.upgrade import latest_version
 FIXTURES = Path(__file__).parent / "v10"
 
 
+OPTIONS_ADDED_SINCE = {"watching": True}
+"""A tournament's options added after the fixtures were recorded, as an event stored before
+them reads them: their defaults (``/event watch``, issue 33.1: the group may watch)."""
+
+
 def expected(database: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((FIXTURES / f"expected-{database}.json").read_text())
+    for tournament in numbered(data, "tournament").values():
+        if tournament.get("stored") is not None:
+            for name, default in OPTIONS_ADDED_SINCE.items():
+                tournament["stored"]["options"].setdefault(name, default)
     return data
 
 

@@ -47,7 +47,8 @@ async def shows_trick(page: Any, codes: list[str]) -> None:
 
 
 async def page_move(page: Any, table: Table, seat: int) -> None:
-    """The seat's move made on its page: three cards and Pass, or a legal card."""
+    """The seat's move made on its page: three cards and Pass, a legal card, or the
+    moon's choice."""
     game = table.game
     assert game is not None
     if game.phase == "pass":
@@ -56,6 +57,15 @@ async def page_move(page: Any, table: Table, seat: int) -> None:
             await page.wait_for_selector(f'#cards .card.chosen[data-code="{card.code}"]')
         await page.click("#pass:not([disabled])")
         return
+    if game.phase == "moon":
+        # The seat took every point (the deals are random: fair deals), and chooses on its
+        # page what its moon does, as its DM would offer.
+        await page.click("button.moon")
+        for _ in range(250):
+            if game.phase != "moon":
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"the page's moon choice was not taken ({game.phase})")
     hand, before = game.hand_number, len(game.hand(seat))
     card = game.legal_plays()[-1]
     await page.click(f'#cards .card.legal[data-code="{card.code}"]')

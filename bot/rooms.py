@@ -11,6 +11,7 @@ sees `Rooms`. `Rooms.resume` shows every stored table again and re-arms its time
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
@@ -23,6 +24,7 @@ from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.live.hub import LiveHub
 from bot.live.server import LiveServer
+from bot.metrics import Metrics
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
 from bot.tables.coach import Coach
@@ -94,6 +96,8 @@ class Rooms:
     """The core's effect runner: every command of a table goes through it."""
     live: LiveHub | None = None
     """The open table pages, when the table page is served (``WEBAPP_URL``)."""
+    metrics: Metrics | None = None
+    """What an operator watches (`bot.metrics`), when measured."""
 
     def serve_pages(self) -> LiveHub:
         """Tell the open table pages of every change, from now on: each seat's screen
@@ -186,8 +190,10 @@ def open_rooms(
     member_status: MemberStatus,
     clock: Clock,
     languages: Languages,
+    metrics: Metrics | None = None,
 ) -> Rooms:
-    """Every collaborator, each given what it works with."""
+    """Every collaborator, each given what it works with; `metrics` told what it counts
+    and given what it reads when scraped."""
     background = Background()
     scheduler = Scheduler()
     games, people = storage.games, storage.people
@@ -201,7 +207,14 @@ def open_rooms(
     moves = Moves(registry, screens, ratings, runner, games)
     chats = TelegramChats(outbox)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config, chats)
-    carry_out(runner, registry, games, screens, moves, turns)
+    carry_out(runner, registry, games, screens, moves, turns, metrics)
+    if metrics is not None:
+        runner.on_enter(metrics.entered)
+        metrics.watched.tables = registry.__iter__
+        metrics.watched.thinker_line = thinker.waiting_by_line
+        if outbox.pacer is not None:
+            metrics.watched.outbox_line = outbox.pacer.waiting_by_priority
+        outbox.on_turn = metrics.waited_turn
     closer = Closer(registry, screens, turns, is_admin, ratings, games, runner)
     lobby = Lobby(
         registry,
@@ -268,6 +281,7 @@ def open_rooms(
         scheduler=scheduler,
         background=background,
         runner=runner,
+        metrics=metrics,
     )
 
 
@@ -278,9 +292,17 @@ def carry_out(
     screens: Screens,
     moves: Moves,
     turns: TurnClock,
+    metrics: Metrics | None = None,
 ) -> None:
     """Who carries out each effect of the core (the order they run in is the core's own,
-    `bot.core.effects.ORDER`; the tournaments and the table pages add theirs)."""
+    `bot.core.effects.ORDER`; the tournaments and the table pages add theirs); a move's
+    commit timed for `metrics`."""
+
+    async def store_move(table: Table, effect: effects.StoreMove) -> None:
+        began = time.monotonic()
+        await moves.store_move(table, effect)
+        if metrics is not None:
+            metrics.stored(table, effect, time.monotonic() - began)
 
     async def store_lobby(table: Table, _: effects.StoreLobby) -> None:
         await games.update_lobby(table.id, table.rules, table.stored_seats(), table.stored_meta())
@@ -321,7 +343,7 @@ def carry_out(
 
     runner.on(effects.StoreLobby, store_lobby)
     runner.on(effects.StoreDeal, moves.store_deal)
-    runner.on(effects.StoreMove, moves.store_move)
+    runner.on(effects.StoreMove, store_move)
     runner.on(effects.StoreCancel, store_cancel)
     runner.on(effects.StoreTable, store_table)
     runner.on(effects.AnnounceHand, moves.announce_hand)
@@ -384,7 +406,12 @@ def wire_handlers(rooms: Rooms) -> Handlers:
         ),
         events=EventCommand(replies, rooms.tournaments),
         buttons=Buttons(
-            targets, rooms.registry, rooms.languages, rooms.outbox, rooms.storage.ledger
+            targets,
+            rooms.registry,
+            rooms.languages,
+            rooms.outbox,
+            rooms.storage.ledger,
+            rooms.metrics.toasted if rooms.metrics is not None else None,
         ),
         errors=Errors(rooms.languages),
     )

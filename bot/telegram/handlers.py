@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -489,15 +490,19 @@ class Buttons:
         languages: Languages,
         outbox: Outbox,
         ledger: Ledger,
+        toasted: Callable[[float], None] | None = None,
     ) -> None:
+        """`toasted`: told each press's time until its toast was answered (the metrics)."""
         self.to = to
         self.registry = registry
         self.languages = languages
         self.outbox = outbox
         self.ledger = ledger
+        self.toasted = toasted
 
     async def button(self, update: Update, context: HeartsContext) -> None:
         """Every inline button: decode, check, act, and always answer with a toast."""
+        began = time.monotonic()
         query = update.callback_query
         person = person_of(update)
         if query is None or person is None:
@@ -515,6 +520,8 @@ class Buttons:
         except TelegramError as error:
             log.info("could not answer callback: %s", error)
             return
+        if self.toasted is not None:
+            self.toasted(time.monotonic() - began)
         await once.answered(self.ledger)
 
     async def press(

@@ -12,18 +12,21 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from bot.config import Settings
 from bot.core import effects
+from bot.core.commands import Command, Outcome
 from bot.core.phases import Phase
-from bot.core.runner import Runner
+from bot.core.runner import Handler, Runner
 from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.live.hub import LiveHub
 from bot.live.server import LiveServer
+from bot.logs import log_fields
 from bot.metrics import Metrics
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
@@ -203,11 +206,12 @@ def open_rooms(
     outbox.on_replaced = screens.message_replaced
     screens.lean = config.lean_edits
     ratings = Ratings(storage.standings)
-    runner = Runner()
+    runner = LoggedRunner()
     moves = Moves(registry, screens, ratings, runner, games)
     chats = TelegramChats(outbox)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config, chats)
     carry_out(runner, registry, games, screens, moves, turns, metrics)
+    runner.on_enter(log_ended)
     if metrics is not None:
         runner.on_enter(metrics.entered)
         metrics.watched.tables = registry.__iter__
@@ -283,6 +287,26 @@ def open_rooms(
         runner=runner,
         metrics=metrics,
     )
+
+
+class LoggedRunner(Runner):
+    """The core's runner, with what is logged while a command runs naming its table's game
+    and chat (`bot.logs.log_fields`): the turn clock's, the lobby's, every effect's."""
+
+    async def run(
+        self,
+        table: Table,
+        command: Command,
+        here: Mapping[type, Handler] | None = None,
+    ) -> Outcome:
+        with log_fields(game_id=table.id, chat_id=table.chat_id):
+            return await super().run(table, command, here)
+
+
+def log_ended(table: Table, phase: Phase) -> None:
+    """A game's end, an event an operator's log collector keeps (with its game and chat)."""
+    if not phase.live:
+        log.info("game %s %s", table.id, phase.value)
 
 
 def carry_out(

@@ -31,6 +31,7 @@ from telegram import Bot, Update
 from telegram.error import TelegramError
 from telegram.ext import Application
 
+from bot.logs import log_fields
 from storage import Ledger
 from storage.errors import StorageError
 from storage.handling import HANDLING, Handling
@@ -94,11 +95,14 @@ class HeartsApplication(Application):  # type: ignore[type-arg]
     once: ExactlyOnce | None = None
 
     async def process_update(self, update: object) -> None:
-        once = self.once
-        if once is None:
-            await super().process_update(update)
-            return
-        await once.handle(update, lambda: super(HeartsApplication, self).process_update(update))
+        """What is logged meanwhile names the update's chat (`bot.logs.log_fields`)."""
+        chat = update.effective_chat if isinstance(update, Update) else None
+        with log_fields(chat_id=chat.id if chat is not None else None):
+            once = self.once
+            if once is None:
+                await super().process_update(update)
+                return
+            await once.handle(update, lambda: super(HeartsApplication, self).process_update(update))
 
 
 async def answered(ledger: Ledger | None) -> None:

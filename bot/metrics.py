@@ -26,7 +26,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+)
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
@@ -36,8 +43,9 @@ from bot.tables.model import Table
 from bot.tables.thinker import COMPUTER, HINT, REVIEW, Thinker
 from bot.telegram import pace
 
-CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
-"""Prometheus's text format, as ``/metrics`` answers it."""
+disable_created_metrics()  # type: ignore[no-untyped-call]
+"""No ``…_created`` series beside each counter and histogram: Prometheus's text format
+does not use them, and they doubled what each scrape carried."""
 
 ROLES = ("single", "standby", "leader", "lost")
 """What a process is (`bot.telegram.health.ROLE`): each is a series, 1 for the one it is."""

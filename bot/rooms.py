@@ -216,8 +216,8 @@ def open_rooms(
         runner.on_enter(metrics.entered)
         metrics.watched.tables = registry.__iter__
         metrics.watched.thinker_line = thinker.waiting_by_line
-        if outbox.pacer is not None:
-            metrics.watched.outbox_line = outbox.pacer.waiting_by_priority
+        pacer = outbox.pacer
+        metrics.watched.outbox_line = pacer.waiting_by_priority if pacer is not None else dict
         outbox.on_turn = metrics.waited_turn
     closer = Closer(registry, screens, turns, is_admin, ratings, games, runner)
     lobby = Lobby(

@@ -9,6 +9,8 @@ hint, review) holding what happened.
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -37,6 +39,7 @@ from sandbox.double import BotApiDouble
 from sandbox.testing import running_double
 from storage import ChatSettings
 
+ROOT = Path(__file__).resolve().parents[2]
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
@@ -210,6 +213,16 @@ async def test_a_game_moves_the_numbers_as_it_goes(tmp_path: Path) -> None:
             assert value(after, "hearts_hint_seconds_count") == 1
             assert value(after, "hearts_review_seconds_count") == 1
             assert value(after, "hearts_thinker_queue") == 0
+
+            # Every metric the Grafana dashboard shows is served.
+            board = json.loads((ROOT / "deploy/grafana/dashboards/hearts.json").read_text())
+            named = {
+                name
+                for panel in board["panels"]
+                for target in panel.get("targets", [])
+                for name in re.findall(r"\bhearts_[a-z_]+\b", target["expr"])
+            }
+            assert named and named <= {n for n, _ in after}, named - {n for n, _ in after}
 
             # Every series is this bot's account.
             assert {dict(ls).get("account") for (_n, ls) in after} == {account}

@@ -244,10 +244,12 @@ class Metrics:
             self._requests.labels(account, "sendMessage", outcome)
         for phase in Phase:
             self._entered.labels(account, phase.value)
-        self._commit.labels(account)
-        self._toast.labels(account)
-        self._hint.labels(account)
-        self._review.labels(account)
+        self._commit_child = self._commit.labels(account)
+        self._toast_child = self._toast.labels(account)
+        self._hint_child = self._hint.labels(account)
+        self._review_child = self._review.labels(account)
+        self._children: dict[tuple[str, ...], Any] = {}
+        """Labelled series already looked up (a request's costs a dictionary's lookup)."""
         self.registry.register(_Scraped(account, self.watched))
 
     # ------------------------------------------------------------------ counted
@@ -259,10 +261,19 @@ class Metrics:
     def requested(self, url: str, outcome: str | int, seconds: float) -> None:
         """A Bot API request answered (`outcome`: its HTTP status) or failed (``timeout``,
         ``network``) after `seconds`."""
-        method = method_of(url)
         said = outcome_of(outcome) if isinstance(outcome, int) else outcome
-        self._requests.labels(self.account, method, said).inc()
-        self._request_seconds.labels(self.account, method).observe(seconds)
+        key = ("request", url.rsplit("/", 1)[-1], said)
+        children = self._children.get(key)
+        if children is None:
+            method = method_of(url)
+            children = (
+                self._requests.labels(self.account, method, said),
+                self._request_seconds.labels(self.account, method),
+            )
+            if len(self._children) < 1000:  # a file's URL is its own (never kept for long)
+                self._children[key] = children
+        children[0].inc()
+        children[1].observe(seconds)
 
     def stored(self, table: Table, effect: StoreMove, seconds: float) -> None:
         """A move stored in `seconds`."""
@@ -274,7 +285,7 @@ class Metrics:
         else:
             by = "person"
         self._moves.labels(self.account, effect.move.kind, by).inc()
-        self._commit.labels(self.account).observe(seconds)
+        self._commit_child.observe(seconds)
 
     def entered(self, table: Table, phase: Phase) -> None:
         """A table entered `phase` (`bot.core.runner.Runner.on_enter`)."""
@@ -282,24 +293,32 @@ class Metrics:
 
     def toasted(self, seconds: float) -> None:
         """A press answered with its toast, `seconds` after its handling began."""
-        self._toast.labels(self.account).observe(seconds)
+        self._toast_child.observe(seconds)
 
     def waited_turn(self, priority: int, seconds: float) -> None:
         """A request waited `seconds` for its turn in the overall pace."""
-        name = PRIORITIES.get(priority, str(priority))
-        self._outbox_wait.labels(self.account, name).observe(seconds)
+        key = ("turn", str(priority))
+        child = self._children.get(key)
+        if child is None:
+            name = PRIORITIES.get(priority, str(priority))
+            child = self._children[key] = self._outbox_wait.labels(self.account, name)
+        child.observe(seconds)
 
     def waited_worker(self, line: int, seconds: float) -> None:
         """A job of the worker pool's `line` waited `seconds` for a worker."""
         self._thinker_wait.labels(self.account, LINES.get(line, str(line))).observe(seconds)
 
     def hinted(self, seconds: float) -> None:
-        self._hint.labels(self.account).observe(seconds)
+        self._hint_child.observe(seconds)
 
     def reviewed(self, seconds: float) -> None:
-        self._review.labels(self.account).observe(seconds)
+        self._review_child.observe(seconds)
 
     # ------------------------------------------------------------------ read
+
+    def kept(self) -> int:
+        """How many labelled series are kept for a quick lookup (memory tests)."""
+        return len(self._children)
 
     def text(self) -> bytes:
         """Every metric in Prometheus's text format."""

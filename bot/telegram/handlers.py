@@ -502,7 +502,7 @@ class Buttons:
 
     async def button(self, update: Update, context: HeartsContext) -> None:
         """Every inline button: decode, check, act, and always answer with a toast."""
-        began = time.monotonic()
+        began = once.RECEIVED.get() or time.monotonic()
         query = update.callback_query
         person = person_of(update)
         if query is None or person is None:

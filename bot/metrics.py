@@ -106,6 +106,9 @@ class Watched:
     """The live tables (`bot.tables.registry.TableRegistry`)."""
     outbox_line: Callable[[], dict[int, int]] | None = None
     """Requests waiting for their turn in the overall pace, by priority."""
+    outbox_pending: Callable[[], dict[str, int]] | None = None
+    """What the outbox holds besides: screens with an edit waiting (``pending``), new
+    messages on their way (``posts``), deletions (`bot.telegram.outbox.Outbox.state_sizes`)."""
     thinker_line: Callable[[], dict[int, int]] | None = None
     """Jobs waiting for a worker, by place in the line."""
     role: Callable[[], str] = field(default=lambda: "single")
@@ -150,6 +153,17 @@ class _Scraped(Collector):
             for number, name in PRIORITIES.items():
                 queue.add_metric([account, name], float(line.get(number, 0)))
             yield queue
+        if watched.outbox_pending is not None:
+            sizes = watched.outbox_pending()
+            pending = GaugeMetricFamily(
+                "hearts_outbox_pending",
+                "What the outbox holds: screens with an edit waiting (edits), new messages on "
+                "their way (posts), deletions",
+                labels=["account", "kind"],
+            )
+            for kind, key in (("edits", "pending"), ("posts", "posts"), ("deletions", "deletions")):
+                pending.add_metric([account, kind], float(sizes.get(key, 0)))
+            yield pending
         if watched.thinker_line is not None:
             jobs = watched.thinker_line()
             waiting = GaugeMetricFamily(

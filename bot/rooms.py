@@ -218,6 +218,7 @@ def open_rooms(
         metrics.watched.thinker_line = thinker.waiting_by_line
         pacer = outbox.pacer
         metrics.watched.outbox_line = pacer.waiting_by_priority if pacer is not None else dict
+        metrics.watched.outbox_pending = outbox.state_sizes
         outbox.on_turn = metrics.waited_turn
     closer = Closer(registry, screens, turns, is_admin, ratings, games, runner)
     lobby = Lobby(

@@ -234,6 +234,8 @@ async def test_a_game_moves_the_numbers_as_it_goes(tmp_path: Path) -> None:
             waits = by(after, "hearts_outbox_wait_seconds_count", "priority")
             assert waits.get("played", 0) > 0 and waits.get("edit", 0) > 0, waits
             assert value(after, "hearts_outbox_queue") == 0
+            assert value(after, "hearts_outbox_pending", kind="edits") == 0
+            assert value(after, "hearts_outbox_pending", kind="posts") == 0
 
             # The computers' line, the hint and the review, timed.
             assert value(after, "hearts_thinker_wait_seconds_count", line="computer") >= (

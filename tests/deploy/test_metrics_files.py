@@ -28,6 +28,7 @@ def served_names() -> set[str]:
         Watched(
             tables=lambda: no_tables,
             outbox_line=lambda: dict.fromkeys(PRIORITIES, 1),
+            outbox_pending=lambda: {"pending": 1, "posts": 1, "deletions": 0},
             thinker_line=lambda: dict.fromkeys(LINES, 1),
         ),
     )

@@ -12,8 +12,8 @@ whom), the phases tables enter (`bot.core.runner.Runner.on_enter`), and the time
 move's commit, a press until its toast is answered, a request's wait for its turn in the
 outbox's overall pace (by priority), a job's wait for the computers' worker pool (by its
 place in the line), the coach's hints and reviews. Read when scraped (`Watched`): the live
-tables by phase, the outbox's line by priority, the worker pool's line, and whether this
-process leads.
+tables by phase, the outbox's line by priority and the edits and messages it holds, the
+worker pool's line, and whether this process leads.
 
 Nothing here is imported by `storage/` or `engine/`; the tables are measured from the
 wiring (`bot.rooms`), the adapters through plain callbacks.

@@ -33,7 +33,7 @@ from bot.config import Settings, Tuning
 from bot.i18n import ENGLISH, LANGUAGES, mark, translator
 from bot.languages import Languages
 from bot.live.server import LiveServer
-from bot.metrics import MeasuredThinker, Metrics, Watched, account_of
+from bot.metrics import UPDATE_KINDS, MeasuredThinker, Metrics, Watched, account_of
 from bot.rooms import Handlers, Rooms, open_rooms, wire_handlers
 from bot.tables.config import TablesConfig
 from bot.tables.thinker import Thinker
@@ -125,6 +125,21 @@ class HeartsBot(HeartsApplication):
     """The table page's server, when ``WEBAPP_URL`` is set (`bot.live.server`)."""
     metrics: Metrics | None = None
     """This bot's metrics, in a registry of its own (``/metrics``, `bot.metrics`)."""
+
+    async def process_update(self, update: object) -> None:
+        if self.metrics is not None:
+            self.metrics.came(_kind(update))
+        await super().process_update(update)
+
+
+def _kind(update: object) -> str:
+    """Which kind of update it is: the name of its one field that is set."""
+    if not isinstance(update, Update):
+        return "other"
+    for kind in UPDATE_KINDS:
+        if getattr(update, kind) is not None:
+            return kind
+    return "other"
 
 
 def rooms_of(app: Application) -> Rooms | None:  # type: ignore[type-arg]

@@ -6,8 +6,9 @@ and the sandbox, which run several bots in one process, keep their numbers apart
 series carries the bot's account (its numeric id, the part of the token before the colon,
 which is public), so the series of several processes stay apart in Prometheus.
 
-Counted as it happens: Bot API requests by method and outcome (`AiohttpRequest` sees each
-one and its status: ``429`` is Telegram's flood control), moves stored (by kind and by
+Counted as it happens: updates by kind and handlers' exceptions, Bot API requests by
+method and outcome (`AiohttpRequest` sees each one and its status: ``429`` is Telegram's
+flood control), moves stored (by kind and by
 whom), the phases tables enter (`bot.core.runner.Runner.on_enter`), and the times: a
 move's commit, a press until its toast is answered, a request's wait for its turn in the
 outbox's overall pace (by priority), a job's wait for the computers' worker pool (by its
@@ -64,6 +65,10 @@ PRIORITIES: dict[int, str] = {
 
 LINES: dict[int, str] = {COMPUTER: "computer", HINT: "hint", REVIEW: "review"}
 """The worker pool's line (`bot.tables.thinker`): computers' moves, hints, reviews."""
+
+UPDATE_KINDS = ("callback_query", "message", "my_chat_member", "edited_message")
+"""The kinds of update counted by name (an update has one of its fields set); any other
+is ``other``."""
 
 QUICK = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 """Buckets (seconds) for what a person waits on: a commit, a toast, a request's turn."""
@@ -200,6 +205,18 @@ class Metrics:
             buckets=QUICK,
             registry=r,
         )
+        self._updates = Counter(
+            "hearts_updates",
+            "Updates from Telegram handled, by kind (message, callback_query, my_chat_member…)",
+            [*a, "kind"],
+            registry=r,
+        )
+        self._errors = Counter(
+            "hearts_handler_errors",
+            "Exceptions a handler raised (logged with the update; the person is told to try again)",
+            a,
+            registry=r,
+        )
         self._moves = Counter(
             "hearts_moves",
             "Moves stored, by kind (play, pass, moon) and by whom (person, computer, stand_in)",
@@ -258,6 +275,7 @@ class Metrics:
             self._requests.labels(account, "sendMessage", outcome)
         for phase in Phase:
             self._entered.labels(account, phase.value)
+        self._errors_child = self._errors.labels(account)
         self._commit_child = self._commit.labels(account)
         self._toast_child = self._toast.labels(account)
         self._hint_child = self._hint.labels(account)
@@ -288,6 +306,19 @@ class Metrics:
                 self._children[key] = children
         children[0].inc()
         children[1].observe(seconds)
+
+    def came(self, kind: str) -> None:
+        """An update of `kind` (`UPDATE_KINDS`, else ``other``) reached the bot."""
+        key = ("update", kind)
+        child = self._children.get(key)
+        if child is None:
+            label = kind if kind in UPDATE_KINDS else "other"
+            child = self._children[key] = self._updates.labels(self.account, label)
+        child.inc()
+
+    def failed(self) -> None:
+        """A handler raised (`bot.telegram.handlers.Errors`)."""
+        self._errors_child.inc()
 
     def stored(self, table: Table, effect: StoreMove, seconds: float) -> None:
         """A move stored in `seconds`."""

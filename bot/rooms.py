@@ -438,5 +438,5 @@ def wire_handlers(rooms: Rooms) -> Handlers:
             rooms.storage.ledger,
             rooms.metrics.toasted if rooms.metrics is not None else None,
         ),
-        errors=Errors(rooms.languages),
+        errors=Errors(rooms.languages, rooms.metrics.failed if rooms.metrics is not None else None),
     )

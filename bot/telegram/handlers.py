@@ -631,12 +631,16 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
 class Errors:
     """The Application's error handler."""
 
-    def __init__(self, languages: Languages) -> None:
+    def __init__(self, languages: Languages, failed: Callable[[], None] | None = None) -> None:
+        """`failed`: told of each exception (the metrics)."""
         self.languages = languages
+        self.failed = failed
 
     async def error_handler(self, update: object, context: HeartsContext) -> None:
         """Log any exception a handler raised, with the update it came from."""
         log.error("error while handling an update", exc_info=context.error)
+        if self.failed is not None:
+            self.failed()
         if isinstance(update, Update) and update.callback_query is not None:
             with contextlib.suppress(TelegramError):
                 tr = self.languages.person(update.callback_query.from_user.id)

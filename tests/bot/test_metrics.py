@@ -29,7 +29,7 @@ from bot_harness import (
 )
 from prometheus_client.parser import text_string_to_metric_families
 from telegram.error import RetryAfter
-from telegram.ext import Application
+from telegram.ext import Application, CommandHandler
 
 from bot.app import build_application, polling
 from bot.metrics import Metrics, account_of, method_of
@@ -246,6 +246,12 @@ async def test_a_game_moves_the_numbers_as_it_goes(tmp_path: Path) -> None:
             assert value(after, "hearts_review_seconds_count") == 1
             assert value(after, "hearts_thinker_queue") == 0
 
+            # Updates by kind: each press one, the commands typed at least one each.
+            updates = by(after, "hearts_updates_total", "kind")
+            assert updates["callback_query"] == toasts
+            assert updates["message"] >= 2  # /start in the DM, /newgame in the group
+            assert value(after, "hearts_handler_errors_total") == 0
+
             # Every metric the Grafana dashboard shows is served.
             board = json.loads((ROOT / "deploy/grafana/dashboards/hearts.json").read_text())
             named = {
@@ -298,3 +304,25 @@ def test_many_file_urls_keep_memory_bounded() -> None:
     }
     assert value(families, "hearts_bot_api_requests_total", method="file") == 3000
     assert metrics.kept() <= 1000
+
+
+async def test_a_handlers_exception_is_counted(tmp_path: Path) -> None:
+    """A handler that raises (one added to the real bot for this test) is logged, and
+    counted once in ``hearts_handler_errors_total``."""
+
+    async def broken(update: object, context: object) -> None:
+        raise RuntimeError("a bug in a handler")
+
+    async with running_double() as double:
+        alice = double.create_user("Alice", username="alice")
+        async with measured_bot(double, tmp_path / "hearts.sqlite3") as (app, port):
+            app.add_handler(CommandHandler("broken", broken))
+            await alice.send(alice.dm, "/broken")
+            samples = await scrape(port)
+            deadline = asyncio.get_running_loop().time() + 5
+            while value(samples, "hearts_handler_errors_total") == 0:
+                assert asyncio.get_running_loop().time() < deadline, "never counted"
+                await asyncio.sleep(0.05)
+                samples = await scrape(port)
+            assert value(samples, "hearts_handler_errors_total") == 1
+            assert value(samples, "hearts_updates_total", kind="message") == 1

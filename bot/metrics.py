@@ -10,7 +10,8 @@ Counted as it happens: updates by kind and handlers' exceptions, Bot API request
 method and outcome (`AiohttpRequest` sees each one and its status: ``429`` is Telegram's
 flood control), moves stored (by kind and by
 whom), the phases tables enter (`bot.core.runner.Runner.on_enter`), and the times: a
-move's commit, a press until its toast is answered, a request's wait for its turn in the
+move's commit, a press until its toast is answered, a screen until its edit went through
+(press → own DM, turn → DM), a request's wait for its turn in the
 outbox's overall pace (by priority), a job's wait for the computers' worker pool (by its
 place in the line), the coach's hints and reviews. Read when scraped (`Watched`): the live
 tables by phase, the outbox's line by priority and the edits and messages it holds, the
@@ -250,6 +251,15 @@ class Metrics:
             buckets=QUICK,
             registry=r,
         )
+        self._screen = Histogram(
+            "hearts_screen_seconds",
+            "A message's new state, from when it was first asked for until the edit showing "
+            "it went through, by chat (dm, group) and priority (played: the presser's own "
+            "screen; urgent: whoever must act next)",
+            [*a, "chat", "priority"],
+            buckets=QUICK,
+            registry=r,
+        )
         self._thinker_wait = Histogram(
             "hearts_thinker_wait_seconds",
             "A job's wait for a worker of the computers' pool, by place in the line",
@@ -347,6 +357,16 @@ class Metrics:
         if child is None:
             name = PRIORITIES.get(priority, str(priority))
             child = self._children[key] = self._outbox_wait.labels(self.account, name)
+        child.observe(seconds)
+
+    def shown(self, chat_id: int, priority: int, seconds: float) -> None:
+        """A message's new state shown in chat `chat_id` `seconds` after it was asked for."""
+        chat = "dm" if chat_id > 0 else "group"
+        key = ("screen", chat, str(priority))
+        child = self._children.get(key)
+        if child is None:
+            name = PRIORITIES.get(priority, str(priority))
+            child = self._children[key] = self._screen.labels(self.account, chat, name)
         child.observe(seconds)
 
     def waited_worker(self, line: int, seconds: float) -> None:

@@ -220,6 +220,7 @@ def open_rooms(
         metrics.watched.outbox_line = pacer.waiting_by_priority if pacer is not None else dict
         metrics.watched.outbox_pending = outbox.state_sizes
         outbox.on_turn = metrics.waited_turn
+        outbox.edits.on_shown = metrics.shown
     closer = Closer(registry, screens, turns, is_admin, ratings, games, runner)
     lobby = Lobby(
         registry,

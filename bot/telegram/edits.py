@@ -15,9 +15,10 @@ import contextlib
 import functools
 import hashlib
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from telegram import Bot, InlineKeyboardMarkup
@@ -77,6 +78,8 @@ class Edit:
     render: Callable[[], Screen] | None = None
     """Makes text and markup when the edit is sent: a state replaced before then is never
     rendered at all."""
+    since: float = field(default_factory=time.monotonic)
+    """When the message first waited for a new state (kept by the states that replace it)."""
 
     def screen(self) -> Screen:
         if self.render is not None:
@@ -96,6 +99,9 @@ class Edits:
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._wake: dict[tuple[int, int], asyncio.Event] = {}
         """Wakes a message's worker waiting out the pace (see `_ahead`)."""
+        self.on_shown: Callable[[int, int, float], None] | None = None
+        """Told each message's chat, the priority its new state was asked with, and the
+        seconds from its first waiting state to the edit that showed it (`bot.metrics`)."""
 
     def edit(self, key: tuple[int, int], edit: Edit) -> None:
         """Show `edit` in the message `key` soon, unless it shows that already."""
@@ -111,6 +117,7 @@ class Edits:
         older = self._pending.get(key)
         if older is not None:
             edit.priority = min(edit.priority, older.priority)
+            edit.since = min(edit.since, older.since)
         self._pending[key] = edit
         self._start_worker(key, edit.priority)
 
@@ -198,10 +205,12 @@ class Edits:
             try:
                 await sender.retrying(functools.partial(self._edit_now, chat_id, message_id, edit))
                 self.remember_shown(key, shown)
+                self._shown_after(chat_id, edit)
             except BadRequest as error:
                 text = str(error).lower()
                 if "not modified" in text:
                     self.remember_shown(key, shown)
+                    self._shown_after(chat_id, edit)
                 elif "not found" in text or "can't be edited" in text:
                     await self._replace(chat_id, message_id, edit)
                     return
@@ -213,6 +222,10 @@ class Edits:
                 return
             except TelegramError as error:
                 log.warning("edit of message %s in %s failed: %s", message_id, chat_id, error)
+
+    def _shown_after(self, chat_id: int, edit: Edit) -> None:
+        if self.on_shown is not None:
+            self.on_shown(chat_id, edit.priority, time.monotonic() - edit.since)
 
     def _ahead(self, key: tuple[int, int]) -> float:
         """How far ahead of a chat's pace an edit may go: in a DM, the screen of the person

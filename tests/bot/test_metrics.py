@@ -237,6 +237,18 @@ async def test_a_game_moves_the_numbers_as_it_goes(tmp_path: Path) -> None:
             assert value(after, "hearts_outbox_pending", kind="edits") == 0
             assert value(after, "hearts_outbox_pending", kind="posts") == 0
 
+            # Each screen shown, timed from its first waiting state: the presser's own DM
+            # (played), the DM of whoever must act (urgent), the group's table.
+            screens = {
+                (dict(ls)["chat"], dict(ls)["priority"]): v
+                for (n, ls), v in after.items()
+                if n == "hearts_screen_seconds_count"
+            }
+            assert screens.get(("dm", "played"), 0) > 0, screens
+            assert screens.get(("dm", "urgent"), 0) > 0, screens
+            assert sum(v for (chat, _), v in screens.items() if chat == "group") > 0, screens
+            assert sum(screens.values()) <= double.call_count("editMessageText")
+
             # The computers' line, the hint and the review, timed.
             assert value(after, "hearts_thinker_wait_seconds_count", line="computer") >= (
                 len(moves) - people
@@ -326,3 +338,38 @@ async def test_a_handlers_exception_is_counted(tmp_path: Path) -> None:
                 samples = await scrape(port)
             assert value(samples, "hearts_handler_errors_total") == 1
             assert value(samples, "hearts_updates_total", kind="message") == 1
+
+
+async def test_a_screen_a_slow_telegram_holds_is_timed_until_shown(tmp_path: Path) -> None:
+    """The lobby's message, edited as a computer sits down while Telegram holds every edit
+    0.4 s: its time runs from the change until the edit went through."""
+    async with running_double() as double:
+        alice = double.create_user("Alice", username="alice")
+        group = double.create_group("Slow Hearts", members=[alice])
+        async with measured_bot(double, tmp_path / "hearts.sqlite3") as (app, port):
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group)
+            await double.idle()
+            before = await scrape(port)
+            double.hold("editMessageText", group.id)
+            await alice.press(group, lobby, "🤖 Add computer")
+            await asyncio.sleep(0.4)
+            double.release("editMessageText", group.id)
+            await double.wait_for(
+                lambda: "🤖" in (double.chat_view(group.id).message(lobby).text or ""), 5
+            )
+            await double.idle()
+            await rooms_of(app).outbox.flush()
+            after = await scrape(port)
+            count = value(after, "hearts_screen_seconds_count", chat="group") - value(
+                before, "hearts_screen_seconds_count", chat="group"
+            )
+            quick = value(after, "hearts_screen_seconds_bucket", chat="group", le="0.25") - value(
+                before, "hearts_screen_seconds_bucket", chat="group", le="0.25"
+            )
+            assert count >= 1 and quick < count, (count, quick)
+            took = value(after, "hearts_screen_seconds_sum", chat="group") - value(
+                before, "hearts_screen_seconds_sum", chat="group"
+            )
+            assert took >= 0.4

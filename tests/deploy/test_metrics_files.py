@@ -35,6 +35,7 @@ def served_names() -> set[str]:
     metrics.named("hearts_bot")
     metrics.requested("http://x/bot1:secret/sendMessage", 429, 0.1)
     metrics.toasted(0.1)
+    metrics.shown(5, 0, 0.1)
     metrics.came("message")
     metrics.failed()
     metrics.waited_turn(0, 0.1)

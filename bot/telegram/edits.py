@@ -79,7 +79,9 @@ class Edit:
     """Makes text and markup when the edit is sent: a state replaced before then is never
     rendered at all."""
     since: float = field(default_factory=time.monotonic)
-    """When the message first waited for a new state (kept by the states that replace it)."""
+    """When the message first waited for a state as urgent as this one (kept by the states
+    that replace it; a more urgent one starts its own wait: a turn's screen is waited for
+    from the turn, not from an idle change before it)."""
 
     def screen(self) -> Screen:
         if self.render is not None:
@@ -111,13 +113,13 @@ class Edits:
 
     def replace_pending(self, key: tuple[int, int], edit: Edit) -> None:
         """Make `edit` the state to show next, keeping the most urgent priority asked for
-        since the last one was sent (the person who had to act still has to see it)."""
+        since the last one was sent (the person who had to act still has to see it), and
+        when it was first asked for."""
         if self.sender.closed or self.sender.is_gone(key[0]):
             return
         older = self._pending.get(key)
-        if older is not None:
-            edit.priority = min(edit.priority, older.priority)
-            edit.since = min(edit.since, older.since)
+        if older is not None and older.priority <= edit.priority:
+            edit.priority, edit.since = older.priority, older.since
         self._pending[key] = edit
         self._start_worker(key, edit.priority)
 

@@ -34,10 +34,12 @@ from bot.config import Settings, Tuning
 from bot.i18n import ENGLISH, LANGUAGES, mark, translator
 from bot.languages import Languages
 from bot.live.server import LiveServer
+from bot.metrics import UPDATE_KINDS, MeasuredThinker, Metrics, Watched, account_of
 from bot.rooms import Handlers, Rooms, open_rooms, wire_handlers
 from bot.tables.config import TablesConfig
 from bot.tables.thinker import Thinker
 from bot.telegram.context import BotData, HeartsContext
+from bot.telegram.health import ROLE
 from bot.telegram.once import ExactlyOnce, HeartsApplication, answer_pending
 from bot.telegram.outbox import Outbox
 from bot.telegram.poller import ConfirmingUpdater
@@ -125,6 +127,23 @@ class HeartsBot(HeartsApplication):
     rooms: Rooms | None = None
     live_server: LiveServer | None = None
     """The table page's server, when ``WEBAPP_URL`` is set (`bot.live.server`)."""
+    metrics: Metrics | None = None
+    """This bot's metrics, in a registry of its own (``/metrics``, `bot.metrics`)."""
+
+    async def process_update(self, update: object) -> None:
+        if self.metrics is not None:
+            self.metrics.came(_kind(update))
+        await super().process_update(update)
+
+
+def _kind(update: object) -> str:
+    """Which kind of update it is: the name of its one field that is set."""
+    if not isinstance(update, Update):
+        return "other"
+    for kind in UPDATE_KINDS:
+        if getattr(update, kind) is not None:
+            return kind
+    return "other"
 
 
 def rooms_of(app: Application) -> Rooms | None:  # type: ignore[type-arg]
@@ -152,14 +171,17 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
         builder = builder.base_file_url(settings.telegram_api_file_url)
     # PTB's two clients (getUpdates, and everything else), with its default pool sizes and
     # timeouts, on aiohttp (bot/telegram/request.py), sharing the process's one TLS context.
-    builder = builder.request(AiohttpRequest(256))
-    builder = builder.get_updates_request(AiohttpRequest(1))
+    # Every request counted by method and outcome (bot/metrics.py).
+    metrics = Metrics(account_of(settings.bot_token), Watched(role=lambda: ROLE.name))
+    builder = builder.request(AiohttpRequest(256, observe=metrics.requested))
+    builder = builder.get_updates_request(AiohttpRequest(1, observe=metrics.requested))
     if tuning.rate_limiter:
         # No retries of its own: the outbox retries (one owner, at most 4 tries a request).
         builder = builder.rate_limiter(MessageRateLimiter(max_retries=0))  # type: ignore[arg-type]
     app = builder.build()
     # Every update, polled or posted to the webhook, is handled once (bot/telegram/once.py).
     assert isinstance(app, HeartsBot)
+    app.metrics = metrics
     app.once = ExactlyOnce(lambda: app.storage.ledger if app.storage is not None else None)
     # Polling confirms an update only once it was handled (bot/telegram/poller.py).
     app.updater = ConfirmingUpdater(app.bot, app.update_queue, app.process_update)
@@ -240,7 +262,9 @@ async def _post_init(app: HeartsApp) -> None:
         group_interval=tuning.group_edit_interval,
         dm_interval=tuning.dm_edit_interval,
     )
-    thinker = app.thinker = Thinker(tuning.thinker_workers)
+    metrics = app.metrics or Metrics(account_of(settings.bot_token))
+    metrics.named(me.username or "")
+    thinker = app.thinker = MeasuredThinker(metrics, tuning.thinker_workers)
 
     async def is_admin(chat_id: int, user_id: int) -> bool:
         try:
@@ -289,6 +313,7 @@ async def _post_init(app: HeartsApp) -> None:
         member_status,
         tuning.clock or system_clock,
         await Languages.load(storage.people),
+        metrics,
     )
     app.rooms = rooms
     add_handlers(app, wire_handlers(rooms))

@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from bot.config import Settings
+from bot.metrics import Metrics, Watched, account_of
 from bot.telegram.health import ROLE, HealthServer
 from storage.postgres import Leadership
 
@@ -37,7 +38,11 @@ def take_lead(settings: Settings, loop: asyncio.AbstractEventLoop) -> Leadership
     if settings.database_url is None:
         return None
     ROLE.name = "standby"
-    health = HealthServer(settings) if settings.health_port is not None else None
+    # A standby's /metrics says what it is (hearts_role), and nothing moves.
+    metrics = Metrics(account_of(settings.bot_token), Watched(role=lambda: ROLE.name))
+    health = (
+        HealthServer(settings, scrape=metrics.text) if settings.health_port is not None else None
+    )
     if health is not None:
         loop.run_until_complete(health.start())
 

@@ -1,7 +1,11 @@
 """Logging: one line per event, as text or JSON, with every secret redacted.
 
 Handlers add context with ``logger.info("...", extra={"chat_id": ..., "game_id": ...})``;
-those fields appear as ``chat_id=...`` in text and as keys in JSON. The token travels in
+those fields appear as ``chat_id=...`` in text and as keys in JSON. Every event logged while
+an update is handled or a table's command runs carries that chat's and game's ids without
+being given them (`log_fields`, set by `bot.telegram.once` and `bot.rooms.LoggedRunner`), and in
+JSON the bot's account (its public numeric id) too, so that a log collector can tell
+several bots' events apart. The token travels in
 every Bot API URL (``https://api.telegram.org/bot<token>/sendMessage``), and libraries log
 those URLs and put them in exception messages, so a filter rewrites every record (message,
 arguments, traceback, extra fields) before any formatter sees it.
@@ -12,7 +16,9 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any, TextIO
 from urllib.parse import quote
@@ -33,6 +39,37 @@ _STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None)
     "taskName",
 }
 _exception_formatter = logging.Formatter()
+
+
+_FIELDS: ContextVar[tuple[tuple[str, object], ...]] = ContextVar("hearts_log_fields", default=())
+
+
+@contextmanager
+def log_fields(**fields: object) -> Iterator[None]:
+    """Every event logged inside (in this task, and the tasks it starts) carries `fields`
+    (those that are not None), unless it gives its own."""
+    given = {k: v for k, v in fields.items() if v is not None}
+    token = _FIELDS.set((*((k, v) for k, v in _FIELDS.get() if k not in given), *given.items()))
+    try:
+        yield
+    finally:
+        _FIELDS.reset(token)
+
+
+class ContextFields(logging.Filter):
+    """Adds the fields of `log_fields` to each record, and the bot's `account` if given."""
+
+    def __init__(self, account: str | None = None) -> None:
+        super().__init__()
+        self._account = account
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self._account is not None and not hasattr(record, "account"):
+            record.account = self._account
+        for name, value in _FIELDS.get():
+            if not hasattr(record, name):
+                setattr(record, name, value)
+        return True
 
 
 class SecretRedactor(logging.Filter):
@@ -152,8 +189,12 @@ def setup_logging(settings: Settings, stream: TextIO | None = None) -> logging.H
     """
     handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
     handler.set_name(_OUR_HANDLER)
+    json_lines = settings.log_format == "json"
+    # The account: the token's public half (never its secret), in JSON for log collectors.
+    account = (settings.bot_token or "").partition(":")[0] or None
+    handler.addFilter(ContextFields(account if json_lines else None))
     handler.addFilter(SecretRedactor(settings.secrets))
-    handler.setFormatter(JsonFormatter() if settings.log_format == "json" else TextFormatter())
+    handler.setFormatter(JsonFormatter() if json_lines else TextFormatter())
     root = logging.getLogger()
     for old in list(root.handlers):
         if old.get_name() == _OUR_HANDLER:

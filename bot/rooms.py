@@ -11,20 +11,25 @@ sees `Rooms`. `Rooms.resume` shows every stored table again and re-arms its time
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from bot.config import Settings
 from bot.core import effects
+from bot.core.commands import Command, Outcome
 from bot.core.phases import Phase
-from bot.core.runner import Runner
+from bot.core.runner import Handler, Runner
 from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.live.hub import LiveHub
 from bot.live.membership import Membership
 from bot.live.replay import PageReplays
 from bot.live.server import LiveServer
+from bot.logs import log_fields
+from bot.metrics import Metrics
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
 from bot.tables.coach import Coach
@@ -103,6 +108,8 @@ class Rooms:
     """``/daily``: the daily deal's games and boards."""
     live: LiveHub | None = None
     """The open table pages, when the table page is served (``WEBAPP_URL``)."""
+    metrics: Metrics | None = None
+    """What an operator watches (`bot.metrics`), when measured."""
 
     def serve_pages(self) -> LiveHub:
         """Tell the open table pages of every change, from now on: each seat's screen
@@ -216,8 +223,10 @@ def open_rooms(
     member_status: MemberStatus,
     clock: Clock,
     languages: Languages,
+    metrics: Metrics | None = None,
 ) -> Rooms:
-    """Every collaborator, each given what it works with."""
+    """Every collaborator, each given what it works with; `metrics` told what it counts
+    and given what it reads when scraped."""
     background = Background()
     scheduler = Scheduler()
     games, people = storage.games, storage.people
@@ -227,11 +236,21 @@ def open_rooms(
     outbox.on_replaced = screens.message_replaced
     screens.lean = config.lean_edits
     ratings = Ratings(storage.standings)
-    runner = Runner()
+    runner = LoggedRunner()
     moves = Moves(registry, screens, ratings, runner, games)
     chats = TelegramChats(outbox)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config, chats)
-    carry_out(runner, registry, games, screens, moves, turns)
+    carry_out(runner, registry, games, screens, moves, turns, metrics)
+    runner.on_enter(log_ended)
+    if metrics is not None:
+        runner.on_enter(metrics.entered)
+        metrics.watched.tables = registry.__iter__
+        metrics.watched.thinker_line = thinker.waiting_by_line
+        pacer = outbox.pacer
+        metrics.watched.outbox_line = pacer.waiting_by_priority if pacer is not None else dict
+        metrics.watched.outbox_pending = outbox.state_sizes
+        outbox.on_turn = metrics.waited_turn
+        outbox.edits.on_shown = metrics.shown
     closer = Closer(registry, screens, turns, is_admin, ratings, games, runner)
     lobby = Lobby(
         registry,
@@ -301,7 +320,28 @@ def open_rooms(
         background=background,
         runner=runner,
         daily=daily_desk,
+        metrics=metrics,
     )
+
+
+class LoggedRunner(Runner):
+    """The core's runner, with what is logged while a command runs naming its table's game
+    and chat (`bot.logs.log_fields`): the turn clock's, the lobby's, every effect's."""
+
+    async def run(
+        self,
+        table: Table,
+        command: Command,
+        here: Mapping[type, Handler] | None = None,
+    ) -> Outcome:
+        with log_fields(game_id=table.id, chat_id=table.chat_id):
+            return await super().run(table, command, here)
+
+
+def log_ended(table: Table, phase: Phase) -> None:
+    """A game's end, an event an operator's log collector keeps (with its game and chat)."""
+    if not phase.live:
+        log.info("game %s %s", table.id, phase.value)
 
 
 def carry_out(
@@ -311,9 +351,17 @@ def carry_out(
     screens: Screens,
     moves: Moves,
     turns: TurnClock,
+    metrics: Metrics | None = None,
 ) -> None:
     """Who carries out each effect of the core (the order they run in is the core's own,
-    `bot.core.effects.ORDER`; the tournaments and the table pages add theirs)."""
+    `bot.core.effects.ORDER`; the tournaments and the table pages add theirs); a move's
+    commit timed for `metrics`."""
+
+    async def store_move(table: Table, effect: effects.StoreMove) -> None:
+        began = time.monotonic()
+        await moves.store_move(table, effect)
+        if metrics is not None:
+            metrics.stored(table, effect, time.monotonic() - began)
 
     async def store_lobby(table: Table, _: effects.StoreLobby) -> None:
         await games.update_lobby(table.id, table.rules, table.stored_seats(), table.stored_meta())
@@ -354,7 +402,7 @@ def carry_out(
 
     runner.on(effects.StoreLobby, store_lobby)
     runner.on(effects.StoreDeal, moves.store_deal)
-    runner.on(effects.StoreMove, moves.store_move)
+    runner.on(effects.StoreMove, store_move)
     runner.on(effects.StoreCancel, store_cancel)
     runner.on(effects.StoreTable, store_table)
     runner.on(effects.AnnounceHand, moves.announce_hand)
@@ -430,8 +478,13 @@ def wire_handlers(rooms: Rooms) -> Handlers:
         events=EventCommand(replies, rooms.tournaments),
         daily=DailyCommand(replies, rooms.daily),
         buttons=Buttons(
-            targets, rooms.registry, rooms.languages, rooms.outbox, rooms.storage.ledger
+            targets,
+            rooms.registry,
+            rooms.languages,
+            rooms.outbox,
+            rooms.storage.ledger,
+            rooms.metrics.toasted if rooms.metrics is not None else None,
         ),
-        errors=Errors(rooms.languages),
+        errors=Errors(rooms.languages, rooms.metrics.failed if rooms.metrics is not None else None),
         replays=replays,
     )

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from bot.core.commands import Command, Outcome
 from bot.core.effects import DURABLE, ORDER, REACTIONS, Effect
+from bot.core.phases import Phase
 from bot.tables.model import Table
 
 log = logging.getLogger(__name__)
@@ -26,11 +27,17 @@ Handler = Callable[[Table, Any], Awaitable[None]]
 class Runner:
     def __init__(self) -> None:
         self._handlers: dict[type, list[Handler]] = {}
+        self._entered: list[Callable[[Table, Phase], None]] = []
 
     def on(self, kind: type[E], handler: Callable[[Table, E], Awaitable[None]]) -> None:
         """Carry out effects of `kind` with `handler` (several handlers of one kind run in
         the order given)."""
         self._handlers.setdefault(kind, []).append(handler)
+
+    def on_enter(self, listener: Callable[[Table, Phase], None]) -> None:
+        """Tell `listener` of each phase a table enters from another, once entered (the
+        metrics)."""
+        self._entered.append(listener)
 
     async def run(
         self, table: Table, command: Command, here: Mapping[type, Handler] | None = None
@@ -50,7 +57,11 @@ class Runner:
             raise
         outcome.commit()
         for phase in outcome.path:
+            was = table.phase
             table.enter(phase)
+            if phase is not was:
+                for listener in self._entered:
+                    listener(table, phase)
         for effect in effects:
             if not isinstance(effect, DURABLE):
                 await self._carry(table, effect, here)

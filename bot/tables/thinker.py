@@ -22,6 +22,7 @@ import asyncio
 import heapq
 import itertools
 import multiprocessing
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -87,6 +88,11 @@ class Thinker:
         self._closed = False
         self._streak = 0
         """Computer moves started in a row while the coach's work waited."""
+        self._queued: dict[asyncio.Future[Any], float] = {}
+        """When each waiting job came into the line."""
+        self.on_start: Callable[[int, float], None] | None = None
+        """Told each job's place in the line and its wait (seconds) as it goes to a worker
+        (`bot.metrics`)."""
 
     # ------------------------------------------------------------------ the line
 
@@ -98,19 +104,34 @@ class Thinker:
             raise RuntimeError("the worker pool is closed (the bot is stopping)")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._line, (priority, next(self._order), fn, args, future))
+        self._queued[future] = time.monotonic()
         self._start_next()
-        return await future
+        try:
+            return await future
+        finally:
+            self._queued.pop(future, None)
 
     def waiting(self) -> int:
         """How many jobs wait for a worker."""
         return sum(1 for *_, future in self._line if not future.done())
 
+    def waiting_by_line(self) -> dict[int, int]:
+        """How many jobs wait for a worker, by place in the line (`COMPUTER`…)."""
+        counts: dict[int, int] = {}
+        for priority, *_, future in self._line:
+            if not future.done():
+                counts[priority] = counts.get(priority, 0) + 1
+        return counts
+
     def _start_next(self) -> None:
         loop = asyncio.get_running_loop()
         while self._running < self._workers and self._line and not self._closed:
-            _, _, fn, args, future = self._next()
+            priority, _, fn, args, future = self._next()
             if future.done():  # its caller gave up waiting
                 continue
+            queued = self._queued.pop(future, None)
+            if self.on_start is not None and queued is not None:
+                self.on_start(priority, time.monotonic() - queued)
             self._running += 1
             done = loop.run_in_executor(self._executor, fn, *args)
             done.add_done_callback(lambda d, f=future: self._finished(d, f))  # type: ignore[misc]

@@ -15,9 +15,10 @@ import contextlib
 import functools
 import hashlib
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from telegram import Bot, InlineKeyboardMarkup
@@ -77,6 +78,10 @@ class Edit:
     render: Callable[[], Screen] | None = None
     """Makes text and markup when the edit is sent: a state replaced before then is never
     rendered at all."""
+    since: float = field(default_factory=time.monotonic)
+    """When the message first waited for a state as urgent as this one (kept by the states
+    that replace it; a more urgent one starts its own wait: a turn's screen is waited for
+    from the turn, not from an idle change before it)."""
 
     def screen(self) -> Screen:
         if self.render is not None:
@@ -96,6 +101,9 @@ class Edits:
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._wake: dict[tuple[int, int], asyncio.Event] = {}
         """Wakes a message's worker waiting out the pace (see `_ahead`)."""
+        self.on_shown: Callable[[int, int, float], None] | None = None
+        """Told each message's chat, the priority its new state was asked with, and the
+        seconds from its first waiting state to the edit that showed it (`bot.metrics`)."""
 
     def edit(self, key: tuple[int, int], edit: Edit) -> None:
         """Show `edit` in the message `key` soon, unless it shows that already."""
@@ -105,12 +113,13 @@ class Edits:
 
     def replace_pending(self, key: tuple[int, int], edit: Edit) -> None:
         """Make `edit` the state to show next, keeping the most urgent priority asked for
-        since the last one was sent (the person who had to act still has to see it)."""
+        since the last one was sent (the person who had to act still has to see it), and
+        when it was first asked for."""
         if self.sender.closed or self.sender.is_gone(key[0]):
             return
         older = self._pending.get(key)
-        if older is not None:
-            edit.priority = min(edit.priority, older.priority)
+        if older is not None and older.priority <= edit.priority:
+            edit.priority, edit.since = older.priority, older.since
         self._pending[key] = edit
         self._start_worker(key, edit.priority)
 
@@ -198,10 +207,12 @@ class Edits:
             try:
                 await sender.retrying(functools.partial(self._edit_now, chat_id, message_id, edit))
                 self.remember_shown(key, shown)
+                self._shown_after(chat_id, edit)
             except BadRequest as error:
                 text = str(error).lower()
                 if "not modified" in text:
                     self.remember_shown(key, shown)
+                    self._shown_after(chat_id, edit)
                 elif "not found" in text or "can't be edited" in text:
                     await self._replace(chat_id, message_id, edit)
                     return
@@ -213,6 +224,10 @@ class Edits:
                 return
             except TelegramError as error:
                 log.warning("edit of message %s in %s failed: %s", message_id, chat_id, error)
+
+    def _shown_after(self, chat_id: int, edit: Edit) -> None:
+        if self.on_shown is not None:
+            self.on_shown(chat_id, edit.priority, time.monotonic() - edit.since)
 
     def _ahead(self, key: tuple[int, int]) -> float:
         """How far ahead of a chat's pace an edit may go: in a DM, the screen of the person

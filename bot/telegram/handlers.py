@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -524,15 +525,19 @@ class Buttons:
         languages: Languages,
         outbox: Outbox,
         ledger: Ledger,
+        toasted: Callable[[float], None] | None = None,
     ) -> None:
+        """`toasted`: told each press's time until its toast was answered (the metrics)."""
         self.to = to
         self.registry = registry
         self.languages = languages
         self.outbox = outbox
         self.ledger = ledger
+        self.toasted = toasted
 
     async def button(self, update: Update, context: HeartsContext) -> None:
         """Every inline button: decode, check, act, and always answer with a toast."""
+        began = once.RECEIVED.get() or time.monotonic()
         query = update.callback_query
         person = person_of(update)
         if query is None or person is None:
@@ -550,6 +555,8 @@ class Buttons:
         except TelegramError as error:
             log.info("could not answer callback: %s", error)
             return
+        if self.toasted is not None:
+            self.toasted(time.monotonic() - began)
         await once.answered(self.ledger)
 
     async def press(
@@ -663,12 +670,16 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
 class Errors:
     """The Application's error handler."""
 
-    def __init__(self, languages: Languages) -> None:
+    def __init__(self, languages: Languages, failed: Callable[[], None] | None = None) -> None:
+        """`failed`: told of each exception (the metrics)."""
         self.languages = languages
+        self.failed = failed
 
     async def error_handler(self, update: object, context: HeartsContext) -> None:
         """Log any exception a handler raised, with the update it came from."""
         log.error("error while handling an update", exc_info=context.error)
+        if self.failed is not None:
+            self.failed()
         if isinstance(update, Update) and update.callback_query is not None:
             with contextlib.suppress(TelegramError):
                 tr = self.languages.person(update.callback_query.from_user.id)

@@ -3,6 +3,7 @@ Bot API answers ``getMe``.
 
 The same checks serve ``hearts-bot check`` (the Docker HEALTHCHECK, exit 0 or 1) and the
 HTTP endpoint ``GET /healthz`` on ``HEALTH_PORT`` (200 or 503 with the checks as JSON).
+The same server answers ``GET /metrics`` in Prometheus's text format (`bot.metrics`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ from storage.checks import Check, check_database, check_postgres
 logger = logging.getLogger(__name__)
 
 GetMe = Callable[[], Awaitable[Any]]
+Scrape = Callable[[], bytes]
+"""The bot's metrics in Prometheus's text format (`bot.metrics.Metrics.text`)."""
+METRICS_TYPE = "text/plain; version=0.0.4"
 
 
 class Role:
@@ -105,20 +109,29 @@ def report(checks: list[Check]) -> dict[str, Any]:
 
 
 class HealthServer:
-    """``GET /healthz`` on `settings.health_port`: 200 when every check passes, else 503."""
+    """``GET /healthz`` on `settings.health_port`: 200 when every check passes, else 503;
+    and, given `scrape`, ``GET /metrics``."""
 
     def __init__(
         self,
         settings: Settings,
         get_me: GetMe | None = None,
         write_failure: Callable[[], str | None] | None = None,
+        scrape: Scrape | None = None,
     ) -> None:
         """`write_failure`: why the running bot's last write failed (None: it went
         through); a test write of the check's own cannot see a full disk."""
         self._settings = settings
         self._get_me = get_me
         self._write_failure = write_failure
+        self._scrape = scrape
         self._runner: web.AppRunner | None = None
+
+    async def metrics(self, request: web.Request) -> web.Response:
+        """The bot's metrics now, in Prometheus's text format."""
+        if self._scrape is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=self._scrape(), headers={"Content-Type": METRICS_TYPE})
 
     async def healthz(self, request: web.Request) -> web.Response:
         """Run the checks now and answer with their outcome."""
@@ -141,6 +154,7 @@ class HealthServer:
         """Start listening; `host` and `port` default to the settings."""
         app = web.Application()
         app.router.add_get("/healthz", self.healthz)
+        app.router.add_get("/metrics", self.metrics)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(
@@ -164,7 +178,8 @@ class HealthServer:
 def attach_health_server(
     application: Application[Any, Any, Any, Any, Any, Any], settings: Settings
 ) -> None:
-    """Serve ``/healthz`` for the application's lifetime, when ``HEALTH_PORT`` is set.
+    """Serve ``/healthz`` (and the application's ``metrics``, `bot.metrics.Metrics`, on
+    ``/metrics``) for the application's lifetime, when ``HEALTH_PORT`` is set.
 
     Chains onto the application's own ``post_init`` (which opens storage) and
     ``post_shutdown`` (which closes it), so the endpoint starts after the bot is ready and
@@ -178,7 +193,11 @@ def attach_health_server(
         failure = getattr(storage, "write_failure", None)
         return failure if isinstance(failure, str) else None
 
-    server = HealthServer(settings, get_me=application.bot.get_me, write_failure=write_failure)
+    metrics = getattr(application, "metrics", None)  # `bot.app.HeartsBot`'s
+    scrape = getattr(metrics, "text", None)
+    server = HealthServer(
+        settings, get_me=application.bot.get_me, write_failure=write_failure, scrape=scrape
+    )
     inner_init = application.post_init
     inner_shutdown = application.post_shutdown
 

@@ -25,12 +25,14 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import Any
 
 from telegram import Bot, Update
 from telegram.error import TelegramError
 from telegram.ext import Application
 
+from bot.logs import log_fields
 from storage import Ledger
 from storage.errors import StorageError
 from storage.handling import HANDLING, Handling
@@ -88,17 +90,32 @@ async def _asks(question: Awaitable[Any], otherwise: Any) -> Any:
         return otherwise
 
 
+RECEIVED: ContextVar[float | None] = ContextVar("received", default=None)
+"""When the update being handled reached the Application (`time.monotonic`), before the
+record of handled updates was asked."""
+
+
 class HeartsApplication(Application):  # type: ignore[type-arg]
     """python-telegram-bot's Application, with every update through `ExactlyOnce` first."""
 
     once: ExactlyOnce | None = None
 
     async def process_update(self, update: object) -> None:
-        once = self.once
-        if once is None:
-            await super().process_update(update)
-            return
-        await once.handle(update, lambda: super(HeartsApplication, self).process_update(update))
+        """What is logged meanwhile names the update's chat (`bot.logs.log_fields`); when
+        its handling began is `RECEIVED` (press → toast is timed from there)."""
+        chat = update.effective_chat if isinstance(update, Update) else None
+        received = RECEIVED.set(time.monotonic())
+        try:
+            with log_fields(chat_id=chat.id if chat is not None else None):
+                once = self.once
+                if once is None:
+                    await super().process_update(update)
+                    return
+                await once.handle(
+                    update, lambda: super(HeartsApplication, self).process_update(update)
+                )
+        finally:
+            RECEIVED.reset(received)
 
 
 async def answered(ledger: Ledger | None) -> None:

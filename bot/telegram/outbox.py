@@ -127,6 +127,9 @@ class Outbox:
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         """Set by `close`: nothing more is sent, even by a caller already waiting its turn."""
+        self.on_turn: Callable[[int, float], None] | None = None
+        """Told each request's priority and its wait (seconds) for its turn in the overall
+        pace (`bot.metrics`)."""
 
     @property
     def closed(self) -> bool:
@@ -470,8 +473,11 @@ class Outbox:
 
     async def overall_turn(self, priority: int, key: Hashable | None = None) -> None:
         """Wait for this request's turn in the bot's overall pace."""
+        began = time.monotonic()
         if self.pacer is not None:
             await self.pacer.turn(priority, key)
+        if self.on_turn is not None:
+            self.on_turn(priority, time.monotonic() - began)
 
     async def retrying(
         self,

@@ -72,6 +72,14 @@ class Pacer:
             if latest is not None and latest[2] is future:
                 del self._by_key[key]
 
+    def waiting_by_priority(self) -> dict[int, int]:
+        """How many turns are waited for, by priority (`bot.metrics`)."""
+        counts: dict[int, int] = {}
+        for priority, _, future in self._waiting:
+            if future is not None and not future.done():
+                counts[priority] = counts.get(priority, 0) + 1
+        return counts
+
     def waiting_keys(self) -> int:
         """How many keyed waits are held (memory tests)."""
         return len(self._by_key)

@@ -19,6 +19,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import ssl
+import time
+from collections.abc import Callable
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
@@ -41,6 +43,12 @@ def tls_context() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
+Observe = Callable[[str, int | str, float], None]
+"""Told a request's URL, its outcome (the HTTP status, or ``timeout`` or ``network``) and
+its seconds from sent to answered. The URL holds the token: an observer keeps only the
+method it names (`bot.metrics.method_of`)."""
+
+
 class AiohttpRequest(BaseRequest):
     """`pool_size` connections at most; the timeouts in seconds (None: wait for ever), as
     `telegram.request.HTTPXRequest`'s, whose defaults these are. aiohttp has no timeout of
@@ -57,7 +65,10 @@ class AiohttpRequest(BaseRequest):
         connect_timeout: float | None = 5.0,
         pool_timeout: float | None = 1.0,
         media_write_timeout: float | None = 20.0,
+        observe: Observe | None = None,
     ) -> None:
+        """`observe`: told of each request sent, as it is answered or fails (`bot.metrics`)."""
+        self._observe = observe
         self._tls = tls if tls is not None else tls_context()
         self._read = read_timeout
         self._write = write_timeout
@@ -136,15 +147,23 @@ class AiohttpRequest(BaseRequest):
                 await self._free.acquire()
         except TimeoutError:
             raise TimedOut(POOL_FULL) from None
+        began = time.monotonic()
+        outcome: int | str | None = None  # None: cancelled, not counted
         try:
             async with session.request(method, url, data=body, timeout=timeout) as response:
-                return response.status, await response.read()
+                answer = response.status, await response.read()
+                outcome = response.status
+                return answer
         except (TimeoutError, aiohttp.ServerTimeoutError) as error:
+            outcome = "timeout"
             raise TimedOut from error
         except aiohttp.ClientError as error:
+            outcome = "network"
             raise NetworkError(f"aiohttp.{type(error).__name__}: {error}") from error
         finally:
             self._free.release()
+            if self._observe is not None and outcome is not None:
+                self._observe(url, outcome, time.monotonic() - began)
 
 
 def _sum(*timeouts: float | None) -> float | None:

@@ -9,6 +9,7 @@ and ``CRASH_BOT_GROUP_INTERVAL`` (seconds) turn the edit intervals up if a test 
 The process polls until it is killed; the crash test kills it with SIGKILL, so nothing here
 may rely on a clean shutdown. With ``DATABASE_URL`` it first takes the leader lock as
 ``hearts-bot`` does (`bot.leader`): a second one waits as the standby (the failover test).
+With ``HEALTH_PORT``, it serves ``/healthz`` and ``/metrics`` as ``hearts-bot`` does.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.app import build_application
 from bot.config import ConfigError, Tuning, load_settings
 from bot.leader import attach_leadership, take_lead
 from bot.logs import setup_logging
+from bot.telegram.health import attach_health_server
 
 
 def tuning_from_env() -> Tuning:
@@ -49,6 +51,7 @@ def main() -> int:
     app = build_application(settings, tuning_from_env())
     if leadership is not None:
         attach_leadership(app, leadership)
+    attach_health_server(app, settings)  # with HEALTH_PORT: /healthz and /metrics
     app.run_polling(poll_interval=0.0, timeout=1, allowed_updates=Update.ALL_TYPES)
     return 0
 

@@ -57,7 +57,15 @@ class BotProcess:
     """`crash_bot.py` as a child process, pointed at the double and one database (a SQLite
     file, or a PostgreSQL URL)."""
 
-    def __init__(self, double: BotApiDouble, database: str | Path, logs: Path) -> None:
+    def __init__(
+        self,
+        double: BotApiDouble,
+        database: str | Path,
+        logs: Path,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """`env`: more settings (``HEALTH_PORT``, say)."""
+        self.extra_env = env or {}
         self.double = double
         self.database = database
         self.logs = logs
@@ -79,6 +87,7 @@ class BotProcess:
             LOG_LEVEL="INFO",
             PYTHONUNBUFFERED="1",
         )
+        env.update(self.extra_env)
         return env
 
     async def start(self, *, standby: bool = False) -> None:

@@ -9,12 +9,16 @@ pressed, and every press was answered exactly once: no update handled twice or s
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import Counter
 from pathlib import Path
 
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
 from test_e2e_crash import BotProcess, mid_trick, read_journal, read_state, seat_four
 
+from bot.sandbox_runner import free_port
 from engine import Card
 from sandbox.postgres_server import PostgresServer
 from sandbox.testing import running_double
@@ -88,3 +92,50 @@ async def test_the_standby_takes_over_a_game_in_progress(
         for logs in (leader.log_text(), standby.log_text()):
             assert "Traceback" not in logs and " ERROR " not in logs, logs[-3000:]
         assert "leading (the lock was taken after" in standby.log_text()
+
+
+async def roles(port: int) -> dict[str, float] | None:
+    """``hearts_role`` on a process's ``/metrics`` (None while nothing answers there)."""
+    try:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(f"http://127.0.0.1:{port}/metrics") as response,
+        ):
+            text = await response.text()
+    except aiohttp.ClientError:
+        return None
+    return {
+        s.labels["role"]: s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+        if s.name == "hearts_role"
+    }
+
+
+async def test_metrics_say_which_process_leads_and_follow_the_takeover(
+    tmp_path: Path, postgres: PostgresServer
+) -> None:
+    """Each process's ``/metrics`` says what it is: the leader, the standby waiting for the
+    lock; once the leader is killed, the standby's says it leads."""
+    database = await postgres.database()
+    async with running_double() as double:
+        (tmp_path / "a").mkdir()
+        (tmp_path / "b").mkdir()
+        first, second = free_port(), free_port()
+        leader = BotProcess(double, database, tmp_path / "a", {"HEALTH_PORT": str(first)})
+        standby = BotProcess(double, database, tmp_path / "b", {"HEALTH_PORT": str(second)})
+        await leader.start()
+        await standby.start(standby=True)
+        try:
+            leading = {"single": 0.0, "standby": 0.0, "leader": 1.0, "lost": 0.0}
+            waiting = {**leading, "leader": 0.0, "standby": 1.0}
+            assert await roles(first) == leading
+            assert await roles(second) == waiting
+            await leader.kill()
+            deadline = time.monotonic() + 15
+            while (now := await roles(second)) != leading and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+            assert now == leading, standby.log_text()[-2000:]
+        finally:
+            await leader.stop()
+            await standby.stop()

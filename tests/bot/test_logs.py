@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import logging
@@ -10,9 +11,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from bot_harness import open_table, rooms_of, running_bot, table_in
 
 from bot.config import Settings
-from bot.logs import REDACTED, SecretRedactor, setup_logging
+from bot.logs import REDACTED, SecretRedactor, log_fields, setup_logging
+from engine import Rules
+from sandbox.testing import running_double
+from storage import ChatSettings
 
 TOKEN = "123456789:AAE-abcdefghijklmnopqrstuvwxyz_0123456789"
 KEY = TOKEN.split(":")[1]
@@ -137,3 +142,67 @@ def test_redactor_without_secrets_passes_records_unchanged() -> None:
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "a %s", ("b",), None)
     assert SecretRedactor([]).filter(record)
     assert record.getMessage() == "a b"
+
+
+def test_json_names_the_account_and_the_ids_in_context(
+    tmp_path: Path, restore_logging: None
+) -> None:
+    stream = capture(tmp_path, "json")
+    log = logging.getLogger("bot.tables.play")
+    log.info("outside")
+    with log_fields(chat_id=-100123):
+        with log_fields(game_id=42, chat_id=None):  # None: the chat stays as it was
+            log.info("inside %s", TOKEN)
+        log.info("after", extra={"chat_id": 5})  # a field given wins
+    outside, inside, after = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert outside["account"] == "123456789"
+    assert "chat_id" not in outside and "game_id" not in outside
+    assert (inside["chat_id"], inside["game_id"]) == (-100123, 42)
+    assert inside["msg"] == f"inside 123456789:{REDACTED}"
+    assert after["chat_id"] == 5 and "game_id" not in after
+    assert_no_secret(stream.getvalue())
+
+
+def test_text_names_the_ids_in_context_but_not_the_account(
+    tmp_path: Path, restore_logging: None
+) -> None:
+    stream = capture(tmp_path)
+    with log_fields(game_id=7, chat_id=-1):
+        logging.getLogger("bot").info("moved")
+    line = stream.getvalue().strip()
+    assert line.endswith("INFO bot: moved game_id=7 chat_id=-1"), line
+    assert "account" not in line
+
+
+async def test_a_games_events_name_its_game_chat_and_account(
+    tmp_path: Path, restore_logging: None
+) -> None:
+    """The bot, logging JSON, plays a one-hand game: its end is one event that names the
+    game, the group and the account; every line is one JSON object, the token nowhere."""
+    async with running_double() as double:
+        alice = double.create_user("Alice", username="alice")
+        group = double.create_group("Logged Hearts", members=[alice])
+        stream = io.StringIO()
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            settings = app.bot_data.settings
+            assert settings is not None
+            setup_logging(
+                dataclasses.replace(settings, log_format="json", log_level="INFO"), stream=stream
+            )
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            await rooms_of(app).storage.people.save_chat_settings(
+                ChatSettings(group.id, rules=Rules(target=1, ties="share").to_dict())
+            )
+            lobby = await open_table(double, alice, group, computers=3)
+            await alice.press(group, lobby, "▶ Start")
+            table = table_in(app, group)
+            await alice.send(group, "/leave")  # a computer plays the seat to the end
+            await double.wait_for(lambda: table.status == "finished", 30)
+        events = [json.loads(line) for line in stream.getvalue().splitlines()]
+        ended = [e for e in events if e["msg"] == f"game {table.id} finished"]
+        assert len(ended) == 1, events
+        assert ended[0]["game_id"] == table.id and ended[0]["chat_id"] == group.id
+        assert ended[0]["account"] == double.token.partition(":")[0]
+        assert all("account" in e for e in events)
+        assert double.token.partition(":")[2] not in stream.getvalue()

@@ -271,3 +271,32 @@ def _one_pixel_png() -> bytes:
         + chunk(b"IDAT", zlib.compress(b"\x00\x00"))
         + chunk(b"IEND", b"")
     )
+
+
+async def test_a_screens_wait_is_told_from_when_its_urgency_was_asked_for() -> None:
+    """An idle change waits behind an edit a slow Telegram holds; then the screen becomes
+    the acting person's (urgent): its wait is told from then, not from the idle change,
+    once its edit went through (`Edits.on_shown`, which the metrics read)."""
+    async with running_double() as double, make_bot(double) as bot:
+        dm, _group = await _chats(double)
+        outbox = Outbox(bot, group_interval=0.0, dm_interval=0.0)
+        message = await outbox.send(dm, "the table")
+        assert message is not None
+        shown: list[tuple[int, int, float]] = []
+        outbox.edits.on_shown = lambda chat, priority, seconds: shown.append(
+            (chat, priority, seconds)
+        )
+        double.hold("editMessageText", dm)
+        outbox.edit(dm, message, "a card in the middle of a trick", priority=IDLE)
+        await double.wait_for(lambda: double.holding.get("editMessageText", 0) == 1, 5)
+        outbox.edit(dm, message, "another card", priority=IDLE)  # waits behind the held one
+        await asyncio.sleep(0.4)
+        outbox.edit(dm, message, "your turn", priority=URGENT)
+        await asyncio.sleep(0.1)
+        double.release("editMessageText", dm)
+        await outbox.flush(timeout=5.0)
+        await outbox.close()
+    assert double.chat_view(dm).message(message).text == "your turn"  # type: ignore[union-attr]
+    (held, turn) = shown
+    assert held[:2] == (dm, IDLE) and held[2] >= 0.5
+    assert turn[:2] == (dm, URGENT) and 0.1 <= turn[2] < 0.4, turn

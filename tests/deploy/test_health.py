@@ -228,3 +228,52 @@ async def test_on_postgresql_healthz_says_the_role_and_check_names_the_leader(
         ROLE.name = "single"
         await server.stop()
         await leading.release()
+
+
+async def test_metrics_beside_healthz_say_leader_or_standby(
+    tmp_path: Path, unused_port: int
+) -> None:
+    """``/metrics`` on the health port, as a standby serves it while it waits for the lock
+    (`bot.leader.take_lead`): whatever the process is now, read at each scrape; a server
+    given no metrics answers 404 there."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from bot.metrics import Metrics, Watched, account_of
+    from bot.telegram.health import ROLE
+
+    settings = Settings(bot_token="42:secret", database_path=tmp_path / "h.sqlite3")
+    metrics = Metrics(account_of(settings.bot_token), Watched(role=lambda: ROLE.name))
+    server = HealthServer(settings, scrape=metrics.text)
+    bare = HealthServer(settings)
+    other = unused_port + 1 if unused_port < 65535 else unused_port - 1
+    await server.start(host="127.0.0.1", port=unused_port)
+    try:
+        async with aiohttp.ClientSession() as session:
+            for role in ("standby", "leader"):
+                ROLE.name = role
+                async with session.get(f"http://127.0.0.1:{unused_port}/metrics") as response:
+                    assert response.status == 200
+                    text = await response.text()
+                roles = {
+                    s.labels["role"]: s.value
+                    for f in text_string_to_metric_families(text)
+                    for s in f.samples
+                    if s.name == "hearts_role"
+                }
+                assert roles == {
+                    "single": 0,
+                    "standby": int(role == "standby"),
+                    "leader": int(role == "leader"),
+                    "lost": 0,
+                }
+                assert 'account="42"' in text and "secret" not in text
+            try:
+                await bare.start(host="127.0.0.1", port=other)
+            except OSError:
+                pytest.skip("no second free port")
+            async with session.get(f"http://127.0.0.1:{other}/metrics") as response:
+                assert response.status == 404
+    finally:
+        ROLE.name = "single"
+        await server.stop()
+        await bare.stop()

@@ -1,4 +1,5 @@
-"""The real entry point in a child process: start, serve /healthz, stop on SIGTERM.
+"""The real entry point in a child process: start, serve /healthz and /metrics, stop on
+SIGTERM.
 
 ``python -m bot`` runs the lead's application (bot.app) against the pretend Bot API in
 polling mode. SIGTERM must end it cleanly: exit 0, "stopped" logged, the database closed
@@ -17,6 +18,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+from prometheus_client.parser import text_string_to_metric_families
 
 from storage.checks import check_database
 
@@ -59,6 +62,22 @@ def test_sigterm_stops_the_bot_cleanly(tmp_path: Path, fake_bot_api: Any, unused
         health = wait_for_health(unused_port, process)
         assert health["ok"] is True, health
         assert "getUpdates" in fake_bot_api.methods() or "deleteWebhook" in fake_bot_api.methods()
+        # /metrics beside /healthz, in Prometheus's text format, labelled with the account.
+        with urllib.request.urlopen(f"http://127.0.0.1:{unused_port}/metrics", timeout=5) as r:
+            metrics = r.read().decode()
+        account = fake_bot_api.token.split(":")[0]
+        roles = {
+            s.labels["role"]: s.value
+            for f in text_string_to_metric_families(metrics)
+            for s in f.samples
+            if s.name == "hearts_role" and s.labels["account"] == account
+        }
+        assert roles == {"single": 1, "standby": 0, "leader": 0, "lost": 0}, metrics
+        assert (
+            f'hearts_bot_api_requests_total{{account="{account}",method="getMe",outcome="ok"}}'
+            in metrics
+        )
+        assert fake_bot_api.token.split(":")[1] not in metrics
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=20)
     finally:

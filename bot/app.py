@@ -233,7 +233,7 @@ async def _post_init(app: HeartsApp) -> None:
         group_interval=tuning.group_edit_interval,
         dm_interval=tuning.dm_edit_interval,
     )
-    thinker = app.thinker = Thinker(tuning.thinker_workers)
+    thinker = app.thinker = Thinker(settings.computer_workers or tuning.thinker_workers)
 
     async def is_admin(chat_id: int, user_id: int) -> bool:
         try:

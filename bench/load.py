@@ -19,12 +19,13 @@ The simulated people read whose turn it is and which cards are legal from the bo
 With ``--computers K``, K seats of every table are `expert` computer players (the people
 hold the rest) and the bot thinks with ``--workers`` processes (default: one per core).
 Measured besides: a person's wait for the computers' moves, from their card's press to
-the moment the third move after it is stored (their next turn), and the same beyond the
-computers' natural pace (each waits ``computer_delay``, 1 s, before it moves: a pause the
-bot makes on purpose); and what the worker pool's line did (the moves' wait in it, how
-many were given only their level's floor). ``--sweep`` runs one table count after another
-and says how many tables the machine carried with that wait's p95, beyond the pace, under
-`CARRIED_P95` seconds.
+their next turn (the last computer's move before it stored: three moves on average,
+none when they won the trick and lead at once, which is not counted), and the same beyond
+the computers' natural pace (each waits ``computer_delay``, 1 s, before it moves: a pause
+the bot makes on purpose); what the worker pool's line did (the moves' wait in it, how
+many were given only their level's floor); and how long storing a move took. ``--sweep``
+runs one table count after another and says how many tables the machine carried with that
+wait's p95, beyond the pace, under `CARRIED_P95` seconds.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 from telegram.ext import Application
@@ -168,16 +170,24 @@ class LoadResult:
     page_own: list[float] = field(default_factory=list)
     page_others: list[float] = field(default_factory=list)
     extra: dict[str, float] = field(default_factory=dict)
-    computer_waits: list[float] = field(default_factory=list)
-    """Each measured play: its press → the third move after it stored (seconds)."""
+    computer_waits: list[tuple[float, int]] = field(default_factory=list)
+    """Each measured play: its press → the person's next turn (the last computer's move
+    stored), in seconds, and how many computers' moves came between."""
     line: LineFigures = field(default_factory=LineFigures)
     """The worker pool's line over the run."""
+    storing: list[float] = field(default_factory=list)
+    """Each move's transaction (seconds)."""
+
+    @property
+    def waits(self) -> list[float]:
+        """A person's waits for the computers' moves between their turns (seconds)."""
+        return [wait for wait, _ in self.computer_waits]
 
     @property
     def beyond_pace(self) -> list[float]:
-        """`computer_waits` less the computers' natural pace (three moves' delays)."""
-        pace = min(3, self.config.computers) * self.config.computer_delay
-        return [w - pace for w in self.computer_waits]
+        """`waits` less the computers' natural pace (a `computer_delay` a move)."""
+        delay = self.config.computer_delay
+        return [wait - moves * delay for wait, moves in self.computer_waits]
 
     @property
     def errors(self) -> int:
@@ -196,20 +206,25 @@ class LoadResult:
     def computer_lines(self, ms: Callable[[list[float], float], str]) -> list[str]:
         line = self.line
         moves = max(line.moves, 1)
-        pace = min(3, self.config.computers) * self.config.computer_delay
+        between = [n for _, n in self.computer_waits]
         return [
-            f"  a person's wait for the computers' moves (press → third move stored, "
-            f"{self.config.workers} worker(s)): median {ms(self.computer_waits, 0.5)}, "
-            f"p95 {ms(self.computer_waits, 0.95)}, "
-            f"max {max(self.computer_waits, default=0) * 1000:.0f} ms "
-            f"({len(self.computer_waits)} plays)",
-            f"    beyond their natural pace ({pace:.1f} s): median "
-            f"{ms(self.beyond_pace, 0.5)}, p95 {ms(self.beyond_pace, 0.95)}",
+            f"  a person's wait for the computers' moves (press → their next turn, "
+            f"{statistics.mean(between or [0]):.1f} moves between on average, "
+            f"{self.config.workers} worker(s)): median {ms(self.waits, 0.5)}, "
+            f"p95 {ms(self.waits, 0.95)}, max {max(self.waits, default=0) * 1000:.0f} ms "
+            f"({len(self.waits)} plays)",
+            f"    beyond their natural pace ({self.config.computer_delay:.1f} s a move): median "
+            f"{ms(self.beyond_pace, 0.5)}, p95 {ms(self.beyond_pace, 0.95)}, "
+            f"max {max(self.beyond_pace, default=0) * 1000:.0f} ms",
             f"  the thinker's line: {line.moves} computer moves, "
             f"{100 * line.at_floor / moves:.0f}% given only their level's floor, "
             f"budget {line.budget_ms / moves:.0f} ms on average; "
             f"wait in line {1000 * line.waited_s / moves:.0f} ms on average, "
-            f"longest {1000 * line.longest_wait_s:.0f} ms; longest line {line.longest_line}",
+            f"longest {1000 * line.longest_wait_s:.0f} ms; longest line {line.longest_line}; "
+            f"thinking {1000 * line.thought_s / moves:.0f} ms on average",
+            f"  storing a move (every move, the journal's transaction): median "
+            f"{ms(self.storing, 0.5)}, p95 {ms(self.storing, 0.95)}, "
+            f"max {max(self.storing, default=0) * 1000:.0f} ms",
         ]
 
     def report(self) -> str:
@@ -346,8 +361,11 @@ class LoadRun:
         self.move_times: dict[int, list[float]] = {}
         """When each table's moves were stored, in order."""
         self.moved: dict[int, asyncio.Event] = {}
-        self.watched: list[tuple[int, int, Press]] = []
-        """(table, its moves stored before the press, the press) of each play measured."""
+        self.awaiting: dict[int, tuple[int, Press]] = {}
+        """Each table's last play measured: its moves stored before the press, the press."""
+        self.computer_waits: list[tuple[float, int]] = []
+        self.storing: list[float] = []
+        """How long storing each move took (the journal's transaction)."""
 
     @property
     def rooms(self) -> Rooms:
@@ -366,6 +384,17 @@ class LoadRun:
             self.moved.setdefault(game_id, asyncio.Event()).set()
 
         registry.moved = noted  # type: ignore[method-assign]
+        journal = self.rooms.storage.games
+        record_move = journal.record_move
+
+        async def timed(*args: Any, **kwargs: Any) -> int:
+            began = time.monotonic()
+            try:
+                return await record_move(*args, **kwargs)
+            finally:
+                self.storing.append(time.monotonic() - began)
+
+        journal.record_move = timed  # type: ignore[method-assign]
 
     async def next_move(self, table: Table, version: int) -> None:
         """Wait until the table stores a move after `version` (a computer's)."""
@@ -377,14 +406,17 @@ class LoadRun:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), 1.0)
 
-    def computer_waits(self) -> list[float]:
-        """For each play measured: its press → the third move stored after its own."""
-        waits = []
-        for table_id, before, press in self.watched:
-            times = self.move_times.get(table_id, [])
-            if (press.toast or "").startswith("Played") and len(times) > before + 3:
-                waits.append(times[before + 3] - press.record.created)
-        return waits
+    def turn_came(self, table: Table) -> None:
+        """The person's turn to play came: their wait since their last play, if the
+        computers moved between (not when they won the trick and lead at once)."""
+        measured = self.awaiting.pop(table.id, None)
+        if measured is None:
+            return
+        before, press = measured
+        times = self.move_times.get(table.id, [])
+        between = len(times) - before - 1
+        if between > 0 and (press.toast or "").startswith("Played"):
+            self.computer_waits.append((times[-1] - press.record.created, between))
 
     def _think(self) -> float:
         low, high = self.config.think
@@ -402,14 +434,14 @@ class LoadRun:
         before = set(self.double.callbacks)
         moves = len(self.move_times.get(table.id, []))
         game, seat = table.game, table.seat_of(person.id)
-        # A play with three computers' moves to follow (not the hand's last card).
+        # A play with computers' moves to follow before their next turn (not the last card).
         measured = bool(self.config.computers) and expect.startswith("Played")
         measured = measured and game is not None and seat is not None and len(game.hand(seat)) > 1
         await person.press(person.dm, message_id, data=data, wait=False)
         (record,) = (c for i, c in self.double.callbacks.items() if i not in before)
         self.presses.append(press := Press(record))
         if measured:
-            self.watched.append((table.id, moves, press))
+            self.awaiting[table.id] = (moves, press)
         try:
             await self.double.wait_for(
                 lambda: record.answer is not None, self.config.answer_timeout
@@ -546,6 +578,8 @@ class LoadRun:
                 continue
             (seat,) = people_waited
             person = by_user[_user(table, seat)]
+            if game.phase == "play":
+                self.turn_came(table)
             if game.phase == "play" and person.id not in self.pages_of.get(table.id, {}):
                 # (On the page it is the page that shows the turn, not the DM.)
                 self.turns.append((person.dm, time.monotonic()))
@@ -807,7 +841,8 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 page_answer=run.page_answers,
                 page_own=page_latencies(run.page_presses, others=False),
                 page_others=page_latencies(run.page_presses, others=True),
-                computer_waits=run.computer_waits(),
+                computer_waits=run.computer_waits,
+                storing=run.storing,
                 line=line,
             )
     finally:
@@ -925,7 +960,7 @@ def carried(results: list[LoadResult]) -> str:
         f"{results[0].config.workers} worker(s), {cores} core(s); the person's wait for the "
         "computers' moves beyond their natural pace",
         f"{'tables':>7} {'per core':>9} {'median':>8} {'p95':>8} {'max':>8} "
-        f"{'at floor':>9} {'budget':>8} {'line wait':>10} {'errors':>7}",
+        f"{'at floor':>9} {'budget':>8} {'line wait':>10} {'store p95':>10} {'errors':>7}",
     ]
     best: LoadResult | None = None
     for r in results:
@@ -939,7 +974,8 @@ def carried(results: list[LoadResult]) -> str:
             f"{p(beyond, 0.5):>7.2f}s {p(beyond, 0.95):>7.2f}s "
             f"{max(beyond, default=float('nan')):>7.2f}s "
             f"{100 * r.line.at_floor / moves:>8.0f}% {r.line.budget_ms / moves:>6.0f}ms "
-            f"{1000 * r.line.waited_s / moves:>8.0f}ms {r.errors:>7}" + ("" if ok else "  ✗")
+            f"{1000 * r.line.waited_s / moves:>8.0f}ms {1000 * p(r.storing, 0.95):>8.0f}ms "
+            f"{r.errors:>7}" + ("" if ok else "  ✗")
         )
     if best is None:
         lines.append(f"carried: none of these with p95 under {CARRIED_P95:.0f} s")

@@ -111,6 +111,8 @@ class LineFigures:
     waited_s: float = 0.0
     """The computer moves' time in the line, added up."""
     longest_wait_s: float = 0.0
+    thought_s: float = 0.0
+    """The computer moves' time in a worker, added up."""
     longest_line: int = 0
     """The most jobs seen waiting at once."""
     too_busy: int = 0
@@ -256,6 +258,7 @@ class Thinker:
         if job.budget is not None:
             took = self.clock() - started
             self.move_s += MOVE_WEIGHT * (took - self.move_s) if self.move_s else took
+            self.figures.thought_s += took
         future = job.future
         if not future.done():
             if done.cancelled():

@@ -901,7 +901,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     explicit_tables = any(a == "--tables" or a.startswith("--tables=") for a in sys.argv[1:])
-    workers = args.workers or (os.cpu_count() or 1 if args.computers else 1)
+    workers = args.workers or ((os.cpu_count() or 1) if args.computers else 1)
     sweep: list[int] | None = args.sweep
     if sweep is None and args.computers and not explicit_tables:
         sweep = list(DEFAULT_SWEEP)

@@ -1,6 +1,7 @@
 """Load: many tables of four people playing at once against one bot, through the double.
 
     python -m bench load [--tables 100] [--hands 1] [--think 2 6] [--seed 1]
+    python -m bench load --computers 3 [--sweep 5 10 20] [--workers 2]
 
 One bot (in this process, production pacing: `Tuning()` with the `AIORateLimiter` on) runs
 against the Bot API double with Telegram's flood limits on (`RateLimits()`). Every table has
@@ -14,6 +15,17 @@ errors and 429s. Everything listens on 127.0.0.1 only, and the run stops by itse
 
 The simulated people read whose turn it is and which cards are legal from the bot's memory
 (in process); they press only buttons their DM shows.
+
+With ``--computers K``, K seats of every table are `expert` computer players (the people
+hold the rest) and the bot thinks with ``--workers`` processes (default: one per core).
+Measured besides: a person's wait for the computers' moves, from their card's press to
+their next turn (the last computer's move before it stored: three moves on average,
+none when they won the trick and lead at once, which is not counted), and the same beyond
+the computers' natural pace (each waits ``computer_delay``, 1 s, before it moves: a pause
+the bot makes on purpose); what the worker pool's line did (the moves' wait in it, how
+many were given only their level's floor); and how long storing a move took. ``--sweep``
+runs one table count after another and says how many tables the machine carried with that
+wait's p95, beyond the pace, under `CARRIED_P95` seconds.
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ import dataclasses
 import itertools
 import json
 import logging
+import os
 import random
 import re
 import resource
@@ -37,6 +50,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 from telegram.ext import Application
@@ -46,12 +60,20 @@ from bot.config import Settings, Tuning
 from bot.rooms import Rooms
 from bot.sandbox_runner import free_port
 from bot.tables.model import Table
+from bot.tables.thinker import LineFigures
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits
 from sandbox.people import Group, NotAnswered, SandboxUser
 from sandbox.testing import running_double
 from sandbox.views import CallbackRecord
 from sandbox.webapp import init_data
+from storage.models import ChatSettings
+
+CARRIED_P95 = 2.0
+"""Seconds: a table count is carried while a person's wait for the computers' moves, beyond
+their natural pace, stays under this at the 95th percentile."""
+DEFAULT_SWEEP = (4, 8)
+"""Table counts of ``--computers`` without ``--tables`` or ``--sweep``: a quick look."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +95,12 @@ class LoadConfig:
     DM's buttons."""
     lean: bool = True
     """The bot's lean edits (False: every card edits every DM, as before issue 17)."""
+    computers: int = 0
+    """Seats of each table that are `expert` computer players (0 to 3); people hold the rest."""
+    workers: int = 1
+    """The bot's worker processes for the computers and the coach (`Tuning.thinker_workers`)."""
+    computer_delay: float = 1.0
+    """Seconds a computer waits before it moves (`Tuning.computer_delay`: production's)."""
 
 
 def page_command(data: str) -> dict[str, object]:
@@ -142,6 +170,24 @@ class LoadResult:
     page_own: list[float] = field(default_factory=list)
     page_others: list[float] = field(default_factory=list)
     extra: dict[str, float] = field(default_factory=dict)
+    computer_waits: list[tuple[float, int]] = field(default_factory=list)
+    """Each measured play: its press → the person's next turn (the last computer's move
+    stored), in seconds, and how many computers' moves came between."""
+    line: LineFigures = field(default_factory=LineFigures)
+    """The worker pool's line over the run."""
+    storing: list[float] = field(default_factory=list)
+    """Each move's transaction (seconds)."""
+
+    @property
+    def waits(self) -> list[float]:
+        """A person's waits for the computers' moves between their turns (seconds)."""
+        return [wait for wait, _ in self.computer_waits]
+
+    @property
+    def beyond_pace(self) -> list[float]:
+        """`waits` less the computers' natural pace (a `computer_delay` a move)."""
+        delay = self.config.computer_delay
+        return [wait - moves * delay for wait, moves in self.computer_waits]
 
     @property
     def errors(self) -> int:
@@ -157,6 +203,30 @@ class LoadResult:
     def count_429(self) -> int:
         return sum(self.too_many_requests.values())
 
+    def computer_lines(self, ms: Callable[[list[float], float], str]) -> list[str]:
+        line = self.line
+        moves = max(line.moves, 1)
+        between = [n for _, n in self.computer_waits]
+        return [
+            f"  a person's wait for the computers' moves (press → their next turn, "
+            f"{statistics.mean(between or [0]):.1f} moves between on average, "
+            f"{self.config.workers} worker(s)): median {ms(self.waits, 0.5)}, "
+            f"p95 {ms(self.waits, 0.95)}, max {max(self.waits, default=0) * 1000:.0f} ms "
+            f"({len(self.waits)} plays)",
+            f"    beyond their natural pace ({self.config.computer_delay:.1f} s a move): median "
+            f"{ms(self.beyond_pace, 0.5)}, p95 {ms(self.beyond_pace, 0.95)}, "
+            f"max {max(self.beyond_pace, default=0) * 1000:.0f} ms",
+            f"  the thinker's line: {line.moves} computer moves, "
+            f"{100 * line.at_floor / moves:.0f}% given only their level's floor, "
+            f"budget {line.budget_ms / moves:.0f} ms on average; "
+            f"wait in line {1000 * line.waited_s / moves:.0f} ms on average, "
+            f"longest {1000 * line.longest_wait_s:.0f} ms; longest line {line.longest_line}; "
+            f"thinking {1000 * line.thought_s / moves:.0f} ms on average",
+            f"  storing a move (every move, the journal's transaction): median "
+            f"{ms(self.storing, 0.5)}, p95 {ms(self.storing, 0.95)}, "
+            f"max {max(self.storing, default=0) * 1000:.0f} ms",
+        ]
+
     def report(self) -> str:
         def ms(values: list[float], q: float) -> str:
             if not values:
@@ -166,9 +236,11 @@ class LoadResult:
             cut = statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
             return f"{cut * 1000:.0f} ms"
 
+        people = 4 - self.config.computers
         lines = [
-            f"load: {self.config.tables} tables × 4 people "
-            f"({self.config.pages} on the table page), {self.config.hands} hand(s) each, "
+            f"load: {self.config.tables} tables × {people} people"
+            + (f" and {self.config.computers} expert computers" if self.config.computers else "")
+            + f" ({self.config.pages} on the table page), {self.config.hands} hand(s) each, "
             f"{'lean' if self.config.lean else 'every card edits every DM'}, "
             f"think {self.config.think[0]}–{self.config.think[1]} s, "
             f"tables opened over {self.config.ramp:.0f} s",
@@ -201,6 +273,7 @@ class LoadResult:
                 if self.config.pages
                 else []
             ),
+            *(self.computer_lines(ms) if self.config.computers else []),
             f"  peak memory (RSS, bot + double + people in one process): "
             f"{self.peak_rss_mb:.0f} MB (before the bot started: {self.start_rss_mb:.0f} MB)",
             f"  errors: {self.errors} (bot logged {self.bot_errors} errors; double answered "
@@ -285,12 +358,65 @@ class LoadRun:
         self.page_url = ""
         self.pages_of: dict[int, dict[int, BenchPage]] = {}
         self.session: aiohttp.ClientSession | None = None
+        self.move_times: dict[int, list[float]] = {}
+        """When each table's moves were stored, in order."""
+        self.moved: dict[int, asyncio.Event] = {}
+        self.awaiting: dict[int, tuple[int, Press]] = {}
+        """Each table's last play measured: its moves stored before the press, the press."""
+        self.computer_waits: list[tuple[float, int]] = []
+        self.storing: list[float] = []
+        """How long storing each move took (the journal's transaction)."""
 
     @property
     def rooms(self) -> Rooms:
         rooms = rooms_of(self.app)
         assert rooms is not None
         return rooms
+
+    def watch_moves(self) -> None:
+        """Note when each move is stored (the registry hears of every one)."""
+        registry = self.rooms.registry
+        moved = registry.moved
+
+        def noted(game_id: int, version: int) -> None:
+            moved(game_id, version)
+            self.move_times.setdefault(game_id, []).append(time.monotonic())
+            self.moved.setdefault(game_id, asyncio.Event()).set()
+
+        registry.moved = noted  # type: ignore[method-assign]
+        journal = self.rooms.storage.games
+        record_move = journal.record_move
+
+        async def timed(*args: Any, **kwargs: Any) -> int:
+            began = time.monotonic()
+            try:
+                return await record_move(*args, **kwargs)
+            finally:
+                self.storing.append(time.monotonic() - began)
+
+        journal.record_move = timed  # type: ignore[method-assign]
+
+    async def next_move(self, table: Table, version: int) -> None:
+        """Wait until the table stores a move after `version` (a computer's)."""
+        event = self.moved.setdefault(table.id, asyncio.Event())
+        while self.rooms.registry.version(table.id) == version:
+            if time.monotonic() > self.stop_at:
+                return
+            event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), 1.0)
+
+    def turn_came(self, table: Table) -> None:
+        """The person's turn to play came: their wait since their last play, if the
+        computers moved between (not when they won the trick and lead at once)."""
+        measured = self.awaiting.pop(table.id, None)
+        if measured is None:
+            return
+        before, press = measured
+        times = self.move_times.get(table.id, [])
+        between = len(times) - before - 1
+        if between > 0 and (press.toast or "").startswith("Played"):
+            self.computer_waits.append((times[-1] - press.record.created, between))
 
     def _think(self) -> float:
         low, high = self.config.think
@@ -306,9 +432,16 @@ class LoadRun:
             self.unexpected.append(f"{data}: the DM never showed the button")
             return None
         before = set(self.double.callbacks)
+        moves = len(self.move_times.get(table.id, []))
+        game, seat = table.game, table.seat_of(person.id)
+        # A play with computers' moves to follow before their next turn (not the last card).
+        measured = bool(self.config.computers) and expect.startswith("Played")
+        measured = measured and game is not None and seat is not None and len(game.hand(seat)) > 1
         await person.press(person.dm, message_id, data=data, wait=False)
         (record,) = (c for i, c in self.double.callbacks.items() if i not in before)
-        self.presses.append(Press(record))
+        self.presses.append(press := Press(record))
+        if measured:
+            self.awaiting[table.id] = (moves, press)
         try:
             await self.double.wait_for(
                 lambda: record.answer is not None, self.config.answer_timeout
@@ -389,9 +522,13 @@ class LoadRun:
         """
         double = self.double
         await asyncio.sleep(self.config.ramp * n / max(self.config.tables, 1))
-        people = [double.create_user(f"P{n}-{i}", username=f"p{n}_{i}") for i in range(4)]
+        humans = 4 - self.config.computers
+        people = [double.create_user(f"P{n}-{i}", username=f"p{n}_{i}") for i in range(humans)]
         group = double.create_group(f"Table {n}", members=people, admins=people[:1])
         timeout = self.config.answer_timeout
+        if self.config.computers:
+            settings = ChatSettings(group.id, computer_level="expert")
+            await self.rooms.storage.people.save_chat_settings(settings)
         try:
             for person in people:
                 await person.start_bot()
@@ -402,6 +539,8 @@ class LoadRun:
                 await asyncio.sleep(self._think())
                 await person.press(group, lobby, "✋ Join", timeout=timeout)
             table = next(t for t in self.rooms.registry.tables.values() if t.chat_id == group.id)
+            for _ in range(self.config.computers):
+                await people[0].press(group, lobby, "🤖 Add computer", timeout=timeout)
             await double.wait_for(lambda: None not in table.seats, timeout)
             toast = await people[0].press(group, lobby, "▶ Start", timeout=timeout)
         except (TimeoutError, NotAnswered) as error:
@@ -424,16 +563,23 @@ class LoadRun:
                 self.hit_deadline = True
                 return False
             hand = game.hand_number
+            version = self.rooms.registry.version(g)
+            people_waited = [s for s in game.waiting_for() if not _computer(table, s)]
+            if not people_waited:  # computers to move
+                await self.next_move(table, version)
+                continue
             if game.phase == "pass":
                 await asyncio.gather(
                     *(
                         self._pass(table, seat, by_user[_user(table, seat)])
-                        for seat in game.waiting_for()
+                        for seat in people_waited
                     )
                 )
                 continue
-            (seat,) = game.waiting_for()
+            (seat,) = people_waited
             person = by_user[_user(table, seat)]
+            if game.phase == "play":
+                self.turn_came(table)
             if game.phase == "play" and person.id not in self.pages_of.get(table.id, {}):
                 # (On the page it is the page that shows the turn, not the DM.)
                 self.turns.append((person.dm, time.monotonic()))
@@ -483,6 +629,11 @@ class LoadRun:
             return
         others = [p for p in pages.values() if p is not page]
         await self.press_page(page, others, data, expect)
+
+
+def _computer(table: Table, seat: int) -> bool:
+    s = table.seats[seat]
+    return s is not None and s.kind == "computer"
 
 
 def _user(table: Table, seat: int) -> int:
@@ -614,12 +765,18 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 webapp_url=f"http://127.0.0.1:{port}/app/" if config.pages else None,
                 webapp_port=port,
             )
-            app = build_application(settings, Tuning(lean_edits=config.lean))
+            tuning = Tuning(
+                lean_edits=config.lean,
+                thinker_workers=config.workers,
+                computer_delay=config.computer_delay,
+            )
+            app = build_application(settings, tuning)
             pages = aiohttp.TCPConnector(limit=0)  # 200 pages at once, not aiohttp's 100
             async with polling(app), aiohttp.ClientSession(connector=pages) as session:
                 run = LoadRun(config, double, app)
                 run.session = session
                 run.page_url = f"ws://127.0.0.1:{port}/app/ws"
+                run.watch_moves()
                 monitor = asyncio.create_task(run.monitor(10.0)) if not quiet else None
                 began = time.monotonic()
                 first_event = len(double.events)
@@ -643,6 +800,7 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                     monitor.cancel()
                 for reader in run.readers:
                     reader.cancel()
+                line = dataclasses.replace(run.rooms.coach.thinker.figures)
             errors: Counter[str] = Counter()
             too_many: Counter[str] = Counter()
             for error in double.errors:
@@ -683,6 +841,9 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 page_answer=run.page_answers,
                 page_own=page_latencies(run.page_presses, others=False),
                 page_others=page_latencies(run.page_presses, others=True),
+                computer_waits=run.computer_waits,
+                storing=run.storing,
+                line=line,
             )
     finally:
         root.removeHandler(counter)
@@ -710,7 +871,40 @@ def main() -> None:
         help="three runs side by side: every card edits every DM (before issue 17), lean "
         "edits, and lean edits with two people per table on the table page",
     )
+    parser.add_argument(
+        "--computers",
+        type=int,
+        default=0,
+        choices=range(4),
+        help="seats of each table that are expert computers (the people hold the rest)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="the bot's worker processes for the computers (default: 1, or with --computers "
+        "one per core)",
+    )
+    parser.add_argument(
+        "--computer-delay",
+        type=float,
+        default=1.0,
+        help="seconds a computer waits before it moves (production's: 1)",
+    )
+    parser.add_argument(
+        "--sweep",
+        type=int,
+        nargs="+",
+        metavar="TABLES",
+        help="one run per table count, then how many tables were carried (with --computers, "
+        f"default {' '.join(map(str, DEFAULT_SWEEP))} unless --tables is given)",
+    )
     args = parser.parse_args()
+    explicit_tables = any(a == "--tables" or a.startswith("--tables=") for a in sys.argv[1:])
+    workers = args.workers or ((os.cpu_count() or 1) if args.computers else 1)
+    sweep: list[int] | None = args.sweep
+    if sweep is None and args.computers and not explicit_tables:
+        sweep = list(DEFAULT_SWEEP)
     config = LoadConfig(
         tables=args.tables,
         hands=args.hands,
@@ -719,16 +913,20 @@ def main() -> None:
         ramp=args.ramp,
         deadline=args.deadline,
         pages=args.pages,
+        computers=args.computers,
+        workers=workers,
+        computer_delay=args.computer_delay,
     )
-    runs = (
-        [
+    if args.compare:
+        runs = [
             dataclasses.replace(config, lean=False, pages=0),
             dataclasses.replace(config, pages=0),
             dataclasses.replace(config, pages=2),
         ]
-        if args.compare
-        else [config]
-    )
+    elif sweep:
+        runs = [dataclasses.replace(config, tables=n) for n in sweep]
+    else:
+        runs = [config]
     results = []
     for run in runs:
         with tempfile.TemporaryDirectory() as folder:
@@ -737,10 +935,56 @@ def main() -> None:
             )
         print(result.report(), flush=True)
         results.append(result)
-    if len(results) > 1:
+    if args.compare:
         print(side_by_side(results), flush=True)
+    elif sweep:
+        print(carried(results), flush=True)
     if any(r.errors for r in results):
         sys.exit(1)
+
+
+def carried(results: list[LoadResult]) -> str:
+    """The sweep in one table: per table count, the person's wait for the computers' moves
+    and what the line did; then the most tables carried (p95 beyond the pace under
+    `CARRIED_P95`), per core."""
+    cores = os.cpu_count() or 1
+
+    def p(values: list[float], q: float) -> float:
+        if len(values) < 2:
+            return values[0] if values else float("nan")
+        return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
+
+    lines = [
+        "",
+        f"sweep: {results[0].config.computers} expert computers a table, "
+        f"{results[0].config.workers} worker(s), {cores} core(s); the person's wait for the "
+        "computers' moves beyond their natural pace",
+        f"{'tables':>7} {'per core':>9} {'median':>8} {'p95':>8} {'max':>8} "
+        f"{'at floor':>9} {'budget':>8} {'line wait':>10} {'store p95':>10} {'errors':>7}",
+    ]
+    best: LoadResult | None = None
+    for r in results:
+        beyond = r.beyond_pace
+        moves = max(r.line.moves, 1)
+        ok = bool(beyond) and p(beyond, 0.95) < CARRIED_P95 and not r.errors
+        if ok and (best is None or r.config.tables > best.config.tables):
+            best = r
+        lines.append(
+            f"{r.config.tables:>7} {r.config.tables / cores:>9.1f} "
+            f"{p(beyond, 0.5):>7.2f}s {p(beyond, 0.95):>7.2f}s "
+            f"{max(beyond, default=float('nan')):>7.2f}s "
+            f"{100 * r.line.at_floor / moves:>8.0f}% {r.line.budget_ms / moves:>6.0f}ms "
+            f"{1000 * r.line.waited_s / moves:>8.0f}ms {1000 * p(r.storing, 0.95):>8.0f}ms "
+            f"{r.errors:>7}" + ("" if ok else "  ✗")
+        )
+    if best is None:
+        lines.append(f"carried: none of these with p95 under {CARRIED_P95:.0f} s")
+    else:
+        lines.append(
+            f"carried: {best.config.tables} tables ({best.config.tables / cores:.1f} per core) "
+            f"with p95 under {CARRIED_P95:.0f} s beyond the computers' pace"
+        )
+    return "\n".join(lines)
 
 
 def side_by_side(results: list[LoadResult]) -> str:

@@ -264,7 +264,9 @@ async def _post_init(app: HeartsApp) -> None:
     )
     metrics = app.metrics or Metrics(account_of(settings.bot_token))
     metrics.named(me.username or "")
-    thinker = app.thinker = MeasuredThinker(metrics, tuning.thinker_workers)
+    thinker = app.thinker = MeasuredThinker(
+        metrics, settings.computer_workers or tuning.thinker_workers
+    )
 
     async def is_admin(chat_id: int, user_id: int) -> bool:
         try:

@@ -72,6 +72,9 @@ class Settings:
     """The proxies whose ``X-Forwarded-For`` names the page's address (loopback by default)."""
     default_turn_timer: int = 60
     computer_think_ms: int = 300
+    computer_workers: int | None = None
+    """Worker processes for the computer players and the coach (``COMPUTER_WORKERS``; None:
+    `Tuning.thinker_workers`, one)."""
     backup_dir: Path = DEFAULT_BACKUP_DIR
 
     @property
@@ -236,6 +239,8 @@ def load_settings(
 
     turn_timer = _int("DEFAULT_TURN_TIMER", get("DEFAULT_TURN_TIMER"), 60, 0, 86_400, "seconds")
     think_ms = _int("COMPUTER_THINK_MS", get("COMPUTER_THINK_MS"), 300, 0, 60_000, "milliseconds")
+    given = get("COMPUTER_WORKERS")
+    workers = _int("COMPUTER_WORKERS", given, 1, 1, 64, "processes") if given else None
     backup_dir = Path(get("BACKUP_DIR") or DEFAULT_BACKUP_DIR).expanduser()
 
     return Settings(
@@ -259,6 +264,7 @@ def load_settings(
         webapp_trusted_proxies=proxies,
         default_turn_timer=turn_timer,
         computer_think_ms=think_ms,
+        computer_workers=workers,
         backup_dir=backup_dir,
     )
 

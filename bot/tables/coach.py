@@ -11,7 +11,8 @@ second 💡 press on the same decision waits for the first's answer), each perso
 limited as commands are (`CommandLimiter`), at most `HINTS_AT_ONCE` hints and
 `REVIEWS_AT_ONCE` reviews being thought out (each with at most one job in the pool's
 line, behind every computer player's move: `bot.tables.thinker`), and a clear answer
-when that is full.
+when that is full. A hint the pool cannot start within `HINT_WAIT_S` says it is too busy
+(`TOO_BUSY`) rather than arriving late.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.seat_screen import Words
-from bot.tables.thinker import Thinker
+from bot.tables.thinker import Thinker, TooBusy
 from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Finding, Hint, hand_decisions
 from storage import Journal
 from storage.errors import StorageError
@@ -43,6 +44,7 @@ REVIEWS_AT_ONCE = 6
 """Reviews being thought out at once, across every table."""
 TOO_FAST = msg("You're pressing the coach's buttons too fast. Try again in a few seconds.")
 BUSY = msg("The coach is busy with other players just now. Try again in a few seconds.")
+TOO_BUSY = msg("💡 Too busy to think about a hint right now. Try again in a moment.")
 
 
 class Coach:
@@ -92,7 +94,10 @@ class Coach:
             return msg("💡 The hint is above your cards.")
         key, flight = asked[0]
         # Shielded: one presser giving up does not cancel the others' answer.
-        found = await asyncio.shield(flight)
+        try:
+            found = await asyncio.shield(flight)
+        except TooBusy:
+            raise UserError(TOO_BUSY) from None
         async with self.registry.lock(game_id):
             now = self.registry.get(game_id)
             if now is None:

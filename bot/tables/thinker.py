@@ -14,17 +14,33 @@ and reviews are waiting.
 Only so far, though: when computer players' moves keep the pool busy on their own (20
 tables of `expert` computers on one worker do), a waiting piece of the coach's work goes
 after every `COMPUTER_STREAK` computer moves, so the coach slows down but never stops.
+
+Under load the line bounds what a person waits (README, "Computers under load"):
+
+- A computer's move settles its budget as it goes to a worker, not when it was asked:
+  its usual budget, less the time it already waited and the time the computers' moves
+  behind it in the line can expect to wait for the workers (their number spread over the
+  workers, at the moves' recent average time), but never below its level's floor
+  (`engine.players.FLOOR_MS`). So the longer the line, the shorter each move, and the
+  person whose three computers are in it waits less. A player with a fixed number of
+  deals (the daily deal's steady computers) decides the same whatever the budget.
+- A hint's jobs must start within `HINT_WAIT_S` of the press: one still waiting then
+  leaves the line and the hint fails with `TooBusy` ("too busy to think now") rather than
+  arriving late.
+- Reviews have no time limit: they go last, and only by the coach's turn.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import heapq
 import itertools
 import multiprocessing
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Card, SeatView, daily
@@ -45,12 +61,76 @@ from engine.coach import (
     review_passes,
     worst,
 )
-from engine.players import ExpertPlayer, make_player
+from engine.players import FLOOR_MS, ExpertPlayer, make_player
 
 COMPUTER, HINT, REVIEW = 0, 1, 2
 """Places in the line, first first."""
 COMPUTER_STREAK = 3
 """Computer moves that may start in a row while the coach's work waits."""
+HINT_WAIT_S = 2.0
+"""The longest a hint's job waits for a worker before the hint says it cannot be thought
+out now (each job of a pass hint too, counted from the press)."""
+MOVE_WEIGHT = 0.2
+"""How much each computer move's time moves the average the budgets count on."""
+
+
+class TooBusy(Exception):
+    """A hint's job could not start within its time: the pool is busy with computers."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A computer move's budget, settled as the move starts (`shrunk_budget`)."""
+
+    usual_ms: float
+    floor_ms: float
+
+
+def shrunk_budget(
+    budget: Budget, waited_s: float, behind: int, workers: int, move_s: float
+) -> float:
+    """The budget (ms) of a computer's move going to a worker now: its usual budget, less
+    what it waited and what the `behind` computer moves still in the line can expect to
+    wait for the `workers` (each about `move_s`), never more than usual nor below the
+    level's floor."""
+    left = budget.usual_ms - 1000 * (waited_s + behind / max(1, workers) * move_s)
+    return max(budget.floor_ms, min(budget.usual_ms, left))
+
+
+@dataclass
+class LineFigures:
+    """What the line did since the bot started: for the bench, the logs and the metrics."""
+
+    moves: int = 0
+    """Computer moves that went to a worker."""
+    at_floor: int = 0
+    """Of those, moves that were given only their level's floor (and the floor is less
+    than the usual budget)."""
+    budget_ms: float = 0.0
+    """The budgets given, added up (over `moves`: the average)."""
+    waited_s: float = 0.0
+    """The computer moves' time in the line, added up."""
+    longest_wait_s: float = 0.0
+    thought_s: float = 0.0
+    """The computer moves' time in a worker, added up."""
+    longest_line: int = 0
+    """The most jobs seen waiting at once."""
+    too_busy: int = 0
+    """Hints that said they could not be thought out in time."""
+
+
+@dataclass(order=True)
+class _Job:
+    priority: int
+    order: int
+    fn: Callable[..., Any] = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False)
+    future: asyncio.Future[Any] = field(compare=False)
+    queued: float = field(compare=False)
+    budget: Budget | None = field(compare=False, default=None)
+    """A computer's move: its budget, settled as it starts, is its last argument."""
+    start_by: float | None = field(compare=False, default=None)
+    """A hint's job: not started by then, it fails with `TooBusy`."""
 
 
 DAILY_LEVEL = "daily"
@@ -70,11 +150,8 @@ def _play_hint(seed: int, view: SeatView, budget_ms: float) -> Hint:
     return play_hint(view, ExpertPlayer(seed), budget_ms)
 
 
-_Job = tuple[int, int, Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
-
-
 class Thinker:
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, clock: Callable[[], float] = time.monotonic) -> None:
         self._executor: Executor
         if workers > 0:
             context = multiprocessing.get_context("spawn")
@@ -88,61 +165,102 @@ class Thinker:
         self._closed = False
         self._streak = 0
         """Computer moves started in a row while the coach's work waited."""
-        self._queued: dict[asyncio.Future[Any], float] = {}
-        """When each waiting job came into the line."""
         self.on_start: Callable[[int, float], None] | None = None
         """Told each job's place in the line and its wait (seconds) as it goes to a worker
         (`bot.metrics`)."""
+        self.clock = clock
+        """Seconds, for waits and budgets (tests give a manual one)."""
+        self.move_s = 0.0
+        """A computer move's recent average time in a worker (`MOVE_WEIGHT`)."""
+        self.figures = LineFigures()
 
     # ------------------------------------------------------------------ the line
 
-    async def run(self, priority: int, fn: Callable[..., Any], *args: Any) -> Any:
+    async def run(
+        self,
+        priority: int,
+        fn: Callable[..., Any],
+        *args: Any,
+        budget: Budget | None = None,
+        start_by: float | None = None,
+    ) -> Any:
         """``fn(*args)`` in the pool, once every job of a lower ``priority`` number (and
         of the same one that came earlier) has gone to a worker, but for the coach's turn
-        after `COMPUTER_STREAK` computer moves."""
+        after `COMPUTER_STREAK` computer moves. With a ``budget``, ``fn`` is given one more
+        argument: the budget in ms, settled as it starts (`shrunk_budget`). With
+        ``start_by`` (a time of `clock`), a job not started by then raises `TooBusy`."""
         if self._closed:
             raise RuntimeError("the worker pool is closed (the bot is stopping)")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._line, (priority, next(self._order), fn, args, future))
-        self._queued[future] = time.monotonic()
+        job = _Job(priority, next(self._order), fn, args, future, self.clock(), budget, start_by)
+        heapq.heappush(self._line, job)
+        self.figures.longest_line = max(self.figures.longest_line, self.waiting())
         self._start_next()
-        try:
-            return await future
-        finally:
-            self._queued.pop(future, None)
+        return await future
 
     def waiting(self) -> int:
         """How many jobs wait for a worker."""
-        return sum(1 for *_, future in self._line if not future.done())
+        return sum(1 for job in self._line if not job.future.done())
 
     def waiting_by_line(self) -> dict[int, int]:
         """How many jobs wait for a worker, by place in the line (`COMPUTER`…)."""
         counts: dict[int, int] = {}
-        for priority, *_, future in self._line:
-            if not future.done():
-                counts[priority] = counts.get(priority, 0) + 1
+        for job in self._line:
+            if not job.future.done():
+                counts[job.priority] = counts.get(job.priority, 0) + 1
         return counts
 
     def _start_next(self) -> None:
         loop = asyncio.get_running_loop()
+        self._expire()
         while self._running < self._workers and self._line and not self._closed:
-            priority, _, fn, args, future = self._next()
-            if future.done():  # its caller gave up waiting
+            job = self._next()
+            if job.future.done():  # its caller gave up waiting
                 continue
-            queued = self._queued.pop(future, None)
-            if self.on_start is not None and queued is not None:
-                self.on_start(priority, time.monotonic() - queued)
+            if self.on_start is not None:
+                self.on_start(job.priority, self.clock() - job.queued)
+            args = job.args
+            if job.budget is not None:
+                args = (*args, self._settle(job))
             self._running += 1
-            done = loop.run_in_executor(self._executor, fn, *args)
-            done.add_done_callback(lambda d, f=future: self._finished(d, f))  # type: ignore[misc]
+            done = loop.run_in_executor(self._executor, job.fn, *args)
+            done.add_done_callback(functools.partial(self._finished, job, self.clock()))
+
+    def _expire(self) -> None:
+        """Hints' jobs whose time to start has passed leave the line, saying so."""
+        now = self.clock()
+        late = [j for j in self._line if j.start_by is not None and j.start_by < now]
+        if not late:
+            return
+        for job in late:
+            self._line.remove(job)
+            if not job.future.done():
+                self.figures.too_busy += 1
+                job.future.set_exception(TooBusy())
+        heapq.heapify(self._line)
+
+    def _settle(self, job: _Job) -> float:
+        """The budget of a computer's move going to a worker now (`shrunk_budget`)."""
+        assert job.budget is not None
+        waited = self.clock() - job.queued
+        behind = sum(1 for j in self._line if j.priority == COMPUTER and not j.future.done())
+        ms = shrunk_budget(job.budget, waited, behind, self._workers, self.move_s)
+        figures = self.figures
+        figures.moves += 1
+        figures.budget_ms += ms
+        figures.waited_s += waited
+        figures.longest_wait_s = max(figures.longest_wait_s, waited)
+        if ms <= job.budget.floor_ms < job.budget.usual_ms:
+            figures.at_floor += 1
+        return ms
 
     def _next(self) -> _Job:
         """The next job: the first in the line, or the coach's first once computer moves
         have started `COMPUTER_STREAK` times in a row while it waited."""
-        coach = [j for j in self._line if j[0] != COMPUTER and not j[4].done()]
+        coach = [j for j in self._line if j.priority != COMPUTER and not j.future.done()]
         if not coach:
             self._streak = 0
-        elif self._line[0][0] != COMPUTER or self._streak >= COMPUTER_STREAK:
+        elif self._line[0].priority != COMPUTER or self._streak >= COMPUTER_STREAK:
             job = min(coach)
             self._line.remove(job)
             heapq.heapify(self._line)
@@ -152,8 +270,13 @@ class Thinker:
             self._streak += 1
         return heapq.heappop(self._line)
 
-    def _finished(self, done: asyncio.Future[Any], future: asyncio.Future[Any]) -> None:
+    def _finished(self, job: _Job, started: float, done: asyncio.Future[Any]) -> None:
         self._running -= 1
+        if job.budget is not None:
+            took = self.clock() - started
+            self.move_s += MOVE_WEIGHT * (took - self.move_s) if self.move_s else took
+            self.figures.thought_s += took
+        future = job.future
         if not future.done():
             if done.cancelled():
                 future.cancel()
@@ -166,31 +289,40 @@ class Thinker:
     # ------------------------------------------------------------------ computers
 
     async def choose_pass(self, level: str, seed: int, view: SeatView, budget: float) -> list[Card]:
-        codes = await self.run(COMPUTER, _choose, "pass", level, seed, view, budget)
+        codes = await self._move("pass", level, seed, view, budget)
         assert isinstance(codes, list)
         return [Card.parse(c) for c in codes]
 
     async def choose_play(self, level: str, seed: int, view: SeatView, budget: float) -> Card:
-        code = await self.run(COMPUTER, _choose, "play", level, seed, view, budget)
+        code = await self._move("play", level, seed, view, budget)
         assert isinstance(code, str)
         return Card.parse(code)
 
     async def choose_moon(self, level: str, seed: int, view: SeatView, budget: float) -> str:
-        choice = await self.run(COMPUTER, _choose, "moon", level, seed, view, budget)
+        choice = await self._move("moon", level, seed, view, budget)
         assert isinstance(choice, str)
         return choice
+
+    async def _move(self, kind: str, level: str, seed: int, view: SeatView, usual: float) -> Any:
+        """A computer's decision, its budget `usual` ms shrunk as the line asks."""
+        budget = Budget(usual, min(usual, FLOOR_MS.get(level, 0.0)))
+        return await self.run(COMPUTER, _choose, kind, level, seed, view, budget=budget)
 
     # ------------------------------------------------------------------ the coach
 
     async def hint(self, seed: int, view: SeatView, budget_ms: float) -> Hint:
         """The coach's hint for this view (`engine.coach.hint`), thought out in the pool:
-        a play in one job, a pass in jobs of `PASS_CHUNK` deals."""
+        a play in one job, a pass in jobs of `PASS_CHUNK` deals. Raises `TooBusy` when a
+        job cannot start within `HINT_WAIT_S` of the call."""
+        start_by = self.clock() + HINT_WAIT_S
         if view.phase != "pass":
-            found = await self.run(HINT, _play_hint, seed, view, budget_ms)
+            found = await self.run(HINT, _play_hint, seed, view, budget_ms, start_by=start_by)
             assert isinstance(found, Hint)
             return found
         candidates = pass_candidates(view)
-        costs = await self._weigh(HINT, view, candidates, seed, "coach-pass", PASS_DEALS)
+        costs = await self._weigh(
+            HINT, view, candidates, seed, "coach-pass", PASS_DEALS, start_by=start_by
+        )
         return pass_hint_from(view, candidates, costs)
 
     async def review(self, seed: int, decisions: list[Decision], budget_ms: float) -> list[Finding]:
@@ -220,18 +352,21 @@ class Thinker:
         seed: int,
         tag: str,
         deals: int,
+        start_by: float | None = None,
     ) -> list[float]:
         """`engine.coach.weigh_passes`, one chunk of deals a job."""
         sums = [0.0] * len(candidates)
         for chunk, size in enumerate(pass_chunks(deals)):
-            part = await self.run(priority, pass_sums, view, candidates, seed, tag, chunk, size)
+            part = await self.run(
+                priority, pass_sums, view, candidates, seed, tag, chunk, size, start_by=start_by
+            )
             for i, s in enumerate(part):
                 sums[i] += s
         return [s / deals for s in sums]
 
     def close(self) -> None:
         self._closed = True
-        for *_, future in self._line:
-            future.cancel()
+        for job in self._line:
+            job.future.cancel()
         self._line.clear()
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -56,6 +56,7 @@ def test_every_value_is_read(tmp_path: Path) -> None:
         HEALTH_PORT="9001",
         DEFAULT_TURN_TIMER="0",
         COMPUTER_THINK_MS="0",
+        COMPUTER_WORKERS="2",
         BACKUP_DIR=str(tmp_path / "backups"),
     )
     assert settings.telegram_api_base_url == "http://127.0.0.1:8081/bot"
@@ -65,6 +66,7 @@ def test_every_value_is_read(tmp_path: Path) -> None:
     assert (settings.webhook_listen, settings.webhook_port) == ("127.0.0.1", 9000)
     assert settings.webhook_secret == "s3cret_-X" * 4 and settings.health_port == 9001
     assert settings.default_turn_timer == 0 and settings.computer_think_ms == 0
+    assert settings.computer_workers == 2
     assert settings.backup_dir == tmp_path / "backups"
 
 
@@ -147,6 +149,7 @@ def test_empty_values_count_as_unset(tmp_path: Path) -> None:
         ({"DEFAULT_TURN_TIMER": "1.5"}, "DEFAULT_TURN_TIMER must be a whole number of seconds"),
         ({"DEFAULT_TURN_TIMER": "-5"}, "DEFAULT_TURN_TIMER must be a whole number of seconds"),
         ({"COMPUTER_THINK_MS": "fast"}, "COMPUTER_THINK_MS must be a whole number"),
+        ({"COMPUTER_WORKERS": "0"}, "COMPUTER_WORKERS must be a whole number of processes"),
     ],
 )
 def test_each_bad_value_gives_its_sentence(

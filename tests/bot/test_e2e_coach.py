@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
+import time
 from pathlib import Path
 
 from bot_harness import (
@@ -19,6 +21,7 @@ from bot_harness import (
 )
 
 from bot.tables.model import Table
+from bot.tables.thinker import HINT_WAIT_S, REVIEW
 from engine import Card
 from engine.cards import CARDS
 from sandbox.double import BotApiDouble
@@ -276,6 +279,39 @@ async def test_a_coach_busy_with_others_says_so_and_answers_once_it_is_free(
                 toast = await _forge(double, person, data)
                 assert (toast or "").startswith("💡 ")
             assert table.ui.hints_used[1] == {0: 1, 1: 1}
+
+
+async def test_a_hint_the_busy_pool_cannot_start_in_time_says_so_and_the_next_is_answered(
+    tmp_path: Path,
+) -> None:
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        group = double.create_group("Hearts", members=[ann])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            _, table = await start_with_computers(double, app, group, [ann])
+            game = table.game
+            assert game is not None
+            await double.wait_for(lambda: game.waiting_for() == [0], 5)  # computers passed
+            await double.wait_for(lambda: "💡 Hint" in _dm_labels(double, ann, table), 5)
+            thinker = rooms_of(app).coach.thinker
+            now = [time.monotonic()]
+            thinker.clock = lambda: now[0]  # a manual clock
+            gate = threading.Event()  # work that keeps the one worker busy
+            held = asyncio.ensure_future(thinker.run(REVIEW, gate.wait, 10))
+            await asyncio.sleep(0.05)
+            press = asyncio.ensure_future(_forge(double, ann, f"h:{table.id}:1:"))
+            await double.wait_for(lambda: thinker.waiting() == 1, 5)
+            now[0] += HINT_WAIT_S + 0.1
+            gate.set()
+            assert await held
+            assert await press == (
+                "💡 Too busy to think about a hint right now. Try again in a moment."
+            )
+            assert 1 not in table.ui.hints_used and not table.ui.hints
+            # Once the pool is free, the same press is answered.
+            toast = await _forge(double, ann, f"h:{table.id}:1:")
+            assert (toast or "").startswith("💡 ") and "busy" not in (toast or "")
+            assert table.ui.hints_used[1] == {0: 1}
 
 
 async def test_a_review_of_a_hand_that_does_not_exist_says_so(tmp_path: Path) -> None:

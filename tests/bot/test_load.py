@@ -30,3 +30,35 @@ async def test_a_hundred_tables_play_a_hand_at_once_without_errors(tmp_path: Pat
     # stay rare: no storm.
     assert result.rate_limit_retries == result.count_429
     assert result.count_429 <= len(result.presses) // 100
+
+
+async def test_tables_of_one_person_and_three_computers_measure_the_persons_wait(
+    tmp_path: Path,
+) -> None:
+    # `./dev bench load --computers 3`, small: two tables, quick people, no natural pace.
+    config = LoadConfig(
+        tables=2,
+        hands=1,
+        think=(0.05, 0.1),
+        ramp=0.5,
+        deadline=120.0,
+        computers=3,
+        workers=1,
+        computer_delay=0.0,
+    )
+    result = await run_load(config, tmp_path / "load.sqlite3")
+    print()
+    print(result.report())
+    assert result.tables_done == 2 and result.errors == 0
+    # The person's plays before their last card, but those after which they lead at once
+    # (they won the trick), are measured: between one and six computers' moves came.
+    assert 2 * 6 <= len(result.computer_waits) <= 2 * 12
+    assert all(0 < wait < 30 and 1 <= moves <= 6 for wait, moves in result.computer_waits)
+    assert sum(moves for _, moves in result.computer_waits) >= 3 * len(result.computer_waits) - 6
+    assert result.beyond_pace == result.waits  # no pace to take off
+    assert len(result.storing) >= 2 * 52  # every move stored, each timed
+    # Every computer move went through the line: 13 plays and a pass each, at every table.
+    line = result.line
+    assert line.moves >= 2 * 3 * 14
+    assert 0 < line.budget_ms / line.moves <= 300
+    assert "a person's wait for the computers' moves" in result.report()

@@ -1,13 +1,46 @@
 """The worker pool's line (`bot.tables.thinker`): computer players' moves before hints,
 hints before reviews, first come first served within each, but the coach's turn after a
-streak of computers; a caller that gives up leaves no job behind."""
+streak of computers; a caller that gives up leaves no job behind. Under load (a manual
+clock, and fake work held by a gate): a computer's budget shrinks with the line and what
+it waited, never below its level's floor; a hint that cannot start in time says so;
+reviews, which have no time limit, still finish."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 
-from bot.tables.thinker import COMPUTER, COMPUTER_STREAK, HINT, REVIEW, Thinker
+import pytest
+
+from bot.tables.thinker import (
+    COMPUTER,
+    COMPUTER_STREAK,
+    HINT,
+    HINT_WAIT_S,
+    REVIEW,
+    Budget,
+    Thinker,
+    TooBusy,
+    shrunk_budget,
+)
+from engine import Game, Rules
+from engine.players import FLOOR_MS, LEVELS
+
+
+class Clock:
+    """A clock that moves only when told to."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _budget(tag: str, heard: list[tuple[str, float]], budget_ms: float) -> float:
+    """Fake work of a computer's move: says which budget it was given."""
+    heard.append((tag, budget_ms))
+    return budget_ms
 
 
 def _hold(gate: threading.Event) -> str:
@@ -89,5 +122,157 @@ async def test_computers_that_keep_the_pool_busy_let_the_coach_through_now_and_t
         assert heard[: COMPUTER_STREAK + 1] == [*streak, "hint"]
         assert heard.index("review") == 2 * COMPUTER_STREAK + 1
         assert len(heard) == 10
+    finally:
+        thinker.close()
+
+
+def test_the_budget_is_the_usual_one_on_an_idle_pool_and_shrinks_to_the_floor_never_below() -> None:
+    budget = Budget(300.0, 100.0)
+    assert shrunk_budget(budget, 0.0, 0, 2, 0.05) == 300.0
+    # What it waited, and what the moves behind it can expect to wait, come off.
+    assert shrunk_budget(budget, 0.05, 0, 2, 0.05) == pytest.approx(250.0)
+    assert shrunk_budget(budget, 0.0, 4, 2, 0.05) == pytest.approx(200.0)
+    assert shrunk_budget(budget, 0.05, 4, 1, 0.02) == pytest.approx(170.0)
+    # A long line or a long wait: the level's floor, never less.
+    assert shrunk_budget(budget, 0.0, 40, 2, 0.05) == 100.0
+    assert shrunk_budget(budget, 5.0, 0, 2, 0.05) == 100.0
+    # Never more than usual (a clock that went back, say).
+    assert shrunk_budget(budget, -1.0, 0, 2, 0.05) == 300.0
+    # Easy and standard are instant: their floor is nothing; the others' is stated once.
+    assert FLOOR_MS["easy"] == FLOOR_MS["standard"] == 0.0
+    assert set(FLOOR_MS) == set(LEVELS)
+    assert all(0 < FLOOR_MS[level] < 300 for level in ("pro", "expert"))
+
+
+async def test_a_computers_budget_shrinks_with_the_line_and_its_wait_never_below_the_floor() -> (
+    None
+):
+    clock = Clock()
+    thinker = Thinker(workers=0, clock=clock)
+    try:
+        heard: list[tuple[str, float]] = []
+        # An idle pool: the usual budget.
+        usual = Budget(300.0, 100.0)
+        assert await thinker.run(COMPUTER, _budget, "alone", heard, budget=usual) == 300.0
+        thinker.move_s = 0.04  # the moves' recent average
+        gate = threading.Event()
+        running = asyncio.ensure_future(thinker.run(REVIEW, _hold, gate))
+        await asyncio.sleep(0.05)
+        moves = [
+            asyncio.ensure_future(thinker.run(COMPUTER, _budget, f"move {n}", heard, budget=usual))
+            for n in range(1, 4)
+        ]
+        await asyncio.sleep(0.05)
+        assert thinker.waiting() == 3
+        clock.now += 0.1  # they waited 100 ms for the worker
+        gate.set()
+        await running
+        given = await asyncio.gather(*moves)
+        # The first had two moves behind it (2 × 40 ms) and waited 100 ms; the second one
+        # move behind it, at an average the first's time moved (fake work takes no time
+        # on the manual clock: 40 ms + 20% of −40 ms); the last none.
+        assert given == [pytest.approx(120.0), pytest.approx(168.0), pytest.approx(200.0)]
+        assert [tag for tag, _ in heard] == ["alone", "move 1", "move 2", "move 3"]
+
+        # A long line, long waited: every move gets its level's floor, not less.
+        running = asyncio.ensure_future(thinker.run(REVIEW, _hold, gate := threading.Event()))
+        await asyncio.sleep(0.05)
+        moves = [
+            asyncio.ensure_future(thinker.run(COMPUTER, _budget, f"late {n}", heard, budget=usual))
+            for n in range(8)
+        ]
+        await asyncio.sleep(0.05)
+        clock.now += 3.0
+        gate.set()
+        await running
+        assert await asyncio.gather(*moves) == [100.0] * 8
+        figures = thinker.figures
+        assert figures.moves == 12 and figures.at_floor == 8
+        assert figures.longest_wait_s == pytest.approx(3.0)
+    finally:
+        thinker.close()
+
+
+async def test_the_thinker_gives_each_level_its_own_floor() -> None:
+    clock = Clock()
+    thinker = Thinker(workers=0, clock=clock)
+    try:
+        game = Game(Rules(), seed=3)
+        view = game.view(game.waiting_for()[0])
+        gate = threading.Event()
+        running = asyncio.ensure_future(thinker.run(REVIEW, _hold, gate))
+        await asyncio.sleep(0.05)
+        passes = [
+            asyncio.ensure_future(thinker.choose_pass(level, 1, view, 300)) for level in LEVELS
+        ]
+        await asyncio.sleep(0.05)
+        clock.now += 10.0
+        gate.set()
+        await running
+        for chosen in await asyncio.gather(*passes):
+            assert len(chosen) == 3 and set(chosen) <= set(view.hand)
+        figures = thinker.figures
+        assert figures.moves == 4
+        assert figures.budget_ms == pytest.approx(sum(FLOOR_MS[level] for level in LEVELS))
+    finally:
+        thinker.close()
+
+
+async def test_a_hint_that_cannot_start_in_time_says_so_and_leaves_the_line() -> None:
+    clock = Clock()
+    thinker = Thinker(workers=0, clock=clock)
+    try:
+        game = Game(Rules(), seed=5)
+        view = game.view(0)
+        gate = threading.Event()
+        heard: list[str] = []
+        running = asyncio.ensure_future(thinker.run(COMPUTER, _hold, gate))
+        await asyncio.sleep(0.05)
+        hint = asyncio.ensure_future(thinker.hint(7, view, 400))
+        review = asyncio.ensure_future(thinker.run(REVIEW, _say, "review", heard))
+        await asyncio.sleep(0.05)
+        clock.now += HINT_WAIT_S + 0.5
+        gate.set()
+        await running
+        with pytest.raises(TooBusy):
+            await hint
+        # The review has no time limit: it still runs.
+        assert await review == "review"
+        assert thinker.figures.too_busy == 1
+        assert thinker.waiting() == 0
+        # A hint asked of a free pool is answered.
+        found = await thinker.hint(7, view, 400)
+        assert len(found.best.cards) == 3
+    finally:
+        thinker.close()
+
+
+async def test_reviews_yield_to_moves_and_hints_yet_finish_under_a_stream_of_moves() -> None:
+    clock = Clock()
+    thinker = Thinker(workers=0, clock=clock)
+    try:
+        heard: list[str] = []
+        gate = threading.Event()
+        running = asyncio.ensure_future(thinker.run(COMPUTER, _hold, gate))
+        await asyncio.sleep(0.05)
+        reviews = [
+            asyncio.ensure_future(thinker.run(REVIEW, _say, f"review {n}", heard)) for n in range(2)
+        ]
+        hints = [
+            asyncio.ensure_future(thinker.run(HINT, _say, f"hint {n}", heard)) for n in range(2)
+        ]
+        moves = [
+            asyncio.ensure_future(thinker.run(COMPUTER, _say, f"move {n}", heard))
+            for n in range(20)
+        ]
+        await asyncio.sleep(0.05)
+        clock.now += 60.0  # however long they waited: reviews have no time limit
+        gate.set()
+        await asyncio.gather(running, *reviews, *hints, *moves)
+        order = [h.split()[0] for h in heard]
+        assert order.index("hint") < order.index("review")
+        assert heard.index("hint 1") < heard.index("review 0")
+        assert max(heard.index(f"review {n}") for n in range(2)) < len(heard) - 1
+        assert order.count("review") == 2 and order.count("move") == 20
     finally:
         thinker.close()

@@ -151,6 +151,8 @@ class BotApiDouble:
         self.callbacks: dict[str, CallbackRecord] = {}
         self.toasts: list[Toast] = []
         self.events: list[Event] = []
+        self.watchers: list[Callable[[Event], None]] = []
+        """Called with each event as it happens (a benchmark's tally of what was written)."""
         self.errors: list[ApiErrorRecord] = []
         self.calls: Counter[tuple[str, int | None]] = Counter()
         self._seq = itertools.count(1)
@@ -436,6 +438,8 @@ class BotApiDouble:
                 user_id=user_id,
             )
         )
+        for watch in self.watchers:
+            watch(self.events[-1])
         self._touch()
 
     def new_callback(self, user_id: int, message: StoredMessage, data: str) -> CallbackRecord:

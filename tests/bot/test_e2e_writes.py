@@ -4,11 +4,15 @@ up to date. The next player's DM shows their turn as soon as the card is taken."
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from pathlib import Path
 
 from bot_harness import FAST, play_turn, running_bot, seat_everyone
 
+from bot.core.effects import Urgency
+from bot.telegram.draw import PRIORITY
+from bot.telegram.pace import Pacer
 from sandbox.testing import running_double
 
 QUIET = replace(FAST, nudge_delay=600.0)
@@ -68,3 +72,19 @@ async def test_a_card_mid_trick_edits_two_dms_and_a_trick_brings_all_up_to_date(
                         assert card in (shown.text or "")
                     trick_ends += 1
             assert mid_trick == 18 and trick_ends == 6
+
+
+async def test_when_writes_wait_the_next_players_screen_goes_before_the_movers() -> None:
+    """More to write than Telegram takes (100 tables on one account): the screen of the
+    person the game waits for goes first, then the mover's (whose toast already said what
+    they played), then replies, notices and the rest."""
+    pacer = Pacer(per_second=50)
+    await pacer.turn(PRIORITY[Urgency.EDIT])  # takes the current slot: the rest wait
+    served: list[Urgency] = []
+
+    async def wait(urgency: Urgency) -> None:
+        await pacer.turn(PRIORITY[urgency])
+        served.append(urgency)
+
+    await asyncio.gather(*(wait(u) for u in (Urgency.EDIT, Urgency.PLAYED, Urgency.NOW)))
+    assert served == [Urgency.NOW, Urgency.PLAYED, Urgency.EDIT]

@@ -144,6 +144,9 @@ class LoadResult:
     extra: dict[str, float] = field(default_factory=dict)
     writes: Counter[str] = field(default_factory=Counter)
     """The Bot API writes (sends, edits, deletes) by kind (`WriteTally`)."""
+    writes_playing: int = 0
+    """Messages sent and edited from the first deal until every table ended (the writes
+    left to send then, coalesced, come after)."""
 
     @property
     def plays(self) -> int:
@@ -231,6 +234,8 @@ class LoadResult:
             f"  writes per card: {self.writes_per_card:.2f} (edits and sends, "
             f"{self.plays} cards played; deletes besides: "
             f"{self.calls['deleteMessage'] / max(self.plays, 1):.2f} a card)",
+            f"  writes per card while playing (from the first deal until every table ended): "
+            f"{self.writes_playing / max(self.plays, 1):.2f}",
             f"  writes by kind: {dict(sorted(self.writes.items()))}",
         ]
         if self.double_errors:
@@ -708,6 +713,10 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                     e.kind in ("callback", "user_message") and e.at >= play_began
                     for e in double.events[first_event:]
                 )
+                writes_playing = sum(
+                    e.kind in ("sent", "edited") and play_began <= e.at <= ended
+                    for e in double.events[first_event:]
+                )
                 try:
                     await double.idle(quiet=0.5, timeout=120)
                 except TimeoutError as busy:
@@ -759,6 +768,7 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 page_own=page_latencies(run.page_presses, others=False),
                 page_others=page_latencies(run.page_presses, others=True),
                 writes=tally.kinds,
+                writes_playing=writes_playing,
             )
     finally:
         root.removeHandler(counter)

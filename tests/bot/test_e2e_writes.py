@@ -88,3 +88,41 @@ async def test_when_writes_wait_the_next_players_screen_goes_before_the_movers()
 
     await asyncio.gather(*(wait(u) for u in (Urgency.EDIT, Urgency.PLAYED, Urgency.NOW)))
     assert served == [Urgency.NOW, Urgency.PLAYED, Urgency.EDIT]
+
+
+async def test_a_press_on_a_dm_a_trick_left_behind_shows_the_trick_as_it_is(
+    tmp_path: Path,
+) -> None:
+    """Mid-trick the others' DMs are not written; whoever presses in one is looking at it:
+    the press is refused (not their turn) and their DM shows the trick as it is now."""
+    async with running_double() as double:
+        people = [double.create_user(name) for name in ("Ann", "Bob", "Cid", "Dee")]
+        group = double.create_group("Stale", members=people)
+        async with running_bot(double, tmp_path / "db.sqlite3", QUIET) as app:
+            lobby, table = await seat_everyone(double, app, group, people)
+            await people[0].press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            assert game is not None
+            for person in people:
+                await play_turn(double, person, table)
+            by_seat = {table.seat_of(p.id): p for p in people}
+            for _ in range(2):  # two cards of the first trick
+                (seat,) = game.waiting_for()
+                await play_turn(double, by_seat[seat], table)
+                await double.idle()
+            (acting,) = game.waiting_for()
+            (first, second) = (seat for seat, _ in game.trick)
+            waiting = by_seat[first]  # led, and has not been written since
+            assert acting not in (first, second)
+            second_card = game.trick[1][1].symbol
+            shown = waiting.dm_view().last()
+            assert shown is not None and second_card not in (shown.text or "")
+            card = game.hand(first)[0]
+            data = f"c:{table.id}:{game.hand_number}:{card.code}"
+            toast = await waiting.press(waiting.dm, shown.message_id, data=data)
+            assert toast == "It is not your turn."
+            await double.idle()
+            shown = waiting.dm_view().last()
+            assert shown is not None and second_card in (shown.text or "")
+            assert "Your turn." not in (shown.text or "")

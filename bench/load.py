@@ -144,6 +144,9 @@ class LoadResult:
     extra: dict[str, float] = field(default_factory=dict)
     writes: Counter[str] = field(default_factory=Counter)
     """The Bot API writes (sends, edits, deletes) by kind (`WriteTally`)."""
+    turns: int = 0
+    """Turns to play a card measured for `turn_latencies` (a turn whose DM never showed
+    "Your turn." has no latency: it is counted here)."""
     writes_playing: int = 0
     """Messages sent and edited from the first deal until every table ended (the writes
     left to send then, coalesced, come after)."""
@@ -209,7 +212,7 @@ class LoadResult:
             f"  turn → that person's DM edit: median {ms(self.turn_latencies, 0.5)}, "
             f"p99 {ms(self.turn_latencies, 0.99)}, "
             f"max {max(self.turn_latencies, default=0) * 1000:.0f} ms "
-            f"({len(self.turn_latencies)} turns)",
+            f"({len(self.turn_latencies)} of {self.turns} turns ever shown)",
             *(
                 [
                     f"  page press → answer: median {ms(self.page_answer, 0.5)}, "
@@ -769,6 +772,7 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 page_others=page_latencies(run.page_presses, others=True),
                 writes=tally.kinds,
                 writes_playing=writes_playing,
+                turns=len(run.turns),
             )
     finally:
         root.removeHandler(counter)

@@ -65,7 +65,7 @@ from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits
 from sandbox.people import Group, NotAnswered, SandboxUser
 from sandbox.testing import running_double
-from sandbox.views import CallbackRecord
+from sandbox.views import CallbackRecord, Event
 from sandbox.webapp import init_data
 from storage.models import ChatSettings
 
@@ -189,6 +189,31 @@ class LoadResult:
         delay = self.config.computer_delay
         return [wait - moves * delay for wait, moves in self.computer_waits]
 
+    writes: Counter[str] = field(default_factory=Counter)
+    """The Bot API writes (sends, edits, deletes) by kind (`WriteTally`)."""
+    turns: int = 0
+    """Turns to play a card measured for `turn_latencies` (a turn whose DM never showed
+    "Your turn." has no latency: it is counted here)."""
+    writes_playing: int = 0
+    """Messages sent and edited from the first deal until every table ended (the writes
+    left to send then, coalesced, come after)."""
+
+    @property
+    def plays(self) -> int:
+        """Cards played by the people (the presses the bot took as a play)."""
+        return sum(
+            p.record.data.startswith("c:") and (p.toast or "").startswith("Played")
+            for p in self.presses
+        )
+
+    @property
+    def writes_per_card(self) -> float:
+        """Messages sent and edited per card played (issue 35.4: the deletes are shown
+        apart, as the issue's figure leaves them out)."""
+        written = self.calls["editMessageText"] + self.calls["sendMessage"]
+        written += self.calls["sendPhoto"]
+        return written / max(self.plays, 1)
+
     @property
     def errors(self) -> int:
         return (
@@ -260,7 +285,7 @@ class LoadResult:
             f"  turn → that person's DM edit: median {ms(self.turn_latencies, 0.5)}, "
             f"p99 {ms(self.turn_latencies, 0.99)}, "
             f"max {max(self.turn_latencies, default=0) * 1000:.0f} ms "
-            f"({len(self.turn_latencies)} turns)",
+            f"({len(self.turn_latencies)} of {self.turns} turns ever shown)",
             *(
                 [
                     f"  page press → answer: median {ms(self.page_answer, 0.5)}, "
@@ -283,6 +308,12 @@ class LoadResult:
             f"  429s: {self.count_429} {dict(self.too_many_requests)}; "
             f"rate limiter retries: {self.rate_limit_retries}; bot warnings: {self.bot_warnings}",
             f"  Bot API calls: {dict(self.calls.most_common())}",
+            f"  writes per card: {self.writes_per_card:.2f} (edits and sends, "
+            f"{self.plays} cards played; deletes besides: "
+            f"{self.calls['deleteMessage'] / max(self.plays, 1):.2f} a card)",
+            f"  writes per card while playing (from the first deal until every table ended): "
+            f"{self.writes_playing / max(self.plays, 1):.2f}",
+            f"  writes by kind: {dict(sorted(self.writes.items()))}",
         ]
         if self.double_errors:
             lines.append(f"  double errors: {dict(self.double_errors)}")
@@ -298,6 +329,49 @@ class LoadResult:
             lines.append("  first bot warnings/errors:")
             lines.extend(f"    {s}" for s in self.bot_samples)
         return "\n".join(lines)
+
+
+class WriteTally:
+    """Counts the Bot API writes as the double records them, by kind: the group's messages;
+    in a DM, the edits that show the reader's turn, the others (in the passing, in the
+    middle of a trick, once it is complete: the table's state when the edit arrives), the
+    "your turn" notices and the reminders. Read from the bot's memory (in process)."""
+
+    def __init__(self, rooms: Callable[[], Rooms]) -> None:
+        self.rooms = rooms
+        self.kinds: Counter[str] = Counter()
+
+    def __call__(self, event: Event) -> None:
+        if event.kind not in ("sent", "edited", "deleted"):
+            return
+        if event.chat_id < 0:
+            self.kinds[f"group {event.kind}"] += 1
+            return
+        if event.kind == "deleted":
+            self.kinds["dm deleted"] += 1
+            return
+        text = event.message.text or "" if event.message is not None else ""
+        if event.kind == "sent":
+            if text.startswith(("👉", "🌕")):
+                self.kinds["dm sent: your turn"] += 1
+            elif text.startswith("⏰"):
+                self.kinds["dm sent: reminder"] += 1
+            else:
+                self.kinds["dm sent: other"] += 1
+            return
+        if "Your turn." in text:
+            self.kinds["dm edited: their turn"] += 1
+            return
+        self.kinds[f"dm edited: {self.dm_kind(event.chat_id)}"] += 1
+
+    def dm_kind(self, user_id: int) -> str:
+        table = self.rooms().registry.of_user(user_id)
+        game = table.game if table is not None else None
+        if game is None:
+            return "no game"
+        if game.phase != "play":
+            return game.phase
+        return "mid-trick" if game.trick else "trick done"
 
 
 def _rss_mb() -> float:
@@ -349,6 +423,9 @@ class LoadRun:
         self.hit_deadline = False
         self.turns: list[tuple[int, float]] = []
         """(a person's DM, when their turn to play began): for `turn_latencies`."""
+        self.taken: dict[int, float] = {}
+        """When each table's latest press was made (the double's clock): the press that
+        made it someone's turn, for `turns`."""
         self.seated_at: list[float] = []
         self.page_presses: list[tuple[float, str, BenchPage, list[BenchPage]]] = []
         """(sent, card, the presser's page, the table's other pages) of each page play."""
@@ -440,6 +517,7 @@ class LoadRun:
         await person.press(person.dm, message_id, data=data, wait=False)
         (record,) = (c for i, c in self.double.callbacks.items() if i not in before)
         self.presses.append(press := Press(record))
+        self.taken[table.id] = max(self.taken.get(table.id, 0.0), record.created)
         if measured:
             self.awaiting[table.id] = (moves, press)
         try:
@@ -582,7 +660,9 @@ class LoadRun:
                 self.turn_came(table)
             if game.phase == "play" and person.id not in self.pages_of.get(table.id, {}):
                 # (On the page it is the page that shows the turn, not the DM.)
-                self.turns.append((person.dm, time.monotonic()))
+                # The turn began when the bot was given the card before it (its screen
+                # may be edited before this loop sees the turn in memory).
+                self.turns.append((person.dm, self.taken.get(table.id, time.monotonic())))
             await asyncio.sleep(self._think())
             if game.phase == "moon":
                 await self.act(table, person, f"m:{g}:{hand}:a", "Done")
@@ -708,14 +788,16 @@ def edit_latencies(double: BotApiDouble, presses: list[Press]) -> list[float]:
 
 
 def turn_latencies(double: BotApiDouble, turns: list[tuple[int, float]]) -> list[float]:
-    """For each turn to play a card: its start → the first edit of that person's DM after it.
+    """For each turn to play a card: its start (the press of the card before it) → the
+    first edit of that person's DM that shows their turn.
 
     Screens are rendered when their edit is sent, so that edit shows the turn: how long a
     person waits before their phone shows that it is their move.
     """
     edits: dict[int, list[float]] = {}
     for event in double.events:
-        if event.kind == "edited" and event.chat_id > 0:
+        shown = event.message.text or "" if event.message is not None else ""
+        if event.kind == "edited" and event.chat_id > 0 and "Your turn." in shown:
             edits.setdefault(event.chat_id, []).append(event.at)
     found = []
     for chat_id, began in turns:
@@ -777,6 +859,8 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 run.session = session
                 run.page_url = f"ws://127.0.0.1:{port}/app/ws"
                 run.watch_moves()
+                tally = WriteTally(lambda: run.rooms)
+                double.watchers.append(tally)
                 monitor = asyncio.create_task(run.monitor(10.0)) if not quiet else None
                 began = time.monotonic()
                 first_event = len(double.events)
@@ -788,6 +872,10 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 # Every press and message of a person is one update for the bot.
                 updates = sum(
                     e.kind in ("callback", "user_message") and e.at >= play_began
+                    for e in double.events[first_event:]
+                )
+                writes_playing = sum(
+                    e.kind in ("sent", "edited") and play_began <= e.at <= ended
                     for e in double.events[first_event:]
                 )
                 try:
@@ -844,6 +932,9 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 computer_waits=run.computer_waits,
                 storing=run.storing,
                 line=line,
+                writes=tally.kinds,
+                writes_playing=writes_playing,
+                turns=len(run.turns),
             )
     finally:
         root.removeHandler(counter)
@@ -1009,6 +1100,7 @@ def side_by_side(results: list[LoadResult]) -> str:
         ("page press → own page, p99", [cut(r.page_own, 0.99) for r in results]),
         ("page press → other page, median", [cut(r.page_others, 0.5) for r in results]),
         ("editMessageText calls", [str(r.calls["editMessageText"]) for r in results]),
+        ("writes per card", [f"{r.writes_per_card:.2f}" for r in results]),
         ("play time", [f"{r.play_seconds:.0f} s" for r in results]),
     ]
     lines = ["", f"{'':34}" + "".join(f"{n:>20}" for n in names)]

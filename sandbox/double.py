@@ -153,6 +153,8 @@ class BotApiDouble:
         self.inline_queries: dict[str, InlineRecord] = {}
         self.toasts: list[Toast] = []
         self.events: list[Event] = []
+        self.watchers: list[Callable[[Event], None]] = []
+        """Called with each event as it happens (a benchmark's tally of what was written)."""
         self.errors: list[ApiErrorRecord] = []
         self.calls: Counter[tuple[str, int | None]] = Counter()
         self._seq = itertools.count(1)
@@ -438,6 +440,8 @@ class BotApiDouble:
                 user_id=user_id,
             )
         )
+        for watch in self.watchers:
+            watch(self.events[-1])
         self._touch()
 
     def new_callback(self, user_id: int, message: StoredMessage, data: str) -> CallbackRecord:

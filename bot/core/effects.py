@@ -32,8 +32,9 @@ class Urgency(Enum):
     sends one that only another player's card mid-trick changed as IDLE instead, until the
     trick is complete)."""
     IDLE = "idle"
-    """Only another player's card in the middle of a trick: it waits until nothing else
-    does."""
+    """Only another player's card in the middle of a trick: nobody waits on it, so it is
+    not written (a table page still shows it); the reader's next screen shows it, when the
+    trick is complete or they must act."""
 
 
 @dataclass(frozen=True)

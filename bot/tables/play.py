@@ -12,7 +12,7 @@ import logging
 
 from bot.basics import Person, UserError
 from bot.core.commands import ChooseCard, Command, Deal, MakeMove, Mover, ToggleTracker
-from bot.core.effects import AnnounceHand, FinishGame, StoreDeal, StoreMove
+from bot.core.effects import AnnounceHand, FinishGame, StoreDeal, StoreMove, Urgency
 from bot.core.runner import Runner
 from bot.i18n import NOTHING, Msg, mark, msg
 from bot.tables import render
@@ -130,7 +130,15 @@ class Moves:
             else:
                 handling.promise(played)  # the toast, stored with the move
                 command = MakeMove(Move.play(seat, card), _mover(person))
-            await self.apply(table, command)
+            try:
+                await self.apply(table, command)
+            except UserError:
+                if not person.on_page:
+                    # Refused (not their turn, a card not allowed): whoever pressed is
+                    # looking at their DM, which a card mid-trick did not redraw (issue
+                    # 35, item 4): it shows the table as it is now.
+                    self.screens.show_dm(table, seat, Urgency.MOVED)
+                raise
             if choosing:
                 return msg("{count}/3 selected", count=len(table.ui.selections.get(seat, ())))
             return played

@@ -316,13 +316,18 @@ class Screens:
     def show_all(self, table: Table, moved: Collection[int] = ()) -> None:
         """Bring the table and every DM up to date; `moved`: the seats that just moved.
 
-        Who just moved sees it first, then who must act now; the others' screens change
-        only by another player's card in the middle of a trick, which can wait until
-        nothing else does (IDLE), and are brought up to date when the trick is complete.
+        Who just moved sees it first, then who must act now. With lean edits, a screen
+        nobody is waiting on is not written at all while a trick is in progress: another
+        player's card changes the others' DMs only by a card in the middle of the trick, so
+        they are brought up to date when the trick is complete (or when their reader must
+        act or presses there, whichever comes first). A DM then costs about two writes a
+        card (the mover's screen and the next player's) instead of four (issue 35, item 4);
+        a table page still shows every card, and so does the group's message.
         """
         game = table.game
         # A new deal's commitment goes to the group first, at the players' own urgency
-        # (each player's screen shows it too: README, "Fair deals").
+        # (each player's screen shows it too: README, "Fair deals"). The group's message
+        # goes at its own pace (a few seconds), its newest state drawn when sent.
         self.show_table(table, Urgency.NOW if game is not None and _fresh_deal(game) else None)
         acting = _must_look_now(game) if game is not None else set()
         settled = game is not None and _settled(game)
@@ -361,6 +366,8 @@ class Screens:
         self.pages.changed(table, seat)  # a page is told of a cancelled game too
         if message_id is None or not shows_play(table):
             return
+        if urgency is Urgency.IDLE:
+            return  # nobody waits on it: the next screen written there shows it (show_all)
         pressed_here = urgency in (Urgency.PLAYED, Urgency.MOVED)  # a press in the DM itself
         chosen = table.ui.selections.get(seat, ())
         if (

@@ -54,7 +54,7 @@ from bot.tables.seat_screen import (
     seat_screen,
 )
 from bot.telegram import callbacks as cb
-from bot.telegram.pace import EDIT, IDLE, MOVED, PLAYED, URGENT
+from bot.telegram.pace import ACTING, EDIT, IDLE, MOVED, PLAYED
 
 MAX_ROW = 7
 MARKED_ROW = 5
@@ -64,7 +64,7 @@ received): a marked label is wider than a bare card, and a phone 360 px wide cut
 they never move under a finger choosing cards."""
 
 PRIORITY: dict[Urgency, int] = {
-    Urgency.NOW: URGENT,
+    Urgency.NOW: ACTING,
     Urgency.PLAYED: PLAYED,
     Urgency.MOVED: MOVED,
     Urgency.EDIT: EDIT,

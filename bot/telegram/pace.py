@@ -13,18 +13,24 @@ import time
 from collections.abc import Hashable
 from typing import Any
 
-PLAYED, URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT, IDLE = range(8)
+ACTING, PLAYED, URGENT, POST, MOVED, DELETE, EDIT, GROUP_EDIT, IDLE = range(9)
 """Priorities in the overall pace, most urgent first.
 
+ACTING: the screen of whoever must act now (their turn, a new deal): the person the game
+waits for, who must see it at once (issue 35, item 4: when the bot has more to write than
+Telegram takes, the next player's screen goes first; at 100 tables on one account the
+movers' screens and the next players' are more than 25 writes a second).
 PLAYED: the screen of whoever just played a card (or passed, or chose the moon option):
-the one person certainly looking at it, who must see their move taken, or they tap again.
-URGENT: what a person is waiting for now: the screen of whoever must act, and a reply to
-what someone just did (`send`). POST: messages nobody waits for: announcements, results, a
-"your turn" message (`post`). MOVED: the screen of whoever just moved (their toast already
-said what happened). DELETE. EDIT: everyone else's screens. GROUP_EDIT last: the groups'
-table messages, whose readers watch rather than play. IDLE: a screen that changed in a
-way its reader need not see at once (another player's card in the middle of a trick): it
-goes only when nothing else waits, and is promoted to EDIT when the trick is complete.
+the one person certainly looking at it, who must see their move taken, or they tap again;
+their toast has already said "Played Q♠", so it goes second, and while it waits a newer
+state of the same screen (their next turn) replaces it.
+URGENT: what a person is waiting for now: a reply to what someone just did (`send`).
+POST: messages nobody waits for: announcements, results, a "your turn" message (`post`).
+MOVED: the screen of whoever pressed there (their toast already said what happened).
+DELETE. EDIT: everyone else's screens. GROUP_EDIT: the groups' table messages, whose
+readers watch rather than play. IDLE: what goes only when nothing else waits (the tables
+no longer write a DM that only another player's card mid-trick changed:
+`bot.tables.screens.Screens.show_all`).
 """
 
 URGENT_BURST = 2

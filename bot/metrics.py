@@ -53,6 +53,7 @@ ROLES = ("single", "standby", "leader", "lost")
 """What a process is (`bot.telegram.health.ROLE`): each is a series, 1 for the one it is."""
 
 PRIORITIES: dict[int, str] = {
+    pace.ACTING: "acting",
     pace.PLAYED: "played",
     pace.URGENT: "urgent",
     pace.POST: "post",
@@ -255,7 +256,7 @@ class Metrics:
             "hearts_screen_seconds",
             "A message's new state, from when it was first asked for until the edit showing "
             "it went through, by chat (dm, group) and priority (played: the presser's own "
-            "screen; urgent: whoever must act next)",
+            "screen; acting: whoever must act next)",
             [*a, "chat", "priority"],
             buckets=QUICK,
             registry=r,

@@ -238,14 +238,14 @@ async def test_a_game_moves_the_numbers_as_it_goes(tmp_path: Path) -> None:
             assert value(after, "hearts_outbox_pending", kind="posts") == 0
 
             # Each screen shown, timed from its first waiting state: the presser's own DM
-            # (played), the DM of whoever must act (urgent), the group's table.
+            # (played), the DM of whoever must act (acting), the group's table.
             screens = {
                 (dict(ls)["chat"], dict(ls)["priority"]): v
                 for (n, ls), v in after.items()
                 if n == "hearts_screen_seconds_count"
             }
             assert screens.get(("dm", "played"), 0) > 0, screens
-            assert screens.get(("dm", "urgent"), 0) > 0, screens
+            assert screens.get(("dm", "acting"), 0) > 0, screens
             assert sum(v for (chat, _), v in screens.items() if chat == "group") > 0, screens
             assert sum(screens.values()) <= double.call_count("editMessageText")
 

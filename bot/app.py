@@ -224,10 +224,14 @@ async def polling(
 async def _post_init(app: HeartsApp) -> None:
     settings, tuning = app.bot_data.settings, app.bot_data.tuning
     assert settings is not None
-    storage = await open_storage(settings.database, synchronous=settings.database_synchronous)
+    storage = await open_storage(
+        settings.database, synchronous=settings.database_synchronous, account=settings.account
+    )
     assert isinstance(app, HeartsBot)
     app.storage = storage
     me = await app.bot.get_me()
+    # Other accounts on the same database name this one by its @username.
+    await storage.accounts.introduce(me.username or "")
     outbox = Outbox(
         app.bot,
         group_interval=tuning.group_edit_interval,
@@ -272,6 +276,7 @@ async def _post_init(app: HeartsApp) -> None:
         webapp_url=settings.webapp_url,
         lean_edits=tuning.lean_edits,
     )
+    languages = await Languages.load(storage.people)
     rooms = open_rooms(
         storage,
         outbox,
@@ -281,7 +286,7 @@ async def _post_init(app: HeartsApp) -> None:
         is_member,
         member_status,
         tuning.clock or system_clock,
-        await Languages.load(storage.people),
+        languages,
     )
     app.rooms = rooms
     add_handlers(app, wire_handlers(rooms))
@@ -296,7 +301,7 @@ async def _post_init(app: HeartsApp) -> None:
     await rooms.resume()
     # Presses whose moves the process before this one stored but never answered.
     await answer_pending(app.bot, storage.ledger)
-    log.info("bot @%s ready", me.username)
+    log.info("bot @%s (bot account %s) ready", me.username, settings.account)
 
 
 async def set_commands(app: HeartsApp) -> None:

@@ -13,12 +13,16 @@ from . import handling
 from .database import Database, Dialect, Upsert
 from .schema import handled_updates
 
-_PRUNE = handled_updates.delete().where(handled_updates.c.update_id < bindparam("below"))
+_PRUNE = handled_updates.delete().where(
+    handled_updates.c.account == bindparam("account"),
+    handled_updates.c.update_id < bindparam("below"),
+)
 ASKED_AT_ONCE = 500
 """At most this many updates in one query (well under both databases' limits on a
 statement's parameters)."""
 _HANDLED_AMONG = select(handled_updates.c.update_id).where(
-    handled_updates.c.update_id.in_(bindparam("ids", expanding=True))
+    handled_updates.c.account == bindparam("account"),
+    handled_updates.c.update_id.in_(bindparam("ids", expanding=True)),
 )
 
 
@@ -32,6 +36,7 @@ def handled_statement(dialect: Dialect) -> Any:
         Database(dialect, "", ())
         .insert(handled_updates)
         .values(
+            account=bindparam("account"),
             update_id=bindparam("update_id"),
             handled_at=bindparam("handled_at"),
             callback_id=bindparam("callback_id"),
@@ -46,6 +51,7 @@ _HANDLED: Final = Upsert(handled_statement)
 
 def handled_row(update: handling.Handling, now: int) -> dict[str, Any]:
     return {
+        "account": update.account,
         "update_id": update.update_id,
         "handled_at": now,
         "callback_id": update.callback_id,
@@ -62,14 +68,16 @@ def handled(db: Connection, database: Database, update: handling.Handling, now: 
     """Record `update` as handled, in the caller's transaction (the one storing its move)."""
     _HANDLED.execute(db, handled_row(update, now))
     if prunes(update):  # now and then, the ids that can no longer come back go
-        db.execute(_PRUNE, {"below": update.update_id - handling.KEEP})
+        db.execute(_PRUNE, {"account": update.account, "below": update.update_id - handling.KEEP})
 
 
 class Ledger:
-    """The updates handled, here or by a process before, and the presses answered."""
+    """The updates handled, here or by a process before, and the presses answered: this
+    bot account's (another account's update 17 is another update)."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, account: int = 0) -> None:
         self._db = database
+        self.account = account
         self._asked: list[tuple[int, asyncio.Future[bool]]] = []
         self._asking: asyncio.Task[None] | None = None
 
@@ -91,7 +99,9 @@ class Ledger:
         while self._asked:
             asked, self._asked = self._asked[:ASKED_AT_ONCE], self._asked[ASKED_AT_ONCE:]
             try:
-                rows = await self._db.read(_HANDLED_AMONG, {"ids": [u for u, _ in asked]})
+                rows = await self._db.read(
+                    _HANDLED_AMONG, {"account": self.account, "ids": [u for u, _ in asked]}
+                )
             except Exception as error:  # each asker hears it (a StorageError, usually)
                 for _, answer in asked:
                     if not answer.done():
@@ -112,7 +122,10 @@ class Ledger:
         async with self._db.write() as db:
             await db.execute(
                 handled_updates.update()
-                .where(handled_updates.c.update_id == update_id)
+                .where(
+                    handled_updates.c.account == self.account,
+                    handled_updates.c.update_id == update_id,
+                )
                 .values(answered_at=_now_ms())
             )
 
@@ -122,7 +135,12 @@ class Ledger:
         h = handled_updates.c
         rows = await self._db.read(
             select(h.update_id, h.callback_id, h.answer, h.handled_at)
-            .where(h.callback_id.is_not(None), h.answered_at.is_(None), h.handled_at >= since_ms)
+            .where(
+                h.account == self.account,
+                h.callback_id.is_not(None),
+                h.answered_at.is_(None),
+                h.handled_at >= since_ms,
+            )
             .order_by(h.handled_at, h.update_id)
         )
         return [handling.Unanswered(int(u), str(c), a, int(t)) for u, c, a, t in rows]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .accounts import Accounts
 from .database import Database, Dialect, Synchronous
 from .journal import Journal
 from .ledger import Ledger
@@ -18,22 +19,37 @@ class Storage:
 
     ``games`` (the game journal), ``people`` (users, chats, languages), ``standings``
     (scores and ratings), ``tournaments``, ``ledger`` (handled updates) and
-    ``maintenance`` (backup, replay proofs). Every write is committed (durable) before
-    its coroutine returns. Open with `storage.open_storage`.
+    ``maintenance`` (backup, replay proofs), ``accounts`` (which bot account serves
+    which group). Every write is committed (durable) before its coroutine returns. Open
+    with `storage.open_storage`.
+
+    ``account`` is the bot account this process serves (its Telegram id; 0 for tools and
+    tests that serve none): the games, tournaments and handled updates it writes are its
+    own, and it resumes only those; people, standings, ratings and languages are shared.
     """
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, account: int = 0) -> None:
         self.database = database
-        self.games = Journal(database)
+        self.account = account
+        self.games = Journal(database, account)
         self.people = People(database)
         self.standings = Standings(database)
-        self.tournaments = Tournaments(database)
-        self.ledger = Ledger(database)
+        self.tournaments = Tournaments(database, account)
+        self.ledger = Ledger(database, account)
+        self.accounts = Accounts(database, account)
         self.maintenance = Maintenance(database, self.games)
 
     @classmethod
-    async def open(cls, where: str | Path, *, synchronous: Synchronous = "NORMAL") -> Storage:
-        return cls(await Database.open(where, synchronous=synchronous))
+    async def open(
+        cls, where: str | Path, *, synchronous: Synchronous = "NORMAL", account: int = 0
+    ) -> Storage:
+        storage = cls(await Database.open(where, synchronous=synchronous), account)
+        try:
+            await storage.accounts.claim_unowned()
+        except BaseException:
+            await storage.close()
+            raise
+        return storage
 
     @property
     def path(self) -> str:

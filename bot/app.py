@@ -41,6 +41,7 @@ from bot.telegram.once import ExactlyOnce, HeartsApplication, answer_pending
 from bot.telegram.outbox import Outbox
 from bot.telegram.poller import ConfirmingUpdater
 from bot.telegram.request import AiohttpRequest
+from bot.telegram.served import ServedGroups
 from bot.timers import system_clock
 from storage import Storage, open_storage
 
@@ -289,6 +290,9 @@ async def _post_init(app: HeartsApp) -> None:
         languages,
     )
     app.rooms = rooms
+    # First of all: a group another bot account serves gets one sentence, then silence.
+    served = ServedGroups(storage.accounts, languages, outbox)
+    app.add_handler(TypeHandler(Update, served.gate), group=-2)
     add_handlers(app, wire_handlers(rooms))
     if settings.webapp_url is not None:
         server = rooms.page_server(settings)

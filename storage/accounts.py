@@ -23,7 +23,15 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from .database import Database
-from .schema import accounts, games, handled_updates, served_chats, served_chats_told, tournaments
+from .schema import (
+    accounts,
+    games,
+    handled_updates,
+    open_dms,
+    served_chats,
+    served_chats_told,
+    tournaments,
+)
 
 UNCLAIMED = 0
 """The ``account`` of a row written before accounts: claimed by the first account."""
@@ -74,7 +82,7 @@ class Accounts:
                     games.update().where(games.c.account == UNCLAIMED).values(account=self.account)
                 )
             ).rowcount
-            for table in (tournaments, handled_updates):
+            for table in (tournaments, handled_updates, open_dms):
                 await db.execute(
                     table.update().where(table.c.account == UNCLAIMED).values(account=self.account)
                 )

@@ -12,7 +12,7 @@ from sqlalchemy import Table, select
 from .database import Database
 from .journal import dumps
 from .models import ChatSettings, LanguageChoices, User
-from .schema import chat_languages, chats, person_languages, users
+from .schema import chat_languages, chats, open_dms, person_languages, users
 
 
 def _now_ms() -> int:
@@ -20,10 +20,12 @@ def _now_ms() -> int:
 
 
 class People:
-    """Users, their DMs and languages; chats' settings and languages."""
+    """Users, their DMs and languages; chats' settings and languages. Shared by every
+    bot account, but whether a person opened a DM is each account's (``account``)."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, account: int = 0) -> None:
         self._db = database
+        self.account = account
 
     async def _upsert(self, table: Table, key: str, row: dict[str, Any]) -> None:
         """Insert `row`, or update the row with its `key` to its other values."""
@@ -117,21 +119,23 @@ class People:
 
     async def get_user(self, user_id: int) -> User | None:
         u = users.c
-        rows = await self._db.read(
-            select(u.display_name, u.username, u.dm_open).where(u.user_id == user_id)
-        )
+        rows = await self._db.read(select(u.display_name, u.username).where(u.user_id == user_id))
         if not rows:
             return None
-        name, username, dm = rows[0]
-        return User(user_id, name, username, bool(dm))
+        name, username = rows[0]
+        return User(user_id, name, username, await self.dm_open(user_id))
 
     async def set_dm_open(self, user_id: int, dm_open: bool) -> None:
+        """Whether this account may write to the user privately (``open_dms``; the user's
+        row says it too, as the last any account learned)."""
         # A user we never saw gets a placeholder name until upsert_user names them.
         insert = self._db.insert(users)
         statement = insert.on_conflict_do_update(
             index_elements=[users.c.user_id],
             set_={"dm_open": insert.excluded.dm_open, "updated_at": insert.excluded.updated_at},
         )
+        now = _now_ms()
+        key = (open_dms.c.account == self.account) & (open_dms.c.user_id == user_id)
         async with self._db.write() as db:
             await db.execute(
                 statement,
@@ -139,11 +143,22 @@ class People:
                     "user_id": user_id,
                     "display_name": str(user_id),
                     "dm_open": int(dm_open),
-                    "updated_at": _now_ms(),
+                    "updated_at": now,
                 },
             )
+            if dm_open:
+                await db.execute(
+                    self._db.insert(open_dms).on_conflict_do_nothing(),
+                    {"account": self.account, "user_id": user_id, "opened_at": now},
+                )
+            else:
+                await db.execute(open_dms.delete().where(key))
 
     async def dm_open(self, user_id: int) -> bool:
-        """Whether the bot may write to the user privately (False if unknown)."""
-        rows = await self._db.read(select(users.c.dm_open).where(users.c.user_id == user_id))
-        return bool(rows and rows[0][0])
+        """Whether this bot account may write to the user privately (False if unknown)."""
+        rows = await self._db.read(
+            select(open_dms.c.user_id).where(
+                open_dms.c.account == self.account, open_dms.c.user_id == user_id
+            )
+        )
+        return bool(rows)

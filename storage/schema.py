@@ -587,6 +587,19 @@ served_chats: Final = Table(
 """Which bot account serves a group: claimed by the first account that is used there (a
 group's games from before accounts: by the account that claimed them)."""
 
+open_dms: Final = Table(
+    "open_dms",
+    metadata,
+    Column("account", INT, nullable=False),
+    Column("user_id", INT, nullable=False),
+    Column("opened_at", INT, nullable=False),
+    PrimaryKeyConstraint("account", "user_id"),
+    sqlite_with_rowid=False,
+)
+"""The people who opened a private chat with each bot account (a bot may write first only
+to them): per account, as a DM opened with one bot is closed to another. It supersedes
+``users.dm_open``, copied here by revision 13 for the first account."""
+
 served_chats_told: Final = Table(
     "served_chats_told",
     metadata,
@@ -648,6 +661,7 @@ __all__ = [
     "handled_updates",
     "metadata",
     "moves",
+    "open_dms",
     "person_languages",
     "rated_games",
     "rating_changes",

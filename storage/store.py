@@ -32,7 +32,7 @@ class Storage:
         self.database = database
         self.account = account
         self.games = Journal(database, account)
-        self.people = People(database)
+        self.people = People(database, account)
         self.standings = Standings(database)
         self.tournaments = Tournaments(database, account)
         self.ledger = Ledger(database, account)

@@ -139,7 +139,7 @@ def legacy_sqlite(path: Path, version: int) -> None:
 
 def back_before_revision_13(db: sqlite3.Connection) -> None:
     """Undo revision 13 (bot accounts) by hand, as version 10 left the tables."""
-    for table in ("accounts", "served_chats", "served_chats_told"):
+    for table in ("accounts", "open_dms", "served_chats", "served_chats_told"):
         db.execute(f"DROP TABLE {table}")
     db.execute("DROP INDEX games_open_by_account")
     for table in ("games", "tournaments"):

@@ -216,3 +216,24 @@ async def test_each_account_has_its_own_leader_lock(postgres: PostgresServer) ->
         standby.cancel()
         await lead_a.release()
         await lead_b.release()
+
+
+async def test_a_dm_opened_with_one_account_is_not_open_to_another(address: str) -> None:
+    before = await opened(address, 0)
+    try:
+        await before.people.upsert_user(7, "Sofía", None)
+        await before.people.set_dm_open(7, True)  # before accounts
+    finally:
+        await before.close()
+    a, b = await opened(address, A), await opened(address, B)
+    try:
+        assert await a.people.dm_open(7)  # the first account's, claimed
+        assert not await b.people.dm_open(7)
+        await b.people.set_dm_open(7, True)
+        await a.people.set_dm_open(7, False)  # Sofía blocked A: B may still write
+        assert not await a.people.dm_open(7) and await b.people.dm_open(7)
+        user = await b.people.get_user(7)
+        assert user is not None and user.dm_open and user.display_name == "Sofía"
+    finally:
+        await a.close()
+        await b.close()

@@ -137,7 +137,7 @@ async def test_a_newer_database_from_before_alembic_is_refused(postgres: Postgre
 
 async def undo_revision_13(connection: asyncpg.Connection) -> None:
     """Bot accounts' tables, columns and the handled updates' key, undone by hand."""
-    for table in ("accounts", "served_chats", "served_chats_told"):
+    for table in ("accounts", "open_dms", "served_chats", "served_chats_told"):
         await connection.execute(f"DROP TABLE {table}")
     await connection.execute("DROP INDEX games_open_by_account")
     for table in ("games", "tournaments"):

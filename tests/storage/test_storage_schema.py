@@ -76,7 +76,7 @@ ADDED_COLUMNS = {
 """The columns the revisions after 10 add at the end of a table: 11 the games'
 ``deal_key`` (verifiable deals), 13 the bot ``account`` of games, tournaments and handled
 updates (which 13 keys by account and update)."""
-ADDED_TABLES = ("accounts", "served_chats", "served_chats_told")
+ADDED_TABLES = ("accounts", "open_dms", "served_chats", "served_chats_told")
 ADDED_INDEX = "games_open_by_account"
 
 

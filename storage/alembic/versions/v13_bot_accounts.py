@@ -9,6 +9,8 @@ account serves which group.
   PostgreSQL changes its key in place). Its rows from before are claimed the same way.
 - ``accounts`` (each account's @username as it last started), ``served_chats`` (which
   account serves a group) and ``served_chats_told`` (another account said so there, once).
+- ``open_dms``: who opened a private chat with which account (a DM opened with one bot is
+  closed to another), filled from ``users.dm_open`` for the first account.
 
 Revision ID: 13
 Revises: 12
@@ -99,6 +101,19 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("chat_id", name="served_chats_pkey"),
     )
     op.create_table(
+        "open_dms",
+        sa.Column("account", INT, nullable=False),
+        sa.Column("user_id", INT, nullable=False),
+        sa.Column("opened_at", INT, nullable=False),
+        sa.PrimaryKeyConstraint("account", "user_id", name="open_dms_pkey"),
+        sqlite_with_rowid=False,
+    )
+    # The DMs opened before accounts: the first account's (claimed from account 0).
+    op.execute(
+        "INSERT INTO open_dms (account, user_id, opened_at)"
+        " SELECT 0, user_id, updated_at FROM users WHERE dm_open = 1"
+    )
+    op.create_table(
         "served_chats_told",
         sa.Column("chat_id", INT, nullable=False),
         sa.Column("account", INT, nullable=False),
@@ -110,6 +125,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("served_chats_told")
+    op.drop_table("open_dms")
     op.drop_table("served_chats")
     op.drop_table("accounts")
     # Only one account's updates fit the old key: the others' go.

@@ -44,6 +44,7 @@ from bot.telegram.request import AiohttpRequest
 from bot.telegram.served import ServedGroups
 from bot.timers import system_clock
 from storage import Storage, open_storage
+from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +123,8 @@ class HeartsBot(HeartsApplication):
     rooms: Rooms | None = None
     live_server: LiveServer | None = None
     """The table page's server, when ``WEBAPP_URL`` is set (`bot.live.server`)."""
+    shared_languages: asyncio.Task[None] | None = None
+    """On PostgreSQL: other bot accounts' language choices, read now and then."""
 
 
 def rooms_of(app: Application) -> Rooms | None:  # type: ignore[type-arg]
@@ -290,6 +293,8 @@ async def _post_init(app: HeartsApp) -> None:
         languages,
     )
     app.rooms = rooms
+    if settings.database_url is not None:  # other accounts may share the database
+        app.shared_languages = asyncio.create_task(_read_languages(languages))
     # First of all: a group another bot account serves gets one sentence, then silence.
     served = ServedGroups(storage.accounts, languages, outbox)
     app.add_handler(TypeHandler(Update, served.gate), group=-2)
@@ -328,6 +333,19 @@ async def set_commands(app: HeartsApp) -> None:
     await asyncio.gather(*requests)
 
 
+LANGUAGES_READ_EVERY_S = 10.0
+"""How often a bot on PostgreSQL reads the language choices other accounts stored."""
+
+
+async def _read_languages(languages: Languages) -> None:
+    while True:
+        await asyncio.sleep(LANGUAGES_READ_EVERY_S)
+        try:
+            await languages.refresh()
+        except StorageError as error:
+            log.warning("other accounts' language choices cannot be read: %s", error)
+
+
 async def _post_stop(app: HeartsApp) -> None:
     """Updates have stopped: send what is still pending while the bot can still send.
 
@@ -352,6 +370,8 @@ async def _stop_pages(app: HeartsApp) -> None:
 
 async def _post_shutdown(app: HeartsApp) -> None:
     await _stop_pages(app)
+    if isinstance(app, HeartsBot) and app.shared_languages is not None:
+        app.shared_languages.cancel()
     rooms = rooms_of(app)
     if rooms is not None:
         await rooms.close()

@@ -86,6 +86,23 @@ class People:
                 choices.chat_first[chat_id] = first
         return choices
 
+    async def language_changes(
+        self, since_ms: int
+    ) -> tuple[list[tuple[int, str, str]], list[tuple[int, str, str]]]:
+        """The language rows stored at or after `since_ms` (by any bot account): each
+        person's (id, chosen, app) and each chat's (id, chosen, first); '' for none."""
+        p, c = person_languages.c, chat_languages.c
+        people = await self._db.read(
+            select(p.user_id, p.chosen, p.app).where(p.updated_at >= since_ms)
+        )
+        groups = await self._db.read(
+            select(c.chat_id, c.chosen, c.first).where(c.updated_at >= since_ms)
+        )
+        return (
+            [(int(i), str(a), str(b)) for i, a, b in people],
+            [(int(i), str(a), str(b)) for i, a, b in groups],
+        )
+
     async def save_person_language(self, user_id: int, *, chosen: str, app: str) -> None:
         """A person's own choice ('' for none) and their Telegram app's language."""
         await self._upsert(

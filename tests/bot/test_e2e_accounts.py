@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
 
 import asyncpg
 from bot_harness import FAST, play_turn, rooms_of, seat_everyone, start_with_computers
@@ -193,3 +194,27 @@ def test_the_serving_bot_is_named_in_every_shipped_language() -> None:
         said, other = say(tr, named, HTML), say(tr, unnamed, HTML)
         assert "@hearts_a_bot" in said and "{" not in other, language
         assert (said == english) == (language == ENGLISH), language
+
+
+async def test_a_language_chosen_through_one_account_reaches_the_other(tmp_path: Path) -> None:
+    """Languages are shared: each account keeps them in memory, and reads the others'
+    changes now and then (`Languages.refresh`; every 10 s on PostgreSQL)."""
+    from bot.languages import Languages
+
+    where = tmp_path / "hearts.db"
+    a, b = await open_storage(where, account=A), await open_storage(where, account=B)
+    try:
+        lang_a, lang_b = await Languages.load(a.people), await Languages.load(b.people)
+        await lang_a.choose_for_person(7, "ru")
+        await lang_a.seen(8, "fa")
+        await lang_a.choose_for_chat(-5, "hi")
+        assert (lang_b.of_person(7), lang_b.of_person(8), lang_b.of_chat(-5)) == ("en",) * 3
+        assert await lang_b.refresh() == 3
+        assert (lang_b.of_person(7), lang_b.of_person(8), lang_b.of_chat(-5)) == ("ru", "fa", "hi")
+        await lang_a.choose_for_person(7, None)  # back to the app's language: English
+        await lang_a.seen(8, "en")
+        await lang_b.refresh()
+        assert (lang_b.of_person(7), lang_b.of_person(8)) == ("en", "en")
+    finally:
+        await a.close()
+        await b.close()

@@ -40,17 +40,21 @@ def _put(choices: dict[int, str], key: int, value: str) -> None:
 
 
 class Languages:
-    def __init__(self, people: People, choices: LanguageChoices | None = None) -> None:
+    def __init__(
+        self,
+        people: People,
+        choices: LanguageChoices | None = None,
+        read_at: int | None = None,
+    ) -> None:
+        """`read_at`: when `choices` were read (milliseconds since 1970; now if None)."""
         self.people = people
         self.choices = choices or LanguageChoices()
-        self._read_at = _now_ms()
+        self._read_at = _now_ms() if read_at is None else read_at
 
     @classmethod
     async def load(cls, people: People) -> Languages:
         read_at = _now_ms()
-        languages = cls(people, await people.language_choices())
-        languages._read_at = read_at
-        return languages
+        return cls(people, await people.language_choices(), read_at)
 
     async def refresh(self) -> int:
         """Take in the choices stored since the last read (by another bot account on the

@@ -99,6 +99,13 @@ class Leadership:
         except CONNECT_ERRORS as error:
             raise unreachable(url, error) from None
         try:
+            # The lock of the versions before accounts (one key for every process), held
+            # shared: an older process, which takes it alone, waits while a newer one
+            # serves, and a newer one waits while an older one still leads.
+            if not await connection.fetchval("SELECT pg_try_advisory_lock_shared($1)", LEADER_LOCK):
+                if waiting is not None:
+                    waiting(await older_holder_on(connection))
+                await connection.execute("SELECT pg_advisory_lock_shared($1)", LEADER_LOCK)
             key = lock_key(account)
             if not await connection.fetchval(
                 "SELECT pg_try_advisory_lock($1, $2)", LEADER_LOCK, key
@@ -138,6 +145,17 @@ async def holder_on(connection: asyncpg.Connection, account: int = 0) -> str | N
         lock_key(account) & 0xFFFF_FFFF,
     )
     return str(name) if name is not None else None
+
+
+async def older_holder_on(connection: asyncpg.Connection) -> str | None:
+    """The name of a process of a version before accounts that leads, if one does."""
+    name = await connection.fetchval(
+        "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+        " WHERE l.locktype = 'advisory' AND l.granted AND l.mode = 'ExclusiveLock'"
+        " AND l.objsubid = 1 AND l.classid::text::bigint = 0 AND l.objid::text::bigint = $1",
+        LEADER_LOCK,
+    )
+    return f"{name} (an older version)" if name is not None else None
 
 
 async def leader(url: str, account: int = 0) -> str | None:

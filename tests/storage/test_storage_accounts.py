@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from conftest import migrated_database
 from storage_testkit import play_stored, random_move, seats_for
 
 from engine import Game, Rules
@@ -26,7 +25,7 @@ A, B = 7_000_000_001, 8_123_456_789  # two bots' Telegram ids (B's is past 2³²
 async def address(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
     if request.param == "postgresql":
         server: PostgresServer = request.getfixturevalue("postgres")
-        yield await migrated_database(server)
+        yield await server.database()
     else:
         yield str(tmp_path / "hearts.db")
 
@@ -197,7 +196,7 @@ async def test_each_account_has_its_own_leader_lock(postgres: PostgresServer) ->
 
     assert len({lock_key(a) for a in (A, B, A + 1, B + 1, 0)}) == 5
     assert all(-(2**31) <= lock_key(a) < 2**31 for a in (A, B, 2**63 - 1))
-    url = await migrated_database(postgres)
+    url = await postgres.database()
     lead_a = await Leadership.wait(url, "bot-a-1", account=A)
     lead_b = await asyncio.wait_for(Leadership.wait(url, "bot-b-1", account=B), 5)
     told: list[str | None] = []
@@ -237,3 +236,34 @@ async def test_a_dm_opened_with_one_account_is_not_open_to_another(address: str)
     finally:
         await a.close()
         await b.close()
+
+
+async def test_a_process_of_the_version_before_accounts_never_leads_beside_a_newer_one(
+    postgres: PostgresServer,
+) -> None:
+    """The older versions took one lock for every process (`LEADER_LOCK` alone); a newer
+    process holds it shared while it waits or leads: during an upgrade an older leader
+    keeps the newer ones waiting, and a newer leader keeps an older one waiting."""
+    import asyncpg
+
+    from storage.postgres import LEADER_LOCK, Leadership
+
+    url = await postgres.database()
+    older = await asyncpg.connect(url, server_settings={"application_name": "hearts-old"})
+    try:
+        assert await older.fetchval("SELECT pg_try_advisory_lock($1)", LEADER_LOCK)
+        told: list[str | None] = []
+        newer = asyncio.create_task(Leadership.wait(url, "hearts-new", told.append, account=A))
+        await asyncio.sleep(1.0)
+        assert not newer.done() and told == ["hearts-old (an older version)"]
+        await older.execute("SELECT pg_advisory_unlock($1)", LEADER_LOCK)
+        leading = await asyncio.wait_for(newer, 5)
+        try:  # and now an older process cannot lead
+            assert not await older.fetchval("SELECT pg_try_advisory_lock($1)", LEADER_LOCK)
+            other = await asyncio.wait_for(Leadership.wait(url, "hearts-b", account=B), 5)
+            await other.release()  # newer processes of other accounts lead beside it
+        finally:
+            await leading.release()
+        assert await older.fetchval("SELECT pg_try_advisory_lock($1)", LEADER_LOCK)
+    finally:
+        await older.close()

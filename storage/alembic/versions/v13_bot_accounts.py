@@ -13,7 +13,7 @@ account serves which group.
   closed to another), filled from ``users.dm_open`` for the first account.
 
 Revision ID: 13
-Revises: 12
+Revises: 11 here; 12 (the daily deal's, on another branch) once both are merged
 Create Date: 2026-11-28
 """
 
@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "13"
-down_revision: str | Sequence[str] | None = "11"
+down_revision: str | Sequence[str] | None = "11"  # "12" when merged after the daily deal
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -62,6 +62,7 @@ async def check_bot_api(settings: Settings, get_me: GetMe | None = None) -> Chec
     if settings.bot_token is None:
         return Check("bot_api", False, "BOT_TOKEN is not set")
     where = settings.telegram_api_base_url
+    account = f"bot account {settings.account}"  # the token's prefix: never the secret
     try:
         if get_me is not None:
             me = await get_me()
@@ -69,13 +70,13 @@ async def check_bot_api(settings: Settings, get_me: GetMe | None = None) -> Chec
             async with make_bot(settings) as bot:
                 me = await bot.get_me()
     except InvalidToken:
-        return Check("bot_api", False, f"{where} rejected BOT_TOKEN; check it with @BotFather")
+        return Check(
+            "bot_api", False, f"{where} rejected BOT_TOKEN ({account}); check it with @BotFather"
+        )
     except (TelegramError, OSError) as exc:
-        detail = redactor.redact(f"{where} cannot be reached ({exc})")
+        detail = redactor.redact(f"{where} cannot be reached by {account} ({exc})")
         return Check("bot_api", False, detail)
-    return Check(
-        "bot_api", True, f"{where} answers getMe as @{me.username} (bot account {settings.account})"
-    )
+    return Check("bot_api", True, f"{where} answers getMe as @{me.username} ({account})")
 
 
 async def run_checks(settings: Settings, get_me: GetMe | None = None) -> list[Check]:

@@ -71,6 +71,7 @@ def test_check_fails_on_a_rejected_token(
     assert main(["check"]) == 1
     captured = capsys.readouterr()
     assert "FAIL bot_api:" in captured.out and "rejected BOT_TOKEN" in captured.out
+    assert "(bot account 987654321)" in captured.out  # which bot, never its secret
     assert other.split(":")[1] not in captured.out + captured.err
 
 

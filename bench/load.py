@@ -765,7 +765,7 @@ def main() -> None:
         type=int,
         default=1,
         help="bot accounts on one PostgreSQL database (a server started here), --tables "
-        "tables each: shown beside --tables tables on one account, on the same database",
+        "tables each: shown beside --tables tables on one account (the same server)",
     )
     parser.add_argument(
         "--database",

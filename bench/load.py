@@ -48,6 +48,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -64,9 +65,11 @@ from bot.tables.thinker import LineFigures
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits
 from sandbox.people import Group, NotAnswered, SandboxUser
+from sandbox.postgres_server import PostgresServer
 from sandbox.testing import running_double
 from sandbox.views import CallbackRecord, Event
 from sandbox.webapp import init_data
+from storage import is_postgres
 from storage.models import ChatSettings
 
 CARRIED_P95 = 2.0
@@ -101,6 +104,9 @@ class LoadConfig:
     """The bot's worker processes for the computers and the coach (`Tuning.thinker_workers`)."""
     computer_delay: float = 1.0
     """Seconds a computer waits before it moves (`Tuning.computer_delay`: production's)."""
+    bots: int = 1
+    """Bot accounts sharing the tables (each its own double, its own limits; several
+    share one PostgreSQL database)."""
 
 
 def page_command(data: str) -> dict[str, object]:
@@ -827,8 +833,25 @@ def page_latencies(
     return found
 
 
-async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) -> LoadResult:
-    """Run the load and measure it; nothing is asserted here."""
+BOT_TOKENS = tuple(f"70000000{n:02d}:AAload-test-token-of-bot-{n:02d}" for n in range(1, 10))
+"""The test tokens of the bot accounts a run uses (`LoadConfig.bots`)."""
+
+
+@dataclass
+class _Account:
+    """One bot account of a run: its double, its bot, and the tables it carries."""
+
+    double: BotApiDouble
+    run: LoadRun
+    first_event: int = 0
+    tally: WriteTally | None = None
+
+
+async def run_load(config: LoadConfig, database: Path | str, *, quiet: bool = True) -> LoadResult:
+    """Run the load and measure it; nothing is asserted here. `database` is a SQLite file
+    or a ``postgresql://`` URL (needed for several bot accounts: `LoadConfig.bots`)."""
+    if config.bots > 1 and not is_postgres(database):
+        raise ValueError("several bot accounts share a PostgreSQL database, not SQLite")
     counter = LogCounter()
     root = logging.getLogger()
     old_level = root.level
@@ -837,85 +860,116 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
     logging.getLogger("httpx").setLevel(logging.WARNING)
     start_rss = _rss_mb()
     try:
-        async with running_double(RateLimits(), callback_timeout=15.0) as double:
-            port = free_port()
-            settings = Settings(
-                bot_token=double.token,
-                telegram_api_base_url=double.base_url,
-                telegram_api_file_url=double.base_file_url,
-                database_path=database,
-                webapp_url=f"http://127.0.0.1:{port}/app/" if config.pages else None,
-                webapp_port=port,
-            )
-            tuning = Tuning(
-                lean_edits=config.lean,
-                thinker_workers=config.workers,
-                computer_delay=config.computer_delay,
-            )
-            app = build_application(settings, tuning)
+        async with AsyncExitStack() as stack:
             pages = aiohttp.TCPConnector(limit=0)  # 200 pages at once, not aiohttp's 100
-            async with polling(app), aiohttp.ClientSession(connector=pages) as session:
+            session = await stack.enter_async_context(aiohttp.ClientSession(connector=pages))
+            accounts: list[_Account] = []
+            for number in range(config.bots):
+                double = await stack.enter_async_context(
+                    running_double(
+                        RateLimits(),
+                        callback_timeout=15.0,
+                        token=BOT_TOKENS[number],
+                        bot_username=f"hearts_load{number + 1}_bot",
+                        ids_from=number * 1_000_000,
+                    )
+                )
+                port = free_port()
+                postgres = is_postgres(database)
+                settings = Settings(
+                    bot_token=double.token,
+                    telegram_api_base_url=double.base_url,
+                    telegram_api_file_url=double.base_file_url,
+                    database_url=str(database) if postgres else None,
+                    database_path=Path("data/hearts.sqlite3") if postgres else Path(database),
+                    webapp_url=f"http://127.0.0.1:{port}/app/" if config.pages else None,
+                    webapp_port=port,
+                )
+                app = build_application(
+                    settings,
+                    Tuning(
+                        lean_edits=config.lean,
+                        thinker_workers=config.workers,
+                        computer_delay=config.computer_delay,
+                    ),
+                )
+                await stack.enter_async_context(polling(app))
                 run = LoadRun(config, double, app)
                 run.session = session
                 run.page_url = f"ws://127.0.0.1:{port}/app/ws"
                 run.watch_moves()
-                tally = WriteTally(lambda: run.rooms)
+                tally = WriteTally(lambda run=run: run.rooms)  # type: ignore[misc]
                 double.watchers.append(tally)
-                monitor = asyncio.create_task(run.monitor(10.0)) if not quiet else None
-                began = time.monotonic()
-                first_event = len(double.events)
-                done = await asyncio.gather(*(run.run_table(n) for n in range(config.tables)))
-                ended = time.monotonic()
-                setup_seconds = max(run.seated_at, default=ended) - began
-                play_began = min(run.seated_at, default=ended)
-                play_seconds = ended - play_began
-                # Every press and message of a person is one update for the bot.
-                updates = sum(
-                    e.kind in ("callback", "user_message") and e.at >= play_began
-                    for e in double.events[first_event:]
-                )
-                writes_playing = sum(
-                    e.kind in ("sent", "edited") and play_began <= e.at <= ended
-                    for e in double.events[first_event:]
-                )
+                accounts.append(_Account(double, run, len(double.events), tally))
+            runs = [a.run for a in accounts]
+            monitor = asyncio.create_task(runs[0].monitor(10.0)) if not quiet else None
+            began = time.monotonic()
+            # The tables are dealt to the accounts in turn (each its own groups).
+            done = await asyncio.gather(
+                *(runs[n % len(runs)].run_table(n) for n in range(config.tables))
+            )
+            ended = time.monotonic()
+            seated = [t for r in runs for t in r.seated_at]
+            setup_seconds = max(seated, default=ended) - began
+            play_began = min(seated, default=ended)
+            play_seconds = ended - play_began
+            # Every press and message of a person is one update for the bot.
+            updates = sum(
+                e.kind in ("callback", "user_message") and e.at >= play_began
+                for a in accounts
+                for e in a.double.events[a.first_event :]
+            )
+            writes_playing = sum(
+                e.kind in ("sent", "edited") and play_began <= e.at <= ended
+                for a in accounts
+                for e in a.double.events[a.first_event :]
+            )
+            for account in accounts:
                 try:
-                    await double.idle(quiet=0.5, timeout=120)
+                    await account.double.idle(quiet=0.5, timeout=120)
                 except TimeoutError as busy:
                     # Report what kept the bot busy rather than losing the run's figures.
-                    recent = [f"{e.kind} {e.method} {e.chat_id}" for e in double.events[-8:]]
+                    recent = [
+                        f"{e.kind} {e.method} {e.chat_id}" for e in account.double.events[-8:]
+                    ]
                     print(f"  (never idle after play: {busy}; last: {recent})", file=sys.stderr)
-                if monitor is not None:
-                    monitor.cancel()
+            if monitor is not None:
+                monitor.cancel()
+            for run in runs:
                 for reader in run.readers:
                     reader.cancel()
                 line = dataclasses.replace(run.rooms.coach.thinker.figures)
             errors: Counter[str] = Counter()
             too_many: Counter[str] = Counter()
-            for error in double.errors:
-                kind = "group" if (error.chat_id or 0) < 0 else "dm"
-                if error.error_code == 429:
-                    too_many[f"{error.method} {kind}"] += 1
-                else:
-                    errors[f"{error.method} {error.error_code} {error.description[:60]}"] += 1
             calls: Counter[str] = Counter()
-            for (method, _), n in double.calls.items():
-                calls[method] += n
-            time_answers(double, run.presses)
-            answered = [p for p in run.presses if p.answered is not None]
+            for account in accounts:
+                for error in account.double.errors:
+                    kind = "group" if (error.chat_id or 0) < 0 else "dm"
+                    if error.error_code == 429:
+                        too_many[f"{error.method} {kind}"] += 1
+                    else:
+                        errors[f"{error.method} {error.error_code} {error.description[:60]}"] += 1
+                for (method, _), n in account.double.calls.items():
+                    calls[method] += n
+                time_answers(account.double, account.run.presses)
+            presses = [p for r in runs for p in r.presses]
+            answered = [p for p in presses if p.answered is not None]
             return LoadResult(
                 config=config,
                 tables_done=sum(done),
-                presses=run.presses,
+                presses=presses,
                 play_seconds=play_seconds,
                 setup_seconds=setup_seconds,
                 updates=updates,
                 answer_latencies=[
                     p.answered - p.record.created for p in answered if p.answered is not None
                 ],
-                edit_latencies=edit_latencies(double, run.presses),
-                turn_latencies=turn_latencies(double, run.turns),
-                unanswered=len(run.presses) - len(answered),
-                unexpected_toasts=run.unexpected,
+                edit_latencies=[
+                    x for a in accounts for x in edit_latencies(a.double, a.run.presses)
+                ],
+                turn_latencies=[x for a in accounts for x in turn_latencies(a.double, a.run.turns)],
+                unanswered=len(presses) - len(answered),
+                unexpected_toasts=[u for r in runs for u in r.unexpected],
                 bot_errors=counter.levels["ERROR"] + counter.levels["CRITICAL"],
                 bot_warnings=counter.levels["WARNING"],
                 bot_samples=counter.samples,
@@ -925,16 +979,16 @@ async def run_load(config: LoadConfig, database: Path, *, quiet: bool = True) ->
                 calls=calls,
                 peak_rss_mb=_rss_mb(),
                 start_rss_mb=start_rss,
-                hit_deadline=run.hit_deadline,
-                page_answer=run.page_answers,
-                page_own=page_latencies(run.page_presses, others=False),
-                page_others=page_latencies(run.page_presses, others=True),
-                computer_waits=run.computer_waits,
-                storing=run.storing,
+                hit_deadline=any(r.hit_deadline for r in runs),
+                page_answer=[x for r in runs for x in r.page_answers],
+                page_own=[x for r in runs for x in page_latencies(r.page_presses, others=False)],
+                page_others=[x for r in runs for x in page_latencies(r.page_presses, others=True)],
+                computer_waits=[w for r in runs for w in r.computer_waits],
+                storing=[x for r in runs for x in r.storing],
                 line=line,
-                writes=tally.kinds,
+                writes=sum((a.tally.kinds for a in accounts if a.tally), Counter()),
                 writes_playing=writes_playing,
-                turns=len(run.turns),
+                turns=sum(len(r.turns) for r in runs),
             )
     finally:
         root.removeHandler(counter)
@@ -990,6 +1044,18 @@ def main() -> None:
         help="one run per table count, then how many tables were carried (with --computers, "
         f"default {' '.join(map(str, DEFAULT_SWEEP))} unless --tables is given)",
     )
+    parser.add_argument(
+        "--bots",
+        type=int,
+        default=1,
+        help="bot accounts on one PostgreSQL database (a server started here), --tables "
+        "tables each: shown beside --tables tables on one account (the same server)",
+    )
+    parser.add_argument(
+        "--database",
+        default="sqlite",
+        help="sqlite (the default), postgresql (a server started here) or a postgresql:// URL",
+    )
     args = parser.parse_args()
     explicit_tables = any(a == "--tables" or a.startswith("--tables=") for a in sys.argv[1:])
     workers = args.workers or ((os.cpu_count() or 1) if args.computers else 1)
@@ -1008,7 +1074,14 @@ def main() -> None:
         workers=workers,
         computer_delay=args.computer_delay,
     )
-    if args.compare:
+    names = None
+    if args.bots > 1:
+        runs = [
+            config,
+            dataclasses.replace(config, tables=config.tables * args.bots, bots=args.bots),
+        ]
+        names = [f"{config.tables} on 1 account", f"{config.tables * args.bots} on {args.bots}"]
+    elif args.compare:
         runs = [
             dataclasses.replace(config, lean=False, pages=0),
             dataclasses.replace(config, pages=0),
@@ -1018,18 +1091,28 @@ def main() -> None:
         runs = [dataclasses.replace(config, tables=n) for n in sweep]
     else:
         runs = [config]
+    server = None
+    if args.bots > 1 or args.database == "postgresql":
+        server = PostgresServer()
     results = []
-    for run in runs:
-        with tempfile.TemporaryDirectory() as folder:
-            result = asyncio.run(
-                run_load(run, Path(folder) / "load.sqlite3", quiet=not args.progress)
-            )
-        print(result.report(), flush=True)
-        results.append(result)
-    if args.compare:
-        print(side_by_side(results), flush=True)
-    elif sweep:
+    try:
+        for run in runs:
+            with tempfile.TemporaryDirectory() as folder:
+                where: str | Path = Path(folder) / "load.sqlite3"
+                if server is not None:
+                    where = asyncio.run(server.database())
+                elif args.database.startswith("postgresql://"):
+                    where = args.database
+                result = asyncio.run(run_load(run, where, quiet=not args.progress))
+            print(result.report(), flush=True)
+            results.append(result)
+    finally:
+        if server is not None:
+            server.stop()
+    if sweep and not args.compare and args.bots == 1:
         print(carried(results), flush=True)
+    elif len(results) > 1:
+        print(side_by_side(results, names), flush=True)
     if any(r.errors for r in results):
         sys.exit(1)
 
@@ -1078,8 +1161,8 @@ def carried(results: list[LoadResult]) -> str:
     return "\n".join(lines)
 
 
-def side_by_side(results: list[LoadResult]) -> str:
-    """The figures of issue 17's point 6, one column per run."""
+def side_by_side(results: list[LoadResult], names: list[str] | None = None) -> str:
+    """The figures of issue 17's point 6 (and of issue 35's accounts), one column per run."""
 
     def cut(values: list[float], q: float) -> str:
         if not values:
@@ -1090,8 +1173,11 @@ def side_by_side(results: list[LoadResult]) -> str:
             value = statistics.quantiles(values, n=100, method="inclusive")[98]
         return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"
 
-    names = ["before (every DM)", "lean edits", "lean + 2 on page"][: len(results)]
+    names = names or ["before (every DM)", "lean edits", "lean + 2 on page"][: len(results)]
     rows = [
+        ("tables done", [f"{r.tables_done}/{r.config.tables}" for r in results]),
+        ("press → toast, median", [cut(r.answer_latencies, 0.5) for r in results]),
+        ("press → toast, p99", [cut(r.answer_latencies, 0.99) for r in results]),
         ("press → own DM, median", [cut(r.edit_latencies, 0.5) for r in results]),
         ("press → own DM, p99", [cut(r.edit_latencies, 0.99) for r in results]),
         ("turn → DM, median", [cut(r.turn_latencies, 0.5) for r in results]),

@@ -44,8 +44,10 @@ from bot.telegram.once import ExactlyOnce, HeartsApplication, answer_pending
 from bot.telegram.outbox import Outbox
 from bot.telegram.poller import ConfirmingUpdater
 from bot.telegram.request import AiohttpRequest
+from bot.telegram.served import ServedGroups
 from bot.timers import system_clock
 from storage import Storage, open_storage
+from storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +131,8 @@ class HeartsBot(HeartsApplication):
     """The table page's server, when ``WEBAPP_URL`` is set (`bot.live.server`)."""
     metrics: Metrics | None = None
     """This bot's metrics, in a registry of its own (``/metrics``, `bot.metrics`)."""
+    shared_languages: asyncio.Task[None] | None = None
+    """On PostgreSQL: other bot accounts' language choices, read now and then."""
 
     async def process_update(self, update: object) -> None:
         if self.metrics is not None:
@@ -253,10 +257,14 @@ async def polling(
 async def _post_init(app: HeartsApp) -> None:
     settings, tuning = app.bot_data.settings, app.bot_data.tuning
     assert settings is not None
-    storage = await open_storage(settings.database, synchronous=settings.database_synchronous)
+    storage = await open_storage(
+        settings.database, synchronous=settings.database_synchronous, account=settings.account
+    )
     assert isinstance(app, HeartsBot)
     app.storage = storage
     me = await app.bot.get_me()
+    # Other accounts on the same database name this one by its @username.
+    await storage.accounts.introduce(me.username or "")
     outbox = Outbox(
         app.bot,
         group_interval=tuning.group_edit_interval,
@@ -305,6 +313,7 @@ async def _post_init(app: HeartsApp) -> None:
         webapp_url=settings.webapp_url,
         lean_edits=tuning.lean_edits,
     )
+    languages = await Languages.load(storage.people)
     rooms = open_rooms(
         storage,
         outbox,
@@ -314,10 +323,15 @@ async def _post_init(app: HeartsApp) -> None:
         is_member,
         member_status,
         tuning.clock or system_clock,
-        await Languages.load(storage.people),
+        languages,
         metrics,
     )
     app.rooms = rooms
+    if settings.database_url is not None:  # other accounts may share the database
+        app.shared_languages = asyncio.create_task(_read_languages(languages))
+    # First of all: a group another bot account serves gets one sentence, then silence.
+    served = ServedGroups(storage.accounts, languages, outbox)
+    app.add_handler(TypeHandler(Update, served.gate), group=-2)
     add_handlers(app, wire_handlers(rooms))
     if settings.webapp_url is not None:
         server = rooms.page_server(settings, is_member)
@@ -330,7 +344,7 @@ async def _post_init(app: HeartsApp) -> None:
     await rooms.resume()
     # Presses whose moves the process before this one stored but never answered.
     await answer_pending(app.bot, storage.ledger)
-    log.info("bot @%s ready", me.username)
+    log.info("bot @%s (bot account %s) ready", me.username, settings.account)
 
 
 async def set_commands(app: HeartsApp) -> None:
@@ -351,6 +365,19 @@ async def set_commands(app: HeartsApp) -> None:
                 )
             )
     await asyncio.gather(*requests)
+
+
+LANGUAGES_READ_EVERY_S = 10.0
+"""How often a bot on PostgreSQL reads the language choices other accounts stored."""
+
+
+async def _read_languages(languages: Languages) -> None:
+    while True:
+        await asyncio.sleep(LANGUAGES_READ_EVERY_S)
+        try:
+            await languages.refresh()
+        except StorageError as error:
+            log.warning("other accounts' language choices cannot be read: %s", error)
 
 
 async def _post_stop(app: HeartsApp) -> None:
@@ -377,6 +404,8 @@ async def _stop_pages(app: HeartsApp) -> None:
 
 async def _post_shutdown(app: HeartsApp) -> None:
     await _stop_pages(app)
+    if isinstance(app, HeartsBot) and app.shared_languages is not None:
+        app.shared_languages.cancel()
     rooms = rooms_of(app)
     if rooms is not None:
         await rooms.close()

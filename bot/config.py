@@ -90,6 +90,16 @@ class Settings:
         return urlsplit(self.webhook_url).path.strip("/")
 
     @property
+    def account(self) -> int:
+        """The bot account: the bot's Telegram id, the token's prefix (never the token's
+        secret part); 0 without a token. Several accounts share one PostgreSQL database,
+        each with its own games, leader lock and handled updates (`storage.accounts`)."""
+        if self.bot_token is None:
+            return 0
+        prefix = self.bot_token.split(":", 1)[0]
+        return int(prefix) if prefix.isdigit() else 0
+
+    @property
     def database(self) -> str:
         """Where the storage is: the PostgreSQL URL, or the SQLite file's path."""
         return self.database_url or str(self.database_path)

@@ -8,12 +8,14 @@
   group's first table, else English.
 
 Choices are kept in memory (read once at start) and stored as they change, so screens,
-which are made when their edit is sent, never wait on the database.
+which are made when their edit is sent, never wait on the database. Several bot accounts
+share them through the database: each reads the others' changes now and then (`refresh`).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 
 from bot.i18n import ENGLISH, LANGUAGES, Tr, language_of, translator
 from storage import People
@@ -22,14 +24,54 @@ from storage.models import LanguageChoices
 log = logging.getLogger(__name__)
 
 
+OVERLAP_MS = 5_000
+"""How far back of its last read `Languages.refresh` reads again (writes commit late)."""
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def _put(choices: dict[int, str], key: int, value: str) -> None:
+    if value:
+        choices[key] = value
+    else:
+        choices.pop(key, None)
+
+
 class Languages:
-    def __init__(self, people: People, choices: LanguageChoices | None = None) -> None:
+    def __init__(
+        self,
+        people: People,
+        choices: LanguageChoices | None = None,
+        read_at: int | None = None,
+    ) -> None:
+        """`read_at`: when `choices` were read (milliseconds since 1970; now if None)."""
         self.people = people
         self.choices = choices or LanguageChoices()
+        self._read_at = _now_ms() if read_at is None else read_at
 
     @classmethod
     async def load(cls, people: People) -> Languages:
-        return cls(people, await people.language_choices())
+        read_at = _now_ms()
+        return cls(people, await people.language_choices(), read_at)
+
+    async def refresh(self) -> int:
+        """Take in the choices stored since the last read (by another bot account on the
+        same database: a person's /language in another bot's DM, a group's admin's);
+        returns how many rows changed. Rows are read from a little before the last read,
+        so a change committed meanwhile is never missed."""
+        read_at = _now_ms()
+        people, groups = await self.people.language_changes(self._read_at - OVERLAP_MS)
+        self._read_at = read_at
+        c = self.choices
+        for user_id, chosen, app in people:
+            _put(c.chosen_by_person, user_id, chosen)
+            _put(c.person_app, user_id, "" if app == ENGLISH else app)
+        for chat_id, chosen, first in groups:
+            _put(c.chosen_by_chat, chat_id, chosen)
+            _put(c.chat_first, chat_id, first)
+        return len(people) + len(groups)
 
     # ------------------------------------------------------------ who reads what
 

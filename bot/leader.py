@@ -47,12 +47,16 @@ def take_lead(settings: Settings, loop: asyncio.AbstractEventLoop) -> Leadership
         loop.run_until_complete(health.start())
 
     def waiting(holder: str | None) -> None:
-        log.info("standby: %s leads; waiting to take over", holder or "another process")
+        log.info(
+            "standby: %s leads bot account %s; waiting to take over",
+            holder or "another process",
+            settings.account,
+        )
 
     began = time.monotonic()
     try:
         leadership = loop.run_until_complete(
-            Leadership.wait(settings.database_url, process_name(), waiting)
+            Leadership.wait(settings.database_url, process_name(), waiting, settings.account)
         )
     finally:
         if health is not None:

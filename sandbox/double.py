@@ -113,7 +113,12 @@ class BotApiDouble:
         clock: Callable[[], float] = time.monotonic,
         host: str = "127.0.0.1",
         port: int = 0,
+        ids_from: int = 0,
     ) -> None:
+        """`ids_from`: where this double's new people's and groups' ids start after the
+        usual ones. Several bot accounts are several doubles (each its own updates, flood
+        limits and token); give each its own `ids_from` for people and groups of its own,
+        or the same ids (`create_user(user_id=…)`) for one person seen by both bots."""
         self.token = token
         bot_id = int(token.split(":", 1)[0])
         self.bot = UserRecord(id=bot_id, first_name=bot_name, username=bot_username, is_bot=True)
@@ -136,8 +141,8 @@ class BotApiDouble:
         self.chats: dict[int, ChatRecord] = {}
         self._messages: dict[int, dict[int, StoredMessage]] = {}
         self._files: dict[str, bytes] = {}
-        self._user_ids = itertools.count(100_000_001)
-        self._group_ids = itertools.count(1)
+        self._user_ids = itertools.count(100_000_001 + ids_from)
+        self._group_ids = itertools.count(1 + ids_from)
         self._file_ids = itertools.count(1)
         self._callback_ids = itertools.count(1)
 

@@ -57,17 +57,24 @@ from .tournaments import (
 )
 
 
-async def open_storage(path: str | Path, *, synchronous: str = "NORMAL") -> Storage:
+async def open_storage(
+    path: str | Path, *, synchronous: str = "NORMAL", account: int = 0
+) -> Storage:
     """Open the database at ``path``, creating and migrating it: a file path is SQLite, a
     ``postgresql://`` URL PostgreSQL.
 
     For SQLite, ``synchronous`` is NORMAL (a committed move survives the process being
     killed) or FULL (it also survives a power cut, at a quarter of the write rate);
     PostgreSQL commits durably on its server.
+
+    ``account`` is the bot account served (its Telegram id, `storage.accounts`): rows from
+    before accounts become its own the first time one opens the database.
     """
     if not is_postgres(path) and synchronous not in ("NORMAL", "FULL"):
         raise ValueError(f"synchronous is NORMAL or FULL, not {synchronous!r}")
-    return await Storage.open(path, synchronous="FULL" if synchronous == "FULL" else "NORMAL")
+    return await Storage.open(
+        path, synchronous="FULL" if synchronous == "FULL" else "NORMAL", account=account
+    )
 
 
 __all__ = [

@@ -27,6 +27,8 @@ class Handling:
 
     update_id: int
     callback_id: str | None = None
+    account: int = 0
+    """The bot account the update came to (update ids are each bot's own)."""
     """The callback query's id when the update is a button press."""
     render: Callable[[Any], str] | None = None
     """Turns a sentence into the presser's words (set by the button handler)."""

@@ -127,8 +127,10 @@ _SEAT: Final = (
 class Journal:
     """Games: lobby, start, moves, loading (and replaying) them, cancel and quarantine."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, account: int = 0) -> None:
         self._db = database
+        self.account = account
+        """The bot account whose games these are (`storage.accounts`)."""
 
     # ------------------------------------------------------------ writing
 
@@ -158,6 +160,7 @@ class Journal:
             "created_at": _now_ms(),
             "tournament_id": tournament_id,
             "join_token": join_token or secrets.token_urlsafe(9),
+            "account": self.account,
         }
         game_id: int = await self._db.transact(_create_lobby, row, seats, rules.players)
         return game_id
@@ -315,12 +318,15 @@ class Journal:
         return await self._stored(*found[0], verify=verify)
 
     async def active_games(self) -> list[StoredGame]:
-        """Every lobby and active game, verified, to resume after a restart.
+        """Every lobby and active game of this account, verified, to resume after a
+        restart (another account's games are its own to resume).
 
         Games quarantined by this call are included with status ``"quarantined"`` so the
         bot can tell their chats; the next call no longer lists them.
         """
-        found = await self._games(games.c.status.in_(OPEN_STATUSES))
+        found = await self._games(
+            games.c.status.in_(OPEN_STATUSES), games.c.account == self.account
+        )
         return [await self._stored(head, seats, verify=True) for head, seats in found]
 
     async def game_in_chat(self, chat_id: int, thread_id: int | None) -> StoredGame | None:

@@ -14,13 +14,19 @@ from . import handling
 from .database import Database, Dialect, Query, Upsert, in_places, placed, width_of
 from .schema import handled_updates
 
-_PRUNE = handled_updates.delete().where(handled_updates.c.update_id < bindparam("below"))
+_PRUNE = handled_updates.delete().where(
+    handled_updates.c.account == bindparam("account"),
+    handled_updates.c.update_id < bindparam("below"),
+)
 ASKED_AT_ONCE = 500
 """At most this many updates in one query (well under both databases' limits on a
 statement's parameters)."""
 _ANSWERED = (
     handled_updates.update()
-    .where(handled_updates.c.update_id == bindparam("update"))
+    .where(
+        handled_updates.c.account == bindparam("account"),
+        handled_updates.c.update_id == bindparam("update"),
+    )
     .values(answered_at=bindparam("answered_at"))
 )
 
@@ -29,7 +35,12 @@ _ANSWERED = (
 def _handled_among(width: int) -> Query:
     """Which of `width` updates (`in_places`) were handled."""
     update_id = handled_updates.c.update_id
-    return Query(select(update_id).where(in_places(update_id, "update", width)))
+    return Query(
+        select(update_id).where(
+            handled_updates.c.account == bindparam("account"),
+            in_places(update_id, "update", width),
+        )
+    )
 
 
 def _now_ms() -> int:
@@ -42,6 +53,7 @@ def handled_statement(dialect: Dialect) -> Any:
         Database(dialect, "", ())
         .insert(handled_updates)
         .values(
+            account=bindparam("account"),
             update_id=bindparam("update_id"),
             handled_at=bindparam("handled_at"),
             callback_id=bindparam("callback_id"),
@@ -56,6 +68,7 @@ _HANDLED: Final = Upsert(handled_statement)
 
 def handled_row(update: handling.Handling, now: int) -> dict[str, Any]:
     return {
+        "account": update.account,
         "update_id": update.update_id,
         "handled_at": now,
         "callback_id": update.callback_id,
@@ -72,14 +85,16 @@ def handled(db: Connection, database: Database, update: handling.Handling, now: 
     """Record `update` as handled, in the caller's transaction (the one storing its move)."""
     _HANDLED.execute(db, handled_row(update, now))
     if prunes(update):  # now and then, the ids that can no longer come back go
-        db.execute(_PRUNE, {"below": update.update_id - handling.KEEP})
+        db.execute(_PRUNE, {"account": update.account, "below": update.update_id - handling.KEEP})
 
 
 class Ledger:
-    """The updates handled, here or by a process before, and the presses answered."""
+    """The updates handled, here or by a process before, and the presses answered: this
+    bot account's (another account's update 17 is another update)."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, account: int = 0) -> None:
         self._db = database
+        self.account = account
         self._asked: list[tuple[int, asyncio.Future[bool]]] = []
         self._asking: asyncio.Task[None] | None = None
 
@@ -103,7 +118,8 @@ class Ledger:
             try:
                 width = width_of(len(asked))
                 rows = await self._db.read(
-                    _handled_among(width), placed("update", [u for u, _ in asked], width)
+                    _handled_among(width),
+                    {"account": self.account, **placed("update", [u for u, _ in asked], width)},
                 )
             except Exception as error:  # each asker hears it (a StorageError, usually)
                 for _, answer in asked:
@@ -122,7 +138,9 @@ class Ledger:
 
     async def mark_answered(self, update_id: int) -> None:
         """The press of a handled update was answered (no process answers it again)."""
-        await self._db.execute(_ANSWERED, {"update": update_id, "answered_at": _now_ms()})
+        await self._db.execute(
+            _ANSWERED, {"account": self.account, "update": update_id, "answered_at": _now_ms()}
+        )
 
     async def unanswered(self, since_ms: int) -> list[handling.Unanswered]:
         """Presses whose moves are stored, handled at or after `since_ms` (milliseconds
@@ -130,7 +148,12 @@ class Ledger:
         h = handled_updates.c
         rows = await self._db.read(
             select(h.update_id, h.callback_id, h.answer, h.handled_at)
-            .where(h.callback_id.is_not(None), h.answered_at.is_(None), h.handled_at >= since_ms)
+            .where(
+                h.account == self.account,
+                h.callback_id.is_not(None),
+                h.answered_at.is_(None),
+                h.handled_at >= since_ms,
+            )
             .order_by(h.handled_at, h.update_id)
         )
         return [handling.Unanswered(int(u), str(c), a, int(t)) for u, c, a, t in rows]

@@ -8,12 +8,12 @@ import json
 import time
 from typing import Any
 
-from sqlalchemy import Table, bindparam, select
+from sqlalchemy import Connection, Table, bindparam, select
 
 from .database import Database, Dialect, Upsert
 from .journal import dumps
 from .models import ChatSettings, LanguageChoices, User
-from .schema import chat_languages, chats, person_languages, users
+from .schema import chat_languages, chats, open_dms, person_languages, users
 
 
 def _now_ms() -> int:
@@ -40,10 +40,12 @@ def _upsert(table: Table, key: str, columns: tuple[str, ...], *changed: str) -> 
 
 
 class People:
-    """Users, their DMs and languages; chats' settings and languages."""
+    """Users, their DMs and languages; chats' settings and languages. Shared by every
+    bot account, but whether a person opened a DM is each account's (``account``)."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, account: int = 0) -> None:
         self._db = database
+        self.account = account
 
     async def _upsert(self, table: Table, key: str, row: dict[str, Any]) -> None:
         """Insert `row`, or update the row with its `key` to its other values."""
@@ -98,6 +100,23 @@ class People:
                 choices.chat_first[chat_id] = first
         return choices
 
+    async def language_changes(
+        self, since_ms: int
+    ) -> tuple[list[tuple[int, str, str]], list[tuple[int, str, str]]]:
+        """The language rows stored at or after `since_ms` (by any bot account): each
+        person's (id, chosen, app) and each chat's (id, chosen, first); '' for none."""
+        p, c = person_languages.c, chat_languages.c
+        people = await self._db.read(
+            select(p.user_id, p.chosen, p.app).where(p.updated_at >= since_ms)
+        )
+        groups = await self._db.read(
+            select(c.chat_id, c.chosen, c.first).where(c.updated_at >= since_ms)
+        )
+        return (
+            [(int(i), str(a), str(b)) for i, a, b in people],
+            [(int(i), str(a), str(b)) for i, a, b in groups],
+        )
+
     async def save_person_language(self, user_id: int, *, chosen: str, app: str) -> None:
         """A person's own choice ('' for none) and their Telegram app's language."""
         await self._upsert(
@@ -131,27 +150,44 @@ class People:
 
     async def get_user(self, user_id: int) -> User | None:
         u = users.c
-        rows = await self._db.read(
-            select(u.display_name, u.username, u.dm_open).where(u.user_id == user_id)
-        )
+        rows = await self._db.read(select(u.display_name, u.username).where(u.user_id == user_id))
         if not rows:
             return None
-        name, username, dm = rows[0]
-        return User(user_id, name, username, bool(dm))
+        name, username = rows[0]
+        return User(user_id, name, username, await self.dm_open(user_id))
 
     async def set_dm_open(self, user_id: int, dm_open: bool) -> None:
+        """Whether this account may write to the user privately (``open_dms``; the user's
+        row says it too, as the last any account learned)."""
         # A user we never saw gets a placeholder name until upsert_user names them.
+        now = _now_ms()
         row = {
             "user_id": user_id,
             "display_name": str(user_id),
             "dm_open": int(dm_open),
-            "updated_at": _now_ms(),
+            "updated_at": now,
         }
-        await self._db.transact(
-            _upsert(users, "user_id", tuple(row), "dm_open", "updated_at").execute, row
+        user = _upsert(users, "user_id", tuple(row), "dm_open", "updated_at")
+        opened = {"account": self.account, "user_id": user_id, "opened_at": now}
+        opening = self._db.insert(open_dms).on_conflict_do_nothing() if dm_open else None
+        closing = open_dms.delete().where(
+            (open_dms.c.account == self.account) & (open_dms.c.user_id == user_id)
         )
 
+        def work(db: Connection) -> None:
+            user.execute(db, row)
+            if opening is not None:
+                db.execute(opening, opened)
+            else:
+                db.execute(closing)
+
+        await self._db.transact(work)
+
     async def dm_open(self, user_id: int) -> bool:
-        """Whether the bot may write to the user privately (False if unknown)."""
-        rows = await self._db.read(select(users.c.dm_open).where(users.c.user_id == user_id))
-        return bool(rows and rows[0][0])
+        """Whether this bot account may write to the user privately (False if unknown)."""
+        rows = await self._db.read(
+            select(open_dms.c.user_id).where(
+                open_dms.c.account == self.account, open_dms.c.user_id == user_id
+            )
+        )
+        return bool(rows)

@@ -48,7 +48,17 @@ CONNECT_ERRORS: Final = (OSError, asyncio.TimeoutError, asyncpg.PostgresError)
 
 # ---------------------------------------------------------------- leader and standby
 
-LEADER_LOCK: Final = 0x4845_4152  # "HEAR": the advisory lock the leading process holds
+LEADER_LOCK: Final = 0x4845_4152  # "HEAR": the advisory locks' first key
+
+
+def lock_key(account: int) -> int:
+    """The second key of `account`'s leader lock (``pg_advisory_lock(LEADER_LOCK, key)``):
+    its Telegram id folded into 32 bits (the high half into the low), so each bot account
+    has a lock of its own and two accounts' leaders serve at once, each with its standby."""
+    folded = (account ^ (account >> 32)) & 0xFFFF_FFFF
+    return folded - (1 << 32) if folded >= 1 << 31 else folded
+
+
 KEEPALIVE: Final = {
     # The server notices a leader whose machine stopped answering within about 6 s
     # (3 s idle, then 3 probes a second apart), and frees its lock for the standby.
@@ -63,34 +73,50 @@ KEEPALIVE: Final = {
 
 
 class Leadership:
-    """This process's hold on the leader lock: a session advisory lock on a connection of
-    its own, held until the process (or its connection) dies. Two bot processes pointed at
-    one database: exactly one holds it and serves Telegram; the other waits in `wait`."""
+    """This process's hold on its bot account's leader lock: a session advisory lock on a
+    connection of its own, held until the process (or its connection) dies. Two bot
+    processes of one account pointed at one database: exactly one holds it and serves
+    Telegram; the other waits in `wait`. Another account's processes take another lock."""
 
-    def __init__(self, connection: asyncpg.Connection, name: str) -> None:
+    def __init__(self, connection: asyncpg.Connection, name: str, account: int = 0) -> None:
         self.connection = connection
         self.name = name
+        self.account = account
 
     @classmethod
     async def wait(
-        cls, url: str, name: str, waiting: Callable[[str | None], None] | None = None
+        cls,
+        url: str,
+        name: str,
+        waiting: Callable[[str | None], None] | None = None,
+        account: int = 0,
     ) -> Leadership:
-        """Take the lock, waiting as long as another process holds it (`waiting` is told
-        who, once). `name` shows in ``pg_stat_activity`` (and in `holder`)."""
+        """Take `account`'s lock, waiting as long as another process holds it (`waiting`
+        is told who, once). `name` shows in ``pg_stat_activity`` (and in `holder`)."""
         settings = {"application_name": name[:63], **KEEPALIVE}
         try:
             connection = await asyncpg.connect(url, server_settings=settings, timeout=10)
         except CONNECT_ERRORS as error:
             raise unreachable(url, error) from None
         try:
-            if not await connection.fetchval("SELECT pg_try_advisory_lock($1)", LEADER_LOCK):
+            # The lock of the versions before accounts (one key for every process), held
+            # shared: an older process, which takes it alone, waits while a newer one
+            # serves, and a newer one waits while an older one still leads.
+            if not await connection.fetchval("SELECT pg_try_advisory_lock_shared($1)", LEADER_LOCK):
                 if waiting is not None:
-                    waiting(await holder_on(connection))
-                await connection.execute("SELECT pg_advisory_lock($1)", LEADER_LOCK)
+                    waiting(await older_holder_on(connection))
+                await connection.execute("SELECT pg_advisory_lock_shared($1)", LEADER_LOCK)
+            key = lock_key(account)
+            if not await connection.fetchval(
+                "SELECT pg_try_advisory_lock($1, $2)", LEADER_LOCK, key
+            ):
+                if waiting is not None:
+                    waiting(await holder_on(connection, account))
+                await connection.execute("SELECT pg_advisory_lock($1, $2)", LEADER_LOCK, key)
         except BaseException:
             await connection.close()
             raise
-        return cls(connection, name)
+        return cls(connection, name, account)
 
     async def watch(self, lost: Callable[[], None], every: float = 2.0) -> None:
         """Check the lock's connection every `every` seconds; `lost` is called once when it
@@ -109,23 +135,36 @@ class Leadership:
             await self.connection.close()
 
 
-async def holder_on(connection: asyncpg.Connection) -> str | None:
-    """The name of the process that holds the leader lock, if one does."""
+async def holder_on(connection: asyncpg.Connection, account: int = 0) -> str | None:
+    """The name of the process that holds `account`'s leader lock, if one does."""
     name = await connection.fetchval(
         "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
-        " WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1",
+        " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2"
+        " AND l.classid::text::bigint = $1 AND l.objid::text::bigint = $2",
         LEADER_LOCK,
+        lock_key(account) & 0xFFFF_FFFF,
     )
     return str(name) if name is not None else None
 
 
-async def leader(url: str) -> str | None:
-    """Who leads on the database at `url` (for ``hearts-bot check``)."""
+async def older_holder_on(connection: asyncpg.Connection) -> str | None:
+    """The name of a process of a version before accounts that leads, if one does."""
+    name = await connection.fetchval(
+        "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+        " WHERE l.locktype = 'advisory' AND l.granted AND l.mode = 'ExclusiveLock'"
+        " AND l.objsubid = 1 AND l.classid::text::bigint = 0 AND l.objid::text::bigint = $1",
+        LEADER_LOCK,
+    )
+    return f"{name} (an older version)" if name is not None else None
+
+
+async def leader(url: str, account: int = 0) -> str | None:
+    """Who leads `account` on the database at `url` (for ``hearts-bot check``)."""
     try:
         connection = await asyncpg.connect(url, timeout=5)
     except CONNECT_ERRORS as error:
         raise unreachable(url, error) from None
     try:
-        return await holder_on(connection)
+        return await holder_on(connection, account)
     finally:
         await connection.close()

@@ -167,13 +167,16 @@ games: Final = Table(
     Column("tournament_id", INT),
     Column("join_token", Text),
     Column("deal_key", Text),
+    Column("account", INT, nullable=False, server_default=text("0")),
 )
 """One row per table: where, who opened it, its status and rules, the replay origin
 (seed, first dealer, fixed deals, and the secret ``deal_key`` in hex that the hands of a
 game with verifiable deals come from: NULL for the games before them), the bot's
 ``meta``, the latest engine snapshot and the journal's length (``last_seq``).
 ``tournament_id`` refers to `tournaments` without a foreign key (as it always has);
-``join_token`` is the table's id in its /start links."""
+``join_token`` is the table's id in its /start links; ``account`` is the bot account
+that serves it (its Telegram id; 0: a game from before accounts, claimed by the first
+account that opens the database, `storage.accounts`)."""
 
 Index(
     "games_open_by_chat",
@@ -183,6 +186,12 @@ Index(
     postgresql_where=_open(games.c.status, "lobby", "active"),
 )
 Index("games_by_status", games.c.status)
+Index(
+    "games_open_by_account",
+    games.c.account,
+    sqlite_where=_open(games.c.status, "lobby", "active"),
+    postgresql_where=_open(games.c.status, "lobby", "active"),
+)
 Index("games_by_join_token", games.c.join_token, unique=True)
 Index(
     "games_by_tournament",
@@ -385,10 +394,11 @@ tournaments: Final = Table(
     Column("state", JSON_TEXT, nullable=False, server_default="{}"),
     Column("created_at", INT, nullable=False),
     Column("finished_at", INT),
+    Column("account", INT, nullable=False, server_default=text("0")),
 )
 """One per tournament: group, organiser, name, rules and options, time zone, start and
 registration deadline, status, current round, and its typed ``state``
-(`storage.tournaments.TournamentState`)."""
+(`storage.tournaments.TournamentState`); the bot account that runs it (as `games`)."""
 
 Index(
     "tournaments_open",
@@ -566,15 +576,18 @@ Index(
 handled_updates: Final = Table(
     "handled_updates",
     metadata,
-    _key("update_id"),
+    Column("update_id", INT, nullable=False),
     Column("handled_at", INT, nullable=False),
     Column("callback_id", Text),
     Column("answer", Text),
     Column("answered_at", INT),
+    Column("account", INT, nullable=False, server_default=text("0")),
+    PrimaryKeyConstraint("account", "update_id"),
 )
 """Each Telegram update whose effects are stored (with the move it made), and what a
 button press that made a move is answered (``answered_at`` NULL until it went out), so a
-process that takes over never handles it twice and answers what its predecessor did not."""
+process that takes over never handles it twice and answers what its predecessor did not.
+Update ids are each bot account's own: two accounts' update 17 are two updates."""
 
 _unanswered = handled_updates.c.callback_id.is_not(None) & handled_updates.c.answered_at.is_(None)
 Index(
@@ -583,6 +596,53 @@ Index(
     sqlite_where=_unanswered,
     postgresql_where=_unanswered,
 )
+
+# ---------------------------------------------------------------- bot accounts
+
+accounts: Final = Table(
+    "accounts",
+    metadata,
+    _key("account"),
+    Column("username", Text, nullable=False),
+    Column("seen_at", INT, nullable=False),
+)
+"""Each bot account that served from this database: its Telegram id and its @username as
+it last started (so another account can name it)."""
+
+served_chats: Final = Table(
+    "served_chats",
+    metadata,
+    _key("chat_id"),
+    Column("account", INT, nullable=False),
+    Column("claimed_at", INT, nullable=False),
+)
+"""Which bot account serves a group: claimed by the first account that is used there (a
+group's games from before accounts: by the account that claimed them)."""
+
+open_dms: Final = Table(
+    "open_dms",
+    metadata,
+    Column("account", INT, nullable=False),
+    Column("user_id", INT, nullable=False),
+    Column("opened_at", INT, nullable=False),
+    PrimaryKeyConstraint("account", "user_id"),
+    sqlite_with_rowid=False,
+)
+"""The people who opened a private chat with each bot account (a bot may write first only
+to them): per account, as a DM opened with one bot is closed to another. It supersedes
+``users.dm_open``, copied here by revision 13 for the first account."""
+
+served_chats_told: Final = Table(
+    "served_chats_told",
+    metadata,
+    Column("chat_id", INT, nullable=False),
+    Column("account", INT, nullable=False),
+    Column("told_at", INT, nullable=False),
+    PrimaryKeyConstraint("chat_id", "account"),
+    sqlite_with_rowid=False,
+)
+"""A group where another account, not the one that serves it, has said which one does
+(once: it stays quiet after)."""
 
 # ---------------------------------------------------------------- the journal's guard
 
@@ -623,6 +683,7 @@ __all__ = [
     "JOURNAL_TRIGGERS",
     "JSON_TEXT",
     "REAL",
+    "accounts",
     "chat_languages",
     "chats",
     "daily_games",
@@ -634,10 +695,13 @@ __all__ = [
     "handled_updates",
     "metadata",
     "moves",
+    "open_dms",
     "person_languages",
     "rated_games",
     "rating_changes",
     "ratings",
+    "served_chats",
+    "served_chats_told",
     "tournament_claims",
     "tournament_registrations",
     "tournament_seats",

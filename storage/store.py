@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .accounts import Accounts
 from .daily import Daily
 from .database import Database, Dialect, Synchronous
 from .journal import Journal
@@ -18,24 +19,39 @@ class Storage:
     """The repositories of one database; closing it closes the database.
 
     ``games`` (the game journal), ``people`` (users, chats, languages), ``standings``
-    (scores and ratings), ``tournaments``, ``daily`` (the daily deal), ``ledger``
-    (handled updates) and ``maintenance`` (backup, replay proofs). Every write is
-    committed (durable) before its coroutine returns. Open with `storage.open_storage`.
+    (scores and ratings), ``tournaments``, ``daily`` (the daily deal, shared by every
+    account), ``ledger`` (handled updates), ``maintenance`` (backup, replay proofs) and
+    ``accounts`` (which bot account serves which group). Every write is committed
+    (durable) before its coroutine returns. Open with `storage.open_storage`.
+
+    ``account`` is the bot account this process serves (its Telegram id; 0 for tools and
+    tests that serve none): the games, tournaments and handled updates it writes are its
+    own, and it resumes only those; people, standings, ratings and languages are shared.
     """
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, account: int = 0) -> None:
         self.database = database
-        self.games = Journal(database)
-        self.people = People(database)
+        self.account = account
+        self.games = Journal(database, account)
+        self.people = People(database, account)
         self.standings = Standings(database)
-        self.tournaments = Tournaments(database)
+        self.tournaments = Tournaments(database, account)
         self.daily = Daily(database)
-        self.ledger = Ledger(database)
+        self.ledger = Ledger(database, account)
+        self.accounts = Accounts(database, account)
         self.maintenance = Maintenance(database, self.games)
 
     @classmethod
-    async def open(cls, where: str | Path, *, synchronous: Synchronous = "NORMAL") -> Storage:
-        return cls(await Database.open(where, synchronous=synchronous))
+    async def open(
+        cls, where: str | Path, *, synchronous: Synchronous = "NORMAL", account: int = 0
+    ) -> Storage:
+        storage = cls(await Database.open(where, synchronous=synchronous), account)
+        try:
+            await storage.accounts.claim_unowned()
+        except BaseException:
+            await storage.close()
+            raise
+        return storage
 
     @property
     def path(self) -> str:

@@ -95,8 +95,10 @@ def _tournament(row: Sequence[Any]) -> StoredTournament:
 class Tournaments:
     """Events, registrations, rounds' tables, one-time actions."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, account: int = 0) -> None:
         self._db = database
+        self.account = account
+        """The bot account whose tournaments these are (`storage.accounts`)."""
 
     # ------------------------------------------------------------ tournaments
 
@@ -136,6 +138,7 @@ class Tournaments:
                         state=(state or TournamentState()).to_json(),
                         created_at=_now_ms(),
                         finished_at=None,
+                        account=self.account,
                     )
                     .returning(_T.id)
                 )
@@ -174,9 +177,12 @@ class Tournaments:
         return _tournament(rows[0]) if rows else None
 
     async def open_tournaments(self) -> list[StoredTournament]:
-        """Tournaments in registration, running or paused (to resume after a restart)."""
+        """This account's tournaments in registration, running or paused (to resume after
+        a restart)."""
         rows = await self._db.read(
-            select(*_TOURNAMENT).where(_T.status.in_(OPEN_TOURNAMENT_STATUSES)).order_by(_T.id)
+            select(*_TOURNAMENT)
+            .where(_T.status.in_(OPEN_TOURNAMENT_STATUSES), _T.account == self.account)
+            .order_by(_T.id)
         )
         return [_tournament(r) for r in rows]
 

@@ -66,6 +66,7 @@ async def check_bot_api(settings: Settings, get_me: GetMe | None = None) -> Chec
     if settings.bot_token is None:
         return Check("bot_api", False, "BOT_TOKEN is not set")
     where = settings.telegram_api_base_url
+    account = f"bot account {settings.account}"  # the token's prefix: never the secret
     try:
         if get_me is not None:
             me = await get_me()
@@ -73,39 +74,58 @@ async def check_bot_api(settings: Settings, get_me: GetMe | None = None) -> Chec
             async with make_bot(settings) as bot:
                 me = await bot.get_me()
     except InvalidToken:
-        return Check("bot_api", False, f"{where} rejected BOT_TOKEN; check it with @BotFather")
+        return Check(
+            "bot_api", False, f"{where} rejected BOT_TOKEN ({account}); check it with @BotFather"
+        )
     except (TelegramError, OSError) as exc:
-        detail = redactor.redact(f"{where} cannot be reached ({exc})")
+        detail = redactor.redact(f"{where} cannot be reached by {account} ({exc})")
         return Check("bot_api", False, detail)
-    return Check("bot_api", True, f"{where} answers getMe as @{me.username}")
+    return Check("bot_api", True, f"{where} answers getMe as @{me.username} ({account})")
 
 
 async def run_checks(settings: Settings, get_me: GetMe | None = None) -> list[Check]:
     """Every check, the database ones off the event loop."""
     if settings.database_url is not None:
         database = await check_postgres(settings.database_url)
-        database.append(await _leader_check(settings.database_url))
+        database.append(await _leader_check(settings.database_url, settings.account))
     else:
         database = await asyncio.to_thread(check_database, settings.database_path)
     return [*database, await check_bot_api(settings, get_me)]
 
 
-async def _leader_check(url: str) -> Check:
+async def _leader_check(url: str, account: int) -> Check:
     from storage.errors import StorageError
     from storage.postgres import leader
 
     try:
-        holder = await leader(url)
+        holder = await leader(url, account)
     except StorageError as error:
         return Check("leader", False, str(error))
     if holder is None:
-        return Check("leader", False, "no bot process leads: none is running, or all wait")
-    return Check("leader", True, f"{holder} leads")
+        return Check(
+            "leader",
+            False,
+            f"no bot process leads bot account {account}: none is running, or all wait",
+        )
+    return Check("leader", True, f"{holder} leads bot account {account}")
 
 
-def report(checks: list[Check]) -> dict[str, Any]:
-    """The JSON body of ``/healthz``."""
-    return {"ok": all(c.ok for c in checks), "checks": [asdict(c) for c in checks]}
+def report(checks: list[Check], account: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON body of ``/healthz``: the checks, and the bot account they are about."""
+    body: dict[str, Any] = {"ok": all(c.ok for c in checks), "checks": [asdict(c) for c in checks]}
+    if account is not None:
+        body["account"] = account
+    return body
+
+
+def account_of(settings: Settings, checks: list[Check]) -> dict[str, Any]:
+    """The bot account, by id (the token's prefix) and @username (getMe's, when it
+    answered): which of several bots on one database this process serves."""
+    username = None
+    for check in checks:
+        if check.name == "bot_api" and check.ok and " as @" in check.detail:
+            username = check.detail.split(" as @", 1)[1].split(" ", 1)[0]
+    return {"id": settings.account, "username": username}
 
 
 class HealthServer:
@@ -143,7 +163,7 @@ class HealthServer:
                 if failure is None
                 else Check("writes", False, f"the bot's last write failed ({failure})")
             )
-        body = report(checks)
+        body = report(checks, account_of(self._settings, checks))
         body["role"] = ROLE.name
         status = 200 if body["ok"] else 503
         if not body["ok"]:

@@ -73,7 +73,9 @@ class ExactlyOnce:
             log.info("update %s was handled already; not again", update_id)
             return
         query = update.callback_query
-        token = HANDLING.set(Handling(update_id, query.id if query is not None else None))
+        account = ledger.account if ledger is not None else 0
+        handling = Handling(update_id, query.id if query is not None else None, account)
+        token = HANDLING.set(handling)
         try:
             await process()
         finally:

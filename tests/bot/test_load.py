@@ -6,11 +6,14 @@ figures, or ``./dev bench load`` for the figures alone. The driver is `bench.loa
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from bench.load import LoadConfig, run_load
+from bench.load import BOT_TOKENS, LoadConfig, run_load
+from sandbox.postgres_server import PostgresServer
 
 
 @pytest.mark.slow
@@ -62,3 +65,35 @@ async def test_tables_of_one_person_and_three_computers_measure_the_persons_wait
     assert line.moves >= 2 * 3 * 14
     assert 0 < line.budget_ms / line.moves <= 300
     assert "a person's wait for the computers' moves" in result.report()
+
+
+async def test_two_bot_accounts_carry_their_tables_on_one_postgresql(
+    postgres: PostgresServer,
+) -> None:
+    """`./dev bench load --bots 2`, small: the tables dealt to two accounts (each its own
+    double: its own updates and flood limits) on one PostgreSQL database, all played
+    without errors; each account served its own groups and no other."""
+    config = LoadConfig(tables=4, hands=1, think=(0.05, 0.15), ramp=1.0, deadline=240.0, bots=2)
+    url = await postgres.database()
+    result = await run_load(config, url)
+    assert result.tables_done == config.tables, result.unexpected_toasts
+    assert result.unanswered == 0 and result.unexpected_toasts == []
+    assert result.bot_errors == 0 and not result.double_errors and result.errors == 0
+    assert result.edit_latencies and result.turn_latencies
+    connection = await asyncpg.connect(url)
+    try:
+        rows = await connection.fetch(
+            "SELECT g.account, count(*) AS games, bool_and(s.account = g.account) AS own"
+            " FROM games g JOIN served_chats s ON s.chat_id = g.chat_id GROUP BY g.account"
+        )
+    finally:
+        await connection.close()
+    assert {r["account"]: (r["games"], r["own"]) for r in rows} == {
+        int(BOT_TOKENS[0].split(":")[0]): (2, True),
+        int(BOT_TOKENS[1].split(":")[0]): (2, True),
+    }
+
+
+def test_several_accounts_need_postgresql(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        asyncio.run(run_load(LoadConfig(tables=2, bots=2), tmp_path / "load.sqlite3"))

@@ -166,3 +166,23 @@ def test_guide_covers_the_organisers_steps() -> None:
         "standby",
     ):
         assert needle in guide, needle
+
+
+def test_compose_file_of_two_accounts_on_two_machines() -> None:
+    """Two bot services, one per account (each its env file: its BOT_TOKEN, the shared
+    DATABASE_URL), the same image, restarted when a leader loses its lock, /healthz
+    published apart; PostgreSQL here only with the "database" profile."""
+    text = (DEPLOY / "docker-compose.accounts.yml").read_text()
+    assert "\t" not in text
+    block = text.split("\nservices:\n", 1)[1].split("\nvolumes:\n", 1)[0]
+    services = re.findall(r"^  ([a-z-]+):$", block, re.M)
+    assert services == ["bot-a", "bot-b", "postgres"]
+    assert text.count("<<: *bot") == 2
+    assert "env_file: ../.env.a" in text and "env_file: ../.env.b" in text
+    assert "dockerfile: deploy/Dockerfile" in text and "restart: unless-stopped" in text
+    assert "stop_grace_period: 30s" in text
+    assert '"127.0.0.1:8080:8080"' in text and '"127.0.0.1:8081:8080"' in text
+    assert 'profiles: ["database"]' in text and "image: postgres:16" in text
+    assert "DATABASE_PATH" not in text  # no SQLite: the accounts share PostgreSQL
+    guide = (DEPLOY / "GUIDE.md").read_text()
+    assert "docker-compose.accounts.yml" in guide and "several bot accounts" in guide

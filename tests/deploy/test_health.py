@@ -71,6 +71,7 @@ def test_check_fails_on_a_rejected_token(
     assert main(["check"]) == 1
     captured = capsys.readouterr()
     assert "FAIL bot_api:" in captured.out and "rejected BOT_TOKEN" in captured.out
+    assert "(bot account 987654321)" in captured.out  # which bot, never its secret
     assert other.split(":")[1] not in captured.out + captured.err
 
 
@@ -185,6 +186,9 @@ async def test_healthz_answers_200_when_healthy(tmp_path: Path, unused_port: int
         await server.stop()
     assert body["ok"] is True
     assert [c["name"] for c in body["checks"]] == ["database", "schema", "bot_api"]
+    # It names the bot account it serves: its id (the token's prefix) and @username.
+    assert body["account"] == {"id": 1, "username": "hearts_test_bot"}
+    assert body["checks"][2]["detail"].endswith("as @hearts_test_bot (bot account 1)")
 
 
 async def test_on_postgresql_healthz_says_the_role_and_check_names_the_leader(
@@ -216,7 +220,12 @@ async def test_on_postgresql_healthz_says_the_role_and_check_names_the_leader(
     try:
         checks = await run_checks(settings, get_me)
         [leader] = [c for c in checks if c.name == "leader"]
-        assert leader.ok and leader.detail == f"{process_name()} leads"
+        assert not leader.ok  # the lock taken is account 0's, not this bot's (account 1)
+        leading_1 = await Leadership.wait(url, process_name(), account=1)
+        checks = await run_checks(settings, get_me)
+        [leader] = [c for c in checks if c.name == "leader"]
+        await leading_1.release()
+        assert leader.ok and leader.detail == f"{process_name()} leads bot account 1"
         for role in ("standby", "leader"):
             ROLE.name = role
             async with (

@@ -135,3 +135,27 @@ def legacy_sqlite(path: Path, version: int) -> None:
             for statement in migration.statements:
                 db.execute(statement)
         db.execute(f"PRAGMA user_version = {version}")
+
+
+def back_before_revision_13(db: sqlite3.Connection) -> None:
+    """Undo revision 13 (bot accounts) by hand, as version 10 left the tables."""
+    for table in ("accounts", "open_dms", "served_chats", "served_chats_told"):
+        db.execute(f"DROP TABLE {table}")
+    db.execute("DROP INDEX games_open_by_account")
+    for table in ("games", "tournaments"):
+        db.execute(f"ALTER TABLE {table} DROP COLUMN account")
+    db.execute("ALTER TABLE handled_updates RENAME TO handled_keyed")
+    db.execute("DROP INDEX handled_unanswered")
+    db.execute(
+        "CREATE TABLE handled_updates (update_id INTEGER PRIMARY KEY, handled_at INTEGER"
+        " NOT NULL, callback_id TEXT, answer TEXT, answered_at INTEGER)"
+    )
+    db.execute(
+        "INSERT INTO handled_updates SELECT update_id, handled_at, callback_id, answer,"
+        " answered_at FROM handled_keyed"
+    )
+    db.execute("DROP TABLE handled_keyed")
+    db.execute(
+        "CREATE INDEX handled_unanswered ON handled_updates (handled_at)"
+        " WHERE callback_id IS NOT NULL AND answered_at IS NULL"
+    )

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from storage_testkit import legacy_sqlite, play_stored, pragma
+from storage_testkit import back_before_revision_13, legacy_sqlite, play_stored, pragma
 
 from engine import Rules
 from storage import SchemaTooNew, Storage, StorageError
@@ -78,6 +78,7 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
     with sqlite3.connect(db_path) as db:
         db.execute(f"PRAGMA user_version = {old_version}")
         db.execute("DROP TABLE alembic_version")
+        back_before_revision_13(db)
         db.execute("ALTER TABLE games DROP COLUMN deal_key")  # revision 11's
         db.execute("DROP TABLE daily_games")  # revision 12's
         db.execute("DROP TABLE daily_secret")

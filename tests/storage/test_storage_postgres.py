@@ -135,6 +135,18 @@ async def test_a_newer_database_from_before_alembic_is_refused(postgres: Postgre
         await connection.close()
 
 
+async def undo_revision_13(connection: asyncpg.Connection) -> None:
+    """Bot accounts' tables, columns and the handled updates' key, undone by hand."""
+    for table in ("accounts", "open_dms", "served_chats", "served_chats_told"):
+        await connection.execute(f"DROP TABLE {table}")
+    await connection.execute("DROP INDEX games_open_by_account")
+    for table in ("games", "tournaments"):
+        await connection.execute(f"ALTER TABLE {table} DROP COLUMN account")
+    await connection.execute("ALTER TABLE handled_updates DROP CONSTRAINT handled_updates_pkey")
+    await connection.execute("ALTER TABLE handled_updates DROP COLUMN account")
+    await connection.execute("ALTER TABLE handled_updates ADD PRIMARY KEY (update_id)")
+
+
 async def test_a_database_of_version_9_is_brought_up_to_date(postgres: PostgresServer) -> None:
     """A database created before the ledger kept answers (version 9) gets the columns the
     presses' answers need, once, when the bot opens it."""
@@ -145,6 +157,7 @@ async def test_a_database_of_version_9_is_brought_up_to_date(postgres: PostgresS
         await connection.execute("DROP INDEX handled_unanswered")
         for column in ("callback_id", "answer", "answered_at"):
             await connection.execute(f"ALTER TABLE handled_updates DROP COLUMN {column}")
+        await undo_revision_13(connection)
         await connection.execute("ALTER TABLE games DROP COLUMN deal_key")  # revision 11's
         await connection.execute("DROP TABLE daily_games")  # revision 12's
         await connection.execute("DROP TABLE daily_secret")
@@ -182,6 +195,7 @@ async def test_a_database_of_version_8_is_brought_up_to_date(postgres: PostgresS
     await store.close()
     connection = await asyncpg.connect(url)
     try:
+        await undo_revision_13(connection)
         await connection.execute("DROP TABLE handled_updates")
         await connection.execute("ALTER TABLE games DROP COLUMN deal_key")  # revision 11's
         await connection.execute("DROP TABLE daily_games")  # revision 12's

@@ -68,21 +68,48 @@ def _legacy_spelling(diff: Any) -> bool:
     return change[0] == "add_constraint" and isinstance(change[1], UniqueConstraint)
 
 
+ADDED_COLUMNS = {
+    "games": ("deal_key", "account"),
+    "tournaments": ("account",),
+    "handled_updates": ("account",),
+}
+"""The columns the revisions after 10 add at the end of a table: 11 the games'
+``deal_key`` (verifiable deals), 13 the bot ``account`` of games, tournaments and handled
+updates (which 13 keys by account and update)."""
+ADDED_TABLES = ("accounts", "open_dms", "served_chats", "served_chats_told")
+ADDED_INDEX = "games_open_by_account"
+
+
 def _added_by_later_revisions(changed: dict[str, Any]) -> bool:
-    """Whether a version 10 database, stamped, was changed only by the revisions after
-    it: 11 adds the games' ``deal_key`` column (verifiable deals) at the end; 12 adds the
-    daily deal's tables (new, so absent before)."""
-    added_by_12 = {k for k in changed if k.split()[1].startswith("daily_")}
-    assert all(changed[k][0] is None for k in added_by_12), added_by_12
-    changed = {k: v for k, v in changed.items() if k not in added_by_12}
-    assert set(changed) == {"table games"}, changed
-    old, new = changed["table games"]
-    if isinstance(old, dict):  # SQLite's description: columns and the rest
-        assert {k: v for k, v in old.items() if k != "columns"} == {
-            k: v for k, v in new.items() if k != "columns"
-        }
-        old, new = old["columns"], new["columns"]
-    return bool(new[:-1] == old and "deal_key" in new[-1])
+    """Whether a version 10 database, stamped, was changed only by the revisions after it
+    (`ADDED_COLUMNS`, `ADDED_TABLES`, `ADDED_INDEX`, the daily deal's tables of 12 and
+    later; and handled updates' new key)."""
+    for key, (old, new) in changed.items():
+        kind, _, name = key.partition(" ")
+        if kind == "table" and name in ADDED_COLUMNS:
+            if isinstance(old, dict):  # SQLite's description: columns and the rest
+                keyed = {"primary key"} if name == "handled_updates" else set()
+                assert {k: v for k, v in old.items() if k not in {"columns", *keyed}} == {
+                    k: v for k, v in new.items() if k not in {"columns", *keyed}
+                }, key
+                if keyed:
+                    assert new["primary key"] == ["account", "update_id"], new
+                old, new = old["columns"], new["columns"]
+            added = ADDED_COLUMNS[name]
+            assert new[: -len(added)] == old, key
+            assert all(c in repr(n) for c, n in zip(added, new[-len(added) :], strict=True)), key
+        elif (
+            (kind == "table" and (name in ADDED_TABLES or name.startswith("daily_")))
+            or (kind == "index" and name.startswith(ADDED_INDEX))
+            or (kind in ("constraint", "index") and name.split("_pkey")[0] in ADDED_TABLES)
+            or (kind in ("constraint", "index") and name.startswith("daily_"))
+        ):
+            assert old is None, key
+        elif "handled_updates" in key:  # PostgreSQL describes the new key apart
+            assert "update_id" in repr(old) and "account" in repr(new), (key, old, new)
+        else:
+            raise AssertionError(f"{key} changed: {old!r} -> {new!r}")
+    return True
 
 
 async def test_sqlite_upgraded_from_nothing_is_the_models(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from storage_testkit import legacy_sqlite, play_stored
+from storage_testkit import back_before_revision_13, legacy_sqlite, play_stored
 
 from engine import Rules
 from storage import (
@@ -29,6 +29,7 @@ async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Pat
     game_id, _ = await play_stored(store, Rules(players=3, target=30), seed=5, user_ids=[7])
     await store.close()
     with sqlite3.connect(db_path) as db:
+        back_before_revision_13(db)
         for table in (
             "tournament_claims",
             "tournament_seats",

@@ -24,7 +24,7 @@ statement's parameters)."""
 _ANSWERED = (
     handled_updates.update()
     .where(
-        handled_updates.c.account == bindparam("account"),
+        handled_updates.c.account == bindparam("of_account"),
         handled_updates.c.update_id == bindparam("update"),
     )
     .values(answered_at=bindparam("answered_at"))
@@ -139,7 +139,7 @@ class Ledger:
     async def mark_answered(self, update_id: int) -> None:
         """The press of a handled update was answered (no process answers it again)."""
         await self._db.execute(
-            _ANSWERED, {"account": self.account, "update": update_id, "answered_at": _now_ms()}
+            _ANSWERED, {"of_account": self.account, "update": update_id, "answered_at": _now_ms()}
         )
 
     async def unanswered(self, since_ms: int) -> list[handling.Unanswered]:

@@ -9,11 +9,13 @@ matchpoints, which the overall board and the streaks read.
 
 from __future__ import annotations
 
+import asyncio
+import bisect
 import json
 import secrets
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, and_, bindparam, case, func, select, update
 
@@ -112,12 +114,16 @@ class Daily:
 
     # ------------------------------------------------------------ the day's results
 
-    async def results(self, day: int) -> dict[int, list[int]]:
+    async def results(self, day: int, among: Sequence[int] | None = None) -> dict[int, list[int]]:
         """Everyone's points on the day's hands so far, person by person (hands in order):
-        the stored points once the day is settled, else the hands their games scored."""
+        the stored points once the day is settled, else the hands their games scored
+        (``among``: these people's only)."""
         d, h = daily_games.c, hand_points.c
+        who = [d.day == day]
+        if among is not None:
+            who.append(d.user_id.in_(list(among)))
         settled = await self._db.read(
-            select(d.user_id, d.points).where(d.day == day, d.points.is_not(None))
+            select(d.user_id, d.points).where(*who, d.points.is_not(None))
         )
         out: dict[int, list[int]] = {user: list(_points(p) or ()) for user, p in settled}
         # One row per person, their hands side by side (a pivot both databases run):
@@ -137,7 +143,7 @@ class Daily:
                     ),
                 )
             )
-            .where(d.day == day, d.points.is_(None))
+            .where(*who, d.points.is_(None))
             .group_by(d.user_id)
         )
         for user, *points in rows:
@@ -231,6 +237,181 @@ class Daily:
             select(d.day).where(d.user_id == user_id).order_by(d.day.desc()).limit(limit)
         )
         return [day for (day,) in rows]
+
+
+@dataclass(frozen=True)
+class ScoredDay:
+    """A day's results scored: everyone's points per hand, their day scores (matchpoints),
+    each hand's field to score a hand against, and the scores sorted (to place anyone)."""
+
+    results: dict[int, list[int]]
+    scores: dict[int, float]
+    fields: list[daily.Field]
+    ranked: list[float]
+
+    @staticmethod
+    def of(results: dict[int, list[int]]) -> ScoredDay:
+        scores = daily.scores(results)
+        return ScoredDay(results, scores, daily.fields(results), sorted(scores.values()))
+
+    def mine(self, user_id: int, points: Sequence[int]) -> Mine | None:
+        """The person's line with their ``points`` now, against everyone else's results
+        on this board (their marks and score exact whether or not the board holds their
+        latest hands; their place among the others' scores on the board, which their new
+        result moves a little at the next rescoring): None if they have no hand."""
+        points = list(points[: daily.HANDS])
+        if not points:
+            return None
+        held = self.results.get(user_id, [])
+        marks = []
+        for hand, p in enumerate(points):
+            field = self.fields[hand].points
+            better = len(field) - bisect.bisect_right(field, p)
+            ties = bisect.bisect_right(field, p) - bisect.bisect_left(field, p)
+            others = len(field)
+            if hand < len(held):  # the board holds the person's own result: not an other
+                others -= 1
+                if held[hand] > p:
+                    better -= 1
+                elif held[hand] == p:
+                    ties -= 1
+            marks.append(50.0 if others <= 0 else 100.0 * (better + 0.5 * ties) / others)
+        score = sum(marks) / len(marks)
+        above = len(self.ranked) - bisect.bisect_right(self.ranked, score)
+        old = self.scores.get(user_id)
+        if old is not None and old > score:
+            above -= 1
+        count = len(self.scores) + (0 if old is not None else 1)
+        return Mine(points, marks, score, 1 + above, count)
+
+
+@dataclass(frozen=True)
+class Mine:
+    """A person's line of a day: their points and matchpoints per hand, their day score,
+    their place and among how many."""
+
+    points: list[int]
+    marks: list[float]
+    score: float
+    place: int
+    count: int
+
+
+@dataclass
+class _Board:
+    scored: ScoredDay | None = None
+    scored_at: float = 0.0  # when the latest full read began (monotonic)
+    started: float = -1e9  # when the latest rescoring began
+    pending: set[int] = field(default_factory=set)  # people with results since
+    reading: set[int] = field(default_factory=set)  # those the rescoring running reads
+    running: asyncio.Future[ScoredDay] | None = None
+    timer: asyncio.TimerHandle | None = None
+
+
+class Boards:
+    """Each day's results, scored and kept in memory: a board is read at once. The
+    results that come in (`changed`: whose) are read, only theirs, and the day scored
+    again at most once every `PAUSE` seconds, one rescoring at a time, without anybody
+    waiting for it, but a group's board waits for the results of its own members (read at
+    once); a person's own line (`mine`) is read from storage and scored against the board,
+    so it is exact as soon as their hand is stored. A board is read whole again
+    every `MAX_AGE` seconds (results written by another process).
+
+    10,000 results take tens of milliseconds to read and score (`./dev bench daily`),
+    on the event loop: rescoring at every result would hold up everything else."""
+
+    PAUSE = 1.0
+    MAX_AGE = 30.0
+    KEPT_DAYS = 3
+
+    def __init__(self, stored: Daily) -> None:
+        self._stored = stored
+        self._boards: dict[int, _Board] = {}
+
+    def changed(self, day: int, user_id: int) -> None:
+        """The person's result of ``day`` changed (a hand of its deal scored)."""
+        board = self._boards.get(day)
+        if board is None:
+            return  # read whole when first asked for
+        board.pending.add(user_id)
+        self._arm(day, board)
+
+    async def day(self, day: int, among: Collection[int] = ()) -> ScoredDay:
+        """The day's board: at once from memory (the first time, read and scored), unless
+        a result of one of ``among`` (a group's members) came in since: then it waits for
+        the rescoring that reads it, started now."""
+        board = self._board(day)
+        wanted = set(among)
+        while board.scored is None or (board.pending | board.reading) & wanted:
+            if board.running is None:
+                if board.timer is not None:
+                    board.timer.cancel()
+                    board.timer = None
+                self._rescore(day, board)
+            assert board.running is not None
+            await asyncio.shield(board.running)
+        if time.monotonic() - board.scored_at > self.MAX_AGE and board.running is None:
+            self._rescore(day, board)
+        return board.scored
+
+    async def mine(self, day: int, user_id: int) -> Mine | None:
+        """The person's line of the day, exact (their hands read now), against the board."""
+        scored = await self.day(day)
+        points = (await self._stored.results(day, among=[user_id])).get(user_id, [])
+        return scored.mine(user_id, points)
+
+    def _board(self, day: int) -> _Board:
+        board = self._boards.get(day)
+        if board is None:
+            board = self._boards[day] = _Board()
+            for old in sorted(self._boards)[: -self.KEPT_DAYS]:
+                dropped = self._boards.pop(old)
+                if dropped.timer is not None:
+                    dropped.timer.cancel()
+        return board
+
+    def _arm(self, day: int, board: _Board) -> None:
+        if board.running is not None or board.timer is not None or not board.pending:
+            return
+        wait = max(0.0, board.started + self.PAUSE - time.monotonic())
+        board.timer = asyncio.get_running_loop().call_later(wait, self._due, day, board)
+
+    def _due(self, day: int, board: _Board) -> None:
+        board.timer = None
+        if self._boards.get(day) is board and board.running is None:
+            self._rescore(day, board)
+
+    def _rescore(self, day: int, board: _Board) -> asyncio.Future[ScoredDay]:
+        """Score the day again: the pending people's results read (everyone's, the first
+        time and every `MAX_AGE`)."""
+        board.started = now = time.monotonic()
+        whole = board.scored is None or now - board.scored_at > self.MAX_AGE
+        among = None if whole else sorted(board.pending)
+        board.reading, board.pending = board.pending, set()
+
+        async def score() -> ScoredDay:
+            try:
+                read = await self._stored.results(day, among=among)
+                if among is not None and board.scored is not None:
+                    read = {**board.scored.results, **read}
+                scored = ScoredDay.of(read)
+                board.scored = scored
+                if whole:
+                    board.scored_at = now
+                return scored
+            except BaseException:
+                board.pending.update(board.reading)
+                raise
+            finally:
+                board.running, board.reading = None, set()
+                if self._boards.get(day) is board:
+                    self._arm(day, board)
+
+        running = asyncio.ensure_future(score())
+        # Read by whoever waits for it; a failure nobody waited for is tried again later.
+        running.add_done_callback(lambda done: done.cancelled() or done.exception())
+        board.running = running
+        return running
 
 
 def _settle_day(

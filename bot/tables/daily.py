@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from bot.basics import Person, UserError
 from bot.core.commands import Cancel, ShowAgain
-from bot.core.effects import FinishGame
+from bot.core.effects import AnnounceHand, FinishGame
 from bot.i18n import msg
 from bot.tables.closing import Closer
 from bot.tables.model import Seat, Table, TableOptions
@@ -24,8 +24,8 @@ from bot.tables.seat_screen import Button, ShareInline, Words
 from bot.timers import Clock, Scheduler
 from engine import Game, daily
 from storage import Journal
+from storage.daily import Boards, streak
 from storage.daily import Daily as StoredDaily
-from storage.daily import streak
 
 GRACE = 3_600
 """Seconds after a day's end during which a game started that day may still be finished
@@ -62,6 +62,8 @@ class DailyDesk:
         self.games = games
         self.stored = stored
         self.clock = clock
+        self.boards = Boards(stored)
+        """Each day's results scored, kept in memory (`storage.daily.Boards`)."""
         self._starting: dict[int, asyncio.Lock] = {}
 
     # ------------------------------------------------------------------ the days
@@ -180,25 +182,20 @@ class DailyDesk:
 
     async def place_lines(self, day: int, user_id: int) -> list[Part]:
         """How the person did on the day's deal: their score, place and hands."""
-        results = await self.stored.results(day)
-        points = results.get(user_id, [])
-        if not points:
+        line = await self.boards.mine(day, user_id)
+        if line is None:
             return [msg("You haven't finished a hand of daily deal {day}.", day=day)]
-        scores = daily.scores(results)
-        mine = scores[user_id]
-        place = 1 + sum(1 for s in scores.values() if s > mine)
-        marks = daily.hand_marks(results, user_id)
         days = await self.stored.days_played(user_id)
         overall = await self.stored.overall_of(user_id)
         lines: list[Part] = [
             msg(
                 "☀ <b>Daily deal {day}</b>: {score} · place {place} of {count}",
                 day=day,
-                score=Number(mine / 100, "percent"),
-                place=place,
-                count=len(scores),
+                score=Number(line.score / 100, "percent"),
+                place=line.place,
+                count=line.count,
             ),
-            msg("Your hands: {row}", row=Bare(_row(points, marks))),
+            msg("Your hands: {row}", row=Bare(_row(line.points, line.marks))),
             msg("🔥 Days in a row: {days}", days=streak(days, self.today())),
         ]
         if overall is not None:
@@ -218,8 +215,8 @@ class DailyDesk:
         """The day's board of the group's members, and their overall board."""
         today = self.today()
         members = await self.stored.members(chat_id)
-        results = await self.stored.results(today)
-        scores = daily.scores(results)
+        scored = await self.boards.day(today, among=members)
+        results, scores = scored.results, scored.scores
         here = sorted(
             ((s, user) for user, s in scores.items() if user in members), key=lambda x: -x[0]
         )
@@ -293,6 +290,12 @@ class DailyDesk:
 
     # ------------------------------------------------------------------ the game's end
 
+    async def hand_scored(self, table: Table, _: AnnounceHand) -> None:
+        """A hand of a daily game was scored (and stored): the day's board reads it."""
+        s = table.seats[daily.PERSON_SEAT]
+        if table.daily is not None and s is not None and s.user_id is not None:
+            self.boards.changed(table.daily, s.user_id)
+
     async def finished(self, table: Table, _: FinishGame) -> None:
         """The person's result, as the daily game ends."""
         if table.daily is None:
@@ -308,11 +311,11 @@ class DailyDesk:
         """Today's result as a card to send anywhere: the day, the score and a symbol per
         hand played, nothing of the cards (None: no hand of today's deal played yet)."""
         today = self.today()
-        results = await self.stored.results(today)
-        if not results.get(user_id):
+        line = await self.boards.mine(today, user_id)
+        if line is None:
             return None
-        score = daily.scores(results)[user_id]
-        row = "".join(_symbol(m) for m in daily.hand_marks(results, user_id))
+        score = line.score
+        row = "".join(_symbol(m) for m in line.marks)
         return [
             msg(
                 "☀ Hearts, daily deal {day}: {score}",

@@ -407,6 +407,7 @@ def wire_handlers(rooms: Rooms) -> Handlers:
         language_menu=rooms.language_menu,
         outbox=rooms.outbox,
         replays=replays,
+        daily=rooms.daily,
     )
     return Handlers(
         tables=TableCommands(

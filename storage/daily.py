@@ -22,7 +22,7 @@ from sqlalchemy import Connection, and_, bindparam, case, func, select, update
 from engine import daily
 
 from .database import Database
-from .schema import daily_games, daily_secret, game_results, hand_points, users
+from .schema import daily_games, daily_posts, daily_secret, game_results, hand_points, users
 
 
 def _now_ms() -> int:
@@ -178,6 +178,34 @@ class Daily:
             .distinct()
         )
         return {user for (user,) in rows}
+
+    async def groups_of(self, user_id: int) -> list[int]:
+        """The groups the bot has seen the person play in (a finished game there)."""
+        r = game_results.c
+        rows = await self._db.read(
+            select(r.chat_id)
+            .where(
+                r.score_kind.in_(("points", "complex")),
+                r.user_id == user_id,
+                r.chat_id < 0,  # a group's (a DM's, the daily games', is the person's id)
+            )
+            .distinct()
+        )
+        return sorted(chat for (chat,) in rows)
+
+    async def claim_post(self, day: int, user_id: int, chat_id: int) -> bool:
+        """Record that the person's card of ``day`` is posted to the group; False (nothing
+        written) if it was already."""
+        statement = (
+            self._db.insert(daily_posts)
+            .values(day=day, user_id=user_id, chat_id=chat_id, posted_at=_now_ms())
+            .on_conflict_do_nothing(
+                index_elements=[daily_posts.c.day, daily_posts.c.user_id, daily_posts.c.chat_id]
+            )
+        )
+        async with self._db.write() as db:
+            done = await db.execute(statement)
+        return bool(done.rowcount)
 
     # ------------------------------------------------------------ closed days
 

@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from bot.basics import Person, UserError
 from bot.core.commands import Cancel, ShowAgain
 from bot.core.effects import AnnounceHand, FinishGame
-from bot.i18n import msg
+from bot.i18n import Msg, msg
 from bot.tables.closing import Closer
 from bot.tables.model import Seat, Table, TableOptions
 from bot.tables.parts import Bare, Name, Number, Part
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.tables.seat_screen import Button, ShareInline, Words
+from bot.tables.seat_screen import Button, PostDaily, ShareInline, Words
 from bot.timers import Clock, Scheduler
 from engine import Game, daily
 from storage import Journal
@@ -305,22 +305,47 @@ class DailyDesk:
             return
         lines = await self.place_lines(table.daily, s.user_id)
         share = Button(msg("📣 Share my result"), ShareInline(SHARE_QUERY))
-        self.screens.tell(s.user_id, Words(tuple(lines), ((share,),), table.id))
+        post = Button(msg("📣 Post to my groups"), PostDaily(table.daily))
+        self.screens.tell(s.user_id, Words(tuple(lines), ((share, post),), table.id))
+
+    async def post(self, day: int, person: Person) -> Msg:
+        """📣 Post to my groups: the person's card of ``day`` (no card of the deal) to each
+        group the bot has seen them play in, in the group's language, once per group and
+        day, never to a group that removed or blocked the bot. The toast."""
+        if not 0 < day <= self.today():
+            raise UserError(msg("This button is from another daily deal."))
+        card = await self.card(day, person.id)
+        if card is None:
+            return msg("You haven't finished a hand of daily deal {day}.", day=day)
+        groups = [g for g in await self.stored.groups_of(person.id) if not self.screens.is_gone(g)]
+        if not groups:
+            return msg("I haven't seen you finish a game in a group yet.")
+        said = Words((msg("📣 {name}'s daily deal:", name=Name(person.name)), *card))
+        posted = 0
+        for group in groups:
+            if await self.stored.claim_post(day, person.id, group):
+                self.screens.post_to_group(group, said)
+                posted += 1
+        if not posted:
+            return msg("Your result of daily deal {day} is already in your groups.", day=day)
+        return msg("📣 Posted to your groups: {count}", count=posted)
 
     async def share_card(self, user_id: int) -> list[Part] | None:
         """Today's result as a card to send anywhere: the day, the score and a symbol per
         hand played, nothing of the cards (None: no hand of today's deal played yet)."""
-        today = self.today()
-        line = await self.boards.mine(today, user_id)
+        return await self.card(self.today(), user_id)
+
+    async def card(self, day: int, user_id: int) -> list[Part] | None:
+        """The person's card of ``day`` (`share_card`)."""
+        line = await self.boards.mine(day, user_id)
         if line is None:
             return None
-        score = line.score
         row = "".join(_symbol(m) for m in line.marks)
         return [
             msg(
                 "☀ Hearts, daily deal {day}: {score}",
-                day=today,
-                score=Number(score / 100, "percent"),
+                day=day,
+                score=Number(line.score / 100, "percent"),
             ),
             Bare(row),
         ]

@@ -180,3 +180,18 @@ async def test_the_days_board_is_kept_and_follows_the_results(store: Storage) ->
     await asyncio.sleep(0.2)
     assert (await boards.day(70)).results[4] == dan
     assert await boards.mine(70, 99) is None
+
+
+async def test_a_persons_groups_and_a_post_once_per_group_and_day(store: Storage) -> None:
+    from engine import Rules
+
+    await play_stored(store, Rules(target=20), seed=9, chat_id=-500, user_ids=[7, 8])
+    await play_stored(store, Rules(target=20), seed=10, chat_id=-600, user_ids=[7])
+    await play_day(store, 80, 7, 1, seed=11)  # the daily game, in the person's DM
+    assert await store.daily.groups_of(7) == [-600, -500]
+    assert await store.daily.groups_of(8) == [-500]
+    assert await store.daily.groups_of(9) == []
+    assert await store.daily.claim_post(80, 7, -500)
+    assert not await store.daily.claim_post(80, 7, -500)  # once
+    assert await store.daily.claim_post(80, 8, -500)  # another person's
+    assert await store.daily.claim_post(81, 7, -500)  # another day

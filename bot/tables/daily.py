@@ -34,6 +34,8 @@ its results stand as they are, its seeds are published."""
 SHARE_QUERY = "daily"
 """The inline query the 📣 Share button starts (``@bot daily``): the bot answers it with
 the presser's card."""
+SEEDS_DAYS = 30
+"""``/daily seeds N`` gives the seeds of any of the latest closed days, this many."""
 MINIMUM_DAYS = 3
 """Closed days a person needs on the overall board."""
 OPTIONS = TableOptions(turn_timer=0, computer_level=daily.LEVEL, track_cards=True, hints=False)
@@ -254,11 +256,25 @@ class DailyDesk:
 
     # ------------------------------------------------------------------ published seeds
 
-    async def seeds_lines(self) -> list[Part]:
-        """The latest closed day's seeds, to check with ``hearts-bot verify``."""
-        day = self.last_closed()
-        if day < 1:
+    async def seeds_lines(self, day: int | None = None) -> list[Part]:
+        """A closed day's seeds (the latest, or ``day``: one of the latest `SEEDS_DAYS`),
+        to check with ``hearts-bot verify``."""
+        latest = self.last_closed()
+        if latest < 1:
             return [msg("No daily deal has closed yet.")]
+        if day is not None and day > latest:
+            raise UserError(msg("Daily deal {day} hasn't closed yet.", day=day))
+        if day is not None and (day < 1 or day <= latest - SEEDS_DAYS):
+            raise UserError(
+                msg(
+                    "I give the seeds of the last {count} closed days: daily deals {first} "
+                    "to {last}.",
+                    count=SEEDS_DAYS,
+                    first=max(1, latest - SEEDS_DAYS + 1),
+                    last=latest,
+                )
+            )
+        day = latest if day is None else day
         await self.close_days()
         key = daily.day_key(await self.stored.secret(), day)
         lines: list[Part] = [
@@ -279,11 +295,12 @@ class DailyDesk:
             )
         return lines
 
-    async def closed_game(self, user_id: int) -> tuple[int, int] | None:
-        """The latest closed day and the person's game of it, to replay (None: they did not
-        play it). Anyone may replay a closed day's hands (`bot.tables.replays`)."""
-        day = self.last_closed()
-        if day < 1:
+    async def closed_game(self, user_id: int, day: int | None = None) -> tuple[int, int] | None:
+        """The latest closed day (or ``day``, closed) and the person's game of it, to
+        replay (None: they did not play it). Anyone may replay a closed day's hands
+        (`bot.tables.replays`)."""
+        day = self.last_closed() if day is None else day
+        if day < 1 or day > self.last_closed():
             return None
         played = await self.stored.game_of(day, user_id)
         return None if played is None else (day, played.game_id)

@@ -22,6 +22,7 @@ from engine import Game, Rules, daily, fair
 from sandbox.double import BotApiDouble
 from sandbox.people import SandboxUser
 from sandbox.testing import running_double
+from sandbox.views import MessageView
 
 NOW = datetime(2026, 11, 28, 10, 0, tzinfo=UTC)
 DAY = daily.day_number(NOW.timestamp())
@@ -454,3 +455,76 @@ async def test_a_result_is_posted_to_the_persons_groups_once_in_their_languages(
             assert last is not None
             refused = await ann.press_forged(ann.dm, last.message_id, f"dp:{DAY + 1}:0:")
             assert refused == "This button is from another daily deal."
+
+
+async def test_daily_seeds_n_gives_an_earlier_closed_days_seeds_and_replay(
+    tmp_path: Path,
+) -> None:
+    """``/daily seeds N``: the seeds of any of the last 30 closed days, with ▶ Replay day N
+    for the person's own game of it; a day not closed yet, one too old and a word that is
+    not a day each get a clear answer."""
+    clock = ManualClock(NOW)
+    async with running_double() as double:
+        ann, bob = double.create_user("Ann"), double.create_user("Bob")
+        async with running_bot(double, tmp_path / "db.sqlite3", replace(FAST, clock=clock)) as app:
+            await ann.send(ann.dm, "/daily")
+            await double.wait_for(lambda: ann.dm_view().find("Daily deal") is not None, 10)
+            store = rooms_of(app).storage
+            mine = await store.daily.game_of(DAY, ann.id)
+            assert mine is not None
+            await play(double, ann, await daily_table(app, ann), high=False, hands=1)
+            await double.idle()
+            clock.advance(timedelta(days=2, seconds=GRACE))  # days DAY and DAY + 1 closed
+
+            def newest(person: SandboxUser = ann) -> int:
+                return max((m.message_id for m in person.dm_view().bot_messages), default=0)
+
+            def said_since(
+                since: int, expect: str, person: SandboxUser = ann
+            ) -> MessageView | None:
+                return next(
+                    (
+                        m
+                        for m in person.dm_view().bot_messages
+                        if m.message_id > since and expect in (m.text or "")
+                    ),
+                    None,
+                )
+
+            async def answer(text: str, expect: str, person: SandboxUser = ann) -> str:
+                await double.idle()
+                before = newest(person)
+                await person.send(person.dm, text)
+                await double.wait_for(lambda: said_since(before, expect, person) is not None, 10)
+                shown = said_since(before, expect, person)
+                assert shown is not None and shown.text is not None
+                return shown.text
+
+            # The latest closed day: Ann did not play it, so no ▶ button.
+            before = newest()
+            await answer("/daily seeds", f"Daily deal {DAY + 1} is over")
+            latest = said_since(before, f"Daily deal {DAY + 1} is over")
+            assert latest is not None and latest.button(f"▶ Replay day {DAY + 1}") is None
+            before = newest()
+            shown = await answer(f"/daily seeds {DAY}", f"Daily deal {DAY} is over")
+            key = daily.day_key(await store.daily.secret(), DAY)
+            for proof in daily.proofs(key):
+                assert proof.seed in shown and proof.commitment in shown
+            earlier = said_since(before, f"Daily deal {DAY} is over")
+            assert earlier is not None and earlier.button(f"▶ Replay day {DAY}") is not None
+            await ann.press(ann.dm, earlier.message_id, f"▶ Replay day {DAY}")
+
+            def replaying() -> str:
+                shown = ann.dm_view().message(earlier.message_id)  # type: ignore[union-attr]
+                return (shown.text or "") if shown is not None else ""
+
+            await double.wait_for(lambda: "Choose a hand" in replaying(), 10)
+            # Bob asks the rest (five commands at once each: the flood guard's burst).
+            await bob.start_bot()
+            await answer(f"/daily seeds {DAY + 2}", f"Daily deal {DAY + 2} hasn't closed yet.", bob)
+            await answer(
+                f"/daily seeds {DAY - 29}",
+                f"the last 30 closed days: daily deals {DAY - 28} to {DAY + 1}",
+                bob,
+            )
+            await answer("/daily seeds yesterday", "or /daily seeds N for daily deal N", bob)

@@ -14,7 +14,7 @@ import bisect
 import json
 import secrets
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, and_, bindparam, case, func, select, update
@@ -283,34 +283,38 @@ class ScoredDay:
         return ScoredDay(results, scores, daily.fields(results), sorted(scores.values()))
 
     def mine(self, user_id: int, points: Sequence[int]) -> Mine | None:
-        """The person's line with their ``points`` now, against everyone else's results
-        on this board (their marks and score exact whether or not the board holds their
-        latest hands; their place among the others' scores on the board, which their new
-        result moves a little at the next rescoring): None if they have no hand."""
-        points = list(points[: daily.HANDS])
-        if not points:
-            return None
-        held = self.results.get(user_id, [])
-        marks = []
-        for hand, p in enumerate(points):
-            field = self.fields[hand].points
-            better = len(field) - bisect.bisect_right(field, p)
-            ties = bisect.bisect_right(field, p) - bisect.bisect_left(field, p)
-            others = len(field)
-            if hand < len(held):  # the board holds the person's own result: not an other
-                others -= 1
-                if held[hand] > p:
-                    better -= 1
-                elif held[hand] == p:
-                    ties -= 1
-            marks.append(50.0 if others <= 0 else 100.0 * (better + 0.5 * ties) / others)
-        score = sum(marks) / len(marks)
-        above = len(self.ranked) - bisect.bisect_right(self.ranked, score)
-        old = self.scores.get(user_id)
-        if old is not None and old > score:
-            above -= 1
-        count = len(self.scores) + (0 if old is not None else 1)
-        return Mine(points, marks, score, 1 + above, count)
+        """The person's line with their ``points`` now (`lines`); None: no hand yet."""
+        return self.lines({user_id: points}).get(user_id)
+
+    def lines(self, now: Mapping[int, Sequence[int]]) -> dict[int, Mine]:
+        """These people's lines with their points ``now`` (a group's members, read from
+        storage), against the board with their results put in: their marks and scores
+        are what scoring the whole day again would give (everyone else's results as the
+        board holds them); their places among the others' scores on the board (which
+        their new results move a little, at the next rescoring). Those without a hand
+        are left out."""
+        columns = [list(f.points) for f in self.fields]
+        for user, points in now.items():
+            for hand, p in enumerate(self.results.get(user, [])[: daily.HANDS]):
+                column = columns[hand]
+                del column[bisect.bisect_left(column, p)]
+            for hand, p in enumerate(points[: daily.HANDS]):
+                bisect.insort(columns[hand], p)
+        fields = [daily.Field(tuple(c)) for c in columns]
+        newcomers = sum(1 for u, p in now.items() if p and u not in self.scores)
+        out: dict[int, Mine] = {}
+        for user, points in now.items():
+            played = list(points[: daily.HANDS])
+            if not played:
+                continue
+            marks = [fields[hand].matchpoints(p) for hand, p in enumerate(played)]
+            score = sum(marks) / len(marks)
+            above = len(self.ranked) - bisect.bisect_right(self.ranked, score)
+            old = self.scores.get(user)
+            if old is not None and old > score:
+                above -= 1
+            out[user] = Mine(played, marks, score, 1 + above, len(self.scores) + newcomers)
+        return out
 
 
 @dataclass(frozen=True)
@@ -331,7 +335,6 @@ class _Board:
     scored_at: float = 0.0  # when the latest full read began (monotonic)
     started: float = -1e9  # when the latest rescoring began
     pending: set[int] = field(default_factory=set)  # people with results since
-    reading: set[int] = field(default_factory=set)  # those the rescoring running reads
     running: asyncio.Future[ScoredDay] | None = None
     timer: asyncio.TimerHandle | None = None
 
@@ -340,10 +343,11 @@ class Boards:
     """Each day's results, scored and kept in memory: a board is read at once. The
     results that come in (`changed`: whose) are read, only theirs, and the day scored
     again at most once every `PAUSE` seconds, one rescoring at a time, without anybody
-    waiting for it, but a group's board waits for the results of its own members (read at
-    once); a person's own line (`mine`) is read from storage and scored against the board,
-    so it is exact as soon as their hand is stored. A board is read whole again
-    every `MAX_AGE` seconds (results written by another process).
+    waiting for it (only the first read of a day waits, for the one rescoring in flight);
+    a person's own line and a group's members' (`mine`, `lines`) are their hands read from
+    storage and scored against the board, so they are exact as soon as the hand is stored.
+    A board is read whole again every `MAX_AGE` seconds (results written by another
+    process).
 
     10,000 results take tens of milliseconds to read and score (`./dev bench daily`),
     on the event loop: rescoring at every result would hold up everything else."""
@@ -364,29 +368,27 @@ class Boards:
         board.pending.add(user_id)
         self._arm(day, board)
 
-    async def day(self, day: int, among: Collection[int] = ()) -> ScoredDay:
-        """The day's board: at once from memory (the first time, read and scored), unless
-        a result of one of ``among`` (a group's members) came in since: then it waits for
-        the rescoring that reads it, started now."""
+    async def day(self, day: int) -> ScoredDay:
+        """The day's board: at once from memory (the first time: read and scored, waiting
+        for the one rescoring in flight if there is one)."""
         board = self._board(day)
-        wanted = set(among)
-        while board.scored is None or (board.pending | board.reading) & wanted:
-            if board.running is None:
-                if board.timer is not None:
-                    board.timer.cancel()
-                    board.timer = None
-                self._rescore(day, board)
-            assert board.running is not None
-            await asyncio.shield(board.running)
+        if board.scored is None:
+            return await asyncio.shield(board.running or self._rescore(day, board))
         if time.monotonic() - board.scored_at > self.MAX_AGE and board.running is None:
             self._rescore(day, board)
         return board.scored
 
+    async def lines(self, day: int, user_ids: Collection[int]) -> dict[int, Mine]:
+        """These people's lines of the day (a group's members), exact: their hands read
+        now, scored against the board (those without a hand left out)."""
+        scored = await self.day(day)
+        if not user_ids:
+            return {}
+        return scored.lines(await self._stored.results(day, among=sorted(user_ids)))
+
     async def mine(self, day: int, user_id: int) -> Mine | None:
         """The person's line of the day, exact (their hands read now), against the board."""
-        scored = await self.day(day)
-        points = (await self._stored.results(day, among=[user_id])).get(user_id, [])
-        return scored.mine(user_id, points)
+        return (await self.lines(day, [user_id])).get(user_id)
 
     def _board(self, day: int) -> _Board:
         board = self._boards.get(day)
@@ -415,7 +417,7 @@ class Boards:
         board.started = now = time.monotonic()
         whole = board.scored is None or now - board.scored_at > self.MAX_AGE
         among = None if whole else sorted(board.pending)
-        board.reading, board.pending = board.pending, set()
+        taken, board.pending = board.pending, set()
 
         async def score() -> ScoredDay:
             try:
@@ -428,10 +430,10 @@ class Boards:
                     board.scored_at = now
                 return scored
             except BaseException:
-                board.pending.update(board.reading)
+                board.pending.update(taken)
                 raise
             finally:
-                board.running, board.reading = None, set()
+                board.running = None
                 if self._boards.get(day) is board:
                     self._arm(day, board)
 

@@ -217,11 +217,8 @@ class DailyDesk:
         """The day's board of the group's members, and their overall board."""
         today = self.today()
         members = await self.stored.members(chat_id)
-        scored = await self.boards.day(today, among=members)
-        results, scores = scored.results, scored.scores
-        here = sorted(
-            ((s, user) for user, s in scores.items() if user in members), key=lambda x: -x[0]
-        )
+        played = await self.boards.lines(today, members)  # exact, against the day's board
+        here = sorted(((line.score, user) for user, line in played.items()), key=lambda x: -x[0])
         names = await self.stored.names([user for _, user in here])
         lines: list[Part] = [msg("☀ <b>Daily deal {day}</b> in this group", day=today)]
         if not here:
@@ -233,7 +230,7 @@ class DailyDesk:
                     rank=rank,
                     name=Name(names.get(user, str(user))),
                     score=Number(score / 100, "percent"),
-                    hands=len(results[user]),
+                    hands=len(played[user].points),
                     all=daily.HANDS,
                 )
             )

@@ -148,8 +148,7 @@ def test_a_persons_line_against_a_board_is_the_whole_days_scoring() -> None:
 async def test_the_days_board_is_kept_and_follows_the_results(store: Storage) -> None:
     """A board is read from memory; a new result is scored into it within `PAUSE` of being
     told (and only the person told of is read again); a person's own line is exact at
-    once; a group's board waits for its members' new results; a board is read whole again
-    after `MAX_AGE`."""
+    once, a group's members' lines too; a board is read whole again after `MAX_AGE`."""
     boards = Boards(store.daily)
     boards.PAUSE = 0.05
     ann = await play_day(store, 70, 1, 4, seed=11)
@@ -166,12 +165,16 @@ async def test_the_days_board_is_kept_and_follows_the_results(store: Storage) ->
     await asyncio.sleep(0.2)
     followed = await boards.day(70)
     assert followed.results == {1: ann, 2: bob, 3: cat} and followed.scores == whole
-    # A group's board waits for its members' new results, scored at once.
+    # A group's members' lines: their hands read now, scored against the board.
     boards.PAUSE = 3600.0
     eve = await play_day(store, 70, 5, 2, seed=15)
     boards.changed(70, 5)
-    assert 5 not in (await boards.day(70)).results  # not a member's: the board in memory
-    assert (await boards.day(70, among={2, 5})).results[5] == eve
+    assert 5 not in (await boards.day(70)).results  # the board in memory
+    members = await boards.lines(70, {2, 5, 98})
+    assert set(members) == {2, 5} and members[5].points == eve
+    whole = daily.scores({1: ann, 2: bob, 3: cat, 5: eve})  # exact: both put in
+    assert abs(members[5].score - whole[5]) < 1e-9 and abs(members[2].score - whole[2]) < 1e-9
+    assert members[5].count == 4
     dan = await play_day(store, 70, 4, 1, seed=14)  # stored by another process: untold
     await asyncio.sleep(0.2)
     assert 4 not in (await boards.day(70)).results
@@ -195,3 +198,27 @@ async def test_a_persons_groups_and_a_post_once_per_group_and_day(store: Storage
     assert not await store.daily.claim_post(80, 7, -500)  # once
     assert await store.daily.claim_post(80, 8, -500)  # another person's
     assert await store.daily.claim_post(81, 7, -500)  # another day
+
+
+def test_a_groups_lines_against_a_board_are_the_whole_days_scoring() -> None:
+    """`ScoredDay.lines`: several people's points now (some on the board with older
+    results, some not), put in together, give the marks and scores of the whole day
+    scored again."""
+    rng = random.Random(35)
+    for _ in range(200):
+        results = {
+            user: [rng.choice((0, 1, 2, 13, 26)) for _ in range(rng.randint(1, 4))]
+            for user in range(rng.randint(1, 10))
+        }
+        board = ScoredDay.of(results)
+        now = {
+            user: results.get(user, [])[:1] + [rng.choice((0, 3, 13)) for _ in range(3)]
+            for user in rng.sample(range(14), rng.randint(1, 5))
+        }
+        lines = board.lines(now)
+        whole = ScoredDay.of({**results, **now})
+        assert set(lines) == set(now)
+        for user, line in lines.items():
+            assert line.marks == daily.hand_marks(whole.results, user)
+            assert abs(line.score - whole.scores[user]) < 1e-9
+            assert line.count == len(whole.scores)

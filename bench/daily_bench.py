@@ -4,8 +4,12 @@
 
 Fills a new database with one day of the daily deal finished by ``--people`` people (their
 games, their four hands' points at the person's seat, their names), then times what
-``/daily`` reads: the day's board (every result of the day read from the hands scored,
-matchpoints for all, sorted: p50 and p95 over ``--runs``), the matchpoint scoring alone,
+``/daily`` reads: one rescoring of the day (every result read from the hands scored,
+matchpoints for all, sorted: p50 and p95 over ``--runs``); the board as the bot reads it
+(`storage.daily.Boards`: a group of 30 members' lines, and a person's own line, their
+hands read and scored against the board kept in memory) while new results keep arriving
+(a new person's hand stored every 100 ms, ten times the pace of 10,000 people spread over
+a day) and boards are read every 10 ms; the matchpoint scoring alone;
 settling the closed day, and the overall board after it. The issue's bars: the board's
 p95 under 50 ms and the scoring of 10,000 results under a second (``--people 10000``).
 """
@@ -26,6 +30,7 @@ from sqlalchemy import Connection
 from engine import daily
 from sandbox.postgres_server import PostgresServer
 from storage import Storage, open_storage
+from storage.daily import Boards, ScoredDay
 from storage.schema import daily_games, games, hand_points, users
 
 DAY = 100
@@ -121,14 +126,14 @@ async def _measure(store: Storage, people: int, runs: int) -> None:
         t0 = time.perf_counter()
         results = await store.daily.results(DAY)
         t1 = time.perf_counter()
-        scores = daily.scores(results)
-        sorted(scores.items(), key=lambda item: -item[1])[:10]
+        ScoredDay.of(results)
         t2 = time.perf_counter()
         board.append(t2 - t0)
         scoring.append(t2 - t1)
     assert len(results) == people
-    print(f"  the day's board (read, score, sort), {runs} runs: {_ms(board)}")
+    print(f"  one rescoring of the day (read, score, sort), {runs} runs: {_ms(board)}")
     print(f"  matchpoints of {people:,} results alone: {_ms(scoring)}")
+    await _live(store, people, runs)
     t0 = time.perf_counter()
     await store.daily.settle(DAY)
     print(f"  the closed day settled (points and scores stored): {time.perf_counter() - t0:.2f} s")
@@ -144,6 +149,74 @@ async def _measure(store: Storage, people: int, runs: int) -> None:
         await store.daily.results(DAY)
         settled.append(time.perf_counter() - t0)
     print(f"  a closed day's results read back, {runs} runs: {_ms(settled)}")
+
+
+async def _live(store: Storage, people: int, runs: int) -> None:
+    """Boards read every 10 ms (a group's, and a person's own line, in turn) while a new
+    person's hand is stored every 100 ms; ``runs`` × 10 reads."""
+    boards = Boards(store.daily)
+    await boards.day(DAY)
+    stop = asyncio.Event()
+    arrived = 0
+
+    async def arrive() -> None:
+        nonlocal arrived
+        rng = random.Random(2)
+        first = 1_000_000 + people
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+            await store.database.transact(_one_more, first + arrived, rng.randrange(27))
+            boards.changed(DAY, first + arrived)
+            arrived += 1
+
+    writer = asyncio.create_task(arrive())
+    group: list[float] = []
+    own: list[float] = []
+    try:
+        for n in range(runs * 10):
+            await asyncio.sleep(0.01)
+            t0 = time.perf_counter()
+            if n % 2:  # a group of 30 members: their lines, ranked
+                members = [1_000_000 + (n * 31 + m * 337) % people for m in range(30)]
+                lines = await boards.lines(DAY, members)
+                sorted(lines.items(), key=lambda item: -item[1].score)[:10]
+                group.append(time.perf_counter() - t0)
+            else:
+                await boards.mine(DAY, 1_000_000 + n % people)
+                own.append(time.perf_counter() - t0)
+    finally:
+        stop.set()
+        await writer
+    print(
+        f"  while {arrived} new results arrived, a group's board, {len(group)} reads: "
+        f"{_ms(group)}; a person's own line, {len(own)} reads: {_ms(own)}"
+    )
+
+
+def _one_more(connection: Connection, who: int, points: int) -> None:
+    """A new person's first hand of the day, stored as a daily hand is."""
+    now = int(time.time() * 1000)
+    rules = json.dumps(daily.RULES.to_dict())
+    connection.execute(
+        games.insert().values(
+            id=who, chat_id=who, creator_id=who, status="active", rules=rules, created_at=now
+        )
+    )
+    connection.execute(
+        hand_points.insert().values(
+            game_id=who,
+            hand_number=1,
+            seat=daily.PERSON_SEAT,
+            points_re=points,
+            points_im=0,
+            total_re=points,
+            total_im=0,
+            shot_moon=0,
+        )
+    )
+    connection.execute(
+        daily_games.insert().values(day=DAY, user_id=who, game_id=who, started_at=now)
+    )
 
 
 def main() -> None:

@@ -281,6 +281,7 @@ def open_rooms(
         languages,
     )
     daily_desk = DailyDesk(registry, moves, screens, games, storage.daily, clock, closer, scheduler)
+    runner.on(effects.AnnounceHand, daily_desk.hand_scored)
     runner.on(effects.FinishGame, daily_desk.finished)
     entries = Entries(board, member_status, config.bot_username)
     rounds = Rounds(board)
@@ -454,6 +455,7 @@ def wire_handlers(rooms: Rooms) -> Handlers:
         language_menu=rooms.language_menu,
         outbox=rooms.outbox,
         replays=replays,
+        daily=rooms.daily,
     )
     return Handlers(
         tables=TableCommands(

@@ -46,6 +46,9 @@ TABLES: tuple[Table, ...] = (
     schema.rated_games,
     schema.rating_changes,
     schema.handled_updates,
+    schema.daily_secret,
+    schema.daily_games,
+    schema.daily_posts,
 )
 """Every table, each after the ones it refers to."""
 KEPT: tuple[Table, ...] = (schema.games, schema.chats, schema.users, schema.tournaments)

@@ -9,18 +9,20 @@ matchpoints, which the overall board and the streaks read.
 
 from __future__ import annotations
 
+import asyncio
+import bisect
 import json
 import secrets
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, and_, bindparam, case, func, select, update
 
 from engine import daily
 
 from .database import Database
-from .schema import daily_games, daily_secret, game_results, hand_points, users
+from .schema import daily_games, daily_posts, daily_secret, game_results, hand_points, users
 
 
 def _now_ms() -> int:
@@ -112,12 +114,16 @@ class Daily:
 
     # ------------------------------------------------------------ the day's results
 
-    async def results(self, day: int) -> dict[int, list[int]]:
+    async def results(self, day: int, among: Sequence[int] | None = None) -> dict[int, list[int]]:
         """Everyone's points on the day's hands so far, person by person (hands in order):
-        the stored points once the day is settled, else the hands their games scored."""
+        the stored points once the day is settled, else the hands their games scored
+        (``among``: these people's only)."""
         d, h = daily_games.c, hand_points.c
+        who = [d.day == day]
+        if among is not None:
+            who.append(d.user_id.in_(list(among)))
         settled = await self._db.read(
-            select(d.user_id, d.points).where(d.day == day, d.points.is_not(None))
+            select(d.user_id, d.points).where(*who, d.points.is_not(None))
         )
         out: dict[int, list[int]] = {user: list(_points(p) or ()) for user, p in settled}
         # One row per person, their hands side by side (a pivot both databases run):
@@ -137,7 +143,7 @@ class Daily:
                     ),
                 )
             )
-            .where(d.day == day, d.points.is_(None))
+            .where(*who, d.points.is_(None))
             .group_by(d.user_id)
         )
         for user, *points in rows:
@@ -172,6 +178,34 @@ class Daily:
             .distinct()
         )
         return {user for (user,) in rows}
+
+    async def groups_of(self, user_id: int) -> list[int]:
+        """The groups the bot has seen the person play in (a finished game there)."""
+        r = game_results.c
+        rows = await self._db.read(
+            select(r.chat_id)
+            .where(
+                r.score_kind.in_(("points", "complex")),
+                r.user_id == user_id,
+                r.chat_id < 0,  # a group's (a DM's, the daily games', is the person's id)
+            )
+            .distinct()
+        )
+        return sorted(chat for (chat,) in rows)
+
+    async def claim_post(self, day: int, user_id: int, chat_id: int) -> bool:
+        """Record that the person's card of ``day`` is posted to the group; False (nothing
+        written) if it was already."""
+        statement = (
+            self._db.insert(daily_posts)
+            .values(day=day, user_id=user_id, chat_id=chat_id, posted_at=_now_ms())
+            .on_conflict_do_nothing(
+                index_elements=[daily_posts.c.day, daily_posts.c.user_id, daily_posts.c.chat_id]
+            )
+        )
+        async with self._db.write() as db:
+            done = await db.execute(statement)
+        return bool(done.rowcount)
 
     # ------------------------------------------------------------ closed days
 
@@ -231,6 +265,183 @@ class Daily:
             select(d.day).where(d.user_id == user_id).order_by(d.day.desc()).limit(limit)
         )
         return [day for (day,) in rows]
+
+
+@dataclass(frozen=True)
+class ScoredDay:
+    """A day's results scored: everyone's points per hand, their day scores (matchpoints),
+    each hand's field to score a hand against, and the scores sorted (to place anyone)."""
+
+    results: dict[int, list[int]]
+    scores: dict[int, float]
+    fields: list[daily.Field]
+    ranked: list[float]
+
+    @staticmethod
+    def of(results: dict[int, list[int]]) -> ScoredDay:
+        scores = daily.scores(results)
+        return ScoredDay(results, scores, daily.fields(results), sorted(scores.values()))
+
+    def mine(self, user_id: int, points: Sequence[int]) -> Mine | None:
+        """The person's line with their ``points`` now (`lines`); None: no hand yet."""
+        return self.lines({user_id: points}).get(user_id)
+
+    def lines(self, now: Mapping[int, Sequence[int]]) -> dict[int, Mine]:
+        """These people's lines with their points ``now`` (a group's members, read from
+        storage), against the board with their results put in: their marks and scores
+        are what scoring the whole day again would give (everyone else's results as the
+        board holds them); their places among the others' scores on the board (which
+        their new results move a little, at the next rescoring). Those without a hand
+        are left out."""
+        columns = [list(f.points) for f in self.fields]
+        for user, points in now.items():
+            for hand, p in enumerate(self.results.get(user, [])[: daily.HANDS]):
+                column = columns[hand]
+                del column[bisect.bisect_left(column, p)]
+            for hand, p in enumerate(points[: daily.HANDS]):
+                bisect.insort(columns[hand], p)
+        fields = [daily.Field(tuple(c)) for c in columns]
+        newcomers = sum(1 for u, p in now.items() if p and u not in self.scores)
+        out: dict[int, Mine] = {}
+        for user, points in now.items():
+            played = list(points[: daily.HANDS])
+            if not played:
+                continue
+            marks = [fields[hand].matchpoints(p) for hand, p in enumerate(played)]
+            score = sum(marks) / len(marks)
+            above = len(self.ranked) - bisect.bisect_right(self.ranked, score)
+            old = self.scores.get(user)
+            if old is not None and old > score:
+                above -= 1
+            out[user] = Mine(played, marks, score, 1 + above, len(self.scores) + newcomers)
+        return out
+
+
+@dataclass(frozen=True)
+class Mine:
+    """A person's line of a day: their points and matchpoints per hand, their day score,
+    their place and among how many."""
+
+    points: list[int]
+    marks: list[float]
+    score: float
+    place: int
+    count: int
+
+
+@dataclass
+class _Board:
+    scored: ScoredDay | None = None
+    scored_at: float = 0.0  # when the latest full read began (monotonic)
+    started: float = -1e9  # when the latest rescoring began
+    pending: set[int] = field(default_factory=set)  # people with results since
+    running: asyncio.Future[ScoredDay] | None = None
+    timer: asyncio.TimerHandle | None = None
+
+
+class Boards:
+    """Each day's results, scored and kept in memory: a board is read at once. The
+    results that come in (`changed`: whose) are read, only theirs, and the day scored
+    again at most once every `PAUSE` seconds, one rescoring at a time, without anybody
+    waiting for it (only the first read of a day waits, for the one rescoring in flight);
+    a person's own line and a group's members' (`mine`, `lines`) are their hands read from
+    storage and scored against the board, so they are exact as soon as the hand is stored.
+    A board is read whole again every `MAX_AGE` seconds (results written by another
+    process).
+
+    10,000 results take tens of milliseconds to read and score (`./dev bench daily`),
+    on the event loop: rescoring at every result would hold up everything else."""
+
+    PAUSE = 1.0
+    MAX_AGE = 30.0
+    KEPT_DAYS = 3
+
+    def __init__(self, stored: Daily) -> None:
+        self._stored = stored
+        self._boards: dict[int, _Board] = {}
+
+    def changed(self, day: int, user_id: int) -> None:
+        """The person's result of ``day`` changed (a hand of its deal scored)."""
+        board = self._boards.get(day)
+        if board is None:
+            return  # read whole when first asked for
+        board.pending.add(user_id)
+        self._arm(day, board)
+
+    async def day(self, day: int) -> ScoredDay:
+        """The day's board: at once from memory (the first time: read and scored, waiting
+        for the one rescoring in flight if there is one)."""
+        board = self._board(day)
+        if board.scored is None:
+            return await asyncio.shield(board.running or self._rescore(day, board))
+        if time.monotonic() - board.scored_at > self.MAX_AGE and board.running is None:
+            self._rescore(day, board)
+        return board.scored
+
+    async def lines(self, day: int, user_ids: Collection[int]) -> dict[int, Mine]:
+        """These people's lines of the day (a group's members), exact: their hands read
+        now, scored against the board (those without a hand left out)."""
+        scored = await self.day(day)
+        if not user_ids:
+            return {}
+        return scored.lines(await self._stored.results(day, among=sorted(user_ids)))
+
+    async def mine(self, day: int, user_id: int) -> Mine | None:
+        """The person's line of the day, exact (their hands read now), against the board."""
+        return (await self.lines(day, [user_id])).get(user_id)
+
+    def _board(self, day: int) -> _Board:
+        board = self._boards.get(day)
+        if board is None:
+            board = self._boards[day] = _Board()
+            for old in sorted(self._boards)[: -self.KEPT_DAYS]:
+                dropped = self._boards.pop(old)
+                if dropped.timer is not None:
+                    dropped.timer.cancel()
+        return board
+
+    def _arm(self, day: int, board: _Board) -> None:
+        if board.running is not None or board.timer is not None or not board.pending:
+            return
+        wait = max(0.0, board.started + self.PAUSE - time.monotonic())
+        board.timer = asyncio.get_running_loop().call_later(wait, self._due, day, board)
+
+    def _due(self, day: int, board: _Board) -> None:
+        board.timer = None
+        if self._boards.get(day) is board and board.running is None:
+            self._rescore(day, board)
+
+    def _rescore(self, day: int, board: _Board) -> asyncio.Future[ScoredDay]:
+        """Score the day again: the pending people's results read (everyone's, the first
+        time and every `MAX_AGE`)."""
+        board.started = now = time.monotonic()
+        whole = board.scored is None or now - board.scored_at > self.MAX_AGE
+        among = None if whole else sorted(board.pending)
+        taken, board.pending = board.pending, set()
+
+        async def score() -> ScoredDay:
+            try:
+                read = await self._stored.results(day, among=among)
+                if among is not None and board.scored is not None:
+                    read = {**board.scored.results, **read}
+                scored = ScoredDay.of(read)
+                board.scored = scored
+                if whole:
+                    board.scored_at = now
+                return scored
+            except BaseException:
+                board.pending.update(taken)
+                raise
+            finally:
+                board.running = None
+                if self._boards.get(day) is board:
+                    self._arm(day, board)
+
+        running = asyncio.ensure_future(score())
+        # Read by whoever waits for it; a failure nobody waited for is tried again later.
+        running.add_done_callback(lambda done: done.cancelled() or done.exception())
+        board.running = running
+        return running
 
 
 def _settle_day(

@@ -365,6 +365,19 @@ id per day) and its game; once the day is closed, their points hand by hand as t
 
 Index("daily_games_by_user", daily_games.c.user_id, daily_games.c.day)
 
+daily_posts: Final = Table(
+    "daily_posts",
+    metadata,
+    Column("day", INT, nullable=False),
+    Column("user_id", INT, nullable=False),
+    Column("chat_id", INT, nullable=False),
+    Column("posted_at", INT, nullable=False),
+    PrimaryKeyConstraint("day", "user_id", "chat_id"),
+    sqlite_with_rowid=False,
+)
+"""One row per group a person's card of the day was posted to (📣 Post to my groups):
+each group gets it once a day."""
+
 # ---------------------------------------------------------------- tournaments
 
 tournaments: Final = Table(
@@ -687,6 +700,7 @@ __all__ = [
     "chat_languages",
     "chats",
     "daily_games",
+    "daily_posts",
     "daily_secret",
     "game_results",
     "game_seats",

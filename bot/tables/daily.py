@@ -12,20 +12,20 @@ from collections.abc import Sequence
 
 from bot.basics import Person, UserError
 from bot.core.commands import Cancel, ShowAgain
-from bot.core.effects import FinishGame
-from bot.i18n import msg
+from bot.core.effects import AnnounceHand, FinishGame
+from bot.i18n import Msg, msg
 from bot.tables.closing import Closer
 from bot.tables.model import Seat, Table, TableOptions
 from bot.tables.parts import Bare, Name, Number, Part
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
-from bot.tables.seat_screen import Button, ShareInline, Words
+from bot.tables.seat_screen import Button, PostDaily, ShareInline, Words
 from bot.timers import Clock, Scheduler
 from engine import Game, daily
 from storage import Journal
+from storage.daily import Boards, streak
 from storage.daily import Daily as StoredDaily
-from storage.daily import streak
 
 GRACE = 3_600
 """Seconds after a day's end during which a game started that day may still be finished
@@ -34,6 +34,8 @@ its results stand as they are, its seeds are published."""
 SHARE_QUERY = "daily"
 """The inline query the 📣 Share button starts (``@bot daily``): the bot answers it with
 the presser's card."""
+SEEDS_DAYS = 30
+"""``/daily seeds N`` gives the seeds of any of the latest closed days, this many."""
 MINIMUM_DAYS = 3
 """Closed days a person needs on the overall board."""
 OPTIONS = TableOptions(turn_timer=0, computer_level=daily.LEVEL, track_cards=True, hints=False)
@@ -62,6 +64,8 @@ class DailyDesk:
         self.games = games
         self.stored = stored
         self.clock = clock
+        self.boards = Boards(stored)
+        """Each day's results scored, kept in memory (`storage.daily.Boards`)."""
         self._starting: dict[int, asyncio.Lock] = {}
 
     # ------------------------------------------------------------------ the days
@@ -180,25 +184,20 @@ class DailyDesk:
 
     async def place_lines(self, day: int, user_id: int) -> list[Part]:
         """How the person did on the day's deal: their score, place and hands."""
-        results = await self.stored.results(day)
-        points = results.get(user_id, [])
-        if not points:
+        line = await self.boards.mine(day, user_id)
+        if line is None:
             return [msg("You haven't finished a hand of daily deal {day}.", day=day)]
-        scores = daily.scores(results)
-        mine = scores[user_id]
-        place = 1 + sum(1 for s in scores.values() if s > mine)
-        marks = daily.hand_marks(results, user_id)
         days = await self.stored.days_played(user_id)
         overall = await self.stored.overall_of(user_id)
         lines: list[Part] = [
             msg(
                 "☀ <b>Daily deal {day}</b>: {score} · place {place} of {count}",
                 day=day,
-                score=Number(mine / 100, "percent"),
-                place=place,
-                count=len(scores),
+                score=Number(line.score / 100, "percent"),
+                place=line.place,
+                count=line.count,
             ),
-            msg("Your hands: {row}", row=Bare(_row(points, marks))),
+            msg("Your hands: {row}", row=Bare(_row(line.points, line.marks))),
             msg("🔥 Days in a row: {days}", days=streak(days, self.today())),
         ]
         if overall is not None:
@@ -218,11 +217,8 @@ class DailyDesk:
         """The day's board of the group's members, and their overall board."""
         today = self.today()
         members = await self.stored.members(chat_id)
-        results = await self.stored.results(today)
-        scores = daily.scores(results)
-        here = sorted(
-            ((s, user) for user, s in scores.items() if user in members), key=lambda x: -x[0]
-        )
+        played = await self.boards.lines(today, members)  # exact, against the day's board
+        here = sorted(((line.score, user) for user, line in played.items()), key=lambda x: -x[0])
         names = await self.stored.names([user for _, user in here])
         lines: list[Part] = [msg("☀ <b>Daily deal {day}</b> in this group", day=today)]
         if not here:
@@ -234,7 +230,7 @@ class DailyDesk:
                     rank=rank,
                     name=Name(names.get(user, str(user))),
                     score=Number(score / 100, "percent"),
-                    hands=len(results[user]),
+                    hands=len(played[user].points),
                     all=daily.HANDS,
                 )
             )
@@ -257,11 +253,25 @@ class DailyDesk:
 
     # ------------------------------------------------------------------ published seeds
 
-    async def seeds_lines(self) -> list[Part]:
-        """The latest closed day's seeds, to check with ``hearts-bot verify``."""
-        day = self.last_closed()
-        if day < 1:
+    async def seeds_lines(self, day: int | None = None) -> list[Part]:
+        """A closed day's seeds (the latest, or ``day``: one of the latest `SEEDS_DAYS`),
+        to check with ``hearts-bot verify``."""
+        latest = self.last_closed()
+        if latest < 1:
             return [msg("No daily deal has closed yet.")]
+        if day is not None and day > latest:
+            raise UserError(msg("Daily deal {day} hasn't closed yet.", day=day))
+        if day is not None and (day < 1 or day <= latest - SEEDS_DAYS):
+            raise UserError(
+                msg(
+                    "I give the seeds of the last {count} closed days: daily deals {first} "
+                    "to {last}.",
+                    count=SEEDS_DAYS,
+                    first=max(1, latest - SEEDS_DAYS + 1),
+                    last=latest,
+                )
+            )
+        day = latest if day is None else day
         await self.close_days()
         key = daily.day_key(await self.stored.secret(), day)
         lines: list[Part] = [
@@ -282,16 +292,23 @@ class DailyDesk:
             )
         return lines
 
-    async def closed_game(self, user_id: int) -> tuple[int, int] | None:
-        """The latest closed day and the person's game of it, to replay (None: they did not
-        play it). Anyone may replay a closed day's hands (`bot.tables.replays`)."""
-        day = self.last_closed()
-        if day < 1:
+    async def closed_game(self, user_id: int, day: int | None = None) -> tuple[int, int] | None:
+        """The latest closed day (or ``day``, closed) and the person's game of it, to
+        replay (None: they did not play it). Anyone may replay a closed day's hands
+        (`bot.tables.replays`)."""
+        day = self.last_closed() if day is None else day
+        if day < 1 or day > self.last_closed():
             return None
         played = await self.stored.game_of(day, user_id)
         return None if played is None else (day, played.game_id)
 
     # ------------------------------------------------------------------ the game's end
+
+    async def hand_scored(self, table: Table, _: AnnounceHand) -> None:
+        """A hand of a daily game was scored (and stored): the day's board reads it."""
+        s = table.seats[daily.PERSON_SEAT]
+        if table.daily is not None and s is not None and s.user_id is not None:
+            self.boards.changed(table.daily, s.user_id)
 
     async def finished(self, table: Table, _: FinishGame) -> None:
         """The person's result, as the daily game ends."""
@@ -302,22 +319,47 @@ class DailyDesk:
             return
         lines = await self.place_lines(table.daily, s.user_id)
         share = Button(msg("📣 Share my result"), ShareInline(SHARE_QUERY))
-        self.screens.tell(s.user_id, Words(tuple(lines), ((share,),), table.id))
+        post = Button(msg("📣 Post to my groups"), PostDaily(table.daily))
+        self.screens.tell(s.user_id, Words(tuple(lines), ((share, post),), table.id))
+
+    async def post(self, day: int, person: Person) -> Msg:
+        """📣 Post to my groups: the person's card of ``day`` (no card of the deal) to each
+        group the bot has seen them play in, in the group's language, once per group and
+        day, never to a group that removed or blocked the bot. The toast."""
+        if not 0 < day <= self.today():
+            raise UserError(msg("This button is from another daily deal."))
+        card = await self.card(day, person.id)
+        if card is None:
+            return msg("You haven't finished a hand of daily deal {day}.", day=day)
+        groups = [g for g in await self.stored.groups_of(person.id) if not self.screens.is_gone(g)]
+        if not groups:
+            return msg("I haven't seen you finish a game in a group yet.")
+        said = Words((msg("📣 {name}'s daily deal:", name=Name(person.name)), *card))
+        posted = 0
+        for group in groups:
+            if await self.stored.claim_post(day, person.id, group):
+                self.screens.post_to_group(group, said)
+                posted += 1
+        if not posted:
+            return msg("Your result of daily deal {day} is already in your groups.", day=day)
+        return msg("📣 Posted to your groups: {count}", count=posted)
 
     async def share_card(self, user_id: int) -> list[Part] | None:
         """Today's result as a card to send anywhere: the day, the score and a symbol per
         hand played, nothing of the cards (None: no hand of today's deal played yet)."""
-        today = self.today()
-        results = await self.stored.results(today)
-        if not results.get(user_id):
+        return await self.card(self.today(), user_id)
+
+    async def card(self, day: int, user_id: int) -> list[Part] | None:
+        """The person's card of ``day`` (`share_card`)."""
+        line = await self.boards.mine(day, user_id)
+        if line is None:
             return None
-        score = daily.scores(results)[user_id]
-        row = "".join(_symbol(m) for m in daily.hand_marks(results, user_id))
+        row = "".join(_symbol(m) for m in line.marks)
         return [
             msg(
                 "☀ Hearts, daily deal {day}: {score}",
-                day=today,
-                score=Number(score / 100, "percent"),
+                day=day,
+                score=Number(line.score / 100, "percent"),
             ),
             Bare(row),
         ]

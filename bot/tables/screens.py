@@ -156,6 +156,10 @@ class Screens:
         """Post a line (or lines) to a person's DM, in their language (without waiting)."""
         self.display.post(user_id, self.person(user_id), _words(said))
 
+    def post_to_group(self, chat_id: int, said: Words) -> None:
+        """Post lines to a group (not a table's), in the group's language (without waiting)."""
+        self.display.post(chat_id, self.languages.chat(chat_id), said)
+
     def edit_words(self, user_id: int, message_id: int, said: Part) -> None:
         """A person's DM message edited to a line, its buttons gone."""
         self.display.edit(user_id, message_id, self.person(user_id), _words(said))

@@ -193,6 +193,13 @@ class ShareInline:
     query: str
 
 
+@dataclass(frozen=True)
+class PostDaily:
+    """📣 Post the presser's card of ``day`` to the groups they play in (`bot.tables.daily`)."""
+
+    day: int
+
+
 Action = (
     TapCard
     | PassCards
@@ -218,6 +225,7 @@ Action = (
     | ReplayGame
     | ReplayHand
     | ShareInline
+    | PostDaily
 )
 
 

@@ -37,6 +37,9 @@ REMATCH: Final = "rm"
 # Replays (`bot.telegram.replaying`): a game's finished hands; a hand (stamp: its number;
 # arg "n": in a new message, under a hand's result).
 REPLAY_GAME, REPLAY_HAND = "rg", "rh"
+# The daily deal: post the presser's card of the day (the id field holds the day).
+DAILY_POST: Final = "dp"
+DAILY_ACTIONS: Final = frozenset({DAILY_POST})
 # Tournament actions: the id field holds the tournament's id, not a game's.
 TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW = "er", "ew"
 TOURNAMENT_ACTIONS: Final = frozenset({TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW})
@@ -50,6 +53,7 @@ ACTIONS: Final = frozenset(
     | {REPLAY_GAME, REPLAY_HAND}
     | TOURNAMENT_ACTIONS
     | CHAT_ACTIONS
+    | DAILY_ACTIONS
 )
 
 

@@ -16,6 +16,10 @@ from bot.telegram import draw
 from bot.telegram.context import HeartsContext
 from bot.telegram.handlers import Replies, command, person_of
 
+SEEDS_USAGE = msg(
+    "Send /daily seeds for the last closed day's seeds, or /daily seeds N for daily deal N."
+)
+
 
 class DailyCommand:
     """/daily, given the daily desk and how to answer."""
@@ -35,10 +39,18 @@ class DailyCommand:
             self.replies.reply(update, draw.lines(tr, await self.desk.board_lines(chat.id)))
             return
         _, _, text = ((message.text if message is not None else None) or "").partition(" ")
+        words = text.lower().split()
         try:
-            if text.strip().lower() == "seeds":
-                said = await self.desk.seeds_lines()
-                closed = await self.desk.closed_game(person.id)
+            if words[:1] == ["seeds"]:
+                day = None
+                if len(words) > 2:
+                    raise UserError(SEEDS_USAGE)
+                if len(words) == 2:
+                    if not words[1].isdecimal() or len(words[1]) > 6:
+                        raise UserError(SEEDS_USAGE)
+                    day = int(words[1])  # any script's digits (۳۴ too)
+                said = await self.desk.seeds_lines(day)
+                closed = await self.desk.closed_game(person.id, day)
                 if closed is not None:
                     # The closed day's own game, face up (`/replay`'s ▶ buttons).
                     day, game = closed

@@ -39,6 +39,7 @@ from bot.tables.seat_screen import (
     OpenRules,
     OpenTable,
     PassCards,
+    PostDaily,
     ReplayGame,
     ReplayHand,
     Review,
@@ -265,6 +266,8 @@ def _group_button(tr: Tr, g: int, button: Button, bot_username: str) -> InlineKe
             data = cb.button(cb.KICK, g, 0, str(seat))
         case ReplayGame(game):
             data = cb.button(cb.REPLAY_GAME, game)
+        case PostDaily(day):
+            data = cb.button(cb.DAILY_POST, day)
         case ReplayHand(game, hand, new):
             data = cb.button(cb.REPLAY_HAND, game, hand, "n" if new else "")
         case _:

@@ -28,6 +28,7 @@ from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.tables.closing import Closer
 from bot.tables.coach import Coach
+from bot.tables.daily import DailyDesk
 from bot.tables.links import DirectChats
 from bot.tables.lobby import NOT_IN_CHAT, Lobby
 from bot.tables.parts import HTML, PLAIN, say
@@ -436,6 +437,7 @@ HELP = msg(
     "/cancel — cancel the table (host or admin)\n"
     "/scores — this game and the all-time leaderboard\n"
     "/replay — replay the hands of the last games\n"
+    "/daily — the daily deal: the same hands for everyone (play it in a DM)\n"
     "/stats — your own record (in a DM)\n"
     "/rating — your rating, here and overall\n"
     "/rules — the rules of this table\n"
@@ -513,6 +515,7 @@ class Targets:
     language_menu: LanguageMenu
     outbox: Outbox
     replays: ReplayButtons
+    daily: DailyDesk
 
 
 class Buttons:
@@ -584,7 +587,11 @@ class Buttons:
         if chat_id is not None and chat_id != person.id and self.outbox.is_gone(chat_id):
             # Telegram delivers presses on the old messages of a group that removed the bot.
             raise UserError(NOT_IN_CHAT)
-        no_table = data.action in cb.TOURNAMENT_ACTIONS or data.action in cb.CHAT_ACTIONS
+        no_table = (
+            data.action in cb.TOURNAMENT_ACTIONS
+            or data.action in cb.CHAT_ACTIONS
+            or data.action in cb.DAILY_ACTIONS
+        )
         table = None if no_table else self.registry.get(data.game_id)
         # A button only acts on the table its message shows: a forged game id from another
         # chat's message is refused.
@@ -663,6 +670,7 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     cb.REPLAY_HAND: lambda p: p.to.replays.hand(
         p.id, p.data.stamp, p.data.arg == "n", p.person, p.chat_id, p.message_id
     ),
+    cb.DAILY_POST: lambda p: p.to.daily.post(p.id, p.person),
 }
 """What each button does, by its callback action (`bot.telegram.callbacks`)."""
 

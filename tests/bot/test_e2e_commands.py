@@ -26,7 +26,7 @@ async def test_help_rules_and_the_commands_telegram_shows(tmp_path: Path) -> Non
             assert any("newgame" in str(c) for c in double.commands.values())
             await alice.send(group, "/help")
             help_text = (await _reply(double, group.id, "/newgame")).text or ""
-            for command in ("/join", "/leave", "/scores", "/stats", "/rules", "/rejoin"):
+            for command in ("/join", "/leave", "/scores", "/stats", "/rules", "/rejoin", "/daily"):
                 assert command in help_text
             await alice.send(group, "/rules")
             rules = (await _reply(double, group.id, "Follow suit")).text or ""

@@ -18,10 +18,11 @@ from test_live_server import open_page, signed, until
 from bot.tables.daily import GRACE, OPTIONS
 from bot.tables.model import Seat, Table
 from bot.timers import ManualClock
-from engine import Game, daily, fair
+from engine import Game, Rules, daily, fair
 from sandbox.double import BotApiDouble
 from sandbox.people import SandboxUser
 from sandbox.testing import running_double
+from sandbox.views import MessageView
 
 NOW = datetime(2026, 11, 28, 10, 0, tzinfo=UTC)
 DAY = daily.day_number(NOW.timestamp())
@@ -380,3 +381,150 @@ async def test_the_secret_and_the_days_key_are_never_logged(
     key = daily.day_key(secret, DAY)
     for hidden in (secret.hex(), key.hex(), *(p.seed for p in daily.proofs(key))):
         assert hidden not in logged
+
+
+async def test_a_result_is_posted_to_the_persons_groups_once_in_their_languages(
+    tmp_path: Path,
+) -> None:
+    """📣 Post to my groups: Ann's card of the day lands in both groups she plays in, each
+    in its language, with no card of the deal; not in the group that removed the bot, nor
+    in one she never played in; a second press posts nothing."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "storage"))
+    from storage_testkit import play_stored
+
+    clock = ManualClock(NOW)
+    async with running_double() as double:
+        ann = double.create_user("Ann")
+        olga = double.create_user("Ольга", language_code="ru")
+        club = double.create_group("Club", members=[ann, olga], admins=[ann])
+        klub = double.create_group("Клуб", members=[ann, olga], admins=[olga])
+        gone = double.create_group("Gone", members=[ann, olga], admins=[ann])
+        other = double.create_group("Other", members=[ann, olga], admins=[olga])
+        async with running_bot(double, tmp_path / "db.sqlite3", replace(FAST, clock=clock)) as app:
+            await finished_game(double, app, club, [ann, olga])  # through the bot
+            store = rooms_of(app).storage
+            # Games finished in the other groups, stored as the bot stores them.
+            for seed, (group, people) in enumerate(
+                ((klub, [ann, olga]), (gone, [ann, olga]), (other, [olga])), start=1
+            ):
+                ids = [p.id for p in people]
+                await play_stored(
+                    store, Rules(target=20), seed=seed, chat_id=group.id, user_ids=ids
+                )
+            await rooms_of(app).languages.choose_for_chat(klub.id, "ru")  # an admin's /language
+            gone.remove_bot(ann)
+            await double.idle()
+            await ann.send(ann.dm, "/daily")
+            await double.wait_for(lambda: ann.dm_view().find("Daily deal") is not None, 10)
+            table = await daily_table(app, ann)
+            await play(double, ann, table, high=False)
+            await double.wait_for(lambda: _dm_has(double, ann, "📣 Post to my groups"), 20)
+            groups = (club, klub, gone, other)
+            before = {g.id: len(double.chat_view(g.id).bot_messages) for g in groups}
+            said = await ann.press(ann.dm, None, "📣 Post to my groups")
+            assert said == "📣 Posted to your groups: 2"
+
+            def posted(group: object) -> list[str]:
+                gid = group.id  # type: ignore[attr-defined]
+                shown = double.chat_view(gid).bot_messages[before[gid] :]
+                return [(m.text or "").replace("\u2068", "").replace("\u2069", "") for m in shown]
+
+            await double.wait_for(lambda: bool(posted(club)) and bool(posted(klub)), 10)
+            rooms = rooms_of(app)
+            line = await rooms.daily.boards.mine(DAY, ann.id)
+            assert line is not None
+            row = "".join("🟩" if m >= 75 else "🟨" if m >= 25 else "🟥" for m in line.marks)
+            (english,) = posted(club)
+            assert english.startswith("📣 Ann's daily deal:")
+            assert f"Hearts, daily deal {DAY}: {round(line.score)}%" in english
+            (russian,) = posted(klub)
+            assert russian.startswith("📣 Расклад дня: Ann"), russian
+            assert f"Червы, расклад дня {DAY}: {round(line.score)}" in russian
+            for text in (english, russian):
+                assert row in text and not any(suit in text for suit in "♠♥♦♣")
+            assert posted(other) == [] and posted(gone) == []
+            # A second press: nothing more posted anywhere.
+            again = await ann.press(ann.dm, None, "📣 Post to my groups")
+            assert again == f"Your result of daily deal {DAY} is already in your groups."
+            await double.idle()
+            assert len(posted(club)) == 1 and len(posted(klub)) == 1
+            # A forged button of a day still to come is refused.
+            last = ann.dm_view().last()
+            assert last is not None
+            refused = await ann.press_forged(ann.dm, last.message_id, f"dp:{DAY + 1}:0:")
+            assert refused == "This button is from another daily deal."
+
+
+async def test_daily_seeds_n_gives_an_earlier_closed_days_seeds_and_replay(
+    tmp_path: Path,
+) -> None:
+    """``/daily seeds N``: the seeds of any of the last 30 closed days, with ▶ Replay day N
+    for the person's own game of it; a day not closed yet, one too old and a word that is
+    not a day each get a clear answer."""
+    clock = ManualClock(NOW)
+    async with running_double() as double:
+        ann, bob = double.create_user("Ann"), double.create_user("Bob")
+        async with running_bot(double, tmp_path / "db.sqlite3", replace(FAST, clock=clock)) as app:
+            await ann.send(ann.dm, "/daily")
+            await double.wait_for(lambda: ann.dm_view().find("Daily deal") is not None, 10)
+            store = rooms_of(app).storage
+            mine = await store.daily.game_of(DAY, ann.id)
+            assert mine is not None
+            await play(double, ann, await daily_table(app, ann), high=False, hands=1)
+            await double.idle()
+            clock.advance(timedelta(days=2, seconds=GRACE))  # days DAY and DAY + 1 closed
+
+            def newest(person: SandboxUser = ann) -> int:
+                return max((m.message_id for m in person.dm_view().bot_messages), default=0)
+
+            def said_since(
+                since: int, expect: str, person: SandboxUser = ann
+            ) -> MessageView | None:
+                return next(
+                    (
+                        m
+                        for m in person.dm_view().bot_messages
+                        if m.message_id > since and expect in (m.text or "")
+                    ),
+                    None,
+                )
+
+            async def answer(text: str, expect: str, person: SandboxUser = ann) -> str:
+                await double.idle()
+                before = newest(person)
+                await person.send(person.dm, text)
+                await double.wait_for(lambda: said_since(before, expect, person) is not None, 10)
+                shown = said_since(before, expect, person)
+                assert shown is not None and shown.text is not None
+                return shown.text
+
+            # The latest closed day: Ann did not play it, so no ▶ button.
+            before = newest()
+            await answer("/daily seeds", f"Daily deal {DAY + 1} is over")
+            latest = said_since(before, f"Daily deal {DAY + 1} is over")
+            assert latest is not None and latest.button(f"▶ Replay day {DAY + 1}") is None
+            before = newest()
+            shown = await answer(f"/daily seeds {DAY}", f"Daily deal {DAY} is over")
+            key = daily.day_key(await store.daily.secret(), DAY)
+            for proof in daily.proofs(key):
+                assert proof.seed in shown and proof.commitment in shown
+            earlier = said_since(before, f"Daily deal {DAY} is over")
+            assert earlier is not None and earlier.button(f"▶ Replay day {DAY}") is not None
+            await ann.press(ann.dm, earlier.message_id, f"▶ Replay day {DAY}")
+
+            def replaying() -> str:
+                shown = ann.dm_view().message(earlier.message_id)  # type: ignore[union-attr]
+                return (shown.text or "") if shown is not None else ""
+
+            await double.wait_for(lambda: "Choose a hand" in replaying(), 10)
+            # Bob asks the rest (five commands at once each: the flood guard's burst).
+            await bob.start_bot()
+            await answer(f"/daily seeds {DAY + 2}", f"Daily deal {DAY + 2} hasn't closed yet.", bob)
+            await answer(
+                f"/daily seeds {DAY - 29}",
+                f"the last 30 closed days: daily deals {DAY - 28} to {DAY + 1}",
+                bob,
+            )
+            await answer("/daily seeds yesterday", "or /daily seeds N for daily deal N", bob)

@@ -323,3 +323,19 @@ def test_each_language_says_you_one_way_on_the_page_and_in_the_chat(language: st
             if message.id:
                 for text in strings(message):
                     assert not re.search(formal[language], text or "", re.I), (message.id, text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_help_lists_the_daily_deal_in_every_language(language: str) -> None:
+    """/help has a line for /daily in every language, after /replay, the others kept."""
+    from bot.tables.parts import PLAIN, say
+    from bot.telegram.handlers import HELP
+
+    english = say(translator(ENGLISH), HELP, PLAIN).splitlines()
+    shown = say(translator(language), HELP, PLAIN).splitlines()
+    assert len(shown) == len(english)
+    commands = [re.findall(r"/\w+", line)[0] for line in shown[1:]]
+    assert commands == [re.findall(r"/\w+", line)[0] for line in english[1:]]
+    daily = commands.index("/daily")
+    assert commands[daily - 1] == "/replay"
+    assert len(shown[daily + 1]) > len("/daily — ") and shown[daily + 1].startswith("/daily")

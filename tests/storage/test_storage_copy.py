@@ -27,6 +27,12 @@ async def fill(path: Path) -> dict[str, object]:
             users = [ADA, BOB, CY][: VARIANTS[variant].players]
             await play_stored(store, VARIANTS[variant], seed=seed, chat_id=-7, user_ids=users)
         active, _ = await play_stored(store, Rules(), seed=40, chat_id=-8, max_moves=30)
+        # The daily deal: the secret its deals come from, a person's game of a day (its
+        # scores settled), their card posted to a group.
+        await store.daily.secret()
+        await store.daily.claim(30, ADA, active)
+        await store.daily.settle(30)
+        await store.daily.claim_post(30, ADA, -7)
         await store.people.save_chat_settings(
             ChatSettings(-7, Rules(target=75).to_dict(), 30, "pro", False)
         )
@@ -64,6 +70,9 @@ async def answers(store: Storage, active: int) -> dict[str, object]:
             for g in await store.games.active_games()
         ],
         "table": await store.standings.game_table(active),
+        "daily secret": await store.daily.secret(),
+        "daily game": await store.daily.game_of(30, ADA),
+        "daily posted": await store.daily.claim_post(30, ADA, -7),
     }
 
 

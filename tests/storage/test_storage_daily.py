@@ -4,13 +4,15 @@ group's members and the streak."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 from pathlib import Path
 
 from storage_testkit import play_stored
 
 from engine import daily
 from storage import Storage
-from storage.daily import streak
+from storage.daily import Boards, ScoredDay, streak
 
 
 async def test_the_secret_is_made_once_and_kept(store: Storage) -> None:
@@ -103,8 +105,120 @@ async def test_the_bench_fills_a_day_and_reads_its_board(tmp_path: Path, capsys:
     store = await Storage.open(tmp_path / "bench.db")
     try:
         results = await store.daily.results(DAY)
-        assert len(results) == 30 and all(len(p) == 4 for p in results.values())
+        filled = {user: p for user, p in results.items() if user < 1_000_030}
+        assert len(filled) == 30 and all(len(p) == 4 for p in filled.values())
+        # The results that arrived while boards were read: one hand each.
+        assert all(len(p) == 1 for user, p in results.items() if user >= 1_000_030)
         settled = await store.daily.game_of(DAY, next(iter(results)))
         assert settled is not None and settled.score is not None
     finally:
         await store.close()
+
+
+def test_a_persons_line_against_a_board_is_the_whole_days_scoring() -> None:
+    """`ScoredDay.mine`: a person's points now, scored against a board that holds an older
+    result of theirs (fewer hands, other points) or none, give what scoring the whole day
+    again would: their marks, score and the count; their place is among the others' scores
+    on the board (which their new result moves a little, at the board's next rescoring)."""
+    rng = random.Random(34)
+    for _ in range(200):
+        results = {
+            user: [rng.choice((0, 1, 2, 3, 13, 14, 26)) for _ in range(rng.randint(1, 4))]
+            for user in range(rng.randint(1, 12))
+        }
+        board = ScoredDay.of(results)
+        user = rng.randrange(15)  # on the board or not
+        now = list(results.get(user, []))[: rng.randint(0, 4)]
+        now += [rng.choice((0, 2, 13, 26)) for _ in range(rng.randint(0, 4 - len(now)))]
+        line = board.mine(user, now)
+        if not now:
+            assert line is None
+            continue
+        whole = ScoredDay.of({**results, user: now})
+        assert line is not None
+        assert line.points == now
+        assert line.marks == daily.hand_marks(whole.results, user)
+        assert abs(line.score - whole.scores[user]) < 1e-9
+        assert line.count == len(whole.scores)
+        assert line.place == 1 + sum(
+            1 for other, s in board.scores.items() if other != user and s > line.score
+        )
+
+
+async def test_the_days_board_is_kept_and_follows_the_results(store: Storage) -> None:
+    """A board is read from memory; a new result is scored into it within `PAUSE` of being
+    told (and only the person told of is read again); a person's own line is exact at
+    once, a group's members' lines too; a board is read whole again after `MAX_AGE`."""
+    boards = Boards(store.daily)
+    boards.PAUSE = 0.05
+    ann = await play_day(store, 70, 1, 4, seed=11)
+    bob = await play_day(store, 70, 2, 2, seed=12)
+    first = await boards.day(70)
+    assert first.results == {1: ann, 2: bob}
+    assert first.scores == daily.scores({1: ann, 2: bob})
+    cat = await play_day(store, 70, 3, 3, seed=13)
+    assert await boards.day(70) is first  # not told: the board in memory
+    boards.changed(70, 3)
+    line = await boards.mine(70, 3)  # exact before the board has followed
+    whole = daily.scores({1: ann, 2: bob, 3: cat})
+    assert line is not None and abs(line.score - whole[3]) < 1e-9 and line.count == 3
+    await asyncio.sleep(0.2)
+    followed = await boards.day(70)
+    assert followed.results == {1: ann, 2: bob, 3: cat} and followed.scores == whole
+    # A group's members' lines: their hands read now, scored against the board.
+    boards.PAUSE = 3600.0
+    eve = await play_day(store, 70, 5, 2, seed=15)
+    boards.changed(70, 5)
+    assert 5 not in (await boards.day(70)).results  # the board in memory
+    members = await boards.lines(70, {2, 5, 98})
+    assert set(members) == {2, 5} and members[5].points == eve
+    whole = daily.scores({1: ann, 2: bob, 3: cat, 5: eve})  # exact: both put in
+    assert abs(members[5].score - whole[5]) < 1e-9 and abs(members[2].score - whole[2]) < 1e-9
+    assert members[5].count == 4
+    dan = await play_day(store, 70, 4, 1, seed=14)  # stored by another process: untold
+    await asyncio.sleep(0.2)
+    assert 4 not in (await boards.day(70)).results
+    boards.MAX_AGE = 0.0
+    await boards.day(70)  # too old: read whole again, meanwhile the board in memory
+    await asyncio.sleep(0.2)
+    assert (await boards.day(70)).results[4] == dan
+    assert await boards.mine(70, 99) is None
+
+
+async def test_a_persons_groups_and_a_post_once_per_group_and_day(store: Storage) -> None:
+    from engine import Rules
+
+    await play_stored(store, Rules(target=20), seed=9, chat_id=-500, user_ids=[7, 8])
+    await play_stored(store, Rules(target=20), seed=10, chat_id=-600, user_ids=[7])
+    await play_day(store, 80, 7, 1, seed=11)  # the daily game, in the person's DM
+    assert await store.daily.groups_of(7) == [-600, -500]
+    assert await store.daily.groups_of(8) == [-500]
+    assert await store.daily.groups_of(9) == []
+    assert await store.daily.claim_post(80, 7, -500)
+    assert not await store.daily.claim_post(80, 7, -500)  # once
+    assert await store.daily.claim_post(80, 8, -500)  # another person's
+    assert await store.daily.claim_post(81, 7, -500)  # another day
+
+
+def test_a_groups_lines_against_a_board_are_the_whole_days_scoring() -> None:
+    """`ScoredDay.lines`: several people's points now (some on the board with older
+    results, some not), put in together, give the marks and scores of the whole day
+    scored again."""
+    rng = random.Random(35)
+    for _ in range(200):
+        results = {
+            user: [rng.choice((0, 1, 2, 13, 26)) for _ in range(rng.randint(1, 4))]
+            for user in range(rng.randint(1, 10))
+        }
+        board = ScoredDay.of(results)
+        now = {
+            user: results.get(user, [])[:1] + [rng.choice((0, 3, 13)) for _ in range(3)]
+            for user in rng.sample(range(14), rng.randint(1, 5))
+        }
+        lines = board.lines(now)
+        whole = ScoredDay.of({**results, **now})
+        assert set(lines) == set(now)
+        for user, line in lines.items():
+            assert line.marks == daily.hand_marks(whole.results, user)
+            assert abs(line.score - whole.scores[user]) < 1e-9
+            assert line.count == len(whole.scores)

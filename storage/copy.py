@@ -49,6 +49,10 @@ TABLES: tuple[Table, ...] = (
     schema.daily_secret,
     schema.daily_games,
     schema.daily_posts,
+    schema.accounts,
+    schema.served_chats,
+    schema.served_chats_told,
+    schema.open_dms,
 )
 """Every table, each after the ones it refers to."""
 KEPT: tuple[Table, ...] = (schema.games, schema.chats, schema.users, schema.tournaments)

@@ -63,6 +63,8 @@ def test_every_daily_sentence_is_translated_with_its_values(language: str) -> No
         "hand": 1,
         "seed": "4p-d2-ab",
         "commitment": "cd",
+        "first": 300,
+        "last": 329,
     }
     for sentence in [*DAILY, REFUSAL, *MENU]:
         used = {k: v for k, v in values.items() if "{" + k + "}" in sentence}

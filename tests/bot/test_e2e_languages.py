@@ -256,6 +256,7 @@ async def test_a_persons_own_choice_beats_their_app_and_survives_a_restart(
                 "/cancel — cancel the table (host or admin)\n"
                 "/scores — this game and the all-time leaderboard\n"
                 "/replay — replay the hands of the last games\n"
+                "/daily — the daily deal: the same hands for everyone (play it in a DM)\n"
                 "/stats — your own record (in a DM)\n"
                 "/rating — your rating, here and overall\n"
                 "/rules — the rules of this table\n"

@@ -7,6 +7,7 @@ play are never copied in. This module holds only the view's type and imports no 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import SUIT_MASKS, Card, Mask, cards_of, deck_mask
@@ -80,16 +81,7 @@ class SeatView:
 
     def voids(self) -> list[set[str]]:
         """For each seat, the suits it has shown it no longer holds (by not following)."""
-        result: list[set[str]] = [set() for _ in range(self.players)]
-        all_plays = [t.plays for t in self.tricks]
-        if self.trick:
-            all_plays.append(self.trick)
-        for plays in all_plays:
-            led = plays[0][1].suit
-            for seat, card in plays[1:]:
-                if card.suit != led:
-                    result[seat].add(led)
-        return result
+        return shown_voids(self.players, self.tricks, self.trick)
 
     def cards_played_by_suit(self) -> dict[str, list[Card]]:
         """The cards played so far this hand, suit by suit (the card-keeping aid)."""
@@ -127,16 +119,7 @@ class PublicView:
 
     def voids(self) -> list[set[str]]:
         """For each seat, the suits it has shown it no longer holds (by not following)."""
-        result: list[set[str]] = [set() for _ in range(self.players)]
-        all_plays = [t.plays for t in self.tricks]
-        if self.trick:
-            all_plays.append(self.trick)
-        for plays in all_plays:
-            led = plays[0][1].suit
-            for seat, card in plays[1:]:
-                if card.suit != led:
-                    result[seat].add(led)
-        return result
+        return shown_voids(self.players, self.tricks, self.trick)
 
     def cards_played_by_suit(self) -> dict[str, list[Card]]:
         """The cards played so far this hand, suit by suit."""
@@ -147,3 +130,17 @@ class PublicView:
         for _, c in self.trick:
             played |= 1 << c.index
         return {s: cards_of(played & SUIT_MASKS[i]) for i, s in enumerate("CDSH")}
+
+
+def shown_voids(
+    players: int, tricks: Sequence[TrickRecord], trick: Sequence[tuple[int, Card]]
+) -> list[set[str]]:
+    """For each seat, the suits it has shown it no longer holds: led a suit, it played
+    another (in the tricks taken and the trick being played)."""
+    result: list[set[str]] = [set() for _ in range(players)]
+    for plays in [*(t.plays for t in tricks), *([trick] if trick else [])]:
+        led = plays[0][1].suit
+        for seat, card in plays[1:]:
+            if card.suit != led:
+                result[seat].add(led)
+    return result

@@ -10,6 +10,7 @@ never escaped; nothing to strip), and the page puts every string in with
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -21,6 +22,7 @@ from bot.tables.seat_screen import (
     ChooseMoon,
     HandCard,
     PassCards,
+    Player,
     SeatScreen,
     revealed_proofs,
     seat_screen,
@@ -30,8 +32,46 @@ from engine import Card, HandResult
 Json = dict[str, Any]
 
 
-def _card(card: Card) -> Json:
+def card_json(card: Card) -> Json:
     return {"code": card.code, "rank": card.symbol[:-1], "suit": card.suit}
+
+
+Plays = tuple[tuple[int, Card], ...]
+
+
+def table_json(
+    players: Sequence[Player],
+    trick: Plays,
+    tricks_done: int,
+    last_trick: tuple[Plays, int] | None,
+) -> Json:
+    """What everyone at the table sees, as the page's JSON (a seat's page and a watcher's
+    alike): the seats, the trick being played and the last one taken."""
+    return {
+        "players": len(players),
+        "seats": [
+            {
+                "name": PLAIN.name(p.name),
+                "score": format_score(p.score),
+                "taken": format_score(p.taken),
+                "cards": p.cards,
+                "computer": p.computer,
+                "turn": p.turn,
+                "waiting": p.waiting,
+            }
+            for p in players
+        ],
+        "trick": [{"seat": s, **card_json(c)} for s, c in trick],
+        "tricks_done": tricks_done,
+        "last_trick": (
+            {
+                "plays": [{"seat": s, **card_json(c)} for s, c in last_trick[0]],
+                "winner": last_trick[1],
+            }
+            if last_trick is not None
+            else None
+        ),
+    }
 
 
 def words(tr: Tr) -> Json:
@@ -82,29 +122,7 @@ def page_state(tr: Tr, screen: SeatScreen, version: int) -> Json:
         "hand": screen.hand,
         "phase": screen.phase,
         "you": screen.seat,
-        "players": len(screen.players),
-        "seats": [
-            {
-                "name": PLAIN.name(p.name),
-                "score": format_score(p.score),
-                "taken": format_score(p.taken),
-                "cards": p.cards,
-                "computer": p.computer,
-                "turn": p.turn,
-                "waiting": p.waiting,
-            }
-            for p in screen.players
-        ],
-        "trick": [{"seat": s, **_card(c)} for s, c in screen.trick],
-        "tricks_done": screen.tricks_done,
-        "last_trick": (
-            {
-                "plays": [{"seat": s, **_card(c)} for s, c in screen.last_trick[0]],
-                "winner": screen.last_trick[1],
-            }
-            if screen.last_trick is not None
-            else None
-        ),
+        **table_json(screen.players, screen.trick, screen.tricks_done, screen.last_trick),
         "cards": [_hand_card(c) for c in screen.cards],
         "hearts_broken": screen.hearts_broken,
         "status": text(screen.status),
@@ -140,7 +158,7 @@ def page_state(tr: Tr, screen: SeatScreen, version: int) -> Json:
 
 def _hand_card(card: HandCard) -> Json:
     return {
-        **_card(card.card),
+        **card_json(card.card),
         "legal": card.legal,
         "chosen": card.chosen,
         "received": card.received,

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import Msg, Tr, msg
-from bot.live.view import history_json
+from bot.live.view import history_json, table_json
 from bot.tables.model import Table
-from bot.tables.parts import PLAIN, SUIT_ORDER, Name, Part, format_score, say
+from bot.tables.parts import PLAIN, SUIT_ORDER, Name, Part, say
 from bot.tables.render import PASSING
 from bot.tables.seat_screen import (
     CANCELLED,
@@ -132,10 +132,6 @@ def _status(table: Table, public: PublicView) -> Part:
     return msg("Turn: <b>{name}</b>", name=name)
 
 
-def _card(card: Card) -> Json:
-    return {"code": card.code, "rank": card.symbol[:-1], "suit": card.suit}
-
-
 def watcher_state(tr: Tr, watched: WatcherView, version: int, watchers: int) -> Json:
     """A `WatcherView` as the page's JSON: a seat's shape, no seat of its own, no cards."""
     state: Json = {
@@ -147,29 +143,7 @@ def watcher_state(tr: Tr, watched: WatcherView, version: int, watchers: int) -> 
         "hand": watched.hand,
         "phase": watched.phase,
         "you": None,
-        "players": len(watched.players),
-        "seats": [
-            {
-                "name": PLAIN.name(p.name),
-                "score": format_score(p.score),
-                "taken": format_score(p.taken),
-                "cards": p.cards,
-                "computer": p.computer,
-                "turn": p.turn,
-                "waiting": p.waiting,
-            }
-            for p in watched.players
-        ],
-        "trick": [{"seat": s, **_card(c)} for s, c in watched.trick],
-        "tricks_done": watched.tricks_done,
-        "last_trick": (
-            {
-                "plays": [{"seat": s, **_card(c)} for s, c in watched.last_trick[0]],
-                "winner": watched.last_trick[1],
-            }
-            if watched.last_trick is not None
-            else None
-        ),
+        **table_json(watched.players, watched.trick, watched.tricks_done, watched.last_trick),
         "cards": [],
         "hearts_broken": watched.hearts_broken,
         "status": say(tr, watched.status, PLAIN),

@@ -28,8 +28,10 @@ from bot.tables.seat_screen import (
     CANCELLED,
     Player,
     commitment_line,
+    how_it_ended,
     names,
     revealed_proofs,
+    seat_players,
     winners,
 )
 from engine import Card, HandResult, PublicView
@@ -74,26 +76,9 @@ def watcher_view(table: Table) -> WatcherView:
     game = table.game
     assert game is not None
     public = game.public_view()
-    ended = (
-        "finished"
-        if public.phase == "over"
-        else None
-        if table.status in ("active", "lobby")
-        else "cancelled"
-    )
+    ended = how_it_ended(table, public.phase)
     playing = ended is None
-    players = tuple(
-        Player(
-            name=table.name(s),
-            score=public.scores[s],
-            taken=public.points_taken[s],
-            cards=public.hand_sizes[s],
-            computer=(sitting := table.seats[s]) is None or sitting.is_computer_now,
-            turn=playing and public.current_player == s and public.phase in ("play", "moon"),
-            waiting=playing and public.phase == "pass" and s in public.waiting_for,
-        )
-        for s in range(public.players)
-    )
+    players = seat_players(table, public, playing)
     return WatcherView(
         game=table.id,
         hand=public.hand_number,

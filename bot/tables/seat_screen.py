@@ -35,7 +35,7 @@ from bot.tables.parts import (
     format_score,
     format_total,
 )
-from engine import Card, Game, HandResult, SeatView
+from engine import Card, Game, HandResult, PublicView, SeatView
 from engine.cards import FULL_DECK, codes, deck_mask
 from engine.scoring import Score
 
@@ -466,24 +466,17 @@ def moon_labels(table: Table) -> tuple[Msg, Msg]:
 # ---------------------------------------------------------------- the screen
 
 
-def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
-    """The screen of `seat` at `table` (which has a game); `page`: whether a button opens
-    the table page (``WEBAPP_URL`` is set)."""
-    game = table.game
-    assert game is not None
-    view = game.view(seat)
-    ended = (
-        "finished"
-        if view.phase == "over"
-        else None
-        if table.status in ("active", "lobby")
-        else "cancelled"
-    )
-    playing = ended is None
-    selected = list(table.ui.selections.get(seat, [])) if view.phase == "pass" else []
-    received = {c.code for c in view.received or ()} if not view.tricks else set()
-    legal = {c.code for c in view.legal} if view.current_player == seat and playing else set()
-    players = tuple(
+def how_it_ended(table: Table, phase: str) -> str | None:
+    """``"finished"``, ``"cancelled"``, or None while the game is played."""
+    if phase == "over":
+        return "finished"
+    return None if table.status in ("active", "lobby") else "cancelled"
+
+
+def seat_players(table: Table, view: SeatView | PublicView, playing: bool) -> tuple[Player, ...]:
+    """Every seat as anyone at the table sees it (a player's screen and a watcher's): name,
+    score, points this hand, cards held, whether a computer plays it, whose turn it is."""
+    return tuple(
         Player(
             name=table.name(s),
             score=view.scores[s],
@@ -495,6 +488,20 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
         )
         for s in range(table.rules.players)
     )
+
+
+def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
+    """The screen of `seat` at `table` (which has a game); `page`: whether a button opens
+    the table page (``WEBAPP_URL`` is set)."""
+    game = table.game
+    assert game is not None
+    view = game.view(seat)
+    ended = how_it_ended(table, view.phase)
+    playing = ended is None
+    selected = list(table.ui.selections.get(seat, [])) if view.phase == "pass" else []
+    received = {c.code for c in view.received or ()} if not view.tricks else set()
+    legal = {c.code for c in view.legal} if view.current_player == seat and playing else set()
+    players = seat_players(table, view, playing)
     hint = _hint(table, view) if playing else None
     lines, actions = _words(table, view, selected, hint, page)
     return SeatScreen(

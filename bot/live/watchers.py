@@ -23,13 +23,13 @@ from bot.i18n import Msg, Tr, msg
 from bot.live.view import history_json, table_json
 from bot.tables.model import Table
 from bot.tables.parts import PLAIN, SUIT_ORDER, Name, Part, say
-from bot.tables.render import PASSING
 from bot.tables.seat_screen import (
     CANCELLED,
+    PASSING,
     Player,
     commitment_line,
     how_it_ended,
-    names,
+    listed,
     revealed_proofs,
     seat_players,
     winners,
@@ -76,15 +76,16 @@ def watcher_view(table: Table) -> WatcherView:
     game = table.game
     assert game is not None
     public = game.public_view()
+    names = table.names()
     ended = how_it_ended(table, public.phase)
     playing = ended is None
-    players = seat_players(table, public, playing)
+    players = seat_players(table, names, public, playing)
     return WatcherView(
         game=table.id,
         hand=public.hand_number,
         phase=public.phase,
         ended=ended,
-        status=CANCELLED if ended == "cancelled" else _status(table, public),
+        status=CANCELLED if ended == "cancelled" else _status(names, public),
         players=players,
         trick=public.trick,
         last_trick=(public.tricks[-1].plays, public.tricks[-1].winner) if public.tricks else None,
@@ -101,17 +102,15 @@ def watcher_view(table: Table) -> WatcherView:
     )
 
 
-def _status(table: Table, public: PublicView) -> Part:
-    """The group message's line of what happens now."""
+def _status(names: tuple[str, ...], public: PublicView) -> Part:
+    """The group message's line of what happens now (`names`: every seat's)."""
     if public.phase == "over":
-        return msg("🏁 <b>Game over!</b> {winners} won.", winners=winners(table, public.winners))
+        return msg("🏁 <b>Game over!</b> {winners} won.", winners=winners(names, public.winners))
     if public.phase == "pass":
-        return Msg(
-            PASSING[public.pass_direction], {"names": names(table, list(public.waiting_for))}
-        )
+        return Msg(PASSING[public.pass_direction], {"names": listed(names, public.waiting_for)})
     if public.current_player is None:
         return ""
-    name = Name(table.name(public.current_player))
+    name = Name(names[public.current_player])
     if public.phase == "moon":
         return msg("🌕 {name} shot the moon and is choosing.", name=name)
     return msg("Turn: <b>{name}</b>", name=name)

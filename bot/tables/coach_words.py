@@ -7,7 +7,6 @@ from typing import Any
 
 from bot.core.commands import decision_key as decision_key
 from bot.i18n import Msg, msg, msg_plural
-from bot.tables.model import Table
 from bot.tables.parts import Joined, Name, Number, Part
 from engine import Card
 from engine.cards import SUIT_SYMBOLS
@@ -16,20 +15,6 @@ from engine.coach import REVIEW_THRESHOLD, Fact, Finding, Hint, Option
 GAME_NOTE = 0.5
 """The part of a reviewed choice's cost that is the game's end (in points) from which
 the review says so: a chance of the game's end about 3% apart."""
-
-
-def offers_hints(table: Table) -> bool:
-    """A table's 💡 Hint button: its rule is on, and it is no tournament's nor daily
-    deal's table."""
-    return table.options.hints and table.tournament_id is None and table.daily is None
-
-
-def offers_review(table: Table) -> bool:
-    """🔍 Review: anywhere but at a tournament's table while its game runs, and never at
-    a daily deal's (it would show the day's hands before the day is over)."""
-    if table.daily is not None:
-        return False
-    return table.tournament_id is None or table.status != "active"
 
 
 # ---------------------------------------------------------------------- stored hints

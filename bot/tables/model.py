@@ -172,6 +172,11 @@ class Table:
         s = self.seats[seat]
         return s.name if s is not None else "?"
 
+    def names(self) -> tuple[str, ...]:
+        """Every seat's name, in seat order: what a screen shows of who sits where, read
+        once (`bot.tables.seat_screen`)."""
+        return tuple(self.name(s) for s in range(len(self.seats)))
+
     def resize(self, players: int) -> None:
         """Change the number of seats, keeping who sits first."""
         sitting = [s for s in self.seats if s is not None]
@@ -205,6 +210,18 @@ class Table:
         """Whether the table has a group of its own to post in: not a tournament's (its
         group follows the tournament's message) nor a daily deal's (a DM)."""
         return self.tournament_id is None and self.daily is None
+
+    def offers_hints(self) -> bool:
+        """The 💡 Hint button: its rule is on, and it is no tournament's nor daily deal's
+        table."""
+        return self.options.hints and self.in_group
+
+    def offers_review(self) -> bool:
+        """🔍 Review: anywhere but at a tournament's table while its game runs, and never at
+        a daily deal's (it would show the day's hands before the day is over)."""
+        if self.daily is not None:
+            return False
+        return self.tournament_id is None or self.status != "active"
 
     def computer(self) -> Seat:
         """A computer player with a name not yet at the table (its level is the table's)."""

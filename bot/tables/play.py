@@ -78,7 +78,7 @@ class Moves:
         game = table.game
         assert game is not None
         result = game.hand_history[effect.hand_number - 1]
-        lines = hand_result_lines(table, result)
+        lines = hand_result_lines(table.names(), table.ui.hints_used, result)
         replay = Button(msg("▶ Replay"), ReplayHand(table.id, result.hand_number, new=True))
         said = (*lines, *render.revealed(game, result.hand_number))
         self.screens.announce(table, Words(said, ((replay,),)))

@@ -16,6 +16,7 @@ from bot.i18n import Msg, Tr, msg, msg_plural
 from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.parts import Bare, Joined, Name, Number, Part
+from bot.tables.seat_screen import LEVEL_NAMES
 from ratings import Pool, level_of
 from storage import RatingChange, RatingEntry, Standings, StorageError
 
@@ -90,7 +91,7 @@ class Ratings:
         computers = tuple(
             Joined(
                 (
-                    Msg(render.LEVEL_NAMES[level_of(e.player) or "standard"]),
+                    Msg(LEVEL_NAMES[level_of(e.player) or "standard"]),
                     Number(e.skill.shown, "whole"),
                 ),
                 " ",

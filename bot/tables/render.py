@@ -1,10 +1,11 @@
-"""What the group sees, as data: the lobby, the rules menu, the table's message, a
-hand's result, the game's end, a cancelled table (sentences as `Msg`s and `Part`s, buttons
-as typed actions: `bot.telegram.draw` draws them); the score chart; the rules' words every
-screen shares.
+"""What the group sees besides the game's table message, as data: the lobby, the rules
+menu, a hand's seed revealed, the game's end, a cancelled table (sentences as `Msg`s and
+`Part`s, buttons as typed actions: `bot.telegram.draw` draws them); `/rules`; the score
+chart.
 
-Pure functions from a `Table`; no I/O, no Telegram object. A seat's own screen is
-`bot.tables.seat_screen`.
+Pure functions from a `Table`; no I/O, no Telegram object. The table's message during a
+game (`group_screen`) is made beside a seat's own screen, with the words they share
+(`bot.tables.seat_screen`).
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from collections.abc import Callable, Sequence
 
 from PIL import ImageDraw, ImageFont
 
-from bot.i18n import Msg, Tr, mark, msg, msg_plural, plain_name
-from bot.tables import seat_screen
+from bot.i18n import Msg, Tr, mark, msg, plain_name
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table
 from bot.tables.parts import (
     ARROWS,
@@ -25,114 +25,60 @@ from bot.tables.parts import (
     Bare,
     Joined,
     Name,
-    Number,
     Part,
     Text,
     format_score,
     format_total,
 )
 from bot.tables.seat_screen import (
+    CANCELLED,
+    LEVEL_NAMES,
+    MOONS,
+    ON_OFF,
+    VARIANTS,
     AddComputerSeat,
     Button,
     CancelTable,
     ChooseRule,
     ClearSeat,
     CloseRules,
-    CopyText,
-    GroupScreen,
-    NewGame,
-    OpenDm,
     OpenRules,
-    OpenTable,
     SitDown,
     StandUp,
     StartGame,
-    WatchTable,
     Words,
-    commitment_line,
+    group_screen,
+    rules_summary_part,
+    timer_text,
+    variant_key,
+    winners,
 )
 from engine import Card, Game, Rules, magnitude_squared
 from engine.scoring import Score
 
-__all__ = ["ARROWS", "SUIT_ORDER", "format_score", "format_total"]  # their home: parts
+# Their homes: parts (arrows, suits, scores), seat_screen (the table's message during a
+# game, and the rules' words it shares with a seat's screen and the lobby).
+__all__ = [
+    "ARROWS",
+    "SUIT_ORDER",
+    "VARIANTS",
+    "format_score",
+    "format_total",
+    "group_screen",
+    "rules_summary_part",
+    "variant_key",
+]
 
 
-# ---------------------------------------------------------------- scores
+# ---------------------------------------------------------------- rules
 
 
-VARIANTS = {
-    "standard": mark("Standard"),
-    "omnibus_jd": mark("Omnibus J♦"),
-    "omnibus_td": mark("Omnibus 10♦"),
-    "complex": mark("Complex"),
-    "two_player": mark("Two-player"),
-}
-MOONS = {
-    "choose": mark("shooter chooses"),
-    "add_to_others": mark("+26 to others"),
-    "subtract_from_shooter": mark("−26 to shooter"),
-}
-LEVEL_NAMES = {
-    "easy": mark("easy"),
-    "standard": mark("standard"),
-    "pro": mark("pro"),
-    "expert": mark("expert"),
-}
-DIRECTIONS = {
-    "left": mark("pass left"),
-    "right": mark("pass right"),
-    "across": mark("pass across"),
-    "hold": mark("no passing"),
-}
-PASSING = {
-    "left": mark("Passing left: waiting for {names}."),
-    "right": mark("Passing right: waiting for {names}."),
-    "across": mark("Passing across: waiting for {names}."),
-    "hold": mark("No passing: waiting for {names}."),
-}
 FIRST_TRICK = {"on": mark("no points"), "off": mark("points allowed")}
-ON_OFF = {"on": mark("on"), "off": mark("off")}
 
 
 def on_off(tr: Tr, value: bool) -> str:
     word = ON_OFF["on"] if value else ON_OFF["off"]
     return tr(word)
-
-
-def variant_key(rules: Rules) -> str:
-    if rules.variant != "standard":
-        return rules.variant
-    if rules.bonus_card == "JD":
-        return "omnibus_jd"
-    if rules.bonus_card == "TD":
-        return "omnibus_td"
-    return "standard"
-
-
-def rules_summary_part(table: Table) -> Msg:
-    rules, options = table.rules, table.options
-    values: dict[str, object] = {
-        "players": msg_plural("{n} player", "{n} players", rules.players),
-        "variant": Msg(VARIANTS[variant_key(rules)]),
-        "target": rules.target,
-        "timer": seat_screen.timer_text(options.turn_timer),
-        "level": Msg(LEVEL_NAMES[options.computer_level]),
-    }
-    if rules.variant == "two_player":
-        # Moon, Q♠ and first-trick options do nothing here (README, Rules).
-        return msg(
-            "{players} · {variant} · moon: {moon} · to {target} · turn timer: {timer} · "
-            "computer: {level}",
-            moon=msg("opponent +20"),
-            **values,
-        )
-    return msg(
-        "{players} · {variant} · moon: {moon} · Q♠ breaks hearts: {queen} · to {target} · "
-        "turn timer: {timer} · computer: {level}",
-        moon=Msg(MOONS[rules.moon]),
-        queen=Msg(ON_OFF["on"] if rules.queen_breaks_hearts else ON_OFF["off"]),
-        **values,
-    )
 
 
 def rules_lines(rules: Rules) -> list[Part]:
@@ -275,7 +221,7 @@ def choice_label(option: str, value: str) -> Part:
     if option == "moon":
         return Msg(MOONS[value])
     if option == "timer":
-        return seat_screen.timer_text(int(value))
+        return timer_text(int(value))
     if option == "level":
         return Msg(LEVEL_NAMES[value])
     if option == "first":
@@ -353,103 +299,13 @@ def rules_screen(table: Table) -> Words:
 # ---------------------------------------------------------------- play
 
 
-def game_over_lines(table: Table, winners: Sequence[int], ratings: Part | None) -> list[Part]:
-    """The game's end as the group is told it (the chart's caption): who won, and each
-    person's rating change."""
+def game_over_lines(table: Table, won: Sequence[int], ratings: Part | None) -> list[Part]:
+    """The game's end as the group is told it (the chart's caption): who won (`won`, the
+    winners' seats), and each person's rating change."""
     lines: list[Part] = [
-        msg(
-            "🏁 <b>Game over!</b> {winners} won.", winners=seat_screen.winners(table, list(winners))
-        )
+        msg("🏁 <b>Game over!</b> {winners} won.", winners=winners(table.names(), won))
     ]
     return lines if ratings is None else [*lines, ratings]
-
-
-def group_screen(table: Table, *, page: bool = False, watchers: int = 0) -> GroupScreen:
-    """What the group's table message shows of a game, and its buttons; `page`: whether
-    the table page is served (``WEBAPP_URL``); `watchers`: how many people watch it there."""
-    game = table.game
-    assert game is not None
-    if game.phase == "over":  # no hand to play and nothing to pass any more
-        header = msg("♥ <b>Hearts</b> · finished after hand {hand}", hand=game.hand_number)
-    else:
-        header = msg(
-            "♥ <b>Hearts</b> · hand {hand} · {direction}",
-            hand=game.hand_number,
-            direction=Msg(DIRECTIONS[game.pass_direction]),
-        )
-    lines: list[Part] = [header, Text(rules_summary_part(table)), ""]
-    if game.phase == "over":
-        lines.append(
-            msg(
-                "🏁 <b>Game over!</b> {winners} won.",
-                winners=seat_screen.winners(table, list(game.winners)),
-            )
-        )
-    elif game.phase == "pass":
-        lines.append(
-            Msg(
-                PASSING[game.pass_direction],
-                {"names": seat_screen.names(table, list(game.waiting_for()))},
-            )
-        )
-    elif game.phase == "moon":
-        assert game.current_player is not None
-        lines.append(
-            msg(
-                "🌕 {name} shot the moon and is choosing.",
-                name=Name(table.name(game.current_player)),
-            )
-        )
-    else:
-        if game.trick:
-            lines.append(msg("Trick: {cards}", cards=seat_screen.plays(table, game.trick)))
-        elif game.tricks:
-            last = game.tricks[-1]
-            lines.append(
-                msg(
-                    "Last trick: {cards} → {name}",
-                    cards=seat_screen.plays(table, last.plays),
-                    name=Name(table.name(last.winner)),
-                )
-            )
-        assert game.current_player is not None
-        lines.append(msg("Turn: <b>{name}</b>", name=Name(table.name(game.current_player))))
-        lines.append(seat_screen.hearts_line(game.hearts_broken))
-    in_hand = game.phase in ("play", "moon")
-    if game.phase == "over":
-        title = msg("<b>Final scores</b>")
-    elif in_hand:
-        title = msg("<b>Scores</b> (this hand's points in brackets)")
-    else:
-        title = msg("<b>Scores</b>")
-    lines += ["", title]
-    taken = game.points_taken()
-    for s, total in enumerate(game.scores):
-        marker = "▶ " if game.current_player == s and game.phase != "over" else ""
-        this_hand = f" ({format_score(taken[s])})" if in_hand else ""
-        lines.append(
-            Joined((marker, Name(table.name(s)), f": {format_total(total)}{this_hand}"), "")
-        )
-    actions: tuple[Button, ...] = ()
-    if game.phase != "over":
-        lines += ["", msg("Play from your DM with me.")]
-        actions = (Button(msg("Open my cards in a DM"), OpenDm()),)
-        if page:
-            actions += (Button(msg("🃏 Open table"), OpenTable()),)
-            if table.options.watching:
-                actions += (Button(msg("👀 Watch"), WatchTable()),)
-            if watchers:
-                lines.append(Joined(("👀", Number(watchers, "whole")), " "))
-        proof = game.deal_proof()
-        sealed = commitment_line(game)
-        if proof is not None and sealed is not None:
-            # Sealed before anyone passes; the seed itself only once the hand is over.
-            lines.append(sealed)
-            actions += (Button(msg("📋 Copy commitment"), CopyText(proof.commitment)),)
-    elif table.tournament_id is None:
-        # The game is over: the same seats and rules, one press away.
-        actions = (Button(msg("🔁 New game"), NewGame()),)
-    return GroupScreen(game=table.id, lines=tuple(lines), actions=actions)
 
 
 def revealed(game: Game, hand_number: int) -> list[Part]:
@@ -470,7 +326,7 @@ def cancelled_lines(table: Table) -> list[Part]:
     it stopped at, and the seed of the hand it stopped in (nobody can use it any more)."""
     game = table.game
     if game is None:
-        return [seat_screen.CANCELLED]
+        return [CANCELLED]
     lines: list[Part] = [
         msg("♥ <b>Hearts</b> · ✖ cancelled during hand {hand}", hand=game.hand_number),
         "",

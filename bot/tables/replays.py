@@ -18,9 +18,8 @@ from collections.abc import Callable
 
 from bot.basics import Person, UserError
 from bot.i18n import Msg, msg
-from bot.tables import render
 from bot.tables.parts import SUIT_ORDER, Joined, Name, Part, Strong, format_score
-from bot.tables.seat_screen import Button, ReplayGame, ReplayHand, Words
+from bot.tables.seat_screen import DIRECTIONS, Button, ReplayGame, ReplayHand, Words
 from engine import Card
 from engine.replay import HandNotOver, HandReplay, ReplayTrick, hand_replay
 from storage import GameNotFound, Journal, Standings, StoredGame
@@ -250,7 +249,7 @@ def hand_lines(stored: StoredGame, hand: HandReplay, short: bool = False) -> lis
             "▶ <b>Hand {hand}</b> of game {game} · {direction}",
             hand=hand.hand_number,
             game=stored.id,
-            direction=Msg(render.DIRECTIONS[hand.pass_direction]),
+            direction=Msg(DIRECTIONS[hand.pass_direction]),
         ),
         "",
         Strong(msg("The deal")),

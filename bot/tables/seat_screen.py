@@ -7,6 +7,12 @@ or a `Part` of one; a name is a `Name`, emphasis a `Strong`: no HTML and no Tele
 object. Its buttons are typed `Action`s. An adapter draws it: the Telegram one
 (`bot.telegram.draw`) as HTML and an inline keyboard, the page's (`bot.live.view`) as JSON
 with plain text, each through `bot.tables.parts.say`.
+
+The group's table message during a game (`group_screen`, a `GroupScreen`) is made here
+too, beside it, with the words both share (the players' names, the plays, the winners,
+the rules' summary). Each builder reads what it needs of the table once, at its top (the
+seats' names, `Table.names`; what the table offers, `Table.offers_hints` and
+`Table.offers_review`) and hands plain data down: no helper reaches back into the table.
 """
 
 from __future__ import annotations
@@ -14,14 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.i18n import Msg, msg
-from bot.tables.coach_words import (
-    decision_key,
-    hint_from_dict,
-    hint_sentences,
-    offers_hints,
-    offers_review,
-)
+from bot.i18n import Msg, mark, msg, msg_plural
+from bot.tables.coach_words import decision_key, hint_from_dict, hint_sentences
 from bot.tables.model import Table
 from bot.tables.parts import (
     ARROWS,
@@ -30,12 +30,14 @@ from bot.tables.parts import (
     Isolated,
     Joined,
     Name,
+    Number,
     Part,
     Strong,
+    Text,
     format_score,
     format_total,
 )
-from engine import Card, Game, HandResult, PublicView, SeatView
+from engine import Card, Game, HandResult, PublicView, Rules, SeatView
 from engine.cards import FULL_DECK, codes, deck_mask
 from engine.scoring import Score
 
@@ -338,30 +340,31 @@ Screen = SeatScreen | GroupScreen | Words
 # ---------------------------------------------------------------- the words of a screen
 
 
-def plays(table: Table, played: Sequence[tuple[int, Card]]) -> Joined:
-    """``Ana Q♠ · Bob 3♥``, each play kept in its own direction."""
-    return Joined(tuple(Isolated(Joined((Name(table.name(s)), c.symbol), " ")) for s, c in played))
+def plays(names: Sequence[str], played: Sequence[tuple[int, Card]]) -> Joined:
+    """``Ana Q♠ · Bob 3♥``, each play kept in its own direction (`names`: the seats')."""
+    return Joined(tuple(Isolated(Joined((Name(names[s]), c.symbol), " ")) for s, c in played))
 
 
-def scores_line(table: Table, scores: tuple[Score, ...], seat: int | None = None) -> Joined:
+def scores_line(names: Sequence[str], scores: tuple[Score, ...], seat: int | None = None) -> Joined:
     parts: list[Part] = []
     for s, score in enumerate(scores):
         # People by name; the reader's own, in bold, is the one marked "you" (a person may
         # well be called You).
-        name: Part = Name(table.name(s))
+        name: Part = Name(names[s])
         if s == seat:
             name = msg("<b>{name}</b> (you)", name=name)
         parts.append(Joined((name, format_score(score)), " "))
     return Joined(tuple(parts))
 
 
-def names(table: Table, seats: tuple[int, ...] | list[int]) -> Joined:
-    return Joined(tuple(Name(table.name(s)) for s in seats), ", ")
+def listed(names: Sequence[str], seats: Sequence[int]) -> Joined:
+    """``Ana, Bob``: the seats' names (`names`: every seat's, `Table.names`)."""
+    return Joined(tuple(Name(names[s]) for s in seats), ", ")
 
 
-def winners(table: Table, seats: tuple[int, ...] | list[int]) -> Part:
+def winners(names: Sequence[str], seats: Sequence[int]) -> Part:
     """``A, B and C`` in bold, in the reader's language."""
-    bold = [Strong(Name(table.name(s))) for s in seats]
+    bold = [Strong(Name(names[s])) for s in seats]
     if len(bold) <= 1:
         return Joined(tuple(bold), "")
     # The words of `Tr.join` (which no catalog translates yet: the same as it says).
@@ -376,15 +379,17 @@ def timer_text(seconds: int) -> Msg:
     return msg("{seconds} s", seconds=seconds) if seconds else msg("no timer")
 
 
-def hand_result_lines(table: Table, result: HandResult) -> list[Part]:
-    """A hand's result: its points (with the hints each person asked for), the moon, the
-    standings."""
-    hints = table.ui.hints_used.get(result.hand_number, {})
+def hand_result_lines(
+    names: Sequence[str], hints_used: dict[int, dict[int, int]], result: HandResult
+) -> list[Part]:
+    """A hand's result: its points (with the hints each person asked for: `hints_used`,
+    `TableUI.hints_used`), the moon, the standings."""
+    hints = hints_used.get(result.hand_number, {})
     points = Joined(
         tuple(
             Joined(
                 (
-                    Name(table.name(s)),
+                    Name(names[s]),
                     " ",
                     format_score(p),
                     f" 💡{hints[s]}" if hints.get(s) else "",
@@ -398,10 +403,10 @@ def hand_result_lines(table: Table, result: HandResult) -> list[Part]:
         msg("✋ <b>Hand {hand}</b>: {points}", hand=result.hand_number, points=points)
     ]
     if result.shooter is not None:
-        lines.append(msg("🌕 {name} shot the moon!", name=Name(table.name(result.shooter))))
+        lines.append(msg("🌕 {name} shot the moon!", name=Name(names[result.shooter])))
     totals = Joined(
         tuple(
-            Joined((Name(table.name(s)), format_total(total)), " ")
+            Joined((Name(names[s]), format_total(total)), " ")
             for s, total in enumerate(result.totals)
         )
     )
@@ -431,6 +436,11 @@ def removed_cards(players: int) -> list[Card]:
     return [Card.parse(code) for code in codes(FULL_DECK & ~deck_mask(players))]
 
 
+OUT_OF_DECK = {players: tuple(removed_cards(players)) for players in range(2, 7)}
+"""The cards out of the deck for each number of players a table may seat (2 to 6), worked
+out once: every screen of a game of 3, 5 or 6 names them."""
+
+
 def _trick_number(view: SeatView, seat: int) -> tuple[int, int]:
     """This trick's number and how many the hand has (5/13), from the reader's cards."""
     played_now = any(s == seat for s, _ in view.trick)
@@ -438,7 +448,7 @@ def _trick_number(view: SeatView, seat: int) -> tuple[int, int]:
     return number, len(view.tricks) + len(view.hand) + (1 if played_now else 0)
 
 
-def tracker_lines(table: Table, view: SeatView) -> list[Part]:
+def tracker_lines(names: Sequence[str], view: SeatView) -> list[Part]:
     """The card-keeping aid: cards played by suit, and who has shown a void."""
     lines: list[Part] = [msg("<b>Cards played</b>")]
     symbols = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
@@ -447,7 +457,7 @@ def tracker_lines(table: Table, view: SeatView) -> list[Part]:
         cards = " ".join(c.symbol[:-1] for c in played[suit]) or "—"
         lines.append(f"{symbols[suit]} {cards}")
     voids: list[Part] = [
-        Joined((Name(table.name(s)), "".join(symbols[x] for x in SUIT_ORDER if x in v)), " ")
+        Joined((Name(names[s]), "".join(symbols[x] for x in SUIT_ORDER if x in v)), " ")
         for s, v in enumerate(view.voids())
         if v and s != view.seat
     ]
@@ -456,11 +466,83 @@ def tracker_lines(table: Table, view: SeatView) -> list[Part]:
     return lines
 
 
-def moon_labels(table: Table) -> tuple[Msg, Msg]:
+def moon_labels(rules: Rules) -> tuple[Msg, Msg]:
     """The moon shooter's two choices: for them, for everyone else."""
-    if table.rules.variant == "complex":
+    if rules.variant == "complex":
         return msg("−(13+13i) for me"), msg("+(13+13i) for everyone else")
     return msg("−26 for me"), msg("+26 for everyone else")
+
+
+# ---------------------------------------------------------------- the rules' words
+
+
+VARIANTS = {
+    "standard": mark("Standard"),
+    "omnibus_jd": mark("Omnibus J♦"),
+    "omnibus_td": mark("Omnibus 10♦"),
+    "complex": mark("Complex"),
+    "two_player": mark("Two-player"),
+}
+MOONS = {
+    "choose": mark("shooter chooses"),
+    "add_to_others": mark("+26 to others"),
+    "subtract_from_shooter": mark("−26 to shooter"),
+}
+LEVEL_NAMES = {
+    "easy": mark("easy"),
+    "standard": mark("standard"),
+    "pro": mark("pro"),
+    "expert": mark("expert"),
+}
+DIRECTIONS = {
+    "left": mark("pass left"),
+    "right": mark("pass right"),
+    "across": mark("pass across"),
+    "hold": mark("no passing"),
+}
+PASSING = {
+    "left": mark("Passing left: waiting for {names}."),
+    "right": mark("Passing right: waiting for {names}."),
+    "across": mark("Passing across: waiting for {names}."),
+    "hold": mark("No passing: waiting for {names}."),
+}
+ON_OFF = {"on": mark("on"), "off": mark("off")}
+
+
+def variant_key(rules: Rules) -> str:
+    if rules.variant != "standard":
+        return rules.variant
+    if rules.bonus_card == "JD":
+        return "omnibus_jd"
+    if rules.bonus_card == "TD":
+        return "omnibus_td"
+    return "standard"
+
+
+def rules_summary_part(table: Table) -> Msg:
+    rules, options = table.rules, table.options
+    values: dict[str, object] = {
+        "players": msg_plural("{n} player", "{n} players", rules.players),
+        "variant": Msg(VARIANTS[variant_key(rules)]),
+        "target": rules.target,
+        "timer": timer_text(options.turn_timer),
+        "level": Msg(LEVEL_NAMES[options.computer_level]),
+    }
+    if rules.variant == "two_player":
+        # Moon, Q♠ and first-trick options do nothing here (README, Rules).
+        return msg(
+            "{players} · {variant} · moon: {moon} · to {target} · turn timer: {timer} · "
+            "computer: {level}",
+            moon=msg("opponent +20"),
+            **values,
+        )
+    return msg(
+        "{players} · {variant} · moon: {moon} · Q♠ breaks hearts: {queen} · to {target} · "
+        "turn timer: {timer} · computer: {level}",
+        moon=Msg(MOONS[rules.moon]),
+        queen=Msg(ON_OFF["on"] if rules.queen_breaks_hearts else ON_OFF["off"]),
+        **values,
+    )
 
 
 # ---------------------------------------------------------------- the screen
@@ -473,12 +555,14 @@ def how_it_ended(table: Table, phase: str) -> str | None:
     return None if table.status in ("active", "lobby") else "cancelled"
 
 
-def seat_players(table: Table, view: SeatView | PublicView, playing: bool) -> tuple[Player, ...]:
+def seat_players(
+    table: Table, names: Sequence[str], view: SeatView | PublicView, playing: bool
+) -> tuple[Player, ...]:
     """Every seat as anyone at the table sees it (a player's screen and a watcher's): name,
     score, points this hand, cards held, whether a computer plays it, whose turn it is."""
     return tuple(
         Player(
-            name=table.name(s),
+            name=names[s],
             score=view.scores[s],
             taken=view.points_taken[s],
             cards=view.hand_sizes[s],
@@ -495,15 +579,19 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
     the table page (``WEBAPP_URL`` is set)."""
     game = table.game
     assert game is not None
+    # What the screen needs of the table besides its attributes, read once: the helpers
+    # below are handed it, none reaches back into the table for it.
+    names, hints, review = table.names(), table.offers_hints(), table.offers_review()
     view = game.view(seat)
     ended = how_it_ended(table, view.phase)
     playing = ended is None
     selected = list(table.ui.selections.get(seat, [])) if view.phase == "pass" else []
     received = {c.code for c in view.received or ()} if not view.tricks else set()
     legal = {c.code for c in view.legal} if view.current_player == seat and playing else set()
-    players = seat_players(table, view, playing)
-    hint = _hint(table, view) if playing else None
-    lines, actions = _words(table, view, selected, hint, page)
+    players = seat_players(table, names, view, playing)
+    hint = _hint(table, names, view) if playing and hints else None
+    review_row = _review(table.id, view) if review else ()
+    lines, actions = _words(table, names, view, selected, hint, review_row, page)
     return SeatScreen(
         game=table.id,
         seat=seat,
@@ -511,7 +599,7 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
         phase=view.phase,
         ended=ended,
         lines=tuple(lines),
-        status=CANCELLED if ended == "cancelled" else _status(table, view),
+        status=CANCELLED if ended == "cancelled" else _status(names, view),
         hint=hint,
         players=players,
         trick=view.trick,
@@ -551,6 +639,94 @@ def revealed_proofs(game: Game) -> tuple[tuple[int, str, str], ...]:
     )
 
 
+def group_screen(table: Table, *, page: bool = False, watchers: int = 0) -> GroupScreen:
+    """What the group's table message shows of a game, and its buttons; `page`: whether
+    the table page is served (``WEBAPP_URL``); `watchers`: how many people watch it there."""
+    game = table.game
+    assert game is not None
+    # What it needs of the table besides its attributes, read once (as `seat_screen`).
+    names, summary = table.names(), rules_summary_part(table)
+    if game.phase == "over":  # no hand to play and nothing to pass any more
+        header = msg("♥ <b>Hearts</b> · finished after hand {hand}", hand=game.hand_number)
+    else:
+        header = msg(
+            "♥ <b>Hearts</b> · hand {hand} · {direction}",
+            hand=game.hand_number,
+            direction=Msg(DIRECTIONS[game.pass_direction]),
+        )
+    lines: list[Part] = [header, Text(summary), ""]
+    if game.phase == "over":
+        lines.append(
+            msg(
+                "🏁 <b>Game over!</b> {winners} won.",
+                winners=winners(names, game.winners),
+            )
+        )
+    elif game.phase == "pass":
+        lines.append(
+            Msg(
+                PASSING[game.pass_direction],
+                {"names": listed(names, game.waiting_for())},
+            )
+        )
+    elif game.phase == "moon":
+        assert game.current_player is not None
+        lines.append(
+            msg(
+                "🌕 {name} shot the moon and is choosing.",
+                name=Name(names[game.current_player]),
+            )
+        )
+    else:
+        if game.trick:
+            lines.append(msg("Trick: {cards}", cards=plays(names, game.trick)))
+        elif game.tricks:
+            last = game.tricks[-1]
+            lines.append(
+                msg(
+                    "Last trick: {cards} → {name}",
+                    cards=plays(names, last.plays),
+                    name=Name(names[last.winner]),
+                )
+            )
+        assert game.current_player is not None
+        lines.append(msg("Turn: <b>{name}</b>", name=Name(names[game.current_player])))
+        lines.append(hearts_line(game.hearts_broken))
+    in_hand = game.phase in ("play", "moon")
+    if game.phase == "over":
+        title = msg("<b>Final scores</b>")
+    elif in_hand:
+        title = msg("<b>Scores</b> (this hand's points in brackets)")
+    else:
+        title = msg("<b>Scores</b>")
+    lines += ["", title]
+    taken = game.points_taken()
+    for s, total in enumerate(game.scores):
+        marker = "▶ " if game.current_player == s and game.phase != "over" else ""
+        this_hand = f" ({format_score(taken[s])})" if in_hand else ""
+        lines.append(Joined((marker, Name(names[s]), f": {format_total(total)}{this_hand}"), ""))
+    actions: tuple[Button, ...] = ()
+    if game.phase != "over":
+        lines += ["", msg("Play from your DM with me.")]
+        actions = (Button(msg("Open my cards in a DM"), OpenDm()),)
+        if page:
+            actions += (Button(msg("🃏 Open table"), OpenTable()),)
+            if table.options.watching:
+                actions += (Button(msg("👀 Watch"), WatchTable()),)
+            if watchers:
+                lines.append(Joined(("👀", Number(watchers, "whole")), " "))
+        proof = game.deal_proof()
+        sealed = commitment_line(game)
+        if proof is not None and sealed is not None:
+            # Sealed before anyone passes; the seed itself only once the hand is over.
+            lines.append(sealed)
+            actions += (Button(msg("📋 Copy commitment"), CopyText(proof.commitment)),)
+    elif table.tournament_id is None:
+        # The game is over: the same seats and rules, one press away.
+        actions = (Button(msg("🔁 New game"), NewGame()),)
+    return GroupScreen(game=table.id, lines=tuple(lines), actions=actions)
+
+
 def _sealed(table: Table, view: SeatView) -> Msg | None:
     """The hand's commitment line while it is played (the game is over: its last hand's
     seed was revealed)."""
@@ -558,9 +734,16 @@ def _sealed(table: Table, view: SeatView) -> Msg | None:
 
 
 def _words(
-    table: Table, view: SeatView, selected: list[str], hint: tuple[Part, ...] | None, page: bool
+    table: Table,
+    names: tuple[str, ...],
+    view: SeatView,
+    selected: list[str],
+    hint: tuple[Part, ...] | None,
+    review: tuple[Button, ...],
+    page: bool,
 ) -> tuple[list[Part], list[tuple[Button, ...]]]:
-    """The DM's lines, and the buttons besides the cards."""
+    """The DM's lines, and the buttons besides the cards (`review`: 🔍 Review and ▶
+    Replay, if offered now)."""
     seat = view.seat
     lines: list[Part] = [
         msg(
@@ -568,9 +751,9 @@ def _words(
             chat=Name(table.chat_title),
             hand=view.hand_number,
         ),
-        msg("Scores: {scores}", scores=scores_line(table, view.scores, seat)),
+        msg("Scores: {scores}", scores=scores_line(names, view.scores, seat)),
     ]
-    removed = removed_cards(table.rules.players)
+    removed = OUT_OF_DECK.get(table.rules.players, ())
     if removed and view.phase != "over":
         lines.append(
             msg("Out of the deck this game: {cards}", cards=" ".join(c.symbol for c in removed))
@@ -585,17 +768,17 @@ def _words(
     actions: list[tuple[Button, ...]] = []
     if view.phase == "over":
         lines.append(
-            msg("🏁 <b>Game over.</b> {winners} won.", winners=winners(table, view.winners))
+            msg("🏁 <b>Game over.</b> {winners} won.", winners=winners(names, view.winners))
         )
         # The page keeps the final chart: its button stays.
-        actions = [row for row in (_review(table, view), open_table) if row]
+        actions = [row for row in (review, open_table) if row]
         return lines, actions
     history = view.hand_history
     if history and (view.phase == "pass" or (view.phase == "play" and not view.tricks)):
         # Until the next hand's first trick: how the last hand went (who took what, moon).
         previous = history[-1]
         shown = 2 if previous.shooter is not None else 1
-        lines.extend(hand_result_lines(table, previous)[:shown])
+        lines.extend(hand_result_lines(names, table.ui.hints_used, previous)[:shown])
         lines.append("")
     shown_hint = ["", *hint] if hint else []
     if view.phase == "pass":
@@ -605,12 +788,12 @@ def _words(
                 msg(
                     "Pass 3 cards {arrow} <b>{name}</b>",
                     arrow=arrow,
-                    name=Name(table.name(view.pass_to)),
+                    name=Name(names[view.pass_to]),
                 )
             )
             lines.append(msg("Tap 3 cards to choose them, then tap <b>Pass</b>."))
             lines += shown_hint
-            label = Joined((arrow, Name(table.name(view.pass_to))), " ")
+            label = Joined((arrow, Name(names[view.pass_to])), " ")
             actions.append(
                 (
                     Button(
@@ -623,7 +806,7 @@ def _words(
                 msg(
                     "You passed {cards}. Waiting for: {names}.",
                     cards=" ".join(c.symbol for c in view.passed),
-                    names=names(table, view.waiting_for),
+                    names=listed(names, view.waiting_for),
                 )
             )
     else:
@@ -635,7 +818,7 @@ def _words(
                 msg(
                     "You received {cards} from {name} (marked • until the first trick is taken).",
                     cards=Joined(tuple(Strong(c.symbol) for c in view.received), " "),
-                    name=Name(table.name(view.pass_from)),
+                    name=Name(names[view.pass_from]),
                 )
             )
         number, total = _trick_number(view, seat)
@@ -645,7 +828,7 @@ def _words(
                     "Trick {number}/{total}: {cards}",
                     number=number,
                     total=total,
-                    cards=plays(table, view.trick),
+                    cards=plays(names, view.trick),
                 )
             )
         else:
@@ -665,17 +848,17 @@ def _words(
             lines.append(
                 msg(
                     "Last trick: {cards} → {name}",
-                    cards=plays(table, last.plays),
-                    name=Name(table.name(last.winner)),
+                    cards=plays(names, last.plays),
+                    name=Name(names[last.winner]),
                 )
             )
         lines.append(hearts_line(view.hearts_broken))
-        lines.append(msg("This hand: {points}", points=scores_line(table, view.points_taken, seat)))
+        lines.append(msg("This hand: {points}", points=scores_line(names, view.points_taken, seat)))
         lines.append("")
         if view.phase == "moon":
             if view.moon_shooter == seat:
                 lines.append(msg("🌕 <b>You shot the moon!</b> Choose:"))
-                subtract, add = moon_labels(table)
+                subtract, add = moon_labels(table.rules)
                 actions.append(
                     (Button(subtract, ChooseMoon("subtract")), Button(add, ChooseMoon("add")))
                 )
@@ -684,20 +867,18 @@ def _words(
                 lines.append(
                     msg(
                         "🌕 {name} shot the moon and is choosing…",
-                        name=Name(table.name(view.moon_shooter)),
+                        name=Name(names[view.moon_shooter]),
                     )
                 )
         elif view.current_player == seat:
             lines.append(msg("👉 <b>Your turn.</b>"))
             lines += shown_hint
         elif view.current_player is not None:
-            lines.append(
-                msg("Waiting for <b>{name}</b>.", name=Name(table.name(view.current_player)))
-            )
+            lines.append(msg("Waiting for <b>{name}</b>.", name=Name(names[view.current_player])))
     if table.options.track_cards:
         is_open = table.ui.tracker_open.get(seat, False)
         if is_open and view.phase in ("play", "moon"):
-            lines += ["", *tracker_lines(table, view)]
+            lines += ["", *tracker_lines(names, view)]
         actions.append(
             (
                 Button(
@@ -707,7 +888,7 @@ def _words(
             )
         )
     coach: tuple[Button, ...] = (Button(msg("💡 Hint"), AskHint()),) if hint is not None else ()
-    coach += _review(table, view)
+    coach += review
     if coach:
         actions.append(coach)
     if open_table:
@@ -715,56 +896,55 @@ def _words(
     return lines, actions
 
 
-def _hint(table: Table, view: SeatView) -> tuple[Part, ...] | None:
-    """💡 Hint while this seat has a choice to make, with the hint it asked for while that
-    choice is still open (None where the table offers no hints, or no choice is open)."""
+def _hint(table: Table, names: tuple[str, ...], view: SeatView) -> tuple[Part, ...] | None:
+    """💡 Hint (at a table that offers hints) while this seat has a choice to make, with
+    the hint it asked for while that choice is still open (None: no choice is open)."""
     key = decision_key(view)
-    if not offers_hints(table) or key is None:
+    if key is None:
         return None
     shown = table.ui.hints.get(view.seat)
     if not shown or shown.get("key") != key:
         return ()
-    names_ = [table.name(s) for s in range(len(table.seats))]
-    return tuple(hint_sentences(names_, hint_from_dict(shown)))
+    return tuple(hint_sentences(list(names), hint_from_dict(shown)))
 
 
-def _review(table: Table, view: SeatView) -> tuple[Button, ...]:
-    """🔍 Review and ▶ Replay for the last hand played, from its end until the next one
-    ends (a replay in a new message of the DM); at a tournament's table, once its game
-    is over (a replay waits further for the tournament's other tables)."""
+def _review(game_id: int, view: SeatView) -> tuple[Button, ...]:
+    """🔍 Review and ▶ Replay for the last hand played (at a table that offers reviews:
+    `Table.offers_review`), from its end until the next one ends (a replay in a new
+    message of the DM); at a tournament's table, once its game is over (a replay waits
+    further for the tournament's other tables)."""
     history = view.hand_history
-    # At a tournament's table while its game runs, neither: its tables may share deals.
-    if not history or not offers_review(table):
+    if not history:
         return ()
     hand = history[-1].hand_number
-    replay = Button(msg("▶ Replay"), ReplayHand(table.id, hand, new=True))
+    replay = Button(msg("▶ Replay"), ReplayHand(game_id, hand, new=True))
     return (Button(msg("🔍 Review hand {hand}", hand=hand), Review(hand)), replay)
 
 
-def _status(table: Table, view: SeatView) -> Part:
+def _status(names: tuple[str, ...], view: SeatView) -> Part:
     """The one line that says what happens now, from this seat."""
     phase, seat = view.phase, view.seat
     if phase == "over":
-        return msg("🏁 <b>Game over.</b> {winners} won.", winners=winners(table, view.winners))
+        return msg("🏁 <b>Game over.</b> {winners} won.", winners=winners(names, view.winners))
     if phase == "pass":
         if view.passed is None:
             return msg(
                 "Pass 3 cards {arrow} <b>{name}</b>",
                 arrow=ARROWS[view.pass_direction],
-                name=Name(table.name(view.pass_to)),
+                name=Name(names[view.pass_to]),
             )
         return msg(
             "You passed {cards}. Waiting for: {names}.",
             cards=" ".join(c.symbol for c in view.passed),
-            names=names(table, view.waiting_for),
+            names=listed(names, view.waiting_for),
         )
     if phase == "moon":
         if view.moon_shooter == seat:
             return msg("🌕 <b>You shot the moon!</b> Choose:")
         return msg(
             "🌕 {name} shot the moon and is choosing…",
-            name=Name(table.name(view.moon_shooter or 0)),
+            name=Name(names[view.moon_shooter or 0]),
         )
     if view.current_player == seat:
         return msg("👉 <b>Your turn.</b>")
-    return msg("Waiting for <b>{name}</b>.", name=Name(table.name(view.current_player or 0)))
+    return msg("Waiting for <b>{name}</b>.", name=Name(names[view.current_player or 0]))

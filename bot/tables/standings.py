@@ -38,11 +38,12 @@ class Standings:
                 title = msg("<b>The last game here</b> (finished), hand by hand:")
         if table is not None and table.game is not None:
             lines.append(title)
+            names = table.names()
             for result in table.game.hand_history:
-                lines.append(hand_result_lines(table, result)[0])
+                lines.append(hand_result_lines(names, table.ui.hints_used, result)[0])
             totals = Joined(
                 tuple(
-                    Joined((Name(table.name(s)), f" {format_total(v)}"), "")
+                    Joined((Name(names[s]), f" {format_total(v)}"), "")
                     for s, v in enumerate(table.game.scores)
                 )
             )

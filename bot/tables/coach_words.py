@@ -111,6 +111,20 @@ def hint_sentences(names: list[str], found: Hint) -> list[Part]:
     return lines
 
 
+def shown_hint(
+    stored: dict[str, Any] | None, key: str | None, names: list[str]
+) -> tuple[Part, ...] | None:
+    """The hint a seat asked for, in words, while the choice it was asked for (`key`,
+    `decision_key`) is still open: None when no choice is open, () before one is asked for
+    (or once its choice is made); `stored`: the hint kept in the table's screen state."""
+    if key is None:
+        return None
+    if not stored or stored.get("key") != key:
+        return ()
+    found = hint_from_dict(stored)
+    return tuple(hint_sentences(names, found))
+
+
 def game_sentence(worse: Option, other: Option) -> Msg:
     """Why ``worse`` loses to ``other`` at the game's end: more often lost, or less often
     won (whichever differs more)."""

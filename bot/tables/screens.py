@@ -20,7 +20,7 @@ from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.parts import Name, Part
 from bot.tables.registry import TableRegistry
-from bot.tables.seat_screen import Button, OpenDmToSit, Screen, Words, seat_screen
+from bot.tables.seat_screen import Button, OpenDmToSit, Screen, Words, group_screen, seat_screen
 from bot.timers import Background
 from engine import Game
 from storage import People
@@ -223,16 +223,30 @@ class Screens:
     def show_table(self, table: Table, urgency: Urgency | None = None) -> None:
         if table.ui.table_message_id is None or not shows_play(table):
             return
+        self._edit_later(table, None, table.chat_id, table.ui.table_message_id, urgency)
+
+    def _edit_later(
+        self,
+        table: Table,
+        seat: int | None,
+        chat_id: int,
+        message_id: int,
+        urgency: Urgency | None,
+    ) -> None:
+        """Edit a living message of a game: the group's table message (`seat` None) or a
+        seat's DM, made from the table as it is when the edit's turn comes (the latest
+        state wins), in its reader's language then."""
         page = self.display.page
 
         def screen() -> tuple[Tr, Screen]:
+            tr = self.group(table) if seat is None else self.person(chat_id)
+            if seat is not None:
+                return tr, seat_screen(table, seat, page=page)
             # The watchers as they are when the message is drawn: a move redraws it anyway.
-            watchers = self.pages.watchers(table.id)
-            return self.group(table), render.group_screen(table, page=page, watchers=watchers)
+            return tr, group_screen(table, page=page, watchers=self.pages.watchers(table.id))
 
-        self.display.edit_later(
-            table.chat_id, table.ui.table_message_id, screen, table.thread_id, urgency=urgency
-        )
+        thread_id = table.thread_id if seat is None else None
+        self.display.edit_later(chat_id, message_id, screen, thread_id, urgency=urgency)
 
     def announce(self, table: Table, said: Part | Words) -> None:
         """Post to the group, in its language (in order, without waiting for Telegram)."""
@@ -329,13 +343,15 @@ class Screens:
         a table page still shows every card, and so does the group's message.
         """
         game = table.game
+        fresh = game is not None and _fresh_deal(game)
+        acting = _must_look_now(game) if game is not None else set()
+        settled = game is not None and _settled(game)
+        humans = table.humans()
         # A new deal's commitment goes to the group first, at the players' own urgency
         # (each player's screen shows it too: README, "Fair deals"). The group's message
         # goes at its own pace (a few seconds), its newest state drawn when sent.
-        self.show_table(table, Urgency.NOW if game is not None and _fresh_deal(game) else None)
-        acting = _must_look_now(game) if game is not None else set()
-        settled = game is not None and _settled(game)
-        for seat, _ in table.humans():
+        self.show_table(table, Urgency.NOW if fresh else None)
+        for seat, _ in humans:
             if not self.lean:  # as before the table page: every screen at every card
                 urgency = (
                     Urgency.NOW
@@ -380,13 +396,7 @@ class Screens:
             and not _settled(table.game, chosen)
         ):
             return
-        tr = self.person(s.user_id)
-        page = self.display.page
-
-        def screen() -> tuple[Tr, Screen]:
-            return tr, seat_screen(table, seat, page=page)
-
-        self.display.edit_later(s.user_id, message_id, screen, urgency=urgency)
+        self._edit_later(table, seat, s.user_id, message_id, urgency)
 
     def post_dm(self, table: Table, seat: int) -> None:
         """Send a player's living DM without waiting; its id is kept when it is known."""

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.i18n import Msg, mark, msg, msg_plural
-from bot.tables.coach_words import decision_key, hint_from_dict, hint_sentences
+from bot.tables.coach_words import decision_key, shown_hint
 from bot.tables.model import Table
 from bot.tables.parts import (
     ARROWS,
@@ -579,17 +579,20 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
     the table page (``WEBAPP_URL`` is set)."""
     game = table.game
     assert game is not None
-    # What the screen needs of the table besides its attributes, read once: the helpers
-    # below are handed it, none reaches back into the table for it.
-    names, hints, review = table.names(), table.offers_hints(), table.offers_review()
     view = game.view(seat)
+    # What the screen needs besides the table's attributes, read once, first: the helpers
+    # below are handed it, none reaches back into the table. The hint is the one this seat
+    # asked for, in the coach's words, while its choice is open (where hints are offered).
+    names, hints, review = table.names(), table.offers_hints(), table.offers_review()
+    hint = shown_hint(table.ui.hints.get(seat), decision_key(view), list(names)) if hints else None
     ended = how_it_ended(table, view.phase)
     playing = ended is None
+    if not playing:
+        hint = None
     selected = list(table.ui.selections.get(seat, [])) if view.phase == "pass" else []
     received = {c.code for c in view.received or ()} if not view.tricks else set()
     legal = {c.code for c in view.legal} if view.current_player == seat and playing else set()
     players = seat_players(table, names, view, playing)
-    hint = _hint(table, names, view) if playing and hints else None
     review_row = _review(table.id, view) if review else ()
     lines, actions = _words(table, names, view, selected, hint, review_row, page)
     return SeatScreen(
@@ -894,18 +897,6 @@ def _words(
     if open_table:
         actions.append(open_table)
     return lines, actions
-
-
-def _hint(table: Table, names: tuple[str, ...], view: SeatView) -> tuple[Part, ...] | None:
-    """💡 Hint (at a table that offers hints) while this seat has a choice to make, with
-    the hint it asked for while that choice is still open (None: no choice is open)."""
-    key = decision_key(view)
-    if key is None:
-        return None
-    shown = table.ui.hints.get(view.seat)
-    if not shown or shown.get("key") != key:
-        return ()
-    return tuple(hint_sentences(list(names), hint_from_dict(shown)))
 
 
 def _review(game_id: int, view: SeatView) -> tuple[Button, ...]:

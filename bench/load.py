@@ -46,6 +46,7 @@ import statistics
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable
 from contextlib import AsyncExitStack
@@ -140,6 +141,7 @@ class LogCounter(logging.Handler):
         self.levels: Counter[str] = Counter()
         self.rate_limit_retries = 0
         self.samples: list[str] = []
+        self.error_samples: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         self.levels[record.levelname] += 1
@@ -147,6 +149,13 @@ class LogCounter(logging.Handler):
             self.rate_limit_retries += 1
         if record.levelno >= logging.WARNING and len(self.samples) < 10:
             self.samples.append(f"{record.levelname} {record.name}: {record.getMessage()[:200]}")
+        if record.levelno >= logging.ERROR and len(self.error_samples) < 5:
+            # An error is kept whole, with its traceback: one error in a run of thousands of
+            # moves must be understood from the report alone.
+            said = f"{record.levelname} {record.name}: {record.getMessage()}"
+            if record.exc_info:
+                said += "\n" + "".join(traceback.format_exception(*record.exc_info)).rstrip()
+            self.error_samples.append(said)
 
 
 @dataclass
@@ -203,6 +212,8 @@ class LoadResult:
     writes_playing: int = 0
     """Messages sent and edited from the first deal until every table ended (the writes
     left to send then, coalesced, come after)."""
+    error_samples: list[str] = field(default_factory=list)
+    """The bot's first errors, each with its traceback."""
 
     @property
     def plays(self) -> int:
@@ -219,6 +230,18 @@ class LoadResult:
         written = self.calls["editMessageText"] + self.calls["sendMessage"]
         written += self.calls["sendPhoto"]
         return written / max(self.plays, 1)
+
+    @property
+    def writes_in_hands(self) -> int:
+        """The writes a hand itself costs, between its deal and its last card: the DMs'
+        edits while the game goes on, the "your turn" notices and the groups' edits. The
+        rest are the tables' setting up and ending (the people's /start, the lobby, the
+        first DMs, the results and the /cancel the bench ends each table with): a real
+        game of several hands pays those once."""
+        w = self.writes
+        dm = sum(w[f"dm edited: {k}"] for k in ("their turn", "mid-trick", "trick done"))
+        dm += w["dm edited: pass"] + w["dm edited: moon"]
+        return dm + w["dm sent: your turn"] + w["group edited: in a hand"]
 
     @property
     def errors(self) -> int:
@@ -319,6 +342,8 @@ class LoadResult:
             f"{self.calls['deleteMessage'] / max(self.plays, 1):.2f} a card)",
             f"  writes per card while playing (from the first deal until every table ended): "
             f"{self.writes_playing / max(self.plays, 1):.2f}",
+            f"  writes per card in the hands (the DMs' edits and notices and the groups' "
+            f"edits from a deal to its last card): {self.writes_in_hands / max(self.plays, 1):.2f}",
             f"  writes by kind: {dict(sorted(self.writes.items()))}",
         ]
         if self.double_errors:
@@ -334,6 +359,9 @@ class LoadResult:
         if self.bot_samples:
             lines.append("  first bot warnings/errors:")
             lines.extend(f"    {s}" for s in self.bot_samples)
+        if self.error_samples:
+            lines.append("  the bot's errors, whole:")
+            lines.extend("    " + s.replace("\n", "\n    ") for s in self.error_samples)
         return "\n".join(lines)
 
 
@@ -352,6 +380,8 @@ class WriteTally:
             return
         if event.chat_id < 0:
             self.kinds[f"group {event.kind}"] += 1
+            if event.kind == "edited" and self.in_a_hand(event.chat_id):
+                self.kinds["group edited: in a hand"] += 1
             return
         if event.kind == "deleted":
             self.kinds["dm deleted"] += 1
@@ -369,6 +399,13 @@ class WriteTally:
             self.kinds["dm edited: their turn"] += 1
             return
         self.kinds[f"dm edited: {self.dm_kind(event.chat_id)}"] += 1
+
+    def in_a_hand(self, chat_id: int) -> bool:
+        """Whether a game in the group is between its deal and its end."""
+        for table in self.rooms().registry.of_chat(chat_id):
+            if table.game is not None and table.game.phase != "over":
+                return True
+        return False
 
     def dm_kind(self, user_id: int) -> str:
         table = self.rooms().registry.of_user(user_id)
@@ -973,6 +1010,7 @@ async def run_load(config: LoadConfig, database: Path | str, *, quiet: bool = Tr
                 bot_errors=counter.levels["ERROR"] + counter.levels["CRITICAL"],
                 bot_warnings=counter.levels["WARNING"],
                 bot_samples=counter.samples,
+                error_samples=counter.error_samples,
                 rate_limit_retries=counter.rate_limit_retries,
                 double_errors=errors,
                 too_many_requests=too_many,
@@ -1187,6 +1225,10 @@ def side_by_side(results: list[LoadResult], names: list[str] | None = None) -> s
         ("page press → other page, median", [cut(r.page_others, 0.5) for r in results]),
         ("editMessageText calls", [str(r.calls["editMessageText"]) for r in results]),
         ("writes per card", [f"{r.writes_per_card:.2f}" for r in results]),
+        (
+            "writes per card in the hands",
+            [f"{r.writes_in_hands / max(r.plays, 1):.2f}" for r in results],
+        ),
         ("play time", [f"{r.play_seconds:.0f} s" for r in results]),
     ]
     lines = ["", f"{'':34}" + "".join(f"{n:>20}" for n in names)]

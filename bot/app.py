@@ -308,6 +308,7 @@ async def _post_init(app: HeartsApp) -> None:
         computer_delay=tuning.computer_delay,
         computer_budget_ms=settings.computer_think_ms,
         nudge_delay=tuning.nudge_delay,
+        engaged_nudge_delay=tuning.engaged_nudge_delay,
         default_turn_timer=settings.default_turn_timer,
         lobby_ttl_s=tuning.lobby_ttl_s,
         webapp_url=settings.webapp_url,

@@ -433,6 +433,8 @@ class Tuning:
     rate_limiter: bool = True
     nudge_delay: float = 5.0
     """Seconds into a person's turn before their "your turn" message."""
+    engaged_nudge_delay: float = 20.0
+    """The same for a person who pressed at the table in the last minute."""
     clock: Callable[[], datetime] | None = None
     """What time it is for tournaments' reminders and rounds (tests pass a manual clock)."""
     lobby_ttl_s: float = 6 * 3600

@@ -16,7 +16,7 @@ from bot.chats import Chats, Sentence
 from bot.core.commands import AWAY, MakeMove, Mover, TimeOut
 from bot.core.effects import ArmNext
 from bot.i18n import Msg, msg
-from bot.tables.config import TablesConfig
+from bot.tables.config import ENGAGED_S, TablesConfig
 from bot.tables.model import Seat, Table
 from bot.tables.parts import Name
 from bot.tables.play import Moves
@@ -76,11 +76,19 @@ class TurnClock:
                 if seat not in table.ui.nudge_message_ids:
                     self.scheduler.arm(
                         f"nudge{seat}:{gid}",
-                        self.config.nudge_delay,
+                        self.nudge_delay(table, seat),
                         functools.partial(self._nudge, gid, seat, version),
                     )
         elif not resumed:
             table.ui.deadline = None
+
+    def nudge_delay(self, table: Table, seat: int) -> float:
+        """How far into a person's turn their "your turn" message comes: later for someone
+        who pressed at this table in the last minute (they are looking at it)."""
+        pressed = table.ui.pressed_at.get(seat)
+        if pressed is not None and time.time() - pressed < ENGAGED_S:
+            return max(self.config.nudge_delay, self.config.engaged_nudge_delay)
+        return self.config.nudge_delay
 
     def stop(self, table: Table) -> None:
         """The table ended: nothing of it is armed any more."""

@@ -11,6 +11,11 @@ from bot.basics import Person, UserError
 from bot.i18n import msg
 from bot.tables.model import Table
 
+ENGAGED_S = 60.0
+"""How recently a person must have pressed at a table (a card, a pass, the moon's choice,
+in their DM or on the page) to count as playing with the chat open (`TablesConfig.
+engaged_nudge_delay`)."""
+
 
 @dataclass(frozen=True)
 class TablesConfig:
@@ -20,6 +25,11 @@ class TablesConfig:
     computer_budget_ms: int = 300
     nudge_delay: float = 5.0
     """Seconds into a person's turn before the "your turn" message (0: at once)."""
+    engaged_nudge_delay: float = 20.0
+    """The same, for a person who pressed at this table within the last `ENGAGED_S`: they
+    are playing with the chat open and see their turn as their screen changes, so their
+    phone buzzes only if they have looked away since (issue 35, item 4: at 100 busy tables
+    the early messages were one write in thirteen)."""
     default_turn_timer: int = 60
     timeouts_before_away: int = 3
     lobby_ttl_s: float = 6 * 3600

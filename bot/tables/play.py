@@ -9,6 +9,7 @@ game as it was. The hand's result, the game's end and the rating are carried out
 from __future__ import annotations
 
 import logging
+import time
 
 from bot.basics import Person, UserError
 from bot.core.commands import ChooseCard, Command, Deal, MakeMove, Mover, ToggleTracker
@@ -104,6 +105,7 @@ class Moves:
         seat = table.seat_of(person.id)
         if seat is None:
             raise UserError(msg("These aren't your cards."))
+        table.ui.pressed_at[seat] = time.time()  # playing with the chat open (TurnClock)
         game = table.game
         if not table.phase.dealt or game.phase == "over":
             raise UserError(msg("That game is over."))

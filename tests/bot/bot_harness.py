@@ -28,6 +28,7 @@ FAST = Tuning(
     thinker_workers=0,
     rate_limiter=False,
     nudge_delay=0.0,
+    engaged_nudge_delay=0.0,
 )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import time
 from dataclasses import replace
@@ -9,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from bot_harness import (
+    FAST,
     card_button,
     open_table,
     play_turn,
@@ -19,6 +22,7 @@ from bot_harness import (
 )
 from sqlalchemy import text
 
+from bot.tables.model import TableUI
 from sandbox.testing import running_double
 
 
@@ -215,3 +219,50 @@ async def test_a_your_turn_nudge_waits_out_a_429_flood_and_arrives(
     assert nudges() == ["👉 Your turn in \u2068Flooded\u2069!"]
     failed = [r.getMessage() for r in caplog.records if "failed" in r.getMessage()]
     assert not failed, failed
+
+
+async def test_the_your_turn_message_comes_late_to_someone_playing_with_the_chat_open(
+    tmp_path: Path,
+) -> None:
+    """Issue 35, item 4: a person who pressed at the table in the last minute sees their turn
+    as their screen changes; their "your turn" message (a write, and a buzz) comes only if
+    they are still away after `engaged_nudge_delay`. Someone who has not pressed yet gets it
+    at `nudge_delay`. When each seat last pressed is kept with the table."""
+    tuning = replace(FAST, nudge_delay=0.2, engaged_nudge_delay=2.5)
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Engaged", members=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3", tuning) as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, computers=3, timer="0")
+            table = table_in(app, group)
+
+            def notices(start: str) -> list[str]:
+                return [
+                    m.text or ""
+                    for m in alice.dm_view().messages
+                    if (m.text or "").startswith(start)
+                ]
+
+            started = time.monotonic()
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: table.game is not None, 5)
+            game = table.game
+            seat = table.seat_of(alice.id)
+            assert game is not None and seat is not None
+            # Not a press at the table yet (Start was in the group): the early message.
+            await double.wait_for(lambda: notices("👉 Choose 3 cards"), 5)
+            assert time.monotonic() - started < 2.0
+            await play_turn(double, alice, table)  # three cards chosen, then Pass
+            assert seat in table.ui.pressed_at
+            again = TableUI.from_dict(json.loads(json.dumps(table.ui.to_dict())))
+            assert again.pressed_at == table.ui.pressed_at  # its keys are seats again
+            await double.wait_for(lambda: game.phase == "play" and seat in game.waiting_for(), 5)
+            turn_began = time.monotonic()
+            await asyncio.sleep(1.5)
+            assert seat in game.waiting_for()
+            assert not notices("👉 Your turn"), "she pressed a moment ago: no buzz yet"
+            await double.wait_for(lambda: notices("👉 Your turn"), 5)
+            assert time.monotonic() - turn_began >= 2.0
+            assert notices("👉 Your turn") == ["👉 Your turn in \u2068Engaged\u2069!"]

@@ -65,6 +65,12 @@ async def test_tables_of_one_person_and_three_computers_measure_the_persons_wait
     assert line.moves >= 2 * 3 * 14
     assert 0 < line.budget_ms / line.moves <= 300
     assert "a person's wait for the computers' moves" in result.report()
+    # The writes a hand costs are told apart from the tables' setting up and ending (the
+    # /start answers and first DMs, the lobby, the /cancel): those are not in them.
+    setup = result.writes["dm sent: other"] + result.writes["group sent"]
+    assert setup >= 2 * 3  # a /start answer and a first DM a person, a lobby a table
+    assert 0 < result.writes_in_hands <= sum(result.writes.values()) - setup
+    assert result.error_samples == []
 
 
 async def test_two_bot_accounts_carry_their_tables_on_one_postgresql(

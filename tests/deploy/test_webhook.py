@@ -269,6 +269,7 @@ QUICK = Tuning(
     thinker_workers=0,
     rate_limiter=False,
     nudge_delay=0.0,
+    engaged_nudge_delay=0.0,
 )
 
 

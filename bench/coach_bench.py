@@ -40,8 +40,8 @@ def positions(count: int, seed: int) -> list[SeatView]:
         if rng.random() < 1 / 3:
             views.append(game.view(rng.randrange(4)))
             continue
-        for seat in game.waiting_for():
-            game.pass_cards(seat, players[seat].choose_pass(game.view(seat)))
+        for passer in game.waiting_for():
+            game.pass_cards(passer, players[passer].choose_pass(game.view(passer)))
         for _ in range(rng.randrange(48)):
             seat = game.current_player
             assert seat is not None
@@ -60,8 +60,8 @@ def hands(count: int, seed: int) -> list[tuple[Game, list[tuple[Move, bool]]]]:
         start = Game(Rules(), seed=seed + g)
         players = [make_player("standard", s) for s in range(4)]
         moves: list[tuple[Move, bool]] = []
-        for seat in game.waiting_for():
-            move = Move.pass_cards(seat, players[seat].choose_pass(game.view(seat)))
+        for passer in game.waiting_for():
+            move = Move.pass_cards(passer, players[passer].choose_pass(game.view(passer)))
             move.apply(game)
             moves.append((move, False))
         while game.hand_number == 1 and game.phase == "play":
@@ -76,7 +76,7 @@ def hands(count: int, seed: int) -> list[tuple[Game, list[tuple[Move, bool]]]]:
 
 async def busy_tables(thinker: Thinker, tables: int, stop: asyncio.Event) -> int:
     """Each table's computers think one `expert` decision a second until `stop`."""
-    think_ms = Settings.__dataclass_fields__["computer_think_ms"].default
+    think_ms: int = Settings.__dataclass_fields__["computer_think_ms"].default  # type: ignore[assignment]
     delay = Tuning().computer_delay
     views = positions(50, 99)
     plays = [v for v in views if v.phase == "play"]

@@ -16,9 +16,11 @@ from collections.abc import Callable
 
 from babel.messages.pofile import read_po
 
+from bot.core.phases import Phase
 from bot.i18n import LANGUAGES, LOCALES, translator
 from bot.tables import render
 from bot.tables.model import Seat, Table, TableOptions
+from bot.tables.seat_screen import group_screen
 from bot.telegram import draw
 from engine import Game, Rules
 from engine.players import make_player
@@ -39,12 +41,12 @@ def table_mid_hand() -> Table:
         rules=rules,
         options=TableOptions(),
         seats=[Seat("human", name, user_id=i + 1) for i, name in enumerate(NAMES)],
-        status="playing",
+        phase=Phase.PLAYING,
     )
     game = Game(rules, seed=7)
     players = [make_player("easy", s) for s in range(4)]
-    for seat in game.waiting_for():
-        game.pass_cards(seat, players[seat].choose_pass(game.view(seat), 0))
+    for passer in game.waiting_for():
+        game.pass_cards(passer, players[passer].choose_pass(game.view(passer), 0))
     while game.phase == "play" and len(game.view(0).hand) > 8:
         seat = game.current_player
         assert seat is not None
@@ -91,7 +93,7 @@ def row(code: str, table: Table, repeat: int) -> str:
     load = (time.perf_counter() - began) * 1e3
     lookup = per_call(repeat * 10, lambda: tr("Played {card}", card="Q♠"))
     hand = per_call(repeat, lambda: draw.dm(tr, table, 0))
-    screen = per_call(repeat, lambda: render.table_message(tr, table))
+    screen = per_call(repeat, lambda: draw.group(tr, group_screen(table), "hearts_bot"))
     chart = per_call(3, lambda: render.score_chart_png(tr, table)) / 1e3
     longest, label = longest_texts(code)
     return (
@@ -113,7 +115,10 @@ def longest_texts(code: str) -> tuple[int, int]:
         if not message.id:
             continue
         chosen = message.string if code != "en" else message.id
-        texts.extend(chosen if isinstance(chosen, tuple) else (chosen,))
+        if isinstance(chosen, str):
+            texts.append(chosen)
+        elif chosen:  # a sentence's plural forms
+            texts.extend(str(form) for form in chosen)
     tr = translator(code)
     _, markup = draw.dm(tr, table_mid_hand(), 0)
     labels = [b.text for row in markup.inline_keyboard for b in row] if markup else []

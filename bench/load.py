@@ -35,6 +35,7 @@ import asyncio
 import bisect
 import contextlib
 import dataclasses
+import functools
 import itertools
 import json
 import logging
@@ -851,6 +852,16 @@ def turn_latencies(double: BotApiDouble, turns: list[tuple[int, float]]) -> list
     return found
 
 
+def _on_table(card: str, _: set[str], shown: set[str]) -> bool:
+    """The page shows `card` on the table."""
+    return card in shown
+
+
+def _left(card: str, cards: set[str], _: set[str]) -> bool:
+    """The page's hand no longer holds `card`."""
+    return card not in cards
+
+
 def page_latencies(
     presses: list[tuple[float, str, BenchPage, list[BenchPage]]], *, others: bool
 ) -> list[float]:
@@ -860,11 +871,11 @@ def page_latencies(
     for sent, card, page, rest in presses:
         if others:
             for other in rest:
-                at = other.first(sent, lambda _, shown, card=card: card in shown)
+                at = other.first(sent, functools.partial(_on_table, card))
                 if at is not None:
                     found.append(at - sent)
         else:
-            at = page.first(sent, lambda cards, _, card=card: card not in cards)
+            at = page.first(sent, functools.partial(_left, card))
             if at is not None:
                 found.append(at - sent)
     return found

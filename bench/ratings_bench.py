@@ -34,8 +34,8 @@ def play(args: tuple[int, int, float]) -> tuple[list[str], list[int]]:
     game = Game(rules, seed=g)
     while game.phase != "over":
         if game.phase == "pass":
-            for seat in game.waiting_for():
-                game.pass_cards(seat, players[seat].choose_pass(game.view(seat), budget_ms))
+            for passer in game.waiting_for():
+                game.pass_cards(passer, players[passer].choose_pass(game.view(passer), budget_ms))
             continue
         seat = game.current_player
         assert seat is not None
@@ -74,9 +74,9 @@ def main() -> None:
     print(f"{'level':10s} {'mu':>7s} {'sigma':>6s} {'shown':>6s} {'±':>4s} {'avg place':>9s}")
     order = sorted(LEVELS, key=lambda lv: -skills[computer_player(lv)].conservative)
     for level in order:
-        s = skills[computer_player(level)]
+        skill = skills[computer_player(level)]
         print(
-            f"{level:10s} {s.mu:7.2f} {s.sigma:6.3f} {s.shown:6d} {s.spread:4d}"
+            f"{level:10s} {skill.mu:7.2f} {skill.sigma:6.3f} {skill.shown:6d} {skill.spread:4d}"
             f" {statistics.mean(places[level]):9.3f}"
         )
     want = ["expert", "pro", "standard", "easy"]

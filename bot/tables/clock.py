@@ -84,9 +84,10 @@ class TurnClock:
 
     def nudge_delay(self, table: Table, seat: int) -> float:
         """How far into a person's turn their "your turn" message comes: later for someone
-        who pressed at this table in the last minute (they are looking at it)."""
-        pressed = table.ui.pressed_at.get(seat)
-        if pressed is not None and time.time() - pressed < ENGAGED_S:
+        who pressed at this table in the last minute (they are looking at it) or whose
+        screen came as a new message just now (their phone buzzed with it)."""
+        active = table.ui.active_at.get(seat)
+        if active is not None and time.time() - active < ENGAGED_S:
             return max(self.config.nudge_delay, self.config.engaged_nudge_delay)
         return self.config.nudge_delay
 

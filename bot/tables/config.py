@@ -13,8 +13,8 @@ from bot.tables.model import Table
 
 ENGAGED_S = 60.0
 """How recently a person must have pressed at a table (a card, a pass, the moon's choice,
-in their DM or on the page) to count as playing with the chat open (`TablesConfig.
-engaged_nudge_delay`)."""
+in their DM or on the page), or been sent its screen as a new message, to count as looking
+at it (`TablesConfig.engaged_nudge_delay`)."""
 
 
 @dataclass(frozen=True)
@@ -26,10 +26,11 @@ class TablesConfig:
     nudge_delay: float = 5.0
     """Seconds into a person's turn before the "your turn" message (0: at once)."""
     engaged_nudge_delay: float = 20.0
-    """The same, for a person who pressed at this table within the last `ENGAGED_S`: they
-    are playing with the chat open and see their turn as their screen changes, so their
-    phone buzzes only if they have looked away since (issue 35, item 4: at 100 busy tables
-    the early messages were one write in thirteen)."""
+    """The same, for a person who pressed at this table within the last `ENGAGED_S` (they
+    are playing with the chat open and see their turn as their screen changes) or whose
+    screen was just sent as a new message (a game's first deal: that message buzzed their
+    phone): it buzzes again only if they are still away (issue 35, item 4: at 100 busy
+    tables of one hand, the first deal's "choose 3 cards" messages were 400 writes)."""
     default_turn_timer: int = 60
     timeouts_before_away: int = 3
     lobby_ttl_s: float = 6 * 3600

@@ -72,9 +72,10 @@ class TableUI:
     """The group's one message about a seat that keeps timing out, edited as it goes on
     (0 while it is on its way)."""
     selections: dict[int, list[str]] = field(default_factory=dict)
-    pressed_at: dict[int, float] = field(default_factory=dict)
-    """When each seat last pressed at this table, in its DM or on the page (epoch seconds):
-    whether its "your turn" message comes early or late (`TablesConfig.engaged_nudge_delay`)."""
+    active_at: dict[int, float] = field(default_factory=dict)
+    """When each seat last pressed at this table (in its DM or on the page) or was sent its
+    DM's screen as a new message, which buzzed their phone already (epoch seconds): whether
+    its "your turn" message comes early or late (`TablesConfig.engaged_nudge_delay`)."""
     tracker_open: dict[int, bool] = field(default_factory=dict)
     pending: dict[int, str] = field(default_factory=dict)
     """People who pressed Join but must open a DM with the bot first: user id → name."""
@@ -100,7 +101,7 @@ class TableUI:
         ui.reminder_message_ids = {int(k): v for k, v in ui.reminder_message_ids.items()}
         ui.idle_message_ids = {int(k): v for k, v in ui.idle_message_ids.items()}
         ui.selections = {int(k): v for k, v in ui.selections.items()}
-        ui.pressed_at = {int(k): v for k, v in ui.pressed_at.items()}
+        ui.active_at = {int(k): v for k, v in ui.active_at.items()}
         ui.tracker_open = {int(k): v for k, v in ui.tracker_open.items()}
         ui.pending = {int(k): v for k, v in ui.pending.items()}
         ui.hints = {int(k): v for k, v in ui.hints.items()}

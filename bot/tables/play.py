@@ -105,7 +105,7 @@ class Moves:
         seat = table.seat_of(person.id)
         if seat is None:
             raise UserError(msg("These aren't your cards."))
-        table.ui.pressed_at[seat] = time.time()  # playing with the chat open (TurnClock)
+        table.ui.active_at[seat] = time.time()  # playing with the chat open (TurnClock)
         game = table.game
         if not table.phase.dealt or game.phase == "over":
             raise UserError(msg("That game is over."))

@@ -8,6 +8,7 @@ draws and sends it (the Telegram adapter's, `bot.telegram.display.TelegramDispla
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -406,6 +407,7 @@ class Screens:
         user_id, name = s.user_id, s.name
         screen = seat_screen(table, seat, page=self.display.page)
         sent = self.display.post(user_id, self.person(user_id), screen, urgency=Urgency.NOW)
+        table.ui.active_at[seat] = time.time()  # a new message: their phone buzzes with it
 
         async def keep_id() -> None:
             message_id = await sent
@@ -426,6 +428,7 @@ class Screens:
         if s is None or s.user_id is None or not shows_play(table):
             return
         screen = seat_screen(table, seat, page=self.display.page)
+        table.ui.active_at[seat] = time.time()  # a new message: their phone buzzes with it
         message_id = await self.display.send(s.user_id, self.person(s.user_id), screen)
         if message_id is None:
             await self.people.set_dm_open(s.user_id, False)

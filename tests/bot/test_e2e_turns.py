@@ -221,13 +221,14 @@ async def test_a_your_turn_nudge_waits_out_a_429_flood_and_arrives(
     assert not failed, failed
 
 
-async def test_the_your_turn_message_comes_late_to_someone_playing_with_the_chat_open(
+async def test_the_your_turn_message_comes_late_to_someone_looking_at_the_table(
     tmp_path: Path,
 ) -> None:
-    """Issue 35, item 4: a person who pressed at the table in the last minute sees their turn
-    as their screen changes; their "your turn" message (a write, and a buzz) comes only if
-    they are still away after `engaged_nudge_delay`. Someone who has not pressed yet gets it
-    at `nudge_delay`. When each seat last pressed is kept with the table."""
+    """Issue 35, item 4: a person whose phone just buzzed with their table's new screen (a
+    game's first deal), or who pressed at the table in the last minute, sees their turn as
+    their screen changes: their "your turn" message (a write, and a buzz) comes only if they
+    are still away after `engaged_nudge_delay`. Someone away for longer gets it at
+    `nudge_delay`. When each seat was last active is kept with the table."""
     tuning = replace(FAST, nudge_delay=0.2, engaged_nudge_delay=2.5)
     async with running_double() as double:
         alice = double.create_user("Alice")
@@ -237,6 +238,7 @@ async def test_the_your_turn_message_comes_late_to_someone_playing_with_the_chat
             await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
             lobby = await open_table(double, alice, group, computers=3, timer="0")
             table = table_in(app, group)
+            clock = rooms_of(app).clock
 
             def notices(start: str) -> list[str]:
                 return [
@@ -245,19 +247,21 @@ async def test_the_your_turn_message_comes_late_to_someone_playing_with_the_chat
                     if (m.text or "").startswith(start)
                 ]
 
-            started = time.monotonic()
             await alice.press(group, lobby, "▶ Start")
             await double.wait_for(lambda: table.game is not None, 5)
+            started = time.monotonic()
             game = table.game
             seat = table.seat_of(alice.id)
             assert game is not None and seat is not None
-            # Not a press at the table yet (Start was in the group): the early message.
+            # The first deal came as a new message in her DM: it buzzed already.
+            await asyncio.sleep(1.5)
+            assert not notices("👉 Choose 3 cards"), "her new screen buzzed a moment ago"
             await double.wait_for(lambda: notices("👉 Choose 3 cards"), 5)
-            assert time.monotonic() - started < 2.0
+            assert time.monotonic() - started >= 2.0
             await play_turn(double, alice, table)  # three cards chosen, then Pass
-            assert seat in table.ui.pressed_at
+            assert seat in table.ui.active_at
             again = TableUI.from_dict(json.loads(json.dumps(table.ui.to_dict())))
-            assert again.pressed_at == table.ui.pressed_at  # its keys are seats again
+            assert again.active_at == table.ui.active_at  # its keys are seats again
             await double.wait_for(lambda: game.phase == "play" and seat in game.waiting_for(), 5)
             turn_began = time.monotonic()
             await asyncio.sleep(1.5)
@@ -266,3 +270,7 @@ async def test_the_your_turn_message_comes_late_to_someone_playing_with_the_chat
             await double.wait_for(lambda: notices("👉 Your turn"), 5)
             assert time.monotonic() - turn_began >= 2.0
             assert notices("👉 Your turn") == ["👉 Your turn in \u2068Engaged\u2069!"]
+            # Away for more than a minute: the message comes early again.
+            assert clock.nudge_delay(table, seat) == 2.5
+            table.ui.active_at[seat] -= 61
+            assert clock.nudge_delay(table, seat) == 0.2

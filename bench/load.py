@@ -974,7 +974,10 @@ async def run_load(config: LoadConfig, database: Path | str, *, quiet: bool = Tr
             )
             for account in accounts:
                 try:
-                    await account.double.idle(quiet=0.5, timeout=120)
+                    # Quiet for longer than a group's pace (3 s): its last messages (a
+                    # hand's result, the /cancel's line) may wait that long for their turn,
+                    # and the writes counted must be all of them.
+                    await account.double.idle(quiet=4.0, timeout=120)
                 except TimeoutError as busy:
                     # Report what kept the bot busy rather than losing the run's figures.
                     recent = [

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-from sqlalchemy import BindParameter, Connection, Executable, Select, bindparam, func, select
+from sqlalchemy import BindParameter, Connection, Executable, Select, bindparam, func, select, text
 
 from engine import Game
 from engine.scoring import rank_key
@@ -64,6 +64,11 @@ _RATINGS = select(
     ratings.c.games,
 ).where(ratings.c.player.in_(bindparam("players", expanding=True)))
 _LAST_SEQ = select(func.coalesce(func.max(rated_games.c.seq), 0))
+_ONE_RATER = text("SELECT pg_advisory_xact_lock(1212497234, 1380013125)")  # "HEAR", "RATE"
+"""PostgreSQL: one transaction at a time rates games, whichever process (bot account) and
+connection it runs on, until it commits. Rating reads the players' ratings and the last
+place in the rating order and writes them back; two at once read the same ones (a place
+taken twice, a rating change lost). SQLite writes one transaction at a time anyway."""
 _CHANGES = rating_changes.insert()
 _RATED = rated_games.insert()
 
@@ -172,6 +177,9 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
     the ratings kept here as they change, and what changed written at the end of each
     chunk: a handful of statements for a rebuild of thousands of games, not a dozen a
     game."""
+    if database.dialect == "postgresql":
+        db.execute(_ONE_RATER)  # before anything is read (READ COMMITTED: reads after it
+        # see what the rater before committed)
     seq = int(db.execute(_LAST_SEQ).scalar_one())
     known: dict[_Key, _Rating] = {}
     loaded: set[int] = set()

@@ -55,3 +55,10 @@ async def sqlite_store(db_path: Path) -> AsyncIterator[Storage]:
         yield storage
     finally:
         await storage.close()
+
+
+@pytest.fixture
+async def postgres_url(postgres: PostgresServer) -> str:
+    """A new PostgreSQL database with the bot's schema, for a test that opens it twice (two
+    processes, two bot accounts)."""
+    return await migrated_database(postgres)

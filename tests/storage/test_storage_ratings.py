@@ -4,6 +4,8 @@ rebuilt to the same floats, never twice."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -471,3 +473,32 @@ async def test_a_rebuild_sends_a_handful_of_statements_not_a_dozen_a_game(store:
     assert (report.games, report.differing) == (8, 0)
     assert len(sent) <= 20, sent
     assert await store.standings.rating_board(10) == board
+
+
+async def test_games_ending_at_once_on_two_accounts_are_all_rated_one_after_another(
+    postgres_url: str,
+) -> None:
+    """Two bot accounts (two processes, each with its connection pool) on one PostgreSQL
+    end games at the same moment, Ada at every table: each game is rated, in an order of
+    its own (no two share a place in the rating order), and Ada's rating counts every game.
+    Rating reads the ratings and the last place and writes them back: without a lock two
+    transactions read the same ones (a /cancel failed so in the two-account load run)."""
+    first, second = await Storage.open(postgres_url), await Storage.open(postgres_url)
+    try:
+        stores = [first, second] * 4
+        played = await asyncio.gather(
+            *(
+                play_stored(store, ONE_HAND, seed=50 + n, chat_id=10 + n, seats=_seats(ADA, BOB))
+                for n, store in enumerate(stores)
+            )
+        )
+        ada = await first.standings.player_rating(ADA)
+        assert ada is not None and ada.games == len(stores)
+        history = await second.standings.rating_history(ADA)
+        assert sorted(h.game_id for h in history) == sorted(game_id for game_id, _ in played)
+        # One after another: each game's "before" is the "after" of the one rated before it.
+        for earlier, later in itertools.pairwise(history):
+            assert later.before == earlier.after
+    finally:
+        await first.close()
+        await second.close()

@@ -215,6 +215,9 @@ class LoadResult:
     left to send then, coalesced, come after)."""
     error_samples: list[str] = field(default_factory=list)
     """The bot's first errors, each with its traceback."""
+    turns_by_priority: Counter[str] = field(default_factory=Counter)
+    """The requests that waited for a turn in the bot's overall pace, by priority (its
+    metrics' ``hearts_outbox_wait_seconds``): what the budget was spent on."""
 
     @property
     def plays(self) -> int:
@@ -346,6 +349,7 @@ class LoadResult:
             f"  writes per card in the hands (the DMs' edits and notices and the groups' "
             f"edits from a deal to its last card): {self.writes_in_hands / max(self.plays, 1):.2f}",
             f"  writes by kind: {dict(sorted(self.writes.items()))}",
+            f"  paced requests by priority: {dict(self.turns_by_priority.most_common())}",
         ]
         if self.double_errors:
             lines.append(f"  double errors: {dict(self.double_errors)}")
@@ -416,6 +420,21 @@ class WriteTally:
         if game.phase != "play":
             return game.phase
         return "mid-trick" if game.trick else "trick done"
+
+
+def paced_by_priority(app: Application) -> Counter[str]:  # type: ignore[type-arg]
+    """How many requests waited for a turn in the bot's overall pace, by priority."""
+    counts: Counter[str] = Counter()
+    metrics = getattr(app, "metrics", None)
+    if metrics is None:
+        return counts
+    for family in metrics.registry.collect():
+        if family.name != "hearts_outbox_wait_seconds":
+            continue
+        for sample in family.samples:
+            if sample.name.endswith("_count"):
+                counts[sample.labels["priority"]] += int(sample.value)
+    return counts
 
 
 def _rss_mb() -> float:
@@ -1025,6 +1044,9 @@ async def run_load(config: LoadConfig, database: Path | str, *, quiet: bool = Tr
                 bot_warnings=counter.levels["WARNING"],
                 bot_samples=counter.samples,
                 error_samples=counter.error_samples,
+                turns_by_priority=sum(
+                    (paced_by_priority(a.run.app) for a in accounts), Counter[str]()
+                ),
                 rate_limit_retries=counter.rate_limit_retries,
                 double_errors=errors,
                 too_many_requests=too_many,

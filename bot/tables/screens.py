@@ -391,12 +391,12 @@ class Screens:
             return  # nobody waits on it: the next screen written there shows it (show_all)
         pressed_here = urgency in (Urgency.PLAYED, Urgency.MOVED)  # a press in the DM itself
         chosen = table.ui.selections.get(seat, ())
-        if (
-            not pressed_here
-            and self.pages.is_open(table.id, seat)
-            and not _settled(table.game, chosen)
-        ):
-            return
+        if not pressed_here and self.pages.is_open(table.id, seat):
+            if not _settled(table.game, chosen):
+                return
+            # Their page has shown it already (their turn too): the DM catches up when
+            # Telegram's budget has room, behind every screen someone is waiting on.
+            urgency = Urgency.EDIT
         self._edit_later(table, seat, s.user_id, message_id, urgency)
 
     def post_dm(self, table: Table, seat: int) -> None:

@@ -39,6 +39,7 @@ from bot.tables.parts import (
 )
 from engine import Card, Game, HandResult, PublicView, Rules, SeatView
 from engine.cards import FULL_DECK, codes, deck_mask
+from engine.records import TrickRecord
 from engine.scoring import Score
 
 CANCELLED = msg("♥ This table was cancelled.")
@@ -338,6 +339,15 @@ Screen = SeatScreen | GroupScreen | Words
 
 
 # ---------------------------------------------------------------- the words of a screen
+
+
+def last_trick_line(names: Sequence[str], last: TrickRecord) -> Msg:
+    """The trick before this one, and who took it (the group's message and a seat's)."""
+    return msg(
+        "Last trick: {cards} → {name}",
+        cards=plays(names, last.plays),
+        name=Name(names[last.winner]),
+    )
 
 
 def plays(names: Sequence[str], played: Sequence[tuple[int, Card]]) -> Joined:
@@ -684,14 +694,7 @@ def group_screen(table: Table, *, page: bool = False, watchers: int = 0) -> Grou
         if game.trick:
             lines.append(msg("Trick: {cards}", cards=plays(names, game.trick)))
         elif game.tricks:
-            last = game.tricks[-1]
-            lines.append(
-                msg(
-                    "Last trick: {cards} → {name}",
-                    cards=plays(names, last.plays),
-                    name=Name(names[last.winner]),
-                )
-            )
+            lines.append(last_trick_line(names, game.tricks[-1]))
         assert game.current_player is not None
         lines.append(msg("Turn: <b>{name}</b>", name=Name(names[game.current_player])))
         lines.append(hearts_line(game.hearts_broken))
@@ -847,14 +850,7 @@ def _words(
                 )
             )
         if view.tricks:
-            last = view.tricks[-1]
-            lines.append(
-                msg(
-                    "Last trick: {cards} → {name}",
-                    cards=plays(names, last.plays),
-                    name=Name(names[last.winner]),
-                )
-            )
+            lines.append(last_trick_line(names, view.tricks[-1]))
         lines.append(hearts_line(view.hearts_broken))
         lines.append(msg("This hand: {points}", points=scores_line(names, view.points_taken, seat)))
         lines.append("")

@@ -200,6 +200,10 @@ async def test_in_a_forum_topic_replays_stay_in_the_topic(tmp_path: Path) -> Non
         await double.wait_for(lambda: table.game is not None, 5)
         await ann.send(group, "/leave", thread_id=topic)
         await double.wait_for(lambda: table.status == "finished", 60)
+        # The hand's result (with its ▶ Replay) is posted at the group's pace, after the end.
+        await double.wait_for(
+            lambda: any(m.button("▶ Replay") for m in double.chat_view(group.id).visible), 15
+        )
         await ann.press(group, None, "▶ Replay")
         await double.wait_for(lambda: _replay_text(double, group.id) is not None, 5)
         shown = _replay_text(double, group.id)
@@ -260,6 +264,10 @@ async def test_the_longest_names_still_give_the_whole_hand_in_one_message(tmp_pa
         for person in (ann, bob):
             await person.send(group, "/leave")
         await double.wait_for(lambda: table.status == "finished", 60)
+        # The hand's result (with its ▶ Replay) is posted at the group's pace, after the end.
+        await double.wait_for(
+            lambda: any(m.button("▶ Replay") for m in double.chat_view(group.id).visible), 15
+        )
         await ann.press(group, None, "▶ Replay")
         await double.wait_for(lambda: _replay_text(double, group.id) is not None, 5)
         shown = _replay_text(double, group.id)

@@ -20,7 +20,10 @@
 - Complex Hearts: the cost of a hand is how much it grows the magnitude of the total.
 - The moon: playouts score shooting the moon as the rules do, for anyone, so a card that
   lets another seat shoot is costly and one that completes its own shoot is cheap; the
-  moon choice keeps the better final standing.
+  moon choice keeps the better final standing. In the standard variant the playouts see
+  a moon coming (`shooting`): a seat that has taken every point so far, and enough of
+  them, plays for the moon, and the others stop it, so the `expert` defends against a
+  shooter and runs for the moon itself when the playouts say it pays.
 """
 
 from __future__ import annotations
@@ -48,8 +51,9 @@ from ..scoring import Score, bonus_bit, counted_cards, game_winners
 from ..view import SeatView
 from .knowledge import Knowledge, decision_rng
 from .moon import best_standing_choice
-from .playout import hand_cost
+from .playout import hand_cost, play_out
 from .sampling import evaluate_outcomes, pick
+from .shooting import play_out_moon
 from .smart import smart_card
 from .standard import card_value, standard_card
 
@@ -167,6 +171,7 @@ class ExpertPlayer:
             math.inf if self.steady and self.deals is not None else start + budget_ms / 1000 * 0.8,
             weights=inferred_weights(view),
             totals=totals,
+            playout=play_out_moon if rules.variant == "standard" else play_out,
         )
         costs: dict[int, float] = {}
         outlooks: dict[Card, Outlook] = {}

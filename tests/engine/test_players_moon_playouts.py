@@ -1,0 +1,142 @@
+"""The `expert`'s moon-aware playouts (`engine.players.shooting`): who is the runner, how
+the runner and the others play, and the `expert` stopping a moon that plain playouts do
+not see coming."""
+
+from __future__ import annotations
+
+from hearts_helpers import HOLD, hands
+
+from engine import Card, Game, Rules
+from engine.cards import CARDS, mask_of_codes
+from engine.players import ExpertPlayer
+from engine.players.knowledge import Knowledge
+from engine.players.playout import final_points, play_out
+from engine.players.shooting import play_out_moon, runner, runner_card, stopper_card
+from engine.players.smart import smart_card
+
+
+def mask(text: str) -> int:
+    return mask_of_codes(text.split())
+
+
+def trick(text: str) -> list[int]:
+    return [Card.parse(c).index for c in text.split()]
+
+
+# ----------------------------------------------------------------- the runner
+
+
+def test_the_runner_took_every_point_so_far_and_enough_of_them() -> None:
+    assert runner([0, mask("2H 3H 4H 5H 9C"), mask("AC"), 0]) == 1
+    # The Q♠ counts two hearts.
+    assert runner([mask("QS 2H 3H"), 0, 0, 0]) == 0
+    # Too few points yet: nobody runs.
+    assert runner([0, 0, mask("2H 3H QC"), 0]) is None
+    assert runner([0, 0, mask("QS"), 0]) is None
+    # Points split between two seats: nobody can shoot.
+    assert runner([mask("2H 3H 4H 5H"), mask("6H"), 0, 0]) is None
+    assert runner([0, 0, 0, 0]) is None
+
+
+def test_the_runner_leads_high_takes_what_it_can_and_gives_no_point_away() -> None:
+    rules = Rules()
+    assert CARDS[runner_card(rules, mask("AH 3H 4C"), [])].code == "AH"
+    # Not last: its highest card of the suit; last: the lowest that takes the trick.
+    assert CARDS[runner_card(rules, mask("AD JD 3D"), trick("TD"))].code == "AD"
+    assert CARDS[runner_card(rules, mask("AD JD 3D"), trick("TD 2D 4H"))].code == "JD"
+    # Cannot take it: the lowest of the suit.
+    assert CARDS[runner_card(rules, mask("9D 3D"), trick("TD"))].code == "3D"
+    # Void: the lowest card that is not a point card.
+    assert CARDS[runner_card(rules, mask("QS KH 8D 5D"), trick("TC"))].code == "5D"
+
+
+def test_the_others_take_a_trick_with_points_the_runner_is_winning() -> None:
+    rules = Rules()
+    # Seat 1 runs and leads the J♥; seat 0, last, takes it with the Q♥ (not the K♥).
+    card = stopper_card(rules, mask("2H QH KH"), trick("JH 5H 6H"), 1, 1)
+    assert card is not None and CARDS[card].code == "QH"
+    # Seat 1's card is not winning: play as usual.
+    assert stopper_card(rules, mask("2H QH"), trick("JH AH 6H"), 1, 1) is None
+    # The runner has not played yet: play as usual.
+    assert stopper_card(rules, mask("2H QH"), trick("JH"), 3, 1) is None
+    # Void while the runner wins a trick with no points yet: no point card goes on it.
+    card = stopper_card(rules, mask("KH QS 8D"), trick("AC 2C"), 1, 1)
+    assert card is not None and CARDS[card].code == "8D"
+
+
+# ----------------------------------------------------------------- a moon seen coming
+
+#: Seat 1 wins the first nine tricks with its clubs and diamonds and is fed the Q♠ and
+#: seven hearts; it then holds A♥ K♥ J♥ 3♥, seat 0 the Q♥ and 2♥.
+RUN_DEAL = hands(
+    "3C 2D 3D 2S 3S 4S 5S 6S 7S 8S 9S 2H QH",
+    "AC KC QC JC TC 9C 8C AD KD AH KH JH 3H",
+    "2C 4C 5C 4D 5D 6D 7D TS JS 4H 5H 6H 7H",
+    "6C 7C 8D 9D TD JD QD QS KS AS 8H 9H TH",
+)
+RUN_PLAYS = (
+    "2C 6C 3C AC",
+    "KC 4C 7C 2S",
+    "QC 5C QS 3S",
+    "JC 4H 8H 4S",
+    "TC 5H 9H 5S",
+    "9C 6H TH 6S",
+    "8C 7H KS 7S",
+    "AD 4D 8D 2D",
+    "KD 5D 9D 3D",
+    "JH 6D TD",  # seat 1 leads the J♥; seats 2 and 3 show they have no heart left
+)
+
+
+def run_position() -> Game:
+    """Seat 0 to play last to the tenth trick: Q♥ takes it, 2♥ lets seat 1 run."""
+    game = Game(Rules(pass_cycle=HOLD, moon="add_to_others"), deals=[RUN_DEAL])
+    for line in RUN_PLAYS:
+        for code in line.split():
+            seat = game.current_player
+            assert seat is not None
+            game.play(seat, code)
+    assert game.current_player == 0
+    return game
+
+
+def after_ducking(game: Game, playout: object) -> tuple[int, ...]:
+    """Seat 0's duck with the 2♥, then the hand played out from seat 0's knowledge of
+    the real hands: each seat's points."""
+    rules = game.rules
+    know = Knowledge.from_view(game.view(0))
+    hs = [mask(" ".join(c.code for c in game.hand(s))) for s in range(4)]
+    hs[0] &= ~mask("2H")
+    taken = list(know.taken)
+    taken[1] |= mask("JH 6D TD 2H")
+    assert callable(playout)
+    playout(
+        rules,
+        hs,
+        [],
+        1,
+        False,
+        True,
+        know.first_lead,
+        taken,
+        know.played | mask("2H"),
+        [smart_card] * 4,
+    )
+    return tuple(int(p) for p in final_points(rules, taken, 0, (0, 0, 0, 0)))  # type: ignore[arg-type]
+
+
+def test_plain_playouts_miss_the_moon_and_moon_aware_ones_see_it() -> None:
+    game = run_position()
+    # Plain: seat 1 leads its 3♥ and seat 0's Q♥ takes it, so ducking looks cheap.
+    assert after_ducking(game, play_out)[0] < 26
+    # Moon-aware: seat 1 cashes A♥ K♥ first, the Q♥ falls under them, and it shoots.
+    assert after_ducking(game, play_out_moon) == (26, 0, 26, 26)
+
+
+def test_expert_takes_the_trick_that_stops_a_moon() -> None:
+    game = run_position()
+    view = game.view(0)
+    evaluation = ExpertPlayer(seed=1).evaluate_play(view, 300)
+    assert evaluation.card.code == "QH"
+    assert evaluation.costs[Card.parse("2H")] > evaluation.costs[Card.parse("QH")] + 10
+

@@ -139,4 +139,3 @@ def test_expert_takes_the_trick_that_stops_a_moon() -> None:
     evaluation = ExpertPlayer(seed=1).evaluate_play(view, 300)
     assert evaluation.card.code == "QH"
     assert evaluation.costs[Card.parse("2H")] > evaluation.costs[Card.parse("QH")] + 10
-

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hearts_helpers import HOLD, hands
 
-from engine import Card, Game, Rules
+from engine import Card, Game, Rules, TrickWon
 from engine.cards import CARDS, mask_of_codes
 from engine.players import ExpertPlayer
 from engine.players.knowledge import Knowledge
@@ -139,3 +139,55 @@ def test_expert_takes_the_trick_that_stops_a_moon() -> None:
     evaluation = ExpertPlayer(seed=1).evaluate_play(view, 300)
     assert evaluation.card.code == "QH"
     assert evaluation.costs[Card.parse("2H")] > evaluation.costs[Card.parse("QH")] + 10
+
+
+# ----------------------------------------------------------------- the rules hold
+
+
+def test_moon_playouts_play_the_hand_as_game_does() -> None:
+    """Driven card by card through `Game` (which refuses an illegal card), the runner's
+    and the stoppers' choices give the same tricks as `play_out_moon`."""
+    for seed in range(6):
+        game = Game(Rules(pass_cycle=HOLD), seed=seed)
+        hands_before = list(game.hands)
+        leader = game.current_player
+        assert leader is not None
+        first_lead = game.legal_plays()[0].index
+        taken = play_out_moon(
+            game.rules,
+            hands_before,
+            [],
+            leader,
+            True,
+            False,
+            first_lead,
+            [0] * 4,
+            0,
+            [smart_card] * 4,
+        )
+        game_taken = [0] * 4
+        played = 0
+        runs = 0
+        while game.phase == "play" and game.hand_number == 1:
+            seat = game.current_player
+            assert seat is not None
+            view = game.view(seat)
+            legal = view.legal_mask
+            trick_cards = [c.index for _, c in view.trick]
+            run = runner(game_taken)
+            card: int | None = None
+            if run is not None and legal & (legal - 1):
+                runs += 1
+                if seat == run:
+                    card = runner_card(game.rules, legal, trick_cards)
+                else:
+                    assert view.leader is not None
+                    card = stopper_card(game.rules, legal, trick_cards, view.leader, run)
+            if card is None:
+                card = smart_card(game.rules, legal, trick_cards, view.hand_mask, played)
+            played |= 1 << card
+            for event in game.play(seat, CARDS[card]):
+                if isinstance(event, TrickWon):
+                    game_taken[event.seat] |= mask_of_codes(c for _, c in event.cards)
+        assert taken == game_taken
+    assert runs > 0

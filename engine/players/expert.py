@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..cards import (
     CARDS,
@@ -171,7 +172,9 @@ class ExpertPlayer:
             math.inf if self.steady and self.deals is not None else start + budget_ms / 1000 * 0.8,
             weights=inferred_weights(view),
             totals=totals,
-            playout=play_out_moon if rules.variant == "standard" else play_out,
+            playout=partial(play_out_moon, stopper=seat)
+            if rules.variant == "standard"
+            else play_out,
         )
         costs: dict[int, float] = {}
         outlooks: dict[Card, Outlook] = {}

@@ -11,9 +11,13 @@ a seat that has taken every point card taken so far, and at least `RUN_FROM` of 
   play with the lowest card that takes it, else with its highest card of the suit), and
   ducks with its lowest card when it cannot; void, it throws its lowest card that is not
   a point card (so no point goes to another seat);
-- every other seat, once the runner's card is winning a trick with points in it, takes
-  the trick if it can (with the lowest card that does, the Q♠ last), and, void while the
-  runner wins a trick without points yet, throws a card that is not a point card.
+- the stopper (the `expert`'s own seat; every other seat when none is named), once the
+  runner's card is winning a trick with points in it, takes the trick if it can (with the
+  lowest card that does, the Q♠ last), and, void while the runner wins a trick without
+  points yet, throws a card that is not a point card. The `expert` names itself: the
+  others are modelled as not defending (measured against xinxin on 20 deals of seed 1,
+  the `expert` suffered 12 moons in 80 games so, 14 when every seat stopped, 17 before
+  the moon-aware playouts: small numbers, but the same direction).
 
 The run ends as soon as another seat takes a point card (nobody then holds them all).
 The runner's cost of a failed run and the others' cost of stopping it are then in the
@@ -114,9 +118,10 @@ def play_out_moon(
     taken: list[Mask],
     played: Mask,
     policies: Sequence[Policy],
+    stopper: int | None = None,
 ) -> list[Mask]:
     """`playout.play_out` with a runner (see the module docstring): the same arguments,
-    the same result."""
+    the same result. ``stopper``: the one seat that stops a runner (None: every seat)."""
     n = rules.players
     seat = (leader + len(trick)) % n
     run = runner(taken)
@@ -129,7 +134,7 @@ def play_out_moon(
         if run is not None and legal & (legal - 1):
             if seat == run:
                 card = runner_card(rules, legal, trick)
-            else:
+            elif stopper is None or seat == stopper:
                 card = stopper_card(rules, legal, trick, leader, run)
         if card is None:
             card = policies[seat](rules, legal, trick, hand, played)

@@ -191,3 +191,22 @@ def test_moon_playouts_play_the_hand_as_game_does() -> None:
                     game_taken[event.seat] |= mask_of_codes(c for _, c in event.cards)
         assert taken == game_taken
     assert runs > 0
+
+
+def test_only_the_named_stopper_defends() -> None:
+    # Seat 1 runs and leads the 9♥; seat 3, second after seat 2's discard, holds J♥ 2♥.
+    rules = Rules(pass_cycle=HOLD)
+    taken = [0, mask("3H 4H 5H 6H"), 0, 0]
+    hands_now = [mask("7H 6C 7C"), mask("9H 8S 7S"), mask("2C 3C 4C"), mask("JH 2H 5C")]
+
+    def points(stopper: int | None) -> tuple[int, ...]:
+        piles = play_out_moon(
+            rules, list(hands_now), [], 1, False, True, 0, list(taken),
+            mask("3H 4H 5H 6H"), [smart_card] * 4, stopper,
+        )  # fmt: skip
+        return tuple(int(p) for p in final_points(rules, piles, 0, (0, 0, 0, 0)))  # type: ignore[arg-type]
+
+    # Every seat stops: seat 3 takes the 9♥ with its J♥.
+    assert points(None)[3] > 0
+    # Seat 0 alone stops (and cannot: its 7♥ is lower): seat 3 ducks with the 2♥ as usual.
+    assert points(0)[3] == 0

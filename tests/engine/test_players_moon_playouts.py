@@ -136,7 +136,7 @@ def test_plain_playouts_miss_the_moon_and_moon_aware_ones_see_it() -> None:
 def test_expert_takes_the_trick_that_stops_a_moon() -> None:
     game = run_position()
     view = game.view(0)
-    evaluation = ExpertPlayer(seed=1).evaluate_play(view, 300)
+    evaluation = ExpertPlayer(seed=1, moon_playouts=True).evaluate_play(view, 300)
     assert evaluation.card.code == "QH"
     assert evaluation.costs[Card.parse("2H")] > evaluation.costs[Card.parse("QH")] + 10
 
@@ -210,3 +210,13 @@ def test_only_the_named_stopper_defends() -> None:
     assert points(None)[3] > 0
     # Seat 0 alone stops (and cannot: its 7♥ is lower): seat 3 ducks with the 2♥ as usual.
     assert points(0)[3] == 0
+
+
+def test_moon_playouts_are_off_by_default_as_measured() -> None:
+    # README, "Strength": no gain measured yet, so the default `expert` plays plain
+    # playouts and does not see this moon (the duck looks as cheap as the take).
+    view = run_position().view(0)
+    plain = ExpertPlayer(seed=1).evaluate_play(view, 300)
+    assert plain.costs[Card.parse("2H")] < 10
+    aware = ExpertPlayer(seed=1, moon_playouts=True).evaluate_play(view, 300)
+    assert aware.costs[Card.parse("2H")] > 20

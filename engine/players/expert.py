@@ -70,6 +70,9 @@ MOON_PLAYOUTS = False
 """Whether the `expert` plays its deals out moon-aware (`shooting`) by default: off, as
 measured (README, "Strength"): against xinxin on 100 untouched deals the edge went from
 +1.50 ± 0.90 to +1.01 ± 0.89 points a hand (paired, −0.48 ± 0.76): no gain yet."""
+MOON_DEFENCE_ONLY = False
+"""With `moon_playouts`: only the other seats run for the moon in the playouts, never the
+`expert`'s own (it defends, it does not plan its own moon)."""
 GAME_SWING = 15.0
 """What winning (or losing) the game in a playout is worth, in points of the hand."""
 
@@ -184,7 +187,7 @@ class ExpertPlayer:
             math.inf if self.steady and self.deals is not None else start + budget_ms / 1000 * 0.8,
             weights=inferred_weights(view),
             totals=totals,
-            playout=partial(play_out_moon, stopper=seat)
+            playout=partial(play_out_moon, stopper=seat, defend_only=MOON_DEFENCE_ONLY)
             if self.moon_playouts and rules.variant == "standard"
             else play_out,
         )

@@ -119,12 +119,16 @@ def play_out_moon(
     played: Mask,
     policies: Sequence[Policy],
     stopper: int | None = None,
+    defend_only: bool = False,
 ) -> list[Mask]:
     """`playout.play_out` with a runner (see the module docstring): the same arguments,
-    the same result. ``stopper``: the one seat that stops a runner (None: every seat)."""
+    the same result. ``stopper``: the one seat that stops a runner (None: every seat);
+    ``defend_only``: the stopper itself never runs (it plays as usual instead)."""
     n = rules.players
     seat = (leader + len(trick)) % n
     run = runner(taken)
+    if defend_only and run == stopper:
+        run = None
     while True:
         hand = hands[seat]
         if not hand:
@@ -157,3 +161,5 @@ def play_out_moon(
         first_trick = False
         if mask & POINT_CARDS:
             run = runner(taken)
+            if defend_only and run == stopper:
+                run = None

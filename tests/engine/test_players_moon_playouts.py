@@ -220,3 +220,32 @@ def test_moon_playouts_are_off_by_default_as_measured() -> None:
     assert plain.costs[Card.parse("2H")] < 10
     aware = ExpertPlayer(seed=1, moon_playouts=True).evaluate_play(view, 300)
     assert aware.costs[Card.parse("2H")] > 20
+
+
+def plain_and_aware(game: Game, taken: list[int], defend_only: bool) -> tuple[list[int], list[int]]:
+    """The first hand of ``game`` played out plain and moon-aware (seat 0 the stopper)."""
+    leader = game.current_player
+    assert leader is not None
+    first = game.legal_plays()[0].index
+    policies = [smart_card] * 4
+    plain = play_out(
+        game.rules, list(game.hands), [], leader, True, False, first, list(taken), 0, policies
+    )
+    aware = play_out_moon(
+        game.rules, list(game.hands), [], leader, True, False, first, list(taken), 0, policies,
+        0, defend_only,
+    )  # fmt: skip
+    return plain, aware
+
+
+def test_a_defending_stopper_never_runs_itself() -> None:
+    # Seat 0 has taken every point so far: it would run, but defend_only keeps its own
+    # play as usual, so with nobody else running the hand goes as a plain playout. (Only
+    # the runner test reads these piles: their cards may still be in the hands.)
+    taken = [mask("2H 3H 4H 5H"), 0, 0, 0]
+    for seed in range(4):
+        game = Game(Rules(pass_cycle=HOLD), seed=seed)
+        plain, aware = plain_and_aware(game, taken, defend_only=True)
+        assert aware == plain
+    plain, aware = plain_and_aware(Game(Rules(pass_cycle=HOLD), seed=0), taken, False)
+    assert aware != plain

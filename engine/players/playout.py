@@ -17,6 +17,11 @@ from .standard import standard_card
 
 Policy = Callable[[Rules, Mask, Sequence[int], Mask, Mask], int]
 """(rules, legal, trick, hand, played this hand) -> the card to play."""
+PlayOut = Callable[
+    [Rules, list[Mask], list[int], int, bool, bool, int, list[Mask], Mask, Sequence[Policy]],
+    list[Mask],
+]
+"""A way to play a hand to its end: `play_out`'s arguments and result."""
 
 
 def standard_policy(

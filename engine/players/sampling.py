@@ -16,7 +16,7 @@ from ..cards import Mask
 from ..rules import Rules
 from ..scoring import Score
 from .knowledge import Knowledge
-from .playout import Policy, final_points, play_out
+from .playout import PlayOut, Policy, final_points, play_out
 
 Utility = Callable[[tuple[Score, ...]], float]
 """A hand's points for every seat -> the cost to the deciding seat (lower is better)."""
@@ -52,9 +52,11 @@ def evaluate_outcomes(
     deadline: float,
     weights: list[list[float]] | None = None,
     totals: Sequence[Score] = (),
+    playout: PlayOut = play_out,
 ) -> dict[int, list[float]]:
     """The average of each figure ``measure`` gives a hand's points, for each legal card,
-    over ``deals`` sampled deals (the same deals for every card)."""
+    over ``deals`` sampled deals (the same deals for every card), each played out by
+    ``playout``."""
     cards = []
     m = legal
     while m:
@@ -76,7 +78,9 @@ def evaluate_outcomes(
             hs[seat] ^= bit
             hearts_broken = know.hearts_broken
             # The first card goes through the same playout loop: put it in by hand.
-            taken = _play_first(rules, know, hs, trick, card, taken, hearts_broken, policies)
+            taken = _play_first(
+                rules, know, hs, trick, card, taken, hearts_broken, policies, playout
+            )
             figures = measure(final_points(rules, taken, dead, totals))
             total = sums.get(card)
             if total is None:
@@ -99,6 +103,7 @@ def _play_first(
     taken: list[Mask],
     hearts_broken: bool,
     policies: Sequence[Policy],
+    playout: PlayOut,
 ) -> list[Mask]:
     from ..play_rules import breaks_hearts, trick_winner_position
 
@@ -118,7 +123,7 @@ def _play_first(
         trick.clear()
         leader = winner
         first_trick = False
-    return play_out(
+    return playout(
         rules,
         hands,
         trick,

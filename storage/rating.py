@@ -64,9 +64,10 @@ _RATINGS = select(
     ratings.c.games,
 ).where(ratings.c.player.in_(bindparam("players", expanding=True)))
 _LAST_SEQ = select(func.coalesce(func.max(rated_games.c.seq), 0))
-_ONE_RATER = text("SELECT pg_advisory_xact_lock(1212497234, 1380013125)")  # "HEAR", "RATE"
+_ONE_RATER = text("SELECT pg_advisory_xact_lock(5207640365946983493)")  # "HEARRATE"
 """PostgreSQL: one transaction at a time rates games, whichever process (bot account) and
-connection it runs on, until it commits. Rating reads the players' ratings and the last
+connection it runs on, until it commits (one 64-bit key: the leaders' locks are other keys,
+`storage.postgres.LEADER_LOCK`). Rating reads the players' ratings and the last
 place in the rating order and writes them back; two at once read the same ones (a place
 taken twice, a rating change lost). SQLite writes one transaction at a time anyway."""
 _CHANGES = rating_changes.insert()

@@ -176,6 +176,12 @@ async def test_a_lobby_nobody_starts_closes_and_says_so(tmp_path: Path) -> None:
             lobby = await open_table(double, alice, group)
             table = table_in(app, group)
             await double.wait_for(lambda: table.status == "cancelled", 5)
+
+            def closed() -> bool:  # the lobby's message says so once its edit's turn comes
+                shown = double.chat_view(group.id).message(lobby)
+                return shown is not None and (shown.text or "").startswith("⌛ This table closed")
+
+            await double.wait_for(closed, 10)
             await double.idle()
             shown = double.chat_view(group.id).message(lobby)
             assert shown is not None and (shown.text or "").startswith("⌛ This table closed")

@@ -240,11 +240,11 @@ class Screens:
         page = self.display.page
 
         def screen() -> tuple[Tr, Screen]:
+            tr = self.group(table) if seat is None else self.person(chat_id)
             if seat is not None:
-                return self.person(chat_id), seat_screen(table, seat, page=page)
+                return tr, seat_screen(table, seat, page=page)
             # The watchers as they are when the message is drawn: a move redraws it anyway.
-            watchers = self.pages.watchers(table.id)
-            return self.group(table), group_screen(table, page=page, watchers=watchers)
+            return tr, group_screen(table, page=page, watchers=self.pages.watchers(table.id))
 
         thread_id = table.thread_id if seat is None else None
         self.display.edit_later(chat_id, message_id, screen, thread_id, urgency=urgency)

@@ -332,6 +332,7 @@ async def _post_init(app: HeartsApp) -> None:
         app.shared_languages = asyncio.create_task(_read_languages(languages))
     # First of all: a group another bot account serves gets one sentence, then silence.
     served = ServedGroups(storage.accounts, languages, outbox)
+    app.keep_order = outbox.reserve  # a command's answer in its place from its arrival
     app.add_handler(TypeHandler(Update, served.gate), group=-2)
     add_handlers(app, wire_handlers(rooms))
     if settings.webapp_url is not None:

@@ -41,7 +41,7 @@ from bot.tables.standings import Standings
 from bot.telegram import callbacks as cb
 from bot.telegram import draw, once
 from bot.telegram.context import HeartsContext
-from bot.telegram.outbox import Outbox, Slot
+from bot.telegram.outbox import ARRIVED, Outbox, Slot
 from bot.telegram.pace import URGENT
 from bot.tournaments.commands import TournamentCommands
 from bot.tournaments.entries import Entries
@@ -136,7 +136,11 @@ class Replies:
             # and no answer could reach it.
             log.info("command from chat %s, which removed the bot: ignored", chat.id)
             return
-        slot = self.outbox.reserve(chat.id) if chat is not None else None
+        arrived = ARRIVED.get()
+        if arrived is not None and chat is not None and arrived[0] == chat.id:
+            slot: Slot | None = arrived[1]  # its place, kept as it arrived
+        else:
+            slot = self.outbox.reserve(chat.id) if chat is not None else None
         token = _reply_slot.set(slot)
         try:
             await handle()

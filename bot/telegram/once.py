@@ -33,6 +33,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application
 
 from bot.logs import log_fields
+from bot.telegram.outbox import ARRIVED, Slot
 from storage import Ledger
 from storage.errors import StorageError
 from storage.handling import HANDLING, Handling
@@ -101,12 +102,19 @@ class HeartsApplication(Application):  # type: ignore[type-arg]
     """python-telegram-bot's Application, with every update through `ExactlyOnce` first."""
 
     once: ExactlyOnce | None = None
+    keep_order: Callable[[int], Slot] | None = None
+    """Takes a place in a chat's order of posts (`Outbox.reserve`), once the outbox is open."""
 
     async def process_update(self, update: object) -> None:
         """What is logged meanwhile names the update's chat (`bot.logs.log_fields`); when
-        its handling began is `RECEIVED` (press → toast is timed from there)."""
+        its handling began is `RECEIVED` (press → toast is timed from there). A command's
+        answer takes its place in its chat's order now, as it arrives (`ARRIVED`)."""
         chat = update.effective_chat if isinstance(update, Update) else None
         received = RECEIVED.set(time.monotonic())
+        place = None
+        if chat is not None and self.keep_order is not None and _is_command(update):
+            place = self.keep_order(chat.id)
+        arrived = ARRIVED.set((chat.id, place) if chat is not None and place else None)
         try:
             with log_fields(chat_id=chat.id if chat is not None else None):
                 once = self.once
@@ -118,6 +126,14 @@ class HeartsApplication(Application):  # type: ignore[type-arg]
                 )
         finally:
             RECEIVED.reset(received)
+            ARRIVED.reset(arrived)
+            if place is not None:
+                place.release()  # its handler never answered (or did: then nothing happens)
+
+
+def _is_command(update: object) -> bool:
+    message = update.message if isinstance(update, Update) else None
+    return message is not None and (message.text or "").startswith("/")
 
 
 async def answered(ledger: Ledger | None) -> None:

@@ -33,6 +33,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Hashable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -93,6 +94,13 @@ class Slot:
     def release(self) -> None:
         if not self._fill.done():
             self._fill.set_result(None)
+
+
+ARRIVED: ContextVar[tuple[int, Slot] | None] = ContextVar("arrived", default=None)
+"""The place its answer takes in its chat's order, kept for a command as its update
+arrived (``HeartsApplication.process_update``), before anything awaited: the gates before
+its handler (the serving account's claim on a new group, the record of handled updates)
+wait on the database, and a command behind them could otherwise take its place first."""
 
 
 class Outbox:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from bot_harness import open_table, running_bot
+from telegram import Update
+from telegram.ext import TypeHandler
 
 from bot.config import Tuning
 from bot.i18n import english
@@ -112,3 +114,34 @@ async def test_commands_in_a_row_are_answered_promptly_in_the_order_they_came(
     assert not texts[0].startswith(HELP_START) and "Follow suit" not in texts[0]
     # The group's pace is one message every 3 s; a few answers go out at once.
     assert answered_in < 2.5, answered_in
+
+
+async def test_a_command_held_up_before_its_handler_keeps_its_answers_place(
+    tmp_path: Path,
+) -> None:
+    """The gates before a command's handler may wait on the database (a new group's claim by
+    its serving account, the record of handled updates): a command held up there still has
+    its answer go out in the order the commands came. Here a gate that takes 0.5 s for
+    /scores alone stands for the database; /help and /rules, right behind it, wait."""
+
+    async def slow_scores(update: object, _: object) -> None:
+        message = update.message if isinstance(update, Update) else None
+        if message is not None and (message.text or "").startswith("/scores"):
+            await asyncio.sleep(0.5)
+
+    async with running_double() as double:
+        ann = double.create_user("Ann", username="ann")
+        group = double.create_group("Held", members=[ann], admins=[ann])
+        async with running_bot(double, tmp_path / "db.sqlite3", PRODUCTION) as app:
+            app.add_handler(TypeHandler(Update, slow_scores), group=-3)
+            await ann.start_bot()
+            await double.wait_for(lambda: ann.dm_view().last() is not None, 10)
+            before = len(_bot_texts(double, group.id))
+            for command in ("/scores", "/help", "/rules"):
+                await ann.send(group, command)
+            await double.wait_for(lambda: len(_bot_texts(double, group.id)) >= before + 3, 10)
+            texts = _bot_texts(double, group.id)[before:]
+    assert len(texts) == 3
+    assert not texts[0].startswith(HELP_START) and "Follow suit" not in texts[0]
+    assert texts[1].startswith(HELP_START)
+    assert "Follow suit" in texts[2]

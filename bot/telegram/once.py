@@ -114,7 +114,7 @@ class HeartsApplication(Application):  # type: ignore[type-arg]
         place = None
         if chat is not None and self.keep_order is not None and _is_command(update):
             place = self.keep_order(chat.id)
-        arrived = ARRIVED.set((chat.id, place) if chat is not None and place else None)
+        arrived = ARRIVED.set((chat.id, place) if chat is not None and place is not None else None)
         try:
             with log_fields(chat_id=chat.id if chat is not None else None):
                 once = self.once

@@ -37,7 +37,6 @@ from ..cards import (
     CARDS,
     HEARTS,
     HEARTS_MASK,
-    JACK_OF_DIAMONDS,
     QS_BIT,
     QUEEN_OF_SPADES,
     SPADES,
@@ -48,10 +47,11 @@ from ..cards import (
 )
 from ..play_rules import winning_card
 from ..rules import Rules
-from ..scoring import Score, bonus_bit, counted_cards, game_winners
+from ..scoring import Score, counted_cards, game_winners
 from ..view import SeatView
 from .knowledge import Knowledge, decision_rng
 from .moon import best_standing_choice
+from .passing import keep_mask, search_pass
 from .playout import hand_cost, play_out
 from .sampling import evaluate_outcomes, pick
 from .shooting import play_out_moon
@@ -73,6 +73,12 @@ measured (README, "Strength"): against xinxin on 100 untouched deals the edge we
 MOON_DEFENCE_ONLY = False
 """With `moon_playouts`: only the other seats run for the moon in the playouts, never the
 `expert`'s own (it defends, it does not plan its own moon)."""
+SEARCH_PASS = True
+"""Whether the `expert` chooses its pass by playing the hand out (`passing`) rather than by
+the rule of thumb alone (`expert_pass`, the search's first candidate)."""
+PASS_LIMIT_S = 0.8
+"""The longest a searched pass may take (the second round stops there): a decision stays
+under a second on a slow or busy machine."""
 GAME_SWING = 15.0
 """What winning (or losing) the game in a playout is worth, in points of the hand."""
 
@@ -122,6 +128,7 @@ class ExpertPlayer:
         deals: int | None = None,
         steady: bool = False,
         moon_playouts: bool = MOON_PLAYOUTS,
+        search_pass: bool = SEARCH_PASS,
     ) -> None:
         self.seed = seed
         self.deals = deals
@@ -131,9 +138,36 @@ class ExpertPlayer:
         says: the same decision on any machine at any load (the daily deal's computers)."""
         self.moon_playouts = moon_playouts
         """Play the deals out with `shooting.play_out_moon` (standard variant only)."""
+        self.search_pass = search_pass
+        """Choose the pass by playing the hand out (`passing.search_pass`)."""
 
     def choose_pass(self, view: SeatView, budget_ms: float = 300) -> list[Card]:
-        return cards_of(expert_pass(view.rules, view.hand_mask))
+        return cards_of(self.pass_mask(view, budget_ms))
+
+    def pass_mask(self, view: SeatView, budget_ms: float = 300) -> Mask:
+        """The three cards to pass, as a mask: searched, or by the rule of thumb. Steady,
+        the search plays its full deals whatever the budget and the clock."""
+        start = time.perf_counter()
+        rules = view.rules
+        hand = view.hand_mask
+        rule = expert_pass(rules, hand)
+        if not self.search_pass:
+            return rule
+        keep = keep_mask(rules)
+        chosen, _ = search_pass(
+            rules,
+            view.seat,
+            hand,
+            view.pass_to,
+            view.scores,
+            decision_rng(self.seed, view, "expert-pass"),
+            rule,
+            partial(_danger_in, hand, keep),
+            expert_pass,
+            math.inf if self.steady else budget_ms,
+            math.inf if self.steady else start + PASS_LIMIT_S,
+        )
+        return chosen
 
     def choose_play(self, view: SeatView, budget_ms: float = 300) -> Card:
         return self.evaluate_play(view, budget_ms).card
@@ -241,7 +275,7 @@ def game_can_end(rules: Rules, totals: tuple[Score, ...]) -> bool:
 
 def expert_pass(rules: Rules, hand: Mask) -> Mask:
     """Three cards to pass, the most dangerous to keep first."""
-    keep = bonus_bit(rules) | (1 << JACK_OF_DIAMONDS if rules.variant == "complex" else 0)
+    keep = keep_mask(rules)
     chosen = 0
     for _ in range(3):
         best, best_score = -1, -1e9
@@ -256,6 +290,11 @@ def expert_pass(rules: Rules, hand: Mask) -> Mask:
                 best, best_score = c, score
         chosen |= 1 << best
     return chosen
+
+
+def _danger_in(hand: Mask, keep: Mask, card: int) -> float:
+    """How dangerous ``card`` is to keep in ``hand``, before anything is chosen."""
+    return _pass_danger(card, hand, 0, keep)
 
 
 def _pass_danger(card: int, hand: Mask, chosen: Mask, keep: Mask) -> float:

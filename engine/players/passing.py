@@ -1,0 +1,170 @@
+"""Choosing the three cards to pass by playing the hand out (the `expert`'s and the coach's).
+
+The rule of thumb (`expert_pass`: the Q♠ without four low spades to guard it, the A♠/K♠
+beside it, high hearts, a short suit emptied) is a good first guess, but a hand is more
+than its cards one by one. The search weighs whole passes:
+
+- **Candidates** (`pass_options`): the rule's pass, every three of the seven cards the rule
+  finds most dangerous to keep, and each pass that empties a short suit (clubs, diamonds or
+  hearts of at most three cards, filled up with the most dangerous cards).
+- **Deals**: the cards this seat does not hold are dealt at random to the others (nothing
+  is known of them at the pass). The others pass as the rule would; this seat passes the
+  candidate; the hand is then played to its end with the `expert`'s playout policy
+  (`smart_card`) for every seat, moon shots scored as the rules do. Every candidate is
+  played on the same deals (common random numbers), so their costs compare fairly.
+- **Two rounds** (`search_pass`): every candidate over a few deals, then the best few over
+  many more; the pass of lowest expected cost over all its deals wins, the rule's pass on
+  a tie. The deals come from the decision's own generator, so the same view and seed give
+  the same pass.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from itertools import combinations
+
+from ..cards import JACK_OF_DIAMONDS, SPADES, SUIT_MASKS, Mask, deck_mask, lowest, mask_of
+from ..rules import Rules
+from ..scoring import Score, bonus_bit
+from .playout import final_points, hand_cost, play_out
+from .smart import smart_card
+
+PassModel = Callable[[Rules, Mask], Mask]
+"""How the other seats are taken to pass: (rules, their hand) -> the three cards."""
+
+DANGEROUS = 7
+"""How many of the rule's most dangerous cards the candidates are made from (35 passes)."""
+SHORTLIST = 5
+"""How many candidates go on to the second round."""
+FIRST_DEALS = 60
+"""Deals every candidate is played on, at a budget of `PASS_BUDGET_MS`."""
+MORE_DEALS = 300
+"""Further deals for the shortlist, at a budget of `PASS_BUDGET_MS`."""
+PASS_BUDGET_MS = 300.0
+"""The budget the deal counts above are set for; a smaller budget plays fewer deals
+(never under a fifth), a larger one no more."""
+
+
+def keep_mask(rules: Rules) -> Mask:
+    """Cards the rule of thumb never passes: the bonus card (Omnibus, Complex)."""
+    return bonus_bit(rules) | (1 << JACK_OF_DIAMONDS if rules.variant == "complex" else 0)
+
+
+def pass_options(
+    rules: Rules,
+    hand: Mask,
+    rule_pass: Mask,
+    danger: Callable[[int], float],
+) -> list[Mask]:
+    """The passes the search weighs: ``rule_pass`` first, then every three of the
+    `DANGEROUS` cards of highest ``danger``, then each pass that empties a short side
+    suit (no duplicates)."""
+    cards = [c for c in range(52) if hand >> c & 1]
+    ranked = sorted(cards, key=lambda c: (-danger(c), c))
+    out = [rule_pass]
+    seen = {rule_pass}
+    for combo in combinations(ranked[:DANGEROUS], 3):
+        m = mask_of(combo)
+        if m not in seen:
+            seen.add(m)
+            out.append(m)
+    for suit in range(4):
+        if suit == SPADES:
+            continue
+        short = hand & SUIT_MASKS[suit]
+        if 1 <= short.bit_count() <= 3:
+            m = short
+            for c in ranked:
+                if m.bit_count() == 3:
+                    break
+                m |= 1 << c
+            if m not in seen:
+                seen.add(m)
+                out.append(m)
+    return out
+
+
+def pass_costs(
+    rules: Rules,
+    seat: int,
+    hand: Mask,
+    pass_to: int,
+    scores: Sequence[Score],
+    candidates: Sequence[Mask],
+    rng: random.Random,
+    deals: int,
+    others_pass: PassModel,
+    deadline: float = float("inf"),
+) -> tuple[list[float], int]:
+    """Each candidate pass's summed cost for ``seat`` over up to ``deals`` deals (the same
+    deals for every candidate), and how many deals were played (fewer only when
+    ``deadline``, a `time.perf_counter` value, passed; never fewer than one)."""
+    n = rules.players
+    size = hand.bit_count()
+    offset = (pass_to - seat) % n
+    deck = deck_mask(n)
+    unseen = [c for c in range(52) if deck >> c & 1 and not hand >> c & 1]
+    policies = [smart_card] * n
+    mine = scores[seat]
+    sums = [0.0] * len(candidates)
+    done = 0
+    for _ in range(deals):
+        rng.shuffle(unseen)
+        hands = [0] * n
+        at = 0
+        for s in range(n):
+            if s == seat:
+                hands[s] = hand
+                continue
+            hands[s] = mask_of(unseen[at : at + size])
+            at += size
+        dead = mask_of(unseen[at:])
+        first = lowest(deck & ~dead & SUIT_MASKS[0])
+        passes = [others_pass(rules, h) if s != seat else 0 for s, h in enumerate(hands)]
+        for i, candidate in enumerate(candidates):
+            passes[seat] = candidate
+            after = [h & ~passes[s] for s, h in enumerate(hands)]
+            for s in range(n):
+                after[(s + offset) % n] |= passes[s]
+            leader = next(s for s in range(n) if after[s] >> first & 1)
+            taken = play_out(rules, after, [], leader, True, False, first, [0] * n, 0, policies)
+            points = final_points(rules, taken, dead, scores)
+            sums[i] += hand_cost(rules, mine, points[seat])
+        done += 1
+        if time.perf_counter() > deadline:
+            break
+    return sums, done
+
+
+def search_pass(
+    rules: Rules,
+    seat: int,
+    hand: Mask,
+    pass_to: int,
+    scores: Sequence[Score],
+    rng: random.Random,
+    rule_pass: Mask,
+    danger: Callable[[int], float],
+    others_pass: PassModel,
+    budget_ms: float = PASS_BUDGET_MS,
+    deadline: float = float("inf"),
+) -> tuple[Mask, dict[Mask, float]]:
+    """The pass of lowest expected cost (`pass_options`, two rounds), and the expected
+    cost of each candidate that reached the second round."""
+    candidates = pass_options(rules, hand, rule_pass, danger)
+    scale = min(1.0, max(0.2, budget_ms / PASS_BUDGET_MS))
+    first, more = max(1, round(FIRST_DEALS * scale)), max(1, round(MORE_DEALS * scale))
+    sums, done = pass_costs(rules, seat, hand, pass_to, scores, candidates, rng, first, others_pass)
+    order = sorted(range(len(candidates)), key=lambda i: (sums[i], i))[:SHORTLIST]
+    shortlist = [candidates[i] for i in order]
+    extra, more_done = pass_costs(
+        rules, seat, hand, pass_to, scores, shortlist, rng, more, others_pass, deadline
+    )
+    costs = {
+        m: (sums[i] + extra[j]) / (done + more_done)
+        for j, (i, m) in enumerate(zip(order, shortlist, strict=True))
+    }
+    best = min(range(len(shortlist)), key=lambda j: (costs[shortlist[j]], order[j]))
+    return shortlist[best], costs

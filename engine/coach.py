@@ -9,8 +9,9 @@ judges each past decision from the view the person had at that moment.
   with fewer points than the choice; one the game's end rules out is said apart, with its
   chances of losing or winning the game), and the facts of the position that drive it (a
   void shown, the Q♠ still out, hearts left, who can still shoot the moon).
-- Passes are weighed by playing the hand out: deals of the unseen cards, the others pass
-  as the `expert` would, then everyone plays the `expert`'s playout policy to the end.
+- Passes are weighed by playing the hand out, as the `expert` chooses its own
+  (`players.passing`): deals of the unseen cards, the others pass by the `expert`'s rule of
+  thumb, then everyone plays the `expert`'s playout policy to the end.
 - `review` finds the one to three decisions of a hand where the person's choice cost the
   most expected points against the `expert`'s choice, or none when every choice was
   within `REVIEW_THRESHOLD` of it.
@@ -36,7 +37,6 @@ from .cards import (
     Mask,
     cards_of,
     deck_mask,
-    lowest,
     mask_of,
 )
 from .game import Game
@@ -44,8 +44,7 @@ from .moves import Move
 from .players.expert import GAME_SWING, ExpertPlayer, PlayEvaluation, expert_pass, game_can_end
 from .players.knowledge import decision_rng
 from .players.moon import taken_masks
-from .players.playout import final_points, hand_cost, play_out
-from .players.smart import smart_card
+from .players.passing import pass_costs
 from .scoring import cards_points, counted_cards
 from .view import SeatView
 
@@ -184,17 +183,25 @@ def _ranked(costs: dict[Card, float], chosen: Card) -> list[tuple[Card, float]]:
 
 def pass_hint(view: SeatView, seed: int = 0, deals: int = PASS_DEALS) -> Hint:
     """The `expert`'s three cards, weighed against the two closest other passes."""
-    candidates = pass_candidates(view)
+    candidates = pass_candidates(view, expert_pass_of(view, seed))
     return pass_hint_from(
         view, candidates, weigh_passes(view, candidates, seed, "coach-pass", deals)
     )
 
 
-def pass_candidates(view: SeatView) -> list[Mask]:
-    """The passes a pass hint weighs: the `expert`'s own first, then two nearby ones."""
+def expert_pass_of(view: SeatView, seed: int) -> Mask:
+    """The pass `ExpertPlayer(seed)` chooses at this view, given a hint's budget (its
+    search plays all its deals)."""
+    if view.phase != "pass":
+        raise ValueError("a pass is chosen in the pass phase")
+    return ExpertPlayer(seed).pass_mask(view, HINT_BUDGET_MS)
+
+
+def pass_candidates(view: SeatView, chosen: Mask) -> list[Mask]:
+    """The passes a pass hint weighs: the `expert`'s own (``chosen``, `expert_pass_of`)
+    first, then two nearby ones."""
     if view.phase != "pass" or view.passed is not None or view.seat not in view.waiting_for:
         raise ValueError("a pass hint is for a seat still choosing its pass")
-    chosen = expert_pass(view.rules, view.hand_mask)
     return [chosen, *_nearby_passes(view, chosen)]
 
 
@@ -265,42 +272,21 @@ def evaluate_passes(
     """The expected cost of each candidate pass for this seat, over the same deals.
 
     Each deal places the unseen cards at random (nothing is known of them at the pass);
-    the others pass as the `expert` would, then the hand is played out with the
-    `expert`'s playout policy for every seat, moon shots scored as the rules do.
+    the others pass by the `expert`'s rule of thumb, then the hand is played out with the
+    `expert`'s playout policy for every seat, moon shots scored as the rules do
+    (`passing.pass_costs`, the `expert`'s own pass search).
     """
-    rules = view.rules
-    n = rules.players
-    me = view.seat
-    hand = view.hand_mask
-    size = hand.bit_count()
-    offset = (view.pass_to - me) % n
-    unseen = [c for c in range(52) if deck_mask(n) >> c & 1 and not hand >> c & 1]
-    policies = [smart_card] * n
-    mine = view.scores[me]
-    sums = [0.0] * len(candidates)
-    for _ in range(deals):
-        rng.shuffle(unseen)
-        hands = [0] * n
-        at = 0
-        for s in range(n):
-            if s == me:
-                hands[s] = hand
-                continue
-            hands[s] = mask_of(unseen[at : at + size])
-            at += size
-        dead = mask_of(unseen[at:])
-        passes = [expert_pass(rules, h) if s != me else 0 for s, h in enumerate(hands)]
-        for i, candidate in enumerate(candidates):
-            passes[me] = candidate
-            after = [h & ~passes[s] for s, h in enumerate(hands)]
-            for s in range(n):
-                after[(s + offset) % n] |= passes[s]
-            in_play = deck_mask(n) & ~dead
-            first = lowest(in_play & SUIT_MASKS[0])
-            leader = next(s for s in range(n) if after[s] >> first & 1)
-            taken = play_out(rules, after, [], leader, True, False, first, [0] * n, 0, policies)
-            points = final_points(rules, taken, dead, view.scores)
-            sums[i] += hand_cost(rules, mine, points[me])
+    sums, _ = pass_costs(
+        view.rules,
+        view.seat,
+        view.hand_mask,
+        view.pass_to,
+        view.scores,
+        candidates,
+        rng,
+        deals,
+        expert_pass,
+    )
     return [s / deals for s in sums]
 
 
@@ -456,7 +442,7 @@ def review(
     findings: list[Finding | None] = []
     for decision in decisions:
         if decision.trick == 0:
-            candidates = review_passes(decision)
+            candidates = review_passes(decision, expert_pass_of(decision.view, seed))
             if candidates is None:
                 continue
             costs = weigh_passes(decision.view, candidates, seed, "coach-review", pass_deals)
@@ -466,12 +452,10 @@ def review(
     return worst(findings)
 
 
-def review_passes(decision: Decision) -> list[Mask] | None:
-    """The passes a review of the pass weighs (the person's, then the `expert`'s), or None
-    when they are the same."""
-    view = decision.view
+def review_passes(decision: Decision, best: Mask) -> list[Mask] | None:
+    """The passes a review of the pass weighs (the person's, then the `expert`'s: ``best``,
+    `expert_pass_of` its view), or None when they are the same."""
     chosen = mask_of(c.index for c in decision.chosen)
-    best = expert_pass(view.rules, view.hand_mask)
     return None if chosen == best else [chosen, best]
 
 

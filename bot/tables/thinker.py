@@ -7,7 +7,8 @@ gets a time budget, and the engine's players honour it.
 The pool never holds a line of its own: jobs wait in a priority line here, and one goes
 to each worker as it frees up. A computer player's move goes first (`COMPUTER`), then the
 coach's hints (`HINT`), then its reviews (`REVIEW`), first come first served within each.
-The coach's work comes in short jobs (a play decision, or `PASS_CHUNK` deals of a pass),
+The coach's work comes in short jobs (a play decision, the `expert`'s own pass, or
+`PASS_CHUNK` deals of weighing passes),
 so a computer's move waits at most for one short job already running, however many hints
 and reviews are waiting.
 
@@ -51,6 +52,7 @@ from engine.coach import (
     Decision,
     Finding,
     Hint,
+    expert_pass_of,
     judge_play,
     pass_candidates,
     pass_chunks,
@@ -319,7 +321,9 @@ class Thinker:
             found = await self.run(HINT, _play_hint, seed, view, budget_ms, start_by=start_by)
             assert isinstance(found, Hint)
             return found
-        candidates = pass_candidates(view)
+        chosen = await self.run(HINT, expert_pass_of, view, seed, start_by=start_by)
+        assert isinstance(chosen, int)
+        candidates = pass_candidates(view, chosen)
         costs = await self._weigh(
             HINT, view, candidates, seed, "coach-pass", PASS_DEALS, start_by=start_by
         )
@@ -331,7 +335,9 @@ class Thinker:
         findings: list[Finding | None] = []
         for decision in decisions:
             if decision.trick == 0:
-                candidates = review_passes(decision)
+                best = await self.run(REVIEW, expert_pass_of, decision.view, seed)
+                assert isinstance(best, int)
+                candidates = review_passes(decision, best)
                 if candidates is None:
                     continue
                 costs = await self._weigh(

@@ -60,8 +60,9 @@ def pass_options(
 ) -> list[Mask]:
     """The passes the search weighs: ``rule_pass`` first, then every three of the
     `DANGEROUS` cards of highest ``danger``, then each pass that empties a short side
-    suit (no duplicates)."""
-    cards = [c for c in range(52) if hand >> c & 1]
+    suit (no duplicates). A card the rule keeps (`keep_mask`) is in none but the first."""
+    keep = keep_mask(rules)
+    cards = [c for c in range(52) if hand >> c & 1 and not keep >> c & 1]
     ranked = sorted(cards, key=lambda c: (-danger(c), c))
     out = [rule_pass]
     seen = {rule_pass}
@@ -74,7 +75,7 @@ def pass_options(
         if suit == SPADES:
             continue
         short = hand & SUIT_MASKS[suit]
-        if 1 <= short.bit_count() <= 3:
+        if 1 <= short.bit_count() <= 3 and not short & keep:
             m = short
             for c in ranked:
                 if m.bit_count() == 3:

@@ -14,6 +14,7 @@ from engine.cards import cards_of, mask_of_codes
 from engine.coach import (
     REVIEW_THRESHOLD,
     Fact,
+    expert_pass_of,
     hand_decisions,
     hint,
     pass_candidates,
@@ -26,7 +27,6 @@ from engine.coach import (
 )
 from engine.moves import Move
 from engine.players import ExpertPlayer, Player, make_player
-from engine.players.expert import expert_pass
 
 DEALS = 150
 """Fixed deals for the `expert` in these tests: its choices do not depend on the clock."""
@@ -121,8 +121,9 @@ def test_the_default_hint_is_what_the_expert_plays_with_the_same_seed_and_budget
 def test_a_pass_hint_is_the_cheapest_weighed_pass_and_its_numbers_are_the_playouts() -> None:
     view = Game(Rules(), deals=[deal_keeping(SEAT0, 2, 4)]).view(0)
     given = pass_hint(view, seed=7, deals=200)
-    candidates = pass_candidates(view)
-    assert candidates[0] == expert_pass(view.rules, view.hand_mask)  # the expert's own first
+    candidates = pass_candidates(view, expert_pass_of(view, 7))
+    # The expert's own first: the pass its search chooses with the same seed.
+    assert candidates[0] == mask_of_codes(ExpertPlayer(7).choose_pass(view, 400))
     costs = weigh_passes(view, candidates, 7, "coach-pass", 200)
     assert given.best.points == min(costs)
     assert given.best.cards == tuple(cards_of(candidates[costs.index(min(costs))]))

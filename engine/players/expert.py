@@ -157,7 +157,7 @@ class ExpertPlayer:
         if not self.search_pass:
             return rule
         keep = keep_mask(rules)
-        chosen, _ = search_pass(
+        return search_pass(
             rules,
             view.seat,
             hand,
@@ -170,7 +170,6 @@ class ExpertPlayer:
             math.inf if self.steady else budget_ms,
             math.inf if self.steady else start + PASS_LIMIT_S,
         )
-        return chosen
 
     def choose_play(self, view: SeatView, budget_ms: float = 300) -> Card:
         return self.evaluate_play(view, budget_ms).card

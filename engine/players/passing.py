@@ -151,21 +151,18 @@ def search_pass(
     others_pass: PassModel,
     budget_ms: float = PASS_BUDGET_MS,
     deadline: float = float("inf"),
-) -> tuple[Mask, dict[Mask, float]]:
-    """The pass of lowest expected cost (`pass_options`, two rounds), and the expected
-    cost of each candidate that reached the second round."""
+) -> Mask:
+    """The pass of lowest expected cost among `pass_options`, in two rounds: every
+    candidate over the first deals, then the `SHORTLIST` best over more (their costs
+    averaged over all their deals); the earlier candidate on a tie."""
     candidates = pass_options(rules, hand, rule_pass, danger)
     scale = min(1.0, max(0.2, budget_ms / PASS_BUDGET_MS))
     first, more = max(1, round(FIRST_DEALS * scale)), max(1, round(MORE_DEALS * scale))
-    sums, done = pass_costs(rules, seat, hand, pass_to, scores, candidates, rng, first, others_pass)
+    sums, _ = pass_costs(rules, seat, hand, pass_to, scores, candidates, rng, first, others_pass)
     order = sorted(range(len(candidates)), key=lambda i: (sums[i], i))[:SHORTLIST]
     shortlist = [candidates[i] for i in order]
-    extra, more_done = pass_costs(
+    extra, _ = pass_costs(
         rules, seat, hand, pass_to, scores, shortlist, rng, more, others_pass, deadline
     )
-    costs = {
-        m: (sums[i] + extra[j]) / (done + more_done)
-        for j, (i, m) in enumerate(zip(order, shortlist, strict=True))
-    }
-    best = min(range(len(shortlist)), key=lambda j: (costs[shortlist[j]], order[j]))
-    return shortlist[best], costs
+    best = min(range(len(order)), key=lambda j: (sums[order[j]] + extra[j], order[j]))
+    return shortlist[best]

@@ -8,8 +8,9 @@ bot does it (a worker process, the view sent over and the answer back).
 - Reviews: whole 4-player hands played by `standard` players, each reviewed for one seat
   with `Thinker.review` (the pass and 13 plays).
 - ``--busy N``: meanwhile N tables' computer players think in the same pool, one decision
-  of each table a second (`Tuning.computer_delay`), as 20 tables of one person and three
-  `expert` computers would ask of it. The hint waits its turn among them.
+  of each table a second (`Tuning.computer_delay`; a pass one time in 14), as 20 tables of
+  one person and three `expert` computers would ask of it. The hint waits its turn among
+  them.
 
 Prints the median, 95th percentile and worst of each.
 """
@@ -75,11 +76,13 @@ def hands(count: int, seed: int) -> list[tuple[Game, list[tuple[Move, bool]]]]:
 
 
 async def busy_tables(thinker: Thinker, tables: int, stop: asyncio.Event) -> int:
-    """Each table's computers think one `expert` decision a second until `stop`."""
+    """Each table's computers think one `expert` decision a second until `stop`: a pass
+    one time in 14 (a passing hand's 13 plays and one pass), a play otherwise."""
     think_ms: int = Settings.__dataclass_fields__["computer_think_ms"].default  # type: ignore[assignment]
     delay = Tuning().computer_delay
     views = positions(50, 99)
     plays = [v for v in views if v.phase == "play"]
+    passes = [v for v in views if v.phase == "pass"]
     done = 0
 
     async def table(n: int) -> None:
@@ -87,8 +90,10 @@ async def busy_tables(thinker: Thinker, tables: int, stop: asyncio.Event) -> int
         rng = random.Random(n)
         await asyncio.sleep(rng.uniform(0, delay))
         while not stop.is_set():
-            view = rng.choice(plays)
-            await thinker.choose_play("expert", n, view, think_ms)
+            if rng.randrange(14) == 0:
+                await thinker.choose_pass("expert", n, rng.choice(passes), think_ms)
+            else:
+                await thinker.choose_play("expert", n, rng.choice(plays), think_ms)
             done += 1
             await asyncio.sleep(delay)
 

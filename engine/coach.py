@@ -11,7 +11,8 @@ judges each past decision from the view the person had at that moment.
   void shown, the Q♠ still out, hearts left, who can still shoot the moon).
 - Passes are weighed by playing the hand out, as the `expert` chooses its own
   (`players.passing`): deals of the unseen cards, the others pass by the `expert`'s rule of
-  thumb, then everyone plays the `expert`'s playout policy to the end.
+  thumb, then everyone plays the `expert`'s playout policy to the end. A pass hint is the
+  `expert`'s search itself: its choice and the next best passes it weighed.
 - `review` finds the one to three decisions of a hand where the person's choice cost the
   most expected points against the `expert`'s choice, or none when every choice was
   within `REVIEW_THRESHOLD` of it.
@@ -49,12 +50,11 @@ from .scoring import cards_points, counted_cards
 from .view import SeatView
 
 HINT_BUDGET_MS = 400.0
-"""The `expert`'s time for a hint's play decision (the bot answers within a second)."""
-PASS_DEALS = 800
-"""Deals a pass hint weighs each candidate pass over."""
+"""The `expert`'s time for a hint's decision (the bot answers within a second); a pass
+hint's search plays its full deals at it (`passing.PASS_BUDGET_MS`)."""
 PASS_CHUNK = 50
-"""Deals one job of the worker pool weighs (about 0.05 s): a pass hint or a review is a
-line of short jobs, so a computer player's move never waits behind a long one."""
+"""Deals one job of the worker pool weighs (about 0.05 s): a review's pass is a line of
+short jobs, so a computer player's move never waits behind a long one."""
 REVIEW_PASS_DEALS = 1500
 REVIEW_BUDGET_MS = 250.0
 """Per play decision of a review: a hand of 13 decisions stays within 5 s."""
@@ -181,33 +181,25 @@ def _ranked(costs: dict[Card, float], chosen: Card) -> list[tuple[Card, float]]:
     return ranked
 
 
-def pass_hint(view: SeatView, seed: int = 0, deals: int = PASS_DEALS) -> Hint:
-    """The `expert`'s three cards, weighed against the two closest other passes."""
-    candidates = pass_candidates(view, expert_pass_of(view, seed))
-    return pass_hint_from(
-        view, candidates, weigh_passes(view, candidates, seed, "coach-pass", deals)
-    )
+def pass_hint(view: SeatView, seed: int = 0) -> Hint:
+    """The `expert`'s three cards (`ExpertPlayer(seed)`'s own, with a hint's budget), with
+    the two next best passes its search weighed, from the same deals."""
+    if view.phase != "pass" or view.passed is not None or view.seat not in view.waiting_for:
+        raise ValueError("a pass hint is for a seat still choosing its pass")
+    weighed = ExpertPlayer(seed).weigh_passes(view, HINT_BUDGET_MS)[:3]
+    return pass_hint_from(view, [m for m, _ in weighed], [v for _, v in weighed])
 
 
 def expert_pass_of(view: SeatView, seed: int) -> Mask:
-    """The pass `ExpertPlayer(seed)` chooses at this view, given a hint's budget (its
-    search plays all its deals)."""
+    """The pass `ExpertPlayer(seed)` chooses at this view, given a hint's budget."""
     if view.phase != "pass":
         raise ValueError("a pass is chosen in the pass phase")
     return ExpertPlayer(seed).pass_mask(view, HINT_BUDGET_MS)
 
 
-def pass_candidates(view: SeatView, chosen: Mask) -> list[Mask]:
-    """The passes a pass hint weighs: the `expert`'s own (``chosen``, `expert_pass_of`)
-    first, then two nearby ones."""
-    if view.phase != "pass" or view.passed is not None or view.seat not in view.waiting_for:
-        raise ValueError("a pass hint is for a seat still choosing its pass")
-    return [chosen, *_nearby_passes(view, chosen)]
-
-
 def pass_hint_from(view: SeatView, candidates: Sequence[Mask], costs: Sequence[float]) -> Hint:
-    """The pass hint once ``candidates`` (`pass_candidates`) are weighed at ``costs``: the
-    one that came out cheapest (the `expert`'s own on a tie), the others after it."""
+    """The pass hint once ``candidates`` are weighed at ``costs``: the one that came out
+    cheapest (the first on a tie), the others after it."""
     options = [Option(tuple(cards_of(m)), v) for m, v in zip(candidates, costs, strict=True)]
     best = min(range(len(options)), key=lambda i: (options[i].points, i))
     others = sorted((o for i, o in enumerate(options) if i != best), key=lambda o: o.points)
@@ -238,32 +230,6 @@ def weigh_passes(
         for i, s in enumerate(pass_sums(view, candidates, seed, tag, chunk, size)):
             sums[i] += s
     return [s / deals for s in sums]
-
-
-def _nearby_passes(view: SeatView, chosen: Mask) -> list[Mask]:
-    """Two other passes: the `expert`'s with its third card swapped for the highest kept
-    card of another suit, and one that keeps the Q♠ (or, without it, passes the three
-    highest cards)."""
-    hand = view.hand_mask
-    kept = hand & ~chosen
-    picks = cards_of(chosen)
-    last = max(picks, key=lambda c: (c.index % 13, c.index))
-    swaps = [c for c in cards_of(kept) if c.suit != last.suit]
-    out: list[Mask] = []
-    if swaps:
-        swap = max(swaps, key=lambda c: (c.index % 13, c.index))
-        out.append(chosen & ~(1 << last.index) | 1 << swap.index)
-    if chosen & QS_BIT and kept:
-        spare = max(cards_of(kept), key=lambda c: (c.index % 13, c.index))
-        out.append(chosen & ~QS_BIT | 1 << spare.index)
-    else:
-        highest = sorted(cards_of(hand), key=lambda c: (c.index % 13, c.index))[-3:]
-        out.append(mask_of(c.index for c in highest))
-    unique: list[Mask] = []
-    for m in out:
-        if m != chosen and m not in unique and m.bit_count() == 3:
-            unique.append(m)
-    return unique
 
 
 def evaluate_passes(

@@ -7,8 +7,8 @@ gets a time budget, and the engine's players honour it.
 The pool never holds a line of its own: jobs wait in a priority line here, and one goes
 to each worker as it frees up. A computer player's move goes first (`COMPUTER`), then the
 coach's hints (`HINT`), then its reviews (`REVIEW`), first come first served within each.
-The coach's work comes in short jobs (a play decision, the `expert`'s own pass, or
-`PASS_CHUNK` deals of weighing passes),
+The coach's work comes in short jobs (a hint's play decision or pass search, a review's
+play decision, the `expert`'s pass or `PASS_CHUNK` deals of weighing passes),
 so a computer's move waits at most for one short job already running, however many hints
 and reviews are waiting.
 
@@ -47,23 +47,20 @@ from typing import Any
 from engine import Card, SeatView, daily
 from engine.cards import Mask
 from engine.coach import (
-    PASS_DEALS,
     REVIEW_PASS_DEALS,
     Decision,
     Finding,
     Hint,
     expert_pass_of,
+    hint,
     judge_play,
-    pass_candidates,
     pass_chunks,
     pass_finding,
-    pass_hint_from,
     pass_sums,
-    play_hint,
     review_passes,
     worst,
 )
-from engine.players import FLOOR_MS, ExpertPlayer, make_player
+from engine.players import FLOOR_MS, make_player
 
 COMPUTER, HINT, REVIEW = 0, 1, 2
 """Places in the line, first first."""
@@ -148,8 +145,8 @@ def _choose(kind: str, level: str, seed: int, view: SeatView, budget_ms: float) 
     return player.choose_play(view, budget_ms).code
 
 
-def _play_hint(seed: int, view: SeatView, budget_ms: float) -> Hint:
-    return play_hint(view, ExpertPlayer(seed), budget_ms)
+def _hint(seed: int, view: SeatView, budget_ms: float) -> Hint:
+    return hint(view, seed, budget_ms)
 
 
 class Thinker:
@@ -314,20 +311,12 @@ class Thinker:
 
     async def hint(self, seed: int, view: SeatView, budget_ms: float) -> Hint:
         """The coach's hint for this view (`engine.coach.hint`), thought out in the pool:
-        a play in one job, a pass in jobs of `PASS_CHUNK` deals. Raises `TooBusy` when a
-        job cannot start within `HINT_WAIT_S` of the call."""
+        one job (a play, or the `expert`'s pass search). Raises `TooBusy` when it cannot
+        start within `HINT_WAIT_S` of the call."""
         start_by = self.clock() + HINT_WAIT_S
-        if view.phase != "pass":
-            found = await self.run(HINT, _play_hint, seed, view, budget_ms, start_by=start_by)
-            assert isinstance(found, Hint)
-            return found
-        chosen = await self.run(HINT, expert_pass_of, view, seed, start_by=start_by)
-        assert isinstance(chosen, int)
-        candidates = pass_candidates(view, chosen)
-        costs = await self._weigh(
-            HINT, view, candidates, seed, "coach-pass", PASS_DEALS, start_by=start_by
-        )
-        return pass_hint_from(view, candidates, costs)
+        found = await self.run(HINT, _hint, seed, view, budget_ms, start_by=start_by)
+        assert isinstance(found, Hint)
+        return found
 
     async def review(self, seed: int, decisions: list[Decision], budget_ms: float) -> list[Finding]:
         """The coach's review of one hand's decisions (`engine.coach.review`), in the pool,

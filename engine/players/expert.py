@@ -54,7 +54,7 @@ from ..scoring import Score, counted_cards, game_winners
 from ..view import SeatView
 from .knowledge import Knowledge, decision_rng
 from .moon import best_standing_choice
-from .passing import keep_mask, search_pass
+from .passing import keep_mask, ranked_passes
 from .playout import hand_cost, play_out
 from .sampling import evaluate_outcomes, pick
 from .shooting import play_out_moon
@@ -142,30 +142,34 @@ class ExpertPlayer:
         self.moon_playouts = moon_playouts
         """Play the deals out with `shooting.play_out_moon` (standard variant only)."""
         self.search_pass = search_pass
-        """Choose the pass by playing the hand out (`passing.search_pass`)."""
+        """Choose the pass by playing the hand out (`passing.ranked_passes`)."""
 
     def choose_pass(self, view: SeatView, budget_ms: float = 300) -> list[Card]:
         return cards_of(self.pass_mask(view, budget_ms))
 
     def pass_mask(self, view: SeatView, budget_ms: float = 300) -> Mask:
-        """The three cards to pass, as a mask: searched, or by the rule of thumb. Steady,
-        the search plays its full deals whatever the budget and the clock."""
+        """The three cards to pass, as a mask: searched (the cheapest of `weigh_passes`),
+        or by the rule of thumb."""
+        if not self.search_pass:
+            return expert_pass(view.rules, view.hand_mask)
+        return self.weigh_passes(view, budget_ms)[0][0]
+
+    def weigh_passes(self, view: SeatView, budget_ms: float = 300) -> list[tuple[Mask, float]]:
+        """The passes its search weighed longest, cheapest (its choice) first, each with
+        its expected points for the hand (the coach reads these). Steady, the search plays
+        its full deals whatever the budget and the clock."""
         start = time.perf_counter()
         rules = view.rules
         hand = view.hand_mask
-        rule = expert_pass(rules, hand)
-        if not self.search_pass:
-            return rule
-        keep = keep_mask(rules)
-        return search_pass(
+        return ranked_passes(
             rules,
             view.seat,
             hand,
             view.pass_to,
             view.scores,
             decision_rng(self.seed, view, "expert-pass"),
-            rule,
-            partial(_danger_in, hand, keep),
+            expert_pass(rules, hand),
+            partial(_danger_in, hand, keep_mask(rules)),
             expert_pass,
             math.inf if self.steady else budget_ms,
             math.inf if self.steady else start + PASS_LIMIT_S,

@@ -12,7 +12,7 @@ than its cards one by one. The search weighs whole passes:
   candidate; the hand is then played to its end with the `expert`'s playout policy
   (`smart_card`) for every seat, moon shots scored as the rules do. Every candidate is
   played on the same deals (common random numbers), so their costs compare fairly.
-- **Two rounds** (`search_pass`): every candidate over a few deals, then the best few over
+- **Two rounds** (`ranked_passes`): every candidate over a few deals, then the best few over
   many more; the pass of lowest expected cost over all its deals wins, the rule's pass on
   a tie. The deals come from the decision's own generator, so the same view and seed give
   the same pass.
@@ -139,7 +139,7 @@ def pass_costs(
     return sums, done
 
 
-def search_pass(
+def ranked_passes(
     rules: Rules,
     seat: int,
     hand: Mask,
@@ -151,18 +151,19 @@ def search_pass(
     others_pass: PassModel,
     budget_ms: float = PASS_BUDGET_MS,
     deadline: float = float("inf"),
-) -> Mask:
-    """The pass of lowest expected cost among `pass_options`, in two rounds: every
-    candidate over the first deals, then the `SHORTLIST` best over more (their costs
-    averaged over all their deals); the earlier candidate on a tie."""
+) -> list[tuple[Mask, float]]:
+    """The passes of the second round, cheapest first (the earlier candidate on a tie),
+    each with its expected cost over all its deals: every candidate of `pass_options` is
+    played on the first deals, the `SHORTLIST` best on more."""
     candidates = pass_options(rules, hand, rule_pass, danger)
     scale = min(1.0, max(0.2, budget_ms / PASS_BUDGET_MS))
     first, more = max(1, round(FIRST_DEALS * scale)), max(1, round(MORE_DEALS * scale))
-    sums, _ = pass_costs(rules, seat, hand, pass_to, scores, candidates, rng, first, others_pass)
+    sums, done = pass_costs(rules, seat, hand, pass_to, scores, candidates, rng, first, others_pass)
     order = sorted(range(len(candidates)), key=lambda i: (sums[i], i))[:SHORTLIST]
-    shortlist = [candidates[i] for i in order]
-    extra, _ = pass_costs(
-        rules, seat, hand, pass_to, scores, shortlist, rng, more, others_pass, deadline
-    )
-    best = min(range(len(order)), key=lambda j: (sums[order[j]] + extra[j], order[j]))
-    return shortlist[best]
+    extra, more_done = pass_costs(
+        rules, seat, hand, pass_to, scores, [candidates[i] for i in order], rng, more,
+        others_pass, deadline,
+    )  # fmt: skip
+    total = [sums[i] + extra[j] for j, i in enumerate(order)]
+    ranked = sorted(range(len(order)), key=lambda j: (total[j], order[j]))
+    return [(candidates[order[j]], total[j] / (done + more_done)) for j in ranked]

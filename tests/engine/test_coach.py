@@ -12,12 +12,11 @@ from hearts_helpers import HOLD, hands, suit
 from engine import Card, Game, Rules, SeatView
 from engine.cards import cards_of, mask_of_codes
 from engine.coach import (
+    HINT_BUDGET_MS,
     REVIEW_THRESHOLD,
     Fact,
-    expert_pass_of,
     hand_decisions,
     hint,
-    pass_candidates,
     pass_chunks,
     pass_hint,
     pass_sums,
@@ -118,17 +117,16 @@ def test_the_default_hint_is_what_the_expert_plays_with_the_same_seed_and_budget
     assert hint(view, seed=3).best.cards == (ExpertPlayer(3).choose_play(view, 400.0),)
 
 
-def test_a_pass_hint_is_the_cheapest_weighed_pass_and_its_numbers_are_the_playouts() -> None:
+def test_a_pass_hint_is_the_experts_pass_and_its_numbers_are_its_searchs() -> None:
     view = Game(Rules(), deals=[deal_keeping(SEAT0, 2, 4)]).view(0)
-    given = pass_hint(view, seed=7, deals=200)
-    candidates = pass_candidates(view, expert_pass_of(view, 7))
-    # The expert's own first: the pass its search chooses with the same seed.
-    assert candidates[0] == mask_of_codes(ExpertPlayer(7).choose_pass(view, 400))
-    costs = weigh_passes(view, candidates, 7, "coach-pass", 200)
-    assert given.best.points == min(costs)
-    assert given.best.cards == tuple(cards_of(candidates[costs.index(min(costs))]))
-    assert sorted(o.points for o in given.others) == sorted(costs)[1:]
-    assert len(given.others) >= 1
+    given = pass_hint(view, seed=7)
+    # The expert's own pass, with the same seed and budget...
+    assert given.best.cards == tuple(ExpertPlayer(7).choose_pass(view, HINT_BUDGET_MS))
+    # ...and the cheapest of the passes its search weighed longest, with their costs.
+    weighed = ExpertPlayer(7).weigh_passes(view, HINT_BUDGET_MS)
+    assert given.best.points == weighed[0][1] == min(v for _, v in weighed)
+    assert [o.points for o in given.others] == [v for _, v in weighed[1:3]]
+    assert [o.cards for o in given.others] == [tuple(cards_of(m)) for m, _ in weighed[1:3]]
 
 
 def test_a_pass_weighed_in_the_pools_chunks_is_the_same_as_in_one_go() -> None:
@@ -151,7 +149,7 @@ def test_a_pass_hint_says_why_the_queen_goes() -> None:
     # The Q♠ with a single low spade: the expert passes it, and says the guard is short.
     seat0 = "QS 3S 2C 3C 4C 5D 6D 7D 8H 9H TH JH QH"
     view = Game(Rules(), deals=[deal_keeping(seat0, 0, 3)]).view(0)
-    given = pass_hint(view, seed=1, deals=100)
+    given = pass_hint(view, seed=1)
     assert Card.parse("QS") in given.best.cards
     assert Fact("queen_unguarded", n=1) in given.facts
 
@@ -356,7 +354,7 @@ def test_every_shown_figure_is_the_hands_points_and_the_choice_is_never_shown_wo
         for seed in range(5):
             for view, kind in positions_of(rules, seed):
                 if kind == "pass":
-                    given = pass_hint(view, seed, deals=60)
+                    given = pass_hint(view, seed)
                 else:
                     given = play_hint(view, ExpertPlayer(seed, deals=40), BUDGET)
                 if given.forced:

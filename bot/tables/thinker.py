@@ -145,10 +145,6 @@ def _choose(kind: str, level: str, seed: int, view: SeatView, budget_ms: float) 
     return player.choose_play(view, budget_ms).code
 
 
-def _hint(seed: int, view: SeatView, budget_ms: float) -> Hint:
-    return hint(view, seed, budget_ms)
-
-
 class Thinker:
     def __init__(self, workers: int = 1, clock: Callable[[], float] = time.monotonic) -> None:
         self._executor: Executor
@@ -314,7 +310,7 @@ class Thinker:
         one job (a play, or the `expert`'s pass search). Raises `TooBusy` when it cannot
         start within `HINT_WAIT_S` of the call."""
         start_by = self.clock() + HINT_WAIT_S
-        found = await self.run(HINT, _hint, seed, view, budget_ms, start_by=start_by)
+        found = await self.run(HINT, hint, view, seed, budget_ms, start_by=start_by)
         assert isinstance(found, Hint)
         return found
 
@@ -347,14 +343,11 @@ class Thinker:
         seed: int,
         tag: str,
         deals: int,
-        start_by: float | None = None,
     ) -> list[float]:
         """`engine.coach.weigh_passes`, one chunk of deals a job."""
         sums = [0.0] * len(candidates)
         for chunk, size in enumerate(pass_chunks(deals)):
-            part = await self.run(
-                priority, pass_sums, view, candidates, seed, tag, chunk, size, start_by=start_by
-            )
+            part = await self.run(priority, pass_sums, view, candidates, seed, tag, chunk, size)
             for i, s in enumerate(part):
                 sums[i] += s
         return [s / deals for s in sums]

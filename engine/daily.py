@@ -12,8 +12,8 @@
   the person sits at `PERSON_SEAT`, three `expert` computers at the others.
 - **The computers' randomness** is fixed per deal: seat ``s`` in hand ``h`` draws from
   `computer_seed` (the day's key, the hand and the seat) and plays out a fixed number of
-  deals (`COMPUTER_DEALS`) whatever the clock says, so two people who make the same moves
-  get the same game.
+  deals (`COMPUTER_DEALS` a card, all of its pass search's) whatever the clock says, so two
+  people who make the same moves get the same game.
 - **Matchpoints**: a hand's result at the person's seat earns 1 for each other result it
   beats (fewer points is better) and ½ for each tie, as a percentage of the others
   (50 % when nobody else has played it); the day's score is the mean over the hands.

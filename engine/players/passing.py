@@ -10,8 +10,12 @@ than its cards one by one. The search weighs whole passes:
 - **Deals**: the cards this seat does not hold are dealt at random to the others (nothing
   is known of them at the pass). The others pass as the rule would; this seat passes the
   candidate; the hand is then played to its end with the `expert`'s playout policy
-  (`smart_card`) for every seat, moon shots scored as the rules do. Every candidate is
-  played on the same deals (common random numbers), so their costs compare fairly.
+  (`smart_card`) for every seat, moon shots scored as the rules do. In the standard
+  variant the play-out is moon-aware (`MOON_PASS`, `shooting.play_out_moon`): a seat that
+  has taken every point so far, and enough of them, runs for the moon and the others stop
+  it, so a pass that hands a neighbour the cards to shoot with costs what its moons cost.
+  Every candidate is played on the same deals (common random numbers), so their costs
+  compare fairly.
 - **Two rounds** (`ranked_passes`): every candidate over a few deals, then the best few over
   many more; the pass of lowest expected cost over all its deals wins, the rule's pass on
   a tie. The deals come from the decision's own generator, so the same view and seed give
@@ -29,6 +33,7 @@ from ..cards import JACK_OF_DIAMONDS, SPADES, SUIT_MASKS, Mask, deck_mask, lowes
 from ..rules import Rules
 from ..scoring import Score, bonus_bit
 from .playout import final_points, hand_cost, play_out
+from .shooting import play_out_moon
 from .smart import smart_card
 
 PassModel = Callable[[Rules, Mask], Mask]
@@ -42,6 +47,10 @@ FIRST_DEALS = 60
 """Deals every candidate is played on, at a budget of `PASS_BUDGET_MS`."""
 MORE_DEALS = 300
 """Further deals for the shortlist, at a budget of `PASS_BUDGET_MS`."""
+MOON_PASS = True
+"""Whether the passes' deals are played out moon-aware (`shooting.play_out_moon`, every
+seat stopping a runner) in the standard variant: a pass that hands another seat the
+cards to shoot with, or keeps this seat's own shot, shows in its cost."""
 PASS_BUDGET_MS = 300.0
 """The budget the deal counts above are set for; a smaller budget plays fewer deals
 (never under a fifth), a larger one no more."""
@@ -108,6 +117,7 @@ def pass_costs(
     deck = deck_mask(n)
     unseen = [c for c in range(52) if deck >> c & 1 and not hand >> c & 1]
     policies = [smart_card] * n
+    playout = play_out_moon if MOON_PASS and rules.variant == "standard" else play_out
     mine = scores[seat]
     sums = [0.0] * len(candidates)
     done = 0
@@ -130,7 +140,7 @@ def pass_costs(
             for s in range(n):
                 after[(s + offset) % n] |= passes[s]
             leader = next(s for s in range(n) if after[s] >> first & 1)
-            taken = play_out(rules, after, [], leader, True, False, first, [0] * n, 0, policies)
+            taken = playout(rules, after, [], leader, True, False, first, [0] * n, 0, policies)
             points = final_points(rules, taken, dead, scores)
             sums[i] += hand_cost(rules, mine, points[seat])
         done += 1

@@ -11,7 +11,7 @@ import pytest
 
 from engine import Game, Rules
 from engine.cards import SUIT_MASKS, mask_of_codes
-from engine.players import ExpertPlayer
+from engine.players import ExpertPlayer, passing
 from engine.players.expert import _danger_in, expert_pass
 from engine.players.passing import keep_mask, pass_costs, pass_options
 
@@ -123,3 +123,33 @@ def test_the_searched_pass_takes_fewer_points_than_the_rules_pass_on_fresh_deals
         gain += (sums[0] - sums[1]) / done
     assert changed >= 3
     assert gain / 8 > 0.2
+
+
+def test_handing_over_the_top_hearts_costs_more_when_the_deals_see_moons(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Passing the A♥ K♥ Q♥ to the left gives that seat the cards to shoot with; the
+    # moon-aware deals (`MOON_PASS`: a seat on course for the moon runs, the others stop
+    # it) count the moons the plain deals do not see, on the same deals.
+    rules = Rules()
+    hand = mask_of_codes(
+        ["AH", "KH", "QH", "2C", "3C", "4C", "5D", "6D", "7D", "2S", "3S", "4S", "5S"]
+    )
+    top_hearts, low_clubs = mask_of_codes(["AH", "KH", "QH"]), mask_of_codes(["2C", "3C", "4C"])
+    for seed in (3, 4):
+        extra = {}
+        for moon_aware in (False, True):
+            monkeypatch.setattr(passing, "MOON_PASS", moon_aware)
+            sums, done = pass_costs(
+                rules,
+                0,
+                hand,
+                1,
+                (0, 0, 0, 0),
+                [top_hearts, low_clubs],
+                random.Random(seed),
+                600,
+                expert_pass,
+            )
+            extra[moon_aware] = (sums[0] - sums[1]) / done
+        assert extra[True] > extra[False] + 0.1

@@ -2,10 +2,12 @@
 
 - Passing: by playing the hand out (`passing`): candidate passes are weighed over deals
   of the unseen cards, the others passing by the rule of thumb, every seat playing the
-  playout policy below. The rule of thumb is the search's first candidate: a danger score
-  per card instead of "the three highest": the Q♠ and the A♠/K♠ go when the spades are
-  too short to guard them, high hearts go, low cards stay, a short suit is emptied to make
-  a void, and a bonus card (Omnibus J♦/10♦, Complex J♦) is kept.
+  playout policy below, moon-aware in the standard variant (a seat on course for the moon
+  runs and the others stop it, `passing.MOON_PASS`). The rule of thumb is the search's
+  first candidate: a danger score per card instead of "the three highest": the Q♠ and the
+  A♠/K♠ go when the spades are too short to guard them, high hearts go, low cards stay, a
+  short suit is emptied to make a void, and a bonus card (Omnibus J♦/10♦, Complex J♦) is
+  kept.
 - Reading the table: besides shown voids and its own passed cards, deals are weighted by
   what the others' choices suggest: the cards passed to it were probably the passer's
   highest; a player who ducked under the winning card probably holds nothing between the

@@ -10,6 +10,7 @@ limit) are marked ``alone``: ``./dev test`` runs the rest in two processes at on
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 import pytest
@@ -80,3 +81,12 @@ def postgres() -> Iterator[PostgresServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def pass_clock_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The `expert`'s searched pass plays all its deals: its safety net (`PASS_LIMIT_S`, a
+    pass under a second on a slow or busy machine) would otherwise stop the second round
+    wherever the clock says, and two searches of one view compared in a test would differ
+    (seen on a slower 2-core machine under the whole suite)."""
+    monkeypatch.setattr("engine.players.expert.PASS_LIMIT_S", math.inf)

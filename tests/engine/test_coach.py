@@ -4,7 +4,6 @@ hand the `expert` played itself."""
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
@@ -32,15 +31,6 @@ DEALS = 150
 """Fixed deals for the `expert` in these tests: its choices do not depend on the clock."""
 BUDGET = 60_000.0
 """A budget the deadline never cuts short."""
-
-
-@pytest.fixture
-def pass_clock_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The searched pass plays all its deals: its safety net (`PASS_LIMIT_S`, a pass under
-    a second on a slow or busy machine) would otherwise stop the second round wherever the
-    clock says, and two searches of one view compared here would differ (seen on a slower
-    2-core machine under the whole suite)."""
-    monkeypatch.setattr("engine.players.expert.PASS_LIMIT_S", math.inf)
 
 
 def deal_keeping(seat0: str, holder_of_2c: int, seed: int) -> list[list[str]]:

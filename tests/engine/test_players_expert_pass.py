@@ -59,6 +59,7 @@ def test_a_bonus_card_is_never_a_candidate() -> None:
 @pytest.mark.parametrize(
     "rules", VARIANTS, ids=lambda r: f"{r.players}p-{r.variant}-{r.bonus_card}"
 )
+@pytest.mark.usefixtures("pass_clock_off")
 def test_the_expert_searches_its_pass_in_every_variant_and_repeats_itself(rules: Rules) -> None:
     game = Game(rules, seed=11)
     seat = next(s for s in range(rules.players) if s in game.waiting_for())

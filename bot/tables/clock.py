@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Awaitable
+from dataclasses import replace
 
 from bot.chats import Chats, Sentence
 from bot.core.commands import AWAY, MakeMove, Mover, TimeOut
@@ -24,7 +25,7 @@ from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.thinker import DAILY_LEVEL, Thinker
 from bot.timers import Scheduler
-from engine import Game, Move, daily
+from engine import Game, Move, SeatView, daily
 from ratings import STAND_IN_LEVEL
 
 
@@ -48,6 +49,8 @@ class TurnClock:
         self.config = config
         self._troubled: set[int] = set()
         """Tables told that their moves cannot be saved just now."""
+        self._thinking: set[int] = set()
+        """Tables one of whose computers is thinking (outside the table's lock)."""
         scheduler.on_trouble = self._trouble
 
     async def arm_next(self, table: Table, _: ArmNext) -> None:
@@ -234,24 +237,42 @@ class TurnClock:
                     self.screens.idle_notice(table, said)
 
     async def _computer_turn(self, gid: int, version: int) -> None:
+        """A computer player's move: the first computer seat the game waits for.
+
+        It thinks outside the table's lock, so people's presses at the table (choosing
+        the cards to pass while three `expert` computers search theirs) are answered at
+        once; under the lock again, its move is made only if the game still waits for it
+        in the same position, or else what comes next is armed afresh. One computer thinks
+        at a time per table: the move it makes arms the next (`ArmNext`), and a timer that
+        fires meanwhile leaves it to that."""
         async with self.registry.lock(gid):
             table = self._current(gid, version)
-            if table is None or table.game is None:
+            if table is None or table.game is None or gid in self._thinking:
                 return
             game = table.game
-            for seat in list(game.waiting_for()):
-                if not _is_computer(table, seat) or game.phase == "over":
-                    continue
-                if seat not in game.waiting_for():
-                    continue
-                s = table.seats[seat]
-                level = s.level if s is not None and s.kind == "computer" else STAND_IN_LEVEL
-                move = await self._decide(table, seat, level)
-                stand_in = s is not None and s.kind == "human"
-                mover = Mover.STAND_IN if stand_in else Mover.COMPUTER
-                await self.moves.apply(table, MakeMove(move, mover))
-                if game.phase != "pass":
-                    break
+            seat = next(
+                (s for s in game.waiting_for() if _is_computer(table, s)),
+                None,
+            )
+            if seat is None or game.phase == "over":
+                return
+            s = table.seats[seat]
+            level = s.level if s is not None and s.kind == "computer" else STAND_IN_LEVEL
+            stand_in = s is not None and s.kind == "human"
+            view = game.view(seat)
+            self._thinking.add(gid)
+        try:
+            move = await self._decide(table, seat, level)
+        finally:
+            self._thinking.discard(gid)
+        async with self.registry.lock(gid):
+            if self.registry.get(gid) is not table or table.game is not game:
+                return  # the table closed, or its game ended, while the computer thought
+            if not _still(game, table, seat, level, view):
+                self.schedule(table, resumed=True)  # the seat was taken, or the game moved
+                return
+            mover = Mover.STAND_IN if stand_in else Mover.COMPUTER
+            await self.moves.apply(table, MakeMove(move, mover))
 
     async def _decide(self, table: Table, seat: int, level: str) -> Move:
         game = table.game
@@ -292,6 +313,17 @@ class TurnClock:
             for _, s in table.humans():
                 if s.user_id is not None and not s.away:
                     self.screens.tell(s.user_id, said)
+
+
+def _still(game: Game, table: Table, seat: int, level: str, view: SeatView) -> bool:
+    """Whether a computer's decision, thought out on ``view``, still stands: the game waits
+    for the seat in the same position (others may have chosen their passes meanwhile),
+    and the same computer holds it."""
+    if seat not in game.waiting_for() or not _is_computer(table, seat):
+        return False
+    s = table.seats[seat]
+    now = s.level if s is not None and s.kind == "computer" else STAND_IN_LEVEL
+    return now == level and replace(game.view(seat), waiting_for=view.waiting_for) == view
 
 
 def _is_computer(table: Table, seat: int) -> bool:

@@ -20,7 +20,9 @@ judges each past decision from the view the person had at that moment.
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -45,7 +47,7 @@ from .moves import Move
 from .players.expert import GAME_SWING, ExpertPlayer, PlayEvaluation, expert_pass, game_can_end
 from .players.knowledge import decision_rng
 from .players.moon import taken_masks
-from .players.passing import pass_costs
+from .players.passing import PassSearch, pass_costs, unseen_cards
 from .scoring import cards_points, counted_cards
 from .view import SeatView
 
@@ -55,6 +57,9 @@ hint's search plays its full deals at it (`passing.PASS_BUDGET_MS`)."""
 PASS_CHUNK = 50
 """Deals one job of the worker pool weighs (about 0.05 s): a review's pass is a line of
 short jobs, so a computer player's move never waits behind a long one."""
+PIECE_PLAYOUTS = 300
+"""Play-outs one job of the `expert`'s pass search plays (about 0.05 s): a hint's pass, and
+the pass a review compares with, are lines of short jobs too (`expert_pass_search`)."""
 REVIEW_PASS_DEALS = 1500
 REVIEW_BUDGET_MS = 250.0
 """Per play decision of a review: a hand of 13 decisions stays within 5 s."""
@@ -184,10 +189,15 @@ def _ranked(costs: dict[Card, float], chosen: Card) -> list[tuple[Card, float]]:
 def pass_hint(view: SeatView, seed: int = 0) -> Hint:
     """The `expert`'s three cards (`ExpertPlayer(seed)`'s own, with a hint's budget), with
     the two next best passes its search weighed, from the same deals."""
-    if view.phase != "pass" or view.passed is not None or view.seat not in view.waiting_for:
-        raise ValueError("a pass hint is for a seat still choosing its pass")
+    check_pass_hint(view)
     weighed = ExpertPlayer(seed).weigh_passes(view, HINT_BUDGET_MS)[:3]
     return pass_hint_from(view, [m for m, _ in weighed], [v for _, v in weighed])
+
+
+def check_pass_hint(view: SeatView) -> None:
+    """Refuses (`ValueError`) a pass hint for a seat that is not choosing its pass."""
+    if view.phase != "pass" or view.passed is not None or view.seat not in view.waiting_for:
+        raise ValueError("a pass hint is for a seat still choosing its pass")
 
 
 def expert_pass_of(view: SeatView, seed: int) -> Mask:
@@ -204,6 +214,60 @@ def pass_hint_from(view: SeatView, candidates: Sequence[Mask], costs: Sequence[f
     best = min(range(len(options)), key=lambda i: (options[i].points, i))
     others = sorted((o for i, o in enumerate(options) if i != best), key=lambda o: o.points)
     return Hint("pass", options[best], tuple(others), _pass_facts(view, candidates[best]))
+
+
+def expert_pass_search(view: SeatView, seed: int) -> tuple[PassSearch, random.Random]:
+    """The search `pass_hint` and `expert_pass_of` make (`ExpertPlayer(seed)`'s, at a
+    hint's budget), to be played in pieces: `pass_piece` after `pass_piece`, round one's
+    deals then round two's, from the one generator, give what the search gives in one go
+    (but for where its clock, `PASS_LIMIT_S` of work, cuts round two)."""
+    if view.phase != "pass":
+        raise ValueError("a pass is chosen in the pass phase")
+    return ExpertPlayer(seed).pass_search(view, HINT_BUDGET_MS)
+
+
+def piece_deals(candidates: int) -> int:
+    """How many deals one piece of a pass search plays: about `PIECE_PLAYOUTS` play-outs."""
+    return max(1, PIECE_PLAYOUTS // max(1, candidates))
+
+
+def pass_piece(
+    view: SeatView,
+    candidates: Sequence[Mask],
+    deals: int,
+    stream: DealStream,
+    seconds: float = math.inf,
+) -> tuple[list[float], int, DealStream, float]:
+    """One job of the `expert`'s pass search: each candidate's summed cost over the next
+    ``deals`` deals of ``stream`` (fewer once ``seconds`` have passed, never none); the
+    deals played, the stream as it is left (for the next job), and the seconds it took."""
+    start = time.perf_counter()
+    unseen = (
+        stream.unseen if stream.unseen is not None else unseen_cards(view.rules, view.hand_mask)
+    )
+    sums, done = pass_costs(
+        view.rules,
+        view.seat,
+        view.hand_mask,
+        view.pass_to,
+        view.scores,
+        candidates,
+        stream.rng,
+        deals,
+        expert_pass,
+        start + seconds,
+        unseen,
+    )
+    return sums, done, DealStream(stream.rng, unseen), time.perf_counter() - start
+
+
+@dataclass(frozen=True)
+class DealStream:
+    """Where one round of a pass search, played in pieces, takes its next deals from: its
+    generator, and the unseen cards as the deals before left them (None: none yet)."""
+
+    rng: random.Random
+    unseen: list[int] | None = None
 
 
 def pass_chunks(deals: int) -> list[int]:

@@ -7,8 +7,9 @@ gets a time budget, and the engine's players honour it.
 The pool never holds a line of its own: jobs wait in a priority line here, and one goes
 to each worker as it frees up. A computer player's move goes first (`COMPUTER`), then the
 coach's hints (`HINT`), then its reviews (`REVIEW`), first come first served within each.
-The coach's work comes in short jobs (a hint's play decision or pass search, a review's
-play decision, the `expert`'s pass or `PASS_CHUNK` deals of weighing passes),
+The coach's work comes in short jobs (a hint's play decision, a review's play decision,
+`PASS_CHUNK` deals of a review's weighing of passes, and the `expert`'s pass search, which
+a pass hint and a pass's review make, as pieces of about `PIECE_PLAYOUTS` play-outs),
 so a computer's move waits at most for one short job already running, however many hints
 and reviews are waiting.
 
@@ -37,6 +38,7 @@ import asyncio
 import functools
 import heapq
 import itertools
+import math
 import multiprocessing
 import time
 from collections.abc import Callable
@@ -48,19 +50,24 @@ from engine import Card, SeatView, daily
 from engine.cards import Mask
 from engine.coach import (
     REVIEW_PASS_DEALS,
+    DealStream,
     Decision,
     Finding,
     Hint,
-    expert_pass_of,
+    check_pass_hint,
+    expert_pass_search,
     hint,
     judge_play,
     pass_chunks,
     pass_finding,
+    pass_hint_from,
+    pass_piece,
     pass_sums,
+    piece_deals,
     review_passes,
     worst,
 )
-from engine.players import FLOOR_MS, make_player
+from engine.players import FLOOR_MS, expert, make_player
 
 COMPUTER, HINT, REVIEW = 0, 1, 2
 """Places in the line, first first."""
@@ -71,6 +78,10 @@ HINT_WAIT_S = 2.0
 out now (each job of a pass hint too, counted from the press)."""
 MOVE_WEIGHT = 0.2
 """How much each computer move's time moves the average the budgets count on."""
+
+
+Played = tuple[list[float], int]
+"""Pass candidates' summed costs, and over how many deals."""
 
 
 class TooBusy(Exception):
@@ -307,21 +318,25 @@ class Thinker:
 
     async def hint(self, seed: int, view: SeatView, budget_ms: float) -> Hint:
         """The coach's hint for this view (`engine.coach.hint`), thought out in the pool:
-        one job (a play, or the `expert`'s pass search). Raises `TooBusy` when it cannot
-        start within `HINT_WAIT_S` of the call."""
+        one job for a play, the `expert`'s pass search in pieces for a pass. Raises
+        `TooBusy` when a job cannot start within `HINT_WAIT_S` of the call."""
         start_by = self.clock() + HINT_WAIT_S
+        if view.phase == "pass":
+            check_pass_hint(view)
+            weighed = (await self._expert_passes(HINT, seed, view, start_by))[:3]
+            return pass_hint_from(view, [m for m, _ in weighed], [v for _, v in weighed])
         found = await self.run(HINT, hint, view, seed, budget_ms, start_by=start_by)
         assert isinstance(found, Hint)
         return found
 
     async def review(self, seed: int, decisions: list[Decision], budget_ms: float) -> list[Finding]:
         """The coach's review of one hand's decisions (`engine.coach.review`), in the pool,
-        one decision (or `PASS_CHUNK` deals of the pass) a job."""
+        one play decision a job; the pass in pieces (the `expert`'s search, then
+        `PASS_CHUNK` deals of weighing the two passes)."""
         findings: list[Finding | None] = []
         for decision in decisions:
             if decision.trick == 0:
-                best = await self.run(REVIEW, expert_pass_of, decision.view, seed)
-                assert isinstance(best, int)
+                best = (await self._expert_passes(REVIEW, seed, decision.view))[0][0]
                 candidates = review_passes(decision, best)
                 if candidates is None:
                     continue
@@ -334,6 +349,45 @@ class Thinker:
                 assert found is None or isinstance(found, Finding)
                 findings.append(found)
         return worst(findings)
+
+    async def _expert_passes(
+        self, priority: int, seed: int, view: SeatView, start_by: float | None = None
+    ) -> list[tuple[Mask, float]]:
+        """`ExpertPlayer(seed).weigh_passes(view)` at a hint's budget (the `expert`'s pass
+        search, `engine.coach.expert_pass_search`), in short jobs (`pass_piece`): the
+        same passes and figures, but for where its clock (`PASS_LIMIT_S` of the jobs' own
+        time, not their wait) cuts the second round. With ``start_by``, every job must
+        start by then (`TooBusy`)."""
+        search, rng = expert_pass_search(view, seed)
+        limit = expert.PASS_LIMIT_S
+        spent = 0.0
+
+        async def play(candidates: list[Mask], deals: int, clocked: bool) -> Played:
+            """One round: its deals in pieces, each going on from the last (in a worker
+            process, the generator and the cards come back as it left them)."""
+            nonlocal spent, rng
+            stream = DealStream(rng)
+            sums, done = [0.0] * len(candidates), 0
+            step = piece_deals(len(candidates))
+            while done < deals:
+                seconds = max(0.0, limit - spent) if clocked else math.inf
+                size = min(step, deals - done)
+                part, n, stream, took = await self.run(
+                    priority, pass_piece, view, candidates, size, stream, seconds,
+                    start_by=start_by,
+                )  # fmt: skip
+                spent += took
+                sums = [a + b for a, b in zip(sums, part, strict=True)]
+                done += n
+                if clocked and spent >= limit:
+                    break
+            rng = stream.rng
+            return sums, done
+
+        sums, done = await play(list(search.candidates), search.first, clocked=False)
+        order = search.shortlist(sums)
+        extra, more_done = await play([search.candidates[i] for i in order], search.more, True)
+        return search.ranked(sums, done, order, extra, more_done)
 
     async def _weigh(
         self,

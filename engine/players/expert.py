@@ -37,6 +37,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from functools import partial
+from random import Random
 
 from ..cards import (
     CARDS,
@@ -56,7 +57,7 @@ from ..scoring import Score, counted_cards, game_winners
 from ..view import SeatView
 from .knowledge import Knowledge, decision_rng
 from .moon import best_standing_choice
-from .passing import keep_mask, ranked_passes
+from .passing import PassSearch, keep_mask, ranked_passes
 from .playout import hand_cost, play_out
 from .sampling import evaluate_outcomes, pick
 from .shooting import play_out_moon
@@ -176,6 +177,20 @@ class ExpertPlayer:
             math.inf if self.steady else budget_ms,
             math.inf if self.steady else start + PASS_LIMIT_S,
         )
+
+    def pass_search(self, view: SeatView, budget_ms: float = 300) -> tuple[PassSearch, Random]:
+        """The search `weigh_passes` makes, to be played in pieces (`passing.PassSearch`):
+        its candidates and rounds, and the generator its deals come from."""
+        rules = view.rules
+        hand = view.hand_mask
+        search = PassSearch.start(
+            rules,
+            hand,
+            expert_pass(rules, hand),
+            partial(_danger_in, hand, keep_mask(rules)),
+            math.inf if self.steady else budget_ms,
+        )
+        return search, decision_rng(self.seed, view, "expert-pass")
 
     def choose_play(self, view: SeatView, budget_ms: float = 300) -> Card:
         return self.evaluate_play(view, budget_ms).card

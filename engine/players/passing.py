@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 from ..cards import JACK_OF_DIAMONDS, SPADES, SUIT_MASKS, Mask, deck_mask, lowest, mask_of
@@ -96,6 +97,12 @@ def pass_options(
     return out
 
 
+def unseen_cards(rules: Rules, hand: Mask) -> list[int]:
+    """The cards of the deck not in ``hand``, in order: a round's deals start from them."""
+    deck = deck_mask(rules.players)
+    return [c for c in range(52) if deck >> c & 1 and not hand >> c & 1]
+
+
 def pass_costs(
     rules: Rules,
     seat: int,
@@ -107,15 +114,21 @@ def pass_costs(
     deals: int,
     others_pass: PassModel,
     deadline: float = float("inf"),
+    unseen: list[int] | None = None,
 ) -> tuple[list[float], int]:
     """Each candidate pass's summed cost for ``seat`` over up to ``deals`` deals (the same
     deals for every candidate), and how many deals were played (fewer only when
-    ``deadline``, a `time.perf_counter` value, passed; never fewer than one)."""
+    ``deadline``, a `time.perf_counter` value, passed; never fewer than one).
+
+    Each deal shuffles the cards ``seat`` does not see further: ``unseen``, the list left
+    by the deals before (`unseen_cards`, in order, when None), goes on from where they
+    left it, so the round's deals played in pieces are the deals played in one go."""
     n = rules.players
     size = hand.bit_count()
     offset = (pass_to - seat) % n
     deck = deck_mask(n)
-    unseen = [c for c in range(52) if deck >> c & 1 and not hand >> c & 1]
+    if unseen is None:
+        unseen = unseen_cards(rules, hand)
     policies = [smart_card] * n
     playout = play_out_moon if MOON_PASS and rules.variant == "standard" else play_out
     mine = scores[seat]
@@ -164,16 +177,61 @@ def ranked_passes(
 ) -> list[tuple[Mask, float]]:
     """The passes of the second round, cheapest first (the earlier candidate on a tie),
     each with its expected cost over all its deals: every candidate of `pass_options` is
-    played on the first deals, the `SHORTLIST` best on more."""
-    candidates = pass_options(rules, hand, rule_pass, danger)
-    scale = min(1.0, max(0.2, budget_ms / PASS_BUDGET_MS))
-    first, more = max(1, round(FIRST_DEALS * scale)), max(1, round(MORE_DEALS * scale))
-    sums, done = pass_costs(rules, seat, hand, pass_to, scores, candidates, rng, first, others_pass)
-    order = sorted(range(len(candidates)), key=lambda i: (sums[i], i))[:SHORTLIST]
+    played on the first deals, the `SHORTLIST` best on more (`PassSearch`, in one go)."""
+    search = PassSearch.start(rules, hand, rule_pass, danger, budget_ms)
+    sums, done = pass_costs(
+        rules, seat, hand, pass_to, scores, search.candidates, rng, search.first, others_pass
+    )
+    order = search.shortlist(sums)
     extra, more_done = pass_costs(
-        rules, seat, hand, pass_to, scores, [candidates[i] for i in order], rng, more,
-        others_pass, deadline,
+        rules, seat, hand, pass_to, scores, [search.candidates[i] for i in order], rng,
+        search.more, others_pass, deadline,
     )  # fmt: skip
-    total = [sums[i] + extra[j] for j, i in enumerate(order)]
-    ranked = sorted(range(len(order)), key=lambda j: (total[j], order[j]))
-    return [(candidates[order[j]], total[j] / (done + more_done)) for j in ranked]
+    return search.ranked(sums, done, order, extra, more_done)
+
+
+@dataclass(frozen=True)
+class PassSearch:
+    """The two rounds of `ranked_passes`, as steps: the candidates and how many deals each
+    round plays (`start`), the round-one candidates that go on (`shortlist`), and the
+    ranking once both rounds are played (`ranked`). The rounds' deals can be played in
+    pieces by whoever holds the generator (the bot's worker pool plays a hint's pass search
+    in short jobs); played in order from the same generator, they give what one go gives."""
+
+    candidates: tuple[Mask, ...]
+    first: int
+    """Deals of round one, every candidate on each."""
+    more: int
+    """Deals of round two, the shortlist on each."""
+
+    @staticmethod
+    def start(
+        rules: Rules,
+        hand: Mask,
+        rule_pass: Mask,
+        danger: Callable[[int], float],
+        budget_ms: float = PASS_BUDGET_MS,
+    ) -> PassSearch:
+        candidates = pass_options(rules, hand, rule_pass, danger)
+        scale = min(1.0, max(0.2, budget_ms / PASS_BUDGET_MS))
+        first, more = max(1, round(FIRST_DEALS * scale)), max(1, round(MORE_DEALS * scale))
+        return PassSearch(tuple(candidates), first, more)
+
+    @staticmethod
+    def shortlist(sums: Sequence[float]) -> list[int]:
+        """The candidates (their places) that go on to round two, best first."""
+        return sorted(range(len(sums)), key=lambda i: (sums[i], i))[:SHORTLIST]
+
+    def ranked(
+        self,
+        sums: Sequence[float],
+        done: int,
+        order: Sequence[int],
+        extra: Sequence[float],
+        more_done: int,
+    ) -> list[tuple[Mask, float]]:
+        """The shortlist ``order``, cheapest first (the earlier candidate on a tie), each
+        with its expected cost over both rounds' deals (``done`` and ``more_done``)."""
+        total = [sums[i] + extra[j] for j, i in enumerate(order)]
+        ranking = sorted(range(len(order)), key=lambda j: (total[j], order[j]))
+        return [(self.candidates[order[j]], total[j] / (done + more_done)) for j in ranking]

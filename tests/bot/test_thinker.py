@@ -24,7 +24,16 @@ from bot.tables.thinker import (
     shrunk_budget,
 )
 from engine import Game, Rules
+from engine.coach import (
+    REVIEW_BUDGET_MS,
+    Decision,
+    expert_pass_search,
+    hint,
+    piece_deals,
+    review,
+)
 from engine.players import FLOOR_MS, LEVELS
+from engine.players.passing import SHORTLIST
 
 
 class Clock:
@@ -274,5 +283,57 @@ async def test_reviews_yield_to_moves_and_hints_yet_finish_under_a_stream_of_mov
         assert heard.index("hint 1") < heard.index("review 0")
         assert max(heard.index(f"review {n}") for n in range(2)) < len(heard) - 1
         assert order.count("review") == 2 and order.count("move") == 20
+    finally:
+        thinker.close()
+
+
+@pytest.mark.usefixtures("pass_clock_off")
+@pytest.mark.parametrize("workers", [0, 1], ids=["thread", "process"])
+async def test_a_pass_hint_is_the_experts_own_search_in_short_jobs_that_moves_go_between(
+    workers: int,
+) -> None:
+    # The pass search (about a second on a slow machine) was one job: a computer's move
+    # asked meanwhile waited for all of it. In short jobs, it waits for one of them. In a
+    # worker process each job's deals go on from where the last job's left off, as in one.
+    thinker = Thinker(workers=workers)
+    try:
+        view = Game(Rules(), seed=5).view(0)
+        started: list[int] = []
+        moves: list[asyncio.Future[str]] = []
+
+        def on_start(priority: int, _waited: float) -> None:
+            started.append(priority)
+            if started == [HINT]:  # a move asked while the first job runs
+                moves.append(asyncio.ensure_future(thinker.run(COMPUTER, _say, "move", [])))
+
+        thinker.on_start = on_start
+        found = await thinker.hint(7, view, 400)
+        assert await moves[0] == "move"
+        assert started[:3] == [HINT, COMPUTER, HINT]
+        # Round one: every candidate on `FIRST_DEALS` deals, about `PIECE_PLAYOUTS`
+        # play-outs a job; round two: the shortlist on `MORE_DEALS`, the same way.
+        search, _ = expert_pass_search(view, 7)
+        jobs = -(-search.first // piece_deals(len(search.candidates)))
+        jobs += -(-search.more // piece_deals(SHORTLIST))
+        assert started.count(HINT) == jobs > 2
+        # The same hint, figures and all, as the search in one go.
+        assert found == hint(view, 7)
+    finally:
+        thinker.close()
+
+
+@pytest.mark.usefixtures("pass_clock_off")
+async def test_a_reviews_pass_is_weighed_against_the_experts_own_found_in_short_jobs() -> None:
+    game = Game(Rules(), seed=11)
+    view = game.view(2)
+    chosen = game.hand(2)[-3:]  # the three highest: rarely what the expert passes
+    decision = Decision(trick=0, view=view, chosen=tuple(chosen))
+    thinker = Thinker(workers=0)
+    try:
+        started: list[int] = []
+        thinker.on_start = lambda priority, _waited: started.append(priority)
+        found = await thinker.review(3, [decision], REVIEW_BUDGET_MS)
+        assert found == review([decision], 3, REVIEW_BUDGET_MS)
+        assert len(started) > 2 and set(started) == {REVIEW}
     finally:
         thinker.close()

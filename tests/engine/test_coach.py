@@ -228,6 +228,7 @@ def test_a_review_points_at_keeping_the_queen_when_it_could_go_to_its_giver() ->
     assert worst.loss > 2  # the Q♠ may still go on the next diamond, or may not
 
 
+@pytest.mark.usefixtures("pass_clock_off")  # both searches play all their deals
 def test_a_review_of_a_hand_the_expert_played_itself_finds_nothing() -> None:
     for seed in (1, 2):
         game = Game(Rules(), seed=seed)

@@ -186,11 +186,11 @@ def _ranked(costs: dict[Card, float], chosen: Card) -> list[tuple[Card, float]]:
     return ranked
 
 
-def pass_hint(view: SeatView, seed: int = 0) -> Hint:
+def pass_hint(view: SeatView, seed: int = 0, budget_ms: float = HINT_BUDGET_MS) -> Hint:
     """The `expert`'s three cards (`ExpertPlayer(seed)`'s own, with a hint's budget), with
     the two next best passes its search weighed, from the same deals."""
     check_pass_hint(view)
-    weighed = ExpertPlayer(seed).weigh_passes(view, HINT_BUDGET_MS)[:3]
+    weighed = ExpertPlayer(seed).weigh_passes(view, budget_ms)[:3]
     return pass_hint_from(view, [m for m, _ in weighed], [v for _, v in weighed])
 
 
@@ -200,11 +200,11 @@ def check_pass_hint(view: SeatView) -> None:
         raise ValueError("a pass hint is for a seat still choosing its pass")
 
 
-def expert_pass_of(view: SeatView, seed: int) -> Mask:
+def expert_pass_of(view: SeatView, seed: int, budget_ms: float = HINT_BUDGET_MS) -> Mask:
     """The pass `ExpertPlayer(seed)` chooses at this view, given a hint's budget."""
     if view.phase != "pass":
         raise ValueError("a pass is chosen in the pass phase")
-    return ExpertPlayer(seed).pass_mask(view, HINT_BUDGET_MS)
+    return ExpertPlayer(seed).pass_mask(view, budget_ms)
 
 
 def pass_hint_from(view: SeatView, candidates: Sequence[Mask], costs: Sequence[float]) -> Hint:
@@ -462,17 +462,21 @@ def review(
     budget_ms: float = REVIEW_BUDGET_MS,
     deals: int | None = None,
     pass_deals: int = REVIEW_PASS_DEALS,
+    pass_budget_ms: float = HINT_BUDGET_MS,
 ) -> list[Finding]:
     """The one to three decisions that cost the most against the `expert`, worst first;
     empty when each was within `REVIEW_THRESHOLD` of it (a hand played well).
 
-    ``deals`` fixes the play decisions' deals (None: as many as ``budget_ms`` affords).
-    The worker pool runs the same steps as separate jobs (`judge_play`, `pass_sums`).
+    ``deals`` fixes the play decisions' deals (None: as many as ``budget_ms`` affords);
+    the `expert`'s pass is searched at ``pass_budget_ms`` (`passing.PASS_BUDGET_MS` and
+    up: its full deals; less, fewer). The worker pool runs the same steps as separate jobs
+    (`judge_play`, `pass_piece`, `pass_sums`).
     """
     findings: list[Finding | None] = []
     for decision in decisions:
         if decision.trick == 0:
-            candidates = review_passes(decision, expert_pass_of(decision.view, seed))
+            best = expert_pass_of(decision.view, seed, pass_budget_ms)
+            candidates = review_passes(decision, best)
             if candidates is None:
                 continue
             costs = weigh_passes(decision.view, candidates, seed, "coach-review", pass_deals)

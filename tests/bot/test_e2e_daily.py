@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from bot_harness import FAST, card_button, finished_game, rooms_of, running_bot
 from test_e2e_fair_deals import debug_log  # noqa: F401 (a fixture)
 from test_live_server import open_page, signed, until
@@ -19,12 +20,29 @@ from bot.tables.daily import GRACE, OPTIONS
 from bot.tables.model import Seat, Table
 from bot.timers import ManualClock
 from engine import Game, Rules, daily, fair
+from engine.players import ExpertPlayer
 from sandbox.double import BotApiDouble
 from sandbox.people import SandboxUser
 from sandbox.testing import running_double
 from sandbox.views import MessageView
 
 NOW = datetime(2026, 11, 28, 10, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def quick_computers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The day's computers here decide as the real ones do, steady and from the deal, but
+    on few deals and passing by the rule of thumb: these tests follow the daily deal through
+    the bot (the same deals, matchpoints, a restart, the posts), which the computers'
+    strength does not change; tests/engine/test_daily.py plays the real ones (its second
+    of thinking per pass and a tenth per card took most of these tests' time)."""
+
+    def computer(seed: int) -> ExpertPlayer:
+        return ExpertPlayer(seed, deals=8, steady=True, search_pass=False)
+
+    monkeypatch.setattr(daily, "computer", computer)
+
+
 DAY = daily.day_number(NOW.timestamp())
 
 

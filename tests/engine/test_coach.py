@@ -31,6 +31,8 @@ DEALS = 150
 """Fixed deals for the `expert` in these tests: its choices do not depend on the clock."""
 BUDGET = 60_000.0
 """A budget the deadline never cuts short."""
+PASS_BUDGET = 60.0
+"""Where a test looks at a pass's figures, not its search: the search's fewest deals."""
 
 
 def deal_keeping(seat0: str, holder_of_2c: int, seed: int) -> list[list[str]]:
@@ -357,7 +359,7 @@ def test_every_shown_figure_is_the_hands_points_and_the_choice_is_never_shown_wo
         for seed in range(5):
             for view, kind in positions_of(rules, seed):
                 if kind == "pass":
-                    given = pass_hint(view, seed)
+                    given = pass_hint(view, seed, PASS_BUDGET)
                 else:
                     given = play_hint(view, ExpertPlayer(seed, deals=40), BUDGET)
                 if given.forced:
@@ -401,7 +403,8 @@ def test_a_reviews_figures_are_the_hands_points_and_a_choice_the_game_rules_out_
                 move.apply(game)
                 moves.append((move, False))
             decisions = hand_decisions(start, moves, 0, 1)
-            for finding in review(decisions, seed, BUDGET, deals=30, pass_deals=60):
+            found = review(decisions, seed, BUDGET, 30, pass_deals=60, pass_budget_ms=PASS_BUDGET)
+            for finding in found:
                 reviewed += 1
                 for option in (finding.chosen, finding.expert):
                     assert low <= option.points <= high, (rules, finding)

@@ -41,7 +41,7 @@ def test_four_hands_passing_left_right_across_hold_then_the_game_ends() -> None:
     directions = []
     while game.phase != "over":
         directions.append(game.pass_direction) if game.hand_number > len(directions) else None
-        play_one(game, key, StandardPlayer(3))
+        play_one(game, key, StandardPlayer(3), computers=False)
     assert directions == ["left", "right", "across", "hold"]
     assert len(game.hand_history) == 4
     low = min(game.scores)
@@ -57,18 +57,19 @@ def test_the_published_seeds_verify_against_the_commitments_each_hand_showed() -
             proof = game.deal_proof()
             assert proof is not None
             shown.append((proof.commitment, [h for h in game.hands]))
-        play_one(game, key, StandardPlayer(3))
+        play_one(game, key, StandardPlayer(3), computers=False)
     for (commitment, hands), published in zip(shown, daily.proofs(key), strict=True):
         verdict = verify(published.seed, commitment)
         assert verdict.matches
         assert verdict.hands == hands
 
 
-def play_one(game: Game, key: bytes, person: StandardPlayer) -> Move:
-    """One decision: the person's at seat 0, or the day's computer at its seat."""
+def play_one(game: Game, key: bytes, person: StandardPlayer, computers: bool = True) -> Move:
+    """One decision: the person's at seat 0, or the day's computer at its seat (or, where
+    a test looks at the deals and not the play, ``computers`` False, the person's player)."""
     seat = game.waiting_for()[0]
     view = game.view(seat)
-    if seat == daily.PERSON_SEAT:
+    if seat == daily.PERSON_SEAT or not computers:
         player: object = person
     else:
         player = daily.computer(daily.computer_seed(key, game.hand_number, seat))

@@ -94,8 +94,8 @@ def whole_game(key: bytes, person: StandardPlayer, hands: int = 4) -> list[Move]
 
 def test_two_people_who_make_the_same_moves_get_the_same_game() -> None:
     key = daily.day_key(SECRET, 12)
-    first = whole_game(key, StandardPlayer(1), hands=2)
-    second = whole_game(key, StandardPlayer(1), hands=2)
+    first = whole_game(key, StandardPlayer(1), hands=1)
+    second = whole_game(key, StandardPlayer(1), hands=1)
     assert first == second
     # Someone else, who plays differently, gets the same deals all the same.
     other = whole_game(key, StandardPlayer(99), hands=1)

@@ -102,6 +102,7 @@ def test_decisions_depend_only_on_what_the_seat_sees(level: str) -> None:
     assert decisions[0] == decisions[1] == decisions[2]
 
 
+@pytest.mark.usefixtures("pass_clock_off")  # two searched passes compared: all their deals
 @pytest.mark.parametrize("level", LEVELS)
 def test_pass_depends_only_on_own_hand(level: str) -> None:
     decisions = []

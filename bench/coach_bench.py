@@ -12,7 +12,8 @@ bot does it (a worker process, the view sent over and the answer back).
   one person and three `expert` computers would ask of it. The hint waits its turn among
   them.
 
-Prints the median, 95th percentile and worst of each.
+Prints the median, 95th percentile and worst of each; with ``--busy``, also how long the
+computers' moves waited in the line (the coach's jobs running ahead of them).
 """
 
 from __future__ import annotations
@@ -140,6 +141,13 @@ async def run(args: argparse.Namespace) -> None:
     print(line("hint at the pass", timed["pass"]))
     print(line("hint on a turn", timed["play"]))
     print(line("review of a 4-player hand", reviews))
+    if args.busy:
+        figures = thinker.figures
+        waited = figures.waited_s / max(1, figures.moves) * 1000
+        print(
+            f"{'computer move in the line':<28} n={figures.moves:<4} mean {waited:7.0f} ms"
+            f"   longest {figures.longest_wait_s * 1000:7.0f} ms"
+        )
 
 
 def main() -> None:

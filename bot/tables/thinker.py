@@ -26,9 +26,10 @@ Under load the line bounds what a person waits (README, "Computers under load"):
   (`engine.players.FLOOR_MS`). So the longer the line, the shorter each move, and the
   person whose three computers are in it waits less. A player with a fixed number of
   deals (the daily deal's steady computers) decides the same whatever the budget.
-- A hint's jobs must start within `HINT_WAIT_S` of the press: one still waiting then
+- A hint's first job must start within `HINT_WAIT_S` of the press: still waiting then, it
   leaves the line and the hint fails with `TooBusy` ("too busy to think now") rather than
-  arriving late.
+  arriving late. A pass hint's further jobs come by the coach's turn, and it answers
+  `HINT_PASS_S` after its first from the deals it weighed.
 - Reviews have no time limit: they go last, and only by the coach's turn.
 """
 
@@ -74,8 +75,12 @@ COMPUTER, HINT, REVIEW = 0, 1, 2
 COMPUTER_STREAK = 3
 """Computer moves that may start in a row while the coach's work waits."""
 HINT_WAIT_S = 2.0
-"""The longest a hint's job waits for a worker before the hint says it cannot be thought
-out now (each job of a pass hint too, counted from the press)."""
+"""The longest a hint's (first) job waits for a worker before the hint says it cannot be
+thought out now."""
+HINT_PASS_S = 1.5
+"""How long a pass hint's search may go on after its first job (on an idle pool it takes
+0.5 to 0.8 s): when computers keep the pool busy, it answers then from the deals it
+weighed (fewer than an idle pool's)."""
 MOVE_WEIGHT = 0.2
 """How much each computer move's time moves the average the budgets count on."""
 
@@ -318,8 +323,9 @@ class Thinker:
 
     async def hint(self, seed: int, view: SeatView, budget_ms: float) -> Hint:
         """The coach's hint for this view (`engine.coach.hint`), thought out in the pool:
-        one job for a play, the `expert`'s pass search in pieces for a pass. Raises
-        `TooBusy` when a job cannot start within `HINT_WAIT_S` of the call."""
+        one job for a play, the `expert`'s pass search in pieces for a pass (answering by
+        `HINT_PASS_S` after its first job was due). Raises `TooBusy` when the first job
+        cannot start within `HINT_WAIT_S` of the call."""
         start_by = self.clock() + HINT_WAIT_S
         if view.phase == "pass":
             check_pass_hint(view)
@@ -356,27 +362,37 @@ class Thinker:
         """`ExpertPlayer(seed).weigh_passes(view)` at a hint's budget (the `expert`'s pass
         search, `engine.coach.expert_pass_search`), in short jobs (`pass_piece`): the
         same passes and figures, but for where its clock (`PASS_LIMIT_S` of the jobs' own
-        time, not their wait) cuts the second round. With ``start_by``, every job must
-        start by then (`TooBusy`)."""
+        time, not their wait) cuts the second round.
+
+        A hint's search (``start_by``, the time of `clock` its first job must start by, or
+        `TooBusy`) answers by `HINT_PASS_S` after its first job: when computers keep the
+        pool busy its jobs come only by the coach's turn, and past that time it weighs no
+        more deals (the rest of round one, or round two) and ranks the passes on those it
+        weighed."""
         search, rng = expert_pass_search(view, seed)
         limit = expert.PASS_LIMIT_S
-        spent = 0.0
+        until: float | None = None
+        spent, jobs = 0.0, 0
 
         async def play(candidates: list[Mask], deals: int, clocked: bool) -> Played:
             """One round: its deals in pieces, each going on from the last (in a worker
             process, the generator and the cards come back as it left them)."""
-            nonlocal spent, rng
+            nonlocal spent, jobs, rng, until
             stream = DealStream(rng)
             sums, done = [0.0] * len(candidates), 0
             step = piece_deals(len(candidates))
-            while done < deals:
+            while done < deals and (until is None or not jobs or self.clock() < until):
                 seconds = max(0.0, limit - spent) if clocked else math.inf
                 size = min(step, deals - done)
+                first = start_by if not jobs else None
+                jobs += 1
                 part, n, stream, took = await self.run(
                     priority, pass_piece, view, candidates, size, stream, seconds,
-                    start_by=start_by,
+                    start_by=first,
                 )  # fmt: skip
                 spent += took
+                if start_by is not None and until is None:
+                    until = self.clock() + HINT_PASS_S
                 sums = [a + b for a, b in zip(sums, part, strict=True)]
                 done += n
                 if clocked and spent >= limit:

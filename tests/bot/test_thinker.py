@@ -16,6 +16,7 @@ from bot.tables.thinker import (
     COMPUTER,
     COMPUTER_STREAK,
     HINT,
+    HINT_PASS_S,
     HINT_WAIT_S,
     REVIEW,
     Budget,
@@ -335,5 +336,36 @@ async def test_a_reviews_pass_is_weighed_against_the_experts_own_found_in_short_
         found = await thinker.review(3, [decision], REVIEW_BUDGET_MS)
         assert found == review([decision], 3, REVIEW_BUDGET_MS)
         assert len(started) > 2 and set(started) == {REVIEW}
+    finally:
+        thinker.close()
+
+
+async def test_a_pass_hint_kept_waiting_between_its_jobs_answers_from_the_deals_it_weighed() -> (
+    None
+):
+    # Computers keep the pool busy: the hint's jobs come only by the coach's turn. Its
+    # first job started in time, so the later ones need not; `HINT_PASS_S` after the first
+    # it answers from what it weighed rather than late (or not at all).
+    clock = Clock()
+    thinker = Thinker(workers=0, clock=clock)
+    try:
+        view = Game(Rules(), seed=5).view(0)
+        started: list[int] = []
+
+        def on_start(priority: int, _waited: float) -> None:
+            started.append(priority)
+            if len(started) == 1:
+                clock.now += HINT_WAIT_S + 0.5  # past the first job's time: no matter now
+            elif len(started) == 2:
+                clock.now += HINT_PASS_S  # past the hint's time: no more jobs
+
+        thinker.on_start = on_start
+        found = await thinker.hint(7, view, 400)
+        assert started == [HINT, HINT]
+        assert thinker.figures.too_busy == 0
+        hand = set(view.hand)
+        options = [found.best, *found.others]
+        assert len(options) == 3 and all(set(o.cards) <= hand for o in options)
+        assert all(found.best.points <= o.points for o in found.others)
     finally:
         thinker.close()

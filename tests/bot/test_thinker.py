@@ -8,10 +8,12 @@ reviews, which have no time limit, still finish."""
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 
 import pytest
 
+from bot.tables import thinker as thinker_module
 from bot.tables.thinker import (
     COMPUTER,
     COMPUTER_STREAK,
@@ -291,11 +293,12 @@ async def test_reviews_yield_to_moves_and_hints_yet_finish_under_a_stream_of_mov
 @pytest.mark.usefixtures("pass_clock_off")
 @pytest.mark.parametrize("workers", [0, 1], ids=["thread", "process"])
 async def test_a_pass_hint_is_the_experts_own_search_in_short_jobs_that_moves_go_between(
-    workers: int,
+    workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The pass search (about a second on a slow machine) was one job: a computer's move
     # asked meanwhile waited for all of it. In short jobs, it waits for one of them. In a
     # worker process each job's deals go on from where the last job's left off, as in one.
+    monkeypatch.setattr(thinker_module, "HINT_PASS_S", math.inf)  # all of it, however slow
     thinker = Thinker(workers=workers)
     try:
         view = Game(Rules(), seed=5).view(0)

@@ -1,7 +1,10 @@
 """Load: 100 tables of four people at once against one bot, with Telegram's limits on.
 
 Slow (a few minutes): run with ``./dev test --run-slow tests/bot/test_load.py -s`` to see the
-figures, or ``./dev bench load`` for the figures alone. The driver is `bench.load`.
+figures, or ``./dev bench load`` for the figures alone. The driver is `bench.load`. Its two
+small runs (three computers a table; two bot accounts on one PostgreSQL) are slow-marked
+too: 40 s of the default suite on a 2-core machine, for what `test_e2e_accounts*.py` and
+`test_thinker.py` test directly; they check the benchmark's own working.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ async def test_a_hundred_tables_play_a_hand_at_once_without_errors(tmp_path: Pat
     assert result.count_429 <= len(result.presses) // 100
 
 
+@pytest.mark.slow
 async def test_tables_of_one_person_and_three_computers_measure_the_persons_wait(
     tmp_path: Path,
 ) -> None:
@@ -73,6 +77,7 @@ async def test_tables_of_one_person_and_three_computers_measure_the_persons_wait
     assert result.error_samples == []
 
 
+@pytest.mark.slow
 async def test_two_bot_accounts_carry_their_tables_on_one_postgresql(
     postgres: PostgresServer,
 ) -> None:

@@ -304,19 +304,9 @@ def evaluate_passes(
     Each deal places the unseen cards at random (nothing is known of them at the pass);
     the others pass by the `expert`'s rule of thumb, then the hand is played out with the
     `expert`'s playout policy for every seat, moon shots scored as the rules do
-    (`passing.pass_costs`, the `expert`'s own pass search).
+    (`passing.pass_costs`, the `expert`'s own pass search, as one `pass_piece`).
     """
-    sums, _ = pass_costs(
-        view.rules,
-        view.seat,
-        view.hand_mask,
-        view.pass_to,
-        view.scores,
-        candidates,
-        rng,
-        deals,
-        expert_pass,
-    )
+    sums, _, _, _ = pass_piece(view, candidates, deals, DealStream(rng))
     return [s / deals for s in sums]
 
 

@@ -250,14 +250,11 @@ class TurnClock:
             if table is None or table.game is None or gid in self._thinking:
                 return
             game = table.game
-            seat = next(
-                (s for s in game.waiting_for() if _is_computer(table, s)),
-                None,
-            )
+            seat = next((n for n in game.waiting_for() if _is_computer(table, n)), None)
             if seat is None or game.phase == "over":
                 return
+            level = _level(table, seat)
             s = table.seats[seat]
-            level = s.level if s is not None and s.kind == "computer" else STAND_IN_LEVEL
             stand_in = s is not None and s.kind == "human"
             view = game.view(seat)
             self._thinking.add(gid)
@@ -321,9 +318,14 @@ def _still(game: Game, table: Table, seat: int, level: str, view: SeatView) -> b
     and the same computer holds it."""
     if seat not in game.waiting_for() or not _is_computer(table, seat):
         return False
+    same = replace(game.view(seat), waiting_for=view.waiting_for) == view
+    return same and _level(table, seat) == level
+
+
+def _level(table: Table, seat: int) -> str:
+    """The level of the computer at a seat: its own, or a person's stand-in's."""
     s = table.seats[seat]
-    now = s.level if s is not None and s.kind == "computer" else STAND_IN_LEVEL
-    return now == level and replace(game.view(seat), waiting_for=view.waiting_for) == view
+    return s.level if s is not None and s.kind == "computer" else STAND_IN_LEVEL
 
 
 def _is_computer(table: Table, seat: int) -> bool:

@@ -324,8 +324,8 @@ class Thinker:
     async def hint(self, seed: int, view: SeatView, budget_ms: float) -> Hint:
         """The coach's hint for this view (`engine.coach.hint`), thought out in the pool:
         one job for a play, the `expert`'s pass search in pieces for a pass (answering by
-        `HINT_PASS_S` after its first job was due). Raises `TooBusy` when the first job
-        cannot start within `HINT_WAIT_S` of the call."""
+        `HINT_PASS_S` after its first piece). Raises `TooBusy` when the first job cannot
+        start within `HINT_WAIT_S` of the call."""
         start_by = self.clock() + HINT_WAIT_S
         if view.phase == "pass":
             check_pass_hint(view)

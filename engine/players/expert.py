@@ -162,25 +162,22 @@ class ExpertPlayer:
         its expected points for the hand (the coach reads these). Steady, the search plays
         its full deals whatever the budget and the clock."""
         start = time.perf_counter()
-        rules = view.rules
-        hand = view.hand_mask
+        search, rng = self.pass_search(view, budget_ms)
         return ranked_passes(
-            rules,
+            view.rules,
             view.seat,
-            hand,
+            view.hand_mask,
             view.pass_to,
             view.scores,
-            decision_rng(self.seed, view, "expert-pass"),
-            expert_pass(rules, hand),
-            partial(_danger_in, hand, keep_mask(rules)),
+            rng,
+            search,
             expert_pass,
-            math.inf if self.steady else budget_ms,
             math.inf if self.steady else start + PASS_LIMIT_S,
         )
 
     def pass_search(self, view: SeatView, budget_ms: float = 300) -> tuple[PassSearch, Random]:
-        """The search `weigh_passes` makes, to be played in pieces (`passing.PassSearch`):
-        its candidates and rounds, and the generator its deals come from."""
+        """The search `weigh_passes` makes (`passing.PassSearch`), which can also be played in
+        pieces: its candidates and rounds, and the generator its deals come from."""
         rules = view.rules
         hand = view.hand_mask
         search = PassSearch.start(

@@ -169,16 +169,14 @@ def ranked_passes(
     pass_to: int,
     scores: Sequence[Score],
     rng: random.Random,
-    rule_pass: Mask,
-    danger: Callable[[int], float],
+    search: PassSearch,
     others_pass: PassModel,
-    budget_ms: float = PASS_BUDGET_MS,
     deadline: float = float("inf"),
 ) -> list[tuple[Mask, float]]:
     """The passes of the second round, cheapest first (the earlier candidate on a tie),
-    each with its expected cost over all its deals: every candidate of `pass_options` is
-    played on the first deals, the `SHORTLIST` best on more (`PassSearch`, in one go)."""
-    search = PassSearch.start(rules, hand, rule_pass, danger, budget_ms)
+    each with its expected cost over all its deals: every candidate of the ``search``
+    (`PassSearch.start`) is played on the first deals, the `SHORTLIST` best on more, in
+    one go."""
     sums, done = pass_costs(
         rules, seat, hand, pass_to, scores, search.candidates, rng, search.first, others_pass
     )

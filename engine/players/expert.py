@@ -25,10 +25,13 @@
 - Complex Hearts: the cost of a hand is how much it grows the magnitude of the total.
 - The moon: playouts score shooting the moon as the rules do, for anyone, so a card that
   lets another seat shoot is costly and one that completes its own shoot is cheap; the
-  moon choice keeps the better final standing. With `moon_playouts` (off by default,
-  `MOON_PLAYOUTS`: measured, no gain yet) the playouts of the standard variant see a moon
-  coming (`shooting`): a seat that has taken every point so far, and enough of them,
-  plays for the moon, and the `expert`'s own seat stops it.
+  moon choice keeps the better final standing. While another seat holds every point taken
+  so far (`moon_watch`, four players), the share of the deals that seat is likely to be
+  running in (`shooting.RUN_CHANCE`) is played out with it running for the moon and this
+  seat stopping it, so a card that lets the run go on costs what the moon costs. With
+  `moon_playouts` (off by default, `MOON_PLAYOUTS`: measured, no gain yet) every deal of
+  the standard variant is played out so (`shooting`): a seat that has taken every point so
+  far, and enough of them, plays for the moon, and the `expert`'s own seat stops it.
 """
 
 from __future__ import annotations
@@ -58,9 +61,9 @@ from ..view import SeatView
 from .knowledge import Knowledge, decision_rng
 from .moon import best_standing_choice
 from .passing import PassSearch, keep_mask, ranked_passes
-from .playout import hand_cost, play_out
+from .playout import PlayOut, hand_cost, play_out
 from .sampling import evaluate_outcomes, pick
-from .shooting import play_out_moon
+from .shooting import play_out_moon, threat
 from .smart import smart_card
 from .standard import card_value, standard_card
 
@@ -79,6 +82,9 @@ measured (README, "Strength"): against xinxin on 100 untouched deals the edge we
 MOON_DEFENCE_ONLY = False
 """With `moon_playouts`: only the other seats run for the moon in the playouts, never the
 `expert`'s own (it defends, it does not plan its own moon)."""
+MOON_WATCH = True
+"""Whether the `expert` weighs a moon against it while one may be coming (`moon_watch`):
+on, as measured against xinxin (README, "Strength")."""
 SEARCH_PASS = True
 """Whether the `expert` chooses its pass by playing the hand out (`passing`) rather than by
 the rule of thumb alone (`expert_pass`, the search's first candidate)."""
@@ -135,6 +141,7 @@ class ExpertPlayer:
         steady: bool = False,
         moon_playouts: bool = MOON_PLAYOUTS,
         search_pass: bool = SEARCH_PASS,
+        moon_watch: bool = MOON_WATCH,
     ) -> None:
         self.seed = seed
         self.deals = deals
@@ -146,6 +153,11 @@ class ExpertPlayer:
         """Play the deals out with `shooting.play_out_moon` (standard variant only)."""
         self.search_pass = search_pass
         """Choose the pass by playing the hand out (`passing.ranked_passes`)."""
+        self.moon_watch = moon_watch
+        """While another seat holds every point taken (`shooting.threat`), play the share of
+        the deals it is likely to be running in out with it running for the moon and this
+        seat stopping it (`shooting.play_out_moon`): four players, standard Hearts, no bonus
+        card, where it was measured."""
 
     def choose_pass(self, view: SeatView, budget_ms: float = 300) -> list[Card]:
         return cards_of(self.pass_mask(view, budget_ms))
@@ -244,6 +256,7 @@ class ExpertPlayer:
             playout=partial(play_out_moon, stopper=seat, defend_only=MOON_DEFENCE_ONLY)
             if self.moon_playouts and rules.variant == "standard"
             else play_out,
+            alternative=self._watch(view, know),
         )
         costs: dict[int, float] = {}
         outlooks: dict[Card, Outlook] = {}
@@ -258,6 +271,22 @@ class ExpertPlayer:
         chosen = CARDS[pick(costs, preferred)]
         return PlayEvaluation(
             chosen, {CARDS[c]: v for c, v in costs.items()}, deals, outlooks=outlooks
+        )
+
+    def _watch(self, view: SeatView, know: Knowledge) -> tuple[PlayOut, float, Random] | None:
+        """The moon-aware playout and its share of the deals, while a moon may be coming."""
+        rules = view.rules
+        if not self.moon_watch or rules.variant != "standard" or rules.players != 4:
+            return None
+        if rules.bonus_card is not None:
+            return None
+        seen = threat(know.taken, len(view.tricks), view.seat)
+        if seen is None:
+            return None
+        return (
+            partial(play_out_moon, stopper=view.seat, defend_only=True, run_from=1),
+            seen[1],
+            decision_rng(self.seed, view, "expert-moon"),
         )
 
     def choose_moon(self, view: SeatView, budget_ms: float = 300) -> str:

@@ -53,10 +53,13 @@ def evaluate_outcomes(
     weights: list[list[float]] | None = None,
     totals: Sequence[Score] = (),
     playout: PlayOut = play_out,
+    alternative: tuple[PlayOut, float, random.Random] | None = None,
 ) -> dict[int, list[float]]:
     """The average of each figure ``measure`` gives a hand's points, for each legal card,
     over ``deals`` sampled deals (the same deals for every card), each played out by
-    ``playout``."""
+    ``playout``. ``alternative``: another playout, its share of the deals and the generator
+    that picks them: each deal is played out by it with that chance (every card of the deal
+    the same way), so the figures are a mixture of the two models of the table."""
     cards = []
     m = legal
     while m:
@@ -70,6 +73,9 @@ def evaluate_outcomes(
     for _ in range(deals):
         hands = know.sample(rng, weights)
         dead = hands[n]
+        way = playout
+        if alternative is not None and alternative[2].random() < alternative[1]:
+            way = alternative[0]
         for card in cards:
             hs = hands[:n]
             taken = list(know.taken)
@@ -78,9 +84,7 @@ def evaluate_outcomes(
             hs[seat] ^= bit
             hearts_broken = know.hearts_broken
             # The first card goes through the same playout loop: put it in by hand.
-            taken = _play_first(
-                rules, know, hs, trick, card, taken, hearts_broken, policies, playout
-            )
+            taken = _play_first(rules, know, hs, trick, card, taken, hearts_broken, policies, way)
             figures = measure(final_points(rules, taken, dead, totals))
             total = sums.get(card)
             if total is None:

@@ -19,6 +19,10 @@ a seat that has taken every point card taken so far, and at least `RUN_FROM` of 
   the `expert` suffered 12 moons in 80 games so, 14 when every seat stopped, 17 before
   the moon-aware playouts: small numbers, but the same direction).
 
+The `expert` plays a share of its deals out this way while another seat holds every point
+taken so far (`threat`): the share is how likely that seat is to be running (`RUN_CHANCE`),
+and the seat runs from its first point.
+
 The run ends as soon as another seat takes a point card (nobody then holds them all).
 The runner's cost of a failed run and the others' cost of stopping it are then in the
 playouts' points like any others. Two-player and Complex Hearts keep the plain playout.
@@ -41,20 +45,54 @@ count one each, the Q♠ `QUEEN_WEIGHT`."""
 QUEEN_WEIGHT: Final = 2
 
 
-def runner(taken: Sequence[Mask]) -> int | None:
+def runner(taken: Sequence[Mask], run_from: int = RUN_FROM) -> int | None:
     """The seat on course for the moon: it took every point card taken so far, and enough
-    of them (`RUN_FROM`)."""
+    of them (``run_from``)."""
     points = 0
     for pile in taken:
         points |= pile & POINT_CARDS
     if not points:
         return None
     weight = (points & HEARTS_MASK).bit_count() + (QUEEN_WEIGHT if points & QS_BIT else 0)
-    if weight < RUN_FROM:
+    if weight < run_from:
         return None
     for seat, pile in enumerate(taken):
         if pile & POINT_CARDS == points:
             return seat
+    return None
+
+
+RUN_CHANCE: Final = (
+    # points held:  1-3   4-7   8-12 13-16  17+
+    (0.05, 0.15, 0.25, 0.20, 0.40),  # 1-3 tricks played
+    (0.05, 0.15, 0.30, 0.25, 0.50),  # 4-6
+    (0.05, 0.20, 0.40, 0.35, 0.60),  # 7-9
+    (0.10, 0.30, 0.50, 0.50, 0.80),  # 10-12
+)
+"""How likely a seat that holds every point taken so far is to be running for the moon,
+by the tricks played and the points it holds (hearts one each, the Q♠ 13). Set by hand as
+a first guess (in xinxin's own play about one hand in five is a moon, but too few hands
+were counted to fill the table from them), and measured as set, not tuned (README,
+"Strength")."""
+
+
+def threat(taken: Sequence[Mask], tricks: int, seat: int) -> tuple[int, float] | None:
+    """Another seat than ``seat`` holding every point taken so far, after ``tricks``
+    finished tricks, and how likely it is to be running for the moon (`RUN_CHANCE`); None
+    when no other seat holds them all."""
+    points = 0
+    for pile in taken:
+        points |= pile & POINT_CARDS
+    if not points or not 0 < tricks < 13:
+        return None
+    for s, pile in enumerate(taken):
+        if pile & POINT_CARDS == points:
+            if s == seat:
+                return None
+            held = (points & HEARTS_MASK).bit_count() + (13 if points & QS_BIT else 0)
+            band = 0 if held < 4 else 1 if held < 8 else 2 if held < 13 else 3 if held < 17 else 4
+            chance = RUN_CHANCE[min(3, (tricks - 1) // 3)][band]
+            return (s, chance) if chance > 0 else None
     return None
 
 
@@ -120,13 +158,15 @@ def play_out_moon(
     policies: Sequence[Policy],
     stopper: int | None = None,
     defend_only: bool = False,
+    run_from: int = RUN_FROM,
 ) -> list[Mask]:
     """`playout.play_out` with a runner (see the module docstring): the same arguments,
     the same result. ``stopper``: the one seat that stops a runner (None: every seat);
-    ``defend_only``: the stopper itself never runs (it plays as usual instead)."""
+    ``defend_only``: the stopper itself never runs (it plays as usual instead);
+    ``run_from``: how much a seat must hold, all the points taken, to run."""
     n = rules.players
     seat = (leader + len(trick)) % n
-    run = runner(taken)
+    run = runner(taken, run_from)
     if defend_only and run == stopper:
         run = None
     while True:
@@ -160,6 +200,6 @@ def play_out_moon(
         leader = seat = winner
         first_trick = False
         if mask & POINT_CARDS:
-            run = runner(taken)
+            run = runner(taken, run_from)
             if defend_only and run == stopper:
                 run = None

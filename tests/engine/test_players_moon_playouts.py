@@ -4,6 +4,8 @@ not see coming."""
 
 from __future__ import annotations
 
+import random
+
 from hearts_helpers import HOLD, hands
 
 from engine import Card, Game, Rules, TrickWon
@@ -11,7 +13,15 @@ from engine.cards import CARDS, mask_of_codes
 from engine.players import ExpertPlayer
 from engine.players.knowledge import Knowledge
 from engine.players.playout import final_points, play_out
-from engine.players.shooting import play_out_moon, runner, runner_card, stopper_card
+from engine.players.sampling import evaluate_outcomes
+from engine.players.shooting import (
+    RUN_CHANCE,
+    play_out_moon,
+    runner,
+    runner_card,
+    stopper_card,
+    threat,
+)
 from engine.players.smart import smart_card
 
 
@@ -214,9 +224,10 @@ def test_only_the_named_stopper_defends() -> None:
 
 def test_moon_playouts_are_off_by_default_as_measured() -> None:
     # README, "Strength": no gain measured yet, so the default `expert` plays plain
-    # playouts and does not see this moon (the duck looks as cheap as the take).
+    # playouts (here without its watch for the moon, below) and does not see this moon
+    # (the duck looks as cheap as the take).
     view = run_position().view(0)
-    plain = ExpertPlayer(seed=1).evaluate_play(view, 300)
+    plain = ExpertPlayer(seed=1, moon_watch=False).evaluate_play(view, 300)
     assert plain.costs[Card.parse("2H")] < 10
     aware = ExpertPlayer(seed=1, moon_playouts=True).evaluate_play(view, 300)
     assert aware.costs[Card.parse("2H")] > 20
@@ -249,3 +260,113 @@ def test_a_defending_stopper_never_runs_itself() -> None:
         assert aware == plain
     plain, aware = plain_and_aware(Game(Rules(pass_cycle=HOLD), seed=0), taken, False)
     assert aware != plain
+
+
+# ----------------------------------------------------------------- the watch for a moon
+
+
+def test_a_threat_is_another_seat_holding_every_point_taken() -> None:
+    # Seat 1 holds the Q♠ and seven hearts (20 points) after 9 tricks: the last row of
+    # RUN_CHANCE but one, its last column.
+    taken = [0, mask("QS 4H 5H 6H 7H 8H 9H TH AC"), mask("2C 3C"), 0]
+    assert threat(taken, 9, 0) == (1, RUN_CHANCE[2][4])
+    # One heart after two tricks: the first row, the first column.
+    assert threat([mask("2H 4C"), 0, 0, 0], 2, 3) == (0, RUN_CHANCE[0][0])
+    # 13 points (the Q♠ alone) after 10 tricks.
+    assert threat([0, 0, mask("QS"), 0], 10, 1) == (2, RUN_CHANCE[3][3])
+    # This seat holds them: nothing to stop. Points split, or none taken: no threat.
+    assert threat(taken, 9, 1) is None
+    assert threat([mask("2H"), mask("3H"), 0, 0], 5, 2) is None
+    assert threat([mask("2C 3C 4C 5C"), 0, 0, 0], 1, 2) is None
+    # The chance grows with the points held and with the tricks played.
+    for row in RUN_CHANCE:
+        assert all(0 < x <= 1 for x in row)
+    for later, earlier in zip(RUN_CHANCE[1:], RUN_CHANCE, strict=False):
+        assert all(a >= b for a, b in zip(later, earlier, strict=True))
+
+
+def test_the_expert_watching_for_the_moon_takes_the_trick_that_stops_it() -> None:
+    view = run_position().view(0)
+    watching = ExpertPlayer(seed=1).evaluate_play(view, 300)
+    assert watching.card.code == "QH"
+    # Ducking lets seat 1 run in the share of the deals it is likely to be running in.
+    assert watching.costs[Card.parse("2H")] > watching.costs[Card.parse("QH")] + 8
+    blind = ExpertPlayer(seed=1, moon_watch=False).evaluate_play(view, 300)
+    assert blind.card.code == "2H"
+
+
+def test_the_watch_changes_nothing_while_no_other_seat_holds_every_point() -> None:
+    """Along whole hands, wherever no other seat holds every point taken, the `expert`'s
+    figures are the same with the watch as without, to the last digit."""
+    compared = watched = 0
+    for seed in range(3):
+        game = Game(Rules(pass_cycle=HOLD, moon="add_to_others"), seed=seed)
+        while game.phase == "play" and game.hand_number == 1:
+            seat = game.current_player
+            assert seat is not None
+            view = game.view(seat)
+            on = ExpertPlayer(seed=seed, deals=40, steady=True)
+            off = ExpertPlayer(seed=seed, deals=40, steady=True, moon_watch=False)
+            know = Knowledge.from_view(view)
+            a, b = on.evaluate_play(view), off.evaluate_play(view)
+            if threat(know.taken, len(view.tricks), seat) is None:
+                assert a == b
+                compared += 1
+            else:
+                watched += 1
+            game.play(seat, b.card)
+    assert compared > 40 and watched > 0
+
+
+def test_a_share_of_the_deals_is_played_out_by_the_other_playout() -> None:
+    view = run_position().view(0)
+    know = Knowledge.from_view(view)
+    rules = view.rules
+
+    def figures(playout: object = play_out, alternative: object = None) -> object:
+        return evaluate_outcomes(
+            rules, know, view.legal_mask, random.Random(5), 60,
+            [smart_card] * 4, lambda p: (float(p[0]),), float("inf"),
+            playout=playout, alternative=alternative,  # type: ignore[arg-type]
+        )  # fmt: skip
+
+    other = play_out_moon
+    rng = random.Random
+    assert figures(alternative=(other, 0.0, rng(1))) == figures()
+    assert figures(alternative=(other, 1.0, rng(1))) == figures(other)
+    half = figures(alternative=(other, 0.5, rng(1)))
+    assert half != figures() and half != figures(other)
+
+
+def test_the_watch_is_for_four_players_in_standard_hearts() -> None:
+    """After one trick, with the next seat made to hold the Q♠ and two hearts, the watch
+    sees a threat in four-player standard Hearts only, where it was measured."""
+
+    def watched(rules: Rules) -> bool:
+        game = Game(rules, seed=2)
+        while game.phase == "pass":
+            for s in game.waiting_for():
+                game.pass_cards(s, game.hand(s)[:3])
+        for _ in range(rules.players):
+            seat = game.current_player
+            assert seat is not None
+            game.play(seat, game.legal_plays()[0])
+        seat = game.current_player
+        assert seat is not None
+        view = game.view(seat)
+        know = Knowledge.from_view(view)
+        know.taken = [0] * rules.players
+        know.taken[(seat + 1) % rules.players] = mask("QS 2H 3H")
+        return ExpertPlayer(seed=1)._watch(view, know) is not None
+
+    assert watched(Rules())
+    for rules in (
+        Rules(players=3),
+        Rules(players=5),
+        Rules(bonus_card="JD"),
+        Rules(variant="complex"),
+    ):
+        assert not watched(rules)
+    assert not ExpertPlayer(seed=1, moon_watch=False)._watch(
+        run_position().view(0), Knowledge.from_view(run_position().view(0))
+    )

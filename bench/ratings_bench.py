@@ -6,8 +6,11 @@ rates one. Prints each level's rating with its uncertainty and its average place
 
 The order of the ratings should match the levels' measured strength:
 expert > pro > standard > easy. The levels are rated here like people
-(``rate_game(..., anchored=False)``); the means it prints are the fixed ratings the bot
-gives the levels (`ratings.ANCHORS`), which no game moves.
+(``rate_game(..., anchored=False)``). A rating rated game after game never settles: its
+uncertainty stops shrinking (about 1.7) and its mean wanders with the last games' luck,
+so the final means of close levels can come out in either order. The fixed ratings the bot
+gives the levels (`ratings.ANCHORS`, which no game moves) are therefore each level's mean
+averaged over the second half of the games (``settled``), with its final uncertainty.
 """
 
 from __future__ import annotations
@@ -61,26 +64,46 @@ def main() -> None:
     played = time.perf_counter() - started
     skills: dict[int, Skill] = {}
     places: dict[str, list[int]] = {level: [] for level in LEVELS}
-    for kinds, ranks in results:  # in game order, as the bot rates them
+    means: dict[str, list[float]] = {level: [] for level in LEVELS}
+    for g, (kinds, ranks) in enumerate(results):  # in game order, as the bot rates them
         seats = [SeatResult(s, computer_player(kinds[s]), ranks[s]) for s in range(4)]
         for change in rate_game(seats, skills, anchored=False):
             skills[change.player] = change.after
         for s in range(4):
             places[kinds[s]].append(1 + sum(r < ranks[s] for r in ranks))
+        if g >= len(results) // 2:
+            for level in LEVELS:
+                means[level].append(skills[computer_player(level)].mu)
+    settled = {
+        level: Skill(statistics.fmean(means[level]), skills[computer_player(level)].sigma)
+        for level in LEVELS
+    }
     print(
         f"{args.games} games of 4 (one of each level) to {args.target}, "
         f"{args.budget:g} ms a decision, in {played:.0f} s"
     )
-    print(f"{'level':10s} {'mu':>7s} {'sigma':>6s} {'shown':>6s} {'±':>4s} {'avg place':>9s}")
-    order = sorted(LEVELS, key=lambda lv: -skills[computer_player(lv)].conservative)
+    print(
+        f"{'level':10s} {'mu':>7s} {'sigma':>6s} {'shown':>6s} {'±':>4s} {'avg place':>9s}"
+        f" {'settled mu':>10s} {'shown':>6s}"
+    )
+    order = sorted(LEVELS, key=lambda lv: -settled[lv].conservative)
     for level in order:
         skill = skills[computer_player(level)]
         print(
             f"{level:10s} {skill.mu:7.2f} {skill.sigma:6.3f} {skill.shown:6d} {skill.spread:4d}"
-            f" {statistics.mean(places[level]):9.3f}"
+            f" {statistics.mean(places[level]):9.3f} {settled[level].mu:10.2f}"
+            f" {settled[level].shown:6d}"
         )
     want = ["expert", "pro", "standard", "easy"]
-    print("order by rating:", " > ".join(order), "(as measured)" if order == want else "(!)")
+    print(
+        "order by settled rating:", " > ".join(order), "(as measured)" if order == want else "(!)"
+    )
+    print(
+        "ANCHORS: "
+        + ", ".join(
+            f'"{lv}": Skill({settled[lv].mu:.2f}, {settled[lv].sigma:.2f})' for lv in LEVELS
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -276,9 +276,8 @@ class ExpertPlayer:
     def _watch(self, view: SeatView, know: Knowledge) -> tuple[PlayOut, float, Random] | None:
         """The moon-aware playout and its share of the deals, while a moon may be coming."""
         rules = view.rules
-        if not self.moon_watch or rules.variant != "standard" or rules.players != 4:
-            return None
-        if rules.bonus_card is not None:
+        measured = rules.variant == "standard" and rules.players == 4 and not rules.bonus_card
+        if not (self.moon_watch and measured):
             return None
         seen = threat(know.taken, len(view.tricks), view.seat)
         if seen is None:

@@ -80,20 +80,13 @@ def threat(taken: Sequence[Mask], tricks: int, seat: int) -> tuple[int, float] |
     """Another seat than ``seat`` holding every point taken so far, after ``tricks``
     finished tricks, and how likely it is to be running for the moon (`RUN_CHANCE`); None
     when no other seat holds them all."""
-    points = 0
-    for pile in taken:
-        points |= pile & POINT_CARDS
-    if not points or not 0 < tricks < 13:
+    run = runner(taken, 1)
+    if run is None or run == seat or not 0 < tricks < 13:
         return None
-    for s, pile in enumerate(taken):
-        if pile & POINT_CARDS == points:
-            if s == seat:
-                return None
-            held = (points & HEARTS_MASK).bit_count() + (13 if points & QS_BIT else 0)
-            band = 0 if held < 4 else 1 if held < 8 else 2 if held < 13 else 3 if held < 17 else 4
-            chance = RUN_CHANCE[min(3, (tricks - 1) // 3)][band]
-            return (s, chance) if chance > 0 else None
-    return None
+    points = taken[run] & POINT_CARDS
+    held = (points & HEARTS_MASK).bit_count() + (13 if points & QS_BIT else 0)
+    band = 0 if held < 4 else 1 if held < 8 else 2 if held < 13 else 3 if held < 17 else 4
+    return run, RUN_CHANCE[min(3, (tricks - 1) // 3)][band]
 
 
 def runner_card(rules: Rules, legal: Mask, trick: Sequence[int]) -> int:

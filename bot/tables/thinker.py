@@ -77,7 +77,7 @@ COMPUTER_STREAK = 3
 HINT_WAIT_S = 2.0
 """The longest a hint's (first) job waits for a worker before the hint says it cannot be
 thought out now."""
-HINT_PASS_S = 1.5
+HINT_PASS_S = 0.6
 """How long a pass hint's search may go on after its first job (on an idle pool it takes
 0.5 to 0.8 s): when computers keep the pool busy, it answers then from the deals it
 weighed (fewer than an idle pool's)."""

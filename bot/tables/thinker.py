@@ -146,6 +146,9 @@ class _Job:
     """A computer's move: its budget, settled as it starts, is its last argument."""
     start_by: float | None = field(compare=False, default=None)
     """A hint's job: not started by then, it fails with `TooBusy`."""
+    counted: bool = field(compare=False, default=True)
+    """Whether its `TooBusy` is a hint that failed (`LineFigures.too_busy`); a pass hint's
+    later job that comes too late is not: the hint answers without it."""
 
 
 DAILY_LEVEL = "daily"
@@ -194,16 +197,20 @@ class Thinker:
         *args: Any,
         budget: Budget | None = None,
         start_by: float | None = None,
+        counted: bool = True,
     ) -> Any:
         """``fn(*args)`` in the pool, once every job of a lower ``priority`` number (and
         of the same one that came earlier) has gone to a worker, but for the coach's turn
         after `COMPUTER_STREAK` computer moves. With a ``budget``, ``fn`` is given one more
         argument: the budget in ms, settled as it starts (`shrunk_budget`). With
-        ``start_by`` (a time of `clock`), a job not started by then raises `TooBusy`."""
+        ``start_by`` (a time of `clock`), a job not started by then raises `TooBusy`,
+        counted in `LineFigures.too_busy` unless ``counted`` is false."""
         if self._closed:
             raise RuntimeError("the worker pool is closed (the bot is stopping)")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        job = _Job(priority, next(self._order), fn, args, future, self.clock(), budget, start_by)
+        job = _Job(
+            priority, next(self._order), fn, args, future, self.clock(), budget, start_by, counted
+        )
         heapq.heappush(self._line, job)
         self.figures.longest_line = max(self.figures.longest_line, self.waiting())
         self._start_next()
@@ -246,7 +253,7 @@ class Thinker:
         for job in late:
             self._line.remove(job)
             if not job.future.done():
-                self.figures.too_busy += 1
+                self.figures.too_busy += job.counted
                 job.future.set_exception(TooBusy())
         heapq.heapify(self._line)
 
@@ -368,7 +375,8 @@ class Thinker:
         `TooBusy`) answers by `HINT_PASS_S` after its first job: when computers keep the
         pool busy its jobs come only by the coach's turn, and past that time it weighs no
         more deals (the rest of round one, or round two) and ranks the passes on those it
-        weighed."""
+        weighed. A job still waiting in the line then leaves it unstarted (`TooBusy`, not
+        counted), so the hint does not wait for it either."""
         search, rng = expert_pass_search(view, seed)
         limit = expert.PASS_LIMIT_S
         until: float | None = None
@@ -384,12 +392,17 @@ class Thinker:
             while done < deals and (until is None or not jobs or self.clock() < until):
                 seconds = max(0.0, limit - spent) if clocked else math.inf
                 size = min(step, deals - done)
-                first = start_by if not jobs else None
+                first = not jobs
                 jobs += 1
-                part, n, stream, took = await self.run(
-                    priority, pass_piece, view, candidates, size, stream, seconds,
-                    start_by=first,
-                )  # fmt: skip
+                try:
+                    part, n, stream, took = await self.run(
+                        priority, pass_piece, view, candidates, size, stream, seconds,
+                        start_by=start_by if first else until, counted=first,
+                    )  # fmt: skip
+                except TooBusy:
+                    if first:
+                        raise
+                    break  # the hint's time came before this job could start
                 spent += took
                 if start_by is not None and until is None:
                     until = self.clock() + HINT_PASS_S

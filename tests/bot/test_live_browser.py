@@ -141,7 +141,7 @@ async def test_two_play_on_the_page_and_two_in_their_dms(tmp_path: Path) -> None
                 if (
                     not dropped
                     and len(game.tricks) >= 5
-                    and len(game.trick) == 1
+                    and len(game.trick) in (1, 2)  # Bob is next after at most one of them
                     and next_seat != bob_seat
                 ):
                     # Bob's network goes away; his connection drops; the game goes on.

@@ -343,6 +343,43 @@ async def test_a_reviews_pass_is_weighed_against_the_experts_own_found_in_short_
         thinker.close()
 
 
+async def test_a_pass_hint_does_not_wait_for_a_job_still_in_the_line_when_its_time_comes() -> None:
+    # A job of the hint's that waits behind a computer's move past `HINT_PASS_S` after the
+    # first leaves the line unstarted: the hint answers then from what it weighed (it
+    # waited for that job to start and run before, and its 95th percentile was over 1 s
+    # with 20 tables' computers busy). It is not a hint that failed.
+    clock = Clock()
+    thinker = Thinker(workers=0, clock=clock)
+    try:
+        view = Game(Rules(), seed=5).view(0)
+        gate = threading.Event()
+        started: list[int] = []
+        moves: list[asyncio.Future[str]] = []
+
+        def on_start(priority: int, _waited: float) -> None:
+            started.append(priority)
+            if started == [HINT]:  # a computer's move, asked while the first job runs
+                moves.append(asyncio.ensure_future(thinker.run(COMPUTER, _hold, gate)))
+
+        thinker.on_start = on_start
+        asked = asyncio.ensure_future(thinker.hint(7, view, 400))
+        for _ in range(500):  # the move runs; the hint's second job waits behind it
+            if started == [HINT, COMPUTER] and thinker.waiting_by_line() == {HINT: 1}:
+                break
+            await asyncio.sleep(0.01)
+        assert started == [HINT, COMPUTER] and thinker.waiting_by_line() == {HINT: 1}
+        clock.now += HINT_PASS_S + 0.1
+        gate.set()
+        found = await asyncio.wait_for(asked, 10)
+        assert await moves[0] == "held"
+        assert started == [HINT, COMPUTER]  # the second job never ran
+        assert thinker.figures.too_busy == 0 and thinker.waiting() == 0
+        options = [found.best, *found.others]
+        assert len(options) == 3 and all(set(o.cards) <= set(view.hand) for o in options)
+    finally:
+        thinker.close()
+
+
 async def test_a_pass_hint_kept_waiting_between_its_jobs_answers_from_the_deals_it_weighed() -> (
     None
 ):

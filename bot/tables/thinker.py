@@ -77,10 +77,11 @@ COMPUTER_STREAK = 3
 HINT_WAIT_S = 2.0
 """The longest a hint's (first) job waits for a worker before the hint says it cannot be
 thought out now."""
-HINT_PASS_S = 0.6
-"""How long a pass hint's search may go on after its first job (on an idle pool it takes
-0.5 to 0.8 s): when computers keep the pool busy, it answers then from the deals it
-weighed (fewer than an idle pool's)."""
+HINT_PASS_S = 0.4
+"""How long a pass hint's search may go on after its first job (on an idle pool all of it
+takes about 0.45 s): when computers keep the pool busy, it answers then from the deals it
+weighed (fewer than an idle pool's). With 20 tables of `expert` computers on one worker a
+hint's 95th percentile is 1.08 s at 0.6 s here, 0.85 s at 0.4 s (`./dev bench coach`)."""
 MOVE_WEIGHT = 0.2
 """How much each computer move's time moves the average the budgets count on."""
 

@@ -14,6 +14,7 @@ BENCHMARKS = {
     "coach": "bench.coach_bench",
     "failover": "bench.failover_bench",
     "daily": "bench.daily_bench",
+    "passes": "bench.passes_bench",
 }
 
 

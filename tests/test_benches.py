@@ -28,3 +28,23 @@ def test_the_languages_benchmark_prints_a_row_for_every_language() -> None:
     for row in rows:
         if row and row[0] in LANGUAGES:
             assert len(row) == 8 and all(float(v) > 0 for v in row[1:])
+
+
+def test_the_pass_search_benchmark_prints_each_settings_regret() -> None:
+    from engine.players.passing import FIRST_DEALS
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "passes", "--views", "2", "--reference", "40",
+         "--first", f"30,{FIRST_DEALS}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )  # fmt: skip
+    rows = [line for line in done.stdout.splitlines() if line.startswith("first round")]
+    assert [int(row.split()[2]) for row in rows] == [30, FIRST_DEALS]
+    assert "(as set)" in rows[1] and "(as set)" not in rows[0]
+    for row in rows:
+        regret = float(row.split("regret")[1].split()[0])
+        assert regret >= 0.0  # nothing beats the cheapest candidate on its own reference

@@ -220,7 +220,7 @@ def expert_pass_search(view: SeatView, seed: int) -> tuple[PassSearch, random.Ra
     """The search `pass_hint` and `expert_pass_of` make (`ExpertPlayer(seed)`'s, at a
     hint's budget), to be played in pieces: `pass_piece` after `pass_piece`, round one's
     deals then round two's, from the one generator, give what the search gives in one go
-    (but for where its clock, `PASS_LIMIT_S` of work, cuts round two)."""
+    (but for where its clock, `PASS_LIMIT_S` of work, cuts a round)."""
     if view.phase != "pass":
         raise ValueError("a pass is chosen in the pass phase")
     return ExpertPlayer(seed).pass_search(view, HINT_BUDGET_MS)

@@ -31,11 +31,13 @@ def test_the_languages_benchmark_prints_a_row_for_every_language() -> None:
 
 
 def test_the_pass_search_benchmark_prints_each_settings_regret() -> None:
+    import re
+
     from engine.players.passing import FIRST_DEALS
 
     done = subprocess.run(
-        [sys.executable, "-m", "bench", "passes", "--views", "2", "--reference", "40",
-         "--first", f"30,{FIRST_DEALS}"],
+        [sys.executable, "-m", "bench", "passes", "--views", "3", "--reference", "40",
+         "--settings", f"20:2:30,{FIRST_DEALS}"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -43,8 +45,25 @@ def test_the_pass_search_benchmark_prints_each_settings_regret() -> None:
         check=True,
     )  # fmt: skip
     rows = [line for line in done.stdout.splitlines() if line.startswith("first round")]
-    assert [int(row.split()[2]) for row in rows] == [30, FIRST_DEALS]
-    assert "(as set)" in rows[1] and "(as set)" not in rows[0]
+    assert len(rows) == 2
+    assert rows[0].startswith("first round 20 deals, the best 2 on 30:")
+    assert rows[1].startswith(f"first round {FIRST_DEALS} deals") and "(as set)" in rows[1]
     for row in rows:
-        regret = float(row.split("regret")[1].split()[0])
-        assert regret >= 0.0  # nothing beats the cheapest candidate on its own reference
+        found = re.search(
+            r"regret (\d+\.\d+) ± (\d+\.\d+) pts/hand, the best (\d+)%, "
+            r"ms a pass: median (\d+), longest (\d+)$",
+            row,
+        )
+        assert found, row
+        regret, ci, best, median, longest = (float(x) for x in found.groups())
+        assert 0 <= best <= 100 and 0 < median <= longest
+        if best == 100:  # it always chose the best: no regret at all
+            assert regret == 0 and ci == 0
+    refused = subprocess.run(
+        [sys.executable, "-m", "bench", "passes", "--players", "2", "--variant", "two_player"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2 and "no pass" in refused.stderr

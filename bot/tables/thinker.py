@@ -77,11 +77,11 @@ COMPUTER_STREAK = 3
 HINT_WAIT_S = 2.0
 """The longest a hint's (first) job waits for a worker before the hint says it cannot be
 thought out now."""
-HINT_PASS_S = 0.4
-"""How long a pass hint's search may go on after its first job (on an idle pool all of it
-takes about 0.45 s): when computers keep the pool busy, it answers then from the deals it
-weighed (fewer than an idle pool's). With 20 tables of `expert` computers on one worker a
-hint's 95th percentile is 1.08 s at 0.6 s here, 0.85 s at 0.4 s (`./dev bench coach`)."""
+HINT_PASS_S = 0.3
+"""How long, in all, a pass hint's later jobs may wait in the line for a worker: on an idle
+pool they do not wait, and the hint is the whole search (about 0.45 s); when computers keep
+the pool busy, the hint answers once its jobs have waited this long, from the deals it
+weighed."""
 MOVE_WEIGHT = 0.2
 """How much each computer move's time moves the average the budgets count on."""
 
@@ -213,6 +213,9 @@ class Thinker:
             priority, next(self._order), fn, args, future, self.clock(), budget, start_by, counted
         )
         heapq.heappush(self._line, job)
+        if start_by is not None:  # leave the line at its time, whatever the workers do
+            loop = asyncio.get_running_loop()
+            loop.call_later(max(0.0, start_by - self.clock()), self._expire)
         self.figures.longest_line = max(self.figures.longest_line, self.waiting())
         self._start_next()
         return await future
@@ -370,14 +373,15 @@ class Thinker:
         """`ExpertPlayer(seed).weigh_passes(view)` at a hint's budget (the `expert`'s pass
         search, `engine.coach.expert_pass_search`), in short jobs (`pass_piece`): the
         same passes and figures, but for where its clock (`PASS_LIMIT_S` of the jobs' own
-        time, not their wait) cuts the second round.
+        time, not their wait) cuts a round.
 
         A hint's search (``start_by``, the time of `clock` its first job must start by, or
-        `TooBusy`) answers by `HINT_PASS_S` after its first job: when computers keep the
-        pool busy its jobs come only by the coach's turn, and past that time it weighs no
-        more deals (the rest of round one, or round two) and ranks the passes on those it
-        weighed. A job still waiting in the line then leaves it unstarted (`TooBusy`, not
-        counted), so the hint does not wait for it either."""
+        `TooBusy`) lets its later jobs wait `HINT_PASS_S` in all: when computers keep the
+        pool busy its jobs come only by the coach's turn, and once they have waited that
+        long it weighs no more deals (the rest of round one, or round two) and ranks the
+        passes on those it weighed. A job still waiting in the line then leaves it
+        unstarted (`TooBusy`, not counted), at that moment, so the hint waits for nothing
+        more."""
         search, rng = expert_pass_search(view, seed)
         limit = expert.PASS_LIMIT_S
         until: float | None = None
@@ -405,8 +409,8 @@ class Thinker:
                         raise
                     break  # the hint's time came before this job could start
                 spent += took
-                if start_by is not None and until is None:
-                    until = self.clock() + HINT_PASS_S
+                if start_by is not None:  # the time it ran does not count, only waits
+                    until = self.clock() + HINT_PASS_S if until is None else until + took
                 sums = [a + b for a, b in zip(sums, part, strict=True)]
                 done += n
                 if clocked and spent >= limit:
@@ -414,7 +418,7 @@ class Thinker:
             rng = stream.rng
             return sums, done
 
-        sums, done = await play(list(search.candidates), search.first, clocked=False)
+        sums, done = await play(list(search.candidates), search.first, clocked=True)
         order = search.shortlist(sums)
         extra, more_done = await play([search.candidates[i] for i in order], search.more, True)
         return search.ranked(sums, done, order, extra, more_done)

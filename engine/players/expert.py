@@ -89,8 +89,8 @@ SEARCH_PASS = True
 """Whether the `expert` chooses its pass by playing the hand out (`passing`) rather than by
 the rule of thumb alone (`expert_pass`, the search's first candidate)."""
 PASS_LIMIT_S = 0.8
-"""The longest a searched pass may take (the second round stops there): a decision stays
-under a second on a slow or busy machine."""
+"""The longest a searched pass may take (either round stops there, after one deal at
+least): a decision stays under a second on a slow or busy machine."""
 GAME_SWING = 15.0
 """What winning (or losing) the game in a playout is worth, in points of the hand."""
 

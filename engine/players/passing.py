@@ -45,10 +45,10 @@ DANGEROUS = 7
 SHORTLIST = 5
 """How many candidates go on to the second round."""
 FIRST_DEALS = 120
-"""Deals every candidate is played on, at a budget of `PASS_BUDGET_MS`. The shortlist is
-where the search goes wrong most: against its own costs on 3,000 deals, over 38 views, the
-pass chosen with 60 deals here cost 0.19 points more than the best candidate on average,
-with 120 deals 0.09 (README, "Strength")."""
+"""Deals every candidate is played on, at a budget of `PASS_BUDGET_MS`. Against its own
+costs on 3,000 reference deals (`bench passes`), the pass chosen with 60 deals here cost
+0.12 to 0.19 points more than the best candidate on average, with 120 deals 0.09 (README,
+"Strength")."""
 MORE_DEALS = 300
 """Further deals for the shortlist, at a budget of `PASS_BUDGET_MS`."""
 MOON_PASS = True
@@ -179,10 +179,12 @@ def ranked_passes(
     """The passes of the second round, cheapest first (the earlier candidate on a tie),
     each with its expected cost over all its deals: every candidate of the ``search``
     (`PassSearch.start`) is played on the first deals, the `SHORTLIST` best on more, in
-    one go."""
+    one go. Past ``deadline`` (a `time.perf_counter` value) a round plays no more deals
+    (at least one each)."""
     sums, done = pass_costs(
-        rules, seat, hand, pass_to, scores, search.candidates, rng, search.first, others_pass
-    )
+        rules, seat, hand, pass_to, scores, search.candidates, rng, search.first, others_pass,
+        deadline,
+    )  # fmt: skip
     order = search.shortlist(sums)
     extra, more_done = pass_costs(
         rules, seat, hand, pass_to, scores, [search.candidates[i] for i in order], rng,

@@ -343,6 +343,31 @@ async def test_a_reviews_pass_is_weighed_against_the_experts_own_found_in_short_
         thinker.close()
 
 
+@pytest.mark.usefixtures("pass_clock_off")
+async def test_a_pass_hint_on_an_idle_pool_is_the_whole_search_however_long_it_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `HINT_PASS_S` counts the time a pass hint's jobs wait in the line, not their work:
+    # on an idle pool they never wait, so the hint is the `expert`'s whole search (about
+    # 0.45 s here), figures and all, even past `HINT_PASS_S` after its first job. (When it
+    # counted the work too, a slower search was cut short on an idle pool, and the hint
+    # could differ from the pass the `expert` itself would make.)
+    monkeypatch.setattr(thinker_module, "HINT_PASS_S", 0.1)
+    thinker = Thinker(workers=0)
+    try:
+        view = Game(Rules(), seed=5).view(0)
+        started: list[int] = []
+        thinker.on_start = lambda priority, _waited: started.append(priority)
+        found = await thinker.hint(7, view, 400)
+        assert found == hint(view, 7)
+        search, _ = expert_pass_search(view, 7)
+        jobs = -(-search.first // piece_deals(len(search.candidates)))
+        jobs += -(-search.more // piece_deals(SHORTLIST))
+        assert started == [HINT] * jobs
+    finally:
+        thinker.close()
+
+
 async def test_a_pass_hint_does_not_wait_for_a_job_still_in_the_line_when_its_time_comes() -> None:
     # A job of the hint's that waits behind a computer's move past `HINT_PASS_S` after the
     # first leaves the line unstarted: the hint answers then from what it weighed (it
@@ -384,8 +409,8 @@ async def test_a_pass_hint_kept_waiting_between_its_jobs_answers_from_the_deals_
     None
 ):
     # Computers keep the pool busy: the hint's jobs come only by the coach's turn. Its
-    # first job started in time, so the later ones need not; `HINT_PASS_S` after the first
-    # it answers from what it weighed rather than late (or not at all).
+    # first job started in time; once the later ones have waited `HINT_PASS_S` in all it
+    # answers from what it weighed rather than late (or not at all).
     clock = Clock()
     thinker = Thinker(workers=0, clock=clock)
     try:
@@ -397,7 +422,7 @@ async def test_a_pass_hint_kept_waiting_between_its_jobs_answers_from_the_deals_
             if len(started) == 1:
                 clock.now += HINT_WAIT_S + 0.5  # past the first job's time: no matter now
             elif len(started) == 2:
-                clock.now += HINT_PASS_S  # past the hint's time: no more jobs
+                clock.now += HINT_PASS_S + 1.0  # it waited past the hint's time: no more
 
         thinker.on_start = on_start
         found = await thinker.hint(7, view, 400)

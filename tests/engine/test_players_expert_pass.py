@@ -14,6 +14,7 @@ from engine.cards import SUIT_MASKS, mask_of_codes
 from engine.players import ExpertPlayer, passing
 from engine.players.expert import _danger_in, expert_pass
 from engine.players.passing import keep_mask, pass_costs, pass_options
+from engine.players.shooting import play_out_moon
 
 VARIANTS = [
     Rules(),
@@ -93,6 +94,26 @@ def test_the_pass_search_plays_one_deal_at_least_when_its_time_is_up() -> None:
         deadline=time.perf_counter() - 1,
     )
     assert done == 1 and len(sums) == 1
+
+
+def test_the_pass_limit_stops_both_rounds_of_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Round one (every candidate, 120 deals) was not clocked: on a slow enough machine it
+    # alone could take the pass past a second. Now `PASS_LIMIT_S` stops either round,
+    # after one deal of each.
+    view = Game(Rules(), seed=2).view(0)
+    played: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        played.append(1)
+        return play_out_moon(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(passing, "play_out_moon", counted)
+    monkeypatch.setattr("engine.players.expert.PASS_LIMIT_S", -1.0)  # the time is up
+    player = ExpertPlayer(3)
+    search, _ = player.pass_search(view)
+    ranked = player.weigh_passes(view)
+    assert len(played) == len(search.candidates) + passing.SHORTLIST  # one deal a round
+    assert len(ranked) == passing.SHORTLIST
 
 
 def test_the_searched_pass_takes_fewer_points_than_the_rules_pass_on_fresh_deals() -> None:

@@ -26,7 +26,7 @@ from bot.tables.thinker import (
     TooBusy,
     shrunk_budget,
 )
-from engine import Game, Rules
+from engine import Game, Rules, SeatView
 from engine.coach import (
     REVIEW_BUDGET_MS,
     Decision,
@@ -47,6 +47,15 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+def search_jobs(view: SeatView, seed: int) -> int:
+    """How many jobs the `expert`'s pass search for ``view`` makes, all of it played: round
+    one, every candidate on `FIRST_DEALS` deals, then the shortlist on `MORE_DEALS`, about
+    `PIECE_PLAYOUTS` play-outs a job."""
+    search, _ = expert_pass_search(view, seed)
+    jobs = -(-search.first // piece_deals(len(search.candidates)))
+    return jobs + -(-search.more // piece_deals(SHORTLIST))
 
 
 def _budget(tag: str, heard: list[tuple[str, float]], budget_ms: float) -> float:
@@ -314,12 +323,7 @@ async def test_a_pass_hint_is_the_experts_own_search_in_short_jobs_that_moves_go
         found = await thinker.hint(7, view, 400)
         assert await moves[0] == "move"
         assert started[:3] == [HINT, COMPUTER, HINT]
-        # Round one: every candidate on `FIRST_DEALS` deals, about `PIECE_PLAYOUTS`
-        # play-outs a job; round two: the shortlist on `MORE_DEALS`, the same way.
-        search, _ = expert_pass_search(view, 7)
-        jobs = -(-search.first // piece_deals(len(search.candidates)))
-        jobs += -(-search.more // piece_deals(SHORTLIST))
-        assert started.count(HINT) == jobs > 2
+        assert started.count(HINT) == search_jobs(view, 7) > 2
         # The same hint, figures and all, as the search in one go.
         assert found == hint(view, 7)
     finally:
@@ -360,19 +364,16 @@ async def test_a_pass_hint_on_an_idle_pool_is_the_whole_search_however_long_it_t
         thinker.on_start = lambda priority, _waited: started.append(priority)
         found = await thinker.hint(7, view, 400)
         assert found == hint(view, 7)
-        search, _ = expert_pass_search(view, 7)
-        jobs = -(-search.first // piece_deals(len(search.candidates)))
-        jobs += -(-search.more // piece_deals(SHORTLIST))
-        assert started == [HINT] * jobs
+        assert started == [HINT] * search_jobs(view, 7)
     finally:
         thinker.close()
 
 
 async def test_a_pass_hint_does_not_wait_for_a_job_still_in_the_line_when_its_time_comes() -> None:
-    # A job of the hint's that waits behind a computer's move past `HINT_PASS_S` after the
-    # first leaves the line unstarted: the hint answers then from what it weighed (it
-    # waited for that job to start and run before, and its 95th percentile was over 1 s
-    # with 20 tables' computers busy). It is not a hint that failed.
+    # A job of the hint's still waiting behind a computer's move once the hint's jobs have
+    # waited `HINT_PASS_S` leaves the line unstarted: the hint answers then from what it
+    # weighed (it waited for that job to start and run before, and its 95th percentile was
+    # over 1 s with 20 tables' computers busy). It is not a hint that failed.
     clock = Clock()
     thinker = Thinker(workers=0, clock=clock)
     try:

@@ -24,6 +24,7 @@ from bot.tables.model import Table
 from storage.models import GameStanding
 
 NOT_OFFERED: Final = msg("That button isn't valid any more.")
+REGISTRATION_CLOSED: Final = msg("Registration for this event is closed.")
 """What a command no screen offers is answered (the words of any button that is not, or no
 longer, valid: the same in every language, and they tell a forger nothing)."""
 
@@ -73,6 +74,9 @@ class Ask(StrEnum):
     REPLAY = "replay"
     """A finished hand or a game's hands shown (their own rules say whose and when)."""
     REMATCH = "rematch"
+    REGISTER = "register"
+    """An entry to a tournament (an event's button, not a table's)."""
+    WITHDRAW = "withdraw"
 
 
 _LOBBY = frozenset(
@@ -125,6 +129,14 @@ WHY: Final[Mapping[tuple[Kind, Ask], Msg]] = {
 }
 """A refusal that says its reason, where a reader may wonder (an old client's button):
 every other is `NOT_OFFERED`."""
+
+
+EVENT_ACCEPTS: Final[Mapping[bool, frozenset[Ask]]] = {
+    True: frozenset({Ask.REGISTER, Ask.WITHDRAW}),
+    False: frozenset(),
+}
+"""A tournament's buttons, by whether its registration is open: once it closes they are
+gone (withdrawing from a running event, a forfeit, is typed: ``/event withdraw``)."""
 
 
 @dataclass(frozen=True)
@@ -202,3 +214,9 @@ async def standing_of(
         return of_table(table)
     found = await stored.standing(game_id)
     return None if found is None else of_stored(found)
+
+
+def admit_event(registration_open: bool, ask: Ask) -> None:
+    """Refuse (`UserError`) a tournament's button its message no longer shows."""
+    if ask not in EVENT_ACCEPTS[registration_open]:
+        raise UserError(REGISTRATION_CLOSED if ask is Ask.REGISTER else NOT_OFFERED)

@@ -79,6 +79,8 @@ ASKS: Final = {
 }
 """What each action that names a table asks of it (`bot.core.accepts`): every other action
 names a tournament, a day or a chat."""
+EVENT_ASKS: Final = {TOURNAMENT_REGISTER: Ask.REGISTER, TOURNAMENT_WITHDRAW: Ask.WITHDRAW}
+"""What a tournament's buttons ask of it (`bot.core.accepts.EVENT_ACCEPTS`)."""
 
 
 class BadCallback(ValueError):

@@ -606,6 +606,9 @@ class Buttons:
         in_group = table is not None and chat_id == table.chat_id
         if table is not None and chat_id is not None and not (in_group or chat_id == person.id):
             raise UserError(UNKNOWN_BUTTON)
+        if data.action in cb.EVENT_ASKS:  # a tournament's buttons, while its message shows them
+            registration_open = await self.to.entries.registration_open(data.game_id)
+            accepts.admit_event(registration_open, cb.EVENT_ASKS[data.action])
         ask = cb.ASKS.get(data.action)
         if ask is not None:  # only what that kind of table offers at its stage (issue 50.2)
             standing = await accepts.standing_of(data.game_id, self.registry.tables, self.games)

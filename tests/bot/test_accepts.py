@@ -27,8 +27,23 @@ def test_every_press_that_names_a_table_asks_something_declared() -> None:
     """A button names a table, or a tournament, a day or a chat: nothing else."""
     elsewhere = cb.TOURNAMENT_ACTIONS | cb.CHAT_ACTIONS | cb.DAILY_ACTIONS
     assert set(cb.ASKS) == cb.ACTIONS - elsewhere
+    assert set(cb.EVENT_ASKS) == cb.TOURNAMENT_ACTIONS
     assert set(page.ASKS) == {page.TapCard, page.PassChosen, page.ChooseMoon, page.AskHint}
-    assert set(cb.ASKS.values()) | set(page.ASKS.values()) == set(Ask)
+    asked = set(cb.ASKS.values()) | set(page.ASKS.values()) | set(cb.EVENT_ASKS.values())
+    assert asked == set(Ask)
+
+
+def test_a_tournaments_buttons_are_taken_only_while_its_registration_is_open() -> None:
+    """Withdrawing from a running event forfeits it: typed (``/event withdraw``), never a
+    forged button."""
+    for ask in (Ask.REGISTER, Ask.WITHDRAW):
+        accepts.admit_event(True, ask)
+    with pytest.raises(UserError) as refused:
+        accepts.admit_event(False, Ask.WITHDRAW)
+    assert t(refused.value.said) == t("That button isn't valid any more.")
+    with pytest.raises(UserError) as refused:
+        accepts.admit_event(False, Ask.REGISTER)
+    assert t(refused.value.said) == t("Registration for this event is closed.")
 
 
 def test_every_phase_is_a_stage() -> None:

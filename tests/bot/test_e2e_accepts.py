@@ -209,6 +209,8 @@ class Lab:
     tournament: int = 0
     day: int = 0
     presses: int = 0
+    owners: dict[tuple[Kind, Stage], SandboxUser] = field(default_factory=dict)
+    """Who sits at (or opened) each table."""
     pages: dict[tuple[Kind, Stage], PageClient] = field(default_factory=dict)
     """Each dealt table's page, opened by its person once (a person's hellos are paced)."""
     closing: contextlib.AsyncExitStack = field(default_factory=contextlib.AsyncExitStack)
@@ -339,6 +341,23 @@ async def _build(lab: Lab) -> None:
             finish=finish,
         )
     lab.people = list(people.values())
+    owner = {
+        (Kind.GROUP, Stage.LOBBY): "Lia",
+        (Kind.GROUP, Stage.DEALT): "Dan",
+        (Kind.GROUP, Stage.CANCELLED): "Cal",
+        (Kind.GROUP, Stage.FINISHED): "Fin",
+        (Kind.TWO_PLAYER, Stage.LOBBY): "Tia",
+        (Kind.TWO_PLAYER, Stage.DEALT): "Tom",
+        (Kind.TWO_PLAYER, Stage.FINISHED): "Two",
+        (Kind.TWO_PLAYER, Stage.CANCELLED): "Two",
+        (Kind.TOURNAMENT, Stage.DEALT): "Ann",
+        (Kind.TOURNAMENT, Stage.FINISHED): "Bob",
+        (Kind.TOURNAMENT, Stage.CANCELLED): "Bob",
+        (Kind.DAILY, Stage.DEALT): "Day",
+        (Kind.DAILY, Stage.FINISHED): "Day",
+        (Kind.DAILY, Stage.CANCELLED): "Day",
+    }
+    lab.owners = {key: people[name] for key, name in owner.items()}
     lab.groups = [g_lobby, g_dealt, g_cancel, g_over, g_two, g_tom, g_two_over, g_two_gone, chem]
     await settle(lab)
 
@@ -493,14 +512,20 @@ async def _press(lab: Lab, press: tuple[int, str, int, int, str, int]) -> None:
     who, action, which, stamp, arg, where = press
     person = lab.people[who % len(lab.people)]
     data = cb.Callback(action, _game_id(lab, which), stamp, arg).encode()
-    if _key(data) in offered(lab, person):
-        return  # a press a screen offers: the tables' own tests follow those
-    before = await snapshot(lab)
-    lab.presses += 1
     groups = _groups_of(lab, person)
     chat: int | Group = person.dm
     if where and groups:
         chat = groups[(where - 1) % len(groups)]
+    await forge(lab, person, chat, data)
+
+
+async def forge(lab: Lab, person: SandboxUser, chat: int | Group, data: str) -> None:
+    """`person` sends `data` under the last message of `chat`: unless a screen of theirs
+    offers it, no table changes, in storage or in memory, and memory is storage."""
+    if _key(data) in offered(lab, person):
+        return  # a press a screen offers: the tables' own tests follow those
+    before = await snapshot(lab)
+    lab.presses += 1
     chat_id = chat if isinstance(chat, int) else chat.id
     last = lab.double.chat_view(chat_id).last()
     assert last is not None
@@ -509,6 +534,57 @@ async def _press(lab: Lab, press: tuple[int, str, int, int, str, int]) -> None:
     assert said != WRONG, data
     assert await snapshot(lab) == before, (person.name, data, said)
     await assert_memory_is_storage(lab)
+
+
+def test_a_forged_withdraw_does_not_forfeit_a_running_event(lab: Lab) -> None:
+    """Found by the sweep below: ``ew:<event>`` in a running event (its message no longer
+    shows Withdraw) forfeited the presser's seat to a computer."""
+    ann = lab.owners[Kind.TOURNAMENT, Stage.DEALT]
+    table = rooms_of(lab.app).registry.get(lab.tables[Kind.TOURNAMENT, Stage.DEALT])
+    assert table is not None
+
+    async def withdraw() -> str | None:
+        last = ann.dm_view().last()
+        assert last is not None
+        return await ann.press_forged(ann.dm, last.message_id, f"ew:{lab.tournament}:0:")
+
+    assert lab.run(withdraw()) == NOT_OFFERED
+    lab.run(settle(lab))
+    seat = table.seats[table.seat_of(ann.id) or 0]
+    assert seat is not None and seat.user_id == ann.id and not seat.away
+
+
+ARG = {cb.MOON: "a", cb.SET_RULE: "target=50", cb.KICK: "1", cb.REPLAY_HAND: "n"}
+"""Each action's argument as its buttons write it (a card's is one in the presser's hand)."""
+
+
+async def _sweep(lab: Lab) -> None:
+    rooms = rooms_of(lab.app)
+    for key, game_id in sorted(lab.tables.items()):
+        person = lab.owners[key]
+        table = rooms.registry.get(game_id)
+        game = None if table is None else table.game
+        seat = None if table is None else table.seat_of(person.id)
+        hand = 1 if game is None else game.hand_number
+        cards = [] if game is None or seat is None else game.hand(seat)
+        for action in sorted(cb.ACTIONS):
+            arg = cards[0].code if action == cb.CARD and cards else ARG.get(action, "")
+            stamp = 0 if action in QUIET | MENU else hand
+            if action in cb.TOURNAMENT_ACTIONS:
+                game_id_or_other = lab.tournament
+            elif action in cb.DAILY_ACTIONS:
+                game_id_or_other = lab.day
+            else:
+                game_id_or_other = game_id
+            data = cb.Callback(action, game_id_or_other, stamp, arg).encode()
+            await forge(lab, person, person.dm, data)
+
+
+def test_every_prefix_at_every_kind_and_stage_by_its_own_player(lab: Lab) -> None:
+    """Every action, pressed by the person who sits at (or opened) the table, at a table of
+    every kind at every stage, as its buttons would write it: what no screen of theirs
+    offers changes nothing (the reproductions of issue 50.2 among them)."""
+    lab.run(asyncio.wait_for(_sweep(lab), 240))
 
 
 def test_every_kind_of_table_is_here_at_every_stage_it_can_be_in(lab: Lab) -> None:

@@ -24,9 +24,9 @@ from bot.tables.model import Table
 from storage.models import GameStanding
 
 NOT_OFFERED: Final = msg("That button isn't valid any more.")
-REGISTRATION_CLOSED: Final = msg("Registration for this event is closed.")
 """What a command no screen offers is answered (the words of any button that is not, or no
 longer, valid: the same in every language, and they tell a forger nothing)."""
+REGISTRATION_CLOSED: Final = msg("Registration for this event is closed.")
 
 
 class Kind(StrEnum):

@@ -49,13 +49,13 @@ BASE: Final = 1000.0
 PROVISIONAL_GAMES: Final = 5
 """Fewer rated games than this and a rating is shown as provisional."""
 SOLO_MARGIN: Final = 100
+"""How far above the strongest computer level at the table (in shown points) a game
+against computers only can lift a person's shown rating."""
 REAL_OPPONENTS: Final = 4
 """Different people a person must have met in rated games (of the pool, overall) before
 they count as a real opponent for another's gain: a farmer with fewer sock puppets than
 this (each one more Telegram account, with a phone number of its own) cannot make any of
 them count, however many games they play together."""
-"""How far above the strongest computer level at the table (in shown points) a game
-against computers only can lift a person's shown rating."""
 
 
 def pool_of(players: int) -> Pool:

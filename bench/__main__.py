@@ -16,6 +16,7 @@ BENCHMARKS = {
     "daily": "bench.daily_bench",
     "passes": "bench.passes_bench",
     "stopping": "bench.stopping_bench",
+    "profile": "bench.profile_bench",
 }
 
 

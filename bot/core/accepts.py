@@ -27,6 +27,9 @@ NOT_OFFERED: Final = msg("That button isn't valid any more.")
 """What a command no screen offers is answered (the words of any button that is not, or no
 longer, valid: the same in every language, and they tell a forger nothing)."""
 REGISTRATION_CLOSED: Final = msg("Registration for this event is closed.")
+GAME_OVER: Final = msg("That game is over.")
+"""What a move, a pass or a hint asked of a game that has ended is answered: the true reason
+its screen no longer applies."""
 
 
 class Kind(StrEnum):
@@ -180,6 +183,9 @@ def admit(standing: Standing | None, ask: Ask) -> None:
     if standing is None:
         raise UserError(NOT_OFFERED)
     if not accepts(standing, ask):
+        ended = standing.stage in (Stage.FINISHED, Stage.CANCELLED)
+        if ended and ask in _PLAYED | {Ask.HINT}:
+            raise UserError(GAME_OVER)
         raise UserError(WHY.get((standing.kind, ask), NOT_OFFERED))
 
 

@@ -136,6 +136,8 @@ class BotApiDouble:
         """Methods answered 429 until a time (`flood`), with their retry_after."""
         self.holding: dict[str, int] = {}
         """Requests waiting in `hold`, by method."""
+        self._late: dict[str, float] = {}
+        """Methods answered that many seconds late (`answer_late`)."""
 
         self.users: dict[int, UserRecord] = {}
         self.chats: dict[int, ChatRecord] = {}
@@ -626,6 +628,9 @@ class BotApiDouble:
                     await gate.wait()
                 finally:
                     self.holding[name] -= 1
+            late = self._late.get(name)
+            if late is not None:
+                await asyncio.sleep(late)
             flooded = self._flooded.get(name)
             if flooded is not None and self._clock() < flooded[0] and flooded[2] in (None, chat_id):
                 wait = flooded[1]
@@ -644,6 +649,14 @@ class BotApiDouble:
         """Keep every call of `method` (in `chat_id` only, if given) waiting, as a slow
         Telegram would, until `release`."""
         self._held.setdefault((method, chat_id), asyncio.Event())
+
+    def answer_late(self, method: str, seconds: float | None) -> None:
+        """Answer every call of `method` `seconds` late, as a slow Telegram would (None:
+        on time again)."""
+        if seconds is None:
+            self._late.pop(method, None)
+        else:
+            self._late[method] = seconds
 
     def release(self, method: str, chat_id: int | None = None) -> None:
         gate = self._held.pop((method, chat_id), None)

@@ -138,6 +138,8 @@ class BotApiDouble:
         """Requests waiting in `hold`, by method."""
         self._late: dict[str, float] = {}
         """Methods answered that many seconds late (`answer_late`)."""
+        self._faults: dict[str, tuple[str, int]] = {}
+        """Methods failing (`fail`): how, and for how many more calls."""
 
         self.users: dict[int, UserRecord] = {}
         self.chats: dict[int, ChatRecord] = {}
@@ -621,6 +623,9 @@ class BotApiDouble:
             self._in_flight += 1
             self._touch()
         try:
+            fault = self._fault(name)
+            if fault is not None:
+                return await _failed(request, fault)
             gate = self._held.get((name, None)) or self._held.get((name, chat_id))
             if gate is not None:
                 self.holding[name] = self.holding.get(name, 0) + 1
@@ -649,6 +654,29 @@ class BotApiDouble:
         """Keep every call of `method` (in `chat_id` only, if given) waiting, as a slow
         Telegram would, until `release`."""
         self._held.setdefault((method, chat_id), asyncio.Event())
+
+    def fail(self, method: str, how: str | None, times: int = 1) -> None:
+        """Make the next `times` calls of `method` fail, as a broken Telegram or network
+        would (None: no more). `how`: an HTTP status (``"500"``, ``"502"``, ``"401"``…,
+        with Telegram's JSON error), ``"html"`` (a proxy's 502 page, not JSON),
+        ``"bad_json"`` (200 and a body that is not JSON), ``"reset"`` (the connection
+        closed without an answer) or ``"timeout"`` (no answer for 30 s: the caller gives
+        up first)."""
+        if how is None:
+            self._faults.pop(method, None)
+        else:
+            self._faults[method] = (how, times)
+
+    def _fault(self, method: str) -> str | None:
+        fault = self._faults.get(method)
+        if fault is None:
+            return None
+        how, left = fault
+        if left <= 1:
+            del self._faults[method]
+        else:
+            self._faults[method] = (how, left - 1)
+        return how
 
     def answer_late(self, method: str, seconds: float | None) -> None:
         """Answer every call of `method` `seconds` late, as a slow Telegram would (None:
@@ -1210,6 +1238,27 @@ _METHOD_NAMES = (
     "getChatAdministrators",
     "getChatMemberCount",
 )
+
+
+async def _failed(request: web.Request, how: str) -> web.Response:
+    """The answer of a call made to fail (`BotApiDouble.fail`)."""
+    if how == "html":
+        return web.Response(
+            status=502, text="<html><body>502 Bad Gateway</body></html>", content_type="text/html"
+        )
+    if how == "bad_json":
+        return web.Response(
+            status=200, text='{"ok": true, "result": ', content_type="application/json"
+        )
+    if how == "reset":
+        if request.transport is not None:
+            request.transport.abort()
+        return web.Response(status=500)  # never sent: the connection is gone
+    if how == "timeout":
+        await asyncio.sleep(30)
+        return web.Response(status=504)
+    code = int(how)
+    return _error_response(ApiError(code, f"Error {code}: made to fail by the test"))
 
 
 def _error_response(error: ApiError) -> web.Response:

@@ -623,7 +623,7 @@ class BotApiDouble:
             self._in_flight += 1
             self._touch()
         try:
-            fault = self._fault(name)
+            fault = "redirect" if "redirected" in request.query else self._fault(name)
             if fault is not None:
                 return await _failed(request, fault)
             gate = self._held.get((name, None)) or self._held.get((name, chat_id))
@@ -659,13 +659,18 @@ class BotApiDouble:
         """Make the next `times` calls of `method` fail, as a broken Telegram or network
         would (None: no more). `how`: an HTTP status (``"500"``, ``"502"``, ``"401"``…,
         with Telegram's JSON error), ``"html"`` (a proxy's 502 page, not JSON),
-        ``"bad_json"`` (200 and a body that is not JSON), ``"reset"`` (the connection
+        ``"bad_json"`` (200 and a body that is not JSON), ``"redirect"`` (to itself,
+        for ever: one of the `times` however often it comes back), ``"reset"`` (the connection
         closed without an answer) or ``"timeout"`` (no answer for 30 s: the caller gives
         up first)."""
         if how is None:
             self._faults.pop(method, None)
         else:
             self._faults[method] = (how, times)
+
+    def failing(self) -> set[str]:
+        """The methods `fail` still makes fail."""
+        return set(self._faults)
 
     def _fault(self, method: str) -> str | None:
         fault = self._faults.get(method)
@@ -1250,6 +1255,9 @@ async def _failed(request: web.Request, how: str) -> web.Response:
         return web.Response(
             status=200, text='{"ok": true, "result": ', content_type="application/json"
         )
+    if how == "redirect":  # to itself, for ever: the client gives up after its tenth
+        again = request.url.update_query({"redirected": "1"})
+        return web.Response(status=307, headers={"Location": str(again)})
     if how == "reset":
         if request.transport is not None:
             request.transport.abort()

@@ -2,7 +2,7 @@
 
 The real bot in a process of its own (`crash_bot.py`, with ``/healthz`` and ``/metrics``)
 while the Bot API double fails every way it can, method by method: HTTP errors with
-Telegram's JSON (500, 502), a proxy's HTML page, a body that is not JSON, a
+Telegram's JSON (500, 502, 400), a proxy's HTML page, a body that is not JSON, a
 redirect loop, a connection reset, no answer in time. People go on using the bot
 meanwhile. Then everything the bot wrote is searched for the token and its secret half:
 its log, every message and toast it sent to a chat (buttons and links too), ``/metrics``
@@ -21,7 +21,7 @@ from sandbox.double import BotApiDouble
 from sandbox.testing import running_double
 from sandbox.views import Button
 
-FAULTS = ("500", "502", "html", "bad_json", "redirect", "reset", "timeout")
+FAULTS = ("500", "502", "400", "html", "bad_json", "redirect", "reset", "timeout")
 METHODS = (
     "sendMessage",
     "editMessageText",
@@ -31,8 +31,9 @@ METHODS = (
     "getChatMember",
     "sendPhoto",
 )
-POLL_FAULTS = ("500", "502", "html", "bad_json", "redirect", "reset")
-"""How getUpdates fails too (a 401 or 403 there is a token revoked: the bot stops)."""
+POLL_FAULTS = ("500", "502", "400", "html", "bad_json", "redirect", "reset")
+"""How getUpdates fails too. (A 401 or 403 is a token refused: the bot stops polling, by
+design; `test_request.py` makes every call fail those ways too.)"""
 
 
 def joins(button: Button) -> bool:

@@ -54,8 +54,6 @@ def _everything_sent(double: BotApiDouble) -> str:
 async def test_no_failure_of_the_bot_api_puts_the_token_anywhere(tmp_path: Path) -> None:
     async with running_double() as double:
         secret = double.token.partition(":")[2]
-        people = [double.create_user(n) for n in ("Ann", "Bob", "Cy", "Di")]
-        group = double.create_group("Leaks", members=people, admins=people[:1])
         port = free_port()
         bot = BotProcess(double, tmp_path / "hearts.sqlite3", tmp_path, {"HEALTH_PORT": str(port)})
         await bot.start()
@@ -65,11 +63,15 @@ async def test_no_failure_of_the_bot_api_puts_the_token_anywhere(tmp_path: Path)
             return sum(double.call_count(method) for method in METHODS)
 
         try:
-            for person in people:
-                await person.start_bot()
-            await double.idle(timeout=20)
             async with aiohttp.ClientSession() as session:
                 for how in FAULTS:
+                    # New people and a new group each round: each round's failures meet
+                    # chats of their own.
+                    people = [double.create_user(f"{n} {how}") for n in ("Ann", "Bob", "Cy")]
+                    group = double.create_group(f"Leaks {how}", members=people, admins=people[:1])
+                    for person in people:
+                        await person.start_bot()
+                    await double.idle(timeout=20)
                     for method in METHODS:
                         double.fail(method, how, times=2)
                     if how in POLL_FAULTS:

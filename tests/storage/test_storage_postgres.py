@@ -96,7 +96,11 @@ async def test_two_processes_starting_at_once_create_the_schema_once(
     finally:
         await connection.close()
     checks = await check_postgres(url)
-    assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]
+    assert [(c.name, c.ok) for c in checks] == [
+        ("database", True),
+        ("schema", True),
+        ("integrity", True),
+    ]
 
 
 async def test_a_database_of_a_newer_schema_is_refused(postgres: PostgresServer) -> None:
@@ -214,7 +218,11 @@ async def test_a_database_of_version_8_is_brought_up_to_date(postgres: PostgresS
     finally:
         await store.close()
     checks = await check_postgres(url)
-    assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]
+    assert [(c.name, c.ok) for c in checks] == [
+        ("database", True),
+        ("schema", True),
+        ("integrity", True),
+    ]
 
 
 async def test_a_url_with_libpq_parameters_opens(postgres: PostgresServer) -> None:
@@ -223,7 +231,11 @@ async def test_a_url_with_libpq_parameters_opens(postgres: PostgresServer) -> No
     store = await open_storage(url + "?sslmode=disable&application_name=hearts")
     await store.close()
     checks = await check_postgres(url)
-    assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]
+    assert [(c.name, c.ok) for c in checks] == [
+        ("database", True),
+        ("schema", True),
+        ("integrity", True),
+    ]
 
 
 async def test_a_version_the_bot_never_wrote_is_refused(postgres: PostgresServer) -> None:

@@ -4,7 +4,9 @@ serves Alpha, B serves Beta, and Ann has finished games in both.
 - 📣 Post to my groups, pressed under Ann's daily deal played with B, posts her card to
   Beta only: Alpha is A's to post to;
 - A's event in Alpha cannot be entered through B: neither B's ``/start e<id>`` link nor a
-  Register press sent to B registers anyone in it.
+  Register press sent to B registers anyone in it;
+- one live seat per person across both (issue 50.3): Bob, seated in B's lobby in Beta, is
+  refused a seat at A's table in Alpha, which names Beta.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from bot_harness import FAST, rooms_of
+from bot_harness import FAST, open_table, rooms_of, table_in
 from test_e2e_accounts import TOKEN_A, TOKEN_B
 from test_e2e_daily import NOW, _dm_has, daily_table, play
 from test_e2e_daily import quick_computers as quick_computers  # an autouse fixture
@@ -106,3 +108,14 @@ async def test_each_account_posts_and_registers_only_in_its_own_groups(
             assert card.startswith("📣 Ann's daily deal:")
             await db.idle()
             assert len(bot_texts(db, alpha_b.id)) == alpha_before
+
+            # Bob sits in B's lobby in Beta: A's table in Alpha cannot seat him too.
+            await open_table(db, bob_b, beta_b)
+            await bob_a.start_bot()
+            lobby = await open_table(da, ann_a, alpha_a)
+            refused = await bob_a.press(alpha_a, lobby, "✋ Join")
+            assert (
+                refused
+                == "You're already at a table in \u2068Beta\u2069. Finish or /leave it first."
+            )
+            assert table_in(app_a, alpha_a).seat_of(bob_a.id) is None  # type: ignore[arg-type]

@@ -24,6 +24,7 @@ from .ledger import Ledger
 from .maintenance import Maintenance
 from .models import (
     ChatSettings,
+    GameStanding,
     GameStatus,
     GameTable,
     HandLine,
@@ -82,6 +83,7 @@ __all__ = [
     "ChatSettings",
     "DatabaseInUse",
     "GameNotFound",
+    "GameStanding",
     "GameStatus",
     "GameTable",
     "HandLine",

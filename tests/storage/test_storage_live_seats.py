@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from storage_testkit import play_stored, seats_for
+from storage_testkit import play_stored, seats_for, tamper
 
 from engine import Game, Rules
 from storage import SeatTaken, Storage
@@ -79,7 +79,9 @@ async def test_the_seat_is_free_once_the_table_ends_or_they_leave(store: Storage
     await store.games.start_game(dealt, seats_for(4, [BOB]), Game(RULES, seed=1))
     with pytest.raises(SeatTaken):
         await lobby(store, BOB, chat_id=-4)
-    await store.games.quarantine_game(dealt, "a test")
+    # A snapshot that no longer loads: loading quarantines the game, and frees its people.
+    await tamper(store, ("UPDATE games SET snapshot = '{' WHERE id = :id", {"id": dealt}))
+    assert (await store.games.load_game(dealt)).status == "quarantined"
     # Finished: a whole game played, then the next one.
     await store.games.cancel_game(left)
     await play_stored(store, Rules(target=20), seed=3, chat_id=-5, user_ids=[ANN, BOB])

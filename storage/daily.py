@@ -17,12 +17,21 @@ import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, and_, bindparam, case, func, select, update
+from sqlalchemy import Connection, and_, bindparam, case, func, or_, select, update
 
 from engine import daily
 
 from .database import Database
-from .schema import daily_games, daily_posts, daily_secret, game_results, hand_points, users
+from .schema import (
+    daily_games,
+    daily_posts,
+    daily_secret,
+    game_results,
+    games,
+    hand_points,
+    served_chats,
+    users,
+)
 
 
 def _now_ms() -> int:
@@ -54,8 +63,10 @@ class Standing:
 class Daily:
     """The daily deal's repository."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, account: int = 0) -> None:
         self._db = database
+        self.account = account
+        """The bot account whose groups `groups_of` names (`storage.accounts`)."""
 
     # ------------------------------------------------------------ the secret
 
@@ -180,14 +191,26 @@ class Daily:
         return {user for (user,) in rows}
 
     async def groups_of(self, user_id: int) -> list[int]:
-        """The groups the bot has seen the person play in (a finished game there)."""
+        """The groups this account serves where the person finished a game (any
+        account's): a group another account serves is that account's to post to. A group
+        no account has claimed yet counts when its games were this account's."""
         r = game_results.c
+        served = served_chats.c
         rows = await self._db.read(
             select(r.chat_id)
+            .select_from(
+                game_results.join(games, games.c.id == r.game_id).outerjoin(
+                    served_chats, served.chat_id == r.chat_id
+                )
+            )
             .where(
                 r.score_kind.in_(("points", "complex")),
                 r.user_id == user_id,
                 r.chat_id < 0,  # a group's (a DM's, the daily games', is the person's id)
+                or_(
+                    served.account == self.account,
+                    and_(served.account.is_(None), games.c.account == self.account),
+                ),
             )
             .distinct()
         )

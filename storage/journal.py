@@ -10,13 +10,14 @@ not is quarantined, kept for inspection, out of play.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -24,13 +25,14 @@ from typing import Any, Final
 from sqlalchemy import ColumnElement, Connection, bindparam, select
 from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 from sqlalchemy.dialects.sqlite.aiosqlite import dialect as aiosqlite_dialect
+from sqlalchemy.exc import IntegrityError
 
 from engine import Game, Move, Rules
 from engine.scoring import rank_key
 
 from . import ledger
 from .database import Database, Dialect, _Positional
-from .errors import GameNotFound, WrongGameStatus
+from .errors import GameNotFound, SeatTaken, WrongGameStatus
 from .handling import HANDLING, Handling
 from .models import (
     OPEN_STATUSES,
@@ -43,7 +45,7 @@ from .models import (
 )
 from .rating import rate_cancelled, rate_finished
 from .replay import Origin, ReplayError, replay, same_state, split_score
-from .schema import game_results, game_seats, games, hand_points, moves
+from .schema import game_results, game_seats, games, hand_points, live_seats, moves
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +165,8 @@ class Journal:
             "join_token": join_token or secrets.token_urlsafe(9),
             "account": self.account,
         }
-        game_id: int = await self._db.transact(_create_lobby, row, seats, rules.players)
+        async with self._seats_written(seats):
+            game_id: int = await self._db.transact(_create_lobby, row, seats, rules.players)
         return game_id
 
     async def update_lobby(
@@ -179,7 +182,8 @@ class Journal:
             changes["rules"] = dumps(rules.to_dict())
         if meta is not None:
             changes["meta"] = dumps(meta)
-        await self._db.transact(_update_lobby, game_id, changes, seats, rules)
+        async with self._seats_written(seats or [], game_id):
+            await self._db.transact(_update_lobby, game_id, changes, seats, rules)
 
     async def start_game(
         self,
@@ -212,7 +216,8 @@ class Journal:
         }
         if meta is not None:
             values["meta"] = dumps(meta)
-        await self._db.transact(_start, game_id, seats, game.players, values)
+        async with self._seats_written(seats, game_id):
+            await self._db.transact(_start, game_id, seats, game.players, values)
 
     async def record_move(
         self,
@@ -281,8 +286,30 @@ class Journal:
         """Take a game out of play with a reason, keeping everything for inspection."""
         log.error("Game %d quarantined: %s", game_id, reason)
         quarantined = {"game_id": game_id, "status": "quarantined", "reason": reason}
-        if not await self._db.execute(_QUARANTINE, quarantined):
+        if not await self._db.transact(_quarantine, quarantined):
             raise GameNotFound(game_id)
+
+    @contextlib.asynccontextmanager
+    async def _seats_written(
+        self, seats: Sequence[StoredSeat], game_id: int | None = None
+    ) -> AsyncIterator[None]:
+        """Around a write of a table's seats: a person the database refuses a second live
+        seat (`schema.live_seats`'s key) raises `SeatTaken`, naming the table they sit at.
+        The key decides, inside the write's own transaction; the table is read only after,
+        to say where."""
+        try:
+            yield
+        except IntegrityError as error:
+            if "live_seats" not in str(error):
+                raise
+            people = [s.user_id for s in seats if s.user_id is not None]
+            rows = await self._db.read(
+                select(live_seats.c.user_id, live_seats.c.game_id).where(
+                    live_seats.c.user_id.in_(people), live_seats.c.game_id != (game_id or 0)
+                )
+            )
+            user_id, where = rows[0] if rows else (people[0] if people else 0, None)
+            raise SeatTaken(int(user_id), None if where is None else int(where)) from None
 
     # ------------------------------------------------------------ reading
 
@@ -355,18 +382,11 @@ class Journal:
         return await self._first(games.c.id == latest)
 
     async def active_game_for_user(self, user_id: int) -> StoredGame | None:
-        """The lobby or active game where the user sits, if any."""
-        latest = (
-            select(games.c.id)
-            .where(
-                games.c.id.in_(select(game_seats.c.game_id).where(game_seats.c.user_id == user_id)),
-                games.c.status.in_(OPEN_STATUSES),
-            )
-            .order_by(games.c.id.desc())
-            .limit(1)
-            .scalar_subquery()
+        """The live table (a lobby or a game in play) where the user sits, if any: their
+        one live seat (`schema.live_seats`), at any bot account's table."""
+        return await self._first(
+            games.c.id.in_(select(live_seats.c.game_id).where(live_seats.c.user_id == user_id))
         )
-        return await self._first(games.c.id == latest)
 
     async def standing(self, game_id: int) -> GameStanding | None:
         """What a game was made as and where it is, without loading it (one row by key):
@@ -612,6 +632,7 @@ def _record(
     )
     if game_after.phase == "over":
         _write_results(db, database, game_id, chat_id, game_after, now)
+        _free_seats(db, game_id)
     return seq
 
 
@@ -785,6 +806,7 @@ def _cancel(db: Connection, database: Database, game_id: int) -> bool:
         .where(games.c.id == game_id)
         .values(status="cancelled", finished_at=_now_ms())
     )
+    _free_seats(db, game_id)
     # In the same transaction: a game cancelled after its first hand is rated exactly
     # once, whatever crashes when.
     return status == "active" and rate_cancelled(db, database, game_id)
@@ -809,6 +831,10 @@ def _write_seats(
             f"Seats must be numbered 0 to {players - 1}, each at most once, not {numbers}."
         )
     db.execute(game_seats.delete().where(game_seats.c.game_id == game_id))
+    _free_seats(db, game_id)
+    people = [{"user_id": s.user_id, "game_id": game_id} for s in seats if s.user_id is not None]
+    if people:  # refused by the key if one of them sits at another live table
+        db.execute(live_seats.insert(), people)
     if seats:
         db.execute(
             game_seats.insert(),
@@ -824,6 +850,18 @@ def _write_seats(
                 for s in seats
             ],
         )
+
+
+def _free_seats(db: Connection, game_id: int) -> None:
+    """The game's people sit nowhere live any more (it ended, or its seats are rewritten)."""
+    db.execute(live_seats.delete().where(live_seats.c.game_id == game_id))
+
+
+def _quarantine(db: Connection, values: dict[str, Any]) -> int:
+    """A game out of play, its people free: returns the rows changed (0: no such game)."""
+    changed = db.execute(_QUARANTINE, values).rowcount
+    _free_seats(db, values["game_id"])
+    return int(changed)
 
 
 def _status(db: Connection, game_id: int, wanted: Iterable[GameStatus]) -> GameStatus:

@@ -21,9 +21,10 @@ from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.seat_screen import Button, PostDaily, ShareInline, Words
+from bot.tables.seating import daily_refused, seated
 from bot.timers import Clock, Scheduler
 from engine import Game, daily
-from storage import Journal
+from storage import Journal, SeatTaken
 from storage.daily import Boards, streak
 from storage.daily import Daily as StoredDaily
 
@@ -156,14 +157,17 @@ class DailyDesk:
         )
         for seat in range(1, daily.RULES.players):
             table.seats[seat] = table.computer()
-        table.id = await self.games.create_lobby(
-            person.id,
-            None,
-            person.id,
-            daily.RULES,
-            table.stored_seats(),
-            table.stored_meta(),
-        )
+        try:
+            table.id = await self.games.create_lobby(
+                person.id,
+                None,
+                person.id,
+                daily.RULES,
+                table.stored_seats(),
+                table.stored_meta(),
+            )
+        except SeatTaken as taken:  # seated at a table (any bot account's): one at a time
+            raise UserError(daily_refused(await seated(self.games, taken))) from None
         if replacing is None:
             claimed = await self.stored.claim(today, person.id, table.id)
         else:

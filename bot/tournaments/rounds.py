@@ -23,6 +23,7 @@ from bot.tournaments.board import Board
 from bot.tournaments.render import who
 from engine import Event
 from ratings import START
+from storage import SeatTaken
 from storage.tournaments import (
     Registration,
     StoredTournament,
@@ -141,14 +142,43 @@ class Rounds:
             rules = self.board.table_rules(tournament, len(table.seats))
             assert rules is not None
             deals = tour.duplicate_deals(rules, table.seed) if o.duplicate_deals else None
-            seats = [
-                Seat("human", s.display_name, s.user_id)
-                if s.user_id is not None
-                else Seat("computer", s.display_name, level=o.computer_level)
-                for s in table.seats
-            ]
+            busy = await self._free_players(tournament, table, table.seats)
+            for _ in range(len(table.seats) + 1):
+                seats = [
+                    Seat("human", s.display_name, s.user_id)
+                    if s.user_id is not None and s.user_id not in busy
+                    else Seat("computer", s.display_name, level=o.computer_level)
+                    for s in table.seats
+                ]
+                try:
+                    live = await self.desk.start_table(
+                        tournament_id=tournament.id,
+                        chat_id=tournament.chat_id,
+                        thread_id=tournament.thread_id,
+                        chat_title=f"{tournament.name} · #{table.table_no}",
+                        organiser=organiser,
+                        rules=rules,
+                        options=TableOptions(
+                            turn_timer=o.turn_timer,
+                            computer_level=o.computer_level,
+                            track_cards=True,
+                            hints=False,  # a tournament is played unaided
+                            watching=o.watching,
+                        ),
+                        seats=seats,
+                        seed=table.seed,
+                        deals=deals,
+                    )
+                    break
+                except SeatTaken as taken:  # sat down elsewhere meanwhile: storage said no
+                    late = [s for s in table.seats if s.user_id == taken.user_id]
+                    if not late or taken.user_id in busy:
+                        raise
+                    busy |= await self._free_players(tournament, table, late)
+            else:
+                raise RuntimeError(f"table {table.table_no} could not be seated")
             for s in table.seats:
-                if s.user_id is not None:
+                if s.user_id is not None and s.user_id not in busy:
                     self.board.tell(
                         s.user_id,
                         msg(
@@ -159,26 +189,53 @@ class Rounds:
                             table=table.table_no,
                         ),
                     )
-            live = await self.desk.start_table(
-                tournament_id=tournament.id,
-                chat_id=tournament.chat_id,
-                thread_id=tournament.thread_id,
-                chat_title=f"{tournament.name} · #{table.table_no}",
-                organiser=organiser,
-                rules=rules,
-                options=TableOptions(
-                    turn_timer=o.turn_timer,
-                    computer_level=o.computer_level,
-                    track_cards=True,
-                    hints=False,  # a tournament is played unaided
-                    watching=o.watching,
-                ),
-                seats=seats,
-                seed=table.seed,
-                deals=deals,
-            )
+            if busy:  # their seats count as a no-show's (they cannot go on)
+                table = replace(
+                    table,
+                    seats=tuple(replace(s, no_show=s.user_id in busy) for s in table.seats),
+                )
             await self.tournaments.save_tournament_table(replace(table, game_id=live.id))
         await self.board.refresh_round(tournament)
+
+    async def _free_players(
+        self,
+        tournament: StoredTournament,
+        table: TournamentTable,
+        seats: Sequence[TournamentSeat],
+    ) -> set[int]:
+        """One live seat each: the seats' people are taken out of this account's open
+        lobbies (and told); those playing elsewhere (a game in progress, their daily deal,
+        another account's table) are returned, for a computer player to take their seat."""
+        busy: set[int] = set()
+        for s in seats:
+            if s.user_id is None:
+                continue
+            left, elsewhere = await self.desk.free_for_event(s.user_id)
+            if left is not None:
+                self.board.tell(
+                    s.user_id,
+                    msg(
+                        "🏆 <b>{event}</b> starts: you left the table in {chat} to play your "
+                        "round.",
+                        event=who(tournament.name),
+                        chat=who(left),
+                    ),
+                )
+            if elsewhere is not None:
+                busy.add(s.user_id)
+                self.board.tell(
+                    s.user_id,
+                    msg(
+                        "🏆 <b>{event}</b>, round {round}: you're still playing at another "
+                        "table ({chat}), so a computer player takes your seat at table {table} "
+                        "this round, as a no-show's.",
+                        event=who(tournament.name),
+                        round=table.round,
+                        chat=who(elsewhere.chat),
+                        table=table.table_no,
+                    ),
+                )
+        return busy
 
     async def on_table_move(self, table: Table, events: list[Event]) -> None:
         """Every move of every table: note who showed up; sync when something changed."""

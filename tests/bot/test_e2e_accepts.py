@@ -310,15 +310,7 @@ async def _build(lab: Lab) -> None:
         await person.press(chem, event.message_id, "✋ Register")
     [stored_event] = await rooms.storage.tournaments.tournaments_in_chat(chem.id)
     lab.tournament = stored_event.id
-    for moment in (START - timedelta(minutes=30), START + timedelta(seconds=1)):
-        clock.now = moment
-        await rooms.timeline.tick()
-        await rooms.outbox.flush()
-    await double.wait_for(
-        lambda: any(t.tournament_id is not None for t in rooms.registry.tables.values()), 5
-    )
-    [played] = [t for t in rooms.registry.tables.values() if t.tournament_id is not None]
-    lab.tables[Kind.TOURNAMENT, Stage.DEALT] = played.id
+    # Stored before the round deals Bob his seat: one live table at a time (issue 50.3).
     for stage, finish in ((Stage.FINISHED, True), (Stage.CANCELLED, False)):
         lab.tables[Kind.TOURNAMENT, stage] = await stored_game(
             rooms.storage,
@@ -328,10 +320,18 @@ async def _build(lab: Lab) -> None:
             tournament_id=lab.tournament,
             finish=finish,
         )
-    # The daily deal: played now; one finished and one cancelled (a closed day), stored.
-    table = await start_daily(double, app, people["Day"], clock)
-    lab.day = table.daily or 0
-    lab.tables[Kind.DAILY, Stage.DEALT] = table.id
+    for moment in (START - timedelta(minutes=30), START + timedelta(seconds=1)):
+        clock.now = moment
+        await rooms.timeline.tick()
+        await rooms.outbox.flush()
+    await double.wait_for(
+        lambda: any(t.tournament_id is not None for t in rooms.registry.tables.values()), 5
+    )
+    [played] = [t for t in rooms.registry.tables.values() if t.tournament_id is not None]
+    lab.tables[Kind.TOURNAMENT, Stage.DEALT] = played.id
+    # The daily deal: one finished and one cancelled (a closed day), stored first (one live
+    # table at a time); then played now.
+    lab.day = daily.day_number(clock().timestamp())
     for stage, finish in ((Stage.FINISHED, True), (Stage.CANCELLED, False)):
         lab.tables[Kind.DAILY, stage] = await stored_game(
             rooms.storage,
@@ -340,6 +340,9 @@ async def _build(lab: Lab) -> None:
             meta={"daily": lab.day - 2},
             finish=finish,
         )
+    table = await start_daily(double, app, people["Day"], clock)
+    assert table.daily == lab.day
+    lab.tables[Kind.DAILY, Stage.DEALT] = table.id
     lab.people = list(people.values())
     owner = {
         (Kind.GROUP, Stage.LOBBY): "Lia",

@@ -29,6 +29,8 @@ async def play_day(store: Storage, day: int, user: int, hands: int, seed: int) -
         store, daily.RULES, seed=seed, deal_key=key, user_ids=[user], hands=hands, chat_id=user
     )
     assert await store.daily.claim(day, user, game_id)
+    if game.phase != "over":  # stopped where it stood, as the bot closes a day's games
+        await store.games.cancel_game(game_id)
     return [int(h.points[daily.PERSON_SEAT]) for h in game.hand_history]
 
 

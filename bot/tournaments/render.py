@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from babel.dates import format_datetime
 
 from bot.chats import NONE, Button, Buttons, Register, Withdraw
-from bot.i18n import Tr, isolated_name, mark
+from bot.i18n import Msg, Say, Tr, isolated_name, mark, msg
 from bot.tables.render import VARIANTS, format_total, variant_key
 from engine import Game
 from storage.tournaments import Registration, StoredTournament, TournamentTable
@@ -19,15 +19,44 @@ MAX_NAMES = 40
 """Names listed on the tournament message; beyond that only the count (Telegram's 4096 chars)."""
 
 
-def esc(text: str) -> str:
-    return html.escape(text, quote=False)
+class Html(str):
+    """Text that is Telegram's HTML already, made only here (`esc`, `who`): `said` puts
+    it into a sentence as it is, and escapes every other text."""
 
 
-def who(name: str) -> str:
+def esc(text: str) -> Html:
+    return Html(html.escape(text, quote=False))
+
+
+def who(name: str) -> Html:
     """A name (a person's, a group's or an event's) as the tournaments' messages show it
     (they write Telegram's HTML for the `Chats` port), in every language: escaped, its
     bidi controls removed, isolated (FSI…PDI)."""
-    return isolated_name(esc(name))
+    return Html(isolated_name(esc(name)))
+
+
+Value = Html | str | int | Msg | Say
+
+
+def said(message: str, /, **values: Value) -> Msg:
+    """A tournament's sentence (``msg``) with every value escaped on the way in: a text is
+    escaped unless it is `Html` already, and so is what a `Say` gives; a number or a `Msg`
+    (made by `said` too) goes in as it is. So a person's own words (an unknown option, a
+    time zone, a username) can never be markup Telegram refuses, however they are put."""
+    return msg(message, **{key: _escaped(value) for key, value in values.items()})
+
+
+def _escaped(value: Value) -> object:
+    if isinstance(value, Html | int | Msg):
+        return value
+    if isinstance(value, str):
+        return esc(value)
+
+    def written(tr: Tr, say: Say = value) -> str:
+        text = say(tr)
+        return text if isinstance(text, Html) else esc(text)
+
+    return written
 
 
 def _within(names: Sequence[str], budget: int, total: int | None = None) -> str:
@@ -176,7 +205,7 @@ def tournament_message(
 
 def _seat_name(tr: Tr, table: TournamentTable, seat: int) -> str:
     s = table.seats[seat]
-    name = who(s.display_name)
+    name: str = who(s.display_name)
     if s.user_id is None:
         name = tr("🤖 {name}", name=name)
     if s.no_show:

@@ -39,6 +39,7 @@ from bot.rooms import Handlers, Rooms, open_rooms, wire_handlers
 from bot.tables.config import TablesConfig
 from bot.tables.thinker import Thinker
 from bot.telegram.context import BotData, HeartsContext
+from bot.telegram.handlers import GroupMembers
 from bot.telegram.health import ROLE
 from bot.telegram.once import ExactlyOnce, HeartsApplication, answer_pending
 from bot.telegram.outbox import Outbox
@@ -339,6 +340,9 @@ async def _post_init(app: HeartsApp) -> None:
         server = rooms.page_server(settings, is_member)
         await server.start(settings.webapp_listen, settings.webapp_port)
         app.live_server = server
+        # Telegram says who leaves a group (to a bot that is its admin): watching follows.
+        members = GroupMembers(server.member_left, server.member_joined)
+        app.add_handler(ChatMemberHandler(members.changed, ChatMemberHandler.CHAT_MEMBER))
     try:
         await set_commands(app)
     except TelegramError as error:

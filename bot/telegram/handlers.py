@@ -319,6 +319,33 @@ class TableCommands:
             self.presence.chat_back(chat_id)
 
 
+class GroupMembers:
+    """Who leaves and joins a group, as Telegram tells a bot that is one of its admins
+    (``chat_member`` updates): the table page's watchers follow it at once."""
+
+    def __init__(
+        self, left: Callable[[int, int], Awaitable[None]], joined: Callable[[int, int], None]
+    ) -> None:
+        self.left = left
+        self.joined = joined
+
+    async def changed(self, update: Update, context: HeartsContext) -> None:
+        """Someone's status in a group changed: left or removed, or a member (again)."""
+        change = update.chat_member
+        if change is None:
+            return
+        member = change.new_chat_member
+        chat_id, user_id = change.chat.id, member.user.id
+        if member.status in (
+            ChatMemberStatus.MEMBER,
+            ChatMemberStatus.ADMINISTRATOR,
+            ChatMemberStatus.OWNER,
+        ) or (member.status == ChatMemberStatus.RESTRICTED and getattr(member, "is_member", False)):
+            self.joined(chat_id, user_id)
+        else:
+            await self.left(chat_id, user_id)
+
+
 class PeopleCommands:
     """What people ask about themselves and the chat: /scores, /stats, /rating, /rules,
     /language, /help, and the language each update says its sender reads."""

@@ -51,6 +51,7 @@ async def test_a_removed_member_stops_watching_as_soon_as_telegram_says_so(
         assert len(page.states()) == frames
         # ...and let in again as soon as Telegram says she is back.
         group.add(eve)
+        await double.idle()  # the bot has been told
         async with open_page(app, signed(double, eve), table.id) as back:
             await until(lambda: back.states())
             assert back.states()[-1]["watching"] is True

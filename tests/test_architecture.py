@@ -194,7 +194,8 @@ def test_the_adapters_are_given_what_they_call_never_the_rooms() -> None:
     assert _imports_of("bot/live", ("bot.rooms", "bot.app")) == []
     from bot.telegram.context import BotData
 
-    assert set(vars(BotData())) == {"settings", "tuning", "command_limiter"}
+    limits = {"command_limiter", "press_limiter", "move_limiter", "group_posts"}
+    assert set(vars(BotData())) == {"settings", "tuning", *limits}
 
 
 SCREEN_MODULES = ("seat_screen", "parts", "render", "coach_words", "model")

@@ -325,7 +325,8 @@ def test_every_value_in_a_tournament_sentence_is_escaped_on_the_way_in() -> None
     """Issue 50, item 11: the tournaments write Telegram's HTML, and a person's own words
     (an unknown option, a time zone, a username) must never be markup Telegram refuses.
     So they make their sentences only with `render.said`, which escapes every text value
-    that is not `Html` already: no ``msg``, ``msg_plural`` or ``Msg(`` of their own."""
+    that is not `Html` already: no ``msg``, ``msg_plural`` or ``Msg(`` of their own, and no
+    ``tr(…)`` given values but through ``said``."""
 
     def calls(node: ast.AST) -> Iterator[ast.Call]:
         if isinstance(node, ast.FunctionDef) and node.name == "said":
@@ -339,6 +340,10 @@ def test_every_value_in_a_tournament_sentence_is_escaped_on_the_way_in() -> None
         f"{path}:{call.lineno} {ast.unparse(call)[:60]}"
         for path, tree in modules("bot/tournaments")
         for call in calls(tree)
-        if isinstance(call.func, ast.Name) and call.func.id in ("msg", "msg_plural", "Msg")
+        if isinstance(call.func, ast.Name)
+        and (
+            call.func.id in ("msg", "msg_plural", "Msg")
+            or (call.func.id == "tr" and bool(call.keywords))
+        )
     ]
     assert wrong == []

@@ -212,7 +212,9 @@ class TournamentCommands:
         if not ranking:
             return ""
         status = tr(er.STATUS_NAMES[tournament.status])
-        title = tr("<b>Event: {name}</b> ({status})", name=who(tournament.name), status=status)
+        title = tr(
+            said("<b>Event: {name}</b> ({status})", name=who(tournament.name), status=status)
+        )
         return "\n".join([title, *ranking])
 
     async def watching(self, tournament_id: int, words: Sequence[str]) -> Msg:

@@ -58,10 +58,12 @@ class Entries:
                 tr = self.board.group(tournament)
                 buttons = ((Button(tr("Open my DM to register"), OpenLink(url)),),)
                 text = tr(
-                    "{name}, I can't message you yet: tap below and press <b>Start</b> to "
-                    "finish registering for {event}.",
-                    name=who(person.name),
-                    event=who(tournament.name),
+                    said(
+                        "{name}, I can't message you yet: tap below and press <b>Start</b> to "
+                        "finish registering for {event}.",
+                        name=who(person.name),
+                        event=who(tournament.name),
+                    ),
                 )
                 # Posted, not awaited: the press is answered now, not after the group's
                 # pace lets this message out (twelve at once would wait 36 s).

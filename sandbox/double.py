@@ -428,6 +428,29 @@ class BotApiDouble:
             },
         )
 
+    def member_changed(self, chat_id: int, user_id: int, old: Json, by: int | None = None) -> int:
+        """Tell the bot a person's status in a group changed (``chat_member``), as Telegram
+        does only to a bot that is an admin of the group, and only when it asked for them
+        (``allowed_updates``); `old` is their member object before the change. Returns the
+        update's id, or 0 when Telegram would not tell this bot."""
+        chat = self.chat(chat_id)
+        if not chat.bot_admin or not chat.bot_member:
+            return 0
+        return self.push_update(
+            "chat_member",
+            {
+                "chat": chat.to_api(),
+                "from": self.user(by if by is not None else user_id).to_api(),
+                "date": int(time.time()),
+                "old_chat_member": old,
+                "new_chat_member": self._member(chat, user_id),
+            },
+        )
+
+    def member_of(self, chat_id: int, user_id: int) -> Json:
+        """A person's member object in a chat as ``getChatMember`` gives it."""
+        return self._member(self.chat(chat_id), user_id)
+
     def record_event(
         self,
         kind: EventKind,
@@ -1132,6 +1155,8 @@ class BotApiDouble:
         elif user_id in self.users:
             user = self.users[user_id].to_api()
             if chat.type == "private":
+                if user_id != chat.id:  # a DM has its person and the bot, nobody else
+                    raise bad_request("user not found")
                 status = "member"
             elif user_id == chat.creator:
                 status = "creator"
@@ -1141,11 +1166,15 @@ class BotApiDouble:
                 status = "restricted"
             elif user_id in chat.members:
                 status = "member"
+            elif user_id in chat.banned:
+                status = "kicked"
             else:
                 status = "left"
         else:
             raise bad_request("user not found")
         data: Json = {"status": status, "user": user}
+        if status == "kicked":
+            data["until_date"] = 0
         if status == "restricted":
             # Telegram's ChatMemberRestricted: a member who may read but not post.
             data.update({"is_member": chat.restricted[user_id], "until_date": 0})

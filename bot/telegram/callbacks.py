@@ -48,6 +48,11 @@ TOURNAMENT_ACTIONS: Final = frozenset({TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW}
 LANGUAGE: Final = "lg"
 CHAT_ACTIONS: Final = frozenset({LANGUAGE})
 
+SEAT_ACTIONS: Final = frozenset({CARD, PASS, MOON, TRACKER})
+"""A seat's moves: paced faster than other presses (a hand played as fast as fingers go)."""
+COACH_ACTIONS: Final = frozenset({HINT, REVIEW})
+"""Paced by the coach itself (`bot.tables.coach`: one answer for many presses)."""
+
 ACTIONS: Final = frozenset(
     {JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK}
     | {CARD, PASS, MOON, TRACKER, REMATCH, HINT, REVIEW}
@@ -117,3 +122,10 @@ class Callback:
 
 def button(action: str, game_id: int, stamp: int = 0, arg: str = "") -> str:
     return Callback(action, game_id, stamp, arg).encode()
+
+
+def posts_anew(data: Callback) -> bool:
+    """Whether the press posts a new message where it was pressed (a hand's ▶ Replay under
+    its result, 🔁 New game), rather than changing its own: in a group, it takes a share of
+    the group's posts (`bot.flood.GroupPosts`)."""
+    return data.action == REMATCH or (data.action == REPLAY_HAND and data.arg == "n")

@@ -41,7 +41,7 @@ from bot.tables.rules_menu import RulesMenu
 from bot.tables.standings import Standings
 from bot.telegram import callbacks as cb
 from bot.telegram import draw, once
-from bot.telegram.context import HeartsContext
+from bot.telegram.context import BotData, HeartsContext
 from bot.telegram.outbox import ARRIVED, Outbox, Slot
 from bot.telegram.pace import URGENT
 from bot.tournaments.commands import TournamentCommands
@@ -55,6 +55,7 @@ log = logging.getLogger(__name__)
 UNKNOWN_BUTTON = msg("That button isn't valid any more.")
 STORAGE_TROUBLE = msg("I can't save anything right now. Please try again in a minute.")
 TOO_FAST = msg("You're sending commands too fast. I'll answer again in a few seconds.")
+PRESSING_TOO_FAST = msg("Slow down a little.")
 GROUP_ONLY = msg("Tables are opened in a group: add me to one and send /newgame there.")
 NO_TABLE = msg("There's no table here. Start one with /newgame.")
 
@@ -128,6 +129,17 @@ class Replies:
         user, chat = update.effective_user, update.effective_chat
         if user is not None:
             verdict = context.bot_data.command_limiter.check(user.id)
+            posts = context.bot_data.group_posts
+            # Whatever the bot says in a group (an answer, or that they go too fast) is a
+            # post there: it takes the person's share of the group's posts, and past that
+            # they are not answered there at all.
+            if (
+                verdict is not Verdict.DROP
+                and chat is not None
+                and _is_group(chat)
+                and posts.check(chat.id, user.id) is not Verdict.ALLOW
+            ):
+                verdict = Verdict.DROP
             if verdict is Verdict.WARN:
                 self.reply(update, TOO_FAST)
             if verdict is not Verdict.ALLOW:
@@ -318,6 +330,33 @@ class TableCommands:
             ChatMemberStatus.RESTRICTED,
         ):
             self.presence.chat_back(chat_id)
+
+
+class GroupMembers:
+    """Who leaves and joins a group, as Telegram tells a bot that is one of its admins
+    (``chat_member`` updates): the table page's watchers follow it at once."""
+
+    def __init__(
+        self, left: Callable[[int, int], Awaitable[None]], joined: Callable[[int, int], None]
+    ) -> None:
+        self.left = left
+        self.joined = joined
+
+    async def changed(self, update: Update, context: HeartsContext) -> None:
+        """Someone's status in a group changed: left or removed, or a member (again)."""
+        change = update.chat_member
+        if change is None:
+            return
+        member = change.new_chat_member
+        chat_id, user_id = change.chat.id, member.user.id
+        if member.status in (
+            ChatMemberStatus.MEMBER,
+            ChatMemberStatus.ADMINISTRATOR,
+            ChatMemberStatus.OWNER,
+        ) or (member.status == ChatMemberStatus.RESTRICTED and getattr(member, "is_member", False)):
+            self.joined(chat_id, user_id)
+        else:
+            await self.left(chat_id, user_id)
 
 
 class PeopleCommands:
@@ -560,7 +599,9 @@ class Buttons:
         handling = HANDLING.get()
         if handling is not None:  # a move stores its toast with it (`storage.handling`)
             handling.render = lambda said: say(tr, said, PLAIN)[:200]
-        said = await self.press(query.data, person, chat_id, message_id)
+        said = _over_rate(context, query.data, person.id, chat_id)
+        if said is None:
+            said = await self.press(query.data, person, chat_id, message_id)
         try:
             await query.answer(say(tr, said, PLAIN)[:200] or None)
         except TelegramError as error:
@@ -617,6 +658,55 @@ class Buttons:
         if route is None:
             return NOTHING
         return await route(Press(self.to, data, person, chat_id, in_group, message_id))
+
+
+def flooding(limits: BotData, update: Update) -> bool:
+    """Whether `update` is a press or a command of someone who was told they go too fast
+    and has no token yet: it is let go before anything is done for it (not even the record
+    of handled updates is read; a press is answered without a word), so a flood costs the
+    others little more than its arrival."""
+    user = update.effective_user
+    if user is None:
+        return False
+    query = update.callback_query
+    if query is not None:
+        try:
+            action = cb.Callback.decode(query.data).action
+        except cb.BadCallback:
+            action = ""
+        if action in cb.COACH_ACTIONS:
+            return False
+        limiter = limits.move_limiter if action in cb.SEAT_ACTIONS else limits.press_limiter
+        return limiter.dropping(user.id)
+    if update.message is not None and (update.message.text or "").startswith("/"):
+        return limits.command_limiter.dropping(user.id)
+    return False
+
+
+def _over_rate(
+    context: HeartsContext, data: str | None, user_id: int, chat_id: int | None
+) -> Msg | None:
+    """What a press over its presser's rate is answered instead of being carried out (None:
+    within it). A seat's moves have a rate of their own, faster than other presses; the
+    coach's buttons are paced by the coach (`Coach.limiter`, one answer for many presses);
+    a press that posts in a group takes the presser's share of the group's posts too."""
+    limits = context.bot_data
+    try:
+        pressed: cb.Callback | None = cb.Callback.decode(data)
+    except cb.BadCallback:
+        pressed = None
+    action = pressed.action if pressed is not None else ""
+    if action in cb.COACH_ACTIONS:
+        return None
+    limiter = limits.move_limiter if action in cb.SEAT_ACTIONS else limits.press_limiter
+    verdict = limiter.check(user_id)
+    in_group = chat_id is not None and chat_id != user_id
+    if verdict is Verdict.ALLOW and pressed is not None and in_group and cb.posts_anew(pressed):
+        assert chat_id is not None
+        verdict = limits.group_posts.check(chat_id, user_id)
+    if verdict is Verdict.ALLOW:
+        return None
+    return PRESSING_TOO_FAST if verdict is Verdict.WARN else NOTHING
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,13 @@ from dataclasses import replace
 from bot.basics import Person, UserError
 from bot.core.tournament import Cancel, Pause, Resume
 from bot.core.tournament import decide as step
-from bot.i18n import Msg, Tr, msg
+from bot.i18n import Msg, Tr
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.entries import Entries
 from bot.tournaments.parsing import SWITCH, BadRequest, parse_new
-from bot.tournaments.render import esc, who
+from bot.tournaments.render import said, who
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
 from engine import Rules
@@ -63,7 +63,7 @@ class TournamentCommands:
         sub = words[0].lower() if words else ""
         rest = words[1:]
         if sub == "help":
-            return msg(
+            return said(
                 "🏆 <b>Events</b> (tournaments over several tables)\n\n<b>Create</b> "
                 '(group admins):\n<code>/event new "Name" [YYYY-MM-DD HH:MM '
                 "[Area/City]] [options]</code>\nWithout a time, the organiser starts "
@@ -95,7 +95,7 @@ class TournamentCommands:
         if sub == "":
             return await self.status(chat_id)
         if tournament is None:
-            return msg(
+            return said(
                 "There's no event here. A group admin can create one:\n<code>/event new "
                 '"Spring Cup" 2026-12-01 18:00 Asia/Kolkata</code>'
             )
@@ -116,7 +116,7 @@ class TournamentCommands:
             return await self.entries.set_list(tournament.id, sub, rest)
         if sub == "watch":
             return await self.watching(tournament.id, rest)
-        return _not_understood(msg("unknown command {command}", command=esc(repr(sub))))
+        return _not_understood(said("unknown command {command}", command=repr(sub)))
 
     async def create(
         self,
@@ -127,10 +127,10 @@ class TournamentCommands:
         words: Sequence[str],
     ) -> Msg | None:
         if not await self.is_admin(chat_id, person.id):
-            return msg("Only a group admin can create an event.")
+            return said("Only a group admin can create an event.")
         existing = await self.board.open_in(chat_id)
         if existing is not None:
-            return msg(
+            return said(
                 "There's already an event open here: {name}. Finish or <code>/event "
                 "cancel</code> it first.",
                 name=who(existing.name),
@@ -149,7 +149,7 @@ class TournamentCommands:
             base = Rules()
         rules = tour.rules_for(base, request.options.table_size)
         if rules is None:
-            return _not_understood(msg("these table rules don't allow that table size"))
+            return _not_understood(said("these table rules don't allow that table size"))
         options = request.options
         if not options.computer_fill and tour.rules_for(rules, options.table_size - 1) is None:
             # Rules for one table size only (Complex Hearts): short tables need computers.
@@ -182,7 +182,7 @@ class TournamentCommands:
     async def status(self, chat_id: int) -> str | Msg:
         tournaments = await self.tournaments.tournaments_in_chat(chat_id, limit=1)
         if not tournaments:
-            return msg(
+            return said(
                 "There's no event here. A group admin can create one:\n<code>/event new "
                 '"Spring Cup" 2026-12-01 18:00 Asia/Kolkata</code>'
             )
@@ -212,58 +212,60 @@ class TournamentCommands:
         if not ranking:
             return ""
         status = tr(er.STATUS_NAMES[tournament.status])
-        title = tr("<b>Event: {name}</b> ({status})", name=who(tournament.name), status=status)
+        title = tr(
+            said("<b>Event: {name}</b> ({status})", name=who(tournament.name), status=status)
+        )
         return "\n".join([title, *ranking])
 
     async def watching(self, tournament_id: int, words: Sequence[str]) -> Msg:
         """``/event watch on|off``: whether the group may watch the event's tables: the
         table page asks the event on each watcher's hello, and the tables dealt from now
         on show 👀 Watch or not (a watcher already watching goes on until they close it)."""
-        said = words[0].lower() if words else ""
-        if said not in SWITCH:
+        switch = words[0].lower() if words else ""
+        if switch not in SWITCH:
             word = repr(" ".join(words)[:60])
-            return _not_understood(msg("unknown option or value {word}", word=esc(word)))
+            return _not_understood(said("unknown option or value {word}", word=word))
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
-            options = replace(tournament.options, watching=SWITCH[said])
+            options = replace(tournament.options, watching=SWITCH[switch])
             tournament = replace(tournament, options=options)
             await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
         if options.watching:
-            return msg("👀 Watching this event's tables is on.")
-        return msg("👀 Watching this event's tables is off.")
+            return said("👀 Watching this event's tables is on.")
+        return said("👀 Watching this event's tables is off.")
 
     async def pause(self, tournament_id: int, person: Person) -> Msg:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             if tournament.status not in ("registration", "running"):
-                raise UserError(msg("That event is over."))
+                raise UserError(said("That event is over."))
             tournament = step(tournament, Pause())
             await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "⏸ <b>{name}</b> is paused by {by}. Games in progress go on; no new "
                     "round starts until it resumes.",
                     name=who(tournament.name),
                     by=who(person.name),
                 ),
             )
-            return msg("Paused. <code>/event resume</code> carries on.")
+            return said("Paused. <code>/event resume</code> carries on.")
 
     async def resume_tournament(self, tournament_id: int, person: Person) -> Msg:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             if tournament.status != "paused":
-                raise UserError(msg("The event isn't paused."))
+                raise UserError(said("The event isn't paused."))
             tournament = step(tournament, Resume())
             status = tournament.status
             await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "▶ <b>{name}</b> carries on ({by}).",
                     name=who(tournament.name),
                     by=who(person.name),
@@ -273,7 +275,7 @@ class TournamentCommands:
                 await self.rounds.next(tournament)
         await self.rounds.sync(tournament_id)
         await self.timeline.tick()
-        return msg("Resumed.")
+        return said("Resumed.")
 
     async def start_now(self, tournament_id: int) -> Msg | None:
         """``/tournament start``: the first round (or a round held back by a pause) now."""
@@ -285,12 +287,12 @@ class TournamentCommands:
             if tournament.status == "registration":
                 entries = await self.tournaments.registrations(tournament.id)
                 if len(er.registered(entries)) < 2:
-                    return msg("At least 2 people must be registered to start.")
+                    return said("At least 2 people must be registered to start.")
                 await self.tournaments.claim_once(tournament.id, "start")
                 await self.rounds.start(tournament, 1)
                 return None
             if tournament.state.done_round != tournament.current_round:
-                return msg("Round {round} is still being played.", round=tournament.current_round)
+                return said("Round {round} is still being played.", round=tournament.current_round)
             await self.rounds.next(tournament)
             return None
 
@@ -298,7 +300,7 @@ class TournamentCommands:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             if not tournament.is_open:  # it ended while the command waited for the lock
-                raise UserError(msg("That event is over."))
+                raise UserError(said("That event is over."))
             tournament = step(tournament, Cancel())
             await self.tournaments.save_tournament(tournament)
             organiser = Person(tournament.organiser_id, tournament.organiser_name)
@@ -313,14 +315,14 @@ class TournamentCommands:
             await self.board.refresh_round(tournament)
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "✖ <b>{name}</b> was cancelled by {by}.",
                     name=who(tournament.name),
                     by=who(person.name),
                 ),
             )
-            return msg("Cancelled.")
+            return said("Cancelled.")
 
 
 def _not_understood(reason: Msg) -> Msg:
-    return msg("I didn't understand that: {reason}\nSee <code>/event help</code>.", reason=reason)
+    return said("I didn't understand that: {reason}\nSee <code>/event help</code>.", reason=reason)

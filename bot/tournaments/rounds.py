@@ -15,12 +15,11 @@ from bot.basics import Person
 from bot.chats import NONE
 from bot.core.tournament import Cancel, Finish, StartRound
 from bot.core.tournament import decide as step
-from bot.i18n import msg
 from bot.tables.model import COMPUTER_NAMES, Seat, Table, TableOptions
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
-from bot.tournaments.render import who
+from bot.tournaments.render import said, who
 from engine import Event
 from ratings import START
 from storage import SeatTaken
@@ -69,7 +68,7 @@ class Rounds:
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "✖ <b>{name}</b> was cancelled: fewer than 2 people registered.",
                     name=who(tournament.name),
                 ),
@@ -107,7 +106,7 @@ class Rounds:
         await self.board.refresh_message(tournament)
         await self.board.announce(
             tournament,
-            msg(
+            said(
                 "▶ <b>{name}</b>, round {round}: {players} at {tables}. Your cards are in your "
                 "DMs with me. Good luck!",
                 name=who(tournament.name),
@@ -181,7 +180,7 @@ class Rounds:
                 if s.user_id is not None and s.user_id not in busy:
                     self.board.tell(
                         s.user_id,
-                        msg(
+                        said(
                             "🏆 <b>{event}</b>, round {round}: you're at table {table}. Your cards "
                             "follow.",
                             event=who(tournament.name),
@@ -372,7 +371,7 @@ class Rounds:
         if await self.tournaments.claim_once(tournament.id, f"results:{tournament.current_round}"):
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "📋 <b>{name}</b>, round {round} is over. Going on: {names}.",
                     name=who(tournament.name),
                     round=tournament.current_round,
@@ -387,7 +386,7 @@ class Rounds:
         if tournament.status == "paused":
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "⏸ Round {round} is over, but the event is paused: the next round starts on "
                     "<code>/event resume</code> or <code>/event start</code>.",
                     round=tournament.current_round,
@@ -428,7 +427,7 @@ class Rounds:
         if not final:
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "🏁 <b>{name}</b> ended without a winner: no one was left to go on.",
                     name=who(tournament.name),
                 ),
@@ -436,7 +435,7 @@ class Rounds:
             return
         await self.board.announce(
             tournament,
-            msg(
+            said(
                 "🏆 <b>{name}</b> is over! The winner is <b>{winner}</b>.\n{ranking}",
                 name=who(tournament.name),
                 winner=who(final[0].display_name),

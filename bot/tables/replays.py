@@ -21,6 +21,7 @@ from bot.i18n import Msg, msg
 from bot.tables.parts import SUIT_ORDER, Joined, Name, Part, Strong, format_score
 from bot.tables.seat_screen import DIRECTIONS, Button, ReplayGame, ReplayHand, Words
 from engine import Card
+from engine.cards import shown_order
 from engine.replay import HandNotOver, HandReplay, ReplayTrick, hand_replay
 from storage import GameNotFound, Journal, Standings, StoredGame
 
@@ -42,16 +43,11 @@ DAILY_OPEN = msg(
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
-    """``A♠ 7♠ · 10♥ 2♥ · …``: by suit, highest first."""
-    by_suit = [
-        " ".join(c.symbol for c in sorted((c for c in cards if c.suit == s), key=_rank))
-        for s in SUIT_ORDER
-    ]
+    """``7♠ A♠ · 2♥ 10♥ · …``: by suit, in the order every screen shows
+    (`engine.cards.shown_order`)."""
+    shown = shown_order(cards)
+    by_suit = [" ".join(c.symbol for c in shown if c.suit == s) for s in SUIT_ORDER]
     return " · ".join(group for group in by_suit if group) or "—"
-
-
-def _rank(card: Card) -> int:
-    return -card.index
 
 
 class Replays:

@@ -38,7 +38,7 @@ from bot.tables.parts import (
     format_total,
 )
 from engine import Card, Game, HandResult, PublicView, Rules, SeatView
-from engine.cards import FULL_DECK, codes, deck_mask
+from engine.cards import FULL_DECK, codes, deck_mask, shown_order
 from engine.records import TrickRecord
 from engine.scoring import Score
 
@@ -625,7 +625,7 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
                 chosen=playing and c.code in selected,
                 received=c.code in received,
             )
-            for c in view.hand
+            for c in shown_order(view.hand)
         ),
         passed=view.passed or () if view.phase == "pass" else (),
         hearts_broken=view.hearts_broken,
@@ -762,7 +762,10 @@ def _words(
     removed = OUT_OF_DECK.get(table.rules.players, ())
     if removed and view.phase != "over":
         lines.append(
-            msg("Out of the deck this game: {cards}", cards=" ".join(c.symbol for c in removed))
+            msg(
+                "Out of the deck this game: {cards}",
+                cards=" ".join(c.symbol for c in shown_order(removed)),
+            )
         )
     # From the deal on, on the very screen whose buttons pass and play: whoever acts has
     # seen the deal sealed, however late Telegram brings the group's message.
@@ -811,7 +814,7 @@ def _words(
             lines.append(
                 msg(
                     "You passed {cards}. Waiting for: {names}.",
-                    cards=" ".join(c.symbol for c in view.passed),
+                    cards=" ".join(c.symbol for c in shown_order(view.passed)),
                     names=listed(names, view.waiting_for),
                 )
             )
@@ -823,7 +826,7 @@ def _words(
             lines.append(
                 msg(
                     "You received {cards} from {name} (marked • until the first trick is taken).",
-                    cards=Joined(tuple(Strong(c.symbol) for c in view.received), " "),
+                    cards=Joined(tuple(Strong(c.symbol) for c in shown_order(view.received)), " "),
                     name=Name(names[view.pass_from]),
                 )
             )
@@ -922,7 +925,7 @@ def _status(names: tuple[str, ...], view: SeatView) -> Part:
             )
         return msg(
             "You passed {cards}. Waiting for: {names}.",
-            cards=" ".join(c.symbol for c in view.passed),
+            cards=" ".join(c.symbol for c in shown_order(view.passed)),
             names=listed(names, view.waiting_for),
         )
     if phase == "moon":

@@ -149,18 +149,28 @@ def lobby_screen(table: Table) -> Words:
         lines.append(Joined((f"{number}.", sitting), " "))
     for name in table.ui.pending.values():
         lines.append(Joined(("   ", msg("{name} (opening their DM…)", name=Name(name))), ""))
+    full = all(seat is not None for seat in table.seats)
     lines += [
         "",
-        msg(
+        msg("The table is full: the host can start, or empty a seat with ✖.")
+        if full
+        else msg(
             "Tap <b>Join</b> to sit down. Empty seats are filled with computer "
             "players when the game starts. The host can empty a seat with ✖."
         ),
     ]
-    rows: list[tuple[Button, ...]] = [
-        (Button(msg("✋ Join"), SitDown()), Button(msg("🚪 Leave"), StandUp())),
-        (Button(msg("🤖 Add computer"), AddComputerSeat()), Button(msg("⚙ Rules"), OpenRules())),
-        (Button(msg("▶ Start"), StartGame()), Button(msg("✖ Cancel"), CancelTable())),
-    ]
+    rows: list[tuple[Button, ...]] = (
+        [(Button(msg("🚪 Leave"), StandUp()), Button(msg("⚙ Rules"), OpenRules()))]
+        if full  # nobody can sit down, nor a computer
+        else [
+            (Button(msg("✋ Join"), SitDown()), Button(msg("🚪 Leave"), StandUp())),
+            (
+                Button(msg("🤖 Add computer"), AddComputerSeat()),
+                Button(msg("⚙ Rules"), OpenRules()),
+            ),
+        ]
+    )
+    rows.append((Button(msg("▶ Start"), StartGame()), Button(msg("✖ Cancel"), CancelTable())))
     # The host can empty any seat but their own ("✖ 2" empties seat 2).
     removable = tuple(
         Button(msg("✖ {seat}", seat=n + 1), ClearSeat(n))

@@ -40,7 +40,7 @@ from bot.tables.parts import (
 from engine import Card, Game, HandResult, PublicView, Rules, SeatView
 from engine.cards import FULL_DECK, codes, deck_mask, shown_order
 from engine.records import TrickRecord
-from engine.scoring import Score
+from engine.scoring import Score, rank_key
 
 CANCELLED = msg("♥ This table was cancelled.")
 AND = "{items} and {last}"
@@ -707,8 +707,14 @@ def group_screen(table: Table, *, page: bool = False, watchers: int = 0) -> Grou
         title = msg("<b>Scores</b>")
     lines += ["", title]
     taken = game.points_taken()
-    for s, total in enumerate(game.scores):
-        marker = "▶ " if game.current_player == s and game.phase != "over" else ""
+    if game.phase == "over":  # by place, lowest first (a tie shares its place)
+        keys = [rank_key(game.rules, total) for total in game.scores]
+        for s in sorted(range(len(keys)), key=lambda x: (keys[x], x)):
+            place = 1 + sum(k < keys[s] for k in keys)
+            final = format_total(game.scores[s])
+            lines.append(Joined((f"{place}. ", Name(names[s]), f": {final}"), ""))
+    for s, total in enumerate(game.scores if game.phase != "over" else ()):
+        marker = "▶ " if game.current_player == s else ""
         this_hand = f" ({format_score(taken[s])})" if in_hand else ""
         lines.append(Joined((marker, Name(names[s]), f": {format_total(total)}{this_hand}"), ""))
     actions: tuple[Button, ...] = ()
@@ -840,7 +846,7 @@ def _words(
                     cards=plays(names, view.trick),
                 )
             )
-        else:
+        elif view.phase != "moon":  # every trick taken: no trick 14 of 13 to wait for
             lines.append(msg("Trick {number}/{total}: —", number=number, total=total))
         if view.current_player == seat and table.ui.deadline is not None:
             # The turn's length, not what is left of it: a DM is not redrawn every second,

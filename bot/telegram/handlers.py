@@ -266,8 +266,8 @@ class TableCommands:
             if table is None:
                 self.replies.reply(update, NO_TABLE)
                 return
-            if action == "join":
-                text = await self.lobby.join(table.id, person, in_group=True)
+            if action == "join":  # said in the group: by name
+                text = await self.lobby.join(table.id, person, in_group=True, named=True)
             elif action == "leave":
                 text = await self.presence.leave(table.id, person)
             else:
@@ -405,8 +405,9 @@ class PeopleCommands:
 
     @command
     async def help_command(self, update: Update, context: HeartsContext) -> None:
-        """/help: the commands."""
-        self.replies.reply(update, HELP)
+        """/help: the commands of where it was sent (a group's, or a DM's own)."""
+        chat = update.effective_chat
+        self.replies.reply(update, HELP if chat is None or _is_group(chat) else DM_HELP)
 
     @command
     async def language(self, update: Update, context: HeartsContext) -> None:
@@ -449,6 +450,20 @@ HELP = msg(
     "/event — tournaments over several tables (<code>/event help</code>)\n"
     "/language — the language of my messages\n"
     "/help — this list"
+)
+
+DM_HELP = msg(
+    "♥ <b>Hearts</b>, here in our chat:\n"
+    "/daily — the daily deal: the same hands for everyone\n"
+    "/stats — your own record\n"
+    "/rating — your rating overall\n"
+    "/leave — leave the table you sit at\n"
+    "/rejoin — take your seat back from the computer\n"
+    "/language — the language of my messages\n"
+    "/help — this list\n"
+    "\n"
+    "To play with friends, add me to a group and send /newgame there: /help in the group "
+    "lists its commands."
 )
 
 

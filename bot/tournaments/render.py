@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
@@ -43,6 +43,12 @@ def _within(names: Sequence[str], budget: int, total: int | None = None) -> str:
         used += len(name) + 2
     text = ", ".join(shown)
     return f"{text} … +{total - len(shown)}" if total > len(shown) else text
+
+
+def example_day(now: datetime) -> str:
+    """A day a week from `now` (``2026-12-14``), for the examples people copy: a fixed
+    one would soon be in the past, and refused."""
+    return (now + timedelta(days=7)).date().isoformat()
 
 
 def when(tr: Tr, moment: datetime, time_zone: str) -> str:
@@ -96,13 +102,17 @@ def tournament_message(
             organiser=who(tournament.organiser_name),
         )
     ]
-    if tournament.starts_at is not None:
+    # When it starts, only while it has not: a finished event said "Starts when the
+    # organiser sends /event start" (issue 51).
+    if tournament.status != "registration":
+        pass
+    elif tournament.starts_at is not None:
         lines.append(
             tr("Starts: <b>{when}</b>", when=when(tr, tournament.starts_at, tournament.time_zone))
         )
     else:
         lines.append(tr("Starts when the organiser sends /event start."))
-    if tournament.registration_deadline is not None:
+    if tournament.registration_deadline is not None and tournament.status == "registration":
         lines.append(
             tr(
                 "Registration closes: {when}",

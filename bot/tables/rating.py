@@ -141,7 +141,7 @@ def why_lines(mine: RatingChange, everyone: list[RatingChange], scores: GameTabl
     keys = [key(t) for t in scores.totals]
     place = 1 + sum(k < keys[mine.seat] for k in keys) if keys else 1
 
-    def who(change: RatingChange) -> Part:
+    def named(change: RatingChange) -> Part:
         seat = seats.get(change.seat)
         level = level_of(change.player)
         if level is not None:
@@ -154,7 +154,7 @@ def why_lines(mine: RatingChange, everyone: list[RatingChange], scores: GameTabl
     for other in everyone:
         if other.seat == mine.seat or other.seat >= len(keys):
             continue
-        them = who(other)
+        them = named(other)
         if keys[other.seat] > mine_key and other.before.conservative > mine_before:
             above.extend([them] if them not in above else [])  # a level said once
         elif keys[other.seat] < mine_key and other.before.conservative < mine_before:

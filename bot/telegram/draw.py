@@ -232,6 +232,8 @@ def _group_button(tr: Tr, g: int, button: Button, bot_username: str) -> InlineKe
     label = say(tr, button.label, PLAIN)
     url = f"https://t.me/{bot_username}"
     match button.action:
+        case CopyText(text):
+            return InlineKeyboardButton(label, copy_text=CopyTextButton(text))
         case OpenDm():
             return InlineKeyboardButton(label, url=url)
         case OpenDmToSit(token):

@@ -459,7 +459,7 @@ async def test_a_result_is_posted_to_the_persons_groups_once_in_their_languages(
             assert f"Hearts, daily deal {DAY}: {round(line.score)}%" in english
             (russian,) = posted(klub)
             assert russian.startswith("📣 Расклад дня: Ann"), russian
-            assert f"Червы, расклад дня {DAY}: {round(line.score)}" in russian
+            assert f"Черви, расклад дня {DAY}: {round(line.score)}" in russian
             for text in (english, russian):
                 assert row in text and not any(suit in text for suit in "♠♥♦♣")
             assert posted(other) == [] and posted(gone) == []

@@ -16,17 +16,52 @@ import secrets
 import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Final
 
-from sqlalchemy import Connection, and_, bindparam, case, func, select, update
+from sqlalchemy import Connection, and_, bindparam, case, func, select, union, update
 
 from engine import daily
 
 from .database import Database
-from .schema import daily_games, daily_posts, daily_secret, game_results, hand_points, users
+from .schema import (
+    daily_games,
+    daily_posts,
+    daily_secret,
+    game_results,
+    game_seats,
+    games,
+    hand_points,
+    tournament_registrations,
+    tournaments,
+    users,
+)
 
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def _known_in() -> Any:
+    """(user_id, chat) for each way the bot knows a person is in a chat: a finished game's
+    result there, a seat at one of its tables, a table opened there, an event entered."""
+    r, g, s, t, e = game_results.c, games.c, game_seats.c, tournaments.c, tournament_registrations.c
+    played = select(r.user_id.label("user_id"), r.chat_id.label("chat")).where(
+        r.score_kind.in_(("points", "complex")), r.user_id.is_not(None)
+    )
+    seated = (
+        select(s.user_id.label("user_id"), g.chat_id.label("chat"))
+        .join_from(game_seats, games, g.id == s.game_id)
+        .where(s.user_id.is_not(None))
+    )
+    opened = select(g.creator_id.label("user_id"), g.chat_id.label("chat"))
+    entered = select(e.user_id.label("user_id"), t.chat_id.label("chat")).join_from(
+        tournament_registrations, tournaments, t.id == e.tournament_id
+    )
+    known = union(played, seated, opened, entered).subquery("known_in")
+    return select(known.c.user_id, known.c.chat).distinct()
+
+
+_KNOWN_IN: Final = _known_in()
 
 
 @dataclass(frozen=True)
@@ -166,32 +201,22 @@ class Daily:
         return {user: name for user, name in rows}
 
     async def members(self, chat_id: int) -> set[int]:
-        """The people the bot has seen play in a group (a finished game there)."""
-        r = game_results.c
-        rows = await self._db.read(
-            select(r.user_id)
-            .where(
-                r.score_kind.in_(("points", "complex")),
-                r.chat_id == chat_id,
-                r.user_id.is_not(None),
-            )
-            .distinct()
-        )
-        return {user for (user,) in rows}
+        """The people the bot knows are in a group: who finished a game there, sat at or
+        opened one of its tables (a lobby, a game cancelled, one being played), or entered
+        one of its events. The daily board counted only finished games: a member who had
+        only joined a table there was "nobody" (issue 51)."""
+        rows = await self._db.read(_KNOWN_IN.where(_KNOWN_IN.selected_columns.chat == chat_id))
+        return {user for (user, _) in rows}
 
     async def groups_of(self, user_id: int) -> list[int]:
-        """The groups the bot has seen the person play in (a finished game there)."""
-        r = game_results.c
+        """The groups the bot knows the person is in (as `members` knows them)."""
         rows = await self._db.read(
-            select(r.chat_id)
-            .where(
-                r.score_kind.in_(("points", "complex")),
-                r.user_id == user_id,
-                r.chat_id < 0,  # a group's (a DM's, the daily games', is the person's id)
+            _KNOWN_IN.where(
+                _KNOWN_IN.selected_columns.user_id == user_id,
+                _KNOWN_IN.selected_columns.chat < 0,  # a group's (a daily game's is the DM's)
             )
-            .distinct()
         )
-        return sorted(chat for (chat,) in rows)
+        return sorted({chat for (_, chat) in rows})
 
     async def claim_post(self, day: int, user_id: int, chat_id: int) -> bool:
         """Record that the person's card of ``day`` is posted to the group; False (nothing

@@ -327,8 +327,9 @@ class DailyDesk:
 
     async def post(self, day: int, person: Person) -> Msg:
         """📣 Post to my groups: the person's card of ``day`` (no card of the deal) to each
-        group the bot knows them in (`storage.Daily.groups_of`), in the group's language, once per group and
-        day, never to a group that removed or blocked the bot. The toast."""
+        group the bot knows them in (`storage.Daily.groups_of`), in the group's language,
+        once per group and day, never to a group that removed or blocked the bot. The
+        toast."""
         if not 0 < day <= self.today():
             raise UserError(msg("This button is from another daily deal."))
         card = await self.card(day, person.id)

@@ -83,13 +83,10 @@ class Replays:
                 rows.append((Button(label, ReplayGame(table.game_id)),))
         return Words(tuple(lines), tuple(rows))
 
-    async def latest(self, chat_id: int, thread_id: int | None) -> Words | None:
-        """▶ Replay for the chat's latest game (the one `/scores` shows), once a hand of
-        it is over; None before."""
-        found = await self.standings.chat_games(chat_id, thread_id, 1)
-        if not found or not found[0].hands:
-            return None
-        return Words((), ((Button(msg("▶ Replay"), ReplayGame(found[0].game_id)),),))
+    def scores_button(self, game_id: int) -> Words:
+        """▶ Replay under ``/scores``, for the game it shows (`Standings.scores_lines`),
+        answered in a new message."""
+        return Words((), ((Button(msg("▶ Replay"), ReplayGame(game_id, new=True)),),))
 
     async def game(self, game_id: int, person: Person, chat_id: int | None) -> Words:
         """A game's finished hands, a button each."""

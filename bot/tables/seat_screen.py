@@ -176,6 +176,9 @@ class ReplayGame:
     """▶ A game's finished hands, to choose one to replay (`bot.tables.replays`)."""
 
     game: int
+    new: bool = False
+    """Said in a new message (under ``/scores``, which it must not replace); else the
+    message pressed shows it."""
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,14 @@ class Standings:
         self.standings = standings
         self.people = people
 
-    async def scores_lines(self, chat_id: int, thread_id: int | None) -> list[Part]:
+    async def scores_lines(
+        self, chat_id: int, thread_id: int | None
+    ) -> tuple[list[Part], int | None]:
+        """``/scores``: the game being played here (or the last one finished here) hand by
+        hand, and the all-time leaderboard; with the id of the game shown once a hand of it
+        is over (its ▶ Replay replays that very game, no other: issue 51)."""
         lines: list[Part] = []
+        shown: int | None = None
         table = self.registry.in_chat(chat_id, thread_id)
         title = msg("<b>This game</b>")
         if table is None or table.game is None:
@@ -37,6 +43,7 @@ class Standings:
                 table = Table.from_stored(stored)
                 title = msg("<b>The last game here</b> (finished), hand by hand:")
         if table is not None and table.game is not None:
+            shown = table.id if table.game.hand_history else None
             lines.append(title)
             names = table.names()
             for result in table.game.hand_history:
@@ -67,7 +74,7 @@ class Standings:
                     avg=_average(row.average_per_hand),
                 )
             )
-        return lines
+        return lines, shown
 
     async def stats_lines(self, person: Person, in_group: bool = False) -> list[Part]:
         """`in_group`: asked in a group, where "your" would not say whose."""

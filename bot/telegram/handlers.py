@@ -153,8 +153,8 @@ class Replies:
                 slot.release()
 
 
-ReplayMarkup = Callable[[int, int | None], Awaitable[InlineKeyboardMarkup | None]]
-"""A chat's ▶ Replay button for its latest game with a hand over, if any."""
+ReplayMarkup = Callable[[int, int], InlineKeyboardMarkup]
+"""▶ Replay under ``/scores`` (a chat's, a game's): for the very game it shows."""
 
 
 class Answering(Protocol):
@@ -356,15 +356,16 @@ class PeopleCommands:
                 await self._stats(update, person)
             return
         tr = self.languages.chat(chat.id)
-        text = draw.lines(tr, await self.standings.scores_lines(chat.id, thread_of(update)))
+        said, shown = await self.standings.scores_lines(chat.id, thread_of(update))
+        text = draw.lines(tr, said)
         parts = [
             text,
             draw.lines(tr, await self.ratings.board_lines(chat.id)),
             await self.event_scores(tr, chat.id),
         ]
         markup = None
-        if self.replay_button is not None:
-            markup = await self.replay_button(chat.id, thread_of(update))
+        if self.replay_button is not None and shown is not None:
+            markup = self.replay_button(chat.id, shown)
         self.replies.reply(update, "\n\n".join(p for p in parts if p), markup=markup)
 
     @command
@@ -685,7 +686,9 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     cb.TOURNAMENT_REGISTER: lambda p: p.to.entries.register(p.id, p.person),
     cb.TOURNAMENT_WITHDRAW: lambda p: p.to.entries.withdraw(p.id, p.person),
     cb.LANGUAGE: _choose_language,
-    cb.REPLAY_GAME: lambda p: p.to.replays.game(p.id, p.person, p.chat_id, p.message_id),
+    cb.REPLAY_GAME: lambda p: p.to.replays.game(
+        p.id, p.person, p.chat_id, None if p.data.arg == "n" else p.message_id
+    ),
     cb.REPLAY_HAND: lambda p: p.to.replays.hand(
         p.id, p.data.stamp, p.data.arg == "n", p.person, p.chat_id, p.message_id
     ),

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from bot.basics import Person, UserError
 from bot.i18n import Msg, msg
 from bot.tables.parts import SUIT_ORDER, Joined, Name, Part, Strong, format_score
+from bot.tables.render import revealed_short
 from bot.tables.seat_screen import DIRECTIONS, Button, ReplayGame, ReplayHand, Words
 from engine import Card
 from engine.cards import shown_order
@@ -142,8 +143,11 @@ class Replays:
         if number < last:
             on = msg("Hand {hand} »", hand=number + 1)
             nav.append(Button(on, ReplayHand(game_id, number + 1)))
-        rows = (tuple(nav),) if nav else ()
-        return Words(tuple(hand_lines(stored, hand, short)), rows), stored.thread_id
+        # The deal's proof a tap away: its seed and commitment short, 📋 the seed whole.
+        proof, copy = revealed_short(stored.game, number)
+        rows = tuple(row for row in (tuple(nav), copy) if row)
+        said = (*hand_lines(stored, hand, short), *proof)
+        return Words(said, rows), stored.thread_id
 
     async def _allowed(self, game_id: int, person: Person, chat_id: int | None) -> StoredGame:
         try:

@@ -77,6 +77,13 @@ async def test_a_finished_hand_replays_as_text_and_matches_the_journal(tmp_path:
             taker = names[trick.winner]
             assert f"{trick.number}. {plays} → {taker} ({trick.points})" in lines
         assert len(shown.text) <= 4096
+        # The deal's proof a tap away (issue 51): its seed short, and 📋 the seed whole.
+        assert stored.game is not None
+        proof = stored.game.deal_proof(1)
+        assert proof is not None
+        assert f"🔐 {proof.commitment[:12]}…" in shown.text
+        copy = shown.button("📋 Copy seed")
+        assert copy is not None and copy.copy_text == proof.seed
 
         # /replay lists the game; its button lists the hands; a hand shows in that message.
         await ann.send(group, "/replay")

@@ -10,6 +10,7 @@ from bot.tables.parts import Joined, Name, Part, Text, format_score, format_tota
 from bot.tables.registry import TableRegistry
 from bot.tables.seat_screen import hand_result_lines
 from engine import Rules
+from engine.scoring import rank_key
 from storage import Journal, People
 from storage import Standings as StoredStandings
 
@@ -48,11 +49,12 @@ class Standings:
             names = table.names()
             for result in table.game.hand_history:
                 lines.append(hand_result_lines(names, table.ui.hints_used, result)[0])
+            scores = table.game.scores
+            order = list(range(len(scores)))
+            if table.game.phase == "over":  # final: by place, lowest first (issue 51)
+                order.sort(key=lambda s: (rank_key(table.rules, scores[s]), s))
             totals = Joined(
-                tuple(
-                    Joined((Name(names[s]), f" {format_total(v)}"), "")
-                    for s, v in enumerate(table.game.scores)
-                )
+                tuple(Joined((Name(names[s]), f" {format_total(scores[s])}"), "") for s in order)
             )
             lines.append(msg("Standings: {totals}", totals=totals))
         else:

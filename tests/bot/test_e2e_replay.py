@@ -324,6 +324,15 @@ async def test_scores_replays_the_game_it_shows_in_a_message_of_its_own(tmp_path
         scores = double.chat_view(group.id).find("leaderboard")
         assert scores is not None and "The last game here" in (scores.text or "")
         before = scores.text
+        # Its final standings by place, lowest first (they were in seat order).
+        finished = await store.games.load_game(shown.game_id)
+        assert finished.game is not None
+        totals = finished.game.scores
+        order = sorted(range(len(totals)), key=lambda s: (totals[s], s))
+        named = " · ".join(
+            f"\u2068{finished.seats[s].display_name}\u2069 {totals[s]}" for s in order
+        )
+        assert f"Standings: {named}" in (before or ""), before
         assert await ann.press(group, scores.message_id, "▶ Replay") == f"▶ Game {shown.game_id}"
         listing = await double.wait_for(
             lambda: double.chat_view(group.id).find(f"▶ Game {shown.game_id}:"),

@@ -293,7 +293,8 @@ async def test_the_longest_names_still_give_the_whole_hand_in_one_message(tmp_pa
         assert shown is not None and shown.text is not None
         assert len(shown.text.encode("utf-16-le")) // 2 <= 4096
         lines = shown.text.splitlines()
-        assert lines[-1].startswith("Standings: ")  # the whole hand, its end too
+        # The whole hand, its end too, then the deal's proof in one line.
+        assert lines[-2].startswith("Standings: ") and lines[-1].startswith("🔓 Deal seed ")
         assert sum(bool(re.match(r"\d+\. ", line)) for line in lines) == 17  # every trick
 
 

@@ -1,6 +1,6 @@
 """The small wrong things of issue 51, item 6, through the real stack: /help in a DM lists
 the DM's own commands, /join in the group names who sat down, and /event's examples are
-dates to come, with deadline= spelt as the README spells it."""
+dates to come, with deadline= spelt as docs/tournaments.md spells it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bot_harness import open_table, running_bot
 from sandbox.double import BotApiDouble
 from sandbox.testing import running_double
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+TOURNAMENTS = Path(__file__).resolve().parents[2] / "docs" / "tournaments.md"
 
 
 async def _reply(double: BotApiDouble, chat_id: int, text: str) -> str:
@@ -47,7 +47,7 @@ async def test_help_join_and_event_examples_read_right(tmp_path: Path) -> None:
             await bob.send(group, "/join")
             assert "\u2068Bob\u2069, you're in!" in await _reply(double, group.id, "you're in")
 
-            # /event's examples: a date to come, and deadline= as the README writes it.
+            # /event's examples: a date to come, and deadline= as the docs write it.
             await alice.send(group, "/event")
             none = await _reply(double, group.id, "There's no event here")
             await bob.send(group, "/event help")  # alice has sent four commands: her rate
@@ -59,5 +59,5 @@ async def test_help_join_and_event_examples_read_right(tmp_path: Path) -> None:
             assert "deadline=17:00" in helped and re.search(
                 r"deadline=\d{4}-\d\d-\d\dT17:00", helped
             )
-            readme = README.read_text()
+            readme = TOURNAMENTS.read_text()
             assert "`deadline=17:00`" in readme and "`deadline=YYYY-MM-DDT17:00`" in readme

@@ -89,8 +89,11 @@ class Replays:
         answered in a new message."""
         return Words((), ((Button(msg("▶ Replay"), ReplayGame(game_id, new=True)),),))
 
-    async def game(self, game_id: int, person: Person, chat_id: int | None) -> Words:
-        """A game's finished hands, a button each."""
+    async def game(
+        self, game_id: int, person: Person, chat_id: int | None
+    ) -> tuple[Words, int | None]:
+        """A game's finished hands, a button each; and the forum topic of the game's group
+        (None: none), where a new message of it goes."""
         stored = await self._allowed(game_id, person, chat_id)
         assert stored.game is not None
         hands = [r.hand_number for r in stored.game.hand_history]
@@ -104,7 +107,7 @@ class Replays:
             msg("▶ <b>Game {game}</b>: {names}", game=game_id, names=_names(stored)),
             msg("Choose a hand to replay."),
         )
-        return Words(lines, rows)
+        return Words(lines, rows), stored.thread_id
 
     async def hand(
         self, game_id: int, number: int, person: Person, chat_id: int | None

@@ -71,8 +71,9 @@ class ReplayChat:
         self, game_id: int, person: Person, chat_id: int | None, message_id: int | None
     ) -> Msg:
         """▶ Game n: its finished hands, in the message pressed."""
-        said = await self.replays.game(game_id, person, chat_id)
-        self._show(chat_id, message_id, said)
+        said, topic = await self.replays.game(game_id, person, chat_id)
+        thread = topic if chat_id is not None and chat_id < 0 else None
+        self._show(chat_id, message_id, said, thread_id=thread)
         return msg("▶ Game {game}", game=game_id)
 
     async def hand(

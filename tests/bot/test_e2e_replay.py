@@ -237,6 +237,24 @@ async def test_in_a_forum_topic_replays_stay_in_the_topic(tmp_path: Path) -> Non
         listing = double.chat_view(group.id).find("▶ Replays")
         assert listing is not None and listing.thread_id == topic
         assert f"Game {table.id}: " in (listing.text or "")
+        # /scores in the topic: its ▶ Replay answers in a new message, in the topic too.
+        await ann.send(group, "/scores", thread_id=topic)
+        await double.wait_for(lambda: double.chat_view(group.id).find("leaderboard") is not None, 5)
+        scores = double.chat_view(group.id).find("leaderboard")
+        assert scores is not None and scores.thread_id == topic
+        await ann.press(group, scores.message_id, "▶ Replay")
+        chosen = await double.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in double.chat_view(group.id).bot_messages
+                    if m.message_id > scores.message_id and "Choose a hand" in (m.text or "")
+                ),
+                None,
+            ),
+            5,
+        )
+        assert chosen.thread_id == topic
 
 
 async def test_a_replay_after_a_restart_comes_from_the_journal(tmp_path: Path) -> None:

@@ -284,8 +284,11 @@ class Lobby:
         except SeatTaken as taken:
             raise UserError(join_refused(await seated(self.games, taken))) from None
 
-    async def join(self, game_id: int, person: Person, *, in_group: bool = False) -> Msg:
-        """Seat ``person``; `in_group`: they pressed Join in the table's own group.
+    async def join(
+        self, game_id: int, person: Person, *, in_group: bool = False, named: bool = False
+    ) -> Msg:
+        """Seat ``person``; `in_group`: they pressed Join in the table's own group;
+        `named`: the answer is said in the group (``/join``), so it names them.
 
         Anywhere else (a button forged in a DM) they must first prove, through Telegram,
         that they are a member of the table's group.
@@ -314,6 +317,11 @@ class Lobby:
                     name=isolated_name(person.name),
                 )
             await self.change(table, Sit(person.id, person.name))
+            if named:
+                return msg(
+                    "{name}, you're in! Your cards will come in a DM.",
+                    name=isolated_name(person.name),
+                )
             return msg("You're in! Your cards will come in a DM.")
 
     async def join_from_link(self, table: Table, person: Person) -> Msg:

@@ -166,8 +166,8 @@ class Replies:
                 slot.release()
 
 
-ReplayMarkup = Callable[[int, int | None], Awaitable[InlineKeyboardMarkup | None]]
-"""A chat's ▶ Replay button for its latest game with a hand over, if any."""
+ReplayMarkup = Callable[[int, int], InlineKeyboardMarkup]
+"""▶ Replay under ``/scores`` (a chat's, a game's): for the very game it shows."""
 
 
 class Answering(Protocol):
@@ -279,8 +279,8 @@ class TableCommands:
             if table is None:
                 self.replies.reply(update, NO_TABLE)
                 return
-            if action == "join":
-                text = await self.lobby.join(table.id, person, in_group=True)
+            if action == "join":  # said in the group: by name
+                text = await self.lobby.join(table.id, person, in_group=True, named=True)
             elif action == "leave":
                 text = await self.presence.leave(table.id, person)
             else:
@@ -396,15 +396,16 @@ class PeopleCommands:
                 await self._stats(update, person)
             return
         tr = self.languages.chat(chat.id)
-        text = draw.lines(tr, await self.standings.scores_lines(chat.id, thread_of(update)))
+        said, shown = await self.standings.scores_lines(chat.id, thread_of(update))
+        text = draw.lines(tr, said)
         parts = [
             text,
             draw.lines(tr, await self.ratings.board_lines(chat.id)),
             await self.event_scores(tr, chat.id),
         ]
         markup = None
-        if self.replay_button is not None:
-            markup = await self.replay_button(chat.id, thread_of(update))
+        if self.replay_button is not None and shown is not None:
+            markup = self.replay_button(chat.id, shown)
         self.replies.reply(update, "\n\n".join(p for p in parts if p), markup=markup)
 
     @command
@@ -445,8 +446,9 @@ class PeopleCommands:
 
     @command
     async def help_command(self, update: Update, context: HeartsContext) -> None:
-        """/help: the commands."""
-        self.replies.reply(update, HELP)
+        """/help: the commands of where it was sent (a group's, or a DM's own)."""
+        chat = update.effective_chat
+        self.replies.reply(update, HELP if chat is None or _is_group(chat) else DM_HELP)
 
     @command
     async def language(self, update: Update, context: HeartsContext) -> None:
@@ -489,6 +491,20 @@ HELP = msg(
     "/event — tournaments over several tables (<code>/event help</code>)\n"
     "/language — the language of my messages\n"
     "/help — this list"
+)
+
+DM_HELP = msg(
+    "♥ <b>Hearts</b>, here in our chat:\n"
+    "/daily — the daily deal: the same hands for everyone\n"
+    "/stats — your own record\n"
+    "/rating — your rating overall\n"
+    "/leave — leave the table you sit at\n"
+    "/rejoin — take your seat back from the computer\n"
+    "/language — the language of my messages\n"
+    "/help — this list\n"
+    "\n"
+    "To play with friends, add me to a group and send /newgame there: /help in the group "
+    "lists its commands."
 )
 
 
@@ -771,7 +787,9 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     cb.TOURNAMENT_REGISTER: lambda p: p.to.entries.register(p.id, p.person),
     cb.TOURNAMENT_WITHDRAW: lambda p: p.to.entries.withdraw(p.id, p.person),
     cb.LANGUAGE: _choose_language,
-    cb.REPLAY_GAME: lambda p: p.to.replays.game(p.id, p.person, p.chat_id, p.message_id),
+    cb.REPLAY_GAME: lambda p: p.to.replays.game(
+        p.id, p.person, p.chat_id, None if p.data.arg == "n" else p.message_id
+    ),
     cb.REPLAY_HAND: lambda p: p.to.replays.hand(
         p.id, p.data.stamp, p.data.arg == "n", p.person, p.chat_id, p.message_id
     ),

@@ -76,7 +76,8 @@ class TournamentCommands:
                 "<code>seeding=rating</code> — the strongest start at different tables\n• "
                 "<code>watch=off</code> — nobody watches the tables\n• "
                 "<code>grace=5</code> — minutes before a no-show is replaced\n• "
-                "<code>deadline=2026-12-01T17:00</code> — registration closes\n• "
+                "<code>deadline=17:00</code>, <code>deadline={day}T17:00</code> — "
+                "registration closes\n• "
                 "<code>target=100</code>, <code>timer=60</code>, "
                 "<code>level=easy</code> — game rules\n• <code>only=@ann,@bob</code>, "
                 "<code>invite=@cat</code> — who may register\n\n<b>Everyone</b>:\n• "
@@ -87,7 +88,8 @@ class TournamentCommands:
                 "resume</code>, <code>/event cancel</code>\n• <code>/event watch on</code>, "
                 "<code>/event watch off</code>\n• <code>/event remove "
                 "@name</code> (or as a reply)\n• <code>/event only @a @b</code>, "
-                "<code>/event invite @c</code>"
+                "<code>/event invite @c</code>",
+                day=er.example_day(self.clock()),
             )
         if sub == "new":
             return await self.create(chat_id, thread_id, chat_title, person, rest)
@@ -97,7 +99,8 @@ class TournamentCommands:
         if tournament is None:
             return said(
                 "There's no event here. A group admin can create one:\n<code>/event new "
-                '"Spring Cup" 2026-12-01 18:00 Asia/Kolkata</code>'
+                '"Spring Cup" {day} 18:00 Asia/Kolkata</code>',
+                day=er.example_day(self.clock()),
             )
         if sub == "withdraw":
             return await self.entries.withdraw(tournament.id, person)
@@ -184,7 +187,8 @@ class TournamentCommands:
         if not tournaments:
             return said(
                 "There's no event here. A group admin can create one:\n<code>/event new "
-                '"Spring Cup" 2026-12-01 18:00 Asia/Kolkata</code>'
+                '"Spring Cup" {day} 18:00 Asia/Kolkata</code>',
+                day=er.example_day(self.clock()),
             )
         tournament = tournaments[0]
         registrations = await self.tournaments.registrations(tournament.id)

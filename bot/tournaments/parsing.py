@@ -160,7 +160,11 @@ def _local(text: str, zone: ZoneInfo, now: datetime) -> datetime:
         moment = datetime.fromisoformat(text).replace(tzinfo=zone).astimezone(UTC)
     except (ValueError, OverflowError):
         raise BadRequest(
-            said("{text} is not a date and time like 2026-12-01 18:00", text=shown)
+            said(
+                "{text} is not a date and time like {day} 18:00",
+                text=shown,
+                day=(now + timedelta(days=7)).date().isoformat(),  # render.example_day
+            )
         ) from None
     if moment - now > MAX_AHEAD:
         raise BadRequest(said("{text} is more than a year away", text=shown))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
@@ -74,6 +74,12 @@ def _within(names: Sequence[str], budget: int, total: int | None = None) -> Html
     return Html(f"{text} … +{total - len(shown)}" if total > len(shown) else text)
 
 
+def example_day(now: datetime) -> str:
+    """A day a week from `now` (``2026-12-14``), for the examples people copy: a fixed
+    one would soon be in the past, and refused."""
+    return (now + timedelta(days=7)).date().isoformat()
+
+
 def when(tr: Tr, moment: datetime, time_zone: str) -> str:
     """A moment as the group reads it, in its language: ``Tue 1 Dec 2026, 18:00
     (Asia/Kolkata)`` (Babel's names of days and months)."""
@@ -126,7 +132,11 @@ def tournament_message(
             ),
         )
     ]
-    if tournament.starts_at is not None:
+    # When it starts, only while it has not: a finished event said "Starts when the
+    # organiser sends /event start" (issue 51).
+    if tournament.status != "registration":
+        pass
+    elif tournament.starts_at is not None:
         lines.append(
             tr(
                 said(
@@ -137,7 +147,7 @@ def tournament_message(
         )
     else:
         lines.append(tr("Starts when the organiser sends /event start."))
-    if tournament.registration_deadline is not None:
+    if tournament.registration_deadline is not None and tournament.status == "registration":
         lines.append(
             tr(
                 said(

@@ -133,6 +133,9 @@ async def test_two_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
             assert f"Here: {ada.skill.shown:,} ± {ada.skill.spread}" in text
             assert f"{ada.place} of 2 · 2 rated games (provisional)" in text
             assert "Overall: " in text
+            # Why, in words (issue 51, item 12); the formula is in docs/ratings.md.
+            assert "Your last game: " in text and " of 4." in text
+            assert "uncertainty" not in text
 
             await bob.send(group, "/scores")
             board = await double.wait_for(

@@ -94,6 +94,47 @@ async def test_a_groups_members_are_who_played_there(store: Storage) -> None:
     assert await store.daily.members(-501) == set()
 
 
+async def test_a_groups_members_are_whoever_the_bot_knows_there(store: Storage) -> None:
+    """Issue 51, item 10: a person who only sat at a table there (a lobby, a game being
+    played, one cancelled), opened one, or entered one of its events is a member too; the
+    daily games (in the person's DM) make nobody a member of anything."""
+    from datetime import UTC, datetime
+
+    from engine import Rules
+    from storage.models import StoredSeat
+    from storage.tournaments import TournamentOptions
+
+    seats = [StoredSeat(0, "human", "Ann", 21), StoredSeat(1, "human", "Bob", 22)]
+    seats += [StoredSeat(n, "computer", f"C{n}", None, "easy") for n in (2, 3)]
+    await store.games.create_lobby(-700, None, 21, Rules(), seats, {"lobby": True})
+    await store.games.create_lobby(-701, None, 23, Rules(), seats[2:], {"lobby": True})
+    event = await store.tournaments.create_tournament(
+        chat_id=-702,
+        thread_id=None,
+        organiser_id=21,
+        organiser_name="Ann",
+        name="Cup",
+        rules=Rules(),
+        options=TournamentOptions(),
+        time_zone="UTC",
+        starts_at=None,
+        registration_deadline=None,
+    )
+    from storage.tournaments import Registration
+
+    await store.tournaments.save_registration(
+        Registration(event.id, 24, "Dan", None, "registered", datetime.now(UTC))
+    )
+    await play_day(store, 90, 25, 1, seed=12)  # only the daily game
+    assert await store.daily.members(-700) == {21, 22}
+    assert await store.daily.members(-701) == {23}  # opened it, sat nowhere
+    assert await store.daily.members(-702) == {24}
+    assert await store.daily.groups_of(22) == [-700]
+    assert await store.daily.groups_of(21) == [-700]
+    assert await store.daily.groups_of(24) == [-702]
+    assert await store.daily.groups_of(25) == []
+
+
 def test_a_streak_counts_days_in_a_row_up_to_today_or_yesterday() -> None:
     assert streak([10, 9, 8, 6], today=10) == 3
     assert streak([9, 8, 6], today=10) == 2

@@ -213,7 +213,7 @@ class Rounds:
             if left is not None:
                 self.board.tell(
                     s.user_id,
-                    msg(
+                    said(
                         "🏆 <b>{event}</b> starts: you left the table in {chat} to play your "
                         "round.",
                         event=who(tournament.name),
@@ -224,7 +224,7 @@ class Rounds:
                 busy.add(s.user_id)
                 self.board.tell(
                     s.user_id,
-                    msg(
+                    said(
                         "🏆 <b>{event}</b>, round {round}: you're still playing at another "
                         "table ({chat}), so a computer player takes your seat at table {table} "
                         "this round, as a no-show's.",

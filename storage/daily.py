@@ -214,14 +214,17 @@ class Daily:
     async def groups_of(self, user_id: int) -> list[int]:
         """The groups this account serves that the bot knows the person is in (as
         `members` knows them): a group another account serves is that account's to post
-        to. A group no account has claimed yet counts when one of its games was this
-        account's."""
+        to. A group no account has claimed yet counts when one of its games or events was
+        this account's."""
         known = _KNOWN_IN.subquery("known")
         served = served_chats.c
-        ours = (
+        ours = or_(
             select(games.c.id)
             .where(games.c.chat_id == known.c.chat, games.c.account == self.account)
-            .exists()
+            .exists(),
+            select(tournaments.c.id)
+            .where(tournaments.c.chat_id == known.c.chat, tournaments.c.account == self.account)
+            .exists(),
         )
         rows = await self._db.read(
             select(known.c.chat)

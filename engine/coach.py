@@ -60,8 +60,9 @@ hint's search plays its full deals at it (`passing.PASS_BUDGET_MS`)."""
 PIECE_PLAYOUTS = 300
 """Play-outs one job of the `expert`'s pass search plays (about 0.05 s): a hint's pass, and
 the pass a review compares with, are lines of short jobs too (`PassPlan`)."""
-REVIEW_BUDGET_MS = 250.0
-"""Per play decision of a review: a hand of 13 decisions stays within 5 s."""
+REVIEW_BUDGET_MS = HINT_BUDGET_MS
+"""Per play decision of a review: the hint's, so that both play the same deals (steady, by
+count, whatever the clock): a card the hint named is never called a mistake."""
 PLAY_EVEN = 0.05
 """A card whose points are this close to the `expert`'s choice's is said to be as good: the
 figures shown (to a tenth) would be the same."""
@@ -153,12 +154,13 @@ class Hint:
 
 def hint(view: SeatView, seed: int = 0, budget_ms: float = HINT_BUDGET_MS) -> Hint:
     """The `expert`'s choice for this view (`ExpertPlayer(seed)`'s own, with the same
-    budget), with its numbers and the facts behind it."""
+    budget, every deal it affords played whatever the clock), with its numbers and the
+    facts behind it."""
     if view.phase == "pass":
         return pass_hint(view, seed)
     if view.phase != "play" or view.current_player != view.seat:
         raise ValueError("a hint is for a seat choosing its pass or its card")
-    return play_hint(view, ExpertPlayer(seed), budget_ms)
+    return play_hint(view, ExpertPlayer(seed, steady=True), budget_ms)
 
 
 def play_hint(view: SeatView, player: ExpertPlayer, budget_ms: float) -> Hint:
@@ -574,7 +576,7 @@ def judge_play(
     """One play decision against the `expert`'s choice (None: it chose the same, or
     nothing could be chosen). One job of the worker pool."""
     view = decision.view
-    evaluation = ExpertPlayer(seed, deals=deals).evaluate_play(view, budget_ms)
+    evaluation = ExpertPlayer(seed, deals=deals, steady=True).evaluate_play(view, budget_ms)
     (card,) = decision.chosen
     if evaluation.forced or card == evaluation.card:
         return None

@@ -147,8 +147,9 @@ class ExpertPlayer:
         self.deals = deals
         """A fixed number of deals per decision; None: as many as the budget affords."""
         self.steady = steady
-        """With a fixed number of deals, all of them are played out whatever the clock
-        says: the same decision on any machine at any load (the daily deal's computers)."""
+        """Every deal is played out whatever the clock says (a fixed number, or as many as
+        the budget affords by count): the same decision on any machine at any load (the
+        daily deal's computers, the coach's hints and reviews)."""
         self.moon_playouts = moon_playouts
         """Play the deals out with `shooting.play_out_moon` (standard variant only)."""
         self.search_pass = search_pass
@@ -250,7 +251,7 @@ class ExpertPlayer:
             deals,
             [smart_card] * rules.players,
             measure,
-            math.inf if self.steady and self.deals is not None else start + budget_ms / 1000 * 0.8,
+            math.inf if self.steady else start + budget_ms / 1000 * 0.8,
             weights=inferred_weights(view),
             totals=totals,
             playout=partial(play_out_moon, stopper=seat, defend_only=MOON_DEFENCE_ONLY)

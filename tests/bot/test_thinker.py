@@ -390,7 +390,7 @@ async def test_the_review_of_a_pass_a_cut_hint_named_reads_the_hints_own_search(
             def on_start(priority: int, _waited: float, started: list[int] = started) -> None:
                 started.append(priority)
                 if len(started) == 3:  # the computers kept the hint waiting: no more deals
-                    clock.now += HINT_PASS_S + 1.0
+                    clock.now += HINT_PASS_S + 3600  # (the jobs' own time moves the hint's end on)
 
             thinker.on_start = on_start
             found = await thinker.hint(seed, view, 400)
@@ -460,7 +460,7 @@ async def test_a_pass_hint_kept_waiting_between_its_jobs_answers_from_the_deals_
             if len(started) == 1:
                 clock.now += HINT_WAIT_S + 0.5  # past the first job's time: no matter now
             elif len(started) == 2:
-                clock.now += HINT_PASS_S + 1.0  # it waited past the hint's time: no more
+                clock.now += HINT_PASS_S + 3600  # it waited past the hint's time: no more
 
         thinker.on_start = on_start
         found = await thinker.hint(7, view, 400)

@@ -175,7 +175,8 @@ def play_hint(view: SeatView, player: ExpertPlayer, budget_ms: float) -> Hint:
         for o in ranked
         if o.points >= best.points - 1e-9
     ][:2]
-    lighter = [o for o in ranked if o.points < best.points - 1e-9]
+    # Lighter but worse at the game's end (not a card the expert played to stop a moon).
+    lighter = [o for o in ranked if o.points < best.points - 1e-9 and o.cost > best.cost - 1e-9]
     rival = min(lighter, key=lambda o: o.points) if lighter else None
     facts = _play_facts(view, card, [o.cards[0] for o in others])
     return Hint("play", best, tuple(others), facts, rival=rival)

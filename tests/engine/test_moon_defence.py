@@ -25,6 +25,7 @@ from engine.cards import POINT_CARDS, SUIT_MASKS
 from engine.play_rules import trick_winner_position
 from engine.players import ExpertPlayer, Player, ProPlayer, StandardPlayer
 from engine.players.moon import runner, taken_masks
+from engine.players.naive import NaiveShooter
 
 
 @dataclass(frozen=True)
@@ -283,3 +284,16 @@ def test_the_arena_says_how_often_the_naive_shooter_shoots_against_each_level() 
         hands, moons = (int(x) for x in line.split()[1:3])
         assert hands >= 40 and 0 <= moons <= hands
     assert NAIVE == "naive"
+
+
+def test_the_naive_shooter_passes_its_three_right_most_cards_and_plays_its_first_legal() -> None:
+    # As the DM showed a hand then: ♠ ♥ ♣ ♦, each low to high.
+    game = Game(Rules(), deals=[[h.split() for h in POSITIONS[0].hands]])
+    view = game.view(3)  # JC AC AD 2S 4S 6S 8S 9S JS QS AS 8H JH
+    naive = NaiveShooter(0)
+    assert [c.code for c in naive.choose_pass(view)] == ["JC", "AC", "AD"]
+    game = Game(Rules(pass_cycle=HOLD), deals=[[h.split() for h in POSITIONS[0].hands]])
+    game.play(0, Card.parse("2C"))
+    game.play(1, Card.parse("8C"))
+    game.play(2, Card.parse("7C"))
+    assert naive.choose_play(game.view(3)).code == "JC"  # its first legal: clubs only

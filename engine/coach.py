@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -60,9 +60,10 @@ hint's search plays its full deals at it (`passing.PASS_BUDGET_MS`)."""
 PIECE_PLAYOUTS = 300
 """Play-outs one job of the `expert`'s pass search plays (about 0.05 s): a hint's pass, and
 the pass a review compares with, are lines of short jobs too (`PassPlan`)."""
-REVIEW_BUDGET_MS = HINT_BUDGET_MS
-"""Per play decision of a review: the hint's, so that both play the same deals (steady, by
-count, whatever the clock): a card the hint named is never called a mistake."""
+REVIEW_BUDGET_MS = 250.0
+"""Per play decision of a review where no hint was given (a hand of 13 decisions stays
+within 5 s); one where a hint was given is judged by the hint's own evaluation
+(`judge_play`'s ``hinted``)."""
 PLAY_EVEN = 0.05
 """A card whose points are this close to the `expert`'s choice's is said to be as good: the
 figures shown (to a tenth) would be the same."""
@@ -535,11 +536,13 @@ def review(
     budget_ms: float = REVIEW_BUDGET_MS,
     deals: int | None = None,
     pass_deals: tuple[int, int] | None = None,
+    hinted: Collection[int] = (),
 ) -> list[Finding]:
     """The one to three decisions that cost the most against the `expert`, worst first;
     empty when each was within `REVIEW_THRESHOLD` of it (a hand played well).
 
-    ``deals`` fixes the play decisions' deals (None: as many as ``budget_ms`` affords).
+    ``deals`` fixes the play decisions' deals (None: as many as ``budget_ms`` affords);
+    the tricks in ``hinted`` were decided with a hint, and are judged by its evaluation.
     The pass is judged by the `expert`'s pass search with ``pass_deals`` in each round
     (the deals its hint's search played, when one was given: the same search; None: all
     of them). The worker pool runs the same steps as separate jobs (`judge_play`,
@@ -552,7 +555,8 @@ def review(
             weighing = weigh_pass_search(decision.view, seed, pass_deals, chosen)
             findings.append(pass_finding(decision, weighing))
         else:
-            findings.append(judge_play(decision, seed, budget_ms, deals))
+            hint_given = decision.trick in hinted
+            findings.append(judge_play(decision, seed, budget_ms, deals, hint_given))
     return worst(findings)
 
 
@@ -572,12 +576,21 @@ def pass_finding(decision: Decision, weighing: PassWeighing) -> Finding | None:
 
 
 def judge_play(
-    decision: Decision, seed: int, budget_ms: float = REVIEW_BUDGET_MS, deals: int | None = None
+    decision: Decision,
+    seed: int,
+    budget_ms: float = REVIEW_BUDGET_MS,
+    deals: int | None = None,
+    hinted: bool = False,
 ) -> Finding | None:
     """One play decision against the `expert`'s choice (None: it chose the same, or
-    nothing could be chosen). One job of the worker pool."""
+    nothing could be chosen). One job of the worker pool. ``hinted``: a hint was given
+    for it, and its evaluation (`hint`'s: the deals a hint's budget affords, every one of
+    them) is the judge, so the card the hint named is never called a mistake."""
     view = decision.view
-    evaluation = ExpertPlayer(seed, deals=deals, steady=True).evaluate_play(view, budget_ms)
+    if hinted:
+        evaluation = ExpertPlayer(seed, steady=True).evaluate_play(view, HINT_BUDGET_MS)
+    else:
+        evaluation = ExpertPlayer(seed, deals=deals).evaluate_play(view, budget_ms)
     (card,) = decision.chosen
     if evaluation.forced or card == evaluation.card:
         return None

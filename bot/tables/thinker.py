@@ -88,10 +88,14 @@ MOVE_WEIGHT = 0.2
 """How much each computer move's time moves the average the budgets count on."""
 
 
-def _searched(seed: int, view: SeatView) -> tuple[int, int, int]:
-    """Which pass search a hint made: the seed (the game's and seat's), the hand and the
-    cards it was chosen from, as the review of that pass finds it again."""
-    return seed, view.hand_number, view.hand_mask
+Decided = tuple[int, int, int, str]
+"""A decision a hint was given for (`_decided`)."""
+
+
+def _decided(seed: int, view: SeatView) -> Decided:
+    """Which decision a hint was for: the seed (the game's and seat's), the hand, the cards
+    it was chosen from and the phase, as the review of that decision finds it again."""
+    return seed, view.hand_number, view.hand_mask, view.phase
 
 
 class TooBusy(Exception):
@@ -192,8 +196,9 @@ class Thinker:
         self.move_s = 0.0
         """A computer move's recent average time in a worker (`MOVE_WEIGHT`)."""
         self.figures = LineFigures()
-        self._hinted: dict[tuple[int, int, int], tuple[int, int]] = {}
-        """The deals each pass hint's search played (`_searched`): its review plays the same."""
+        self._hinted: dict[Decided, tuple[int, int] | None] = {}
+        """The decisions hints were given for (`_decided`), a pass with the deals its
+        search played: their review judges them by the same search."""
 
     # ------------------------------------------------------------------ the line
 
@@ -349,33 +354,36 @@ class Thinker:
             check_pass_hint(view)
             plan, rng = PassPlan.of(view, seed)
             weighing = await self._pass_search(HINT, view, plan, rng, start_by)
-            self._remember(_searched(seed, view), weighing.deals)
+            self._remember(_decided(seed, view), weighing.deals)
             return pass_hint_of(view, weighing)
         found = await self.run(HINT, hint, view, seed, budget_ms, start_by=start_by)
         assert isinstance(found, Hint)
+        self._remember(_decided(seed, view), None)
         return found
 
-    def _remember(self, key: tuple[int, int, int], deals: tuple[int, int]) -> None:
+    def _remember(self, key: Decided, deals: tuple[int, int] | None) -> None:
         self._hinted[key] = deals
         if len(self._hinted) > HINTED_KEPT:
             del self._hinted[next(iter(self._hinted))]
 
     async def review(self, seed: int, decisions: list[Decision], budget_ms: float) -> list[Finding]:
         """The coach's review of one hand's decisions (`engine.coach.review`), in the pool,
-        one play decision a job; the pass as the `expert`'s pass search in pieces, the
-        person's pass weighed beside it, with the deals its hint's search played when one
-        was given (the same search: the hint's pass is never called a mistake)."""
+        one play decision a job (one a hint was given for judged by the hint's own
+        evaluation); the pass as the `expert`'s pass search in pieces, the person's pass
+        weighed beside it, with the deals its hint's search played when one was given (the
+        same search: what a hint named is never called a mistake)."""
         findings: list[Finding | None] = []
         for decision in decisions:
             if decision.trick == 0:
                 view = decision.view
-                deals = self._hinted.get(_searched(seed, view))
+                deals = self._hinted.get(_decided(seed, view))
                 chosen = mask_of_cards(decision.chosen)
                 plan, rng = PassPlan.of(view, seed, deals, chosen)
                 weighing = await self._pass_search(REVIEW, view, plan, rng)
                 findings.append(pass_finding(decision, weighing))
             else:
-                found = await self.run(REVIEW, judge_play, decision, seed, budget_ms)
+                hinted = _decided(seed, decision.view) in self._hinted
+                found = await self.run(REVIEW, judge_play, decision, seed, budget_ms, None, hinted)
                 assert found is None or isinstance(found, Finding)
                 findings.append(found)
         return worst(findings)

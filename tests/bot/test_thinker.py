@@ -472,3 +472,23 @@ async def test_a_pass_hint_kept_waiting_between_its_jobs_answers_from_the_deals_
         assert all(found.best.points <= o.points for o in found.others)
     finally:
         thinker.close()
+
+
+async def test_the_review_of_a_card_a_hint_named_is_the_hints_own_evaluation() -> None:
+    thinker = Thinker(workers=0, clock=Clock())
+    try:
+        for seed in range(4):
+            game = Game(Rules(pass_cycle=("hold",)), seed=seed)
+            for _ in range(5 + seed):
+                seat = game.current_player
+                assert seat is not None
+                game.play(seat, game.legal_plays()[-1])
+            seat = game.current_player
+            assert seat is not None
+            view = game.view(seat)
+            found = await thinker.hint(seed, view, 400)
+            decision = Decision(view, found.best.cards, len(view.tricks) + 1)
+            assert await thinker.review(seed, [decision], REVIEW_BUDGET_MS) == []
+            assert found == hint(view, seed)  # steady: the same on any machine
+    finally:
+        thinker.close()

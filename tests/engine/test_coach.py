@@ -116,17 +116,18 @@ def test_a_play_hint_is_legal_and_is_the_experts_own_choice_with_its_own_numbers
 
 
 def test_a_card_the_hint_named_is_never_called_a_mistake() -> None:
-    # The hint and the review of a play play the same deals (the hint's budget, by count,
-    # every deal whatever the clock): following the hint is never a finding. (The review
-    # judged at 250 ms, over fewer deals than the hint's 400, and could name another card.)
+    # The review of a play a hint was given for is the hint's own evaluation (its budget's
+    # deals, by count, every one whatever the clock): following the hint is never a
+    # finding. (The review judged at 250 ms, over fewer deals than the hint's 400, and
+    # could name another card.)
     for game, seat in random_positions(10):
         view = game.view(seat)
         named = hint(view, seed=4)
         trick = len(view.tricks) + 1
-        assert judge_play(Decision(view, named.best.cards, trick), 4) is None
+        assert judge_play(Decision(view, named.best.cards, trick), 4, hinted=True) is None
         for other in named.others:
             if other.even:  # a card said to do as well is not worth a word either
-                found = judge_play(Decision(view, other.cards, trick), 4)
+                found = judge_play(Decision(view, other.cards, trick), 4, hinted=True)
                 assert found is None or found.loss < REVIEW_THRESHOLD
 
 

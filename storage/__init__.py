@@ -23,6 +23,7 @@ from .ledger import Ledger
 from .maintenance import Maintenance
 from .models import (
     ChatSettings,
+    GameStanding,
     GameStatus,
     GameTable,
     HandLine,
@@ -81,6 +82,7 @@ __all__ = [
     "ChatSettings",
     "DatabaseInUse",
     "GameNotFound",
+    "GameStanding",
     "GameStatus",
     "GameTable",
     "HandLine",

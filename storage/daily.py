@@ -308,7 +308,7 @@ class ScoredDay:
             if not played:
                 continue
             marks = [fields[hand].matchpoints(p) for hand, p in enumerate(played)]
-            score = sum(marks) / len(marks)
+            score = daily.day_score(marks)
             above = len(self.ranked) - bisect.bisect_right(self.ranked, score)
             old = self.scores.get(user)
             if old is not None and old > score:

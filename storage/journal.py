@@ -34,6 +34,7 @@ from .errors import GameNotFound, WrongGameStatus
 from .handling import HANDLING, Handling
 from .models import (
     OPEN_STATUSES,
+    GameStanding,
     GameStatus,
     JournalEntry,
     StoredGame,
@@ -276,7 +277,7 @@ class Journal:
         async with self._db.serial:
             return await self._db.transact(_cancel, self._db, game_id)
 
-    async def quarantine_game(self, game_id: int, reason: str) -> None:
+    async def _quarantine(self, game_id: int, reason: str) -> None:
         """Take a game out of play with a reason, keeping everything for inspection."""
         log.error("Game %d quarantined: %s", game_id, reason)
         quarantined = {"game_id": game_id, "status": "quarantined", "reason": reason}
@@ -366,6 +367,23 @@ class Journal:
             .scalar_subquery()
         )
         return await self._first(games.c.id == latest)
+
+    async def standing(self, game_id: int) -> GameStanding | None:
+        """What a game was made as and where it is, without loading it (one row by key):
+        what decides which commands it accepts (`bot.core.accepts`). None: no such game."""
+        rows = await self._db.read(
+            select(
+                games.c.status,
+                games.c.tournament_id,
+                self._db.json_int(games.c.meta, "daily"),
+                games.c.rules,
+            ).where(games.c.id == game_id)
+        )
+        if not rows:
+            return None
+        status, tournament_id, day, rules = rows[0]
+        variant = json.loads(rules).get("variant", "standard")
+        return GameStanding(status, tournament_id, None if day is None else int(day), str(variant))
 
     async def seat_of(self, game_id: int, user_id: int) -> int | None:
         """The seat the person holds at the game, None when none (or no such game): one
@@ -461,7 +479,7 @@ class Journal:
                 log.error("Game %d (%s) cannot be loaded: %s", game_id, status, why)
                 return replace(stored, game=None)
             reason = f"Game {game_id} cannot be resumed: {why}."
-            await self.quarantine_game(game_id, reason)
+            await self._quarantine(game_id, reason)
             return replace(stored, status="quarantined", quarantine_reason=reason)
         return replace(stored, rules=rules, meta=meta, fixed_deals=deals, game=game)
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.basics import UserError
 from bot.core import phases
+from bot.core.decisions import decision_key
 from bot.core.effects import (
     AnnounceHand,
     ArmNext,
@@ -61,13 +62,15 @@ from engine import (
     MoonShot,
     Move,
     Rules,
-    SeatView,
 )
 
 AWAY = msg(
     "You timed out 3 times in a row, so a computer player holds your seat. Send /rejoin to "
     "take it back."
 )
+TOURNAMENT_NO_HINT = msg("No hints in a tournament: everyone plays unaided.")
+TOURNAMENT_NO_REVIEW = msg("Reviews open when the tournament's game is over.")
+DAILY_NO_REVIEW = msg("Reviews of the daily deal open when the day is over.")
 
 
 def _nothing() -> None:
@@ -342,7 +345,7 @@ class AskHint(Command):
         if game is None or not table.phase.dealt or game.phase == "over":
             raise UserError(msg("That game is over."))
         if table.tournament_id is not None:
-            raise UserError(msg("No hints in a tournament: everyone plays unaided."))
+            raise UserError(TOURNAMENT_NO_HINT)
         if not table.options.hints:
             raise UserError(msg("Hints are off at this table (⚙ Rules)."))
         key = decision_key(game.view(seat))
@@ -392,9 +395,9 @@ class AskReview(Command):
         is: nobody reviews while others still play it)."""
         seat, hand = self.seat, self.hand
         if table.daily is not None:
-            raise UserError(msg("Reviews of the daily deal open when the day is over."))
+            raise UserError(DAILY_NO_REVIEW)
         if table.tournament_id is not None and table.status == "active":
-            raise UserError(msg("Reviews open when the tournament's game is over."))
+            raise UserError(TOURNAMENT_NO_REVIEW)
         game = table.game
         if hand < 1 or (game is not None and hand > game.hand_number):
             raise UserError(msg("There is no hand {hand} in this game.", hand=hand))
@@ -502,15 +505,6 @@ class SetRules(Command):
 
 
 LobbyCommand = Sit | Wait | StopWaiting | Stand | AddComputer | EmptySeat | SetRules
-
-
-def decision_key(view: SeatView) -> str | None:
-    """Which decision of the seat a hint answers (None: it has none to make now)."""
-    if view.phase == "pass" and view.passed is None and view.seat in view.waiting_for:
-        return f"p{view.hand_number}"
-    if view.phase == "play" and view.current_player == view.seat:
-        return f"t{view.hand_number}.{len(view.tricks)}.{len(view.trick)}"
-    return None
 
 
 def _deal(table: Table, game: Game) -> Outcome:

@@ -47,8 +47,9 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.basics import Person
+from bot.basics import Person, UserError
 from bot.config import IPNetwork
+from bot.core import accepts
 from bot.i18n import ENGLISH, Msg, Tr, msg, translator
 from bot.languages import Languages
 from bot.live import commands, view
@@ -431,6 +432,10 @@ class LiveServer:
         command = commands.decode(said)
         if command is None or command.game != page.table.id:
             return commands.NOT_VALID
+        try:  # only what that kind of table offers at its stage (issue 50.2)
+            accepts.admit(accepts.of_table(page.table), commands.ASKS[type(command)])
+        except UserError as error:
+            return error.said
         seat = page.table.seats[page.seat]
         name = seat.name if seat is not None else str(page.user_id)
         person = Person(page.user_id, name, on_page=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.basics import parse_id
+from bot.core.accepts import Ask
 
 MAX_BYTES: Final = 64
 MAX_STAMP: Final = 999_999
@@ -55,6 +56,31 @@ ACTIONS: Final = frozenset(
     | CHAT_ACTIONS
     | DAILY_ACTIONS
 )
+
+ASKS: Final = {
+    JOIN: Ask.JOIN,
+    LEAVE: Ask.LEAVE,
+    ADD_COMPUTER: Ask.ADD_COMPUTER,
+    RULES: Ask.RULES,
+    BACK: Ask.RULES,
+    SET_RULE: Ask.SET_RULE,
+    KICK: Ask.KICK,
+    START: Ask.START,
+    CANCEL: Ask.CANCEL,
+    CARD: Ask.CARD,
+    PASS: Ask.PASS,
+    MOON: Ask.MOON,
+    TRACKER: Ask.TRACKER,
+    HINT: Ask.HINT,
+    REVIEW: Ask.REVIEW,
+    REPLAY_GAME: Ask.REPLAY,
+    REPLAY_HAND: Ask.REPLAY,
+    REMATCH: Ask.REMATCH,
+}
+"""What each action that names a table asks of it (`bot.core.accepts`): every other action
+names a tournament, a day or a chat."""
+EVENT_ASKS: Final = {TOURNAMENT_REGISTER: Ask.REGISTER, TOURNAMENT_WITHDRAW: Ask.WITHDRAW}
+"""What a tournament's buttons ask of it (`bot.core.accepts.EVENT_ACCEPTS`)."""
 
 
 class BadCallback(ValueError):

@@ -22,6 +22,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
 from bot.basics import Person, UserError, parse_id
+from bot.core import accepts
 from bot.flood import Verdict
 from bot.i18n import NOTHING, Msg, Tr, msg, plain_name
 from bot.language_menu import LanguageMenu
@@ -45,7 +46,7 @@ from bot.telegram.outbox import ARRIVED, Outbox, Slot
 from bot.telegram.pace import URGENT
 from bot.tournaments.commands import TournamentCommands
 from bot.tournaments.entries import Entries
-from storage import Ledger
+from storage import Journal, Ledger
 from storage.errors import StorageUnavailable
 from storage.handling import HANDLING
 
@@ -532,11 +533,14 @@ class Buttons:
         languages: Languages,
         outbox: Outbox,
         ledger: Ledger,
+        games: Journal,
         toasted: Callable[[float], None] | None = None,
     ) -> None:
-        """`toasted`: told each press's time until its toast was answered (the metrics)."""
+        """`games`: where an ended table's kind and stage are read (`bot.core.accepts`);
+        `toasted`: told each press's time until its toast was answered (the metrics)."""
         self.to = to
         self.registry = registry
+        self.games = games
         self.languages = languages
         self.outbox = outbox
         self.ledger = ledger
@@ -602,6 +606,13 @@ class Buttons:
         in_group = table is not None and chat_id == table.chat_id
         if table is not None and chat_id is not None and not (in_group or chat_id == person.id):
             raise UserError(UNKNOWN_BUTTON)
+        if data.action in cb.EVENT_ASKS:  # a tournament's buttons, while its message shows them
+            registration_open = await self.to.entries.registration_open(data.game_id)
+            accepts.admit_event(registration_open, cb.EVENT_ASKS[data.action])
+        ask = cb.ASKS.get(data.action)
+        if ask is not None:  # only what that kind of table offers at its stage (issue 50.2)
+            standing = await accepts.standing_of(data.game_id, self.registry.tables, self.games)
+            accepts.admit(standing, ask)
         route = ROUTES.get(data.action)
         if route is None:
             return NOTHING

@@ -41,6 +41,11 @@ class Entries:
         self.bot_username = bot_username
         board.desk.on_link("e", self.deep_link)
 
+    async def registration_open(self, tournament_id: int) -> bool:
+        """Whether the tournament's message shows its Register and Withdraw buttons now
+        (refused, `UserError`, for no such tournament)."""
+        return self.board.registration_open(await self.board.get(tournament_id))
+
     async def register(self, tournament_id: int, person: Person) -> Msg:
         """The Register button."""
         async with self.board.lock(tournament_id):

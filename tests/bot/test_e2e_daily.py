@@ -348,7 +348,8 @@ async def test_a_game_left_unfinished_counts_as_it_stood_when_the_day_closes(
             await double.idle()
             assert table.game is not None and len(table.game.hand_history) == 2
             stood = tuple(int(h.points[0]) for h in table.game.hand_history)
-            # …and closed after it: the game stops, its hands played so far count.
+            # …and closed after it: the game stops, its hands played so far count, and
+            # the two hands it did not play score 0 % each (stopping never pays).
             clock.advance(timedelta(minutes=2))
             await ann.send(ann.dm, "/daily")
             await double.wait_for(
@@ -359,7 +360,7 @@ async def test_a_game_left_unfinished_counts_as_it_stood_when_the_day_closes(
             assert (await rooms.storage.games.load_game(table.id)).status == "cancelled"
             settled = await rooms.storage.daily.game_of(DAY, ann.id)
             assert settled is not None and settled.points == stood
-            assert settled.score == 50.0  # alone on the day
+            assert settled.score == (50.0 + 50.0 + 0.0 + 0.0) / 4  # alone on the day
             tomorrow = await rooms.storage.daily.game_of(DAY + 1, ann.id)
             assert tomorrow is not None and tomorrow.game_id != table.id
 

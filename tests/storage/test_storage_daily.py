@@ -56,6 +56,8 @@ async def test_a_closed_day_keeps_its_points_and_scores(store: Storage) -> None:
         assert game is not None
         assert game.points == tuple(points)
         assert game.score == expected[user]
+    # Cat stopped after one hand: her three hands not played score 0 % each.
+    assert expected[3] == daily.hand_marks({1: ann, 2: bob, 3: cat}, 3)[0] / daily.HANDS
     assert (await store.daily.game_of(51, 1)).points is None  # type: ignore[union-attr]
     assert await store.daily.settle(50) == []  # once
     assert await store.daily.results(50) == {1: ann, 2: bob, 3: cat}
@@ -222,3 +224,18 @@ def test_a_groups_lines_against_a_board_are_the_whole_days_scoring() -> None:
             assert line.marks == daily.hand_marks(whole.results, user)
             assert abs(line.score - whole.scores[user]) < 1e-9
             assert line.count == len(whole.scores)
+
+
+def test_stopping_while_ahead_does_not_pay() -> None:
+    """`./dev bench stopping` (issue 50, item 4): a person who stops the daily deal as soon
+    as the hands played average above 50 % (the board read as `/daily` reads it, the day
+    settled by the bot's own scoring) scores no more than the honest people, within the
+    95 % confidence interval, over 300 days; by the rule before (the mean over the hands
+    played) the same stopper scored well above them."""
+    from bench.stopping_bench import simulate
+
+    figures = simulate(days=300, field=40, seed=1)
+    assert figures.stopped_days > 0
+    assert figures.stopper.mean <= figures.honest.mean + figures.stopper.half
+    assert figures.gain.mean <= 0.0  # paired with the same points played to the end
+    assert figures.stopper_before.mean > figures.honest.mean + figures.stopper_before.half

@@ -16,7 +16,15 @@ from storage_testkit import VARIANTS, play_stored, seats_for, tamper
 
 from engine import Game, Rules
 from engine.scoring import rank_key
-from ratings import ANCHORS, COMPUTER_PLAYERS, SOLO_MARGIN, START, Skill, solo_ceiling
+from ratings import (
+    ANCHORS,
+    COMPUTER_PLAYERS,
+    REAL_OPPONENTS,
+    SOLO_MARGIN,
+    START,
+    Skill,
+    solo_ceiling,
+)
 from storage import Storage, StoredSeat, WrongGameStatus
 
 ADA, BOB, CY = 1, 2, 3
@@ -160,12 +168,41 @@ async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
             assert ada.after == whole
 
 
+async def test_back_with_rejoin_after_the_seats_last_move_a_win_earns_nothing(
+    store: Storage,
+) -> None:
+    """Ada's seat is played by a computer from the first move to its last; she sends
+    /rejoin before the game's last move (another seat's) and her seat wins: she made none
+    of its moves, so the win earns her nothing (it earned one move's share before); Bob is
+    rated as if her seat were played whole."""
+    seed = 85
+    game_id, game = await play_stored(
+        store,
+        ONE_HAND,
+        seed=seed,
+        chat_id=10,
+        seats=_seats(ADA + seed, BOB + seed),
+        own_moves={0: 0},
+        back_after={0: 14},  # a hand's 14: her pass and 13 cards
+    )
+    ranks = _ranks(game)
+    assert ranks.count(ranks[0]) == 1 and ranks[0] == min(ranks)  # her seat won alone
+    journal = [e.move for e in await store.games.journal(game_id)]
+    assert journal[-1].get("seat") != 0  # the game ended on another seat's move
+    assert all(m.get("stand_in") for m in journal if m.get("seat") == 0)
+    for scope in (10, None):
+        changes = {c.player: c for c in await store.standings.rating_changes(game_id, scope)}
+        ada, bob = changes[ADA + seed], changes[BOB + seed]
+        assert ada.after == ada.before == START and ada.weight == 0.0
+        assert bob.after == openskill_rate([START] * 2 + BOTS[:2], ranks)[1]
+
+
 async def test_a_sock_puppet_counts_like_a_computer_and_an_established_person_whole(
     store: Storage,
 ) -> None:
     """Ada wins beside a fresh throwaway account and two `easy` computers: capped like a
     game against computers only. Beside Bob, established (five rated games, at least a
-    newcomer's rating), the same win counts whole."""
+    newcomer's rating, `REAL_OPPONENTS` different people met), the same win counts whole."""
     ceiling = solo_ceiling([EASY] * 3)
     assert ceiling is not None
     first, g1 = await play_stored(store, ONE_HAND, seed=85, seats=_seats(ADA, 100, level="easy"))
@@ -174,11 +211,14 @@ async def test_a_sock_puppet_counts_like_a_computer_and_an_established_person_wh
     [ada, _] = await store.standings.rating_changes(first)
     assert ada.after == _capped(whole)
     established = Skill(30.0, 1.5)
+    # Bob meets four people (REAL_OPPONENTS) in two games, then is set at five games.
+    for seed, people in ((1, (201, 202, 203)), (2, (204,))):
+        await play_stored(store, ONE_HAND, seed=seed, seats=_seats(BOB, *people))
     await tamper(
         store,
         (
-            "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
-            " VALUES ('main', 0, :player, :mu, :sigma, 5, 0)",
+            "UPDATE ratings SET mu = :mu, sigma = :sigma, games = 5"
+            " WHERE pool = 'main' AND chat_id = 0 AND player = :player",
             {"player": BOB, "mu": established.mu, "sigma": established.sigma},
         ),
     )
@@ -186,6 +226,57 @@ async def test_a_sock_puppet_counts_like_a_computer_and_an_established_person_wh
     [cy, _] = await store.standings.rating_changes(second)
     want = openskill_rate([START, established] + [ANCHORS["easy"]] * 2, _ranks(g2))[0]
     assert cy.after == want and cy.after.conservative > ceiling
+
+
+async def test_puppets_that_met_too_few_people_lift_their_farmer_no_higher_than_the_ceiling(
+    store: Storage,
+) -> None:
+    """Issue 50: three puppets that look established (five rated games, above a newcomer)
+    but have met only their farmer and each other (fewer than `REAL_OPPONENTS` people)
+    count like computers: the farmer's wins over them, one-hand games and games cancelled
+    after their first hand, stop at a newcomer's + `SOLO_MARGIN` (no computer at the
+    table); before, they counted whole and the farmer climbed past it."""
+    farmer, puppets = 300, (301, 302, 303)
+    lifted = Skill(30.0, 1.5)
+    await tamper(
+        store,
+        *(
+            (
+                "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
+                " VALUES ('main', 0, :player, :mu, :sigma, 5, 0)",
+                {"player": puppet, "mu": lifted.mu, "sigma": lifted.sigma},
+            )
+            for puppet in puppets
+        ),
+    )
+    ceiling = solo_ceiling(puppets, like_computers=puppets)  # a newcomer's + SOLO_MARGIN
+    assert ceiling is not None and len(puppets) < REAL_OPPONENTS
+    wins = 0
+    for seed in range(1, 40):
+        cancelled = seed % 2 == 0  # every other game stopped after its first hand
+        game_id, game = await play_stored(
+            store,
+            VARIANTS["four"] if cancelled else ONE_HAND,
+            seed=seed,
+            seats=_seats(farmer, *puppets),
+            hands=1 if cancelled else None,
+        )
+        if cancelled:
+            assert await store.games.cancel_game(game_id) is True
+        ranks = _ranks(game)
+        [change] = [c for c in await store.standings.rating_changes(game_id) if c.player == farmer]
+        assert change.after.conservative <= max(change.before.conservative, ceiling) + 1e-9
+        if ranks[0] < min(ranks[1:]):
+            wins += 1
+            whole = openskill_rate([change.before, *[lifted] * 3], ranks)[0]
+            if whole.conservative > ceiling:
+                assert change.after.conservative < whole.conservative  # capped, not whole
+                break
+    else:
+        pytest.fail("the farmer never won a game that would have lifted them past the ceiling")
+    entry = await store.standings.player_rating(farmer)
+    assert entry is not None and entry.skill.shown <= START.shown + SOLO_MARGIN
+    assert wins >= 1
 
 
 async def test_two_player_games_are_rated_in_their_own_pool(store: Storage) -> None:
@@ -337,7 +428,7 @@ async def test_rebuild_gives_exactly_the_stored_values(store: Storage) -> None:
     assert await store.standings.rating_history(ADA) == history
 
 
-async def test_games_finished_before_ratings_existed_are_rated_once_on_opening(
+async def test_games_finished_before_ratings_existed_are_rated_once_by_the_backlog(
     db_path: Path,
 ) -> None:
     store = await Storage.open(db_path)
@@ -350,8 +441,12 @@ async def test_games_finished_before_ratings_existed_are_rated_once_on_opening(
     with sqlite3.connect(db_path) as db:  # as a version 6 database left them
         for table in ("rating_changes", "ratings", "rated_games"):
             db.execute(f"DELETE FROM {table}")
-    for _ in range(2):  # opened twice: rated the first time only
+    store = await Storage.open(db_path)
+    assert await store.standings.rating_board(10) == []  # opening rates nothing itself
+    await store.close()
+    for expected in (2, 0):  # the bot's start-up, twice: rated the first time only
         store = await Storage.open(db_path)
+        assert await store.standings.rate_backlog() == expected
         assert await store.standings.rating_board(10) == rated
         ada = await store.standings.player_rating(ADA, 10)
         assert ada is not None and ada.games == 2

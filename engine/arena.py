@@ -4,8 +4,15 @@
 
 Plays whole games (to the target) with the seats rotated game by game, until at least
 ``--hands`` hands are played, and prints for each player kind: average points per hand
-with a 95% confidence interval, the share of games won, and decision times (median and
-99th percentile). In Complex Hearts "points" are the magnitude |z| of each hand's score.
+with a 95% confidence interval, the share of games won, the hands it shot the moon in,
+and decision times (median and 99th percentile). In Complex Hearts "points" are the
+magnitude |z| of each hand's score.
+
+A seat may be the `naive` shooter of issue 51 (`players.naive`), no level of the bot.
+``--moons`` seats it against three computers of each level in turn and prints how often
+it shoots the moon:
+
+    python -m engine.arena --moons standard,pro,expert --hands 400
 """
 
 from __future__ import annotations
@@ -19,9 +26,19 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .game import Game
-from .players import LEVELS, make_player
+from .players import LEVELS, Player, make_player
+from .players.naive import NaiveShooter
 from .rules import Rules, Variant
 from .scoring import Score
+
+NAIVE = "naive"
+"""The naive shooter's name as a seat (`players.naive.NaiveShooter`)."""
+KINDS = (*LEVELS, NAIVE)
+
+
+def seat_player(kind: str, seed: int) -> Player:
+    """A computer of a level, or the naive shooter."""
+    return NaiveShooter(seed) if kind == NAIVE else make_player(kind, seed)
 
 
 @dataclass
@@ -32,6 +49,8 @@ class Tally:
     wins: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     games: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    moons: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    """Hands each kind shot the moon in (took every point card in play)."""
     hands: int = 0
     played_games: int = 0
 
@@ -44,6 +63,8 @@ class Tally:
             self.games[k] += g
         for k, t in other.times.items():
             self.times[k].extend(t)
+        for k, m in other.moons.items():
+            self.moons[k] += m
         self.hands += other.hands
         self.played_games += other.played_games
 
@@ -55,7 +76,7 @@ def _points_value(score: Score) -> float:
 def play_game(rules: Rules, kinds: list[str], seed: int, budget_ms: float, tally: Tally) -> None:
     """One game to the end, its figures added to ``tally``."""
     n = rules.players
-    players = [make_player(kinds[s], seed * 7919 + s) for s in range(n)]
+    players = [seat_player(kinds[s], seed * 7919 + s) for s in range(n)]
     game = Game(rules, seed=seed)
     while game.phase != "over":
         if game.phase == "pass":
@@ -78,6 +99,8 @@ def play_game(rules: Rules, kinds: list[str], seed: int, budget_ms: float, tally
     for hand in game.hand_history:
         for s, p in enumerate(hand.points):
             tally.points[kinds[s]].append(_points_value(p))
+        if hand.shooter is not None:
+            tally.moons[kinds[hand.shooter]] += 1
     tally.hands += len(game.hand_history)
     tally.played_games += 1
     for s in range(n):
@@ -123,7 +146,7 @@ def report(tally: Tally, seats: list[str]) -> str:
     lines = [
         f"{tally.hands} hands, {tally.played_games} games",
         f"{'player':<10} {'seats':>5} {'points/hand':>12} {'95% CI':>17} {'win rate':>9}"
-        f" {'median ms':>10} {'p99 ms':>8}",
+        f" {'moons':>6} {'median ms':>10} {'p99 ms':>8}",
     ]
     for kind in dict.fromkeys(seats):
         pts = tally.points[kind]
@@ -134,9 +157,38 @@ def report(tally: Tally, seats: list[str]) -> str:
         lines.append(
             f"{kind:<10} {seats.count(kind):>5} {mean:>12.2f} "
             f"{f'[{mean - half:.2f}, {mean + half:.2f}]':>17} {win:>9.1%}"
+            f" {tally.moons[kind]:>6}"
             f" {statistics.median(times) * 1000:>10.1f} {_percentile(times, 0.99) * 1000:>8.1f}"
         )
     return "\n".join(lines)
+
+
+def moon_report(
+    rules: Rules, levels: list[str], hands: int, seed: int, jobs: int, budget_ms: float
+) -> str:
+    """How often the naive shooter shoots the moon against three computers of each level
+    (the seats rotated game by game, the same games for every level): per level, the hands
+    played, the moons it shot, their share with a 95% interval (Wilson's)."""
+    lines = [f"{'against':<10} {'hands':>6} {'moons':>6} {'share':>7} {'95% CI':>16}"]
+    for level in levels:
+        seats = [NAIVE] + [level] * (rules.players - 1)
+        tally = run(rules, seats, hands, seed, jobs, budget_ms)
+        moons, n = tally.moons[NAIVE], tally.hands
+        low, high = _wilson(moons, n)
+        lines.append(
+            f"{level:<10} {n:>6} {moons:>6} {moons / n:>7.1%} {f'[{low:.1%}, {high:.1%}]':>16}"
+        )
+    return "\n".join(lines)
+
+
+def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """A 95% interval for a share of ``k`` in ``n`` (Wilson's score interval)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -152,11 +204,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--budget-ms", type=float, default=300)
+    parser.add_argument(
+        "--moons",
+        default=None,
+        help="levels to seat the naive shooter against, e.g. standard,pro,expert",
+    )
     args = parser.parse_args(argv)
     seats = [s.strip() for s in args.seats.split(",")]
-    for s in seats:
-        if s not in LEVELS:
-            parser.error(f"unknown player kind {s!r}: choose from {', '.join(LEVELS)}")
+    levels = [s.strip() for s in args.moons.split(",")] if args.moons else []
+    for s in [*seats, *levels]:
+        if s not in KINDS:
+            parser.error(f"unknown player kind {s!r}: choose from {', '.join(KINDS)}")
     players = args.players if args.players is not None else len(seats)
     if len(seats) == 1:
         seats = seats * players
@@ -165,6 +223,10 @@ def main(argv: list[str] | None = None) -> None:
     variant: Variant = args.variant
     rules = Rules(players=players, variant=variant, bonus_card=args.bonus, target=args.target)
     start = time.perf_counter()
+    if levels:
+        print(moon_report(rules, levels, args.hands, args.seed, args.jobs, args.budget_ms))
+        print(f"({time.perf_counter() - start:.0f} s, {args.jobs} jobs)")
+        return
     tally = run(rules, seats, args.hands, args.seed, args.jobs, args.budget_ms)
     print(report(tally, seats))
     print(f"({time.perf_counter() - start:.0f} s, {args.jobs} jobs)")

@@ -12,10 +12,14 @@ judges each past decision from the view the person had at that moment.
 - Passes are weighed by playing the hand out, as the `expert` chooses its own
   (`players.passing`): deals of the unseen cards, the others pass by the `expert`'s rule of
   thumb, then everyone plays the `expert`'s playout policy to the end. A pass hint is the
-  `expert`'s search itself: its choice and the next best passes it weighed.
+  `expert`'s search itself: its choice and the next best passes it weighed, those within
+  its margin of error of the choice said to be as good (`Option.even`).
 - `review` finds the one to three decisions of a hand where the person's choice cost the
   most expected points against the `expert`'s choice, or none when every choice was
-  within `REVIEW_THRESHOLD` of it.
+  within `REVIEW_THRESHOLD` of it. A pass is judged by the same search its hint showed
+  (`PassWeighing.deals`: the same deals, from the generator of the game, seat and view),
+  the person's pass weighed beside it on those deals, so the pass a hint named is never
+  called a mistake, nor is one within the search's margin of error of it.
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from .cards import (
@@ -45,24 +49,24 @@ from .cards import (
 from .game import Game
 from .moves import Move
 from .players.expert import GAME_SWING, ExpertPlayer, PlayEvaluation, expert_pass, game_can_end
-from .players.knowledge import decision_rng
 from .players.moon import taken_masks
-from .players.passing import PassSearch, pass_costs, unseen_cards
+from .players.passing import PassSearch, paired_margin, pass_costs, unseen_cards
 from .scoring import cards_points, counted_cards
 from .view import SeatView
 
 HINT_BUDGET_MS = 400.0
 """The `expert`'s time for a hint's decision (the bot answers within a second); a pass
 hint's search plays its full deals at it (`passing.PASS_BUDGET_MS`)."""
-PASS_CHUNK = 50
-"""Deals one job of the worker pool weighs (about 0.05 s): a review's pass is a line of
-short jobs, so a computer player's move never waits behind a long one."""
 PIECE_PLAYOUTS = 300
 """Play-outs one job of the `expert`'s pass search plays (about 0.05 s): a hint's pass, and
-the pass a review compares with, are lines of short jobs too (`expert_pass_search`)."""
-REVIEW_PASS_DEALS = 1500
+the pass a review compares with, are lines of short jobs too (`PassPlan`)."""
 REVIEW_BUDGET_MS = 250.0
-"""Per play decision of a review: a hand of 13 decisions stays within 5 s."""
+"""Per play decision of a review where no hint was given (a hand of 13 decisions stays
+within 5 s); one where a hint was given is judged by the hint's own evaluation
+(`judge_play`'s ``hinted``)."""
+PLAY_EVEN = 0.05
+"""A card whose points are this close to the `expert`'s choice's is said to be as good: the
+figures shown (to a tenth) would be the same."""
 REVIEW_THRESHOLD = 0.75
 """Expected points a choice must lose to the `expert`'s to be worth a word."""
 REVIEW_MOST = 3
@@ -119,6 +123,10 @@ class Option:
     one (a play's; a pass is weighed by its points alone)."""
     win: float = 0.0
     """The chance the hand ends the game with this seat the sole winner."""
+    even: bool = False
+    """As good as the best choice, as far as the search can tell: its points are within
+    the search's margin of error of the best's (a pass: `passing.paired_margin`; a play:
+    the same to a tenth of a point)."""
 
     @property
     def cost(self) -> float:
@@ -147,12 +155,13 @@ class Hint:
 
 def hint(view: SeatView, seed: int = 0, budget_ms: float = HINT_BUDGET_MS) -> Hint:
     """The `expert`'s choice for this view (`ExpertPlayer(seed)`'s own, with the same
-    budget), with its numbers and the facts behind it."""
+    budget, every deal it affords played whatever the clock), with its numbers and the
+    facts behind it."""
     if view.phase == "pass":
         return pass_hint(view, seed)
     if view.phase != "play" or view.current_player != view.seat:
         raise ValueError("a hint is for a seat choosing its pass or its card")
-    return play_hint(view, ExpertPlayer(seed), budget_ms)
+    return play_hint(view, ExpertPlayer(seed, steady=True), budget_ms)
 
 
 def play_hint(view: SeatView, player: ExpertPlayer, budget_ms: float) -> Hint:
@@ -162,8 +171,13 @@ def play_hint(view: SeatView, player: ExpertPlayer, budget_ms: float) -> Hint:
         return Hint("play", Option((card,), 0.0), (), _play_facts(view, card, ()), forced=True)
     best = _option(evaluation, card)
     ranked = [_option(evaluation, c) for c, _ in _ranked(evaluation.costs, card)]
-    others = [o for o in ranked if o.points >= best.points - 1e-9][:2]
-    lighter = [o for o in ranked if o.points < best.points - 1e-9]
+    others = [
+        replace(o, even=o.points - best.points < PLAY_EVEN)
+        for o in ranked
+        if o.points >= best.points - 1e-9
+    ][:2]
+    # Lighter but worse at the game's end (not a card the expert played to stop a moon).
+    lighter = [o for o in ranked if o.points < best.points - 1e-9 and o.cost > best.cost - 1e-9]
     rival = min(lighter, key=lambda o: o.points) if lighter else None
     facts = _play_facts(view, card, [o.cards[0] for o in others])
     return Hint("play", best, tuple(others), facts, rival=rival)
@@ -187,11 +201,10 @@ def _ranked(costs: dict[Card, float], chosen: Card) -> list[tuple[Card, float]]:
 
 
 def pass_hint(view: SeatView, seed: int = 0, budget_ms: float = HINT_BUDGET_MS) -> Hint:
-    """The `expert`'s three cards (`ExpertPlayer(seed)`'s own, with a hint's budget), with
-    the two next best passes its search weighed, from the same deals."""
+    """The `expert`'s three cards (`ExpertPlayer(seed)`'s own search at a hint's budget, all
+    its deals played), with the two next best passes it weighed, from the same deals."""
     check_pass_hint(view)
-    weighed = ExpertPlayer(seed).weigh_passes(view, budget_ms)[:3]
-    return pass_hint_from(view, [m for m, _ in weighed], [v for _, v in weighed])
+    return pass_hint_of(view, weigh_pass_search(view, seed, budget_ms=budget_ms))
 
 
 def check_pass_hint(view: SeatView) -> None:
@@ -200,35 +213,143 @@ def check_pass_hint(view: SeatView) -> None:
         raise ValueError("a pass hint is for a seat still choosing its pass")
 
 
-def expert_pass_of(view: SeatView, seed: int, budget_ms: float = HINT_BUDGET_MS) -> Mask:
-    """The pass `ExpertPlayer(seed)` chooses at this view, given a hint's budget."""
-    if view.phase != "pass":
-        raise ValueError("a pass is chosen in the pass phase")
-    return ExpertPlayer(seed).pass_mask(view, budget_ms)
+def pass_hint_of(view: SeatView, weighing: PassWeighing) -> Hint:
+    """The pass hint of a search: its cheapest pass, and the two next after it (each said
+    as good when within the search's margin of error of the first)."""
+    best, *others = weighing.passes
+    return Hint("pass", best, tuple(others[:2]), _pass_facts(view, mask_of_cards(best.cards)))
 
 
-def pass_hint_from(view: SeatView, candidates: Sequence[Mask], costs: Sequence[float]) -> Hint:
-    """The pass hint once ``candidates`` are weighed at ``costs``: the one that came out
-    cheapest (the first on a tie), the others after it."""
-    options = [Option(tuple(cards_of(m)), v) for m, v in zip(candidates, costs, strict=True)]
-    best = min(range(len(options)), key=lambda i: (options[i].points, i))
-    others = sorted((o for i, o in enumerate(options) if i != best), key=lambda o: o.points)
-    return Hint("pass", options[best], tuple(others), _pass_facts(view, candidates[best]))
+def mask_of_cards(cards: Iterable[Card]) -> Mask:
+    return mask_of(c.index for c in cards)
 
 
-def expert_pass_search(view: SeatView, seed: int) -> tuple[PassSearch, random.Random]:
-    """The search `pass_hint` and `expert_pass_of` make (`ExpertPlayer(seed)`'s, at a
-    hint's budget), to be played in pieces: `pass_piece` after `pass_piece`, round one's
-    deals then round two's, from the one generator, give what the search gives in one go
-    (but for where its clock, `PASS_LIMIT_S` of work, cuts a round)."""
-    if view.phase != "pass":
-        raise ValueError("a pass is chosen in the pass phase")
-    return ExpertPlayer(seed).pass_search(view, HINT_BUDGET_MS)
+@dataclass(frozen=True)
+class PassWeighing:
+    """The `expert`'s pass search at one view, as the coach reads it: a hint shows it, and
+    the review of that pass reads the same search again (the same deals, from the same
+    generator, `deals` of each round), so a pass the hint named is never called a mistake."""
+
+    passes: tuple[Option, ...]
+    """The passes of the search's second round, cheapest first (its choice first), each
+    marked `even` when within its margin of error of the first."""
+    deals: tuple[int, int]
+    """The deals each round played: the search again with these is this search."""
+    extra: Option | None = None
+    """The pass asked for beside the search (a review's: the person's), on the same deals."""
+
+
+@dataclass(frozen=True)
+class PassPlan:
+    """A pass search to be played (`weigh_pass_search`, or the worker pool in pieces): the
+    `expert`'s `PassSearch`, the most deals each round plays, and a pass to weigh beside
+    it on the same deals (``extra``), which changes nothing of the search's own figures
+    (each pass of a deal is played out on its own, and the deals come from the generator
+    alone)."""
+
+    search: PassSearch
+    deals: tuple[int, int]
+    extra: Mask | None = None
+
+    @staticmethod
+    def of(
+        view: SeatView,
+        seed: int,
+        deals: tuple[int, int] | None = None,
+        extra: Mask | None = None,
+        budget_ms: float = HINT_BUDGET_MS,
+    ) -> tuple[PassPlan, random.Random]:
+        """The plan of `ExpertPlayer(seed)`'s search at a hint's budget, and its generator;
+        ``deals``: each round's deals (None: all of them, as the `expert` plays them)."""
+        if view.phase != "pass":
+            raise ValueError("a pass is chosen in the pass phase")
+        search, rng = ExpertPlayer(seed).pass_search(view, budget_ms)
+        return PassPlan(search, deals or (search.first, search.more), extra), rng
+
+    def first_round(self) -> list[Mask]:
+        """The passes round one plays: the search's candidates, then ``extra``."""
+        candidates = list(self.search.candidates)
+        if self.extra is not None and self.extra not in candidates:
+            candidates.append(self.extra)
+        return candidates
+
+    def second_round(self, sums: Sequence[float]) -> list[Mask]:
+        """The passes round two plays, given round one's ``sums``: the search's shortlist
+        (chosen from its own candidates only), then ``extra``."""
+        own = self.search.candidates
+        candidates = [own[i] for i in self.search.shortlist(sums[: len(own)])]
+        if self.extra is not None and self.extra not in candidates:
+            candidates.append(self.extra)
+        return candidates
+
+    def weighing(self, first: Piece, second: Piece) -> PassWeighing:
+        """The search's result from both rounds, each played with its `pass_costs`
+        products: round one's (over `first_round`) and round two's (over `second_round`)."""
+        sums, done, extra, more_done = first.sums, first.done, second.sums, second.done
+        own = self.search.candidates
+        order = self.search.shortlist(sums[: len(own)])
+        ranked = self.search.ranked(sums[: len(own)], done, order, extra, more_done)
+        round_one = self.first_round()
+        round_two = self.second_round(sums)
+        # Each pass of round two over both rounds' deals: its sums and products.
+        at_one = [round_one.index(m) for m in round_two]
+        k1, k2 = len(round_one), len(round_two)
+        over = done + more_done
+        total = [sums[a] + extra[i] for i, a in enumerate(at_one)]
+        products = [
+            first.products[at_one[i] * k1 + at_one[j]] + second.products[i * k2 + j]
+            for i in range(k2)
+            for j in range(k2)
+        ]
+        best = round_two.index(ranked[0][0])
+
+        def option(mask: Mask) -> Option:
+            at = round_two.index(mask)
+            cost = total[at] / over
+            margin = paired_margin(total, products, over, at, best, over)
+            even = at != best and cost - total[best] / over <= margin
+            return Option(tuple(cards_of(mask)), cost, even=even)
+
+        passes = tuple(option(m) for m, _ in ranked)
+        mine = option(self.extra) if self.extra is not None else None
+        return PassWeighing(passes, (done, more_done), mine)
+
+
+def weigh_pass_search(
+    view: SeatView,
+    seed: int,
+    deals: tuple[int, int] | None = None,
+    extra: Mask | None = None,
+    budget_ms: float = HINT_BUDGET_MS,
+) -> PassWeighing:
+    """The `expert`'s pass search (`ExpertPlayer(seed)`'s, at a hint's budget) in one go,
+    with no clock: ``deals`` of each round (None: all of them), ``extra`` weighed beside."""
+    plan, rng = PassPlan.of(view, seed, deals, extra, budget_ms)
+    pieces: list[Piece] = []
+    candidates = plan.first_round()
+    for round_deals in plan.deals:
+        products = [0.0] * len(candidates) ** 2
+        pieces.append(pass_piece(view, candidates, round_deals, DealStream(rng), products=products))
+        candidates = plan.second_round(pieces[0].sums)
+    return plan.weighing(*pieces)
 
 
 def piece_deals(candidates: int) -> int:
     """How many deals one piece of a pass search plays: about `PIECE_PLAYOUTS` play-outs."""
     return max(1, PIECE_PLAYOUTS // max(1, candidates))
+
+
+@dataclass(frozen=True)
+class Piece:
+    """What one piece of a pass search played: each pass's summed cost, over how many
+    deals, the stream as the deals left it (for the next piece), the seconds it took, and
+    (when asked) the products of its costs (`passing.pass_costs`)."""
+
+    sums: list[float]
+    done: int
+    stream: DealStream
+    seconds: float
+    products: list[float]
 
 
 def pass_piece(
@@ -237,10 +358,11 @@ def pass_piece(
     deals: int,
     stream: DealStream,
     seconds: float = math.inf,
-) -> tuple[list[float], int, DealStream, float]:
+    products: list[float] | None = None,
+) -> Piece:
     """One job of the `expert`'s pass search: each candidate's summed cost over the next
-    ``deals`` deals of ``stream`` (fewer once ``seconds`` have passed, never none); the
-    deals played, the stream as it is left (for the next job), and the seconds it took."""
+    ``deals`` deals of ``stream`` (fewer once ``seconds`` have passed, never none), and
+    with ``products`` (zeros, or the pieces' before), the products added to them."""
     start = time.perf_counter()
     unseen = (
         stream.unseen if stream.unseen is not None else unseen_cards(view.rules, view.hand_mask)
@@ -257,8 +379,10 @@ def pass_piece(
         expert_pass,
         start + seconds,
         unseen,
+        products,
     )
-    return sums, done, DealStream(stream.rng, unseen), time.perf_counter() - start
+    left = DealStream(stream.rng, unseen)
+    return Piece(sums, done, left, time.perf_counter() - start, products or [])
 
 
 @dataclass(frozen=True)
@@ -268,46 +392,6 @@ class DealStream:
 
     rng: random.Random
     unseen: list[int] | None = None
-
-
-def pass_chunks(deals: int) -> list[int]:
-    """How many deals each job of a pass weighing takes: at most `PASS_CHUNK` each."""
-    return [min(PASS_CHUNK, deals - at) for at in range(0, deals, PASS_CHUNK)]
-
-
-def pass_sums(
-    view: SeatView, candidates: Sequence[Mask], seed: int, tag: str, chunk: int, deals: int
-) -> list[float]:
-    """One job of a pass weighing: each candidate's summed cost over ``deals`` deals of
-    chunk number ``chunk`` (its own deals, fixed by the view, the seed and the tag)."""
-    rng = decision_rng(seed, view, f"{tag}:{chunk}")
-    return [c * deals for c in evaluate_passes(view, candidates, rng, deals)]
-
-
-def weigh_passes(
-    view: SeatView, candidates: Sequence[Mask], seed: int, tag: str, deals: int
-) -> list[float]:
-    """Each candidate's expected cost over ``deals`` deals, in the chunks the worker pool
-    runs one by one (`pass_sums`), so the result is the same either way."""
-    sums = [0.0] * len(candidates)
-    for chunk, size in enumerate(pass_chunks(deals)):
-        for i, s in enumerate(pass_sums(view, candidates, seed, tag, chunk, size)):
-            sums[i] += s
-    return [s / deals for s in sums]
-
-
-def evaluate_passes(
-    view: SeatView, candidates: Sequence[Mask], rng: random.Random, deals: int
-) -> list[float]:
-    """The expected cost of each candidate pass for this seat, over the same deals.
-
-    Each deal places the unseen cards at random (nothing is known of them at the pass);
-    the others pass by the `expert`'s rule of thumb, then the hand is played out with the
-    `expert`'s playout policy for every seat, moon shots scored as the rules do
-    (`passing.pass_costs`, the `expert`'s own pass search, as one `pass_piece`).
-    """
-    sums, _, _, _ = pass_piece(view, candidates, deals, DealStream(rng))
-    return [s / deals for s in sums]
 
 
 # ------------------------------------------------------------------------------ facts
@@ -451,56 +535,62 @@ def review(
     seed: int = 0,
     budget_ms: float = REVIEW_BUDGET_MS,
     deals: int | None = None,
-    pass_deals: int = REVIEW_PASS_DEALS,
-    pass_budget_ms: float = HINT_BUDGET_MS,
+    pass_deals: tuple[int, int] | None = None,
+    hinted: Collection[int] = (),
 ) -> list[Finding]:
     """The one to three decisions that cost the most against the `expert`, worst first;
     empty when each was within `REVIEW_THRESHOLD` of it (a hand played well).
 
     ``deals`` fixes the play decisions' deals (None: as many as ``budget_ms`` affords);
-    the `expert`'s pass is searched at ``pass_budget_ms`` (`passing.PASS_BUDGET_MS` and
-    up: its full deals; less, fewer). The worker pool runs the same steps as separate jobs
-    (`judge_play`, `pass_piece`, `pass_sums`).
+    the tricks in ``hinted`` were decided with a hint, and are judged by its evaluation.
+    The pass is judged by the `expert`'s pass search with ``pass_deals`` in each round
+    (the deals its hint's search played, when one was given: the same search; None: all
+    of them). The worker pool runs the same steps as separate jobs (`judge_play`,
+    `pass_piece`).
     """
     findings: list[Finding | None] = []
     for decision in decisions:
         if decision.trick == 0:
-            best = expert_pass_of(decision.view, seed, pass_budget_ms)
-            candidates = review_passes(decision, best)
-            if candidates is None:
-                continue
-            costs = weigh_passes(decision.view, candidates, seed, "coach-review", pass_deals)
-            findings.append(pass_finding(decision, candidates, costs))
+            chosen = mask_of_cards(decision.chosen)
+            weighing = weigh_pass_search(decision.view, seed, pass_deals, chosen)
+            findings.append(pass_finding(decision, weighing))
         else:
-            findings.append(judge_play(decision, seed, budget_ms, deals))
+            hint_given = decision.trick in hinted
+            findings.append(judge_play(decision, seed, budget_ms, deals, hint_given))
     return worst(findings)
 
 
-def review_passes(decision: Decision, best: Mask) -> list[Mask] | None:
-    """The passes a review of the pass weighs (the person's, then the `expert`'s: ``best``,
-    `expert_pass_of` its view), or None when they are the same."""
-    chosen = mask_of(c.index for c in decision.chosen)
-    return None if chosen == best else [chosen, best]
-
-
-def pass_finding(decision: Decision, candidates: Sequence[Mask], costs: Sequence[float]) -> Finding:
-    """The finding of a reviewed pass, once `review_passes` are weighed at ``costs``."""
-    best = candidates[1]
+def pass_finding(decision: Decision, weighing: PassWeighing) -> Finding | None:
+    """The finding of a reviewed pass, from the search that weighed it beside its own
+    (`PassPlan` with the person's pass as ``extra``): None when the person passed the
+    search's choice, or a pass within its margin of error of it."""
+    best, mine = weighing.passes[0], weighing.extra
+    if mine is None or mine.cards == best.cards or mine.even:
+        return None
     return Finding(
         0,
-        Option(decision.chosen, costs[0]),
-        Option(tuple(cards_of(best)), costs[1]),
-        _pass_facts(decision.view, best),
+        Option(decision.chosen, mine.points),
+        best,
+        _pass_facts(decision.view, mask_of_cards(best.cards)),
     )
 
 
 def judge_play(
-    decision: Decision, seed: int, budget_ms: float = REVIEW_BUDGET_MS, deals: int | None = None
+    decision: Decision,
+    seed: int,
+    budget_ms: float = REVIEW_BUDGET_MS,
+    deals: int | None = None,
+    hinted: bool = False,
 ) -> Finding | None:
     """One play decision against the `expert`'s choice (None: it chose the same, or
-    nothing could be chosen). One job of the worker pool."""
+    nothing could be chosen). One job of the worker pool. ``hinted``: a hint was given
+    for it, and its evaluation (`hint`'s: the deals a hint's budget affords, every one of
+    them) is the judge, so the card the hint named is never called a mistake."""
     view = decision.view
-    evaluation = ExpertPlayer(seed, deals=deals).evaluate_play(view, budget_ms)
+    if hinted:
+        evaluation = ExpertPlayer(seed, steady=True).evaluate_play(view, HINT_BUDGET_MS)
+    else:
+        evaluation = ExpertPlayer(seed, deals=deals).evaluate_play(view, budget_ms)
     (card,) = decision.chosen
     if evaluation.forced or card == evaluation.card:
         return None

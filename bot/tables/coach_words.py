@@ -27,6 +27,7 @@ def hint_to_dict(found: Hint) -> dict[str, Any]:
             "points": round(o.points, 3),
             "lose": round(o.lose, 3),
             "win": round(o.win, 3),
+            "even": o.even,
         }
 
     return {
@@ -52,7 +53,8 @@ def _option(data: dict[str, Any]) -> Option:
     # A hint stored before the points and the game's end were apart has only "cost".
     points = float(data["points"] if "points" in data else data["cost"])
     cards = tuple(Card.parse(c) for c in data["cards"])
-    return Option(cards, points, float(data.get("lose", 0.0)), float(data.get("win", 0.0)))
+    lose, win = float(data.get("lose", 0.0)), float(data.get("win", 0.0))
+    return Option(cards, points, lose, win, even=bool(data.get("even", False)))
 
 
 def hint_from_dict(data: dict[str, Any]) -> Hint:
@@ -96,11 +98,22 @@ def hint_sentences(names: list[str], found: Hint) -> list[Part]:
     else:
         lines = [msg("💡 The expert would play <b>{card}</b>.", card=best)]
     if not found.forced:
-        choices = [found.best, *found.others]
+        even = [o for o in found.others if o.even]
+        if even:
+            choices = Joined(tuple(_cards(o) for o in even))
+            lines.append(
+                msg("{choices} would do as well, as far as the expert can tell.", choices=choices)
+                if len(even) == 1
+                else msg(
+                    "{choices} would each do as well, as far as the expert can tell.",
+                    choices=choices,
+                )
+            )
+        shown = [found.best, *(o for o in found.others if not o.even)]
         lines.append(
             msg(
                 "Expected points this hand: {choices}",
-                choices=Joined(tuple(Joined((_cards(o), Number(o.points)), " ") for o in choices)),
+                choices=Joined(tuple(Joined((_cards(o), Number(o.points)), " ") for o in shown)),
             )
         )
     if found.rival is not None and not found.forced:

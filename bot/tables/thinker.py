@@ -8,8 +8,8 @@ The pool never holds a line of its own: jobs wait in a priority line here, and o
 to each worker as it frees up. A computer player's move goes first (`COMPUTER`), then the
 coach's hints (`HINT`), then its reviews (`REVIEW`), first come first served within each.
 The coach's work comes in short jobs (a hint's play decision, a review's play decision,
-`PASS_CHUNK` deals of a review's weighing of passes, and the `expert`'s pass search, which
-a pass hint and a pass's review make, as pieces of about `PIECE_PLAYOUTS` play-outs),
+and the `expert`'s pass search, which a pass hint and a pass's review make, as pieces of
+about `PIECE_PLAYOUTS` play-outs),
 so a computer's move waits at most for one short job already running, however many hints
 and reviews are waiting.
 
@@ -45,27 +45,27 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any
 
 from engine import Card, SeatView, daily
 from engine.cards import Mask
 from engine.coach import (
-    REVIEW_PASS_DEALS,
     DealStream,
     Decision,
     Finding,
     Hint,
+    PassPlan,
+    PassWeighing,
+    Piece,
     check_pass_hint,
-    expert_pass_search,
     hint,
     judge_play,
-    pass_chunks,
+    mask_of_cards,
     pass_finding,
-    pass_hint_from,
+    pass_hint_of,
     pass_piece,
-    pass_sums,
     piece_deals,
-    review_passes,
     worst,
 )
 from engine.players import FLOOR_MS, expert, make_player
@@ -82,12 +82,20 @@ HINT_PASS_S = 0.3
 pool they do not wait, and the hint is the whole search (about 0.45 s); when computers keep
 the pool busy, the hint answers once its jobs have waited this long, from the deals it
 weighed."""
+HINTED_KEPT = 10_000
+"""How many pass hints' deal counts are kept for their reviews (the oldest go first)."""
 MOVE_WEIGHT = 0.2
 """How much each computer move's time moves the average the budgets count on."""
 
 
-Played = tuple[list[float], int]
-"""Pass candidates' summed costs, and over how many deals."""
+Decided = tuple[int, int, int, str]
+"""A decision a hint was given for (`_decided`)."""
+
+
+def _decided(seed: int, view: SeatView) -> Decided:
+    """Which decision a hint was for: the seed (the game's and seat's), the hand, the cards
+    it was chosen from and the phase, as the review of that decision finds it again."""
+    return seed, view.hand_number, view.hand_mask, view.phase
 
 
 class TooBusy(Exception):
@@ -188,6 +196,9 @@ class Thinker:
         self.move_s = 0.0
         """A computer move's recent average time in a worker (`MOVE_WEIGHT`)."""
         self.figures = LineFigures()
+        self._hinted: dict[Decided, tuple[int, int] | None] = {}
+        """The decisions hints were given for (`_decided`), a pass with the deals its
+        search played: their review judges them by the same search."""
 
     # ------------------------------------------------------------------ the line
 
@@ -335,64 +346,78 @@ class Thinker:
     async def hint(self, seed: int, view: SeatView, budget_ms: float) -> Hint:
         """The coach's hint for this view (`engine.coach.hint`), thought out in the pool:
         one job for a play, the `expert`'s pass search in pieces for a pass (answering by
-        `HINT_PASS_S` after its first piece). Raises `TooBusy` when the first job cannot
-        start within `HINT_WAIT_S` of the call."""
+        `HINT_PASS_S` after its first piece; the deals it played are kept for the review
+        of that pass). Raises `TooBusy` when the first job cannot start within
+        `HINT_WAIT_S` of the call."""
         start_by = self.clock() + HINT_WAIT_S
         if view.phase == "pass":
             check_pass_hint(view)
-            weighed = (await self._expert_passes(HINT, seed, view, start_by))[:3]
-            return pass_hint_from(view, [m for m, _ in weighed], [v for _, v in weighed])
+            plan, rng = PassPlan.of(view, seed)
+            weighing = await self._pass_search(HINT, view, plan, rng, start_by)
+            self._remember(_decided(seed, view), weighing.deals)
+            return pass_hint_of(view, weighing)
         found = await self.run(HINT, hint, view, seed, budget_ms, start_by=start_by)
         assert isinstance(found, Hint)
+        self._remember(_decided(seed, view), None)
         return found
+
+    def _remember(self, key: Decided, deals: tuple[int, int] | None) -> None:
+        self._hinted[key] = deals
+        if len(self._hinted) > HINTED_KEPT:
+            del self._hinted[next(iter(self._hinted))]
 
     async def review(self, seed: int, decisions: list[Decision], budget_ms: float) -> list[Finding]:
         """The coach's review of one hand's decisions (`engine.coach.review`), in the pool,
-        one play decision a job; the pass in pieces (the `expert`'s search, then
-        `PASS_CHUNK` deals of weighing the two passes)."""
+        one play decision a job (one a hint was given for judged by the hint's own
+        evaluation); the pass as the `expert`'s pass search in pieces, the person's pass
+        weighed beside it, with the deals its hint's search played when one was given (the
+        same search: what a hint named is never called a mistake)."""
         findings: list[Finding | None] = []
         for decision in decisions:
             if decision.trick == 0:
-                best = (await self._expert_passes(REVIEW, seed, decision.view))[0][0]
-                candidates = review_passes(decision, best)
-                if candidates is None:
-                    continue
-                costs = await self._weigh(
-                    REVIEW, decision.view, candidates, seed, "coach-review", REVIEW_PASS_DEALS
-                )
-                findings.append(pass_finding(decision, candidates, costs))
+                view = decision.view
+                deals = self._hinted.get(_decided(seed, view))
+                chosen = mask_of_cards(decision.chosen)
+                plan, rng = PassPlan.of(view, seed, deals, chosen)
+                weighing = await self._pass_search(REVIEW, view, plan, rng)
+                findings.append(pass_finding(decision, weighing))
             else:
-                found = await self.run(REVIEW, judge_play, decision, seed, budget_ms)
+                hinted = _decided(seed, decision.view) in self._hinted
+                found = await self.run(REVIEW, judge_play, decision, seed, budget_ms, None, hinted)
                 assert found is None or isinstance(found, Finding)
                 findings.append(found)
         return worst(findings)
 
-    async def _expert_passes(
-        self, priority: int, seed: int, view: SeatView, start_by: float | None = None
-    ) -> list[tuple[Mask, float]]:
-        """`ExpertPlayer(seed).weigh_passes(view)` at a hint's budget (the `expert`'s pass
-        search, `engine.coach.expert_pass_search`), in short jobs (`pass_piece`): the
-        same passes and figures, but for where its clock (`PASS_LIMIT_S` of the jobs' own
-        time, not their wait) cuts a round.
+    async def _pass_search(
+        self,
+        priority: int,
+        view: SeatView,
+        plan: PassPlan,
+        rng: Random,
+        start_by: float | None = None,
+    ) -> PassWeighing:
+        """The `expert`'s pass search of ``plan`` (`engine.coach.weigh_pass_search`) in
+        short jobs (`pass_piece`), each round's deals going on from the last job's.
 
-        A hint's search (``start_by``, the time of `clock` its first job must start by, or
-        `TooBusy`) lets its later jobs wait `HINT_PASS_S` in all: when computers keep the
-        pool busy its jobs come only by the coach's turn, and once they have waited that
-        long it weighs no more deals (the rest of round one, or round two) and ranks the
-        passes on those it weighed. A job still waiting in the line then leaves it
-        unstarted (`TooBusy`, not counted), at that moment, so the hint waits for nothing
-        more."""
-        search, rng = expert_pass_search(view, seed)
+        A review's plays every deal of its plan. A hint's (``start_by``, the time of
+        `clock` its first job must start by, or `TooBusy`) stops where its clock says: at
+        `PASS_LIMIT_S` of the jobs' own time, and once its later jobs have waited
+        `HINT_PASS_S` in all (when computers keep the pool busy its jobs come only by the
+        coach's turn); it then ranks the passes on the deals it weighed, and says how many
+        (`PassWeighing.deals`). A job still waiting in the line then leaves it unstarted
+        (`TooBusy`, not counted), at that moment, so the hint waits for nothing more."""
+        clocked = start_by is not None
         limit = expert.PASS_LIMIT_S
         until: float | None = None
         spent, jobs = 0.0, 0
 
-        async def play(candidates: list[Mask], deals: int, clocked: bool) -> Played:
+        async def play(candidates: list[Mask], deals: int) -> Piece:
             """One round: its deals in pieces, each going on from the last (in a worker
             process, the generator and the cards come back as it left them)."""
             nonlocal spent, jobs, rng, until
             stream = DealStream(rng)
             sums, done = [0.0] * len(candidates), 0
+            squares = [0.0] * len(candidates) ** 2
             step = piece_deals(len(candidates))
             while done < deals and (until is None or not jobs or self.clock() < until):
                 seconds = max(0.0, limit - spent) if clocked else math.inf
@@ -400,45 +425,30 @@ class Thinker:
                 first = not jobs
                 jobs += 1
                 try:
-                    part, n, stream, took = await self.run(
-                        priority, pass_piece, view, candidates, size, stream, seconds,
+                    piece = await self.run(
+                        priority, pass_piece, view, candidates, size, stream, seconds, squares,
                         start_by=start_by if first else until, counted=first,
                     )  # fmt: skip
                 except TooBusy:
                     if first:
                         raise
                     break  # the hint's time came before this job could start
-                spent += took
+                assert isinstance(piece, Piece)
+                spent += piece.seconds
                 if start_by is not None:  # the time it ran does not count, only waits
-                    until = self.clock() + HINT_PASS_S if until is None else until + took
-                sums = [a + b for a, b in zip(sums, part, strict=True)]
-                done += n
+                    until = self.clock() + HINT_PASS_S if until is None else until + piece.seconds
+                sums = [a + b for a, b in zip(sums, piece.sums, strict=True)]
+                done += piece.done
+                stream = piece.stream
+                squares = piece.products
                 if clocked and spent >= limit:
                     break
             rng = stream.rng
-            return sums, done
+            return Piece(sums, done, stream, 0.0, squares)
 
-        sums, done = await play(list(search.candidates), search.first, clocked=True)
-        order = search.shortlist(sums)
-        extra, more_done = await play([search.candidates[i] for i in order], search.more, True)
-        return search.ranked(sums, done, order, extra, more_done)
-
-    async def _weigh(
-        self,
-        priority: int,
-        view: SeatView,
-        candidates: list[Mask],
-        seed: int,
-        tag: str,
-        deals: int,
-    ) -> list[float]:
-        """`engine.coach.weigh_passes`, one chunk of deals a job."""
-        sums = [0.0] * len(candidates)
-        for chunk, size in enumerate(pass_chunks(deals)):
-            part = await self.run(priority, pass_sums, view, candidates, seed, tag, chunk, size)
-            for i, s in enumerate(part):
-                sums[i] += s
-        return [s / deals for s in sums]
+        first = await play(plan.first_round(), plan.deals[0])
+        second = await play(plan.second_round(first.sums), plan.deals[1])
+        return plan.weighing(first, second)
 
     def close(self) -> None:
         self._closed = True

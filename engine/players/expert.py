@@ -58,8 +58,9 @@ from ..play_rules import winning_card
 from ..rules import Rules
 from ..scoring import Score, counted_cards, game_winners
 from ..view import SeatView
+from .defence import STOP_FROM, defence_card
 from .knowledge import Knowledge, decision_rng
-from .moon import best_standing_choice
+from .moon import best_standing_choice, runner, taken_masks
 from .passing import PassSearch, keep_mask, ranked_passes
 from .playout import PlayOut, hand_cost, play_out
 from .sampling import evaluate_outcomes, pick
@@ -85,6 +86,10 @@ MOON_DEFENCE_ONLY = False
 MOON_WATCH = True
 """Whether the `expert` weighs a moon against it while one may be coming (`moon_watch`):
 on, as measured against xinxin (README, "Strength")."""
+MOON_STOP = True
+"""Whether the `expert` plays `defence`'s card while another seat holds every point taken
+and enough to be running (`defence.STOP_FROM`): its costs let a naive shooter run (issue
+51: in 6 of 15 such positions from real games)."""
 SEARCH_PASS = True
 """Whether the `expert` chooses its pass by playing the hand out (`passing`) rather than by
 the rule of thumb alone (`expert_pass`, the search's first candidate)."""
@@ -142,13 +147,15 @@ class ExpertPlayer:
         moon_playouts: bool = MOON_PLAYOUTS,
         search_pass: bool = SEARCH_PASS,
         moon_watch: bool = MOON_WATCH,
+        moon_stop: bool = MOON_STOP,
     ) -> None:
         self.seed = seed
         self.deals = deals
         """A fixed number of deals per decision; None: as many as the budget affords."""
         self.steady = steady
-        """With a fixed number of deals, all of them are played out whatever the clock
-        says: the same decision on any machine at any load (the daily deal's computers)."""
+        """Every deal is played out whatever the clock says (a fixed number, or as many as
+        the budget affords by count): the same decision on any machine at any load (the
+        daily deal's computers, the coach's hints and reviews)."""
         self.moon_playouts = moon_playouts
         """Play the deals out with `shooting.play_out_moon` (standard variant only)."""
         self.search_pass = search_pass
@@ -158,6 +165,8 @@ class ExpertPlayer:
         the deals it is likely to be running in out with it running for the moon and this
         seat stopping it (`shooting.play_out_moon`): four players, standard Hearts, no bonus
         card, where it was measured."""
+        self.moon_stop = moon_stop
+        """Stop another seat's obvious run for the moon whatever the costs say (`_stop`)."""
 
     def choose_pass(self, view: SeatView, budget_ms: float = 300) -> list[Card]:
         return cards_of(self.pass_mask(view, budget_ms))
@@ -250,7 +259,7 @@ class ExpertPlayer:
             deals,
             [smart_card] * rules.players,
             measure,
-            math.inf if self.steady and self.deals is not None else start + budget_ms / 1000 * 0.8,
+            math.inf if self.steady else start + budget_ms / 1000 * 0.8,
             weights=inferred_weights(view),
             totals=totals,
             playout=partial(play_out_moon, stopper=seat, defend_only=MOON_DEFENCE_ONLY)
@@ -269,9 +278,20 @@ class ExpertPlayer:
                 outlooks[CARDS[low.bit_length() - 1]] = Outlook(points, lose, win)
                 m ^= low
         chosen = CARDS[pick(costs, preferred)]
+        stop = self._stop(view)
+        if stop is not None and stop.index in costs:
+            chosen = stop
         return PlayEvaluation(
             chosen, {CARDS[c]: v for c, v in costs.items()}, deals, outlooks=outlooks
         )
+
+    def _stop(self, view: SeatView) -> Card | None:
+        """The card that stops another seat's obvious run for the moon (`defence`), once it
+        holds enough to be running (`defence.STOP_FROM`): its playouts' opponents rarely
+        run, so its costs leave a naive shooter to it (issue 51)."""
+        if not self.moon_stop or runner(taken_masks(view), STOP_FROM) in (None, view.seat):
+            return None
+        return defence_card(view)
 
     def _watch(self, view: SeatView, know: Knowledge) -> tuple[PlayOut, float, Random] | None:
         """The moon-aware playout and its share of the deals, while a moon may be coming."""

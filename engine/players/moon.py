@@ -1,10 +1,37 @@
-"""Choosing between "−26 for me" and "+26 for everyone else" after shooting the moon."""
+"""Choosing between "−26 for me" and "+26 for everyone else" after shooting the moon, and
+who is on course to shoot it (`runner`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Final
+
+from ..cards import HEARTS_MASK, POINT_CARDS, QS_BIT, Mask
 from ..rules import MoonChoice
 from ..scoring import Score, best_moon_choice, game_winners, hand_points, rank_key
 from ..view import SeatView
+
+RUN_FROM: Final = 4
+"""How much a seat must have taken, all the points taken so far, to be the runner: hearts
+count one each, the Q♠ `QUEEN_WEIGHT`."""
+QUEEN_WEIGHT: Final = 2
+
+
+def runner(taken: Sequence[Mask], run_from: int = RUN_FROM) -> int | None:
+    """The seat on course for the moon: it took every point card taken so far, and enough
+    of them (``run_from``)."""
+    points = 0
+    for pile in taken:
+        points |= pile & POINT_CARDS
+    if not points:
+        return None
+    weight = (points & HEARTS_MASK).bit_count() + (QUEEN_WEIGHT if points & QS_BIT else 0)
+    if weight < run_from:
+        return None
+    for seat, pile in enumerate(taken):
+        if pile & POINT_CARDS == points:
+            return seat
+    return None
 
 
 def taken_masks(view: SeatView) -> list[int]:

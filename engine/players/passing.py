@@ -24,6 +24,7 @@ than its cards one by one. The search weighs whole passes:
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -118,10 +119,13 @@ def pass_costs(
     others_pass: PassModel,
     deadline: float = float("inf"),
     unseen: list[int] | None = None,
+    products: list[float] | None = None,
 ) -> tuple[list[float], int]:
     """Each candidate pass's summed cost for ``seat`` over up to ``deals`` deals (the same
     deals for every candidate), and how many deals were played (fewer only when
-    ``deadline``, a `time.perf_counter` value, passed; never fewer than one).
+    ``deadline``, a `time.perf_counter` value, passed; never fewer than one). With
+    ``products`` (k·k numbers for k candidates), each deal adds the products of its costs,
+    candidate by candidate (``products[i * k + j]``): what `paired_margin` reads.
 
     Each deal shuffles the cards ``seat`` does not see further: ``unseen``, the list left
     by the deals before (`unseen_cards`, in order, when None), goes on from where they
@@ -135,7 +139,9 @@ def pass_costs(
     policies = [smart_card] * n
     playout = play_out_moon if MOON_PASS and rules.variant == "standard" else play_out
     mine = scores[seat]
-    sums = [0.0] * len(candidates)
+    k = len(candidates)
+    sums = [0.0] * k
+    costs = [0.0] * k
     done = 0
     for _ in range(deals):
         rng.shuffle(unseen)
@@ -158,11 +164,38 @@ def pass_costs(
             leader = next(s for s in range(n) if after[s] >> first & 1)
             taken = playout(rules, after, [], leader, True, False, first, [0] * n, 0, policies)
             points = final_points(rules, taken, dead, scores)
-            sums[i] += hand_cost(rules, mine, points[seat])
+            cost = hand_cost(rules, mine, points[seat])
+            sums[i] += cost
+            costs[i] = cost
+        if products is not None:
+            for i, a in enumerate(costs):
+                for j, b in enumerate(costs):
+                    products[i * k + j] += a * b
         done += 1
         if time.perf_counter() > deadline:
             break
     return sums, done
+
+
+MARGIN_SE = 2.0
+"""How many standard errors apart two passes' costs must be to be told apart: closer, the
+search cannot say which is better (the coach calls them as good as each other)."""
+
+
+def paired_margin(
+    sums: Sequence[float], products: Sequence[float], deals: int, i: int, j: int, over: int
+) -> float:
+    """How far apart the costs of candidates ``i`` and ``j`` may be by chance alone
+    (`MARGIN_SE` standard errors of their difference): the spread of their difference deal
+    by deal, read from ``deals`` deals (their `pass_costs` sums and products), over a mean
+    of ``over`` deals. Infinite with fewer than two deals to read it from."""
+    if deals < 2:
+        return math.inf
+    k = len(sums)
+    mean = (sums[i] - sums[j]) / deals
+    square = (products[i * k + i] + products[j * k + j] - 2 * products[i * k + j]) / deals
+    variance = max(0.0, square - mean * mean) * deals / (deals - 1)
+    return MARGIN_SE * math.sqrt(variance / max(1, over))
 
 
 def ranked_passes(

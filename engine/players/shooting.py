@@ -5,7 +5,7 @@ the others stop it.
 moon almost never happens: the `expert` neither saw one coming against it (it fed the
 shooter its hearts and let it run) nor planned its own. Here, at the start of every trick,
 a seat that has taken every point card taken so far, and at least `RUN_FROM` of them
-(hearts, the Q♠ counting `QUEEN_WEIGHT`), is the *runner*:
+(hearts, the Q♠ counting `moon.QUEEN_WEIGHT`), is the *runner* (`moon.runner`):
 
 - the runner leads its highest card; following, it takes the trick when it can (last to
   play with the lowest card that takes it, else with its highest card of the suit), and
@@ -36,31 +36,9 @@ from typing import Final
 from ..cards import HEARTS_MASK, POINT_CARDS, QS_BIT, SUIT_MASKS, Mask
 from ..play_rules import breaks_hearts, legal_mask, trick_winner_position
 from ..rules import Rules
+from .moon import RUN_FROM, runner
 from .playout import Policy
 from .standard import highest_valued, lowest_valued
-
-RUN_FROM: Final = 4
-"""How much a seat must have taken, all the points taken so far, to be the runner: hearts
-count one each, the Q♠ `QUEEN_WEIGHT`."""
-QUEEN_WEIGHT: Final = 2
-
-
-def runner(taken: Sequence[Mask], run_from: int = RUN_FROM) -> int | None:
-    """The seat on course for the moon: it took every point card taken so far, and enough
-    of them (``run_from``)."""
-    points = 0
-    for pile in taken:
-        points |= pile & POINT_CARDS
-    if not points:
-        return None
-    weight = (points & HEARTS_MASK).bit_count() + (QUEEN_WEIGHT if points & QS_BIT else 0)
-    if weight < run_from:
-        return None
-    for seat, pile in enumerate(taken):
-        if pile & POINT_CARDS == points:
-            return seat
-    return None
-
 
 RUN_CHANCE: Final = (
     # points held:  1-3   4-7   8-12 13-16  17+

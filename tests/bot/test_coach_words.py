@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.i18n import ENGLISH, Tr, translator
 from bot.tables.coach_words import (
     decision_key,
@@ -105,3 +107,26 @@ def test_a_review_shows_points_as_points_and_the_games_end_apart() -> None:
     plain = Finding(2, _option("KC", 4.0), _option("QS", 1.5), ())
     text = review_text(tr, NAMES, 7, True, [plain])
     assert "Expected points 4.0 against 1.5: 2.5 more." in text and "game" not in text
+
+
+def test_options_within_the_searchs_margin_of_error_are_said_as_good_in_words() -> None:
+    # Issue 51: the options were shown as "5.2 · 5.2 · 5.2", which tells the player
+    # nothing. Those the search cannot tell from its choice are said to do as well.
+    found = Hint(
+        "pass",
+        _option("7C 4D JD", 5.21),
+        (
+            replace(_option("5C 7C AC", 5.24), even=True),
+            _option("QS KS AS", 7.0),
+        ),
+        (),
+    )
+    lines = hint_lines(translator(ENGLISH), NAMES, found)
+    assert lines[0] == "💡 The expert would pass <b>7♣ 4♦ J♦</b>."
+    assert lines[1] == "5♣ 7♣ A♣ would do as well, as far as the expert can tell."
+    assert lines[2] == "Expected points this hand: 7♣ 4♦ J♦ 5.2 · Q♠ K♠ A♠ 7.0"
+    assert hint_from_dict(hint_to_dict(found)) == found
+    both = Hint("pass", found.best, tuple(replace(o, even=True) for o in found.others), ())
+    lines = hint_lines(translator(ENGLISH), NAMES, both)
+    assert lines[1] == "5♣ 7♣ A♣ · Q♠ K♠ A♠ would each do as well, as far as the expert can tell."
+    assert lines[2] == "Expected points this hand: 7♣ 4♦ J♦ 5.2"

@@ -109,6 +109,7 @@ async def test_a_hint_at_the_pass_and_on_a_turn_played_as_said_then_a_review(
             toast = await _press_hint(double, ann, table)
             (card,) = [_card(s) for s in toast.removeprefix("💡 ").split()]
             assert card in legal
+            hinted_trick = len(game.view(seat).tricks) + 1
             played = await ann.press(ann.dm, None, data=await card_button(double, ann, card, 1))
             assert played == f"Played {card.symbol}"
             # The hint goes once the card is played.
@@ -162,6 +163,10 @@ async def test_a_hint_at_the_pass_and_on_a_turn_played_as_said_then_a_review(
             assert "well played" in text or "your costliest choices" in text
             if "costliest" in text:
                 assert re.search(r"the expert would (play|pass)", text)
+            # Issue 51: she passed and played as the hints said; the review, from the same
+            # searches, never calls either a mistake.
+            assert "The pass:" not in text
+            assert f"Trick {hinted_trick}:" not in text
             assert not [e for e in double.errors if e.error_code == 400]
             rooms = rooms_of(app)
             assert rooms.registry.get(table.id) is table

@@ -116,6 +116,7 @@ def test_the_pass_limit_stops_both_rounds_of_the_search(monkeypatch: pytest.Monk
     assert len(ranked) == passing.SHORTLIST
 
 
+@pytest.mark.usefixtures("pass_clock_off")  # the search plays all its deals under load too
 def test_the_searched_pass_takes_fewer_points_than_the_rules_pass_on_fresh_deals() -> None:
     # Judged on deals the search never saw: over these hands (passing left, right and
     # across), the searched passes cost fewer expected points than the rule of thumb's.

@@ -291,7 +291,7 @@ def test_the_expert_watching_for_the_moon_takes_the_trick_that_stops_it() -> Non
     assert watching.card.code == "QH"
     # Ducking lets seat 1 run in the share of the deals it is likely to be running in.
     assert watching.costs[Card.parse("2H")] > watching.costs[Card.parse("QH")] + 8
-    blind = ExpertPlayer(seed=1, moon_watch=False).evaluate_play(view, 300)
+    blind = ExpertPlayer(seed=1, moon_watch=False, moon_stop=False).evaluate_play(view, 300)
     assert blind.card.code == "2H"
 
 

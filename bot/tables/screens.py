@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.basics import Person
+from bot.core.commands import away_said
 from bot.core.effects import Urgency
 from bot.i18n import Msg, Tr, msg
 from bot.languages import Languages
@@ -160,10 +161,6 @@ class Screens:
     def post_to_group(self, chat_id: int, said: Words) -> None:
         """Post lines to a group (not a table's), in the group's language (without waiting)."""
         self.display.post(chat_id, self.languages.chat(chat_id), said)
-
-    def edit_words(self, user_id: int, message_id: int, said: Part) -> None:
-        """A person's DM message edited to a line, its buttons gone."""
-        self.display.edit(user_id, message_id, self.person(user_id), _words(said))
 
     def is_gone(self, chat_id: int) -> bool:
         """Whether the chat removed or blocked the bot."""
@@ -387,6 +384,10 @@ class Screens:
         self.pages.changed(table, seat)  # a page is told of a cancelled game too
         if message_id is None or not shows_play(table):
             return
+        if s.away:
+            # A computer player holds the seat: its cards are no longer the reader's to play.
+            self.close_dm(table, seat, away_said(s))
+            return
         if urgency is Urgency.IDLE:
             return  # nobody waits on it: the next screen written there shows it (show_all)
         pressed_here = urgency in (Urgency.PLAYED, Urgency.MOVED)  # a press in the DM itself
@@ -402,8 +403,8 @@ class Screens:
     def post_dm(self, table: Table, seat: int) -> None:
         """Send a player's living DM without waiting; its id is kept when it is known."""
         s = table.seats[seat]
-        if s is None or s.user_id is None or not shows_play(table):
-            return
+        if s is None or s.user_id is None or s.away or not shows_play(table):
+            return  # (a computer player holds an away seat: its person has no cards to play)
         user_id, name = s.user_id, s.name
         screen = seat_screen(table, seat, page=self.display.page)
         sent = self.display.post(user_id, self.person(user_id), screen, urgency=Urgency.NOW)
@@ -421,11 +422,27 @@ class Screens:
 
         self.background.spawn(keep_id())
 
-    async def send_dm_again(self, table: Table, seat: int) -> None:
-        """A new living DM at the bottom of the chat (/rejoin, a /start mid-game)."""
+    def close_dm(self, table: Table, seat: int, said: Part) -> None:
+        """A player's living DM no longer applies (they left, a new one took its place,
+        the game was cancelled): at once, its buttons go and it says `said` instead, why;
+        the seat has no living DM until one is sent again (stored with the table's next
+        save: until then, a restart closes it again)."""
         s = table.seats[seat]
-        table.ui.dm_message_ids.pop(seat, None)
+        message_id = table.ui.dm_message_ids.pop(seat, None)
+        if message_id is None or s is None or s.user_id is None:
+            return
+        tr = self.person(s.user_id)
+        self.display.edit(s.user_id, message_id, tr, _words(said), urgency=Urgency.NOW)
+
+    async def send_dm_again(self, table: Table, seat: int) -> None:
+        """A new living DM at the bottom of the chat (/rejoin, a /start mid-game); the
+        one before it, if any, is closed."""
+        s = table.seats[seat]
+        self.close_dm(table, seat, MOVED_BELOW)
         if s is None or s.user_id is None or not shows_play(table):
+            return
+        if s.away:
+            self.tell(s.user_id, away_said(s))  # no cards to play until they /rejoin
             return
         screen = seat_screen(table, seat, page=self.display.page)
         table.ui.active_at[seat] = time.time()  # a new message: their phone buzzes with it
@@ -455,6 +472,10 @@ class Screens:
                 if message_id == old_id and s is not None and s.user_id == chat_id:
                     table.ui.dm_message_ids[seat] = new_id
             self.registry.save_soon(table)
+
+
+MOVED_BELOW = msg("⬇ Your cards are in a new message below.")
+"""What a player's DM says once a new one has taken its place."""
 
 
 def _words(said: Part | Words) -> Words:

@@ -1,0 +1,150 @@
+"""A player's living DM screen: one per person and game, closed with one line saying why
+the moment it stops applying, and every refusal of a press there true (issue 51, item 1)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot_harness import open_table, running_bot, table_in
+
+from bot.tables.model import Table
+from sandbox.double import BotApiDouble
+from sandbox.people import Group, SandboxUser
+from sandbox.testing import running_double
+from sandbox.views import MessageView
+
+LEFT = "🚪 You left this game; a computer player holds your seat. Send /rejoin to take it back."
+MOVED = "⬇ Your cards are in a new message below."
+
+
+def card_screens(person: SandboxUser) -> list[MessageView]:
+    """The person's DM messages that show cards to press."""
+    return [
+        m
+        for m in person.dm_view().bot_messages
+        if any((b.callback_data or "").startswith("c:") for b in m.all_buttons())
+    ]
+
+
+def a_card(screen: MessageView) -> str:
+    data = next(b.callback_data for b in screen.all_buttons() if b.callback_data)
+    assert data is not None and data.startswith("c:")
+    return data
+
+
+@dataclass
+class Scene:
+    double: BotApiDouble
+    alice: SandboxUser
+    group: Group
+    table: Table
+    screen: MessageView
+    """Alice's first screen, as it was dealt."""
+
+    def shown(self, message_id: int) -> MessageView:
+        message = self.alice.dm_view().message(message_id)
+        assert message is not None
+        return message
+
+    async def closed_with(self, message_id: int, line: str) -> None:
+        """Wait until the message says only `line`, without a button."""
+        await self.double.wait_for(
+            lambda: self.shown(message_id).text == line and not self.shown(message_id).labels,
+            5,
+        )
+
+    async def one_new_screen(self) -> MessageView:
+        """Wait for Alice's one living screen, a new one at the bottom, and return it."""
+        await self.double.wait_for(
+            lambda: (
+                [m.message_id for m in card_screens(self.alice)]
+                not in ([], [self.screen.message_id])
+            ),
+            5,
+        )
+        await self.double.idle()
+        living = card_screens(self.alice)
+        assert len(living) == 1, [m.text for m in living]
+        return living[0]
+
+
+@asynccontextmanager
+async def dealt(tmp_path: Path) -> AsyncIterator[Scene]:
+    """Alice and Bob with two computers, dealt: the game waits on Bob's pass (he never
+    passes), so it stays in its first hand while Alice comes and goes."""
+    async with running_double() as double:
+        alice, bob = double.create_user("Alice"), double.create_user("Bob")
+        group = double.create_group("Leavers", members=[alice, bob])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await alice.start_bot()
+            await bob.start_bot()
+            await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, computers=2)
+            await bob.press(group, lobby, "✋ Join")
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: card_screens(alice), 5)
+            table = table_in(app, group)
+            yield Scene(double, alice, group, table, card_screens(alice)[0])
+
+
+async def test_leaving_in_the_group_closes_the_screen_and_a_press_there_says_so(
+    tmp_path: Path,
+) -> None:
+    async with dealt(tmp_path) as scene:
+        alice, old = scene.alice, scene.screen
+        await alice.send(scene.group, "/leave")
+        await scene.closed_with(old.message_id, LEFT)
+        # A press that was on its way (or a client that kept the button) hears the truth,
+        # not "You timed out 3 times in a row".
+        for data in (a_card(old), old.button("📋 Cards played").callback_data):  # type: ignore[union-attr]
+            assert data is not None
+            assert await alice.press_forged(alice.dm, old.message_id, data) == LEFT
+        assert card_screens(alice) == []
+
+        await alice.send(scene.group, "/rejoin")
+        new = await scene.one_new_screen()
+        assert new.message_id > old.message_id
+        assert scene.shown(old.message_id).text == LEFT  # it stays closed
+        assert await alice.press(alice.dm, new.message_id, "📋 Cards played") is None
+
+
+async def test_leaving_and_rejoining_in_the_dm_leaves_one_living_screen(tmp_path: Path) -> None:
+    async with dealt(tmp_path) as scene:
+        alice, old = scene.alice, scene.screen
+        await alice.send(alice.dm, "/leave")
+        await scene.closed_with(old.message_id, LEFT)
+        await alice.send(alice.dm, "/rejoin")
+        new = await scene.one_new_screen()
+        assert scene.shown(old.message_id).text == LEFT
+        # Its buttons act: 📋 opens the cards played, a card is chosen to pass.
+        assert await alice.press(alice.dm, new.message_id, "📋 Cards played") is None
+        said = await alice.press(alice.dm, new.message_id, data=a_card(new))
+        assert said in ("1/3 selected", "Passed. Waiting for the others…")
+
+
+async def test_a_screen_sent_again_closes_the_one_before(tmp_path: Path) -> None:
+    """/start in the DM mid-game brings the screen to the bottom: the one above says where
+    it went, and has no buttons left."""
+    async with dealt(tmp_path) as scene:
+        alice, old = scene.alice, scene.screen
+        await alice.start_bot()
+        await scene.closed_with(old.message_id, MOVED)
+        await scene.one_new_screen()
+
+
+async def test_a_person_away_who_comes_back_to_the_dm_is_told_why_not_dealt_in(
+    tmp_path: Path,
+) -> None:
+    async with dealt(tmp_path) as scene:
+        alice, old = scene.alice, scene.screen
+        await alice.send(scene.group, "/leave")
+        await scene.closed_with(old.message_id, LEFT)
+        before = len(alice.dm_view().bot_messages)
+        await alice.start_bot()
+        await scene.double.wait_for(
+            lambda: any(m.text == LEFT for m in alice.dm_view().bot_messages[before:]), 5
+        )
+        assert card_screens(alice) == []

@@ -92,6 +92,11 @@ class Display(Protocol):
         """Whether the chat removed or blocked the bot."""
         ...
 
+    def is_newest(self, chat_id: int, message_id: int) -> bool:
+        """Whether the message is still at the bottom of a person's chat (nothing the bot
+        sent since is there below it)."""
+        ...
+
 
 class Pages(Protocol):
     """The table pages people have open (`bot.live.hub.LiveHub`)."""
@@ -143,6 +148,8 @@ class Screens:
         """Told of every change of a seat's screen; set when the table page is served."""
         self._notices: dict[tuple[int, int], _Notice] = {}
         """The group's idle notice each (table, seat) is in, with the lines it shows."""
+        self._moving: set[tuple[int, int]] = set()
+        """The (table, seat) DMs being sent anew at the bottom of their chat (`post_dm`)."""
 
     # ------------------------------------------------------------------ languages
 
@@ -398,21 +405,42 @@ class Screens:
             # Their page has shown it already (their turn too): the DM catches up when
             # Telegram's budget has room, behind every screen someone is waiting on.
             urgency = Urgency.EDIT
+        if (table.id, seat) in self._moving:
+            return  # it is on its way to the bottom, drawn anew once there (`post_dm`)
+        if urgency is Urgency.NOW and not self.display.is_newest(s.user_id, message_id):
+            # Posts landed below it since (a review, a replay, an answer): on its reader's
+            # turn it comes back to the bottom of the chat, where the thumb is; one message
+            # sent and one deleted, and only then (issue 51, item 8).
+            self.post_dm(table, seat, replacing=message_id)
+            return
         self._edit_later(table, seat, s.user_id, message_id, urgency)
 
-    def post_dm(self, table: Table, seat: int) -> None:
-        """Send a player's living DM without waiting; its id is kept when it is known."""
+    def post_dm(self, table: Table, seat: int, replacing: int | None = None) -> None:
+        """Send a player's living DM without waiting; its id is kept when it is known.
+        `replacing`: the living DM it takes the place of, deleted once it is sent."""
         s = table.seats[seat]
         if s is None or s.user_id is None or s.away or not shows_play(table):
             return  # (a computer player holds an away seat: its person has no cards to play)
-        user_id, name = s.user_id, s.name
+        user_id, name, key = s.user_id, s.name, (table.id, seat)
         screen = seat_screen(table, seat, page=self.display.page)
         sent = self.display.post(user_id, self.person(user_id), screen, urgency=Urgency.NOW)
         table.ui.active_at[seat] = time.time()  # a new message: their phone buzzes with it
+        if replacing is not None:
+            self._moving.add(key)
 
         async def keep_id() -> None:
-            message_id = await sent
-            if message_id is None:
+            try:
+                message_id = await sent
+            finally:
+                self._moving.discard(key)
+            if replacing is not None:
+                if message_id is None:
+                    return  # the one it was to replace stays (a chat gone says so itself)
+                if table.ui.dm_message_ids.get(seat) != replacing:
+                    await self.display.delete(user_id, message_id)  # closed meanwhile
+                    return
+                await self.display.delete(user_id, replacing)
+            elif message_id is None:
                 await self.people.set_dm_open(user_id, False)
                 await self.ask_to_open_dm(table, Person(user_id, name))
                 return

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot_harness import open_table, running_bot, table_in
+from bot_harness import open_table, play_turn, running_bot, table_in
 
 from bot.tables.model import Table
 from sandbox.double import BotApiDouble
@@ -148,3 +148,75 @@ async def test_a_person_away_who_comes_back_to_the_dm_is_told_why_not_dealt_in(
             lambda: any(m.text == LEFT for m in alice.dm_view().bot_messages[before:]), 5
         )
         assert card_screens(alice) == []
+
+
+def screens_ever(person: SandboxUser) -> list[MessageView]:
+    """Every message with card buttons the person's DM was ever sent (deleted ones too)."""
+    return [
+        m
+        for m in person.dm_view().messages
+        if m.from_bot and any((b.callback_data or "").startswith("c:") for b in m.all_buttons())
+    ]
+
+
+async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Path) -> None:
+    """Issue 51, item 8: once something lands below the card screen (here the answer to
+    /help), the reader's next turn brings it back to the bottom, one message sent and the
+    old one deleted; with nothing below, it is only edited."""
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Thumbs", members=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, computers=3)
+            table = table_in(app, group)
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: card_screens(alice), 5)
+            first = card_screens(alice)[0]
+            game = table.game
+            assert game is not None
+            await alice.send(alice.dm, "/help")
+            await double.wait_for(lambda: alice.dm_view().last() != first, 5)
+            below = alice.dm_view().last()
+            assert below is not None and below.message_id > first.message_id
+
+            async def bottom() -> MessageView:
+                """Alice's card screen once it is the newest message in her chat."""
+
+                def newest() -> MessageView | None:
+                    shown = card_screens(alice)
+                    # (Its "your turn" nudge may follow it: FAST sends it at once.)
+                    kept = [
+                        m
+                        for m in alice.dm_view().bot_messages
+                        if not (m.text or "").startswith("👉 Your turn in")
+                    ]
+                    return kept[-1] if shown and kept and kept[-1] == shown[-1] else None
+
+                return await double.wait_for(newest, 10)
+
+            hand = game.hand_number
+            while game.hand_number == hand and game.phase != "over":
+                if await play_turn(double, alice, table) is None:
+                    await double.idle()
+                    continue
+                await double.idle()
+                if len(screens_ever(alice)) > 1:
+                    break
+            moved = await bottom()
+            assert moved.message_id > below.message_id
+            assert [m.message_id for m in screens_ever(alice)] == [
+                first.message_id,
+                moved.message_id,
+            ]
+            assert alice.dm_view().message(first.message_id).deleted  # type: ignore[union-attr]
+            # Nothing lands below it any more: the rest of the hand edits it in place.
+            while game.hand_number == hand and game.phase != "over":
+                if await play_turn(double, alice, table) is None:
+                    await double.idle()
+            await double.idle()
+            assert [m.message_id for m in screens_ever(alice)] == [
+                first.message_id,
+                moved.message_id,
+            ]

@@ -262,6 +262,9 @@ async def _post_init(app: HeartsApp) -> None:
     )
     assert isinstance(app, HeartsBot)
     app.storage = storage
+    rated = await storage.standings.rate_backlog()
+    if rated:
+        log.info("Rated %d games finished before ratings existed.", rated)
     me = await app.bot.get_me()
     # Other accounts on the same database name this one by its @username.
     await storage.accounts.introduce(me.username or "")

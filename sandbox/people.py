@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from sandbox.markup import parse
 from sandbox.records import ChatRecord, Json, StoredMessage, UserRecord
 from sandbox.views import (
     ButtonMatcher,
@@ -299,6 +300,26 @@ class SandboxUser:
         await self.double.wait_for(lambda: record.results is not None, timeout)
         assert record.results is not None
         return record.results
+
+    async def send_inline_result(
+        self, chat: Chat, query: str, result_id: str, *, timeout: float = 5.0
+    ) -> int:
+        """Pick result `result_id` of ``@bot query`` for `chat`, as Telegram's inline mode
+        lets a person do after a ``switch_inline_query`` button: the result's message is
+        sent by this person, "via" the bot, with the result's buttons. Returns its id."""
+        chat_id = self._chat_id(chat)
+        results = await self.inline_query(query, timeout=timeout)
+        result = next((r for r in results if str(r.get("id")) == result_id), None)
+        if result is None:
+            raise LookupError(f"no inline result {result_id!r} for {query!r}")
+        content = result.get("input_message_content") or {}
+        source = str(content.get("message_text") or result.get("title") or "")
+        text, entities = parse(source, content.get("parse_mode"))
+        message = self.double.new_message(chat_id, self.id, text=text, entities=entities)
+        markup = result.get("reply_markup")
+        message.reply_markup = markup if isinstance(markup, dict) else None
+        self.double.record_event("user_message", chat_id, message, user_id=self.id)
+        return message.message_id
 
     async def press_forged(
         self, chat: Chat, message_id: int, data: str, *, timeout: float = 5.0

@@ -11,6 +11,9 @@ the double (the real bot, in `bot.sandbox_runner`) shows up here.
     POST /api/send              {"person_id", "chat_id", "text"}: type a message as a person
     POST /api/press             {"person_id", "chat_id", "message_id", "data"}: press a
                                 button; answers with the bot's toast
+    POST /api/inline            {"person_id", "query"}: the bot's inline results for
+                                ``@bot query`` (a switch_inline_query button)
+    POST /api/inline_send       {"person_id", "chat_id", "query", "result_id"}: send one
     POST /api/open_link         {"person_id", "url"}: open a URL button; a t.me/<bot> link
                                 (with ?start=<payload>) starts the bot in that person's DM
 """
@@ -86,11 +89,15 @@ class SandboxWeb:
     def make_app(self) -> web.Application:
         app = web.Application()
         app.router.add_get("/", self._page)
+        # Browsers ask for an icon on every load: answered, not a 404 in the console.
+        app.router.add_get("/favicon.ico", self._no_icon)
         app.router.add_get("/api/state", self._state)
         app.router.add_get("/api/photo/{chat_id}/{message_id}", self._photo)
         app.router.add_post("/api/send", self._send)
         app.router.add_post("/api/press", self._press)
         app.router.add_post("/api/open_link", self._open_link)
+        app.router.add_post("/api/inline", self._inline)
+        app.router.add_post("/api/inline_send", self._inline_send)
         app.router.add_post("/api/language", self._language)
         app.on_shutdown.append(self._on_shutdown)
         return app
@@ -208,6 +215,8 @@ class SandboxWeb:
                         "label": str(b.get("text", "")),
                         "data": b.get("callback_data"),
                         "url": b.get("url") or self._web_app(message.chat_id, b.get("web_app")),
+                        "copy_text": (b.get("copy_text") or {}).get("text"),
+                        "inline": b.get("switch_inline_query"),
                     }
                     for b in row
                 ]
@@ -346,6 +355,48 @@ class SandboxWeb:
         return web.json_response(
             {"ok": True, "answered": True, "toast": toast, "show_alert": alert}
         )
+
+    async def _no_icon(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    async def _inline(self, request: web.Request) -> web.Response:
+        """``@bot query`` typed by a person: what the bot offers, as the picker lists it."""
+        body = await _body(request)
+        try:
+            person = self.person(body.get("person_id"))
+            results = await person.inline_query(
+                str(body.get("query") or ""), timeout=self.press_timeout
+            )
+        except LookupError as exc:
+            return _error(400, str(exc))
+        except TimeoutError:
+            return _error(504, "The bot did not answer the inline query in time.")
+        offered = [
+            {
+                "id": str(r.get("id")),
+                "title": str(r.get("title") or ""),
+                "description": str(r.get("description") or ""),
+            }
+            for r in results
+        ]
+        return web.json_response({"ok": True, "results": offered})
+
+    async def _inline_send(self, request: web.Request) -> web.Response:
+        body = await _body(request)
+        try:
+            person = self.person(body.get("person_id"))
+            chat_id = int(body.get("chat_id", ""))
+            message_id = await person.send_inline_result(
+                chat_id,
+                str(body.get("query") or ""),
+                str(body.get("result_id") or ""),
+                timeout=self.press_timeout,
+            )
+        except (LookupError, ValueError) as exc:
+            return _error(400, str(exc))
+        except TimeoutError:
+            return _error(504, "The bot did not answer the inline query in time.")
+        return web.json_response({"ok": True, "message_id": message_id})
 
     async def _open_link(self, request: web.Request) -> web.Response:
         body = await _body(request)

@@ -130,13 +130,14 @@ section.panel.flash .chat-head { animation: flash 1.2s ease-out; }
 .kb-row { display: flex; gap: 4px; }
 .kb-btn { flex: 1 1 0; min-width: 0; position: relative; border: 0; border-radius: 9px;
   padding: 8px 6px; font: inherit; font-weight: 600; font-size: 13.5px; color: #fff;
-  background: rgba(44, 88, 52, .42); cursor: pointer; white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis; backdrop-filter: blur(3px); transition: background .12s; }
+  background: rgba(44, 88, 52, .42); cursor: pointer; overflow-wrap: anywhere;
+  backdrop-filter: blur(3px); transition: background .12s; }
 .kb-btn:hover { background: rgba(34, 70, 42, .58); }
 .kb-btn:active { transform: translateY(1px); }
 .kb-btn.link::after { content: "↗"; position: absolute; top: 2px; right: 5px; font-size: 10px;
   opacity: .9; }
-.kb-btn.card { color: #1b1b1b; background: #fffdf8; font-size: 16.5px; font-weight: 700;
+.kb-btn.card { white-space: nowrap; color: #1b1b1b; background: #fffdf8; font-size: 16.5px;
+  font-weight: 700;
   padding: 9px 2px; border: 1px solid rgba(0,0,0,.12); box-shadow: 0 1px 2px rgba(0,0,0,.18);
   letter-spacing: -.2px; }
 .kb-btn.card:hover { background: #fff; box-shadow: 0 3px 6px rgba(0,0,0,.22);
@@ -161,6 +162,12 @@ section.panel.flash .chat-head { animation: flash 1.2s ease-out; }
   place-items: center; z-index: 6; }
 .alert { background: #fff; border-radius: 12px; padding: 16px 18px 10px; width: min(86%, 320px);
   box-shadow: 0 8px 30px rgba(0,0,0,.3); white-space: pre-wrap; }
+.picker { display: flex; flex-direction: column; gap: 6px; }
+.picker .title { font-weight: 700; }
+.picker button.choice { display: block; width: 100%; margin: 0; text-align: left; border: 1px
+  solid var(--line); border-radius: 8px; padding: 8px 10px; background: #f7f8fa; color: inherit;
+  font-weight: 600; white-space: normal; }
+.picker button.choice small { display: block; font-weight: 400; color: #707579; }
 .alert button { display: block; margin: 12px 0 0 auto; border: 0; background: none;
   color: var(--accent); font: inherit; font-weight: 700; cursor: pointer; padding: 6px 8px; }
 form.composer { flex: none; display: flex; align-items: center; gap: 6px; padding: 8px;
@@ -432,7 +439,8 @@ function drawMessage(panel, m) {
   }
   const meta = h("span", {class: "meta", text: (m.edited ? "edited " : "") + clock(m.date)});
   if (m.text) {
-    const text = h("div", {class: "text"});
+    // dir=auto: a Persian message reads right to left, as Telegram lays it out.
+    const text = h("div", {class: "text", dir: "auto"});
     text.innerHTML = renderText(m.text, m.entities);
     text.append(meta);
     bubble.append(text);
@@ -449,7 +457,8 @@ function drawMessage(panel, m) {
         if (card) cls += " card" + ("♥♦".includes(card[3]) ? " red" : "") +
           (card[1] === "[" ? " chosen" : card[1] === "•" ? " received" : "");
         r.append(h("button", {class: cls, type: "button", title: b.url || b.label,
-          "data-callback": b.data, "data-url": b.url, text: b.label}));
+          "data-callback": b.data, "data-url": b.url, "data-copy": b.copy_text,
+          "data-inline": b.inline, text: b.label}));
       }
       kb.append(r);
     }
@@ -567,6 +576,8 @@ async function send(panel, text) {
 
 async function press(panel, messageId, btn) {
   if (btn.dataset.url !== undefined) return openLink(panel, btn.dataset.url);
+  if (btn.dataset.copy !== undefined) return copyText(panel, btn.dataset.copy);
+  if (btn.dataset.inline !== undefined) return pickInline(panel, btn.dataset.inline);
   if (btn.classList.contains("pending")) return;
   btn.classList.add("pending");
   const r = await post("/api/press", {person_id: actorOf(panel), chat_id: panel.id,
@@ -576,6 +587,57 @@ async function press(panel, messageId, btn) {
   else if (!r.answered) toast(panel, "The bot did not answer in time.", "error");
   else if (r.toast && r.show_alert) showAlert(panel, r.toast);
   else if (r.toast) toast(panel, r.toast);
+}
+
+async function copyText(panel, text) {
+  // A copy_text button: Telegram copies without asking the bot, and says so.
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(panel, "Copied to clipboard: " + text);
+  } catch (err) {
+    showAlert(panel, "Copy this:\n" + text);
+  }
+}
+
+function closeModal(back) { back.remove(); }
+function modal(panel, title) {
+  const back = h("div", {class: "alert-back"});
+  const box = h("div", {class: "alert picker", role: "dialog"}, h("div", {class: "title",
+    text: title}));
+  back.append(box);
+  panel.el.append(back);
+  return {back, box};
+}
+
+async function pickInline(panel, query) {
+  // A switch_inline_query button: pick a chat, then one of the bot's inline results, which
+  // is sent there by the person, as Telegram's inline mode does.
+  const person = actorOf(panel);
+  const chats = app.order.filter(p => (p.kind === "group") || p.personId === person);
+  const {back, box} = modal(panel, "Send via @" + app.bot.username + " to…");
+  for (const target of chats) {
+    box.append(h("button", {class: "choice", type: "button", text: (target.kind === "group" ?
+      "👥 " : "") + target.title, onclick: () => { closeModal(back);
+        chooseResult(panel, target, person, query); }}));
+  }
+  box.append(h("button", {type: "button", text: "Cancel", onclick: () => closeModal(back)}));
+}
+
+async function chooseResult(panel, target, person, query) {
+  const r = await post("/api/inline", {person_id: person, query});
+  if (!r.ok) { toast(panel, r.error || "The bot offered nothing.", "error"); return; }
+  if (!r.results.length) { toast(panel, "The bot offered nothing to send.", "error"); return; }
+  const {back, box} = modal(panel, "@" + app.bot.username + " " + query);
+  for (const result of r.results) {
+    box.append(h("button", {class: "choice", type: "button", onclick: async () => {
+      closeModal(back);
+      const sent = await post("/api/inline_send", {person_id: person, chat_id: target.id, query,
+        result_id: result.id});
+      if (!sent.ok) toast(panel, sent.error || "Could not send that.", "error");
+      else { target.stick = true; toast(panel, "Sent to " + target.title); }
+    }}, result.title, h("small", {text: result.description})));
+  }
+  box.append(h("button", {type: "button", text: "Cancel", onclick: () => closeModal(back)}));
 }
 
 async function openLink(panel, url) {

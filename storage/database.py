@@ -193,7 +193,6 @@ class Database:
         database._thread = raw.dbapi_connection._connection  # type: ignore[union-attr]
         raw = await reader.get_raw_connection()
         database._reader_thread = raw.dbapi_connection._connection  # type: ignore[union-attr]
-        await database._after_open()
         return database
 
     @classmethod
@@ -229,19 +228,7 @@ class Database:
             pool_reset_on_return=None,
         )
         database = cls("postgresql", describe(url), (engine, reads))
-        await database._after_open()
         return database
-
-    async def _after_open(self) -> None:
-        from .rating import rate_backlog
-
-        try:
-            rated = await self.transact(rate_backlog, self)
-        except BaseException:
-            await self.close()
-            raise
-        if rated:
-            log.info("Rated %d games finished before ratings existed.", rated)
 
     async def close(self) -> None:
         """Close every connection. Writes and reads asked for afterwards raise

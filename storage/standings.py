@@ -41,7 +41,7 @@ from .models import (
     StoredSeat,
     score_kind_of,
 )
-from .rating import OVERALL, rate_games
+from .rating import OVERALL, rate_backlog, rate_games
 from .replay import join_score
 from .schema import (
     game_results,
@@ -496,6 +496,13 @@ class Standings:
             return None
         mu, sigma, played, name, higher, rated = rows[0]
         return RatingEntry(player, name, Skill(mu, sigma), played, higher + 1, rated)
+
+    async def rate_backlog(self) -> int:
+        """Rate the finished games not rated yet (those finished before ratings existed, or
+        by a bot that stopped between finishing a game and rating it), in the order they
+        finished; returns how many. The bot calls it once at start-up."""
+        async with self._db.serial:
+            return await self._db.transact(rate_backlog, self._db)
 
     async def rebuild_ratings(self) -> RebuildReport:
         """Recompute every rating from the stored games, in the order they were rated

@@ -14,6 +14,7 @@ import math
 from collections.abc import Iterator
 
 import pytest
+from system_packages import NEEDS, need_system_package
 
 from sandbox.postgres_server import PostgresServer
 
@@ -70,13 +71,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line for every test skipped for a missing system package: what to install."""
+    packages: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        if NEEDS in reason:
+            package = reason.split(NEEDS, 1)[1].split(" ", 1)[0]
+            packages[package] = packages.get(package, 0) + 1
+    if packages:
+        count = sum(packages.values())
+        terminalreporter.write_line(
+            f"{count} tests skipped for want of system packages; to run them: "
+            f"apt-get install -y {' '.join(sorted(packages))}",
+            yellow=True,
+            bold=True,
+        )
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresServer]:
     """A real PostgreSQL server for the whole run, started on first use."""
     try:
         server = PostgresServer(fsync=False)
-    except RuntimeError as error:
-        pytest.fail(str(error), pytrace=False)
+    except RuntimeError:
+        need_system_package("postgresql", "the PostgreSQL storage tests")
     try:
         yield server
     finally:

@@ -239,38 +239,6 @@ def test_nothing_strips_html_for_the_page() -> None:
     assert wrong == []
 
 
-def _module_table() -> dict[str, str]:
-    """ARCHITECTURE.md's table of `bot/`'s modules: each module's path and its line count
-    as written there."""
-    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
-    section = text.split("## `bot/`, module by module")[1].split("\n## ")[0]
-    written: dict[str, str] = {}
-    folder = ""
-    for line in section.splitlines():
-        if not line.startswith("| ") or line.startswith("| module"):
-            continue
-        name, count = (cell.strip() for cell in line.strip().strip("|").split("|")[:2])
-        if name.startswith("**`") and name.endswith("/`**"):
-            folder = name.removeprefix("**`").removesuffix("`**")
-            continue
-        names = [n for n in name.split("`") if n.endswith(".py")]
-        for module, lines in zip(names, count.split(", ") if names else [], strict=True):
-            written[f"bot/{folder}{module}"] = lines
-    return written
-
-
-def test_architecture_md_lists_every_module_of_bot_with_its_lines() -> None:
-    """The module table says how long each module is now, and leaves none out (fix it by
-    counting: ``wc -l``)."""
-    written = _module_table()
-    actual = {
-        str(path.relative_to(ROOT)): str(len(path.read_text(encoding="utf-8").splitlines()))
-        for path in sorted((ROOT / "bot").rglob("*.py"))
-        if path.name != "__init__.py"
-    }
-    assert written == actual
-
-
 def test_each_command_of_the_core_says_what_it_does() -> None:
     """Issue 31, item 4: the runner asks the command it is given (`command.decide(table)`),
     so a card press runs its own decision, not a list of every command's cases: each

@@ -67,3 +67,23 @@ def test_the_pass_search_benchmark_prints_each_settings_regret() -> None:
         timeout=60,
     )
     assert refused.returncode == 2 and "no pass" in refused.stderr
+
+
+def test_the_profile_benchmark_prints_every_part_of_a_decisions_time() -> None:
+    from bench.profile_bench import PARTS
+
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "profile", "--positions", "3", "--budget", "20"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    shares = {}
+    for line in done.stdout.splitlines():
+        name, _, share = line.rpartition(" ")
+        if share.endswith("%") and name.strip() in [*PARTS, "the rest"]:
+            shares[name.strip()] = float(share.rstrip("%"))
+    assert set(shares) == {*PARTS, "the rest"}
+    assert abs(sum(shares.values()) - 100) <= 0.5

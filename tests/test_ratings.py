@@ -253,7 +253,7 @@ def test_shown_rating_is_conservative() -> None:
 
 
 def test_the_readme_states_the_levels_fixed_ratings_and_the_ceilings() -> None:
-    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
+    readme = " ".join((Path(__file__).parent.parent / "docs" / "ratings.md").read_text().split())
     shown = {level: skill.shown for level, skill in ANCHORS.items()}
     levels = ", ".join(f"{level} {rating:,}" for level, rating in shown.items())
     assert f"You are rated against these (in both pools): {levels}." in readme

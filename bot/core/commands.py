@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.basics import UserError
 from bot.core import phases
+from bot.core.decisions import decision_key
 from bot.core.effects import (
     AnnounceHand,
     ArmNext,
@@ -61,7 +62,6 @@ from engine import (
     MoonShot,
     Move,
     Rules,
-    SeatView,
 )
 
 AWAY = msg(
@@ -522,15 +522,6 @@ class SetRules(Command):
 
 
 LobbyCommand = Sit | Wait | StopWaiting | Stand | AddComputer | EmptySeat | SetRules
-
-
-def decision_key(view: SeatView) -> str | None:
-    """Which decision of the seat a hint answers (None: it has none to make now)."""
-    if view.phase == "pass" and view.passed is None and view.seat in view.waiting_for:
-        return f"p{view.hand_number}"
-    if view.phase == "play" and view.current_player == view.seat:
-        return f"t{view.hand_number}.{len(view.tricks)}.{len(view.trick)}"
-    return None
 
 
 def _deal(table: Table, game: Game) -> Outcome:

@@ -85,6 +85,8 @@ def words(tr: Tr) -> Json:
         "reconnecting": tr("Reconnecting…"),
         "voids": tr("Known voids: {voids}", voids="").rstrip(" :"),
         "chart": tr("Score by hand"),
+        "start": tr("start"),
+        "hand_short": tr("H{hand}", hand="{h}"),
         "close": tr("Close"),
         "you": tr("you"),
         "verify": tr("🔐 Verify deal"),

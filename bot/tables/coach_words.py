@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.commands import decision_key as decision_key
+from bot.core.decisions import decision_key as decision_key
 from bot.i18n import Msg, msg, msg_plural
 from bot.tables.parts import Joined, Name, Number, Part
 from engine import Card

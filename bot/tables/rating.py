@@ -149,23 +149,21 @@ def rating_chart_png(tr: Tr, history: list[RatingChange]) -> bytes:
     image = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(image)
     font = render.chart_font(tr.language, 20)
-    lo, hi = min(values), max(values)
-    pad = max(20.0, (hi - lo) * 0.08)  # room above and below the line
-    lo, hi = lo - pad, hi + pad
+    pad = max(20.0, (max(values) - min(values)) * 0.08)  # room above and below the line
+    ends = render.axis_range(min(values) - pad, max(values) + pad)
+    lo, hi, _ = ends
     plot_w, plot_h = width - 2 * margin, height - 2 * margin
     games = max(1, len(values) - 1)
 
     def xy(i: int, v: float) -> tuple[float, float]:
         return margin + plot_w * i / games, margin + plot_h * (1 - (v - lo) / (hi - lo))
 
-    render.value_grid(draw, font, lo, hi, margin, plot_w, lambda v: xy(0, v)[1])
+    render.value_grid(draw, font, ends, margin, plot_w, lambda v: xy(0, v)[1])
     draw.rectangle((margin, margin, margin + plot_w, margin + plot_h), outline="black")
     draw.text((margin, 18), tr("Rating by game"), fill="black", font=font)
     every = max(1, math.ceil(games / 12))
-    for i in range(0, games + 1, every):
-        x, _ = xy(i, lo)
-        label = str(i) if i else tr("start")
-        draw.text((x, margin + plot_h + 8), label, fill="black", font=font, anchor="mt")
+    labels = [(xy(i, lo)[0], str(i) if i else tr("start")) for i in range(0, games + 1, every)]
+    render.step_labels(draw, font, labels, margin + plot_h)
     points = [xy(i, v) for i, v in enumerate(values)]
     color = render.PALETTE[0]
     if len(points) > 1:

@@ -349,24 +349,47 @@ PALETTE = [
 ]
 
 
+def axis_range(lo: float, hi: float) -> tuple[float, float, float]:
+    """A value axis from `lo` to `hi` widened to a round step at both ends, so its top and
+    bottom are labelled ticks: (low end, high end, step)."""
+    step = round_step((hi - lo) / 5)
+    return step * math.floor(lo / step), step * math.ceil(hi / step), step
+
+
 def value_grid(
     draw: ImageDraw.ImageDraw,
     font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
-    lo: float,
-    hi: float,
+    ends: tuple[float, float, float],
     left: float,
     width: float,
     y_of: Callable[[float], float],
 ) -> None:
-    """A chart's values on the left, from `lo` to `hi` at a round step, each with a light
-    grid line across the plot."""
-    step = round_step((hi - lo) / 5)
-    tick = step * math.ceil(lo / step)
-    while tick <= hi:
+    """A chart's values on the left, every step of `ends` (`axis_range`) from its low end
+    to its high end, each with a light grid line across the plot."""
+    lo, hi, step = ends
+    for i in range(round((hi - lo) / step) + 1):
+        tick = lo + i * step
         y = y_of(tick)
         draw.line((left, y, left + width, y), fill=(232, 232, 232), width=1)
         draw.text((left - 8, y), f"{tick:g}", fill="black", font=font, anchor="rm")
-        tick += step
+
+
+X_LABEL_GAP = 16
+"""Between the plot's bottom and the step labels under it: clear of the lowest value's
+label, which is centred on the bottom line at the left."""
+
+
+def step_labels(
+    draw: ImageDraw.ImageDraw,
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    labels: Sequence[tuple[float, str]],
+    bottom: float,
+) -> None:
+    """The labels under a chart's plot (start, H1, H2…), each at its x: the first starts at
+    the plot's left edge rather than centred on it, so it never runs under the values."""
+    for i, (x, label) in enumerate(labels):
+        anchor = "lt" if i == 0 else "mt"
+        draw.text((x, bottom + X_LABEL_GAP), label, fill="black", font=font, anchor=anchor)
 
 
 def round_step(raw: float) -> float:
@@ -402,6 +425,43 @@ def chart_font(language: str, size: int) -> ImageFont.FreeTypeFont | ImageFont.I
     return ImageFont.load_default(size=size)
 
 
+PODIUM_HEIGHT = 190
+"""The band above a finished game's chart where its first three places stand."""
+
+
+def places(totals: Sequence[float]) -> list[int]:
+    """Each seat's place by its total, lowest first (1 is the winner); equal totals share
+    a place, as the game's end ranks them."""
+    return [1 + sum(other < total for other in totals) for total in totals]
+
+
+def draw_podium(
+    draw: ImageDraw.ImageDraw,
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    table: Table,
+    totals: Sequence[float],
+    width: int,
+) -> None:
+    """A podium across the top: the winner on the middle block, second on the left, third
+    on the right, each name above its block with its total (equal totals side by side)."""
+    place_of = places(totals)
+    block_w, floor_y = 170, PODIUM_HEIGHT - 10
+    steps = {1: (width / 2, 110), 2: (width / 2 - block_w, 75), 3: (width / 2 + block_w, 50)}
+    for place, (cx, block_h) in steps.items():
+        seats = [s for s, p in enumerate(place_of) if p == place]
+        if not seats:
+            continue
+        color = (232, 190, 60) if place == 1 else (200, 200, 205) if place == 2 else (205, 145, 95)
+        draw.rectangle(
+            (cx - block_w / 2 + 6, floor_y - block_h, cx + block_w / 2 - 6, floor_y), fill=color
+        )
+        draw.text((cx, floor_y - block_h / 2), str(place), fill="white", font=font, anchor="mm")
+        for row, seat in enumerate(seats[:2]):
+            name = f"{plain_name(table.name(seat))[:12]} {totals[seat]:.0f}"
+            y = floor_y - block_h - 8 - 24 * (len(seats[:2]) - 1 - row)
+            draw.text((cx, y), name, fill="black", font=font, anchor="mb")
+
+
 def chart_value(score: Score) -> float:
     """Where a total sits on the score chart: its magnitude |z| in Complex Hearts."""
     return magnitude_squared(score) ** 0.5 if isinstance(score, complex) else float(score)
@@ -417,22 +477,30 @@ def score_chart_png(tr: Tr, table: Table) -> bytes:
     n = table.rules.players
 
     series = [[0.0] + [chart_value(h.totals[s]) for h in history] for s in range(n)]
-    width, height, margin, legend = 900, 540, 70, 190
+    over = game.phase == "over"
+    podium_h = PODIUM_HEIGHT if over else 0
+    width, height, margin, legend = 900, 540 + podium_h, 70, 190
     image = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(image)
     font = chart_font(tr.language, 20)
-    lo = min(0.0, *(min(s) for s in series))
-    hi = max(float(table.rules.target), *(max(s) for s in series))
+    ends = axis_range(
+        min(0.0, *(min(s) for s in series)),
+        max(float(table.rules.target), *(max(s) for s in series)),
+    )
+    lo, hi, _ = ends
+    top = margin + podium_h
     plot_w = width - margin - legend
-    plot_h = height - 2 * margin
+    plot_h = height - top - margin
     hands = max(1, len(history))
 
     def xy(i: int, v: float) -> tuple[float, float]:
-        return margin + plot_w * i / hands, margin + plot_h * (1 - (v - lo) / (hi - lo or 1))
+        return margin + plot_w * i / hands, top + plot_h * (1 - (v - lo) / (hi - lo or 1))
 
+    if over:
+        draw_podium(draw, font, table, [s[-1] for s in series], width)
     # Points on the left with light grid lines at a round step, the target marked.
-    value_grid(draw, font, lo, hi, margin, plot_w, lambda v: xy(0, v)[1])
-    draw.rectangle((margin, margin, margin + plot_w, margin + plot_h), outline="black")
+    value_grid(draw, font, ends, margin, plot_w, lambda v: xy(0, v)[1])
+    draw.rectangle((margin, top, margin + plot_w, top + plot_h), outline="black")
     target_y = xy(0, float(table.rules.target))[1]
     draw.line((margin, target_y, margin + plot_w, target_y), fill=(200, 60, 60), width=2)
     draw.text(
@@ -442,19 +510,24 @@ def score_chart_png(tr: Tr, table: Table) -> bytes:
         font=font,
         anchor="rb",
     )
-    draw.text((margin, 18), tr("Score by hand"), fill="black", font=font)
+    draw.text((margin, top - 52), tr("Score by hand"), fill="black", font=font)
     every = max(1, math.ceil(hands / 12))  # at most a dozen hand labels
-    for i in range(0, hands + 1, every):
-        x, _ = xy(i, lo)
-        label = tr("H{hand}", hand=i) if i else tr("start")
-        draw.text((x, margin + plot_h + 8), label, fill="black", font=font, anchor="mt")
+    step_labels(
+        draw,
+        font,
+        [
+            (xy(i, lo)[0], tr("H{hand}", hand=i) if i else tr("start"))
+            for i in range(0, hands + 1, every)
+        ],
+        top + plot_h,
+    )
     for s in range(n):
         color = PALETTE[s % len(PALETTE)]
         points = [xy(i, v) for i, v in enumerate(series[s])]
         draw.line(points, fill=color, width=3)
         for p in points:
             draw.ellipse((p[0] - 3, p[1] - 3, p[0] + 3, p[1] + 3), fill=color)
-        ly = margin + 30 * s
+        ly = top + 30 * s
         draw.rectangle((width - legend + 10, ly + 4, width - legend + 26, ly + 20), fill=color)
         label = f"{plain_name(table.name(s))[:12]} {series[s][-1]:.0f}"
         draw.text((width - legend + 30, ly), label, fill="black", font=font)

@@ -27,18 +27,17 @@ from sandbox.testing import running_double
 from sandbox.views import Event
 from storage import ChatSettings
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+FAIR_DEALS = Path(__file__).resolve().parents[2] / "docs" / "fair-deals.md"
 SEED = re.compile(r"Deal seed: (\S+)")
 COMMITMENT = re.compile(r"Commitment: ([0-9a-f]{64})")
 HAND = re.compile(r"Hand (\d+)")
 
 
 def readme_snippet() -> dict[str, Any]:
-    """The README's "Fair deals" snippet, run as it is printed: its `deal` and `check`."""
-    section = README.read_text().split("## Fair deals", 1)[1].split("\n## ", 1)[0]
-    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    """docs/fair-deals.md's snippet, run as it is printed: its `deal` and `check`."""
+    code = FAIR_DEALS.read_text().split("```python\n", 1)[1].split("```", 1)[0]
     found: dict[str, Any] = {}
-    exec(compile(code, "README.md", "exec"), found)
+    exec(compile(code, "fair-deals.md", "exec"), found)
     return found
 
 
@@ -240,7 +239,7 @@ async def test_a_restart_mid_hand_keeps_the_commitment_and_reveals_its_seed(
 
 
 def test_the_readme_snippet_deals_as_the_bot_for_every_table_size() -> None:
-    """The README's snippet and `hearts-bot verify`'s engine agree on every table size and
+    """The docs' snippet and `hearts-bot verify`'s engine agree on every table size and
     dealer (two players' dead cards included), and both refuse a changed commitment."""
     snippet = readme_snippet()
     for players in range(2, 7):

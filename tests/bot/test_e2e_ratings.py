@@ -410,3 +410,27 @@ async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
             else:
                 assert changes[bob.id].after == whole[bob_seat]
             assert not double.unanswered_callbacks()
+
+
+async def test_the_bot_rates_the_backlog_when_it_starts(tmp_path: Path) -> None:
+    """Issue 52, item 5: opening storage rates nothing; the bot's start-up rates the games
+    finished before ratings existed (the caller's step, not a side effect of `open`)."""
+    import sqlite3
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "storage"))
+    from storage_testkit import play_stored
+
+    from engine import Rules
+    from storage import open_storage
+
+    database = tmp_path / "db.sqlite3"
+    store = await open_storage(database)
+    await play_stored(store, Rules(target=1), seed=3, chat_id=-10, user_ids=[71])
+    await store.close()
+    with sqlite3.connect(database) as db:  # as a database from before ratings left it
+        for table in ("rating_changes", "ratings", "rated_games"):
+            db.execute(f"DELETE FROM {table}")
+    async with running_double() as double, running_bot(double, database) as app:
+        rated = await rooms_of(app).storage.standings.player_rating(71)
+        assert rated is not None and rated.games == 1

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from bot_harness import table_in
+from system_packages import need_system_package
 
 from bot.config import Tuning
 from bot.sandbox_runner import sandbox_world
@@ -50,11 +51,9 @@ def chromium_path() -> str:
     if found is None and Path("/usr/bin/chromium").exists():
         found = "/usr/bin/chromium"
     if found is None:
-        pytest.fail(
-            "The sandbox browser test needs Debian's chromium: apt-get install -y chromium "
-            "(plus fonts-noto-color-emoji for a faithful screenshot). No browser is downloaded.",
-            pytrace=False,
-        )
+        # No browser is ever downloaded (fonts-noto-color-emoji makes a faithful screenshot).
+        need_system_package("chromium", "the browser tests")
+    assert found is not None
     return found
 
 

@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import (
+    Bot,
+    CopyTextButton,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+)
 
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
@@ -118,9 +125,17 @@ async def test_messages_carry_entities_buttons_edits_and_photos(world: World) ->
     assert user_message["entities"] == [{"type": "bot_command", "offset": 0, "length": 6}]
     assert bot_message["text"] == "Hand 2" and bot_message["edited"]
     assert bot_message["entities"] == [{"type": "bold", "offset": 0, "length": 4}]
+    none = {"copy_text": None, "inline": None}
     assert bot_message["buttons"] == [
-        [{"label": "Q♠", "data": "c:1:1:QS", "url": None}],
-        [{"label": "Open", "data": None, "url": f"https://t.me/{world.double.bot_username}"}],
+        [{"label": "Q♠", "data": "c:1:1:QS", "url": None, **none}],
+        [
+            {
+                "label": "Open",
+                "data": None,
+                "url": f"https://t.me/{world.double.bot_username}",
+                **none,
+            }
+        ],
     ]
     (shown,) = chat_in(state, world.group.id)["messages"]
     assert shown["text"] == "Scores" and shown["photo_size"] == [1, 1]
@@ -253,6 +268,53 @@ async def test_a_deep_link_starts_the_bot_with_its_payload(world: World) -> None
         "/api/open_link", {"person_id": world.bob.id, "url": "https://example.org/rules"}
     )
     assert other == {"ok": True, "external": "https://example.org/rules"}
+
+
+async def test_copy_and_inline_buttons_work_as_in_telegram(world: World) -> None:
+    """Issue 51, item 13: 📋 Copy commitment (copy_text) and 📣 Share my result
+    (switch_inline_query) do in the sandbox what they do in Telegram."""
+    keyboard = InlineKeyboardMarkup(
+        [
+            [InlineKeyboardButton("📋 Copy", copy_text=CopyTextButton("9f3c0a71be42"))],
+            [InlineKeyboardButton("📣 Share", switch_inline_query="daily")],
+        ]
+    )
+    world.double.user(world.bob.id).dm_open = True
+    await world.bot.send_message(world.bob.dm, "Your result", reply_markup=keyboard)
+    await world.bot.get_updates(timeout=0)
+    [copy], [share] = chat_in(await world.state(), world.bob.dm)["messages"][-1]["buttons"]
+    assert copy["copy_text"] == "9f3c0a71be42" and copy["data"] is None
+    assert share["inline"] == "daily" and share["data"] is None
+
+    async def answer_the_query() -> None:
+        updates = await world.bot.get_updates(offset=-1, timeout=2)
+        query = updates[-1].inline_query
+        assert query is not None and query.query == "daily"
+        card = InputTextMessageContent("<b>Daily 7</b>: 81 %", parse_mode="HTML")
+        reply = InlineKeyboardMarkup([[InlineKeyboardButton("Play", url="https://t.me/b")]])
+        article = InlineQueryResultArticle("r1", "My result", card, reply_markup=reply)
+        await world.bot.answer_inline_query(query.id, [article])
+
+    answering = asyncio.create_task(answer_the_query())
+    offered = await world.post("/api/inline", {"person_id": world.bob.id, "query": "daily"})
+    await answering
+    assert offered["results"] == [{"id": "r1", "title": "My result", "description": ""}]
+
+    answering = asyncio.create_task(answer_the_query())
+    sent = await world.post(
+        "/api/inline_send",
+        {"person_id": world.bob.id, "chat_id": world.group.id, "query": "daily", "result_id": "r1"},
+    )
+    await answering
+    [message] = chat_in(await world.state(), world.group.id)["messages"]
+    assert message["id"] == sent["message_id"] and message["sender_id"] == world.bob.id
+    assert message["text"] == "Daily 7: 81 %" and message["entities"]
+    assert message["buttons"][0][0]["url"] == "https://t.me/b"
+
+
+async def test_the_page_answers_the_browsers_icon_request(world: World) -> None:
+    response = await world.client.get("/favicon.ico")
+    assert response.status == 204
 
 
 async def test_bad_requests_are_refused_plainly(world: World) -> None:

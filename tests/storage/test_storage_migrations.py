@@ -116,7 +116,8 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
         assert len(loaded.join_token) >= 12  # older rows get an unguessable token too
         assert loaded.game is not None and loaded.game.to_json() == game.to_json()
         assert (await store.standings.player_history(7))[0].game_id == game_id
-        # Rated when the storage opened, since ratings did not exist when it finished.
+        # Rated by the start-up's backlog, since ratings did not exist when it finished.
+        assert await store.standings.rate_backlog() == (1 if old_version < 7 else 0)
         rated = await store.standings.player_rating(7)
         assert rated is not None and rated.games == 1
     finally:

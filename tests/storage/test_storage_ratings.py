@@ -337,7 +337,7 @@ async def test_rebuild_gives_exactly_the_stored_values(store: Storage) -> None:
     assert await store.standings.rating_history(ADA) == history
 
 
-async def test_games_finished_before_ratings_existed_are_rated_once_on_opening(
+async def test_games_finished_before_ratings_existed_are_rated_once_by_the_backlog(
     db_path: Path,
 ) -> None:
     store = await Storage.open(db_path)
@@ -350,8 +350,12 @@ async def test_games_finished_before_ratings_existed_are_rated_once_on_opening(
     with sqlite3.connect(db_path) as db:  # as a version 6 database left them
         for table in ("rating_changes", "ratings", "rated_games"):
             db.execute(f"DELETE FROM {table}")
-    for _ in range(2):  # opened twice: rated the first time only
+    store = await Storage.open(db_path)
+    assert await store.standings.rating_board(10) == []  # opening rates nothing itself
+    await store.close()
+    for expected in (2, 0):  # the bot's start-up, twice: rated the first time only
         store = await Storage.open(db_path)
+        assert await store.standings.rate_backlog() == expected
         assert await store.standings.rating_board(10) == rated
         ada = await store.standings.player_rating(ADA, 10)
         assert ada is not None and ada.games == 2

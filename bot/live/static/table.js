@@ -466,40 +466,69 @@
     if (panel === "scores") openPanel("scores");
   }
 
+  // The value axis widened to round ticks at both ends (render.axis_range's twin), so its
+  // top and bottom are labelled.
+  function axisRange(lo, hi) {
+    const raw = (hi - lo) / 4;
+    const power = 10 ** Math.floor(Math.log10(raw > 0 ? raw : 1));
+    const step = [1, 2, 5, 10].map((k) => k * power).find((k) => k >= raw) || 1;
+    return [step * Math.floor(lo / step), step * Math.ceil(hi / step), step];
+  }
+
+  // The score chart: values on the left, hands below, and the names in a legend under it
+  // (never at the lines' ends, where close totals overlap).
   function chart() {
     const NS = "http://www.w3.org/2000/svg";
     const hands = state.history.hands, target = state.history.target;
-    const w = 320, h = 170, m = 24;
+    const w = 320, h = 180, left = 34, right = 8, top = 8, bottom = 22;
+    const figure = document.createElement("figure");
+    figure.className = "chart";
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", words.chart);
-    const hi = Math.max(target, ...hands.flatMap((x) => x.values));
-    const lo = Math.min(0, ...hands.flatMap((x) => x.values));
-    const xy = (i, v) => [m + ((w - 2 * m) * i) / Math.max(1, hands.length),
-      h - m - ((h - 2 * m) * (v - lo)) / (hi - lo || 1)];
-    const line = (points, colour, dash) => {
-      const el = document.createElementNS(NS, "polyline");
-      el.setAttribute("points", points.map((p) => p.join(",")).join(" "));
-      el.setAttribute("fill", "none");
-      el.setAttribute("stroke", colour);
-      el.setAttribute("stroke-width", dash ? "1" : "2");
-      if (dash) el.setAttribute("stroke-dasharray", "4 3");
+    const [lo, hi, step] = axisRange(Math.min(0, ...hands.flatMap((x) => x.values)),
+      Math.max(target, ...hands.flatMap((x) => x.values)));
+    const xy = (i, v) => [left + ((w - left - right) * i) / Math.max(1, hands.length),
+      h - bottom - ((h - top - bottom) * (v - lo)) / (hi - lo || 1)];
+    const add = (tag, attrs, text) => {
+      const el = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+      if (text !== undefined) el.textContent = text;
       svg.append(el);
+      return el;
     };
+    const line = (points, colour, dash) => add("polyline", {
+      points: points.map((p) => p.join(",")).join(" "), fill: "none", stroke: colour,
+      "stroke-width": dash ? 1 : 2, ...(dash ? {"stroke-dasharray": "4 3"} : {}) });
+    for (let v = lo; v <= hi + step / 2; v += step) {
+      const [, y] = xy(0, v);
+      add("line", {x1: left, x2: w - right, y1: y, y2: y, class: "grid"});
+      add("text", {x: left - 4, y: y + 3, "text-anchor": "end", class: "tick"}, String(v));
+    }
+    const every = Math.max(1, Math.ceil(hands.length / 8));
+    for (let i = 0; i <= hands.length; i += every) {
+      const [x] = xy(i, lo);
+      add("text", {x, y: h - 6, "text-anchor": i ? "middle" : "start", class: "tick"},
+        i ? words.hand_short.replace("{h}", String(i)) : words.start);
+    }
+    add("rect", {x: left, y: top, width: w - left - right, height: h - top - bottom,
+      class: "frame"});
     line([xy(0, target), xy(hands.length, target)], "#c83c3c", true);
     const colours = ["#dc322f", "#268bd2", "#859900", "#d33682", "#b58900", "#2aa198"];
+    const legend = document.createElement("ul");
+    legend.className = "legend";
     state.seats.forEach((seat, s) => {
       line([xy(0, 0), ...hands.map((x, i) => xy(i + 1, x.values[s]))], colours[s % 6]);
-      const label = document.createElementNS(NS, "text");
-      const [x, y] = xy(hands.length, hands[hands.length - 1].values[s]);
-      label.setAttribute("x", String(Math.min(x + 2, w - 40)));
-      label.setAttribute("y", String(y));
-      label.textContent = seat.name.slice(0, 8);
-      label.style.fill = colours[s % 6];
-      svg.append(label);
+      const item = document.createElement("li");
+      const swatch = document.createElement("span");
+      swatch.className = "swatch";
+      swatch.style.background = colours[s % 6];
+      item.append(swatch, `${seat.name} ${hands[hands.length - 1].values[s]}`);
+      legend.append(item);
     });
-    return svg;
+    figure.append(svg, legend);
+    return figure;
   }
   $("scores-button").onclick = () => openPanel("scores");
   $("tracker-button").onclick = () => openPanel("tracker");

@@ -220,3 +220,43 @@ async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Pa
                 first.message_id,
                 moved.message_id,
             ]
+
+
+async def test_a_replay_asked_for_in_the_dm_does_not_leave_the_screen_above_it(
+    tmp_path: Path,
+) -> None:
+    """▶ Replay (as 🔍 Review) under the card screen posts below it: the reader's next
+    turn brings the screen back under it."""
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Replays", members=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, computers=3)
+            table = table_in(app, group)
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: card_screens(alice), 5)
+            game = table.game
+            assert game is not None
+            while game.hand_number == 1:
+                if await play_turn(double, alice, table) is None:
+                    await double.idle()
+            await double.idle()
+            (screen,) = card_screens(alice)
+            assert await alice.press(alice.dm, screen.message_id, "▶ Replay") == "▶ Hand 1"
+            await double.wait_for(
+                lambda: (alice.dm_view().find("▶ Hand 1") or screen).message_id > screen.message_id,
+                10,
+            )
+            replay = alice.dm_view().find("▶ Hand 1")
+            assert replay is not None
+            for _ in range(13):  # her turns of hand 2, until the screen is below the replay
+                if card_screens(alice)[-1].message_id > replay.message_id:
+                    break
+                while await play_turn(double, alice, table) is None:
+                    await double.idle()
+                await double.idle()
+            (moved,) = card_screens(alice)
+            assert moved.message_id > replay.message_id
+            assert alice.dm_view().message(screen.message_id).deleted  # type: ignore[union-attr]

@@ -15,6 +15,7 @@ BENCHMARKS = {
     "failover": "bench.failover_bench",
     "daily": "bench.daily_bench",
     "passes": "bench.passes_bench",
+    "stopping": "bench.stopping_bench",
     "profile": "bench.profile_bench",
 }
 

@@ -36,7 +36,7 @@ from storage.schema import daily_games, games, hand_points, users
 DAY = 100
 
 
-def _points(rng: random.Random) -> list[int]:
+def draw_points(rng: random.Random) -> list[int]:
     """Four hands' points as people take them: mostly few, the Q♠ now and then, a moon
     rarely."""
     out = []
@@ -78,7 +78,7 @@ def _fill(connection: Connection, people: int, seed: int) -> None:
     rows = []
     for p in range(people):
         total = 0
-        for hand, points in enumerate(_points(rng), start=1):
+        for hand, points in enumerate(draw_points(rng), start=1):
             total += points
             rows.append(
                 {

@@ -39,15 +39,17 @@ def _random_move(game: Game, rng: random.Random) -> Move:
     return Move.moon(game.moon_shooter, rng.choice(MOON_CHOICES))
 
 
-def _seats(players: int) -> list[StoredSeat]:
-    return [StoredSeat.human(i, 1000 + i, f"Player {i}") for i in range(players)]
+def _seats(players: int, first: int) -> list[StoredSeat]:
+    """People of their own at each table (nobody sits at two live tables)."""
+    return [StoredSeat.human(i, first + i, f"Player {i}") for i in range(players)]
 
 
 async def _start(store: Storage, chat_id: int, seed: int) -> tuple[int, Game]:
     rules = Rules(players=4, target=100_000)  # never over while we measure
-    game_id = await store.games.create_lobby(chat_id, None, 1, rules, _seats(4), {"message": 1})
+    seats = _seats(4, 1000 + 10 * seed)
+    game_id = await store.games.create_lobby(chat_id, None, 1, rules, seats, {"message": 1})
     game = Game(rules, seed=seed)
-    await store.games.start_game(game_id, _seats(4), game)
+    await store.games.start_game(game_id, seats, game)
     return game_id, game
 
 

@@ -76,8 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="check a hand's seed (shown when the hand ended) against the commitment shown "
         "before anyone passed, and print the deal; exit 1 if they do not match",
     )
-    verify.add_argument("seed", help="the seed, e.g. 4p-d3-9f3c… (64 hex digits)")
-    verify.add_argument("commitment", help="the commitment (64 hex digits)")
+    verify.add_argument(
+        "seed", help="the whole seed (📋 Copy seed), e.g. 4p-d3-9f3c… (64 hex digits)"
+    )
+    verify.add_argument(
+        "commitment",
+        help="the commitment: its 64 hex digits, or the first 12 the screens show",
+    )
     return parser
 
 
@@ -154,13 +159,35 @@ def run_verify(seed: str, commitment: str) -> int:
         # What a chat's copy may carry around a value: spaces, direction marks, an ellipsis.
         return "".join(c for c in text if c.isascii() and (c.isalnum() or c == "-"))
 
+    claimed = legible(commitment).lower()
+    if len(claimed) < SHOWN_DIGITS:
+        print(
+            f"{PROG} verify: {claimed!r}: give the commitment's first {SHOWN_DIGITS} hex "
+            "digits at least (as the screens show it before the pass), or all 64 "
+            "(📋 Copy commitment).",
+            file=sys.stderr,
+        )
+        return 2
     try:
-        verdict = fair.verify(legible(seed), legible(commitment))
+        verdict = fair.verify(legible(seed), claimed)
         players, dealer, _ = fair.parse_seed(legible(seed))
     except ValueError as error:
-        print(f"{PROG} verify: {error}", file=sys.stderr)
+        print(
+            f"{PROG} verify: {error} The whole seed is what 📋 Copy seed, under the "
+            "hand's result in the group, copies.",
+            file=sys.stderr,
+        )
         return 2
-    if verdict.matches:
+    # The screens show a commitment's first 12 digits: a seed whose commitment begins so
+    # is one in 2^48 by chance, and the whole is printed to compare with the copied one.
+    matches = verdict.matches or (len(claimed) < 64 and verdict.commitment.startswith(claimed))
+    if matches and len(claimed) < 64:
+        print(
+            f"The commitment matches its {len(claimed)} digits given: this seed gives exactly "
+            f"the deal below, whose whole commitment is {verdict.commitment}; compare it "
+            "with the one copied before the pass."
+        )
+    elif matches:
         print(
             "The commitment matches: this seed gives exactly the deal below, so the deal "
             "was fixed when the commitment was shown."
@@ -168,14 +195,19 @@ def run_verify(seed: str, commitment: str) -> int:
     else:
         print(
             "The commitment does NOT match: this seed gives the deal below, whose "
-            f"commitment is {verdict.commitment}, not {legible(commitment)}."
+            f"commitment is {verdict.commitment}, not {claimed}."
         )
     for seat, hand in enumerate(verdict.hands):
         role = " (dealer)" if seat == dealer else ""
         print(f"seat {seat + 1}{role}: {' '.join(codes(hand))}")
     if players == 2:
         print(f"dead cards: {' '.join(codes(verdict.dead))}")
-    return 0 if verdict.matches else 1
+    return 0 if matches else 1
+
+
+SHOWN_DIGITS = 12
+"""The commitment's digits the screens show (`bot.tables.seat_screen.COMMITMENT_SHOWN`,
+not imported: ``verify`` runs without the bot's packages)."""
 
 
 def run_sandbox(argv: Sequence[str] = ()) -> int:

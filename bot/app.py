@@ -39,6 +39,7 @@ from bot.rooms import Handlers, Rooms, open_rooms, wire_handlers
 from bot.tables.config import TablesConfig
 from bot.tables.thinker import Thinker
 from bot.telegram.context import BotData, HeartsContext
+from bot.telegram.handlers import GroupMembers, flooding
 from bot.telegram.health import ROLE
 from bot.telegram.once import ExactlyOnce, HeartsApplication, answer_pending
 from bot.telegram.outbox import Outbox
@@ -336,12 +337,17 @@ async def _post_init(app: HeartsApp) -> None:
     # First of all: a group another bot account serves gets one sentence, then silence.
     served = ServedGroups(storage.accounts, languages, outbox)
     app.keep_order = outbox.reserve  # a command's answer in its place from its arrival
+    limits = app.bot_data
+    app.dropping = lambda update: flooding(limits, update)  # a flood let go at the door
     app.add_handler(TypeHandler(Update, served.gate), group=-2)
     add_handlers(app, wire_handlers(rooms))
     if settings.webapp_url is not None:
         server = rooms.page_server(settings, is_member)
         await server.start(settings.webapp_listen, settings.webapp_port)
         app.live_server = server
+        # Telegram says who leaves a group (to a bot that is its admin): watching follows.
+        members = GroupMembers(server.member_left, server.member_joined)
+        app.add_handler(ChatMemberHandler(members.changed, ChatMemberHandler.CHAT_MEMBER))
     try:
         await set_commands(app)
     except TelegramError as error:

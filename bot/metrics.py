@@ -294,6 +294,9 @@ class Metrics:
         self._children: dict[tuple[str, ...], Any] = {}
         """Labelled series already looked up (a request's costs a dictionary's lookup)."""
         self.registry.register(_Scraped(account, self.watched))
+        self.last_request: str | None = None
+        """The last Bot API request's outcome (``ok``, ``429``, ``4xx``, ``5xx``,
+        ``timeout``, ``network``; None before the first)."""
 
     # ------------------------------------------------------------------ counted
 
@@ -305,6 +308,7 @@ class Metrics:
         """A Bot API request answered (`outcome`: its HTTP status) or failed (``timeout``,
         ``network``) after `seconds`."""
         said = outcome_of(outcome) if isinstance(outcome, int) else outcome
+        self.last_request = said  # what `/healthz` says of the Bot API (`bot.telegram.health`)
         key = ("request", url.rsplit("/", 1)[-1], said)
         children = self._children.get(key)
         if children is None:

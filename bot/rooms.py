@@ -485,6 +485,7 @@ def wire_handlers(rooms: Rooms) -> Handlers:
             rooms.languages,
             rooms.outbox,
             rooms.storage.ledger,
+            rooms.storage.games,
             rooms.metrics.toasted if rooms.metrics is not None else None,
         ),
         errors=Errors(rooms.languages, rooms.metrics.failed if rooms.metrics is not None else None),

@@ -150,6 +150,20 @@ class Card:
 CARDS: Final[list[Card]] = []
 CARDS.extend(Card._make(i) for i in range(52))
 
+SHOWN_SUITS: Final = "SHCD"
+"""The order every screen shows suits in (♠ ♥ ♣ ♦: black and red alternating), whatever
+the indices' order: the DM's buttons, the table page, replays, reviews and results."""
+
+
+def shown_key(card: Card) -> tuple[int, int]:
+    """Where a card stands in `shown_order`."""
+    return SHOWN_SUITS.index(card.suit), card.rank
+
+
+def shown_order(cards: Iterable[Card]) -> list[Card]:
+    """Cards as every screen shows them: by suit ♠ ♥ ♣ ♦, each suit low to high."""
+    return sorted(cards, key=shown_key)
+
 
 def _suit_tables() -> list[list[tuple[Card, ...]]]:
     # For each suit, the cards of every 13-bit pattern: a hand becomes four lookups.

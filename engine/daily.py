@@ -16,7 +16,13 @@
   people who make the same moves get the same game.
 - **Matchpoints**: a hand's result at the person's seat earns 1 for each other result it
   beats (fewer points is better) and ½ for each tie, as a percentage of the others
-  (50 % when nobody else has played it); the day's score is the mean over the hands.
+  (50 % when nobody else has played it); the day's score is the mean over all `HANDS`
+  hands of the deal, a hand not played scoring `UNPLAYED` (0 %). A duplicate bridge club
+  gives a pair at fault for a board not played an artificial "average minus" (40 %, Law
+  12C); 40 % would still pay a player who expects less than that on the hands left, so
+  here a hand not played scores what the worst played result can: each hand played scores
+  0 % or more, and stopping (leaving the game open, or cancelling it) never raises a
+  day's score.
 
 Pure: no clock is read here (the caller says what time it is), no I/O.
 """
@@ -45,6 +51,9 @@ RULES: Final = Rules(hands=HANDS)
 """Four players, standard Hearts, four hands (left, right, across, hold), then it ends."""
 PERSON_SEAT: Final = 0
 LEVEL: Final = "expert"
+UNPLAYED: Final = 0.0
+"""The matchpoints of a hand of the day's deal the person did not play (the game left open
+at the day's close, or cancelled): no played result scores less."""
 COMPUTER_DEALS: Final = 120
 """Deals an `expert` computer plays out per card at the daily table (a fixed number, so
 the same position gives the same card on any machine)."""
@@ -124,8 +133,8 @@ def fields(results: Mapping[int, Sequence[int]]) -> list[Field]:
 
 
 def scores(results: Mapping[int, Sequence[int]]) -> dict[int, float]:
-    """Each person's day score: the mean of their hands' matchpoints (hands they did not
-    play are not counted; a person who played no hand is left out).
+    """Each person's day score: the mean of their matchpoints over all `HANDS` hands, a
+    hand they did not play scoring `UNPLAYED` (a person who played no hand is left out).
 
     A hand has few different results (0 to 26 points): each is scored once, and each
     person's hands are looked up, so 10,000 results score in milliseconds."""
@@ -134,8 +143,15 @@ def scores(results: Mapping[int, Sequence[int]]) -> dict[int, float]:
     for who, points in results.items():
         played = points[:HANDS]
         if played:
-            out[who] = sum(marks[h][p] for h, p in enumerate(played)) / len(played)
+            out[who] = day_score([marks[h][p] for h, p in enumerate(played)])
     return out
+
+
+def day_score(marks: Sequence[float]) -> float:
+    """A day's score from the matchpoints of the hands played, in order: their mean over
+    all `HANDS` hands, the hands not played scoring `UNPLAYED`."""
+    played = list(marks[:HANDS])
+    return (sum(played) + UNPLAYED * (HANDS - len(played))) / HANDS
 
 
 def _marks_by_points(field: Field) -> dict[int, float]:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .cards import Card, cards_of
+from .cards import Card, cards_of, shown_order
 from .events import CardsReceived, HandScored, TrickWon
 from .game import Game
 from .moves import Move
@@ -187,7 +187,7 @@ def frames(hand: HandReplay) -> list[Frame]:
     taken: list[Score] = [0] * n
 
     def now() -> tuple[tuple[Card, ...], ...]:
-        return tuple(tuple(sorted(h, key=lambda c: c.index)) for h in held)
+        return tuple(tuple(shown_order(h)) for h in held)
 
     out = [Frame("deal", now(), 0, (), None, tuple(taken))]
     if hand.passes:
@@ -221,7 +221,8 @@ def score_data(score: Score) -> int | list[int]:
 
 
 def _codes(cards: Sequence[Card]) -> list[str]:
-    return [c.code for c in cards]
+    """A set of cards (a hand, a pass) as codes, in the order every screen shows."""
+    return [c.code for c in shown_order(cards)]
 
 
 def hand_data(hand: HandReplay) -> dict[str, Any]:

@@ -13,9 +13,14 @@ Computer players are fixed anchors: each level has the rating `ANCHORS` gives it
 once by `./dev bench ratings`, the levels playing each other), people are rated against
 it, and no game moves it, so nobody can farm a level or lift it with throwaway accounts.
 A person whose opponents were all computers, or computers and people who count like them
-(fewer than `PROVISIONAL_GAMES` rated games, or rated below a newcomer: what sock puppets
-look like), can rise by such a game only up to `SOLO_MARGIN` above the strongest level at
-the table, or above `START` with no computer there (`solo_ceiling`); losses count whole.
+(fewer than `PROVISIONAL_GAMES` rated games, rated below a newcomer, or fewer than
+`REAL_OPPONENTS` different people met in rated games: what sock puppets look like), can
+rise by such a game only up to `SOLO_MARGIN` above the strongest level at the table, or
+above `START` with no computer there (`solo_ceiling`); losses count whole. A farmer and
+fewer than `REAL_OPPONENTS` puppets meet too few people to count for one another, so
+whatever they do together (lift the puppets against computers first, lose on purpose,
+one-hand games) no one of them rises above the strongest level they sat with by more than
+`SOLO_MARGIN`.
 (`rate_game(..., anchored=False)` rates the levels like people: that is the calibration.)
 
 Pure: no I/O. Nothing here stores anything: `storage` calls `rate_game` inside the
@@ -46,6 +51,11 @@ PROVISIONAL_GAMES: Final = 5
 SOLO_MARGIN: Final = 100
 """How far above the strongest computer level at the table (in shown points) a game
 against computers only can lift a person's shown rating."""
+REAL_OPPONENTS: Final = 4
+"""Different people a person must have met in rated games (of the pool, overall) before
+they count as a real opponent for another's gain: a farmer with fewer sock puppets than
+this (each one more Telegram account, with a phone number of its own) cannot make any of
+them count, however many games they play together."""
 
 
 def pool_of(players: int) -> Pool:
@@ -134,7 +144,8 @@ class SeatResult:
     rank: int
     """Lower is better; equal ranks are a tie."""
     share: float = 1.0
-    """The share of the seat's moves its player made themselves (0 < share ≤ 1)."""
+    """The share of the seat's moves its player made themselves (0 ≤ share ≤ 1; 0: back
+    with /rejoin after the seat's last move, every move a computer's)."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +182,7 @@ def rate_game(
     *,
     anchored: bool = True,
     games: Mapping[int, int] | None = None,
+    met: Mapping[int, int] | None = None,
 ) -> list[Change]:
     """Each player's rating after the game, from `before` (a missing player starts at
     `START`). One `Change` per player, in seat order of their first seat.
@@ -181,19 +193,25 @@ def rate_game(
     or rated below `START`) rises no higher than `solo_ceiling` (above it already: no
     higher than before). ``games``: each person's rated games before this one (a missing
     person: none); None: every person counts as an established one, as in the old rules.
+    ``met``: how many different people each person has met in rated games before this one
+    (a missing person: none); fewer than `REAL_OPPONENTS` count like computers too. None:
+    not counted (the rules before). A seat played by its person not at all (share 0) gains
+    nothing; its loss counts whole.
     Unanchored, every player id is rated alike (the calibration of the levels)."""
     if len(seats) < 2:
         raise ValueError("A rated game needs at least two seats.")
-    if any(not 0.0 < s.share <= 1.0 for s in seats):
-        raise ValueError("Every rated seat's share is in (0, 1].")
+    if any(not 0.0 <= s.share <= 1.0 for s in seats):
+        raise ValueError("Every rated seat's share is in [0, 1].")
     if anchored:
         before = {
             s.player: anchor(s.player) if is_computer(s.player) else before.get(s.player, START)
             for s in seats
         }
     # People who count like computers for the ceiling: provisional ones (a throwaway
-    # account has no games) and those rated below a newcomer (a puppet that lost its first
-    # games is established, and would let its farmer climb without end).
+    # account has no games), those rated below a newcomer (a puppet that lost its first
+    # games is established, and would let its farmer climb without end), and those who met
+    # fewer than `REAL_OPPONENTS` people (puppets lifted against computers first, then
+    # beaten: they meet only their farmer and each other).
     like_computers = (
         set()
         if games is None
@@ -204,6 +222,7 @@ def rate_game(
             and (
                 games.get(s.player, 0) < PROVISIONAL_GAMES
                 or before.get(s.player, START).conservative < START.conservative
+                or (met is not None and met.get(s.player, 0) < REAL_OPPONENTS)
             )
         }
     )
@@ -220,6 +239,8 @@ def rate_game(
         sigma = sum(after.sigma for _, after in rated) / len(rated)
         first = rated[0][0]
         after = rated[0][1] if len(rated) == 1 else Skill(start.mu + mu, sigma)
+        if weight_of[first.seat] == 0.0 and len(rated) == 1:
+            after = start  # a gain made wholly by a computer for them: nothing
         if anchored:
             if is_computer(player):
                 continue

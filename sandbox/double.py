@@ -136,6 +136,10 @@ class BotApiDouble:
         """Methods answered 429 until a time (`flood`), with their retry_after."""
         self.holding: dict[str, int] = {}
         """Requests waiting in `hold`, by method."""
+        self._late: dict[str, float] = {}
+        """Methods answered that many seconds late (`answer_late`)."""
+        self._faults: dict[str, tuple[str, int]] = {}
+        """Methods failing (`fail`): how, and for how many more calls."""
 
         self.users: dict[int, UserRecord] = {}
         self.chats: dict[int, ChatRecord] = {}
@@ -424,6 +428,29 @@ class BotApiDouble:
             },
         )
 
+    def member_changed(self, chat_id: int, user_id: int, old: Json, by: int | None = None) -> int:
+        """Tell the bot a person's status in a group changed (``chat_member``), as Telegram
+        does only to a bot that is an admin of the group, and only when it asked for them
+        (``allowed_updates``); `old` is their member object before the change. Returns the
+        update's id, or 0 when Telegram would not tell this bot."""
+        chat = self.chat(chat_id)
+        if not chat.bot_admin or not chat.bot_member:
+            return 0
+        return self.push_update(
+            "chat_member",
+            {
+                "chat": chat.to_api(),
+                "from": self.user(by if by is not None else user_id).to_api(),
+                "date": int(time.time()),
+                "old_chat_member": old,
+                "new_chat_member": self._member(chat, user_id),
+            },
+        )
+
+    def member_of(self, chat_id: int, user_id: int) -> Json:
+        """A person's member object in a chat as ``getChatMember`` gives it."""
+        return self._member(self.chat(chat_id), user_id)
+
     def record_event(
         self,
         kind: EventKind,
@@ -619,6 +646,9 @@ class BotApiDouble:
             self._in_flight += 1
             self._touch()
         try:
+            fault = "redirect" if "redirected" in request.query else self._fault(name)
+            if fault is not None:
+                return await _failed(request, fault)
             gate = self._held.get((name, None)) or self._held.get((name, chat_id))
             if gate is not None:
                 self.holding[name] = self.holding.get(name, 0) + 1
@@ -626,6 +656,9 @@ class BotApiDouble:
                     await gate.wait()
                 finally:
                     self.holding[name] -= 1
+            late = self._late.get(name)
+            if late is not None:
+                await asyncio.sleep(late)
             flooded = self._flooded.get(name)
             if flooded is not None and self._clock() < flooded[0] and flooded[2] in (None, chat_id):
                 wait = flooded[1]
@@ -644,6 +677,42 @@ class BotApiDouble:
         """Keep every call of `method` (in `chat_id` only, if given) waiting, as a slow
         Telegram would, until `release`."""
         self._held.setdefault((method, chat_id), asyncio.Event())
+
+    def fail(self, method: str, how: str | None, times: int = 1) -> None:
+        """Make the next `times` calls of `method` fail, as a broken Telegram or network
+        would (None: no more). `how`: an HTTP status (``"500"``, ``"502"``, ``"401"``…,
+        with Telegram's JSON error), ``"html"`` (a proxy's 502 page, not JSON),
+        ``"bad_json"`` (200 and a body that is not JSON), ``"redirect"`` (to itself,
+        for ever: one of the `times` however often it comes back), ``"reset"`` (the connection
+        closed without an answer) or ``"timeout"`` (no answer for 30 s: the caller gives
+        up first)."""
+        if how is None:
+            self._faults.pop(method, None)
+        else:
+            self._faults[method] = (how, times)
+
+    def failing(self) -> set[str]:
+        """The methods `fail` still makes fail."""
+        return set(self._faults)
+
+    def _fault(self, method: str) -> str | None:
+        fault = self._faults.get(method)
+        if fault is None:
+            return None
+        how, left = fault
+        if left <= 1:
+            del self._faults[method]
+        else:
+            self._faults[method] = (how, left - 1)
+        return how
+
+    def answer_late(self, method: str, seconds: float | None) -> None:
+        """Answer every call of `method` `seconds` late, as a slow Telegram would (None:
+        on time again)."""
+        if seconds is None:
+            self._late.pop(method, None)
+        else:
+            self._late[method] = seconds
 
     def release(self, method: str, chat_id: int | None = None) -> None:
         gate = self._held.pop((method, chat_id), None)
@@ -1086,6 +1155,8 @@ class BotApiDouble:
         elif user_id in self.users:
             user = self.users[user_id].to_api()
             if chat.type == "private":
+                if user_id != chat.id:  # a DM has its person and the bot, nobody else
+                    raise bad_request("user not found")
                 status = "member"
             elif user_id == chat.creator:
                 status = "creator"
@@ -1095,11 +1166,15 @@ class BotApiDouble:
                 status = "restricted"
             elif user_id in chat.members:
                 status = "member"
+            elif user_id in chat.banned:
+                status = "kicked"
             else:
                 status = "left"
         else:
             raise bad_request("user not found")
         data: Json = {"status": status, "user": user}
+        if status == "kicked":
+            data["until_date"] = 0
         if status == "restricted":
             # Telegram's ChatMemberRestricted: a member who may read but not post.
             data.update({"is_member": chat.restricted[user_id], "until_date": 0})
@@ -1197,6 +1272,30 @@ _METHOD_NAMES = (
     "getChatAdministrators",
     "getChatMemberCount",
 )
+
+
+async def _failed(request: web.Request, how: str) -> web.Response:
+    """The answer of a call made to fail (`BotApiDouble.fail`)."""
+    if how == "html":
+        return web.Response(
+            status=502, text="<html><body>502 Bad Gateway</body></html>", content_type="text/html"
+        )
+    if how == "bad_json":
+        return web.Response(
+            status=200, text='{"ok": true, "result": ', content_type="application/json"
+        )
+    if how == "redirect":  # to itself, for ever: the client gives up after its tenth
+        again = request.url.update_query({"redirected": "1"})
+        return web.Response(status=307, headers={"Location": str(again)})
+    if how == "reset":
+        if request.transport is not None:
+            request.transport.abort()
+        return web.Response(status=500)  # never sent: the connection is gone
+    if how == "timeout":
+        await asyncio.sleep(30)
+        return web.Response(status=504)
+    code = int(how)
+    return _error_response(ApiError(code, f"Error {code}: made to fail by the test"))
 
 
 def _error_response(error: ApiError) -> web.Response:

@@ -40,6 +40,12 @@ class World(Protocol):
 
     def chat(self, chat_id: int) -> ChatRecord: ...
 
+    def member_of(self, chat_id: int, user_id: int) -> Json: ...
+
+    def member_changed(
+        self, chat_id: int, user_id: int, old: Json, by: int | None = None
+    ) -> int: ...
+
     def chat_view(self, chat_id: int) -> ChatView: ...
 
     def stored_message(self, chat_id: int, message_id: int) -> StoredMessage | None: ...
@@ -95,28 +101,40 @@ class Group:
         return self.double.chat(self.id).title or ""
 
     def add(self, person: SandboxUser, *, admin: bool = False) -> None:
-        """Make `person` a member (and an admin if `admin`)."""
+        """Make `person` a member (and an admin if `admin`); a bot that is an admin here
+        is told (``chat_member``)."""
         chat = self.double.chat(self.id)
+        before = self.double.member_of(self.id, person.id)
         chat.members.add(person.id)
+        chat.banned.discard(person.id)
         if admin:
             chat.admins.add(person.id)
+        self.double.member_changed(self.id, person.id, before)
 
-    def remove(self, person: SandboxUser) -> None:
+    def remove(self, person: SandboxUser, *, by: SandboxUser | None = None) -> None:
+        """`person` leaves the group, or is removed `by` an admin; a bot that is an admin
+        here is told (``chat_member``: "left", or "kicked" when removed)."""
         chat = self.double.chat(self.id)
+        before = self.double.member_of(self.id, person.id)
         chat.members.discard(person.id)
         chat.admins.discard(person.id)
         chat.restricted.pop(person.id, None)
+        if by is not None:
+            chat.banned.add(person.id)
+        self.double.member_changed(self.id, person.id, before, by.id if by else None)
 
     def restrict(self, person: SandboxUser, *, member: bool = True) -> None:
         """An admin restricts `person` (they may not post); `member`: whether they are
         still in the group (Telegram keeps a restricted person who left as restricted)."""
         chat = self.double.chat(self.id)
+        before = self.double.member_of(self.id, person.id)
         chat.restricted[person.id] = member
         chat.admins.discard(person.id)
         if member:
             chat.members.add(person.id)
         else:
             chat.members.discard(person.id)
+        self.double.member_changed(self.id, person.id, before)
 
     def create_topic(self, name: str, *, by: SandboxUser | None = None) -> int:
         """Open a forum topic; returns its message_thread_id (the id of its first message)."""

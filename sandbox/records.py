@@ -47,6 +47,8 @@ class ChatRecord:
     restricted: dict[int, bool] = field(default_factory=dict)
     """People an admin restricted, and whether each is still a member (Telegram's
     ``ChatMemberRestricted.is_member``: a restricted person who left is not)."""
+    banned: set[int] = field(default_factory=set)
+    """People an admin removed (Telegram's ``kicked``) and has not let back in."""
     creator: int | None = None
     topics: dict[int, str] = field(default_factory=dict)
     bot_member: bool = True

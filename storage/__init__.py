@@ -14,6 +14,7 @@ from .errors import (
     DatabaseInUse,
     GameNotFound,
     SchemaTooNew,
+    SeatTaken,
     StorageError,
     StorageUnavailable,
     WrongGameStatus,
@@ -23,6 +24,7 @@ from .ledger import Ledger
 from .maintenance import Maintenance
 from .models import (
     ChatSettings,
+    GameStanding,
     GameStatus,
     GameTable,
     HandLine,
@@ -81,6 +83,7 @@ __all__ = [
     "ChatSettings",
     "DatabaseInUse",
     "GameNotFound",
+    "GameStanding",
     "GameStatus",
     "GameTable",
     "HandLine",
@@ -101,6 +104,7 @@ __all__ = [
     "Score",
     "ScoreKind",
     "SeatKind",
+    "SeatTaken",
     "Standings",
     "Storage",
     "StorageError",

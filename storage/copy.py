@@ -35,6 +35,7 @@ TABLES: tuple[Table, ...] = (
     schema.tournaments,
     schema.games,
     schema.game_seats,
+    schema.live_seats,
     schema.moves,
     schema.hand_points,
     schema.game_results,

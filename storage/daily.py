@@ -16,17 +16,53 @@ import secrets
 import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Final
 
-from sqlalchemy import Connection, and_, bindparam, case, func, select, update
+from sqlalchemy import Connection, and_, bindparam, case, func, or_, select, union, update
 
 from engine import daily
 
 from .database import Database
-from .schema import daily_games, daily_posts, daily_secret, game_results, hand_points, users
+from .schema import (
+    daily_games,
+    daily_posts,
+    daily_secret,
+    game_results,
+    game_seats,
+    games,
+    hand_points,
+    served_chats,
+    tournament_registrations,
+    tournaments,
+    users,
+)
 
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def _known_in() -> Any:
+    """(user_id, chat) for each way the bot knows a person is in a chat: a finished game's
+    result there, a seat at one of its tables, a table opened there, an event entered."""
+    r, g, s, t, e = game_results.c, games.c, game_seats.c, tournaments.c, tournament_registrations.c
+    played = select(r.user_id.label("user_id"), r.chat_id.label("chat")).where(
+        r.score_kind.in_(("points", "complex")), r.user_id.is_not(None)
+    )
+    seated = (
+        select(s.user_id.label("user_id"), g.chat_id.label("chat"))
+        .join_from(game_seats, games, g.id == s.game_id)
+        .where(s.user_id.is_not(None))
+    )
+    opened = select(g.creator_id.label("user_id"), g.chat_id.label("chat"))
+    entered = select(e.user_id.label("user_id"), t.chat_id.label("chat")).join_from(
+        tournament_registrations, tournaments, t.id == e.tournament_id
+    )
+    known = union(played, seated, opened, entered).subquery("known_in")
+    return select(known.c.user_id, known.c.chat).distinct()
+
+
+_KNOWN_IN: Final = _known_in()
 
 
 @dataclass(frozen=True)
@@ -54,8 +90,10 @@ class Standing:
 class Daily:
     """The daily deal's repository."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, account: int = 0) -> None:
         self._db = database
+        self.account = account
+        """The bot account whose groups `groups_of` names (`storage.accounts`)."""
 
     # ------------------------------------------------------------ the secret
 
@@ -166,28 +204,32 @@ class Daily:
         return {user: name for user, name in rows}
 
     async def members(self, chat_id: int) -> set[int]:
-        """The people the bot has seen play in a group (a finished game there)."""
-        r = game_results.c
-        rows = await self._db.read(
-            select(r.user_id)
-            .where(
-                r.score_kind.in_(("points", "complex")),
-                r.chat_id == chat_id,
-                r.user_id.is_not(None),
-            )
-            .distinct()
-        )
-        return {user for (user,) in rows}
+        """The people the bot knows are in a group: who finished a game there, sat at or
+        opened one of its tables (a lobby, a game cancelled, one being played), or entered
+        one of its events. The daily board counted only finished games: a member who had
+        only joined a table there was "nobody" (issue 51)."""
+        rows = await self._db.read(_KNOWN_IN.where(_KNOWN_IN.selected_columns.chat == chat_id))
+        return {user for (user, _) in rows}
 
     async def groups_of(self, user_id: int) -> list[int]:
-        """The groups the bot has seen the person play in (a finished game there)."""
-        r = game_results.c
+        """The groups this account serves that the bot knows the person is in (as
+        `members` knows them): a group another account serves is that account's to post
+        to. A group no account has claimed yet counts when one of its games was this
+        account's."""
+        known = _KNOWN_IN.subquery("known")
+        served = served_chats.c
+        ours = (
+            select(games.c.id)
+            .where(games.c.chat_id == known.c.chat, games.c.account == self.account)
+            .exists()
+        )
         rows = await self._db.read(
-            select(r.chat_id)
+            select(known.c.chat)
+            .select_from(known.outerjoin(served_chats, served.chat_id == known.c.chat))
             .where(
-                r.score_kind.in_(("points", "complex")),
-                r.user_id == user_id,
-                r.chat_id < 0,  # a group's (a DM's, the daily games', is the person's id)
+                known.c.user_id == user_id,
+                known.c.chat < 0,  # a group's (a daily game's is the person's DM)
+                or_(served.account == self.account, and_(served.account.is_(None), ours)),
             )
             .distinct()
         )
@@ -308,7 +350,7 @@ class ScoredDay:
             if not played:
                 continue
             marks = [fields[hand].matchpoints(p) for hand, p in enumerate(played)]
-            score = sum(marks) / len(marks)
+            score = daily.day_score(marks)
             above = len(self.ranked) - bisect.bisect_right(self.ranked, score)
             old = self.scores.get(user)
             if old is not None and old > score:

@@ -39,6 +39,17 @@ class WrongGameStatus(StorageError):
         self.wanted = wanted
 
 
+class SeatTaken(StorageError):
+    """A person already sits at another live table (`schema.live_seats`): nobody holds two
+    live seats. ``game_id`` is that table's (None if it ended since)."""
+
+    def __init__(self, user_id: int, game_id: int | None) -> None:
+        where = "another table" if game_id is None else f"game {game_id}"
+        super().__init__(f"User {user_id} already sits at {where}.")
+        self.user_id = user_id
+        self.game_id = game_id
+
+
 class DatabaseInUse(StorageError):
     """A restore was refused because something has the target database open."""
 

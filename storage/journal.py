@@ -10,13 +10,14 @@ not is quarantined, kept for inspection, out of play.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -24,16 +25,18 @@ from typing import Any, Final
 from sqlalchemy import ColumnElement, Connection, bindparam, select
 from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 from sqlalchemy.dialects.sqlite.aiosqlite import dialect as aiosqlite_dialect
+from sqlalchemy.exc import IntegrityError
 
 from engine import Game, Move, Rules
 from engine.scoring import rank_key
 
 from . import ledger
 from .database import Database, Dialect, _Positional
-from .errors import GameNotFound, WrongGameStatus
+from .errors import GameNotFound, SeatTaken, WrongGameStatus
 from .handling import HANDLING, Handling
 from .models import (
     OPEN_STATUSES,
+    GameStanding,
     GameStatus,
     JournalEntry,
     StoredGame,
@@ -42,7 +45,7 @@ from .models import (
 )
 from .rating import rate_cancelled, rate_finished
 from .replay import Origin, ReplayError, replay, same_state, split_score
-from .schema import game_results, game_seats, games, hand_points, moves
+from .schema import game_results, game_seats, games, hand_points, live_seats, moves
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +165,8 @@ class Journal:
             "join_token": join_token or secrets.token_urlsafe(9),
             "account": self.account,
         }
-        game_id: int = await self._db.transact(_create_lobby, row, seats, rules.players)
+        async with self._seats_written(seats):
+            game_id: int = await self._db.transact(_create_lobby, row, seats, rules.players)
         return game_id
 
     async def update_lobby(
@@ -178,7 +182,8 @@ class Journal:
             changes["rules"] = dumps(rules.to_dict())
         if meta is not None:
             changes["meta"] = dumps(meta)
-        await self._db.transact(_update_lobby, game_id, changes, seats, rules)
+        async with self._seats_written(seats or [], game_id):
+            await self._db.transact(_update_lobby, game_id, changes, seats, rules)
 
     async def start_game(
         self,
@@ -211,7 +216,8 @@ class Journal:
         }
         if meta is not None:
             values["meta"] = dumps(meta)
-        await self._db.transact(_start, game_id, seats, game.players, values)
+        async with self._seats_written(seats, game_id):
+            await self._db.transact(_start, game_id, seats, game.players, values)
 
     async def record_move(
         self,
@@ -276,12 +282,34 @@ class Journal:
         async with self._db.serial:
             return await self._db.transact(_cancel, self._db, game_id)
 
-    async def quarantine_game(self, game_id: int, reason: str) -> None:
+    async def _quarantine(self, game_id: int, reason: str) -> None:
         """Take a game out of play with a reason, keeping everything for inspection."""
         log.error("Game %d quarantined: %s", game_id, reason)
         quarantined = {"game_id": game_id, "status": "quarantined", "reason": reason}
-        if not await self._db.execute(_QUARANTINE, quarantined):
+        if not await self._db.transact(_quarantine, quarantined):
             raise GameNotFound(game_id)
+
+    @contextlib.asynccontextmanager
+    async def _seats_written(
+        self, seats: Sequence[StoredSeat], game_id: int | None = None
+    ) -> AsyncIterator[None]:
+        """Around a write of a table's seats: a person the database refuses a second live
+        seat (`schema.live_seats`'s key) raises `SeatTaken`, naming the table they sit at.
+        The key decides, inside the write's own transaction; the table is read only after,
+        to say where."""
+        try:
+            yield
+        except IntegrityError as error:
+            if "live_seats" not in str(error):
+                raise
+            people = [s.user_id for s in seats if s.user_id is not None]
+            rows = await self._db.read(
+                select(live_seats.c.user_id, live_seats.c.game_id).where(
+                    live_seats.c.user_id.in_(people), live_seats.c.game_id != (game_id or 0)
+                )
+            )
+            user_id, where = rows[0] if rows else (people[0] if people else 0, None)
+            raise SeatTaken(int(user_id), None if where is None else int(where)) from None
 
     # ------------------------------------------------------------ reading
 
@@ -354,18 +382,28 @@ class Journal:
         return await self._first(games.c.id == latest)
 
     async def active_game_for_user(self, user_id: int) -> StoredGame | None:
-        """The lobby or active game where the user sits, if any."""
-        latest = (
-            select(games.c.id)
-            .where(
-                games.c.id.in_(select(game_seats.c.game_id).where(game_seats.c.user_id == user_id)),
-                games.c.status.in_(OPEN_STATUSES),
-            )
-            .order_by(games.c.id.desc())
-            .limit(1)
-            .scalar_subquery()
+        """The live table (a lobby or a game in play) where the user sits, if any: their
+        one live seat (`schema.live_seats`), at any bot account's table."""
+        return await self._first(
+            games.c.id.in_(select(live_seats.c.game_id).where(live_seats.c.user_id == user_id))
         )
-        return await self._first(games.c.id == latest)
+
+    async def standing(self, game_id: int) -> GameStanding | None:
+        """What a game was made as and where it is, without loading it (one row by key):
+        what decides which commands it accepts (`bot.core.accepts`). None: no such game."""
+        rows = await self._db.read(
+            select(
+                games.c.status,
+                games.c.tournament_id,
+                self._db.json_int(games.c.meta, "daily"),
+                games.c.rules,
+            ).where(games.c.id == game_id)
+        )
+        if not rows:
+            return None
+        status, tournament_id, day, rules = rows[0]
+        variant = json.loads(rules).get("variant", "standard")
+        return GameStanding(status, tournament_id, None if day is None else int(day), str(variant))
 
     async def seat_of(self, game_id: int, user_id: int) -> int | None:
         """The seat the person holds at the game, None when none (or no such game): one
@@ -461,7 +499,7 @@ class Journal:
                 log.error("Game %d (%s) cannot be loaded: %s", game_id, status, why)
                 return replace(stored, game=None)
             reason = f"Game {game_id} cannot be resumed: {why}."
-            await self.quarantine_game(game_id, reason)
+            await self._quarantine(game_id, reason)
             return replace(stored, status="quarantined", quarantine_reason=reason)
         return replace(stored, rules=rules, meta=meta, fixed_deals=deals, game=game)
 
@@ -594,6 +632,7 @@ def _record(
     )
     if game_after.phase == "over":
         _write_results(db, database, game_id, chat_id, game_after, now)
+        _free_seats(db, game_id)
     return seq
 
 
@@ -767,6 +806,7 @@ def _cancel(db: Connection, database: Database, game_id: int) -> bool:
         .where(games.c.id == game_id)
         .values(status="cancelled", finished_at=_now_ms())
     )
+    _free_seats(db, game_id)
     # In the same transaction: a game cancelled after its first hand is rated exactly
     # once, whatever crashes when.
     return status == "active" and rate_cancelled(db, database, game_id)
@@ -791,6 +831,10 @@ def _write_seats(
             f"Seats must be numbered 0 to {players - 1}, each at most once, not {numbers}."
         )
     db.execute(game_seats.delete().where(game_seats.c.game_id == game_id))
+    _free_seats(db, game_id)
+    people = [{"user_id": s.user_id, "game_id": game_id} for s in seats if s.user_id is not None]
+    if people:  # refused by the key if one of them sits at another live table
+        db.execute(live_seats.insert(), people)
     if seats:
         db.execute(
             game_seats.insert(),
@@ -806,6 +850,18 @@ def _write_seats(
                 for s in seats
             ],
         )
+
+
+def _free_seats(db: Connection, game_id: int) -> None:
+    """The game's people sit nowhere live any more (it ended, or its seats are rewritten)."""
+    db.execute(live_seats.delete().where(live_seats.c.game_id == game_id))
+
+
+def _quarantine(db: Connection, values: dict[str, Any]) -> int:
+    """A game out of play, its people free: returns the rows changed (0: no such game)."""
+    changed = db.execute(_QUARANTINE, values).rowcount
+    _free_seats(db, values["game_id"])
+    return int(changed)
 
 
 def _status(db: Connection, game_id: int, wanted: Iterable[GameStatus]) -> GameStatus:

@@ -93,6 +93,17 @@ class StoredSeat:
 
 
 @dataclass(frozen=True)
+class GameStanding:
+    """What a stored game was made as (a tournament's, a day's daily deal, its variant)
+    and its ``games.status``: a game's row by key, nothing loaded."""
+
+    status: str
+    tournament_id: int | None
+    daily: int | None
+    variant: str
+
+
+@dataclass(frozen=True)
 class StoredGame:
     """A table as stored: its lobby data and, once started, the game itself.
 

@@ -10,9 +10,11 @@ TRUNCATE of ``moves``.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
-from collections.abc import Callable
-from typing import Final
+import threading
+from collections.abc import Callable, Coroutine
+from typing import Any, Final, TypeVar
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -67,7 +69,9 @@ KEEPALIVE: Final = {
     "tcp_keepalives_count": "3",
     # A leader that hangs (its machine still answers TCP, the process does not) stops
     # asking `Leadership.watch`'s every-2-s question: the server ends its idle session
-    # after 6 s, and so frees the lock too.
+    # after 6 s, and so frees the lock too. The question is asked from a thread of the
+    # lock's own (`LockThread`), so nothing else the process does (a slow start, a long
+    # resume) can keep it from being asked.
     "idle_session_timeout": "6000",
 }
 
@@ -118,11 +122,23 @@ class Leadership:
             raise
         return cls(connection, name, account)
 
-    async def watch(self, lost: Callable[[], None], every: float = 2.0) -> None:
+    async def watch(
+        self,
+        lost: Callable[[], None],
+        every: float = 2.0,
+        alive: Callable[[], bool] | None = None,
+    ) -> None:
         """Check the lock's connection every `every` seconds; `lost` is called once when it
-        no longer answers (the database went away: another process may lead now)."""
+        no longer answers (the database went away: another process may lead now), or when
+        `alive` says the process it leads for stopped answering (then the lock is let go
+        at once, for the standby)."""
         while True:
             await asyncio.sleep(every)
+            if alive is not None and not alive():
+                log.error("the process stopped answering while leading; letting the lock go")
+                await self.release()
+                lost()
+                return
             try:
                 await asyncio.wait_for(self.connection.fetchval("SELECT 1"), timeout=5)
             except Exception as error:  # whatever it is, the lock can no longer be trusted
@@ -133,6 +149,62 @@ class Leadership:
     async def release(self) -> None:
         if not self.connection.is_closed():
             await self.connection.close()
+
+
+T = TypeVar("T")
+
+
+class LockThread:
+    """The leader lock held from a thread and an event loop of its own, so that its
+    connection is asked `Leadership.watch`'s question every 2 s whatever the process's
+    own loop is doing: a start of any length (a schema upgrade waited for, Telegram
+    answering late, hundreds of games resumed) never lets PostgreSQL's
+    ``idle_session_timeout`` end the session. A process that stops altogether stops this
+    thread too, and so frees its lock as before."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="leader-lock", daemon=True
+        )
+        self._thread.start()
+        self._leadership: Leadership | None = None
+        self._watching: concurrent.futures.Future[None] | None = None
+
+    def _run(self, work: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        return asyncio.run_coroutine_threadsafe(work, self._loop)
+
+    async def take(
+        self,
+        url: str,
+        name: str,
+        waiting: Callable[[str | None], None] | None = None,
+        account: int = 0,
+    ) -> None:
+        """`Leadership.wait` on this thread's loop (`waiting` is called on this thread)."""
+        self._leadership = await asyncio.wrap_future(
+            self._run(Leadership.wait(url, name, waiting, account))
+        )
+
+    def watch(
+        self, lost: Callable[[], None], alive: Callable[[], bool], every: float = 2.0
+    ) -> None:
+        """Start `Leadership.watch` on this thread at once: `lost` and `alive` are called
+        on this thread."""
+        assert self._leadership is not None, "take the lock first"
+        self._watching = self._run(self._leadership.watch(lost, every, alive))
+
+    async def release(self) -> None:
+        """Stop watching, close the lock's connection (the lock is free at once) and end
+        the thread."""
+        if self._watching is not None:
+            self._watching.cancel()
+        if self._leadership is not None:
+            await asyncio.wrap_future(self._run(self._leadership.release()))
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        await asyncio.to_thread(self._thread.join, 5)
+        if not self._thread.is_alive():
+            self._loop.close()
 
 
 async def holder_on(connection: asyncpg.Connection, account: int = 0) -> str | None:

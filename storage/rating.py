@@ -19,7 +19,7 @@ from sqlalchemy import BindParameter, Connection, Executable, Select, bindparam,
 
 from engine import Game
 from engine.scoring import rank_key
-from ratings import SeatResult, Skill, computer_player, pool_of, rate_game
+from ratings import REAL_OPPONENTS, SeatResult, Skill, computer_player, pool_of, rate_game
 
 from .database import Database, Dialect, Upsert
 from .schema import game_results, game_seats, games, moves, rated_games, rating_changes, ratings
@@ -63,6 +63,27 @@ _RATINGS = select(
     ratings.c.sigma,
     ratings.c.games,
 ).where(ratings.c.player.in_(bindparam("players", expanding=True)))
+_MINE, _THEIRS = rating_changes.alias("mine"), rating_changes.alias("theirs")
+_MET = (
+    select(_THEIRS.c.player)
+    .distinct()
+    .join_from(
+        _MINE,
+        _THEIRS,
+        (_THEIRS.c.game_id == _MINE.c.game_id)
+        & (_THEIRS.c.chat_id == OVERALL)
+        & (_THEIRS.c.player != _MINE.c.player),
+    )
+    .where(
+        _MINE.c.player == bindparam("player"),
+        _MINE.c.pool == bindparam("pool"),
+        _MINE.c.chat_id == OVERALL,
+    )
+    .limit(REAL_OPPONENTS)
+)
+"""Up to `REAL_OPPONENTS` different people a person met in the pool's rated games (their
+overall changes: only people have changes), enough to say whether they count as a real
+opponent (`ratings.REAL_OPPONENTS`)."""
 _LAST_SEQ = select(func.coalesce(func.max(rated_games.c.seq), 0))
 _ONE_RATER = text("SELECT pg_advisory_xact_lock(5207640365946983493)")  # "HEARRATE"
 """PostgreSQL: one transaction at a time rates games, whichever process (bot account) and
@@ -140,7 +161,8 @@ def _seat_results(
     """Who played each seat of a rated game and its rank: a person who was away at the
     end (a leaver) ranks last, below everyone present (leavers tie), with full weight. A
     person present at the end (back with /rejoin) has the share of their seat's moves they
-    made themselves (the journal marks a stand-in's), which scales a gain only."""
+    made themselves (the journal marks a stand-in's), which scales a gain only: none of
+    them (back after the seat's last move), no gain at all."""
     last = max(keys.values()) + 1
     results = []
     for number, kind, user_id, level in seats:
@@ -149,10 +171,9 @@ def _seat_results(
         elif number in away:
             results.append(SeatResult(number, user_id, last))
         else:
-            # (No journal, as in games written by hand: played whole. Back with /rejoin
-            # but not one move of their own since: one move's share, the least there is.)
+            # (No journal, as in games written by hand: played whole.)
             total, stand_ins = made.get(number, (0, 0))
-            share = max(total - stand_ins, 1) / total if total else 1.0
+            share = max(total - stand_ins, 0) / total if total else 1.0
             results.append(SeatResult(number, user_id, keys[number], min(share, 1.0)))
     return results
 
@@ -183,6 +204,15 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
         # see what the rater before committed)
     seq = int(db.execute(_LAST_SEQ).scalar_one())
     known: dict[_Key, _Rating] = {}
+    met: dict[tuple[str, int], set[int]] = {}  # (pool, person): people met, up to enough
+
+    def people_met(pool: str, person: int) -> set[int]:
+        key = (pool, person)
+        if key not in met:
+            rows = db.execute(_MET, {"player": person, "pool": pool}).scalars()
+            met[key] = set(rows)
+        return met[key]
+
     loaded: set[int] = set()
     for start in range(0, len(game_ids), CHUNK):
         chunk = list(game_ids[start : start + CHUNK])
@@ -223,13 +253,15 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
             games_before = {
                 p: known[(pool, OVERALL, p)].games for p in players if (pool, OVERALL, p) in known
             }
+            people = sorted({p for p in players if p > 0})
+            met_before = {p: len(people_met(pool, p)) for p in people} if len(people) > 1 else {}
             for scope in dict.fromkeys((chat_id, OVERALL)):  # (a chat 0 exists only in tests)
                 before = {
                     p: Skill(known[(pool, scope, p)].mu, known[(pool, scope, p)].sigma)
                     for p in players
                     if (pool, scope, p) in known
                 }
-                for c in rate_game(seated, before, games=games_before):
+                for c in rate_game(seated, before, games=games_before, met=met_before):
                     key = (pool, scope, c.player)
                     rating = known.get(key)
                     if rating is None:
@@ -253,6 +285,9 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
                             "sigma_after": c.after.sigma,
                         }
                     )
+            for p in met_before:
+                if len(mine := met[(pool, p)]) < REAL_OPPONENTS:
+                    mine.update(q for q in people if q != p)
             seq += 1
             rated_rows.append({"game_id": game_id, "seq": seq, "pool": pool, "rated_at": now})
         if touched:

@@ -228,6 +228,20 @@ Index(
     postgresql_where=game_seats.c.user_id.is_not(None),
 )
 
+live_seats: Final = Table(
+    "live_seats",
+    metadata,
+    _key("user_id"),
+    Column("game_id", INT, ForeignKey("games.id"), nullable=False),
+)
+"""The one table each person sits at while it is open or playing (a lobby, a game dealt, a
+tournament's table, their daily deal), whatever bot account serves it: its key makes a
+second live seat impossible (issue 50.3). The journal writes it with the seats
+(`storage.journal`), in the same transaction, and empties a game's rows as it finishes,
+is cancelled or quarantined."""
+
+Index("live_seats_by_game", live_seats.c.game_id)
+
 moves: Final = Table(
     "moves",
     metadata,
@@ -707,6 +721,7 @@ __all__ = [
     "games",
     "hand_points",
     "handled_updates",
+    "live_seats",
     "metadata",
     "moves",
     "open_dms",

@@ -36,7 +36,7 @@ class Storage:
         self.people = People(database, account)
         self.standings = Standings(database)
         self.tournaments = Tournaments(database, account)
-        self.daily = Daily(database)
+        self.daily = Daily(database, account)
         self.ledger = Ledger(database, account)
         self.accounts = Accounts(database, account)
         self.maintenance = Maintenance(database, self.games)

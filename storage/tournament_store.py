@@ -173,7 +173,11 @@ class Tournaments:
             )
 
     async def get_tournament(self, tournament_id: int) -> StoredTournament | None:
-        rows = await self._db.read(select(*_TOURNAMENT).where(_T.id == tournament_id))
+        """This account's tournament (None for another account's: a link or a button
+        forged to this bot never registers anyone in it, nor changes it)."""
+        rows = await self._db.read(
+            select(*_TOURNAMENT).where(_T.id == tournament_id, _T.account == self.account)
+        )
         return _tournament(rows[0]) if rows else None
 
     async def open_tournaments(self) -> list[StoredTournament]:
@@ -187,9 +191,12 @@ class Tournaments:
         return [_tournament(r) for r in rows]
 
     async def tournaments_in_chat(self, chat_id: int, *, limit: int = 10) -> list[StoredTournament]:
-        """The chat's tournaments, newest first."""
+        """This account's tournaments in the chat, newest first."""
         rows = await self._db.read(
-            select(*_TOURNAMENT).where(_T.chat_id == chat_id).order_by(_T.id.desc()).limit(limit)
+            select(*_TOURNAMENT)
+            .where(_T.chat_id == chat_id, _T.account == self.account)
+            .order_by(_T.id.desc())
+            .limit(limit)
         )
         return [_tournament(r) for r in rows]
 

@@ -20,13 +20,15 @@ PostgreSQL's advisory lock), so two processes starting at once upgrade it once.
 Every revision is numbered (its id is the schema's version: ``10``, ``11``…), and the
 number is also written where the code before Alembic read it (SQLite's ``user_version``,
 PostgreSQL's ``schema_version``): that code refuses a database a later revision changed,
-and ``hearts-bot check``, ``backup`` and ``restore`` read it without Alembic.
+and ``backup`` and ``restore`` read it without Alembic. ``hearts-bot check`` reads both
+records as the bot's open does (`recorded`).
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
@@ -155,26 +157,46 @@ async def upgrade_schema(address: str | Path) -> int:
         await engine.dispose()
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """What a database's version records say, read as `upgrade_schema` reads them (and
+    ``hearts-bot check`` with it, `storage.checks`): `version` (0: an empty database), and
+    whether this code refuses it as newer than it knows (`too_new`)."""
+
+    version: int
+    too_new: bool
+    alembic: bool
+    """Whether Alembic's revision is recorded (else the version code before Alembic wrote)."""
+
+
+def recorded(revision: str | None, legacy: int) -> Recorded:
+    """Alembic's revision when there is one (one this code does not know is newer than any
+    it knows), else the version where code before Alembic wrote it (above 10 without
+    Alembic's revision: not one this code wrote, refused as newer)."""
+    if revision is not None:
+        if not known(revision):
+            return Recorded(_number(revision, legacy), too_new=True, alembic=True)
+        return Recorded(int(revision), too_new=False, alembic=True)
+    return Recorded(legacy, too_new=legacy > legacy_migrations.LEGACY_VERSION, alembic=False)
+
+
 def _upgrade(connection: Connection, place: str) -> int:
     """In one transaction: lock, read what the database is, upgrade it, say so."""
     dialect = connection.dialect.name
     if dialect == "postgresql":
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     latest = latest_version()
-    revision = _revision(connection)
-    if revision is not None:
-        if not known(revision):
-            raise SchemaTooNew(place, _number(revision, legacy_version(connection)), latest)
-        if int(revision) == latest:
-            return latest
-    else:
-        version = legacy_version(connection)
-        if version > legacy_migrations.LEGACY_VERSION:
-            raise SchemaTooNew(place, version, latest)
-        if version > 0:
-            _legacy_upgrade(connection, version)
-            _alembic(connection, "stamp", FIRST_REVISION)
-            log.info("%s: schema version %d stamped as revision %s", place, version, FIRST_REVISION)
+    found = recorded(_revision(connection), legacy_version(connection))
+    if found.too_new:
+        raise SchemaTooNew(place, found.version, latest)
+    if found.alembic and found.version == latest:
+        return latest
+    if not found.alembic and found.version > 0:
+        _legacy_upgrade(connection, found.version)
+        _alembic(connection, "stamp", FIRST_REVISION)
+        log.info(
+            "%s: schema version %d stamped as revision %s", place, found.version, FIRST_REVISION
+        )
     _alembic(connection, "upgrade", "heads")
     log.info("%s: schema at version %d", place, latest)
     return latest

@@ -194,7 +194,8 @@ def test_the_adapters_are_given_what_they_call_never_the_rooms() -> None:
     assert _imports_of("bot/live", ("bot.rooms", "bot.app")) == []
     from bot.telegram.context import BotData
 
-    assert set(vars(BotData())) == {"settings", "tuning", "command_limiter"}
+    limits = {"command_limiter", "press_limiter", "move_limiter", "group_posts"}
+    assert set(vars(BotData())) == {"settings", "tuning", *limits}
 
 
 SCREEN_MODULES = ("seat_screen", "parts", "render", "coach_words", "model")
@@ -286,3 +287,31 @@ def test_the_tables_make_no_html() -> None:
     render = (ROOT / "bot/tables/render.py").read_text(encoding="utf-8")
     for helper in ("def rules_text", "def hand_result(", "def who(", "def esc("):
         assert helper not in render
+
+
+def test_every_value_in_a_tournament_sentence_is_escaped_on_the_way_in() -> None:
+    """Issue 50, item 11: the tournaments write Telegram's HTML, and a person's own words
+    (an unknown option, a time zone, a username) must never be markup Telegram refuses.
+    So they make their sentences only with `render.said`, which escapes every text value
+    that is not `Html` already: no ``msg``, ``msg_plural`` or ``Msg(`` of their own, and no
+    ``tr(…)`` given values but through ``said``."""
+
+    def calls(node: ast.AST) -> Iterator[ast.Call]:
+        if isinstance(node, ast.FunctionDef) and node.name == "said":
+            return  # the one place that makes a `Msg`, from escaped values
+        if isinstance(node, ast.Call):
+            yield node
+        for child in ast.iter_child_nodes(node):
+            yield from calls(child)
+
+    wrong = [
+        f"{path}:{call.lineno} {ast.unparse(call)[:60]}"
+        for path, tree in modules("bot/tournaments")
+        for call in calls(tree)
+        if isinstance(call.func, ast.Name)
+        and (
+            call.func.id in ("msg", "msg_plural", "Msg")
+            or (call.func.id == "tr" and bool(call.keywords))
+        )
+    ]
+    assert wrong == []

@@ -87,3 +87,20 @@ def test_the_profile_benchmark_prints_every_part_of_a_decisions_time() -> None:
             shares[name.strip()] = float(share.rstrip("%"))
     assert set(shares) == {*PARTS, "the rest"}
     assert abs(sum(shares.values()) - 100) <= 0.5
+
+
+def test_the_stopping_benchmark_prints_each_figure_with_its_interval() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "stopping", "--days", "30", "--field", "10"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    rows = done.stdout.splitlines()
+    assert rows[0].startswith("daily deal, 30 days, 10 honest people")
+    for label in ("honest people's day score", "the stopper's day score",
+                  "the stopper's gain by stopping", "the stopper by the rule before"):  # fmt: skip
+        [row] = [r for r in rows if r.startswith(label)]
+        assert " % ± " in row

@@ -15,6 +15,7 @@ from ratings import (
     ANCHORS,
     COMPUTER_PLAYERS,
     PROVISIONAL_GAMES,
+    REAL_OPPONENTS,
     SOLO_MARGIN,
     START,
     SeatResult,
@@ -243,8 +244,24 @@ def test_two_player_hearts_has_its_own_pool() -> None:
 
 
 def test_a_share_outside_zero_to_one_is_refused() -> None:
-    with pytest.raises(ValueError):
-        rate_game([SeatResult(0, 1, 1, 0.0), SeatResult(1, 2, 2)], {})
+    for share in (-0.1, 1.5):
+        with pytest.raises(ValueError):
+            rate_game([SeatResult(0, 1, 1, share), SeatResult(1, 2, 2)], {})
+
+
+def test_a_seat_its_person_made_no_move_of_gains_nothing_and_loses_whole() -> None:
+    """Back with /rejoin after the seat's last move (share 0): what the computer won for
+    them earns nothing; what it lost counts whole, as a loss always does."""
+    skill = Skill(28.0, 3.0)
+    won = rate_game([SeatResult(0, 1, 0, 0.0), SeatResult(1, 2, 1)], {1: skill})
+    assert won[0].after == skill and won[0].weight == 0.0
+    whole = rate_game([SeatResult(0, 1, 0), SeatResult(1, 2, 1)], {1: skill})
+    assert won[1].after == whole[1].after  # the other is rated as if it were played whole
+    lost = rate_game([SeatResult(0, 1, 1, 0.0), SeatResult(1, 2, 0)], {1: skill})
+    assert (
+        lost[0].after == rate_game([SeatResult(0, 1, 1), SeatResult(1, 2, 0)], {1: skill})[0].after
+    )
+    assert lost[0].after.mu < skill.mu
 
 
 def test_shown_rating_is_conservative() -> None:
@@ -263,6 +280,7 @@ def test_the_readme_states_the_levels_fixed_ratings_and_the_ceilings() -> None:
     # Sock puppets: provisional people, or rated below a newcomer, count like computers.
     assert f"fewer than {PROVISIONAL_GAMES} rated games in the pool" in readme
     assert f"rated below a newcomer's {START.shown:,}" in readme
+    assert f"have met fewer than {REAL_OPPONENTS} different people in rated games" in readme
     assert f"stops at {shown['easy'] + SOLO_MARGIN:,} too" in readme
     assert f"such a win stops at {START.shown + SOLO_MARGIN:,}" in readme
 
@@ -287,3 +305,113 @@ def test_no_run_of_games_against_computers_lifts_anyone_past_the_ceiling(
         assert ceiling is not None
         assert change.after.conservative <= max(skill.conservative, ceiling) + 1e-9
         skill = change.after
+
+
+# ---------------------------------------------------------------------- farming rings
+
+EXPERT_CEILING = ANCHORS["expert"].shown + SOLO_MARGIN
+"""1,712: a table of experts' ceiling, the highest a game against computers lifts anyone."""
+FARMER = 1
+
+
+class _Ring:
+    """A farmer and their puppets rated game after game as `storage.rating` rates them:
+    each person's rated games in the pool and the different people they have met, before
+    each game (people only start as newcomers)."""
+
+    def __init__(self, counted: bool = True) -> None:
+        self.skills: dict[int, Skill] = {}
+        self.games: dict[int, int] = {}
+        self.met: dict[int, set[int]] = {}
+        self.counted = counted
+        self.highest = START.shown
+
+    def play(self, seats: list[SeatResult]) -> None:
+        people = sorted({s.player for s in seats if s.player > 0})
+        met = {p: len(self.met.get(p, set())) for p in people} if len(people) > 1 else {}
+        changes = rate_game(
+            seats, self.skills, games=dict(self.games), met=met if self.counted else None
+        )
+        for c in changes:
+            self.skills[c.player] = c.after
+            self.games[c.player] = self.games.get(c.player, 0) + 1
+            self.highest = max(self.highest, c.after.shown)
+        for p in met:
+            self.met.setdefault(p, set()).update(q for q in people if q != p)
+
+
+def _lift_and_farm(ring: _Ring, puppets: int, lifts: int, farms: int) -> None:
+    """The issue's farm: each puppet wins `lifts` games against three `easy`, then the
+    farmer beats the puppets (with `easy` in the seats left) `farms` times."""
+    easy = COMPUTER_PLAYERS["easy"]
+    for puppet in range(2, 2 + puppets):
+        for _ in range(lifts):
+            ring.play(_solo(puppet, "easy", 0, (40, 60, 80)))
+    for _ in range(farms):
+        seats = [SeatResult(0, FARMER, 0)]
+        seats += [SeatResult(s, 1 + s, 10 * s) for s in range(1, 1 + min(puppets, 3))]
+        seats += [SeatResult(s, easy, 90) for s in range(len(seats), 4)]
+        ring.play(seats)
+
+
+def test_the_issues_farm_passed_the_ceiling_and_now_stops_below_it() -> None:
+    """Three puppets lifted by five wins against `easy`, then beaten: by the rules before
+    (people met not counted) the farmer passed a table of experts' ceiling; now no one in
+    the ring rises above a newcomer's + `SOLO_MARGIN` (the farm's tables have no computer)
+    or `easy`'s (the lifts)."""
+    before = _Ring(counted=False)
+    _lift_and_farm(before, puppets=3, lifts=5, farms=400)
+    assert before.highest > EXPERT_CEILING
+    now = _Ring()
+    _lift_and_farm(now, puppets=3, lifts=5, farms=400)
+    assert now.highest <= START.shown + SOLO_MARGIN
+
+
+_LEVEL_OR_PERSON = st.one_of(st.sampled_from(sorted(COMPUTER_PLAYERS)), st.integers(0, 3))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    puppets=st.integers(1, REAL_OPPONENTS - 1),
+    lifts=st.integers(0, 8),
+    farms=st.integers(0, 60),
+    games=st.lists(
+        st.tuples(
+            st.lists(_LEVEL_OR_PERSON, min_size=2, max_size=4),  # who sits: a level or an account
+            st.lists(st.integers(0, 26), min_size=4, max_size=4),  # the totals
+            st.lists(st.sampled_from([1.0, 0.5, 0.0]), min_size=4, max_size=4),  # shares
+        ),
+        max_size=60,
+    ),
+    farm_first=st.booleans(),
+)
+def test_no_farming_ring_lifts_anyone_above_a_table_of_experts(
+    puppets: int,
+    lifts: int,
+    farms: int,
+    games: list[tuple[list[str | int], list[int], list[float]]],
+    farm_first: bool,
+) -> None:
+    """A farmer and fewer than `REAL_OPPONENTS` puppets, in any order: puppets lifted
+    against any level, games among themselves won and lost on purpose, two to four seats,
+    with computers or without, seats played in part (/rejoin), one-hand games or long
+    ones (a game's totals are all the ratings see). No one of them ever rises above a
+    table of experts' ceiling: none of them has met enough people to count as a real
+    opponent for another."""
+    ring = _Ring()
+    if farm_first:
+        _lift_and_farm(ring, puppets, lifts, farms)
+    accounts = [FARMER, *range(2, 2 + puppets)]
+    for sitting, totals, shares in games:
+        seats = []
+        for seat, who in enumerate(sitting):
+            if isinstance(who, str):
+                seats.append(SeatResult(seat, COMPUTER_PLAYERS[who], totals[seat]))
+            elif accounts[who % len(accounts)] not in {s.player for s in seats}:
+                player = accounts[who % len(accounts)]
+                seats.append(SeatResult(seat, player, totals[seat], shares[seat]))
+        if len(seats) >= 2:
+            ring.play([SeatResult(i, s.player, s.rank, s.share) for i, s in enumerate(seats)])
+    if not farm_first:
+        _lift_and_farm(ring, puppets, lifts, farms)
+    assert ring.highest <= EXPERT_CEILING

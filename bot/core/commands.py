@@ -68,6 +68,9 @@ AWAY = msg(
     "You timed out 3 times in a row, so a computer player holds your seat. Send /rejoin to "
     "take it back."
 )
+TOURNAMENT_NO_HINT = msg("No hints in a tournament: everyone plays unaided.")
+TOURNAMENT_NO_REVIEW = msg("Reviews open when the tournament's game is over.")
+DAILY_NO_REVIEW = msg("Reviews of the daily deal open when the day is over.")
 AWAY_WHY: dict[str, Msg] = {
     "timeouts": AWAY,
     "left": msg(
@@ -362,7 +365,7 @@ class AskHint(Command):
         if game is None or not table.phase.dealt or game.phase == "over":
             raise UserError(msg("That game is over."))
         if table.tournament_id is not None:
-            raise UserError(msg("No hints in a tournament: everyone plays unaided."))
+            raise UserError(TOURNAMENT_NO_HINT)
         if not table.options.hints:
             raise UserError(msg("Hints are off at this table (⚙ Rules)."))
         key = decision_key(game.view(seat))
@@ -412,9 +415,9 @@ class AskReview(Command):
         is: nobody reviews while others still play it)."""
         seat, hand = self.seat, self.hand
         if table.daily is not None:
-            raise UserError(msg("Reviews of the daily deal open when the day is over."))
+            raise UserError(DAILY_NO_REVIEW)
         if table.tournament_id is not None and table.status == "active":
-            raise UserError(msg("Reviews open when the tournament's game is over."))
+            raise UserError(TOURNAMENT_NO_REVIEW)
         game = table.game
         if hand < 1 or (game is not None and hand > game.hand_number):
             raise UserError(msg("There is no hand {hand} in this game.", hand=hand))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, assert_never
 
 from bot.basics import Person, UserError
+from bot.core.accepts import Ask
 from bot.i18n import Msg, msg
 from storage.errors import StorageUnavailable
 
@@ -62,6 +63,14 @@ class AskHint:
 
 
 Command = TapCard | PassChosen | ChooseMoon | AskHint
+
+ASKS: dict[type[Command], Ask] = {
+    TapCard: Ask.CARD,
+    PassChosen: Ask.PASS,
+    ChooseMoon: Ask.MOON,
+    AskHint: Ask.HINT,
+}
+"""What each command asks of its table (`bot.core.accepts`)."""
 
 
 def decode(said: Any) -> Command | None:

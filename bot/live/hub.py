@@ -152,6 +152,10 @@ class LiveHub:
     def pages_of(self, user_id: int) -> list[Page]:
         return list(self._by_person.get(user_id, []))
 
+    def watching_pages(self) -> list[Page]:
+        """Every watcher's page open now (their membership is asked again in a while)."""
+        return [page for pages in self._watching.values() for page in pages]
+
     # ------------------------------------------------------------------ changes
 
     def changed(self, table: Table, seat: int) -> None:

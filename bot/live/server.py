@@ -35,6 +35,8 @@ is never a watcher's. A watcher's page presses nothing.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
@@ -47,14 +49,15 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.basics import Person
+from bot.basics import Person, UserError
 from bot.config import IPNetwork
+from bot.core import accepts
 from bot.i18n import ENGLISH, Msg, Tr, msg, translator
 from bot.languages import Languages
 from bot.live import commands, view
 from bot.live.hub import MAX_WATCHING_PER_ADDRESS, LiveHub, Page
 from bot.live.initdata import InitDataError, WebAppUser, validate
-from bot.live.membership import Membership
+from bot.live.membership import MEMBER_TTL, Membership
 from bot.live.replay import PageReplays
 from bot.live.watchers import NOT_A_MEMBER, TOO_MANY, WATCHING_OFF
 from bot.tables.model import Table
@@ -169,6 +172,7 @@ class LiveServer:
         self._hellos: OrderedDict[int, Bucket] = OrderedDict()
         """Each person's pace of hellos, the least recent first (dropped once full again)."""
         self._runner: web.AppRunner | None = None
+        self._rechecking: asyncio.Task[None] | None = None
         self.port: int | None = None
 
     def make_app(self) -> web.Application:
@@ -191,9 +195,15 @@ class LiveServer:
         await self._runner.setup()
         await web.TCPSite(self._runner, listen, port).start()
         self.port = int(self._runner.addresses[0][1])
+        self._rechecking = asyncio.create_task(self._recheck_often(), name="watchers-recheck")
         log.info("table page listening on port %s", self.port)
 
     async def stop(self) -> None:
+        if self._rechecking is not None:
+            self._rechecking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._rechecking
+            self._rechecking = None
         await self.hub.close()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -367,10 +377,57 @@ class LiveServer:
         self.hub.push(page)
         return page
 
+    # ------------------------------------------------------------------ watchers
+
+    async def member_left(self, chat_id: int, user_id: int) -> None:
+        """Telegram said the person left the group or was removed (``chat_member``): a
+        "no" from now on, and their watchers' pages of its tables close at once."""
+        if self.membership is not None:
+            self.membership.left(chat_id, user_id)
+        for page in self.hub.pages_of(user_id):
+            if page.watching and page.table.chat_id == chat_id:
+                await self._stop_watching(page, "left the group")
+
+    def member_joined(self, chat_id: int, user_id: int) -> None:
+        """Telegram said the person is a member (again): a "yes" from now on."""
+        if self.membership is not None:
+            self.membership.joined(chat_id, user_id)
+
+    async def recheck(self) -> None:
+        """Ask again whether each open watcher's page is still its group's member (the
+        answer is remembered `MEMBER_TTL`, so Telegram is asked once a person in that
+        while), and close those that are not: where Telegram does not say who leaves (the
+        bot is no admin of the group), a removed member stops watching within that."""
+        for page in self.hub.watching_pages():
+            chat_id = page.table.chat_id
+            if self.membership is None or not await self.membership.is_member(
+                chat_id, page.user_id
+            ):
+                await self._stop_watching(page, "no longer a member of the group")
+
+    async def _recheck_often(self) -> None:
+        while True:
+            await asyncio.sleep(MEMBER_TTL)
+            try:
+                await self.recheck()
+            except Exception:
+                log.exception("checking the watchers' membership failed")
+
+    async def _stop_watching(self, page: Page, why: str) -> None:
+        log.warning(
+            "table page of user %s stops watching game %s: %s", page.user_id, page.table.id, why
+        )
+        self.hub.remove(page)
+        await self._refuse(page.socket, page.tr, NOT_A_MEMBER, REFUSED)
+
     async def _may_watch(self, table: Table, user_id: int, remote: str) -> tuple[Msg, int] | None:
-        """Why this person may not watch the table (and the close code), or None."""
+        """Why this person may not watch the table (and the close code), or None. A daily
+        deal's table is never watched, whatever Telegram says of its chat (a DM): its
+        frames would be the day's deal, the same for everyone."""
         why = None
-        if not await self._watching_allowed(table):
+        if table.daily is not None:
+            why, said, code = "a daily deal is never watched", NOT_SEATED, REFUSED
+        elif not await self._watching_allowed(table):
             why, said, code = "watching is off", WATCHING_OFF, REFUSED
         elif self.membership is None or not await self.membership.is_member(table.chat_id, user_id):
             why, said, code = "not a member of the group", NOT_A_MEMBER, REFUSED
@@ -431,6 +488,10 @@ class LiveServer:
         command = commands.decode(said)
         if command is None or command.game != page.table.id:
             return commands.NOT_VALID
+        try:  # only what that kind of table offers at its stage (issue 50.2)
+            accepts.admit(accepts.of_table(page.table), commands.ASKS[type(command)])
+        except UserError as error:
+            return error.said
         seat = page.table.seats[page.seat]
         name = seat.name if seat is not None else str(page.user_id)
         person = Person(page.user_id, name, on_page=True)

@@ -169,7 +169,7 @@ class TurnClock:
                 if s is not None and s.user_id is not None and not s.is_computer_now:
                     tr = self.screens.person(s.user_id)
                     chat = Name(table.chat_title)
-                    left = msg("⏰ {seconds} s left to play in {chat}.", seconds=seconds, chat=chat)
+                    left = reminder(game.phase, seconds, chat)
                     sent = self.chats.post(
                         s.user_id,
                         Sentence(tr, left),
@@ -365,3 +365,13 @@ def _stand_in(s: Seat, phase: str) -> Msg:
             times=s.timeouts,
         )
     return said
+
+
+def reminder(phase: str, seconds: int, chat: Name) -> Msg:
+    """The ⏰ reminder at half time, in the words of what is awaited: a pass, the moon's
+    choice or a card (it said "to play" during the pass)."""
+    if phase == "pass":
+        return msg("⏰ {seconds} s left to choose your pass in {chat}.", seconds=seconds, chat=chat)
+    if phase == "moon":
+        return msg("⏰ {seconds} s left to choose in {chat}.", seconds=seconds, chat=chat)
+    return msg("⏰ {seconds} s left to play in {chat}.", seconds=seconds, chat=chat)

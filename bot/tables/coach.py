@@ -32,6 +32,7 @@ from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.seat_screen import Words
 from bot.tables.thinker import Thinker, TooBusy
+from engine.cards import shown_order
 from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Finding, Hint, hand_decisions
 from storage import Journal
 from storage.errors import StorageError
@@ -104,7 +105,8 @@ class Coach:
                 raise UserError(msg("That game is over."))
             given = GiveHint(seat, key, hint_to_dict(found))
             await self.moves.runner.run(now, given, {SaveNow: self._save_now})
-            return msg("💡 {cards}", cards=" ".join(c.symbol for c in found.best.cards))
+            cards = " ".join(c.symbol for c in shown_order(found.best.cards))
+            return msg("💡 {cards}", cards=cards)
 
     def _think(self, table: Table, effect: AskCoach) -> asyncio.Future[Hint]:
         """The hint for a decision, thought out in the worker pool, or the one already

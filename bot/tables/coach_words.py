@@ -9,7 +9,7 @@ from bot.core.decisions import decision_key as decision_key
 from bot.i18n import Msg, msg, msg_plural
 from bot.tables.parts import Joined, Name, Number, Part
 from engine import Card
-from engine.cards import SUIT_SYMBOLS
+from engine.cards import SUIT_SYMBOLS, shown_order
 from engine.coach import REVIEW_THRESHOLD, Fact, Finding, Hint, Option
 
 GAME_NOTE = 0.5
@@ -80,7 +80,7 @@ def hint_from_dict(data: dict[str, Any]) -> Hint:
 
 
 def _cards(option: Option) -> str:
-    return " ".join(c.symbol for c in option.cards)
+    return " ".join(c.symbol for c in shown_order(option.cards))
 
 
 def hint_sentences(names: list[str], found: Hint) -> list[Part]:

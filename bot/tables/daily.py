@@ -21,9 +21,10 @@ from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.seat_screen import Button, PostDaily, ShareInline, Words
+from bot.tables.seating import daily_refused, seated
 from bot.timers import Clock, Scheduler
 from engine import Game, daily
-from storage import Journal
+from storage import Journal, SeatTaken
 from storage.daily import Boards, streak
 from storage.daily import Daily as StoredDaily
 
@@ -156,14 +157,17 @@ class DailyDesk:
         )
         for seat in range(1, daily.RULES.players):
             table.seats[seat] = table.computer()
-        table.id = await self.games.create_lobby(
-            person.id,
-            None,
-            person.id,
-            daily.RULES,
-            table.stored_seats(),
-            table.stored_meta(),
-        )
+        try:
+            table.id = await self.games.create_lobby(
+                person.id,
+                None,
+                person.id,
+                daily.RULES,
+                table.stored_seats(),
+                table.stored_meta(),
+            )
+        except SeatTaken as taken:  # seated at a table (any bot account's): one at a time
+            raise UserError(daily_refused(await seated(self.games, taken))) from None
         if replacing is None:
             claimed = await self.stored.claim(today, person.id, table.id)
         else:
@@ -213,10 +217,11 @@ class DailyDesk:
 
     # ------------------------------------------------------------------ a group's board
 
-    async def board_lines(self, chat_id: int) -> list[Part]:
-        """The day's board of the group's members, and their overall board."""
+    async def board_lines(self, chat_id: int, asking: int | None = None) -> list[Part]:
+        """The day's board of the group's members, and their overall board; `asking`:
+        who sent /daily there (a member, whether or not the bot knew it before)."""
         today = self.today()
-        members = await self.stored.members(chat_id)
+        members = await self.stored.members(chat_id) | ({asking} if asking else set())
         played = await self.boards.lines(today, members)  # exact, against the day's board
         here = sorted(((line.score, user) for user, line in played.items()), key=lambda x: -x[0])
         names = await self.stored.names([user for _, user in here])
@@ -255,7 +260,7 @@ class DailyDesk:
 
     async def seeds_lines(self, day: int | None = None) -> list[Part]:
         """A closed day's seeds (the latest, or ``day``: one of the latest `SEEDS_DAYS`),
-        to check with ``hearts-bot verify``."""
+        to check against the commitments shown before each hand."""
         latest = self.last_closed()
         if latest < 1:
             return [msg("No daily deal has closed yet.")]
@@ -276,8 +281,10 @@ class DailyDesk:
         key = daily.day_key(await self.stored.secret(), day)
         lines: list[Part] = [
             msg(
-                "🔓 <b>Daily deal {day}</b> is over. Its seeds, to check against the "
-                "commitments you saw with hearts-bot verify:",
+                "🔓 <b>Daily deal {day}</b> is over. Each hand's seed, beside the "
+                "commitment you saw before it (its first 12 digits): the seed fixes the "
+                "hand's deal, and the README's \"Fair deals\" checks one in a few lines "
+                "of Python.",
                 day=day,
             )
         ]
@@ -324,8 +331,9 @@ class DailyDesk:
 
     async def post(self, day: int, person: Person) -> Msg:
         """📣 Post to my groups: the person's card of ``day`` (no card of the deal) to each
-        group the bot has seen them play in, in the group's language, once per group and
-        day, never to a group that removed or blocked the bot. The toast."""
+        group the bot knows them in (`storage.Daily.groups_of`), in the group's language,
+        once per group and day, never to a group that removed or blocked the bot. The
+        toast."""
         if not 0 < day <= self.today():
             raise UserError(msg("This button is from another daily deal."))
         card = await self.card(day, person.id)
@@ -333,7 +341,10 @@ class DailyDesk:
             return msg("You haven't finished a hand of daily deal {day}.", day=day)
         groups = [g for g in await self.stored.groups_of(person.id) if not self.screens.is_gone(g)]
         if not groups:
-            return msg("I haven't seen you finish a game in a group yet.")
+            return msg(
+                "I don't know a group of yours yet: sit at a table in one, and your card "
+                "can go there."
+            )
         said = Words((msg("📣 {name}'s daily deal:", name=Name(person.name)), *card))
         posted = 0
         for group in groups:

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.basics import Person
+from bot.core.commands import Stand
 from bot.core.effects import TellTournament
+from bot.core.phases import Phase
 from bot.tables.closing import Closer
 from bot.tables.links import DirectChats, LinkHandler
 from bot.tables.lobby import Lobby
@@ -15,8 +17,9 @@ from bot.tables.model import Seat, Table, TableOptions
 from bot.tables.play import Moves
 from bot.tables.presence import Presence
 from bot.tables.registry import TableRegistry
+from bot.tables.seating import Seated, seated
 from engine import Event, Game, Rules
-from storage import Journal
+from storage import Journal, SeatTaken
 from storage.models import ChatSettings
 
 Listener = Callable[[Table, list[Event]], Awaitable[None]]
@@ -83,6 +86,22 @@ class TableDesk:
         async with self._registry.lock(table.id):
             await self._moves.begin(table, Game(rules, seed=seed, deals=deals))
         return table
+
+    async def free_for_event(self, user_id: int) -> tuple[str | None, Seated | None]:
+        """Make a person free to sit at an event's table (one live seat each): out of this
+        account's open lobby (its chat's title is returned first, to tell them); a table
+        in play, another account's or their daily deal keeps them (returned second: the
+        event seats a computer player for them)."""
+        stored = await self._games.active_game_for_user(user_id)
+        if stored is None:
+            return None, None
+        table = self._registry.get(stored.id)
+        if table is not None and table.phase is Phase.LOBBY:
+            async with self._registry.lock(table.id):
+                if table.phase is Phase.LOBBY and table.seat_of(user_id) is not None:
+                    await self._lobby.change(table, Stand(user_id))
+                    return table.chat_title, None
+        return None, await seated(self._games, SeatTaken(user_id, stored.id))
 
     def live(self, game_id: int) -> Table | None:
         """A table still in play (None once it finished or was cancelled)."""

@@ -32,9 +32,10 @@ from bot.tables.parts import Name
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import NotShown, Screens
+from bot.tables.seating import join_refused, seated
 from bot.timers import Scheduler
 from engine import Game, Rules
-from storage import Journal, People
+from storage import Journal, People, SeatTaken
 from storage.errors import GameNotFound
 from storage.models import ChatSettings
 
@@ -151,7 +152,7 @@ class Lobby:
             seats=[None] * rules.players,
             join_token=secrets.token_urlsafe(9),
         )
-        host_free = self.registry.of_user(person.id) is None
+        host_free = await self._free(person.id)
         seats = tuple(like.seats) if like is not None else ()
         free = frozenset(
             [
@@ -180,7 +181,14 @@ class Lobby:
                 join_token=table.join_token,
             )
 
-        await self.moves.runner.run(table, command, {CreateLobby: create})
+        try:
+            await self.moves.runner.run(table, command, {CreateLobby: create})
+        except SeatTaken as taken:  # sat down elsewhere since we looked: storage said no
+            if taken.user_id == person.id:
+                raise UserError(join_refused(await seated(self.games, taken))) from None
+            raise UserError(
+                msg("A player of that table just sat down at another one. Please try again.")
+            ) from None
         self.registry.add(table, 0)
         self.arm_expiry(table, self.config.lobby_ttl_s)
         return table
@@ -190,9 +198,14 @@ class Lobby:
         user_id = seat.user_id
         if seat.kind == "computer" or user_id is None or user_id == host.id:
             return False
+        return await self._free(user_id) and await self.people.dm_open(user_id)
+
+    async def _free(self, user_id: int) -> bool:
+        """Whether the person sits at no live table (of any bot account, a daily deal too):
+        then a new lobby seats them. Storage's key decides if that changes meanwhile."""
         if self.registry.of_user(user_id) is not None:
             return False
-        return await self.people.dm_open(user_id)
+        return await self.games.active_game_for_user(user_id) is None
 
     async def _show_new(self, table: Table, host: Person) -> None:
         """Post a new lobby's message; ask its host to open the DM if they have not.
@@ -263,11 +276,19 @@ class Lobby:
 
     async def change(self, table: Table, command: LobbyCommand) -> None:
         """A change of a lobby's seats, through the core: stored, then shown; refused or
-        not stored, the lobby stays as it was. Under the table's lock."""
-        await self.moves.runner.run(table, command)
+        not stored, the lobby stays as it was. Under the table's lock. Seating someone who
+        sits at another live table (any bot account's, their daily deal) is refused by
+        storage, with a sentence naming that table."""
+        try:
+            await self.moves.runner.run(table, command)
+        except SeatTaken as taken:
+            raise UserError(join_refused(await seated(self.games, taken))) from None
 
-    async def join(self, game_id: int, person: Person, *, in_group: bool = False) -> Msg:
-        """Seat ``person``; `in_group`: they pressed Join in the table's own group.
+    async def join(
+        self, game_id: int, person: Person, *, in_group: bool = False, named: bool = False
+    ) -> Msg:
+        """Seat ``person``; `in_group`: they pressed Join in the table's own group;
+        `named`: the answer is said in the group (``/join``), so it names them.
 
         Anywhere else (a button forged in a DM) they must first prove, through Telegram,
         that they are a member of the table's group.
@@ -296,6 +317,11 @@ class Lobby:
                     name=isolated_name(person.name),
                 )
             await self.change(table, Sit(person.id, person.name))
+            if named:
+                return msg(
+                    "{name}, you're in! Your cards will come in a DM.",
+                    name=isolated_name(person.name),
+                )
             return msg("You're in! Your cards will come in a DM.")
 
     async def join_from_link(self, table: Table, person: Person) -> Msg:
@@ -320,7 +346,11 @@ class Lobby:
                 await self.change(table, StopWaiting(person.id))
                 return msg("The table is full.")
             else:
-                await self.change(table, Sit(person.id, person.name))
+                try:
+                    await self.change(table, Sit(person.id, person.name))
+                except UserError as refused:
+                    await self.change(table, StopWaiting(person.id))
+                    return refused.said
             return msg(
                 "You're seated at the table in {chat}. Your cards will come here when "
                 "the game starts.",

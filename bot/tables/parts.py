@@ -17,10 +17,15 @@ from typing import Literal, Protocol
 
 from bot.i18n import Msg, Tr, isolated_name
 from engine import magnitude_squared
+from engine.cards import SHOWN_SUITS
 from engine.scoring import Score
 
-ARROWS = {"left": "→", "right": "←", "across": "↕", "hold": ""}
-SUIT_ORDER = ("S", "H", "C", "D")
+ARROWS = {"left": "→", "right": "→", "across": "→", "hold": ""}
+"""One arrow convention on every screen: what goes → to whom (a pass's cards → their
+receiver, whatever the direction: "Pass 3 cards ← Grace" read as "from Grace"; a trick's
+cards → who took it; a replay's pass, giver → receiver). The direction is said in words."""
+SUIT_ORDER = tuple(SHOWN_SUITS)
+"""The suits in the order every screen shows them (`engine.cards.shown_order`)."""
 
 
 @dataclass(frozen=True)

@@ -89,8 +89,8 @@ class Moves:
         result = game.hand_history[effect.hand_number - 1]
         lines = hand_result_lines(table.names(), table.ui.hints_used, result)
         replay = Button(msg("▶ Replay"), ReplayHand(table.id, result.hand_number, new=True))
-        said = (*lines, *render.revealed(game, result.hand_number))
-        self.screens.announce(table, Words(said, ((replay,),)))
+        proof, copy = render.revealed_short(game, result.hand_number)
+        self.screens.announce(table, Words((*lines, *proof), ((replay, *copy),)))
 
     async def finish(self, table: Table, effect: FinishGame) -> None:
         game = table.game

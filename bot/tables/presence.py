@@ -62,9 +62,15 @@ class Presence:
         if table is None:
             raise UserError(msg("You're not sitting at any table."))
         said = await self.leave(table.id, person)
-        if table.phase.dealt:
-            self.screens.announce(table, said)  # the group hears it, as from a /leave there
-        return said
+        if not table.phase.dealt:
+            return said
+        self.screens.announce(table, said)  # the group hears it, as from a /leave there
+        # The DM is told in the second person (it was the group's third-person line).
+        return msg(
+            "🚪 You left {chat}; a computer player takes your seat. Unless you /rejoin, "
+            "your rating counts you last in this game.",
+            chat=Name(table.chat_title),
+        )
 
     async def replace_with_computer(self, game_id: int, seat: int) -> None:
         """A seat's person is gone for good (a no-show, a removed player): a computer plays."""

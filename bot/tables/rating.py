@@ -2,7 +2,9 @@
 
 The number people see is `ratings.Skill.shown`: 1000 + 20 × (μ − 3σ), a skill the player
 is almost surely above; a newcomer starts at 1000 and rises as they win and as the bot
-grows surer of them. Its ± is 20 × σ.
+grows surer of them. Its ± is 20 × σ. ``/rating`` says it in words (`why_lines`: whom the
+last game put the player above or below, and the uncertainty it took away); the formula is
+in docs/ratings.md.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.parts import Bare, Joined, Name, Number, Part
 from bot.tables.seat_screen import LEVEL_NAMES
+from engine import magnitude_squared
+from engine.scoring import Score
 from ratings import Pool, level_of
-from storage import RatingChange, RatingEntry, Standings, StorageError
+from storage import GameTable, RatingChange, RatingEntry, Standings, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -51,16 +55,19 @@ class Ratings:
                 "your rating appears here."
             )
             return [said], None
-        lines.append("")
-        lines.append(
-            msg(
-                "<i>Shown: 1000 + 20 × (skill − 3 × uncertainty), so it rises as you win "
-                "and as the bot grows surer of you.</i>"
-            )
-        )
         history = await self.standings.rating_history(person.id, chat_id, "main")
         if not history and chat_id is None:
             history = await self.standings.rating_history(person.id, None, "two")
+        if history:
+            last = history[-1]
+            try:
+                everyone = await self.standings.rating_changes(last.game_id, chat_id)
+                scores = await self.standings.game_table(last.game_id)
+            except StorageError:
+                log.exception("the last rated game %s of %s", last.game_id, person.id)
+            else:
+                lines.append("")
+                lines.extend(why_lines(last, everyone, scores))
         png = None
         if len(history) >= 1:
             try:
@@ -119,6 +126,71 @@ class Ratings:
             for c in people
         )
         return msg("📈 Ratings: {changes}", changes=Bare(Joined(each)))
+
+
+def why_lines(mine: RatingChange, everyone: list[RatingChange], scores: GameTable) -> list[Part]:
+    """The last rated game in words: the change and the place, whom the player finished
+    above though rated above them (the big gains) or below though rated below them (the
+    losses), and the uncertainty the game took away (why a loss can still lift the number).
+    """
+    seats = {s.seat: s for s in scores.seats}
+
+    def key(total: Score) -> float:
+        return float(magnitude_squared(total)) if isinstance(total, complex) else float(total)
+
+    keys = [key(t) for t in scores.totals]
+    place = 1 + sum(k < keys[mine.seat] for k in keys) if keys else 1
+
+    def named(change: RatingChange) -> Part:
+        seat = seats.get(change.seat)
+        level = level_of(change.player)
+        if level is not None:
+            return Msg(LEVEL_NAMES[level])
+        return Name(seat.display_name if seat else "?")
+
+    above: list[Part] = []
+    below: list[Part] = []
+    mine_key, mine_before = keys[mine.seat], mine.before.conservative
+    for other in everyone:
+        if other.seat == mine.seat or other.seat >= len(keys):
+            continue
+        them = named(other)
+        if keys[other.seat] > mine_key and other.before.conservative > mine_before:
+            above.extend([them] if them not in above else [])  # a level said once
+        elif keys[other.seat] < mine_key and other.before.conservative < mine_before:
+            below.extend([them] if them not in below else [])
+    lines: list[Part] = [
+        msg(
+            "Your last game: {change}, {place} of {players}.",
+            change=Number(mine.shown_change, "signed"),
+            place=place,
+            players=len(keys),
+        )
+    ]
+    if above:
+        lines.append(
+            msg(
+                "You finished above {players}, rated above you.", players=Joined(tuple(above), ", ")
+            )
+        )
+    if below:
+        lines.append(
+            msg(
+                "You finished below {players}, rated below you.", players=Joined(tuple(below), ", ")
+            )
+        )
+    if not above and not below:
+        lines.append(msg("You finished about where the ratings expected."))
+    if mine.after.spread < mine.before.spread:
+        lines.append(
+            msg(
+                "The bot is surer of you now (± {before} → ± {after}), and that lifts your "
+                "rating too.",
+                before=mine.before.spread,
+                after=mine.after.spread,
+            )
+        )
+    return lines
 
 
 def _entry_line(entry: RatingEntry, pool: Pool, here: bool) -> Part:

@@ -32,6 +32,7 @@ from bot.tables.parts import (
 )
 from bot.tables.seat_screen import (
     CANCELLED,
+    COMMITMENT_SHOWN,
     LEVEL_NAMES,
     MOONS,
     ON_OFF,
@@ -42,6 +43,7 @@ from bot.tables.seat_screen import (
     ChooseRule,
     ClearSeat,
     CloseRules,
+    CopyText,
     OpenRules,
     SitDown,
     StandUp,
@@ -149,18 +151,28 @@ def lobby_screen(table: Table) -> Words:
         lines.append(Joined((f"{number}.", sitting), " "))
     for name in table.ui.pending.values():
         lines.append(Joined(("   ", msg("{name} (opening their DM…)", name=Name(name))), ""))
+    full = all(seat is not None for seat in table.seats)
     lines += [
         "",
-        msg(
+        msg("The table is full: the host can start, or empty a seat with ✖.")
+        if full
+        else msg(
             "Tap <b>Join</b> to sit down. Empty seats are filled with computer "
             "players when the game starts. The host can empty a seat with ✖."
         ),
     ]
-    rows: list[tuple[Button, ...]] = [
-        (Button(msg("✋ Join"), SitDown()), Button(msg("🚪 Leave"), StandUp())),
-        (Button(msg("🤖 Add computer"), AddComputerSeat()), Button(msg("⚙ Rules"), OpenRules())),
-        (Button(msg("▶ Start"), StartGame()), Button(msg("✖ Cancel"), CancelTable())),
-    ]
+    rows: list[tuple[Button, ...]] = (
+        [(Button(msg("🚪 Leave"), StandUp()), Button(msg("⚙ Rules"), OpenRules()))]
+        if full  # nobody can sit down, nor a computer
+        else [
+            (Button(msg("✋ Join"), SitDown()), Button(msg("🚪 Leave"), StandUp())),
+            (
+                Button(msg("🤖 Add computer"), AddComputerSeat()),
+                Button(msg("⚙ Rules"), OpenRules()),
+            ),
+        ]
+    )
+    rows.append((Button(msg("▶ Start"), StartGame()), Button(msg("✖ Cancel"), CancelTable())))
     # The host can empty any seat but their own ("✖ 2" empties seat 2).
     removable = tuple(
         Button(msg("✖ {seat}", seat=n + 1), ClearSeat(n))
@@ -319,6 +331,24 @@ def revealed(game: Game, hand_number: int) -> list[Part]:
         msg("🔓 Deal seed: <code>{seed}</code>", seed=Bare(proof.seed)),
         msg("Commitment: <code>{commitment}</code>", commitment=Bare(proof.commitment)),
     ]
+
+
+def revealed_short(game: Game, hand_number: int) -> tuple[list[Part], tuple[Button, ...]]:
+    """A finished hand's seed and commitment in one short line (each its first 12 hex
+    digits, as the commitment was shown before the pass) and a 📋 button that copies the
+    seed whole: every hand of a casual game posted two 64-digit values in the group. The
+    proof stays one tap away: the copy, ▶ Replay, the table page's 🔐 Verify deal; and
+    `hearts-bot verify` takes the commitment's 12 digits (README, "Fair deals")."""
+    proof = game.deal_proof(hand_number)
+    if proof is None:
+        return [], ()
+    head, _, digits = proof.seed.rpartition("-")
+    line = msg(
+        "🔓 Deal seed <code>{seed}</code> · 🔐 <code>{commitment}</code>",
+        seed=Bare(f"{head}-{digits[:COMMITMENT_SHOWN]}…"),
+        commitment=Bare(proof.commitment[:COMMITMENT_SHOWN] + "…"),
+    )
+    return [line], (Button(msg("📋 Copy seed"), CopyText(proof.seed)),)
 
 
 def cancelled_lines(table: Table) -> list[Part]:

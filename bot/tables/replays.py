@@ -19,8 +19,10 @@ from collections.abc import Callable
 from bot.basics import Person, UserError
 from bot.i18n import Msg, msg
 from bot.tables.parts import SUIT_ORDER, Joined, Name, Part, Strong, format_score
+from bot.tables.render import revealed_short
 from bot.tables.seat_screen import DIRECTIONS, Button, ReplayGame, ReplayHand, Words
 from engine import Card
+from engine.cards import shown_order
 from engine.replay import HandNotOver, HandReplay, ReplayTrick, hand_replay
 from storage import GameNotFound, Journal, Standings, StoredGame
 
@@ -42,16 +44,11 @@ DAILY_OPEN = msg(
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
-    """``A♠ 7♠ · 10♥ 2♥ · …``: by suit, highest first."""
-    by_suit = [
-        " ".join(c.symbol for c in sorted((c for c in cards if c.suit == s), key=_rank))
-        for s in SUIT_ORDER
-    ]
+    """``7♠ A♠ · 2♥ 10♥ · …``: by suit, in the order every screen shows
+    (`engine.cards.shown_order`)."""
+    shown = shown_order(cards)
+    by_suit = [" ".join(c.symbol for c in shown if c.suit == s) for s in SUIT_ORDER]
     return " · ".join(group for group in by_suit if group) or "—"
-
-
-def _rank(card: Card) -> int:
-    return -card.index
 
 
 class Replays:
@@ -87,16 +84,16 @@ class Replays:
                 rows.append((Button(label, ReplayGame(table.game_id)),))
         return Words(tuple(lines), tuple(rows))
 
-    async def latest(self, chat_id: int, thread_id: int | None) -> Words | None:
-        """▶ Replay for the chat's latest game (the one `/scores` shows), once a hand of
-        it is over; None before."""
-        found = await self.standings.chat_games(chat_id, thread_id, 1)
-        if not found or not found[0].hands:
-            return None
-        return Words((), ((Button(msg("▶ Replay"), ReplayGame(found[0].game_id)),),))
+    def scores_button(self, game_id: int) -> Words:
+        """▶ Replay under ``/scores``, for the game it shows (`Standings.scores_lines`),
+        answered in a new message."""
+        return Words((), ((Button(msg("▶ Replay"), ReplayGame(game_id, new=True)),),))
 
-    async def game(self, game_id: int, person: Person, chat_id: int | None) -> Words:
-        """A game's finished hands, a button each."""
+    async def game(
+        self, game_id: int, person: Person, chat_id: int | None
+    ) -> tuple[Words, int | None]:
+        """A game's finished hands, a button each; and the forum topic of the game's group
+        (None: none), where a new message of it goes."""
         stored = await self._allowed(game_id, person, chat_id)
         assert stored.game is not None
         hands = [r.hand_number for r in stored.game.hand_history]
@@ -110,7 +107,7 @@ class Replays:
             msg("▶ <b>Game {game}</b>: {names}", game=game_id, names=_names(stored)),
             msg("Choose a hand to replay."),
         )
-        return Words(lines, rows)
+        return Words(lines, rows), stored.thread_id
 
     async def hand(
         self, game_id: int, number: int, person: Person, chat_id: int | None
@@ -149,8 +146,11 @@ class Replays:
         if number < last:
             on = msg("Hand {hand} »", hand=number + 1)
             nav.append(Button(on, ReplayHand(game_id, number + 1)))
-        rows = (tuple(nav),) if nav else ()
-        return Words(tuple(hand_lines(stored, hand, short)), rows), stored.thread_id
+        # The deal's proof a tap away: its seed and commitment short, 📋 the seed whole.
+        proof, copy = revealed_short(stored.game, number)
+        rows = tuple(row for row in (tuple(nav), copy) if row)
+        said = (*hand_lines(stored, hand, short), *proof)
+        return Words(said, rows), stored.thread_id
 
     async def _allowed(self, game_id: int, person: Person, chat_id: int | None) -> StoredGame:
         try:

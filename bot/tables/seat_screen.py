@@ -38,9 +38,9 @@ from bot.tables.parts import (
     format_total,
 )
 from engine import Card, Game, HandResult, PublicView, Rules, SeatView
-from engine.cards import FULL_DECK, codes, deck_mask
+from engine.cards import FULL_DECK, codes, deck_mask, shown_order
 from engine.records import TrickRecord
-from engine.scoring import Score
+from engine.scoring import Score, rank_key
 
 CANCELLED = msg("♥ This table was cancelled.")
 AND = "{items} and {last}"
@@ -176,6 +176,9 @@ class ReplayGame:
     """▶ A game's finished hands, to choose one to replay (`bot.tables.replays`)."""
 
     game: int
+    new: bool = False
+    """Said in a new message (under ``/scores``, which it must not replace); else the
+    message pressed shows it."""
 
 
 @dataclass(frozen=True)
@@ -625,7 +628,7 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
                 chosen=playing and c.code in selected,
                 received=c.code in received,
             )
-            for c in view.hand
+            for c in shown_order(view.hand)
         ),
         passed=view.passed or () if view.phase == "pass" else (),
         hearts_broken=view.hearts_broken,
@@ -707,8 +710,14 @@ def group_screen(table: Table, *, page: bool = False, watchers: int = 0) -> Grou
         title = msg("<b>Scores</b>")
     lines += ["", title]
     taken = game.points_taken()
-    for s, total in enumerate(game.scores):
-        marker = "▶ " if game.current_player == s and game.phase != "over" else ""
+    if game.phase == "over":  # by place, lowest first (a tie shares its place)
+        keys = [rank_key(game.rules, total) for total in game.scores]
+        for s in sorted(range(len(keys)), key=lambda x: (keys[x], x)):
+            place = 1 + sum(k < keys[s] for k in keys)
+            final = format_total(game.scores[s])
+            lines.append(Joined((f"{place}. ", Name(names[s]), f": {final}"), ""))
+    for s, total in enumerate(game.scores if game.phase != "over" else ()):
+        marker = "▶ " if game.current_player == s else ""
         this_hand = f" ({format_score(taken[s])})" if in_hand else ""
         lines.append(Joined((marker, Name(names[s]), f": {format_total(total)}{this_hand}"), ""))
     actions: tuple[Button, ...] = ()
@@ -762,7 +771,10 @@ def _words(
     removed = OUT_OF_DECK.get(table.rules.players, ())
     if removed and view.phase != "over":
         lines.append(
-            msg("Out of the deck this game: {cards}", cards=" ".join(c.symbol for c in removed))
+            msg(
+                "Out of the deck this game: {cards}",
+                cards=" ".join(c.symbol for c in shown_order(removed)),
+            )
         )
     # From the deal on, on the very screen whose buttons pass and play: whoever acts has
     # seen the deal sealed, however late Telegram brings the group's message.
@@ -811,7 +823,7 @@ def _words(
             lines.append(
                 msg(
                     "You passed {cards}. Waiting for: {names}.",
-                    cards=" ".join(c.symbol for c in view.passed),
+                    cards=" ".join(c.symbol for c in shown_order(view.passed)),
                     names=listed(names, view.waiting_for),
                 )
             )
@@ -823,7 +835,7 @@ def _words(
             lines.append(
                 msg(
                     "You received {cards} from {name} (marked • until the first trick is taken).",
-                    cards=Joined(tuple(Strong(c.symbol) for c in view.received), " "),
+                    cards=Joined(tuple(Strong(c.symbol) for c in shown_order(view.received)), " "),
                     name=Name(names[view.pass_from]),
                 )
             )
@@ -837,7 +849,7 @@ def _words(
                     cards=plays(names, view.trick),
                 )
             )
-        else:
+        elif view.phase != "moon":  # every trick taken: no trick 14 of 13 to wait for
             lines.append(msg("Trick {number}/{total}: —", number=number, total=total))
         if view.current_player == seat and table.ui.deadline is not None:
             # The turn's length, not what is left of it: a DM is not redrawn every second,
@@ -922,7 +934,7 @@ def _status(names: tuple[str, ...], view: SeatView) -> Part:
             )
         return msg(
             "You passed {cards}. Waiting for: {names}.",
-            cards=" ".join(c.symbol for c in view.passed),
+            cards=" ".join(c.symbol for c in shown_order(view.passed)),
             names=listed(names, view.waiting_for),
         )
     if phase == "moon":

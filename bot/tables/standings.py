@@ -10,6 +10,7 @@ from bot.tables.parts import Joined, Name, Part, Text, format_score, format_tota
 from bot.tables.registry import TableRegistry
 from bot.tables.seat_screen import hand_result_lines
 from engine import Rules
+from engine.scoring import rank_key
 from storage import Journal, People
 from storage import Standings as StoredStandings
 
@@ -26,8 +27,14 @@ class Standings:
         self.standings = standings
         self.people = people
 
-    async def scores_lines(self, chat_id: int, thread_id: int | None) -> list[Part]:
+    async def scores_lines(
+        self, chat_id: int, thread_id: int | None
+    ) -> tuple[list[Part], int | None]:
+        """``/scores``: the game being played here (or the last one finished here) hand by
+        hand, and the all-time leaderboard; with the id of the game shown once a hand of it
+        is over (its ▶ Replay replays that very game, no other: issue 51)."""
         lines: list[Part] = []
+        shown: int | None = None
         table = self.registry.in_chat(chat_id, thread_id)
         title = msg("<b>This game</b>")
         if table is None or table.game is None:
@@ -37,15 +44,17 @@ class Standings:
                 table = Table.from_stored(stored)
                 title = msg("<b>The last game here</b> (finished), hand by hand:")
         if table is not None and table.game is not None:
+            shown = table.id if table.game.hand_history else None
             lines.append(title)
             names = table.names()
             for result in table.game.hand_history:
                 lines.append(hand_result_lines(names, table.ui.hints_used, result)[0])
+            scores = table.game.scores
+            order = list(range(len(scores)))
+            if table.game.phase == "over":  # final: by place, lowest first (issue 51)
+                order.sort(key=lambda s: (rank_key(table.rules, scores[s]), s))
             totals = Joined(
-                tuple(
-                    Joined((Name(names[s]), f" {format_total(v)}"), "")
-                    for s, v in enumerate(table.game.scores)
-                )
+                tuple(Joined((Name(names[s]), f" {format_total(scores[s])}"), "") for s in order)
             )
             lines.append(msg("Standings: {totals}", totals=totals))
         else:
@@ -67,7 +76,7 @@ class Standings:
                     avg=_average(row.average_per_hand),
                 )
             )
-        return lines
+        return lines, shown
 
     async def stats_lines(self, person: Person, in_group: bool = False) -> list[Part]:
         """`in_group`: asked in a group, where "your" would not say whose."""

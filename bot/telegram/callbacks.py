@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.basics import parse_id
+from bot.core.accepts import Ask
 
 MAX_BYTES: Final = 64
 MAX_STAMP: Final = 999_999
@@ -47,6 +48,11 @@ TOURNAMENT_ACTIONS: Final = frozenset({TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW}
 LANGUAGE: Final = "lg"
 CHAT_ACTIONS: Final = frozenset({LANGUAGE})
 
+SEAT_ACTIONS: Final = frozenset({CARD, PASS, MOON, TRACKER})
+"""A seat's moves: paced faster than other presses (a hand played as fast as fingers go)."""
+COACH_ACTIONS: Final = frozenset({HINT, REVIEW})
+"""Paced by the coach itself (`bot.tables.coach`: one answer for many presses)."""
+
 ACTIONS: Final = frozenset(
     {JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK}
     | {CARD, PASS, MOON, TRACKER, REMATCH, HINT, REVIEW}
@@ -55,6 +61,31 @@ ACTIONS: Final = frozenset(
     | CHAT_ACTIONS
     | DAILY_ACTIONS
 )
+
+ASKS: Final = {
+    JOIN: Ask.JOIN,
+    LEAVE: Ask.LEAVE,
+    ADD_COMPUTER: Ask.ADD_COMPUTER,
+    RULES: Ask.RULES,
+    BACK: Ask.RULES,
+    SET_RULE: Ask.SET_RULE,
+    KICK: Ask.KICK,
+    START: Ask.START,
+    CANCEL: Ask.CANCEL,
+    CARD: Ask.CARD,
+    PASS: Ask.PASS,
+    MOON: Ask.MOON,
+    TRACKER: Ask.TRACKER,
+    HINT: Ask.HINT,
+    REVIEW: Ask.REVIEW,
+    REPLAY_GAME: Ask.REPLAY,
+    REPLAY_HAND: Ask.REPLAY,
+    REMATCH: Ask.REMATCH,
+}
+"""What each action that names a table asks of it (`bot.core.accepts`): every other action
+names a tournament, a day or a chat."""
+EVENT_ASKS: Final = {TOURNAMENT_REGISTER: Ask.REGISTER, TOURNAMENT_WITHDRAW: Ask.WITHDRAW}
+"""What a tournament's buttons ask of it (`bot.core.accepts.EVENT_ACCEPTS`)."""
 
 
 class BadCallback(ValueError):
@@ -91,3 +122,10 @@ class Callback:
 
 def button(action: str, game_id: int, stamp: int = 0, arg: str = "") -> str:
     return Callback(action, game_id, stamp, arg).encode()
+
+
+def posts_anew(data: Callback) -> bool:
+    """Whether the press posts a new message where it was pressed (a hand's ▶ Replay under
+    its result, 🔁 New game), rather than changing its own: in a group, it takes a share of
+    the group's posts (`bot.flood.GroupPosts`)."""
+    return data.action == REMATCH or (data.action == REPLAY_HAND and data.arg == "n")

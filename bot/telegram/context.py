@@ -9,17 +9,21 @@ from typing import Any
 from telegram.ext import CallbackContext, ExtBot
 
 from bot.config import Settings, Tuning
-from bot.flood import CommandLimiter
+from bot.flood import CommandLimiter, GroupPosts, moves, presses
 
 
 class BotData:
-    """The Application's ``bot_data``, typed: the settings, and each person's command rate
-    (`bot.telegram.handlers.command`)."""
+    """The Application's ``bot_data``, typed: the settings, and each person's rate of
+    commands (`bot.telegram.handlers.command`), of presses and of a seat's moves
+    (`Buttons.button`), and of what they have the bot post in a group."""
 
     def __init__(self) -> None:
         self.settings: Settings | None = None
         self.tuning = Tuning()
         self.command_limiter = CommandLimiter()
+        self.press_limiter = presses()
+        self.move_limiter = moves()
+        self.group_posts = GroupPosts()
 
 
 HeartsContext = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]

@@ -36,7 +36,8 @@ class DailyCommand:
             return
         tr = self.replies.languages.chat(chat.id)
         if chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
-            self.replies.reply(update, draw.lines(tr, await self.desk.board_lines(chat.id)))
+            board = await self.desk.board_lines(chat.id, asking=person.id)
+            self.replies.reply(update, draw.lines(tr, board))
             return
         _, _, text = ((message.text if message is not None else None) or "").partition(" ")
         words = text.lower().split()

@@ -245,6 +245,8 @@ def _group_button(tr: Tr, g: int, button: Button, bot_username: str) -> InlineKe
     label = say(tr, button.label, PLAIN)
     url = f"https://t.me/{bot_username}"
     match button.action:
+        case CopyText(text):
+            return InlineKeyboardButton(label, copy_text=CopyTextButton(text))
         case OpenDm():
             return InlineKeyboardButton(label, url=url)
         case OpenDmToSit(token):
@@ -277,8 +279,8 @@ def _group_button(tr: Tr, g: int, button: Button, bot_username: str) -> InlineKe
             data = cb.button(cb.CANCEL, g)
         case ClearSeat(seat):
             data = cb.button(cb.KICK, g, 0, str(seat))
-        case ReplayGame(game):
-            data = cb.button(cb.REPLAY_GAME, game)
+        case ReplayGame(game, new):
+            data = cb.button(cb.REPLAY_GAME, game, 0, "n" if new else "")
         case PostDaily(day):
             data = cb.button(cb.DAILY_POST, day)
         case ReplayHand(game, hand, new):

@@ -22,6 +22,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
 from bot.basics import Person, UserError, parse_id
+from bot.core import accepts
 from bot.flood import Verdict
 from bot.i18n import NOTHING, Msg, Tr, msg, plain_name
 from bot.language_menu import LanguageMenu
@@ -40,12 +41,12 @@ from bot.tables.rules_menu import RulesMenu
 from bot.tables.standings import Standings
 from bot.telegram import callbacks as cb
 from bot.telegram import draw, once
-from bot.telegram.context import HeartsContext
+from bot.telegram.context import BotData, HeartsContext
 from bot.telegram.outbox import ARRIVED, Outbox, Slot
 from bot.telegram.pace import URGENT
 from bot.tournaments.commands import TournamentCommands
 from bot.tournaments.entries import Entries
-from storage import Ledger
+from storage import Journal, Ledger
 from storage.errors import StorageUnavailable
 from storage.handling import HANDLING
 
@@ -54,6 +55,7 @@ log = logging.getLogger(__name__)
 UNKNOWN_BUTTON = msg("That button isn't valid any more.")
 STORAGE_TROUBLE = msg("I can't save anything right now. Please try again in a minute.")
 TOO_FAST = msg("You're sending commands too fast. I'll answer again in a few seconds.")
+PRESSING_TOO_FAST = msg("Slow down a little.")
 GROUP_ONLY = msg("Tables are opened in a group: add me to one and send /newgame there.")
 NO_TABLE = msg("There's no table here. Start one with /newgame.")
 
@@ -127,6 +129,17 @@ class Replies:
         user, chat = update.effective_user, update.effective_chat
         if user is not None:
             verdict = context.bot_data.command_limiter.check(user.id)
+            posts = context.bot_data.group_posts
+            # Whatever the bot says in a group (an answer, or that they go too fast) is a
+            # post there: it takes the person's share of the group's posts, and past that
+            # they are not answered there at all.
+            if (
+                verdict is not Verdict.DROP
+                and chat is not None
+                and _is_group(chat)
+                and posts.check(chat.id, user.id) is not Verdict.ALLOW
+            ):
+                verdict = Verdict.DROP
             if verdict is Verdict.WARN:
                 self.reply(update, TOO_FAST)
             if verdict is not Verdict.ALLOW:
@@ -153,8 +166,8 @@ class Replies:
                 slot.release()
 
 
-ReplayMarkup = Callable[[int, int | None], Awaitable[InlineKeyboardMarkup | None]]
-"""A chat's ▶ Replay button for its latest game with a hand over, if any."""
+ReplayMarkup = Callable[[int, int], InlineKeyboardMarkup]
+"""▶ Replay under ``/scores`` (a chat's, a game's): for the very game it shows."""
 
 
 class Answering(Protocol):
@@ -266,8 +279,8 @@ class TableCommands:
             if table is None:
                 self.replies.reply(update, NO_TABLE)
                 return
-            if action == "join":
-                text = await self.lobby.join(table.id, person, in_group=True)
+            if action == "join":  # said in the group: by name
+                text = await self.lobby.join(table.id, person, in_group=True, named=True)
             elif action == "leave":
                 text = await self.presence.leave(table.id, person)
             else:
@@ -319,6 +332,33 @@ class TableCommands:
             self.presence.chat_back(chat_id)
 
 
+class GroupMembers:
+    """Who leaves and joins a group, as Telegram tells a bot that is one of its admins
+    (``chat_member`` updates): the table page's watchers follow it at once."""
+
+    def __init__(
+        self, left: Callable[[int, int], Awaitable[None]], joined: Callable[[int, int], None]
+    ) -> None:
+        self.left = left
+        self.joined = joined
+
+    async def changed(self, update: Update, context: HeartsContext) -> None:
+        """Someone's status in a group changed: left or removed, or a member (again)."""
+        change = update.chat_member
+        if change is None:
+            return
+        member = change.new_chat_member
+        chat_id, user_id = change.chat.id, member.user.id
+        if member.status in (
+            ChatMemberStatus.MEMBER,
+            ChatMemberStatus.ADMINISTRATOR,
+            ChatMemberStatus.OWNER,
+        ) or (member.status == ChatMemberStatus.RESTRICTED and getattr(member, "is_member", False)):
+            self.joined(chat_id, user_id)
+        else:
+            await self.left(chat_id, user_id)
+
+
 class PeopleCommands:
     """What people ask about themselves and the chat: /scores, /stats, /rating, /rules,
     /language, /help, and the language each update says its sender reads."""
@@ -356,15 +396,16 @@ class PeopleCommands:
                 await self._stats(update, person)
             return
         tr = self.languages.chat(chat.id)
-        text = draw.lines(tr, await self.standings.scores_lines(chat.id, thread_of(update)))
+        said, shown = await self.standings.scores_lines(chat.id, thread_of(update))
+        text = draw.lines(tr, said)
         parts = [
             text,
             draw.lines(tr, await self.ratings.board_lines(chat.id)),
             await self.event_scores(tr, chat.id),
         ]
         markup = None
-        if self.replay_button is not None:
-            markup = await self.replay_button(chat.id, thread_of(update))
+        if self.replay_button is not None and shown is not None:
+            markup = self.replay_button(chat.id, shown)
         self.replies.reply(update, "\n\n".join(p for p in parts if p), markup=markup)
 
     @command
@@ -405,8 +446,9 @@ class PeopleCommands:
 
     @command
     async def help_command(self, update: Update, context: HeartsContext) -> None:
-        """/help: the commands."""
-        self.replies.reply(update, HELP)
+        """/help: the commands of where it was sent (a group's, or a DM's own)."""
+        chat = update.effective_chat
+        self.replies.reply(update, HELP if chat is None or _is_group(chat) else DM_HELP)
 
     @command
     async def language(self, update: Update, context: HeartsContext) -> None:
@@ -449,6 +491,20 @@ HELP = msg(
     "/event — tournaments over several tables (<code>/event help</code>)\n"
     "/language — the language of my messages\n"
     "/help — this list"
+)
+
+DM_HELP = msg(
+    "♥ <b>Hearts</b>, here in our chat:\n"
+    "/daily — the daily deal: the same hands for everyone\n"
+    "/stats — your own record\n"
+    "/rating — your rating overall\n"
+    "/leave — leave the table you sit at\n"
+    "/rejoin — take your seat back from the computer\n"
+    "/language — the language of my messages\n"
+    "/help — this list\n"
+    "\n"
+    "To play with friends, add me to a group and send /newgame there: /help in the group "
+    "lists its commands."
 )
 
 
@@ -532,11 +588,14 @@ class Buttons:
         languages: Languages,
         outbox: Outbox,
         ledger: Ledger,
+        games: Journal,
         toasted: Callable[[float], None] | None = None,
     ) -> None:
-        """`toasted`: told each press's time until its toast was answered (the metrics)."""
+        """`games`: where an ended table's kind and stage are read (`bot.core.accepts`);
+        `toasted`: told each press's time until its toast was answered (the metrics)."""
         self.to = to
         self.registry = registry
+        self.games = games
         self.languages = languages
         self.outbox = outbox
         self.ledger = ledger
@@ -556,7 +615,9 @@ class Buttons:
         handling = HANDLING.get()
         if handling is not None:  # a move stores its toast with it (`storage.handling`)
             handling.render = lambda said: say(tr, said, PLAIN)[:200]
-        said = await self.press(query.data, person, chat_id, message_id)
+        said = _over_rate(context, query.data, person.id, chat_id)
+        if said is None:
+            said = await self.press(query.data, person, chat_id, message_id)
         try:
             await query.answer(say(tr, said, PLAIN)[:200] or None)
         except TelegramError as error:
@@ -602,10 +663,66 @@ class Buttons:
         in_group = table is not None and chat_id == table.chat_id
         if table is not None and chat_id is not None and not (in_group or chat_id == person.id):
             raise UserError(UNKNOWN_BUTTON)
+        if data.action in cb.EVENT_ASKS:  # a tournament's buttons, while its message shows them
+            registration_open = await self.to.entries.registration_open(data.game_id)
+            accepts.admit_event(registration_open, cb.EVENT_ASKS[data.action])
+        ask = cb.ASKS.get(data.action)
+        if ask is not None:  # only what that kind of table offers at its stage (issue 50.2)
+            standing = await accepts.standing_of(data.game_id, self.registry.tables, self.games)
+            accepts.admit(standing, ask)
         route = ROUTES.get(data.action)
         if route is None:
             return NOTHING
         return await route(Press(self.to, data, person, chat_id, in_group, message_id))
+
+
+def flooding(limits: BotData, update: Update) -> bool:
+    """Whether `update` is a press or a command of someone who was told they go too fast
+    and has no token yet: it is let go before anything is done for it (not even the record
+    of handled updates is read; a press is answered without a word), so a flood costs the
+    others little more than its arrival."""
+    user = update.effective_user
+    if user is None:
+        return False
+    query = update.callback_query
+    if query is not None:
+        try:
+            action = cb.Callback.decode(query.data).action
+        except cb.BadCallback:
+            action = ""
+        if action in cb.COACH_ACTIONS:
+            return False
+        limiter = limits.move_limiter if action in cb.SEAT_ACTIONS else limits.press_limiter
+        return limiter.dropping(user.id)
+    if update.message is not None and (update.message.text or "").startswith("/"):
+        return limits.command_limiter.dropping(user.id)
+    return False
+
+
+def _over_rate(
+    context: HeartsContext, data: str | None, user_id: int, chat_id: int | None
+) -> Msg | None:
+    """What a press over its presser's rate is answered instead of being carried out (None:
+    within it). A seat's moves have a rate of their own, faster than other presses; the
+    coach's buttons are paced by the coach (`Coach.limiter`, one answer for many presses);
+    a press that posts in a group takes the presser's share of the group's posts too."""
+    limits = context.bot_data
+    try:
+        pressed: cb.Callback | None = cb.Callback.decode(data)
+    except cb.BadCallback:
+        pressed = None
+    action = pressed.action if pressed is not None else ""
+    if action in cb.COACH_ACTIONS:
+        return None
+    limiter = limits.move_limiter if action in cb.SEAT_ACTIONS else limits.press_limiter
+    verdict = limiter.check(user_id)
+    in_group = chat_id is not None and chat_id != user_id
+    if verdict is Verdict.ALLOW and pressed is not None and in_group and cb.posts_anew(pressed):
+        assert chat_id is not None
+        verdict = limits.group_posts.check(chat_id, user_id)
+    if verdict is Verdict.ALLOW:
+        return None
+    return PRESSING_TOO_FAST if verdict is Verdict.WARN else NOTHING
 
 
 @dataclass(frozen=True)
@@ -670,7 +787,9 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     cb.TOURNAMENT_REGISTER: lambda p: p.to.entries.register(p.id, p.person),
     cb.TOURNAMENT_WITHDRAW: lambda p: p.to.entries.withdraw(p.id, p.person),
     cb.LANGUAGE: _choose_language,
-    cb.REPLAY_GAME: lambda p: p.to.replays.game(p.id, p.person, p.chat_id, p.message_id),
+    cb.REPLAY_GAME: lambda p: p.to.replays.game(
+        p.id, p.person, p.chat_id, None if p.data.arg == "n" else p.message_id
+    ),
     cb.REPLAY_HAND: lambda p: p.to.replays.hand(
         p.id, p.data.stamp, p.data.arg == "n", p.person, p.chat_id, p.message_id
     ),

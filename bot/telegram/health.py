@@ -1,9 +1,16 @@
-"""Health checks: the database is readable, writable and at the current schema, and the
-Bot API answers ``getMe``.
+"""Health: ``hearts-bot check`` and ``GET /healthz``.
 
-The same checks serve ``hearts-bot check`` (the Docker HEALTHCHECK, exit 0 or 1) and the
-HTTP endpoint ``GET /healthz`` on ``HEALTH_PORT`` (200 or 503 with the checks as JSON).
-The same server answers ``GET /metrics`` in Prometheus's text format (`bot.metrics`).
+``hearts-bot check`` (the Docker HEALTHCHECK, exit 0 or 1) checks from outside the bot:
+the database is readable, writable, at the current schema and whole
+(`storage.checks`), and the Bot API answers ``getMe``.
+
+``GET /healthz`` on ``HEALTH_PORT`` (200 or 503, the checks as JSON) answers from what the
+running bot already knows (`Known`): its database open and its last write's outcome, the
+schema it opened, whether it leads, getMe's answer at its start and its last Bot API
+request's outcome. A request costs no Bot API call, no database query or lock, and its
+body names no database file or address: anyone who reaches the port may ask it any number
+of times. The same server answers ``GET /metrics`` in Prometheus's text format
+(`bot.metrics`).
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ from bot.config import Settings
 from bot.logs import SecretRedactor
 from bot.telegram.request import AiohttpRequest
 from storage.checks import Check, check_database, check_postgres
+from storage.postgres import describe
+from storage.upgrade import latest_version
 
 logger = logging.getLogger(__name__)
 
@@ -118,32 +127,97 @@ def report(checks: list[Check], account: dict[str, Any] | None = None) -> dict[s
     return body
 
 
-def account_of(settings: Settings, checks: list[Check]) -> dict[str, Any]:
-    """The bot account, by id (the token's prefix) and @username (getMe's, when it
-    answered): which of several bots on one database this process serves."""
-    username = None
-    for check in checks:
-        if check.name == "bot_api" and check.ok and " as @" in check.detail:
-            username = check.detail.split(" as @", 1)[1].split(" ", 1)[0]
-    return {"id": settings.account, "username": username}
+def _nothing() -> None:
+    return None
 
 
-class HealthServer:
-    """``GET /healthz`` on `settings.health_port`: 200 when every check passes, else 503;
-    and, given `scrape`, ``GET /metrics``."""
+class Known:
+    """What the running bot already knows, for ``/healthz``: each a function read at the
+    request, none of which asks Telegram or the database anything.
+
+    `opened`: its storage is open; `write_failure`: why its last database write failed
+    (None: it went through); `username`: getMe's answer at its start; `last_request`: its
+    last Bot API request's outcome (`bot.metrics.Metrics.last_request`)."""
 
     def __init__(
         self,
         settings: Settings,
-        get_me: GetMe | None = None,
-        write_failure: Callable[[], str | None] | None = None,
+        *,
+        opened: Callable[[], bool] = lambda: True,
+        write_failure: Callable[[], str | None] = _nothing,
+        username: Callable[[], str | None] = _nothing,
+        last_request: Callable[[], str | None] = _nothing,
+    ) -> None:
+        self.settings = settings
+        self.opened = opened
+        self.write_failure = write_failure
+        self.username = username
+        self.last_request = last_request
+
+    def checks(self) -> list[Check]:
+        account = f"bot account {self.settings.account}"
+        if ROLE.name == "standby":
+            return [Check("leader", True, f"this process waits as {account}'s standby")]
+        checks = (
+            [
+                Check("database", True, "the bot's database is open"),
+                Check("schema", True, f"schema version {latest_version()} is current"),
+            ]
+            if self.opened()
+            else [Check("database", False, "the bot's database is not open")]
+        )
+        if self.settings.database_url is not None:
+            leads = ROLE.name == "leader"
+            checks.append(
+                Check("leader", True, f"this process leads {account}")
+                if leads
+                else Check("leader", False, f"this process lost {account}'s leader lock")
+            )
+        checks.append(self._bot_api(account))
+        failure = self.write_failure()
+        checks.append(
+            Check("writes", True, "the bot's writes go through")
+            if failure is None
+            else Check("writes", False, f"the bot's last write failed ({self._said(failure)})")
+        )
+        return checks
+
+    def _bot_api(self, account: str) -> Check:
+        username, last = self.username(), self.last_request()
+        if last in ("timeout", "network", "5xx"):
+            why = {"timeout": "no answer in time", "network": "a network error"}.get(
+                last, "a server error"
+            )
+            return Check("bot_api", False, f"the Bot API's last answer failed: {why} ({account})")
+        if username is None:
+            return Check("bot_api", False, f"the Bot API has not answered getMe ({account})")
+        return Check("bot_api", True, f"the Bot API answered getMe as @{username} ({account})")
+
+    def _said(self, failure: str) -> str:
+        """A write's failure, without the database's file or address."""
+        redactor = SecretRedactor(self.settings.secrets)
+        said = redactor.redact(failure)
+        for place in (str(self.settings.database_path), self.settings.database_url):
+            if place:
+                said = said.replace(place, "the database")
+        if self.settings.database_url is not None:
+            said = said.replace(describe(self.settings.database_url), "the database")
+        return said
+
+
+class HealthServer:
+    """``GET /healthz`` on `settings.health_port`: 200 when every check passes, else 503,
+    from `known` (without it, a process that only waits: the standby); and, given
+    `scrape`, ``GET /metrics``."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        known: Known | None = None,
         scrape: Scrape | None = None,
     ) -> None:
-        """`write_failure`: why the running bot's last write failed (None: it went
-        through); a test write of the check's own cannot see a full disk."""
         self._settings = settings
-        self._get_me = get_me
-        self._write_failure = write_failure
+        self._known = known or Known(settings, opened=lambda: False)
         self._scrape = scrape
         self._runner: web.AppRunner | None = None
 
@@ -154,16 +228,10 @@ class HealthServer:
         return web.Response(body=self._scrape(), headers={"Content-Type": METRICS_TYPE})
 
     async def healthz(self, request: web.Request) -> web.Response:
-        """Run the checks now and answer with their outcome."""
-        checks = await run_checks(self._settings, self._get_me)
-        if self._write_failure is not None:
-            failure = self._write_failure()
-            checks.append(
-                Check("writes", True, "the bot's writes go through")
-                if failure is None
-                else Check("writes", False, f"the bot's last write failed ({failure})")
-            )
-        body = report(checks, account_of(self._settings, checks))
+        """What the bot knows now, as the checks' outcome."""
+        checks = self._known.checks()
+        username = self._known.username()
+        body = report(checks, {"id": self._settings.account, "username": username})
         body["role"] = ROLE.name
         status = 200 if body["ok"] else 503
         if not body["ok"]:
@@ -208,16 +276,29 @@ def attach_health_server(
     if settings.health_port is None:
         return
 
+    def storage() -> Any:
+        return getattr(application, "storage", None)  # `bot.app.HeartsBot`'s, once opened
+
     def write_failure() -> str | None:
-        storage = getattr(application, "storage", None)  # `bot.app.HeartsBot` once opened
-        failure = getattr(storage, "write_failure", None)
+        failure = getattr(storage(), "write_failure", None)
         return failure if isinstance(failure, str) else None
+
+    def username() -> str | None:
+        try:
+            return str(application.bot.username)  # getMe's answer, kept since the start
+        except RuntimeError:  # not initialized yet
+            return None
 
     metrics = getattr(application, "metrics", None)  # `bot.app.HeartsBot`'s
     scrape = getattr(metrics, "text", None)
-    server = HealthServer(
-        settings, get_me=application.bot.get_me, write_failure=write_failure, scrape=scrape
+    known = Known(
+        settings,
+        opened=lambda: storage() is not None,
+        write_failure=write_failure,
+        username=username,
+        last_request=lambda: getattr(metrics, "last_request", None),
     )
+    server = HealthServer(settings, known, scrape=scrape)
     inner_init = application.post_init
     inner_shutdown = application.post_shutdown
 

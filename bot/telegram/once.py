@@ -102,6 +102,10 @@ class HeartsApplication(Application):  # type: ignore[type-arg]
     """python-telegram-bot's Application, with every update through `ExactlyOnce` first."""
 
     once: ExactlyOnce | None = None
+    dropping: Callable[[Update], bool] | None = None
+    """Whether an update is its sender's flood, to be let go before anything is done for
+    it (`bot.telegram.handlers.flooding`): no lookup, no handler; a press is answered
+    without a word."""
     keep_order: Callable[[int], Slot] | None = None
     """Takes a place in a chat's order of posts (`Outbox.reserve`), once the outbox is open."""
 
@@ -109,6 +113,13 @@ class HeartsApplication(Application):  # type: ignore[type-arg]
         """What is logged meanwhile names the update's chat (`bot.logs.log_fields`); when
         its handling began is `RECEIVED` (press → toast is timed from there). A command's
         answer takes its place in its chat's order now, as it arrives (`ARRIVED`)."""
+        if self.dropping is not None and isinstance(update, Update) and self.dropping(update):
+            if update.callback_query is not None:  # the spinner stops, without a word
+                try:
+                    await update.callback_query.answer()
+                except TelegramError as error:
+                    log.info("could not answer a press over its rate: %s", error)
+            return
         chat = update.effective_chat if isinstance(update, Update) else None
         received = RECEIVED.set(time.monotonic())
         place = None

@@ -60,19 +60,20 @@ class ReplayChat:
         text, markup = self._draw(chat.id, said)
         self.outbox.post(chat.id, text, markup, thread_id=thread, priority=URGENT)
 
-    async def scores_button(
-        self, chat_id: int, thread_id: int | None
-    ) -> InlineKeyboardMarkup | None:
-        """▶ Replay under `/scores`, for the chat's latest game with a hand over."""
-        said = await self.replays.latest(chat_id, thread_id)
-        return None if said is None else self._draw(chat_id, said)[1]
+    def scores_button(self, chat_id: int, game_id: int) -> InlineKeyboardMarkup:
+        """▶ Replay under `/scores`, for the game it shows; its hands come in a message of
+        their own (the scores stay)."""
+        markup = self._draw(chat_id, self.replays.scores_button(game_id))[1]
+        assert markup is not None
+        return markup
 
     async def game(
         self, game_id: int, person: Person, chat_id: int | None, message_id: int | None
     ) -> Msg:
         """▶ Game n: its finished hands, in the message pressed."""
-        said = await self.replays.game(game_id, person, chat_id)
-        self._show(chat_id, message_id, said)
+        said, topic = await self.replays.game(game_id, person, chat_id)
+        thread = topic if chat_id is not None and chat_id < 0 else None
+        self._show(chat_id, message_id, said, thread_id=thread)
         return msg("▶ Game {game}", game=game_id)
 
     async def hand(

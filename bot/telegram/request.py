@@ -9,7 +9,8 @@ the way to bring one's own networking backend (`ApplicationBuilder.request`).
 
 What it keeps of PTB's client: the same four timeouts with the same defaults (a pool
 timeout only for waiting for a free connection), the same errors (`TimedOut`, with PTB's
-words for a full pool; `NetworkError` naming the cause), the same body (the parameters as
+words for a full pool; `NetworkError` naming the cause, never the token its URL carries:
+`without_token`), the same body (the parameters as
 a form, or multipart with the files), the process's one TLS context, and every response
 handed back as it came, status and bytes, for PTB to read.
 """
@@ -18,9 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import re
 import ssl
 import time
 from collections.abc import Callable
+from typing import Final
+from urllib.parse import quote, unquote
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
@@ -149,21 +153,47 @@ class AiohttpRequest(BaseRequest):
             raise TimedOut(POOL_FULL) from None
         began = time.monotonic()
         outcome: int | str | None = None  # None: cancelled, not counted
+        said = ""
         try:
             async with session.request(method, url, data=body, timeout=timeout) as response:
                 answer = response.status, await response.read()
                 outcome = response.status
                 return answer
-        except (TimeoutError, aiohttp.ServerTimeoutError) as error:
+        except (TimeoutError, aiohttp.ServerTimeoutError):
             outcome = "timeout"
-            raise TimedOut from error
         except aiohttp.ClientError as error:
             outcome = "network"
-            raise NetworkError(f"aiohttp.{type(error).__name__}: {error}") from error
+            said = without_token(f"aiohttp.{type(error).__name__}: {error}", url)
         finally:
             self._free.release()
             if self._observe is not None and outcome is not None:
                 self._observe(url, outcome, time.monotonic() - began)
+        # Raised here, outside the handlers, so that neither error chains to aiohttp's
+        # (whose text and request hold the URL, and so the token).
+        if outcome == "timeout":
+            raise TimedOut
+        raise NetworkError(said)
+
+
+TOKEN_IN_URL: Final = re.compile(r"/bot([^/?#]+)")
+"""The token in a Bot API URL: ``…/bot<token>/sendMessage``, ``…/file/bot<token>/…``."""
+
+
+def without_token(text: str, url: str) -> str:
+    """`text` (an error's, which may quote `url`) with the token `url` carries, and its
+    secret half, replaced wherever they appear, raw or URL-quoted: no error the bot's
+    client raises carries the token, whatever later says it (a log, a message, a page)."""
+    found = TOKEN_IN_URL.search(url)
+    if found is None:
+        return text
+    token = unquote(found.group(1))
+    secret = token.partition(":")[2]
+    for needle in sorted(
+        {token, quote(token, safe=""), secret, quote(secret, safe="")}, key=len, reverse=True
+    ):
+        if len(needle) >= 8:
+            text = text.replace(needle, "<token>")
+    return text
 
 
 def _sum(*timeouts: float | None) -> float | None:

@@ -11,14 +11,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from bot.basics import Person, UserError
 from bot.chats import NONE, Chats
 from bot.core.effects import Urgency
-from bot.i18n import Msg, Say, Tr, msg
+from bot.i18n import Msg, Say, Tr
 from bot.languages import Languages
 from bot.tables.config import AdminCheck
 from bot.tables.desk import TableDesk
 from bot.timers import Clock, Scheduler
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
-from bot.tournaments.render import who
+from bot.tournaments.render import said, who
 from engine import Game, Rules
 from storage import Journal, People, Standings, Tournaments
 from storage.tournaments import (
@@ -82,7 +82,7 @@ class Board:
     async def get(self, tournament_id: int) -> StoredTournament:
         tournament = await self.tournaments.get_tournament(tournament_id)
         if tournament is None:
-            raise UserError(msg("That button isn't valid any more."))
+            raise UserError(said("That button isn't valid any more."))
         return tournament
 
     async def open_in(self, chat_id: int) -> StoredTournament | None:
@@ -97,7 +97,7 @@ class Board:
         if await self.is_admin(tournament.chat_id, person.id):
             return
         raise UserError(
-            msg(
+            said(
                 "Only the organiser ({name}) or a group admin can do that.",
                 name=who(tournament.organiser_name),
             )

@@ -16,13 +16,13 @@ from dataclasses import replace
 from bot.basics import Person, UserError
 from bot.core.tournament import Cancel, Pause, Resume
 from bot.core.tournament import decide as step
-from bot.i18n import Msg, Tr, msg
+from bot.i18n import Msg, Tr
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.entries import Entries
 from bot.tournaments.parsing import SWITCH, BadRequest, parse_new
-from bot.tournaments.render import esc, who
+from bot.tournaments.render import said, who
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
 from engine import Rules
@@ -63,7 +63,7 @@ class TournamentCommands:
         sub = words[0].lower() if words else ""
         rest = words[1:]
         if sub == "help":
-            return msg(
+            return said(
                 "🏆 <b>Events</b> (tournaments over several tables)\n\n<b>Create</b> "
                 '(group admins):\n<code>/event new "Name" [YYYY-MM-DD HH:MM '
                 "[Area/City]] [options]</code>\nWithout a time, the organiser starts "
@@ -76,7 +76,8 @@ class TournamentCommands:
                 "<code>seeding=rating</code> — the strongest start at different tables\n• "
                 "<code>watch=off</code> — nobody watches the tables\n• "
                 "<code>grace=5</code> — minutes before a no-show is replaced\n• "
-                "<code>deadline=2026-12-01T17:00</code> — registration closes\n• "
+                "<code>deadline=17:00</code>, <code>deadline={day}T17:00</code> — "
+                "registration closes\n• "
                 "<code>target=100</code>, <code>timer=60</code>, "
                 "<code>level=easy</code> — game rules\n• <code>only=@ann,@bob</code>, "
                 "<code>invite=@cat</code> — who may register\n\n<b>Everyone</b>:\n• "
@@ -87,7 +88,8 @@ class TournamentCommands:
                 "resume</code>, <code>/event cancel</code>\n• <code>/event watch on</code>, "
                 "<code>/event watch off</code>\n• <code>/event remove "
                 "@name</code> (or as a reply)\n• <code>/event only @a @b</code>, "
-                "<code>/event invite @c</code>"
+                "<code>/event invite @c</code>",
+                day=er.example_day(self.clock()),
             )
         if sub == "new":
             return await self.create(chat_id, thread_id, chat_title, person, rest)
@@ -95,9 +97,10 @@ class TournamentCommands:
         if sub == "":
             return await self.status(chat_id)
         if tournament is None:
-            return msg(
+            return said(
                 "There's no event here. A group admin can create one:\n<code>/event new "
-                '"Spring Cup" 2026-12-01 18:00 Asia/Kolkata</code>'
+                '"Spring Cup" {day} 18:00 Asia/Kolkata</code>',
+                day=er.example_day(self.clock()),
             )
         if sub == "withdraw":
             return await self.entries.withdraw(tournament.id, person)
@@ -116,7 +119,7 @@ class TournamentCommands:
             return await self.entries.set_list(tournament.id, sub, rest)
         if sub == "watch":
             return await self.watching(tournament.id, rest)
-        return _not_understood(msg("unknown command {command}", command=esc(repr(sub))))
+        return _not_understood(said("unknown command {command}", command=repr(sub)))
 
     async def create(
         self,
@@ -127,10 +130,10 @@ class TournamentCommands:
         words: Sequence[str],
     ) -> Msg | None:
         if not await self.is_admin(chat_id, person.id):
-            return msg("Only a group admin can create an event.")
+            return said("Only a group admin can create an event.")
         existing = await self.board.open_in(chat_id)
         if existing is not None:
-            return msg(
+            return said(
                 "There's already an event open here: {name}. Finish or <code>/event "
                 "cancel</code> it first.",
                 name=who(existing.name),
@@ -149,7 +152,7 @@ class TournamentCommands:
             base = Rules()
         rules = tour.rules_for(base, request.options.table_size)
         if rules is None:
-            return _not_understood(msg("these table rules don't allow that table size"))
+            return _not_understood(said("these table rules don't allow that table size"))
         options = request.options
         if not options.computer_fill and tour.rules_for(rules, options.table_size - 1) is None:
             # Rules for one table size only (Complex Hearts): short tables need computers.
@@ -182,9 +185,10 @@ class TournamentCommands:
     async def status(self, chat_id: int) -> str | Msg:
         tournaments = await self.tournaments.tournaments_in_chat(chat_id, limit=1)
         if not tournaments:
-            return msg(
+            return said(
                 "There's no event here. A group admin can create one:\n<code>/event new "
-                '"Spring Cup" 2026-12-01 18:00 Asia/Kolkata</code>'
+                '"Spring Cup" {day} 18:00 Asia/Kolkata</code>',
+                day=er.example_day(self.clock()),
             )
         tournament = tournaments[0]
         registrations = await self.tournaments.registrations(tournament.id)
@@ -212,58 +216,60 @@ class TournamentCommands:
         if not ranking:
             return ""
         status = tr(er.STATUS_NAMES[tournament.status])
-        title = tr("<b>Event: {name}</b> ({status})", name=who(tournament.name), status=status)
+        title = tr(
+            said("<b>Event: {name}</b> ({status})", name=who(tournament.name), status=status)
+        )
         return "\n".join([title, *ranking])
 
     async def watching(self, tournament_id: int, words: Sequence[str]) -> Msg:
         """``/event watch on|off``: whether the group may watch the event's tables: the
         table page asks the event on each watcher's hello, and the tables dealt from now
         on show 👀 Watch or not (a watcher already watching goes on until they close it)."""
-        said = words[0].lower() if words else ""
-        if said not in SWITCH:
+        switch = words[0].lower() if words else ""
+        if switch not in SWITCH:
             word = repr(" ".join(words)[:60])
-            return _not_understood(msg("unknown option or value {word}", word=esc(word)))
+            return _not_understood(said("unknown option or value {word}", word=word))
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
-            options = replace(tournament.options, watching=SWITCH[said])
+            options = replace(tournament.options, watching=SWITCH[switch])
             tournament = replace(tournament, options=options)
             await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
         if options.watching:
-            return msg("👀 Watching this event's tables is on.")
-        return msg("👀 Watching this event's tables is off.")
+            return said("👀 Watching this event's tables is on.")
+        return said("👀 Watching this event's tables is off.")
 
     async def pause(self, tournament_id: int, person: Person) -> Msg:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             if tournament.status not in ("registration", "running"):
-                raise UserError(msg("That event is over."))
+                raise UserError(said("That event is over."))
             tournament = step(tournament, Pause())
             await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "⏸ <b>{name}</b> is paused by {by}. Games in progress go on; no new "
                     "round starts until it resumes.",
                     name=who(tournament.name),
                     by=who(person.name),
                 ),
             )
-            return msg("Paused. <code>/event resume</code> carries on.")
+            return said("Paused. <code>/event resume</code> carries on.")
 
     async def resume_tournament(self, tournament_id: int, person: Person) -> Msg:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             if tournament.status != "paused":
-                raise UserError(msg("The event isn't paused."))
+                raise UserError(said("The event isn't paused."))
             tournament = step(tournament, Resume())
             status = tournament.status
             await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "▶ <b>{name}</b> carries on ({by}).",
                     name=who(tournament.name),
                     by=who(person.name),
@@ -273,7 +279,7 @@ class TournamentCommands:
                 await self.rounds.next(tournament)
         await self.rounds.sync(tournament_id)
         await self.timeline.tick()
-        return msg("Resumed.")
+        return said("Resumed.")
 
     async def start_now(self, tournament_id: int) -> Msg | None:
         """``/tournament start``: the first round (or a round held back by a pause) now."""
@@ -285,12 +291,12 @@ class TournamentCommands:
             if tournament.status == "registration":
                 entries = await self.tournaments.registrations(tournament.id)
                 if len(er.registered(entries)) < 2:
-                    return msg("At least 2 people must be registered to start.")
+                    return said("At least 2 people must be registered to start.")
                 await self.tournaments.claim_once(tournament.id, "start")
                 await self.rounds.start(tournament, 1)
                 return None
             if tournament.state.done_round != tournament.current_round:
-                return msg("Round {round} is still being played.", round=tournament.current_round)
+                return said("Round {round} is still being played.", round=tournament.current_round)
             await self.rounds.next(tournament)
             return None
 
@@ -298,7 +304,7 @@ class TournamentCommands:
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             if not tournament.is_open:  # it ended while the command waited for the lock
-                raise UserError(msg("That event is over."))
+                raise UserError(said("That event is over."))
             tournament = step(tournament, Cancel())
             await self.tournaments.save_tournament(tournament)
             organiser = Person(tournament.organiser_id, tournament.organiser_name)
@@ -313,14 +319,14 @@ class TournamentCommands:
             await self.board.refresh_round(tournament)
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "✖ <b>{name}</b> was cancelled by {by}.",
                     name=who(tournament.name),
                     by=who(person.name),
                 ),
             )
-            return msg("Cancelled.")
+            return said("Cancelled.")
 
 
 def _not_understood(reason: Msg) -> Msg:
-    return msg("I didn't understand that: {reason}\nSee <code>/event help</code>.", reason=reason)
+    return said("I didn't understand that: {reason}\nSee <code>/event help</code>.", reason=reason)

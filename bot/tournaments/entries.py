@@ -9,11 +9,11 @@ from dataclasses import replace
 
 from bot.basics import Person, UserError
 from bot.chats import Button, OpenLink
-from bot.i18n import Msg, Tr, msg
+from bot.i18n import Msg, Tr
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.parsing import BadRequest, usernames
-from bot.tournaments.render import esc, who
+from bot.tournaments.render import said, who
 from storage.tournaments import (
     Registration,
     RegistrationStatus,
@@ -41,15 +41,20 @@ class Entries:
         self.bot_username = bot_username
         board.desk.on_link("e", self.deep_link)
 
+    async def registration_open(self, tournament_id: int) -> bool:
+        """Whether the tournament's message shows its Register and Withdraw buttons now
+        (refused, `UserError`, for no such tournament)."""
+        return self.board.registration_open(await self.board.get(tournament_id))
+
     async def register(self, tournament_id: int, person: Person) -> Msg:
         """The Register button."""
         async with self.board.lock(tournament_id):
             tournament = await self.board.get(tournament_id)
             if not self.board.registration_open(tournament):
-                raise UserError(msg("Registration for this event is closed."))
+                raise UserError(said("Registration for this event is closed."))
             entry = await self.board.entry(tournament, person.id)
             if entry is not None and entry.status == "registered":
-                raise UserError(msg("You're already registered."))
+                raise UserError(said("You're already registered."))
             await self._check_eligible(tournament, person, entry)
             await self.people.upsert_user(person.id, person.name, person.username)
             if not await self.people.dm_open(person.id):
@@ -58,25 +63,27 @@ class Entries:
                 tr = self.board.group(tournament)
                 buttons = ((Button(tr("Open my DM to register"), OpenLink(url)),),)
                 text = tr(
-                    "{name}, I can't message you yet: tap below and press <b>Start</b> to "
-                    "finish registering for {event}.",
-                    name=who(person.name),
-                    event=who(tournament.name),
+                    said(
+                        "{name}, I can't message you yet: tap below and press <b>Start</b> to "
+                        "finish registering for {event}.",
+                        name=who(person.name),
+                        event=who(tournament.name),
+                    ),
                 )
                 # Posted, not awaited: the press is answered now, not after the group's
                 # pace lets this message out (twelve at once would wait 36 s).
                 self.chats.post(tournament.chat_id, text, buttons, tournament.thread_id)
-                return msg("Open a DM with me first (the button below), then you're in.")
+                return said("Open a DM with me first (the button below), then you're in.")
             await self._save(tournament, person, "registered")
             count = await self.board.refresh_message(tournament)
-            return msg("You're registered! {count} so far.", count=count)
+            return said("You're registered! {count} so far.", count=count)
 
     async def deep_link(self, person: Person, tournament_id: int) -> Msg:
         """``/start e<id>`` in private: the DM is open now, so the registration counts."""
         async with self.board.lock(tournament_id):
             tournament = await self.tournaments.get_tournament(tournament_id)
             if tournament is None or not self.board.registration_open(tournament):
-                return msg("Registration for this event is closed.")
+                return said("Registration for this event is closed.")
             entry = await self.board.entry(tournament, person.id)
             if entry is None or entry.status != "registered":
                 try:
@@ -92,10 +99,10 @@ class Entries:
                 def moment(tr: Tr) -> str:
                     return er.when(tr, starts_at, zone)
 
-                start = msg("Starts: <b>{when}</b>", when=moment)
+                start = said("Starts: <b>{when}</b>", when=moment)
             else:
-                start = msg("Starts when the organiser sends /event start.")
-            return msg(
+                start = said("Starts when the organiser sends /event start.")
+            return said(
                 "✅ You're registered for <b>{event}</b> in {chat}. {when}",
                 event=who(tournament.name),
                 chat=chat,
@@ -121,7 +128,7 @@ class Entries:
     ) -> None:
         """Raise `UserError` with the reason if ``person`` may not register."""
         if entry is not None and entry.status == "removed":
-            raise UserError(msg("The organiser removed you from this event."))
+            raise UserError(said("The organiser removed you from this event."))
         username = (person.username or "").lower()
         options = tournament.options
         if username and username in options.invited_usernames:
@@ -130,19 +137,19 @@ class Entries:
         if status not in MEMBER_STATUSES:
             if tournament.state.chat_title:
                 chat = who(tournament.state.chat_title)
-                raise UserError(msg("Sorry, this event is for members of {chat} only.", chat=chat))
-            raise UserError(msg("Sorry, this event is for members of its group only."))
+                raise UserError(said("Sorry, this event is for members of {chat} only.", chat=chat))
+            raise UserError(said("Sorry, this event is for members of its group only."))
         if options.allowed_usernames:
             if not username:
                 raise UserError(
-                    msg(
+                    said(
                         "Sorry, this event is open to a list of usernames, and you have no "
                         "Telegram username."
                     )
                 )
             if username not in options.allowed_usernames:
                 raise UserError(
-                    msg(
+                    said(
                         "Sorry, the organiser opened this event to a list of people, and "
                         "you're not on it. Ask them for an invitation."
                     )
@@ -154,20 +161,20 @@ class Entries:
             tournament = await self.board.get(tournament_id)
             entry = await self.board.entry(tournament, person.id)
             if entry is None or entry.status not in ("registered", "pending"):
-                raise UserError(msg("You're not registered."))
+                raise UserError(said("You're not registered."))
             await self.tournaments.save_registration(replace(entry, status="withdrawn"))
             if tournament.status in ("running", "paused"):
                 await self.forfeit(tournament, person.id)
                 await self.board.announce(
                     tournament,
-                    msg(
+                    said(
                         "🚪 {player} withdrew from <b>{name}</b>.",
                         player=who(entry.display_name),
                         name=who(tournament.name),
                     ),
                 )
             await self.board.refresh_message(tournament)
-            return msg("You've withdrawn from the event.")
+            return said("You've withdrawn from the event.")
 
     async def forfeit(self, tournament: StoredTournament, user_id: int) -> None:
         """A person leaves a running tournament: a computer plays their seat; they cannot go on."""
@@ -210,23 +217,23 @@ class Entries:
                     None,
                 )
             else:
-                return msg("Whom? Reply to their message or give their @username.")
+                return said("Whom? Reply to their message or give their @username.")
             if target is None:
-                return msg("No one called {name} is registered.", name=who(wanted))
+                return said("No one called {name} is registered.", name=who(wanted))
             await self.tournaments.save_registration(replace(target, status="removed"))
             if tournament.status in ("running", "paused"):
                 await self.forfeit(tournament, target.user_id)
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "🚫 {player} was removed from <b>{name}</b> by {by}.",
                     player=who(target.display_name),
                     name=who(tournament.name),
                     by=who(person.name),
                 ),
             )
-            return msg("{name} was removed.", name=who(target.display_name))
+            return said("{name} was removed.", name=who(target.display_name))
 
     async def set_list(self, tournament_id: int, which: str, words: Sequence[str]) -> Msg:
         async with self.board.lock(tournament_id):
@@ -243,4 +250,4 @@ class Entries:
             await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
             shown = ", ".join("@" + n for n in names) or "—"
-            return msg("Done: {names}.", names=esc(shown))
+            return said("Done: {names}.", names=shown)

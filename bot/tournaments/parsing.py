@@ -10,8 +10,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.i18n import Msg, msg
+from bot.i18n import Msg
 from bot.tables.model import LEVELS
+from bot.tournaments.render import said
 from storage.tournaments import SEEDINGS, TournamentOptions
 
 
@@ -52,11 +53,11 @@ def usernames(key: str, value: str) -> tuple[str, ...]:
     bad = next((n for n in names if not _USERNAME.match(n)), None)
     if bad is not None:
         raise BadRequest(
-            msg("{key}= takes Telegram usernames; {bad} is not one", key=key, bad=repr(bad[:40]))
+            said("{key}= takes Telegram usernames; {bad} is not one", key=key, bad=repr(bad[:40]))
         )
     if len(names) > TournamentOptions.MAX_USERNAMES:
         most = TournamentOptions.MAX_USERNAMES
-        raise BadRequest(msg("{key}= takes at most {most} usernames", key=key, most=most))
+        raise BadRequest(said("{key}= takes at most {most} usernames", key=key, most=most))
     return tuple(names)
 
 
@@ -65,7 +66,7 @@ def _whole(key: str, value: str, low: int, high: int) -> int:
     naming the option and its range."""
     if not (value.isascii() and value.isdigit()) or len(value) > 7 or not low <= int(value) <= high:
         raise BadRequest(
-            msg("{key}= takes a whole number from {low} to {high}", key=key, low=low, high=high)
+            said("{key}= takes a whole number from {low} to {high}", key=key, low=low, high=high)
         )
     return int(value)
 
@@ -121,7 +122,7 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> Tournamen
             elif key == "deadline":
                 deadline_text = value
             else:
-                raise BadRequest(msg("unknown option or value {word}", word=repr(word[:60])))
+                raise BadRequest(said("unknown option or value {word}", word=repr(word[:60])))
         elif "/" in word or word.upper() == "UTC":
             tz = word
         else:
@@ -130,7 +131,7 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> Tournamen
         zone = ZoneInfo(tz)
     except (ZoneInfoNotFoundError, ValueError):
         raise BadRequest(
-            msg("unknown time zone {zone} (try Europe/Berlin or Asia/Kolkata)", zone=repr(tz[:60]))
+            said("unknown time zone {zone} (try Europe/Berlin or Asia/Kolkata)", zone=repr(tz[:60]))
         ) from None
     starts_at = None
     if date is not None or clock is not None:
@@ -138,7 +139,7 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> Tournamen
             date = now.astimezone(zone).date().isoformat()
         starts_at = _local(f"{date}T{clock or '00:00'}", zone, now)
         if starts_at <= now:
-            raise BadRequest(msg("That start time has already passed."))
+            raise BadRequest(said("That start time has already passed."))
     deadline = None
     if deadline_text is not None:
         if _TIME.match(deadline_text) and starts_at is not None:
@@ -147,7 +148,7 @@ def parse_new(words: Sequence[str], default_tz: str, now: datetime) -> Tournamen
         deadline = _local(deadline_text, zone, now)
     options = TournamentOptions(**values)
     if not 1 <= options.advance_per_table < options.table_size:
-        raise BadRequest(msg("advance must be from 1 to {most}", most=options.table_size - 1))
+        raise BadRequest(said("advance must be from 1 to {most}", most=options.table_size - 1))
     name = " ".join(name_parts).strip() or "Hearts Cup"
     return TournamentRequest(name[:80], starts_at, tz, deadline, options, target)
 
@@ -159,8 +160,12 @@ def _local(text: str, zone: ZoneInfo, now: datetime) -> datetime:
         moment = datetime.fromisoformat(text).replace(tzinfo=zone).astimezone(UTC)
     except (ValueError, OverflowError):
         raise BadRequest(
-            msg("{text} is not a date and time like 2026-12-01 18:00", text=shown)
+            said(
+                "{text} is not a date and time like {day} 18:00",
+                text=shown,
+                day=(now + timedelta(days=7)).date().isoformat(),  # render.example_day
+            )
         ) from None
     if moment - now > MAX_AHEAD:
-        raise BadRequest(msg("{text} is more than a year away", text=shown))
+        raise BadRequest(said("{text} is more than a year away", text=shown))
     return moment

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime
 
 from bot.chats import NONE, Button, Buttons, Register, Withdraw
-from bot.i18n import Tr, isolated_name, mark
+from bot.i18n import Msg, Say, Tr, isolated_name, mark, msg
 from bot.tables.render import VARIANTS, format_total, variant_key
 from engine import Game
 from storage.tournaments import Registration, StoredTournament, TournamentTable
@@ -19,18 +19,47 @@ MAX_NAMES = 40
 """Names listed on the tournament message; beyond that only the count (Telegram's 4096 chars)."""
 
 
-def esc(text: str) -> str:
-    return html.escape(text, quote=False)
+class Html(str):
+    """Text that is Telegram's HTML already, made only here (`esc`, `who`): `said` puts
+    it into a sentence as it is, and escapes every other text."""
 
 
-def who(name: str) -> str:
+def esc(text: str) -> Html:
+    return Html(html.escape(text, quote=False))
+
+
+def who(name: str) -> Html:
     """A name (a person's, a group's or an event's) as the tournaments' messages show it
     (they write Telegram's HTML for the `Chats` port), in every language: escaped, its
     bidi controls removed, isolated (FSI…PDI)."""
-    return isolated_name(esc(name))
+    return Html(isolated_name(esc(name)))
 
 
-def _within(names: Sequence[str], budget: int, total: int | None = None) -> str:
+Value = Html | str | int | Msg | Say
+
+
+def said(message: str, /, **values: Value) -> Msg:
+    """A tournament's sentence (``msg``) with every value escaped on the way in: a text is
+    escaped unless it is `Html` already, and so is what a `Say` gives; a number or a `Msg`
+    (made by `said` too) goes in as it is. So a person's own words (an unknown option, a
+    time zone, a username) can never be markup Telegram refuses, however they are put."""
+    return msg(message, **{key: _escaped(value) for key, value in values.items()})
+
+
+def _escaped(value: Value) -> object:
+    if isinstance(value, Html | int | Msg):
+        return value
+    if isinstance(value, str):
+        return esc(value)
+
+    def written(tr: Tr, say: Say = value) -> str:
+        text = say(tr)
+        return text if isinstance(text, Html) else esc(text)
+
+    return written
+
+
+def _within(names: Sequence[str], budget: int, total: int | None = None) -> Html:
     """``names`` joined by commas, as many as fit in `budget` characters, then "…, +N":
     a tournament's message keeps well within Telegram's 4,096 characters, whoever registers."""
     total = len(names) if total is None else total
@@ -41,8 +70,14 @@ def _within(names: Sequence[str], budget: int, total: int | None = None) -> str:
             break
         shown.append(name)
         used += len(name) + 2
-    text = ", ".join(shown)
-    return f"{text} … +{total - len(shown)}" if total > len(shown) else text
+    text = ", ".join(shown)  # names escaped already (`who`, `esc`)
+    return Html(f"{text} … +{total - len(shown)}" if total > len(shown) else text)
+
+
+def example_day(now: datetime) -> str:
+    """A day a week from `now` (``2026-12-14``), for the examples people copy: a fixed
+    one would soon be in the past, and refused."""
+    return (now + timedelta(days=7)).date().isoformat()
 
 
 def when(tr: Tr, moment: datetime, time_zone: str) -> str:
@@ -53,11 +88,10 @@ def when(tr: Tr, moment: datetime, time_zone: str) -> str:
     return f"{text} ({time_zone})"
 
 
-def rules_line(tr: Tr, tournament: StoredTournament) -> str:
+def rules_line(tr: Tr, tournament: StoredTournament) -> Html:
     rules = tournament.rules
-    return tr(
-        "{variant} to {target}", variant=tr(VARIANTS[variant_key(rules)]), target=rules.target
-    )
+    variant = tr(VARIANTS[variant_key(rules)])
+    return Html(tr(said("{variant} to {target}", variant=variant, target=rules.target)))
 
 
 STATUS_NAMES = {
@@ -91,22 +125,35 @@ def tournament_message(
     o = tournament.options
     lines = [
         tr(
-            "🏆 <b>{name}</b> — a Hearts event by {organiser}",
-            name=who(tournament.name),
-            organiser=who(tournament.organiser_name),
+            said(
+                "🏆 <b>{name}</b> — a Hearts event by {organiser}",
+                name=who(tournament.name),
+                organiser=who(tournament.organiser_name),
+            ),
         )
     ]
-    if tournament.starts_at is not None:
+    # When it starts, only while it has not: a finished event said "Starts when the
+    # organiser sends /event start" (issue 51).
+    if tournament.status != "registration":
+        pass
+    elif tournament.starts_at is not None:
         lines.append(
-            tr("Starts: <b>{when}</b>", when=when(tr, tournament.starts_at, tournament.time_zone))
+            tr(
+                said(
+                    "Starts: <b>{when}</b>",
+                    when=when(tr, tournament.starts_at, tournament.time_zone),
+                )
+            )
         )
     else:
         lines.append(tr("Starts when the organiser sends /event start."))
-    if tournament.registration_deadline is not None:
+    if tournament.registration_deadline is not None and tournament.status == "registration":
         lines.append(
             tr(
-                "Registration closes: {when}",
-                when=when(tr, tournament.registration_deadline, tournament.time_zone),
+                said(
+                    "Registration closes: {when}",
+                    when=when(tr, tournament.registration_deadline, tournament.time_zone),
+                ),
             )
         )
     if o.advance_overall is not None:
@@ -123,10 +170,12 @@ def tournament_message(
         )
     lines.append(
         tr(
-            "Tables of {size} · {advance} · {rules}",
-            size=o.table_size,
-            advance=advance,
-            rules=rules_line(tr, tournament),
+            said(
+                "Tables of {size} · {advance} · {rules}",
+                size=o.table_size,
+                advance=advance,
+                rules=rules_line(tr, tournament),
+            ),
         )
     )
     extras = []
@@ -140,19 +189,21 @@ def tournament_message(
         extras.append(tr("nobody watches the tables"))
     extras.append(
         tr(
-            "no-shows are replaced by a computer after {minutes} min and cannot go on",
-            minutes=round(o.grace_s / 60),
+            said(
+                "no-shows are replaced by a computer after {minutes} min and cannot go on",
+                minutes=round(o.grace_s / 60),
+            ),
         )
     )
     lines.append(" · ".join(extras))
     if o.allowed_usernames:
         names = _within(["@" + esc(u) for u in o.allowed_usernames], 800)
-        lines.append(tr("Open to: {names} (and anyone invited)", names=names))
+        lines.append(tr(said("Open to: {names} (and anyone invited)", names=names)))
     else:
         lines.append(tr("Open to members of this group."))
     people = registered(registrations)
     lines.append("")
-    lines.append(tr("Registered: <b>{count}</b>", count=len(people)))
+    lines.append(tr(said("Registered: <b>{count}</b>", count=len(people))))
     if people:
         lines.append(_within([who(r.display_name) for r in people[:MAX_NAMES]], 1500, len(people)))
     lines.append("")
@@ -160,7 +211,7 @@ def tournament_message(
         status = STATUSES["registration"] if registration_open else STATUSES["closed"]
         lines.append(tr(status))
     elif tournament.status == "running":
-        lines.append(tr("Round {round} is being played.", round=tournament.current_round))
+        lines.append(tr(said("Round {round} is being played.", round=tournament.current_round)))
     else:
         lines.append(tr(STATUSES[tournament.status]))
     buttons = NONE
@@ -174,43 +225,51 @@ def tournament_message(
     return "\n".join(lines), buttons
 
 
-def _seat_name(tr: Tr, table: TournamentTable, seat: int) -> str:
+def _seat_name(tr: Tr, table: TournamentTable, seat: int) -> Html:
     s = table.seats[seat]
-    name = who(s.display_name)
+    name: str = who(s.display_name)
     if s.user_id is None:
-        name = tr("🤖 {name}", name=name)
+        name = tr(said("🤖 {name}", name=name))
     if s.no_show:
         name += tr(" (no-show)")
-    return name
+    return Html(name)  # the name escaped, the rest the bot's own words
 
 
 def table_line(tr: Tr, table: TournamentTable, game: Game | None) -> str:
     """One table's status: scores as the game goes, places when it is over."""
     if table.status == "cancelled":
-        return tr("Table {no}: cancelled", no=table.table_no)
+        return tr(said("Table {no}: cancelled", no=table.table_no))
     if table.status == "finished":
         ordered = sorted(table.seats, key=lambda s: s.place or 0)
-        scores = " · ".join(
-            f"{s.place}. {_seat_name(tr, table, s.seat)} {format_total(s.total or 0)}"
-            for s in ordered
+        scores = Html(
+            " · ".join(
+                f"{s.place}. {_seat_name(tr, table, s.seat)} {format_total(s.total or 0)}"
+                for s in ordered
+            )
         )
-        line = tr("Table {no} 🏁 {scores}", no=table.table_no, scores=scores)
+        line = tr(said("Table {no} 🏁 {scores}", no=table.table_no, scores=scores))
         going = [who(s.display_name) for s in ordered if s.advanced]
         if going:
-            line += " " + tr("→ {names}", names=", ".join(going))
+            line += " " + tr(said("→ {names}", names=Html(", ".join(going))))
         return line
     if game is None:
-        scores = " · ".join(_seat_name(tr, table, s.seat) for s in table.seats)
-        return tr("Table {no} · hand {hand}: {scores}", no=table.table_no, hand=1, scores=scores)
-    scores = " · ".join(
-        f"{_seat_name(tr, table, n)} {format_total(game.scores[n])}"
-        for n in range(len(table.seats))
+        scores = Html(" · ".join(_seat_name(tr, table, s.seat) for s in table.seats))
+        return tr(
+            said("Table {no} · hand {hand}: {scores}", no=table.table_no, hand=1, scores=scores)
+        )
+    scores = Html(
+        " · ".join(
+            f"{_seat_name(tr, table, n)} {format_total(game.scores[n])}"
+            for n in range(len(table.seats))
+        )
     )
     return tr(
-        "Table {no} · hand {hand}: {scores}",
-        no=table.table_no,
-        hand=game.hand_number,
-        scores=scores,
+        said(
+            "Table {no} · hand {hand}: {scores}",
+            no=table.table_no,
+            hand=game.hand_number,
+            scores=scores,
+        ),
     )
 
 
@@ -224,9 +283,9 @@ def round_message(
     """The round's message in the group: one line per table, edited as the games go."""
     name = who(tournament.name)
     if len(tables) == 1:
-        lines = [tr("🏆 <b>{name}</b> · the final", name=name)]
+        lines = [tr(said("🏆 <b>{name}</b> · the final", name=name))]
     else:
-        lines = [tr("🏆 <b>{name}</b> · round {round}", name=name, round=round_no)]
+        lines = [tr(said("🏆 <b>{name}</b> · round {round}", name=name, round=round_no))]
     for table in tables:
         game = games.get(table.game_id) if table.game_id is not None else None
         lines.append(table_line(tr, table, game))
@@ -237,7 +296,10 @@ def ranking_lines(tr: Tr, registrations: Sequence[Registration]) -> list[str]:
     ranked = sorted(
         (r for r in registrations if r.final_place is not None), key=lambda r: r.final_place or 0
     )
-    return [tr("{place}. {name}", place=r.final_place, name=who(r.display_name)) for r in ranked]
+    return [
+        tr(said("{place}. {name}", place=r.final_place or 0, name=who(r.display_name)))
+        for r in ranked
+    ]
 
 
 def status_text(

@@ -15,14 +15,14 @@ from bot.basics import Person
 from bot.chats import NONE
 from bot.core.tournament import Cancel, Finish, StartRound
 from bot.core.tournament import decide as step
-from bot.i18n import msg
 from bot.tables.model import COMPUTER_NAMES, Seat, Table, TableOptions
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
-from bot.tournaments.render import who
+from bot.tournaments.render import said, who
 from engine import Event
 from ratings import START
+from storage import SeatTaken
 from storage.tournaments import (
     Registration,
     StoredTournament,
@@ -68,7 +68,7 @@ class Rounds:
             await self.board.refresh_message(tournament)
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "✖ <b>{name}</b> was cancelled: fewer than 2 people registered.",
                     name=who(tournament.name),
                 ),
@@ -106,7 +106,7 @@ class Rounds:
         await self.board.refresh_message(tournament)
         await self.board.announce(
             tournament,
-            msg(
+            said(
                 "▶ <b>{name}</b>, round {round}: {players} at {tables}. Your cards are in your "
                 "DMs with me. Good luck!",
                 name=who(tournament.name),
@@ -141,17 +141,46 @@ class Rounds:
             rules = self.board.table_rules(tournament, len(table.seats))
             assert rules is not None
             deals = tour.duplicate_deals(rules, table.seed) if o.duplicate_deals else None
-            seats = [
-                Seat("human", s.display_name, s.user_id)
-                if s.user_id is not None
-                else Seat("computer", s.display_name, level=o.computer_level)
-                for s in table.seats
-            ]
+            busy = await self._free_players(tournament, table, table.seats)
+            for _ in range(len(table.seats) + 1):
+                seats = [
+                    Seat("human", s.display_name, s.user_id)
+                    if s.user_id is not None and s.user_id not in busy
+                    else Seat("computer", s.display_name, level=o.computer_level)
+                    for s in table.seats
+                ]
+                try:
+                    live = await self.desk.start_table(
+                        tournament_id=tournament.id,
+                        chat_id=tournament.chat_id,
+                        thread_id=tournament.thread_id,
+                        chat_title=f"{tournament.name} · #{table.table_no}",
+                        organiser=organiser,
+                        rules=rules,
+                        options=TableOptions(
+                            turn_timer=o.turn_timer,
+                            computer_level=o.computer_level,
+                            track_cards=True,
+                            hints=False,  # a tournament is played unaided
+                            watching=o.watching,
+                        ),
+                        seats=seats,
+                        seed=table.seed,
+                        deals=deals,
+                    )
+                    break
+                except SeatTaken as taken:  # sat down elsewhere meanwhile: storage said no
+                    late = [s for s in table.seats if s.user_id == taken.user_id]
+                    if not late or taken.user_id in busy:
+                        raise
+                    busy |= await self._free_players(tournament, table, late)
+            else:
+                raise RuntimeError(f"table {table.table_no} could not be seated")
             for s in table.seats:
-                if s.user_id is not None:
+                if s.user_id is not None and s.user_id not in busy:
                     self.board.tell(
                         s.user_id,
-                        msg(
+                        said(
                             "🏆 <b>{event}</b>, round {round}: you're at table {table}. Your cards "
                             "follow.",
                             event=who(tournament.name),
@@ -159,26 +188,53 @@ class Rounds:
                             table=table.table_no,
                         ),
                     )
-            live = await self.desk.start_table(
-                tournament_id=tournament.id,
-                chat_id=tournament.chat_id,
-                thread_id=tournament.thread_id,
-                chat_title=f"{tournament.name} · #{table.table_no}",
-                organiser=organiser,
-                rules=rules,
-                options=TableOptions(
-                    turn_timer=o.turn_timer,
-                    computer_level=o.computer_level,
-                    track_cards=True,
-                    hints=False,  # a tournament is played unaided
-                    watching=o.watching,
-                ),
-                seats=seats,
-                seed=table.seed,
-                deals=deals,
-            )
+            if busy:  # their seats count as a no-show's (they cannot go on)
+                table = replace(
+                    table,
+                    seats=tuple(replace(s, no_show=s.user_id in busy) for s in table.seats),
+                )
             await self.tournaments.save_tournament_table(replace(table, game_id=live.id))
         await self.board.refresh_round(tournament)
+
+    async def _free_players(
+        self,
+        tournament: StoredTournament,
+        table: TournamentTable,
+        seats: Sequence[TournamentSeat],
+    ) -> set[int]:
+        """One live seat each: the seats' people are taken out of this account's open
+        lobbies (and told); those playing elsewhere (a game in progress, their daily deal,
+        another account's table) are returned, for a computer player to take their seat."""
+        busy: set[int] = set()
+        for s in seats:
+            if s.user_id is None:
+                continue
+            left, elsewhere = await self.desk.free_for_event(s.user_id)
+            if left is not None:
+                self.board.tell(
+                    s.user_id,
+                    said(
+                        "🏆 <b>{event}</b> starts: you left the table in {chat} to play your "
+                        "round.",
+                        event=who(tournament.name),
+                        chat=who(left),
+                    ),
+                )
+            if elsewhere is not None:
+                busy.add(s.user_id)
+                self.board.tell(
+                    s.user_id,
+                    said(
+                        "🏆 <b>{event}</b>, round {round}: you're still playing at another "
+                        "table ({chat}), so a computer player takes your seat at table {table} "
+                        "this round, as a no-show's.",
+                        event=who(tournament.name),
+                        round=table.round,
+                        chat=who(elsewhere.chat),
+                        table=table.table_no,
+                    ),
+                )
+        return busy
 
     async def on_table_move(self, table: Table, events: list[Event]) -> None:
         """Every move of every table: note who showed up; sync when something changed."""
@@ -315,7 +371,7 @@ class Rounds:
         if await self.tournaments.claim_once(tournament.id, f"results:{tournament.current_round}"):
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "📋 <b>{name}</b>, round {round} is over. Going on: {names}.",
                     name=who(tournament.name),
                     round=tournament.current_round,
@@ -330,7 +386,7 @@ class Rounds:
         if tournament.status == "paused":
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "⏸ Round {round} is over, but the event is paused: the next round starts on "
                     "<code>/event resume</code> or <code>/event start</code>.",
                     round=tournament.current_round,
@@ -371,7 +427,7 @@ class Rounds:
         if not final:
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "🏁 <b>{name}</b> ended without a winner: no one was left to go on.",
                     name=who(tournament.name),
                 ),
@@ -379,7 +435,7 @@ class Rounds:
             return
         await self.board.announce(
             tournament,
-            msg(
+            said(
                 "🏆 <b>{name}</b> is over! The winner is <b>{winner}</b>.\n{ranking}",
                 name=who(tournament.name),
                 winner=who(final[0].display_name),

@@ -10,11 +10,11 @@ import logging
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from bot.i18n import Tr, mark, msg
+from bot.i18n import Tr, mark
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
-from bot.tournaments.render import who
+from bot.tournaments.render import said, who
 from bot.tournaments.rounds import Rounds
 from storage.tournaments import (
     StoredTournament,
@@ -63,7 +63,7 @@ class Timeline:
             if await self.tournaments.claim_once(tournament.id, "trouble"):
                 await self.board.announce(
                     tournament,
-                    msg(
+                    said(
                         "⚠ Something went wrong while running <b>{name}</b>; the other events "
                         "go on. The organiser can /event pause it, or /event cancel it.",
                         name=who(tournament.name),
@@ -88,7 +88,7 @@ class Timeline:
                 count = await self.board.refresh_message(tournament)
                 await self.board.announce(
                     tournament,
-                    msg(
+                    said(
                         "🔒 Registration for <b>{name}</b> is closed: {count} registered.",
                         name=who(tournament.name),
                         count=count,
@@ -105,7 +105,7 @@ class Timeline:
 
                     await self.board.announce(
                         tournament,
-                        msg(REMINDERS[kind], name=who(tournament.name), when=moment, count=count),
+                        said(REMINDERS[kind], name=who(tournament.name), when=moment, count=count),
                     )
             if (
                 tournament.starts_at is not None
@@ -148,7 +148,7 @@ class Timeline:
         if missing:
             await self.board.announce(
                 tournament,
-                msg(
+                said(
                     "⌛ {names} didn't show up in round {round}: a computer plays their "
                     "seat, and they can't go on.",
                     names=", ".join(who(n) for n in missing),

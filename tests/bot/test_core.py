@@ -416,6 +416,8 @@ async def _rematch(lab: Lab, rng: random.Random) -> None:
     game's computers and free people seated, stored (once after storage refused it), and
     read back from storage as it is in memory."""
     old = lab.table
+    if old.phase.live:  # 🔁 New game comes once the game ended: its people are free again
+        await lab.storage.games.cancel_game(old.id)
     people = [s for s in old.seats if s is not None and s.kind == "human"]
     host = rng.choice([*people, Seat("human", "Stranger", 900)])
     assert host.user_id is not None

@@ -67,9 +67,10 @@ async def test_two_accounts_share_one_database_and_keep_their_own_games(
     ):
         ann_a, bob_a = (da.create_user(n, user_id=i) for n, i in (("Ann", 501), ("Bob", 502)))
         ann_b, bob_b = (db.create_user(n, user_id=i) for n, i in (("Ann", 501), ("Bob", 502)))
+        cy_b = db.create_user("Cy", user_id=503)  # one table at a time: Ann and Bob are at A's
         alpha_a = da.create_group("Alpha", members=[ann_a, bob_a], admins=[ann_a])
         alpha_b = db.create_group("Alpha", members=[ann_b, bob_b], admins=[ann_b])
-        beta_b = db.create_group("Beta", members=[ann_b, bob_b], admins=[ann_b])
+        beta_b = db.create_group("Beta", members=[ann_b, bob_b, cy_b], admins=[ann_b])
         assert alpha_a.id == alpha_b.id  # one group, seen by both bots
 
         first_a = AsyncExitStack()
@@ -85,8 +86,8 @@ async def test_two_accounts_share_one_database_and_keep_their_own_games(
         await store.people.save_chat_language(alpha_a.id, chosen="es", first="")
         await store.close()
         async with bot(db, url) as app_b:
-            # B serves Beta: Ann plays three computers there.
-            _, table_b = await start_with_computers(db, app_b, beta_b, [ann_b])
+            # B serves Beta: Cy plays three computers there.
+            _, table_b = await start_with_computers(db, app_b, beta_b, [cy_b])
             assert urls(beta_b) and all(
                 u.startswith("https://t.me/hearts_b_bot") for u in urls(beta_b)
             )
@@ -94,7 +95,7 @@ async def test_two_accounts_share_one_database_and_keep_their_own_games(
                 u.startswith("https://t.me/hearts_a_bot") for u in urls(alpha_a)
             )
 
-            # Each makes moves: Ann and Bob at A's table, Ann at B's.
+            # Each makes moves: Ann and Bob at A's table, Cy at B's.
             for _ in range(6):
                 for person in (ann_a, bob_a):
                     await play_turn(da, person, table_a)
@@ -108,9 +109,9 @@ async def test_two_accounts_share_one_database_and_keep_their_own_games(
             # (a pass is three presses choosing cards, then the one that passes them)
             presses = 4 if table_b.game.phase == "pass" else 1
             while db.last_update_id < target - presses:
-                await ann_b.send(ann_b.dm, "hello")
+                await cy_b.send(cy_b.dm, "hello")
             await db.idle()
-            moved = await play_turn(db, ann_b, table_b)
+            moved = await play_turn(db, cy_b, table_b)
             assert moved is not None
             await db.idle()
             assert target in await handled(url, B)
@@ -132,14 +133,14 @@ async def test_two_accounts_share_one_database_and_keep_their_own_games(
             # resumes its own table only.
             a_before = table_a.game.to_json() if table_a.game else None
             await first_a.aclose()
-            assert await play_turn(db, ann_b, table_b) is not None  # B serves on
+            assert await play_turn(db, cy_b, table_b) is not None  # B serves on
             async with bot(da, url) as again:
                 resumed = tables(again)
                 assert [t.chat_id for t in resumed.values()] == [alpha_a.id]
                 a_game = next(iter(resumed.values())).game
                 assert a_game is not None and a_game.to_json() == a_before
                 assert tables(app_b) == {table_b.id: table_b}  # the same table, live
-                assert await play_turn(db, ann_b, table_b) is not None
+                assert await play_turn(db, cy_b, table_b) is not None
                 await db.idle()
                 # Alpha removes A: A gives the group up, and B, used there next, serves it.
                 alpha_a.remove_bot(by=ann_a)

@@ -25,6 +25,7 @@ from sandbox.double import BotApiDouble
 from sandbox.people import SandboxUser
 from sandbox.testing import running_double
 from sandbox.views import MessageView
+from storage.models import StoredSeat
 
 NOW = datetime(2026, 11, 28, 10, 0, tzinfo=UTC)
 
@@ -348,7 +349,8 @@ async def test_a_game_left_unfinished_counts_as_it_stood_when_the_day_closes(
             await double.idle()
             assert table.game is not None and len(table.game.hand_history) == 2
             stood = tuple(int(h.points[0]) for h in table.game.hand_history)
-            # …and closed after it: the game stops, its hands played so far count.
+            # …and closed after it: the game stops, its hands played so far count, and
+            # the two hands it did not play score 0 % each (stopping never pays).
             clock.advance(timedelta(minutes=2))
             await ann.send(ann.dm, "/daily")
             await double.wait_for(
@@ -359,7 +361,7 @@ async def test_a_game_left_unfinished_counts_as_it_stood_when_the_day_closes(
             assert (await rooms.storage.games.load_game(table.id)).status == "cancelled"
             settled = await rooms.storage.daily.game_of(DAY, ann.id)
             assert settled is not None and settled.points == stood
-            assert settled.score == 50.0  # alone on the day
+            assert settled.score == (50.0 + 50.0 + 0.0 + 0.0) / 4  # alone on the day
             tomorrow = await rooms.storage.daily.game_of(DAY + 1, ann.id)
             assert tomorrow is not None and tomorrow.game_id != table.id
 
@@ -420,6 +422,9 @@ async def test_a_result_is_posted_to_the_persons_groups_once_in_their_languages(
         klub = double.create_group("Клуб", members=[ann, olga], admins=[olga])
         gone = double.create_group("Gone", members=[ann, olga], admins=[ann])
         other = double.create_group("Other", members=[ann, olga], admins=[olga])
+        # Ann only sat at a table there, cancelled before it was dealt: still a member as
+        # the bot knows her (issue 51: "I haven't seen you finish a game in a group").
+        sat = double.create_group("Sat", members=[ann, olga], admins=[olga])
         async with running_bot(double, tmp_path / "db.sqlite3", replace(FAST, clock=clock)) as app:
             await finished_game(double, app, club, [ann, olga])  # through the bot
             store = rooms_of(app).storage
@@ -431,6 +436,10 @@ async def test_a_result_is_posted_to_the_persons_groups_once_in_their_languages(
                 await play_stored(
                     store, Rules(target=20), seed=seed, chat_id=group.id, user_ids=ids
                 )
+            seats = [StoredSeat(0, "human", ann.name, ann.id)]
+            seats += [StoredSeat(n, "computer", f"C{n}", None, "easy") for n in (1, 2, 3)]
+            lobby = await store.games.create_lobby(sat.id, None, olga.id, Rules(), seats, {})
+            await store.games.cancel_game(lobby)
             await rooms_of(app).languages.choose_for_chat(klub.id, "ru")  # an admin's /language
             gone.remove_bot(ann)
             await double.idle()
@@ -439,10 +448,10 @@ async def test_a_result_is_posted_to_the_persons_groups_once_in_their_languages(
             table = await daily_table(app, ann)
             await play(double, ann, table, high=False)
             await double.wait_for(lambda: _dm_has(double, ann, "📣 Post to my groups"), 20)
-            groups = (club, klub, gone, other)
+            groups = (club, klub, gone, other, sat)
             before = {g.id: len(double.chat_view(g.id).bot_messages) for g in groups}
             said = await ann.press(ann.dm, None, "📣 Post to my groups")
-            assert said == "📣 Posted to your groups: 2"
+            assert said == "📣 Posted to your groups: 3"
 
             def posted(group: object) -> list[str]:
                 gid = group.id  # type: ignore[attr-defined]
@@ -459,15 +468,21 @@ async def test_a_result_is_posted_to_the_persons_groups_once_in_their_languages(
             assert f"Hearts, daily deal {DAY}: {round(line.score)}%" in english
             (russian,) = posted(klub)
             assert russian.startswith("📣 Расклад дня: Ann"), russian
-            assert f"Червы, расклад дня {DAY}: {round(line.score)}" in russian
+            assert f"Черви, расклад дня {DAY}: {round(line.score)}" in russian
             for text in (english, russian):
                 assert row in text and not any(suit in text for suit in "♠♥♦♣")
             assert posted(other) == [] and posted(gone) == []
+            await double.wait_for(lambda: bool(posted(sat)), 10)
+            # The group's board counts her too: Olga asks there, and Ann is on it.
+            await olga.send(sat, "/daily")
+            await double.wait_for(lambda: any("in this group" in t for t in posted(sat)), 10)
+            board = next(t for t in posted(sat) if "in this group" in t)
+            assert "1. Ann — " in board and "Nobody here" not in board, board
             # A second press: nothing more posted anywhere.
             again = await ann.press(ann.dm, None, "📣 Post to my groups")
             assert again == f"Your result of daily deal {DAY} is already in your groups."
             await double.idle()
-            assert len(posted(club)) == 1 and len(posted(klub)) == 1
+            assert len(posted(club)) == 1 and len(posted(klub)) == 1 and len(posted(sat)) == 2
             # A forged button of a day still to come is refused.
             last = ann.dm_view().last()
             assert last is not None

@@ -28,8 +28,9 @@ from sandbox.views import Event
 from storage import ChatSettings
 
 FAIR_DEALS = Path(__file__).resolve().parents[2] / "docs" / "fair-deals.md"
-SEED = re.compile(r"Deal seed: (\S+)")
+SEED = re.compile(r"Deal seed: (\S+)")  # a cancelled hand's, whole
 COMMITMENT = re.compile(r"Commitment: ([0-9a-f]{64})")
+SHOWN = re.compile(r"Deal seed (\d+p-d\d+-[0-9a-f]{12})… · 🔐 ([0-9a-f]{12})…")
 HAND = re.compile(r"Hand (\d+)")
 
 
@@ -62,16 +63,24 @@ def said(event: Event) -> str:
 
 
 def reveals(double: BotApiDouble, group: Group) -> dict[int, tuple[Event, str, str]]:
-    """Each hand's result message in the group: the event, the seed, the commitment."""
+    """Each hand's result message in the group: the event, the seed (copied whole by its
+    📋 button), the commitment as shown (12 digits: issue 51 took the two 64-digit values
+    out of every hand's result)."""
     found: dict[int, tuple[Event, str, str]] = {}
     for event in double.history(group.id):
         text = event.message.text if event.message else None
         if event.kind != "sent" or not text or "Deal seed" not in text:
             continue
+        assert event.message is not None
         hand = HAND.search(text)
-        seed, commitment = SEED.search(text), COMMITMENT.search(text)
-        assert hand and seed and commitment, text
-        found[int(hand[1])] = (event, seed[1], commitment[1])
+        shown = SHOWN.search(text)
+        copied = [b.copy_text for b in event.message.all_buttons() if b.copy_text]
+        assert hand and shown and len(copied) == 1, text
+        seed = copied[0]
+        assert seed is not None and seed.startswith(shown[1]) and len(seed) > len(shown[1])
+        assert not re.search(r"[0-9a-f]{20}", text), text  # no long value in the group
+        assert any("Replay" in b.label for b in event.message.all_buttons())
+        found[int(hand[1])] = (event, seed, shown[2])
     return found
 
 
@@ -124,9 +133,12 @@ def check_every_hand(
     assert set(revealed) == set(dealt), (sorted(revealed), sorted(dealt))
     everything = double.history()
     pressed = 0
-    for hand, (event, seed, commitment) in revealed.items():
-        verdict = fair.verify(seed, commitment)
-        assert verdict.matches, (hand, seed, commitment)
+    for hand, (event, seed, shown) in revealed.items():
+        verdict = fair.verify(seed, "")
+        commitment = verdict.commitment
+        assert commitment.startswith(shown), (hand, seed, shown)
+        assert fair.verify(seed, commitment).matches
+        revealed[hand] = (event, seed, commitment)
         assert (verdict.hands, verdict.dead) == dealt[hand]
         published = first_publication(double, group, commitment)
         assert published.seq < event.seq

@@ -246,24 +246,20 @@ async def test_a_persons_own_choice_beats_their_app_and_survives_a_restart(
                 ),
                 5,
             )
-            assert help_text.startswith("♥ Copas\n")
+            assert help_text.startswith("♥ Copas, aqui no nosso chat:\n")  # a DM's own list
             assert help_text == shown(
                 "pt_BR",
-                "♥ <b>Hearts</b>\n"
-                "/newgame — open a table in this group\n"
-                "/join, /leave — take or leave a seat\n"
-                "/start — start the game (host or admin)\n"
-                "/cancel — cancel the table (host or admin)\n"
-                "/scores — this game and the all-time leaderboard\n"
-                "/replay — replay the hands of the last games\n"
-                "/daily — the daily deal: the same hands for everyone (play it in a DM)\n"
-                "/stats — your own record (in a DM)\n"
-                "/rating — your rating, here and overall\n"
-                "/rules — the rules of this table\n"
+                "♥ <b>Hearts</b>, here in our chat:\n"
+                "/daily — the daily deal: the same hands for everyone\n"
+                "/stats — your own record\n"
+                "/rating — your rating overall\n"
+                "/leave — leave the table you sit at\n"
                 "/rejoin — take your seat back from the computer\n"
-                "/event — tournaments over several tables (<code>/event help</code>)\n"
                 "/language — the language of my messages\n"
-                "/help — this list",
+                "/help — this list\n"
+                "\n"
+                "To play with friends, add me to a group and send /newgame there: /help in the "
+                "group lists its commands.",
             )
 
 

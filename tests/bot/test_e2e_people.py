@@ -16,6 +16,7 @@ from bot_harness import (
 )
 
 from bot.tables.config import Dealing
+from bot.telegram import callbacks as cb
 from engine import Rules
 from sandbox.testing import running_double
 from storage import ChatSettings
@@ -136,8 +137,21 @@ async def test_bad_input_gets_a_toast_and_never_changes_the_game(tmp_path: Path)
             lobby = await open_table(double, alice, group)
             for p in (bob, carol, dave):
                 await p.press(group, lobby, "✋ Join")
-            assert await eve.press(group, lobby, "✋ Join") == "The table is full."
             table = table_in(app, group)
+            # A full table says so and offers no Join (issue 51); a Join pressed on an
+            # older copy of the message is answered.
+            full = await double.wait_for(
+                lambda: (
+                    (m := double.chat_view(group.id).message(lobby)) is not None
+                    and "The table is full" in (m.text or "")
+                    and m
+                ),
+                5,
+            )
+            assert "Join" not in str(full.labels) and "Add computer" not in str(full.labels)
+            assert "Tap Join" not in (full.text or "")
+            join = cb.button(cb.JOIN, table.id)
+            assert await eve.press_forged(group, lobby, join) == "The table is full."
             # Someone else tries the host's buttons.
             assert (
                 await eve.press(group, lobby, "⚙ Rules")

@@ -133,6 +133,9 @@ async def test_two_games_rate_everyone_and_show_it(tmp_path: Path) -> None:
             assert f"Here: {ada.skill.shown:,} ± {ada.skill.spread}" in text
             assert f"{ada.place} of 2 · 2 rated games (provisional)" in text
             assert "Overall: " in text
+            # Why, in words (issue 51, item 12); the formula is in docs/ratings.md.
+            assert "Your last game: " in text and " of 4." in text
+            assert "uncertainty" not in text
 
             await bob.send(group, "/scores")
             board = await double.wait_for(
@@ -409,6 +412,57 @@ async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
                 assert START.mu < changes[bob.id].after.mu < whole[bob_seat].mu
             else:
                 assert changes[bob.id].after == whole[bob_seat]
+            assert not double.unanswered_callbacks()
+
+
+async def test_back_with_rejoin_after_the_seats_last_move_a_win_earns_nothing(
+    tmp_path: Path,
+) -> None:
+    """Bob /leave's before his first move, a computer plays his seat's whole first hand,
+    he sends /rejoin once it is over, and Alice cancels (rated from the standings after
+    that hand): he made none of his seat's moves, so a gain is nothing at all (it was one
+    move's share), a loss counts whole (README: what a computer won for you while you
+    were away earns you nothing). Which one depends on the deal; the storage tests hold
+    the gain on a fixed one."""
+    async with running_double() as double:
+        alice = double.create_user("Alice", username="alice")
+        bob = double.create_user("Bob", username="bob")
+        group = double.create_group("Friday Hearts", members=[alice, bob])
+        async with running_bot(double, tmp_path / "hearts.sqlite3") as app:
+            rooms = rooms_of(app)
+            _, table = await start_with_computers(double, app, group, [alice, bob], target="50")
+            game = table.game
+            assert game is not None
+            bob_seat = table.seat_of(bob.id)
+            assert bob_seat is not None
+            seat = table.seats[bob_seat]
+            assert seat is not None
+            await bob.send(group, "/leave")
+            await double.wait_for(lambda: seat.away, 5)
+            await _play_to_the_end(double, [alice], table, lambda: bool(game.hand_history))
+            totals = list(game.hand_history[0].points)
+            await bob.send(bob.dm, "/rejoin")
+            await double.wait_for(lambda: not seat.away, 5)
+            await alice.send(group, "/cancel")
+            await double.wait_for(lambda: table.status == "cancelled", 5)
+
+            moves = [e.move for e in await rooms.storage.games.journal(table.id)]
+            mine = [m for m in moves if m.get("seat") == bob_seat]
+            assert mine and all(m.get("stand_in") for m in mine)
+            keys = [rank_key(game.rules, t) for t in totals]
+            whole = openskill_rate(_skills(table), keys)
+            gained = whole[bob_seat].mu >= START.mu
+            changes = {c.player: c for c in await rooms.storage.standings.rating_changes(table.id)}
+            if gained:
+                assert changes[bob.id].after == START and changes[bob.id].weight == 0.0
+                weights = [0.0 if s == bob_seat else 1.0 for s in range(4)]
+                want = openskill_rate(_skills(table), keys, weights)
+                alice_seat = table.seat_of(alice.id)
+                assert alice_seat is not None
+                assert changes[alice.id].after == want[alice_seat]
+            else:
+                assert changes[bob.id].after == whole[bob_seat]
+                assert changes[bob.id].weight == 1.0
             assert not double.unanswered_callbacks()
 
 

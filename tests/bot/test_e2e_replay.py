@@ -77,6 +77,13 @@ async def test_a_finished_hand_replays_as_text_and_matches_the_journal(tmp_path:
             taker = names[trick.winner]
             assert f"{trick.number}. {plays} → {taker} ({trick.points})" in lines
         assert len(shown.text) <= 4096
+        # The deal's proof a tap away (issue 51): its seed short, and 📋 the seed whole.
+        assert stored.game is not None
+        proof = stored.game.deal_proof(1)
+        assert proof is not None
+        assert f"🔐 {proof.commitment[:12]}…" in shown.text
+        copy = shown.button("📋 Copy seed")
+        assert copy is not None and copy.copy_text == proof.seed
 
         # /replay lists the game; its button lists the hands; a hand shows in that message.
         await ann.send(group, "/replay")
@@ -95,8 +102,20 @@ async def test_a_finished_hand_replays_as_text_and_matches_the_journal(tmp_path:
         scores = double.chat_view(group.id).find("leaderboard")
         assert scores is not None and scores.button("▶ Replay") is not None
         await ann.press(group, scores.message_id, "▶ Replay")
-        shown_id = scores.message_id
-        await double.wait_for(lambda: "Choose a hand" in _text(double, group.id, shown_id), 5)
+        # In a message of its own: the scores stay (issue 51).
+        chosen = await double.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in double.chat_view(group.id).bot_messages
+                    if m.message_id > scores.message_id and "Choose a hand" in (m.text or "")
+                ),
+                None,
+            ),
+            5,
+        )
+        assert "leaderboard" in _text(double, group.id, scores.message_id)
+        assert f"Game {stored.id}" in (chosen.text or "")
 
         # A stranger's forged press in their own DM is refused; so is a made-up game.
         await bob.start_bot()
@@ -221,6 +240,24 @@ async def test_in_a_forum_topic_replays_stay_in_the_topic(tmp_path: Path) -> Non
         listing = double.chat_view(group.id).find("▶ Replays")
         assert listing is not None and listing.thread_id == topic
         assert f"Game {table.id}: " in (listing.text or "")
+        # /scores in the topic: its ▶ Replay answers in a new message, in the topic too.
+        await ann.send(group, "/scores", thread_id=topic)
+        await double.wait_for(lambda: double.chat_view(group.id).find("leaderboard") is not None, 5)
+        scores = double.chat_view(group.id).find("leaderboard")
+        assert scores is not None and scores.thread_id == topic
+        await ann.press(group, scores.message_id, "▶ Replay")
+        chosen = await double.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in double.chat_view(group.id).bot_messages
+                    if m.message_id > scores.message_id and "Choose a hand" in (m.text or "")
+                ),
+                None,
+            ),
+            5,
+        )
+        assert chosen.thread_id == topic
 
 
 async def test_a_replay_after_a_restart_comes_from_the_journal(tmp_path: Path) -> None:
@@ -277,5 +314,51 @@ async def test_the_longest_names_still_give_the_whole_hand_in_one_message(tmp_pa
         assert shown is not None and shown.text is not None
         assert len(shown.text.encode("utf-16-le")) // 2 <= 4096
         lines = shown.text.splitlines()
-        assert lines[-1].startswith("Standings: ")  # the whole hand, its end too
+        # The whole hand, its end too, then the deal's proof in one line.
+        assert lines[-2].startswith("Standings: ") and lines[-1].startswith("🔓 Deal seed ")
         assert sum(bool(re.match(r"\d+\. ", line)) for line in lines) == 17  # every trick
+
+
+async def test_scores_replays_the_game_it_shows_in_a_message_of_its_own(tmp_path: Path) -> None:
+    """Issue 51, item 5: /scores showed one game's hands and its ▶ Replay opened another
+    (the chat's newest with a hand over: a tournament's, or one cancelled after a hand),
+    and the replay replaced the scoreboard. Now the button replays the game shown, in a
+    new message; the scores stay."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "storage"))
+    from storage_testkit import play_stored
+
+    async with running_double_and_bot(tmp_path) as (double, app):
+        ann = double.create_user("Ann", username="ann")
+        group = double.create_group("Hearts", members=[ann])
+        await finished_game(double, app, group, [ann])
+        store = rooms_of(app).storage
+        (shown,) = await store.standings.chat_games(group.id, None)
+        # A newer game of the chat, cancelled after its first hand: not the one /scores
+        # shows (that is the last finished here).
+        newer, _ = await play_stored(
+            store, Rules(), seed=3, chat_id=group.id, user_ids=[ann.id], hands=1
+        )
+        await store.games.cancel_game(newer)
+        await ann.send(group, "/scores")
+        await double.wait_for(lambda: double.chat_view(group.id).find("leaderboard") is not None, 5)
+        scores = double.chat_view(group.id).find("leaderboard")
+        assert scores is not None and "The last game here" in (scores.text or "")
+        before = scores.text
+        # Its final standings by place, lowest first (they were in seat order).
+        finished = await store.games.load_game(shown.game_id)
+        assert finished.game is not None
+        totals = finished.game.scores
+        order = sorted(range(len(totals)), key=lambda s: (totals[s], s))
+        named = " · ".join(
+            f"\u2068{finished.seats[s].display_name}\u2069 {totals[s]}" for s in order
+        )
+        assert f"Standings: {named}" in (before or ""), before
+        assert await ann.press(group, scores.message_id, "▶ Replay") == f"▶ Game {shown.game_id}"
+        listing = await double.wait_for(
+            lambda: double.chat_view(group.id).find(f"▶ Game {shown.game_id}:"),
+            5,
+        )
+        assert listing.message_id != scores.message_id and "Choose a hand" in (listing.text or "")
+        assert _text(double, group.id, scores.message_id) == before  # the scores stay

@@ -62,6 +62,9 @@ async def test_timeouts_play_for_a_person_and_three_in_a_row_hand_the_seat_over(
                 return [m.deleted for m in alice.dm_view().messages if "1 s left" in (m.text or "")]
 
             await double.wait_for(lambda: reminders() and all(reminders()), 5)  # gone once played
+            # The first came during the pass, and says so (it said "to play": issue 51).
+            first = next(m.text for m in alice.dm_view().messages if "1 s left" in (m.text or ""))
+            assert "⏰ 1 s left to choose your pass in" in (first or ""), first
             await double.wait_for(
                 lambda: any("Send /rejoin" in (m.text or "") for m in alice.dm_view().messages), 5
             )

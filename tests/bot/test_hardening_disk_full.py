@@ -17,7 +17,7 @@ from bot_harness import open_table, rooms_of, running_bot, settings_for, table_i
 from sqlalchemy import text
 
 from bot.i18n import english
-from bot.telegram.health import HealthServer
+from bot.telegram.health import HealthServer, Known
 from sandbox.testing import running_double
 from storage import Storage
 
@@ -44,8 +44,9 @@ async def test_a_game_waits_out_a_full_disk_and_finishes_by_itself(tmp_path: Pat
             await double.wait_for(lambda: table.game is not None, 5)
             storage = rooms_of(app).storage
             assert storage.dialect == "sqlite"
+            settings = settings_for(double, database)
             health = HealthServer(
-                settings_for(double, database), write_failure=lambda: storage.write_failure
+                settings, Known(settings, write_failure=lambda: storage.write_failure)
             )
 
             # Alice leaves: a computer plays her seat too; then the disk fills up.

@@ -27,6 +27,7 @@ KEYWORDS = {
     "tr": None,
     "mark": None,
     "msg": None,
+    "said": None,  # the tournaments' `msg` with every value escaped
     "plural": (1, 2),
     "plural_mark": (1, 2),
     "msg_plural": (1, 2),

@@ -1,5 +1,5 @@
-"""`Membership`: Telegram asked once per person and group in a while (a yes for five
-minutes, a no for one), and no more people remembered than `MAX_KEPT`."""
+"""`Membership`: Telegram asked once per person and group in a while (a yes for a
+minute, a no for twenty seconds), and no more people remembered than `MAX_KEPT`."""
 
 from __future__ import annotations
 
@@ -30,11 +30,11 @@ async def test_an_answer_is_remembered_for_a_while() -> None:
         assert not await membership.is_member(-1, 8)
     assert telegram.asked == [(-1, 7), (-1, 8)] and membership.asked == 2
     assert not await membership.is_member(-2, 7)  # another group is asked about apart
-    telegram.members.add((-1, 8))  # Eight joins: known within a minute
+    telegram.members.add((-1, 8))  # Eight joins: known within twenty seconds
     now[0] += STRANGER_TTL + 1
     assert await membership.is_member(-1, 8) and await membership.is_member(-1, 7)
     assert telegram.asked.count((-1, 7)) == 1
-    telegram.members.discard((-1, 7))  # Seven leaves: known within five minutes
+    telegram.members.discard((-1, 7))  # Seven leaves: known within a minute
     now[0] += MEMBER_TTL
     assert not await membership.is_member(-1, 7)
 

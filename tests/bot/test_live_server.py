@@ -21,6 +21,7 @@ from telegram.ext import Application
 
 from bot.live.server import ELSEWHERE, FLOOD, REFUSED
 from bot.tables.model import Table
+from engine.cards import shown_order
 from sandbox.double import BotApiDouble
 from sandbox.people import SandboxUser
 from sandbox.testing import running_double
@@ -156,7 +157,9 @@ async def test_a_page_sees_its_own_cards_and_nobody_elses(tmp_path: Path) -> Non
         assert state["you"] == seat
         game = table.game
         assert game is not None
-        assert [c["code"] for c in state["cards"]] == [c.code for c in game.hand(seat)]
+        # In the order every screen shows (engine.cards.shown_order).
+        mine = [c.code for c in shown_order(game.hand(seat))]
+        assert [c["code"] for c in state["cards"]] == mine
         hidden = held_by_others(table, seat)
         codes = set(re.findall(r'"code": "(\w+)"', "\n".join(page.raw)))
         assert codes and not codes & hidden
@@ -202,7 +205,7 @@ async def test_a_card_from_the_page_goes_the_way_of_a_button(tmp_path: Path) -> 
         assert seat is not None
         async with open_page(app, signed(double, ana), table.id) as page:
             await until(lambda: page.states())
-            first = game.hand(seat)[0]
+            first = shown_order(game.hand(seat))[0]  # the page's first card
             said = await page.press(tap(table.id, 1, first.code), 1)
             assert said == "1/3 selected"
             await until(lambda: page.states()[-1]["cards"][0]["chosen"])

@@ -15,7 +15,7 @@ from bot_harness import play_turn, rooms_of, running_bot, start_with_computers
 from test_live_browser import ARTIFACTS, NARROW
 from test_sandbox_browser import CHROMIUM_ARGS, chromium_path
 
-from engine.cards import cards_of
+from engine.cards import cards_of, shown_order
 from sandbox.testing import running_double
 from sandbox.webapp import LIGHT, init_data, page_address
 
@@ -65,7 +65,7 @@ async def test_the_page_verifies_a_finished_hands_deal_in_the_browser(tmp_path: 
             assert lines[0].startswith("Hand 1: ✅"), lines
             assert lines[1:3] == [f"🔓 {proof.seed}", f"🔐 {proof.commitment}"]
             shown = [line.split(": ", 1)[1] for line in lines[3:]]
-            expected = [" ".join(c.symbol for c in cards_of(hand)) for hand in dealt]
+            expected = [" ".join(c.symbol for c in shown_order(cards_of(hand))) for hand in dealt]
             assert shown == expected
             ARTIFACTS.mkdir(exist_ok=True)
             await page.screenshot(path=str(ARTIFACTS / "table-360-verified.png"))

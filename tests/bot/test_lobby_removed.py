@@ -125,7 +125,14 @@ async def test_leave_in_a_dm_leaves_the_persons_lobby(tmp_path: Path) -> None:
                 lambda: left in [m.text for m in double.chat_view(group.id).bot_messages], 5
             )
             assert table.seats[0] is not None and table.seats[0].away
-            await double.wait_for(lambda: left in [m.text for m in ana.dm_view().bot_messages], 5)
+            # Ana is told in the second person (it was the group's line: issue 51).
+            mine = t(
+                "🚪 You left {chat}; a computer player takes your seat. Unless you /rejoin, "
+                "your rating counts you last in this game.",
+                chat=isolated_name(group.title),
+            )
+            await double.wait_for(lambda: mine in [m.text for m in ana.dm_view().bot_messages], 5)
+            assert left not in [m.text for m in ana.dm_view().bot_messages]
 
 
 async def test_a_lobby_whose_message_is_refused_is_not_kept(tmp_path: Path) -> None:

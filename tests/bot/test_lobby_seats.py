@@ -245,7 +245,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     bot_cm = running_bot(double, database)
     app = loop.run_until_complete(bot_cm.__aenter__())
     # Commands as fast as a test types them (a person's rate is tested elsewhere).
-    app.bot_data.command_limiter = CommandLimiter(burst=10_000)
+    limits = app.bot_data
+    limits.command_limiter = limits.press_limiter = CommandLimiter(burst=10_000)
+    limits.group_posts.people = limits.group_posts.chats = CommandLimiter(burst=10_000)
     try:
         yield Lab(loop, double, app)
     finally:

@@ -50,3 +50,22 @@ def test_two_players_print_the_dead_cards(capsys: pytest.CaptureFixture[str]) ->
 def test_a_seed_that_does_not_read_exits_2(seed: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", seed, COMMITMENT]) == 2
     assert "hearts-bot verify:" in capsys.readouterr().err
+
+
+def test_the_12_digits_the_screens_show_are_enough(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 51, item 4: the commitment as a screen shows it (12 digits and an ellipsis)
+    verifies, and the whole is printed to compare; 12 digits of another do not."""
+    assert main(["verify", SEED, COMMITMENT[:12] + "…"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("The commitment matches its 12 digits given:") and COMMITMENT in out
+    assert main(["verify", SEED, "0" + COMMITMENT[1:12]]) == 1
+    assert "does NOT match" in capsys.readouterr().out
+
+
+def test_fewer_than_12_digits_or_a_short_seed_say_what_to_copy(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["verify", SEED, COMMITMENT[:8]]) == 2
+    assert "first 12 hex digits at least" in capsys.readouterr().err
+    assert main(["verify", SEED[:18] + "…", COMMITMENT]) == 2
+    assert "📋 Copy seed" in capsys.readouterr().err

@@ -28,15 +28,19 @@ async def store(tmp_path: Path) -> AsyncIterator[Storage]:
         await storage.close()
 
 
-def _seats() -> list[StoredSeat]:
-    return [StoredSeat(s, "human", f"P{s}", 10 + s) for s in range(4)]
+def _seats(first: int = 10) -> list[StoredSeat]:
+    return [StoredSeat(s, "human", f"P{s}", first + s) for s in range(4)]
 
 
-async def _played(store: Storage, hands: int, tournament: int | None = None) -> int:
-    """A game of the group with `hands` hands over and the next one begun."""
-    game_id = await store.games.create_lobby(GROUP, None, 10, RULES, _seats(), {}, tournament)
+async def _played(
+    store: Storage, hands: int, tournament: int | None = None, first: int = 10
+) -> int:
+    """A game of the group with `hands` hands over and the next one begun, its people
+    numbered from `first` (one live table each)."""
+    seats = _seats(first)
+    game_id = await store.games.create_lobby(GROUP, None, first, RULES, seats, {}, tournament)
     game = Game(RULES, seed=game_id)
-    await store.games.start_game(game_id, _seats(), game)
+    await store.games.start_game(game_id, seats, game)
     rng = random.Random(game_id)
     while len(game.hand_history) < hands or not game.tricks:
         if game.phase == "pass":
@@ -81,7 +85,7 @@ async def test_members_in_the_group_and_players_anywhere(store: Storage) -> None
 async def test_a_tournaments_hands_wait_for_all_its_tables(store: Storage) -> None:
     replays = Replays(store.games, store.standings)
     over = await _played(store, hands=1, tournament=7)
-    other = await _played(store, hands=0, tournament=7)  # the same round, still playing
+    other = await _played(store, hands=0, tournament=7, first=20)  # the round's other table
     player = Person(10, "P0")
     said = await _refused(replays.hand(over, 1, player, GROUP))
     assert said == TOURNAMENT_PLAYING.message

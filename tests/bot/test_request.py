@@ -162,3 +162,30 @@ async def test_a_request_before_initialize_or_after_shutdown_is_refused() -> Non
     await request.shutdown()
     with pytest.raises(RuntimeError, match="not initialized"):
         await request.do_request("http://127.0.0.1:1/x", "POST")
+
+
+FAULTS = ("500", "502", "401", "html", "bad_json", "redirect", "reset", "timeout")
+
+
+async def test_no_error_of_any_failure_carries_the_token() -> None:
+    """Every way the double can make the Bot API fail, through PTB's `Bot` on our client:
+    no error's text (nor anything it chains to) holds the token. A redirect loop's error
+    (aiohttp's, which quotes the URL) did."""
+    from sandbox.testing import running_double
+
+    async with running_double() as double:
+        secret = double.token.partition(":")[2]
+        request = AiohttpRequest(4, read_timeout=0.5)
+        bot = Bot(double.token, base_url=double.base_url, request=request)
+        async with bot:
+            for how in FAULTS:
+                double.fail("sendMessage", how)
+                with pytest.raises(Exception) as raised:
+                    await bot.send_message(1, "hi")
+                error: BaseException | None = raised.value
+                said = []
+                while error is not None:
+                    said.append(f"{type(error).__name__}: {error} {error!r}")
+                    error = error.__cause__ or error.__context__
+                assert secret not in " ".join(said), (how, said)
+                assert double.token not in " ".join(said), (how, said)

@@ -17,7 +17,7 @@ import pytest
 from bot.__main__ import main
 from bot.config import Settings
 from bot.sandbox_runner import free_port
-from bot.telegram.health import HealthServer
+from bot.telegram.health import HealthServer, Known
 from storage import open_storage
 from storage.checks import Check, check_database
 from storage.upgrade import latest_version
@@ -52,8 +52,13 @@ def test_check_passes(env: Path, capsys: pytest.CaptureFixture[str], fake_bot_ap
     make_database(env)
     assert main(["check"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in out] == ["ok   database", "ok   schema", "ok   bot_api"]
-    assert "@hearts_test_bot" in out[2]
+    assert [line.split(":")[0] for line in out] == [
+        "ok   database",
+        "ok   schema",
+        "ok   integrity",
+        "ok   bot_api",
+    ]
+    assert "@hearts_test_bot" in out[3]
     assert "getMe" in fake_bot_api.methods()
 
 
@@ -91,15 +96,77 @@ def test_check_fails_when_the_api_is_unreachable(
     assert fake_bot_api.token.split(":")[1] not in captured.out + captured.err
 
 
+def _set_revision(path: Path, revision: str) -> None:
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = ?", (revision,))
+
+
 def test_schema_behind_or_ahead(tmp_path: Path) -> None:
-    path = tmp_path / "h.sqlite3"
-    with sqlite3.connect(path) as conn:
-        conn.execute(f"PRAGMA user_version = {LATEST_VERSION - 1}")
-    database, schema = check_database(path)
+    path = make_database(tmp_path / "h.sqlite3")
+    _set_revision(path, str(LATEST_VERSION - 1))
+    database, schema, integrity = check_database(path)
     assert database.ok and not schema.ok and "older" in schema.detail
-    with sqlite3.connect(path) as conn:
-        conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    assert integrity.ok  # the tables are compared once the bot has upgraded it
+    _set_revision(path, "99")
     assert "upgrade the bot" in check_database(path)[1].detail
+
+
+def test_check_reads_the_version_record_the_bot_reads(tmp_path: Path) -> None:
+    """Alembic's revision says newer while ``user_version`` (code before Alembic's record)
+    still says current: the bot refuses it, and so does ``check`` (it passed before)."""
+    from storage.errors import SchemaTooNew
+
+    path = make_database(tmp_path / "h.sqlite3")
+    _set_revision(path, str(LATEST_VERSION + 1))
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
+    database, schema = check_database(path)
+    assert database.ok and not schema.ok and "newer" in schema.detail
+    with pytest.raises(SchemaTooNew):
+        make_database(path)
+    # A version from before Alembic the bot never wrote (above 10, without a revision):
+    # refused by both, too.
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP TABLE alembic_version")
+    assert not check_database(path)[1].ok
+    with pytest.raises(SchemaTooNew):
+        make_database(path)
+
+
+def test_check_finds_a_dropped_table(tmp_path: Path) -> None:
+    path = make_database(tmp_path / "h.sqlite3")
+    assert all(c.ok for c in check_database(path))
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP TABLE moves")
+    [*_, integrity] = check_database(path)
+    assert not integrity.ok and "table moves missing" in integrity.detail
+
+
+def test_check_finds_a_corrupted_page(tmp_path: Path) -> None:
+    path = make_database(tmp_path / "h.sqlite3")
+
+    async def fill() -> None:
+        storage = await open_storage(path)
+        try:
+            for i in range(300):
+                await storage.people.upsert_user(i + 1, f"Person {i} " + "x" * 200, None)
+        finally:
+            await storage.close()
+
+    asyncio.run(fill())
+    with sqlite3.connect(path) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        # A page of the users table's own b-tree (not the first: the header and schema).
+        (page,) = conn.execute(
+            "SELECT max(pageno) FROM dbstat WHERE name = 'users' AND pagetype = 'leaf'"
+        ).fetchone()
+    assert page > 1
+    with path.open("r+b") as file:
+        file.seek((page - 1) * page_size + 8)
+        file.write(b"\xff" * 64)
+    database, schema, integrity = check_database(path)
+    assert database.ok and schema.ok  # the header and the schema's page are fine
+    assert not integrity.ok and "damaged" in integrity.detail
 
 
 def test_fails_while_another_writer_holds_the_lock(tmp_path: Path) -> None:
@@ -160,36 +227,39 @@ def test_fails_when_the_database_is_not_writable() -> None:
         folder.rmdir()
 
 
-async def test_healthz_answers_200_when_healthy(tmp_path: Path, unused_port: int) -> None:
-    path = tmp_path / "h.sqlite3"
-    storage = await open_storage(path)
-    await storage.close()
-
-    class Me:
-        username = "hearts_test_bot"
-
-    async def get_me() -> Me:
-        return Me()
-
-    settings = Settings(bot_token="1:x", database_path=path, health_port=unused_port)
-    server = HealthServer(settings, get_me=get_me)
+async def test_healthz_answers_from_what_it_is_told(tmp_path: Path, unused_port: int) -> None:
+    """`Known`: the bot's own state, read at each request (nothing asked of the database
+    or Telegram; `tests/bot/test_health_state.py` runs it in the bot)."""
+    failure: list[str | None] = [None]
+    settings = Settings(
+        bot_token="1:x", database_path=tmp_path / "h.sqlite3", health_port=unused_port
+    )
+    known = Known(
+        settings,
+        write_failure=lambda: failure[0],
+        username=lambda: "hearts_test_bot",
+        last_request=lambda: "ok",
+    )
+    server = HealthServer(settings, known)
     await server.start(host="127.0.0.1")
     try:
         async with aiohttp.ClientSession() as session:
             async with session.get(f"http://127.0.0.1:{unused_port}/healthz") as response:
                 assert response.status == 200
                 body = await response.json()
-            path.unlink()
+            failure[0] = f"disk I/O error at {tmp_path / 'h.sqlite3'}"
             async with session.get(f"http://127.0.0.1:{unused_port}/healthz") as response:
                 assert response.status == 503
+                failed = await response.text()
     finally:
         await server.stop()
         await server.stop()
     assert body["ok"] is True
-    assert [c["name"] for c in body["checks"]] == ["database", "schema", "bot_api"]
+    assert [c["name"] for c in body["checks"]] == ["database", "schema", "bot_api", "writes"]
     # It names the bot account it serves: its id (the token's prefix) and @username.
     assert body["account"] == {"id": 1, "username": "hearts_test_bot"}
     assert body["checks"][2]["detail"].endswith("as @hearts_test_bot (bot account 1)")
+    assert "disk I/O error at the database" in failed and str(tmp_path) not in failed
 
 
 async def test_on_postgresql_healthz_says_the_role_and_check_names_the_leader(
@@ -210,13 +280,14 @@ async def test_on_postgresql_healthz_says_the_role_and_check_names_the_leader(
 
     settings = Settings(bot_token="1:x", database_url=url, health_port=unused_port)
     checks = await run_checks(settings, get_me)
-    assert [(c.name, c.ok) for c in checks][:3] == [
+    assert [(c.name, c.ok) for c in checks][:4] == [
         ("database", True),
         ("schema", True),
+        ("integrity", True),
         ("leader", False),  # nobody leads yet
     ]
     leading = await Leadership.wait(url, process_name())
-    server = HealthServer(settings, get_me=get_me)
+    server = HealthServer(settings, Known(settings))
     await server.start(host="127.0.0.1")
     try:
         checks = await run_checks(settings, get_me)
@@ -286,3 +357,33 @@ async def test_metrics_beside_healthz_say_leader_or_standby(
         ROLE.name = "single"
         await server.stop()
         await bare.stop()
+
+
+async def test_on_postgresql_check_finds_a_dropped_table_and_a_newer_revision(
+    postgres: Any,
+) -> None:
+    import asyncpg
+
+    from storage.checks import check_postgres
+    from storage.errors import SchemaTooNew
+
+    url = await postgres.database()
+    await (await open_storage(url)).close()
+    assert all(c.ok for c in await check_postgres(url))
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("DROP TABLE moves CASCADE")
+        [*_, integrity] = await check_postgres(url)
+        assert not integrity.ok and "table moves missing" in integrity.detail
+        # Alembic's revision newer, the record of code before Alembic still current: the
+        # bot refuses it, and so does check.
+        await connection.execute(
+            "UPDATE alembic_version SET version_num = $1", str(LATEST_VERSION + 1)
+        )
+        assert await connection.fetchval("SELECT version FROM schema_version") == LATEST_VERSION
+    finally:
+        await connection.close()
+    [database, schema] = await check_postgres(url)
+    assert database.ok and not schema.ok and "newer" in schema.detail
+    with pytest.raises(SchemaTooNew):
+        await open_storage(url)

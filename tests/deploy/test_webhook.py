@@ -256,7 +256,7 @@ def test_health_endpoint_in_webhook_mode(running: Running) -> None:
         body = json.loads(error.read())
     assert body["ok"] is False
     checks = {c["name"]: c for c in body["checks"]}
-    assert checks["database"]["ok"] is False and "does not exist" in checks["database"]["detail"]
+    assert checks["database"]["ok"] is False and "not open" in checks["database"]["detail"]
     assert checks["bot_api"]["ok"] is True and "@hearts_test_bot" in checks["bot_api"]["detail"]
 
 

@@ -122,23 +122,36 @@ def test_the_computers_decide_from_the_deal_not_the_clock() -> None:
 
 def test_matchpoints_one_for_each_result_beaten_half_for_each_tie() -> None:
     results = {1: [0], 2: [5], 3: [5], 4: [13]}
-    marks = daily.scores(results)
     # 0 beats three others: 100 %; 5 beats 13 and ties one: 1.5 of 3; 13 beats none.
-    assert marks == {1: 100.0, 2: 50.0, 3: 50.0, 4: 0.0}
+    assert [daily.hand_marks(results, p) for p in (1, 2, 3, 4)] == [[100.0], [50.0], [50.0], [0.0]]
 
 
-def test_the_days_score_is_the_mean_over_the_hands_played() -> None:
+def test_the_days_score_is_the_mean_over_all_four_hands_an_unplayed_one_scoring_zero() -> None:
     results = {1: [0, 26, 3, 0], 2: [4, 0, 3, -26], 3: [4, 0]}
     marks = daily.scores(results)
     assert daily.hand_marks(results, 1) == [100.0, 0.0, 50.0, 0.0]
     assert marks[1] == pytest.approx(37.5)
     assert daily.hand_marks(results, 2) == [25.0, 75.0, 50.0, 100.0]
     assert daily.hand_marks(results, 3) == [25.0, 75.0]
-    assert marks[3] == pytest.approx(50.0)
+    # Two hands played (25 % and 75 %), two not: (25 + 75 + 0 + 0) / 4, not their mean 50 %.
+    assert marks[3] == pytest.approx(25.0)
+    assert daily.UNPLAYED == 0.0
+
+
+def test_stopping_never_raises_a_days_score() -> None:
+    """Whatever the field, a hand played scores at least what a hand not played does: each
+    prefix of a person's hands scores no more than the whole game."""
+    results = {1: [13, 0, 26, 5], 2: [0, 26, 0, 0], 3: [26, 26, 26, 26], 4: [5, 5, 5, 5]}
+    for who, points in results.items():
+        whole = daily.scores(results)[who]
+        for stop in range(1, daily.HANDS):
+            stopped = daily.scores({**results, who: points[:stop]})[who]
+            assert stopped <= whole + 1e-9
 
 
 def test_alone_on_a_hand_is_fifty_percent() -> None:
-    assert daily.scores({7: [13, 2]}) == {7: 50.0}
+    assert daily.scores({7: [13, 2, 0, 0]}) == {7: 50.0}
+    assert daily.scores({7: [13, 2]}) == {7: 25.0}  # two hands not played: 0 % each
     assert daily.scores({7: []}) == {}
 
 

@@ -9,6 +9,7 @@ import pytest
 from hearts_helpers import HOLD, SUITED_DEAL
 
 from engine import Card, CardsReceived, Game, HandScored, Move, Rules, TrickWon
+from engine.cards import shown_order
 from engine.replay import HandNotOver, frames, hand_data, hand_replay, replays
 
 VARIANTS = [
@@ -87,8 +88,9 @@ def test_the_frames_walk_the_hand_card_by_card(rules: Rules) -> None:
     for hand in replays(start, moves)[:3]:
         steps = frames(hand)
         cards = sum(len(t.plays) for t in hand.tricks)
+        # In the order every screen shows a hand (♠ ♥ ♣ ♦, low to high).
         assert steps[0].step == "deal" and steps[0].hands == tuple(
-            tuple(sorted(h, key=lambda c: c.index)) for h in hand.deal
+            tuple(shown_order(h)) for h in hand.deal
         )
         assert [f.step for f in steps[1:-1]] == (["pass"] if hand.passes else []) + ["card"] * cards
         assert steps[-1].step == "score" and all(h == () for h in steps[-1].hands)
@@ -101,7 +103,7 @@ def test_the_frames_walk_the_hand_card_by_card(rules: Rules) -> None:
         assert steps[-1].taken == hand.taken()
         data = hand_data(hand)
         assert len(data["frames"]) == len(steps)
-        assert data["deal"] == [[c.code for c in h] for h in hand.deal]
+        assert data["deal"] == [[c.code for c in shown_order(h)] for h in hand.deal]
 
 
 def test_a_moon_is_replayed_with_its_shooter_and_choice() -> None:

@@ -73,7 +73,8 @@ async def play_stored(
     away, as the bot stores a seat's state) and a computer player stands in for them (0: a
     no-show) for the rest of the game. ``hands``: stop once that many hands are complete.
     ``back_after``: seat → after how many of its moves (own and stood in) a seat of
-    ``own_moves`` is back (as after /rejoin): its person makes the moves after that.
+    ``own_moves`` is back (as after /rejoin): its person makes the moves after that (after
+    the seat's last: back for the game's end, having made none of the moves since).
     ``deal_key``: the game's hands are dealt from it (verifiable deals), not from ``seed``.
     """
     seats = seats or seats_for(rules.players, user_ids)
@@ -96,12 +97,15 @@ async def play_stored(
         back = (back_after or {}).get(move.seat)
         stand_in = move.seat in limits and limits[move.seat] < made[move.seat]
         stand_in = stand_in and (back is None or made[move.seat] <= back)
-        meta = None
-        if stand_in and move.seat not in away:
+        was = set(away)
+        if stand_in:
             away.add(move.seat)
-            meta = {"seat_state": {str(seat): {"away": True} for seat in away}}
-        elif not stand_in and move.seat in away:
+        else:
             away.discard(move.seat)
+        # Back (/rejoin) once the seat has made its `back_after` moves, even its last.
+        away -= {seat for seat in away if made[seat] >= (back_after or {}).get(seat, 1 << 30)}
+        meta = None
+        if away != was:
             meta = {"seat_state": {str(seat): {"away": True} for seat in away}}
         assert await store.games.record_move(game_id, move, game, meta, stand_in=stand_in) == moves
     return game_id, game

@@ -29,6 +29,8 @@ async def play_day(store: Storage, day: int, user: int, hands: int, seed: int) -
         store, daily.RULES, seed=seed, deal_key=key, user_ids=[user], hands=hands, chat_id=user
     )
     assert await store.daily.claim(day, user, game_id)
+    if game.phase != "over":  # stopped where it stood, as the bot closes a day's games
+        await store.games.cancel_game(game_id)
     return [int(h.points[daily.PERSON_SEAT]) for h in game.hand_history]
 
 
@@ -56,6 +58,8 @@ async def test_a_closed_day_keeps_its_points_and_scores(store: Storage) -> None:
         assert game is not None
         assert game.points == tuple(points)
         assert game.score == expected[user]
+    # Cat stopped after one hand: her three hands not played score 0 % each.
+    assert expected[3] == daily.hand_marks({1: ann, 2: bob, 3: cat}, 3)[0] / daily.HANDS
     assert (await store.daily.game_of(51, 1)).points is None  # type: ignore[union-attr]
     assert await store.daily.settle(50) == []  # once
     assert await store.daily.results(50) == {1: ann, 2: bob, 3: cat}
@@ -88,6 +92,47 @@ async def test_a_groups_members_are_who_played_there(store: Storage) -> None:
     await play_stored(store, Rules(target=20), seed=9, chat_id=-500, user_ids=[7, 8])
     assert await store.daily.members(-500) == {7, 8}
     assert await store.daily.members(-501) == set()
+
+
+async def test_a_groups_members_are_whoever_the_bot_knows_there(store: Storage) -> None:
+    """Issue 51, item 10: a person who only sat at a table there (a lobby, a game being
+    played, one cancelled), opened one, or entered one of its events is a member too; the
+    daily games (in the person's DM) make nobody a member of anything."""
+    from datetime import UTC, datetime
+
+    from engine import Rules
+    from storage.models import StoredSeat
+    from storage.tournaments import TournamentOptions
+
+    seats = [StoredSeat(0, "human", "Ann", 21), StoredSeat(1, "human", "Bob", 22)]
+    seats += [StoredSeat(n, "computer", f"C{n}", None, "easy") for n in (2, 3)]
+    await store.games.create_lobby(-700, None, 21, Rules(), seats, {"lobby": True})
+    await store.games.create_lobby(-701, None, 23, Rules(), seats[2:], {"lobby": True})
+    event = await store.tournaments.create_tournament(
+        chat_id=-702,
+        thread_id=None,
+        organiser_id=21,
+        organiser_name="Ann",
+        name="Cup",
+        rules=Rules(),
+        options=TournamentOptions(),
+        time_zone="UTC",
+        starts_at=None,
+        registration_deadline=None,
+    )
+    from storage.tournaments import Registration
+
+    await store.tournaments.save_registration(
+        Registration(event.id, 24, "Dan", None, "registered", datetime.now(UTC))
+    )
+    await play_day(store, 90, 25, 1, seed=12)  # only the daily game
+    assert await store.daily.members(-700) == {21, 22}
+    assert await store.daily.members(-701) == {23}  # opened it, sat nowhere
+    assert await store.daily.members(-702) == {24}
+    assert await store.daily.groups_of(22) == [-700]
+    assert await store.daily.groups_of(21) == [-700]
+    assert await store.daily.groups_of(24) == [-702]
+    assert await store.daily.groups_of(25) == []
 
 
 def test_a_streak_counts_days_in_a_row_up_to_today_or_yesterday() -> None:
@@ -222,3 +267,18 @@ def test_a_groups_lines_against_a_board_are_the_whole_days_scoring() -> None:
             assert line.marks == daily.hand_marks(whole.results, user)
             assert abs(line.score - whole.scores[user]) < 1e-9
             assert line.count == len(whole.scores)
+
+
+def test_stopping_while_ahead_does_not_pay() -> None:
+    """`./dev bench stopping` (issue 50, item 4): a person who stops the daily deal as soon
+    as the hands played average above 50 % (the board read as `/daily` reads it, the day
+    settled by the bot's own scoring) scores no more than the honest people, within the
+    95 % confidence interval, over 300 days; by the rule before (the mean over the hands
+    played) the same stopper scored well above them."""
+    from bench.stopping_bench import simulate
+
+    figures = simulate(days=300, field=40, seed=1)
+    assert figures.stopped_days > 0
+    assert figures.stopper.mean <= figures.honest.mean + figures.stopper.half
+    assert figures.gain.mean <= 0.0  # paired with the same points played to the end
+    assert figures.stopper_before.mean > figures.honest.mean + figures.stopper_before.half

@@ -96,7 +96,11 @@ async def test_two_processes_starting_at_once_create_the_schema_once(
     finally:
         await connection.close()
     checks = await check_postgres(url)
-    assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]
+    assert [(c.name, c.ok) for c in checks] == [
+        ("database", True),
+        ("schema", True),
+        ("integrity", True),
+    ]
 
 
 async def test_a_database_of_a_newer_schema_is_refused(postgres: PostgresServer) -> None:
@@ -159,6 +163,7 @@ async def test_a_database_of_version_9_is_brought_up_to_date(postgres: PostgresS
             await connection.execute(f"ALTER TABLE handled_updates DROP COLUMN {column}")
         await undo_revision_13(connection)
         await connection.execute("ALTER TABLE games DROP COLUMN deal_key")  # revision 11's
+        await connection.execute("DROP TABLE live_seats")  # revision 15's
         await connection.execute("DROP TABLE daily_posts")  # revision 14's
         await connection.execute("DROP TABLE daily_games")  # revision 12's
         await connection.execute("DROP TABLE daily_secret")
@@ -199,6 +204,7 @@ async def test_a_database_of_version_8_is_brought_up_to_date(postgres: PostgresS
         await undo_revision_13(connection)
         await connection.execute("DROP TABLE handled_updates")
         await connection.execute("ALTER TABLE games DROP COLUMN deal_key")  # revision 11's
+        await connection.execute("DROP TABLE live_seats")  # revision 15's
         await connection.execute("DROP TABLE daily_posts")  # revision 14's
         await connection.execute("DROP TABLE daily_games")  # revision 12's
         await connection.execute("DROP TABLE daily_secret")
@@ -214,7 +220,11 @@ async def test_a_database_of_version_8_is_brought_up_to_date(postgres: PostgresS
     finally:
         await store.close()
     checks = await check_postgres(url)
-    assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]
+    assert [(c.name, c.ok) for c in checks] == [
+        ("database", True),
+        ("schema", True),
+        ("integrity", True),
+    ]
 
 
 async def test_a_url_with_libpq_parameters_opens(postgres: PostgresServer) -> None:
@@ -223,7 +233,11 @@ async def test_a_url_with_libpq_parameters_opens(postgres: PostgresServer) -> No
     store = await open_storage(url + "?sslmode=disable&application_name=hearts")
     await store.close()
     checks = await check_postgres(url)
-    assert [(c.name, c.ok) for c in checks] == [("database", True), ("schema", True)]
+    assert [(c.name, c.ok) for c in checks] == [
+        ("database", True),
+        ("schema", True),
+        ("integrity", True),
+    ]
 
 
 async def test_a_version_the_bot_never_wrote_is_refused(postgres: PostgresServer) -> None:

@@ -5,19 +5,28 @@ rebuilt to the same floats, never twice."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from openskill_reference import openskill_rate
+from sqlalchemy import select
 from storage_testkit import VARIANTS, play_stored, seats_for, tamper
 
 from engine import Game, Rules
 from engine.scoring import rank_key
-from ratings import ANCHORS, COMPUTER_PLAYERS, SOLO_MARGIN, START, Skill, solo_ceiling
+from ratings import (
+    ANCHORS,
+    COMPUTER_PLAYERS,
+    REAL_OPPONENTS,
+    SOLO_MARGIN,
+    START,
+    Skill,
+    solo_ceiling,
+)
 from storage import Storage, StoredSeat, WrongGameStatus
+from storage.schema import rated_games
 
 ADA, BOB, CY = 1, 2, 3
 EASY = COMPUTER_PLAYERS["easy"]
@@ -160,12 +169,41 @@ async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
             assert ada.after == whole
 
 
+async def test_back_with_rejoin_after_the_seats_last_move_a_win_earns_nothing(
+    store: Storage,
+) -> None:
+    """Ada's seat is played by a computer from the first move to its last; she sends
+    /rejoin before the game's last move (another seat's) and her seat wins: she made none
+    of its moves, so the win earns her nothing (it earned one move's share before); Bob is
+    rated as if her seat were played whole."""
+    seed = 85
+    game_id, game = await play_stored(
+        store,
+        ONE_HAND,
+        seed=seed,
+        chat_id=10,
+        seats=_seats(ADA + seed, BOB + seed),
+        own_moves={0: 0},
+        back_after={0: 14},  # a hand's 14: her pass and 13 cards
+    )
+    ranks = _ranks(game)
+    assert ranks.count(ranks[0]) == 1 and ranks[0] == min(ranks)  # her seat won alone
+    journal = [e.move for e in await store.games.journal(game_id)]
+    assert journal[-1].get("seat") != 0  # the game ended on another seat's move
+    assert all(m.get("stand_in") for m in journal if m.get("seat") == 0)
+    for scope in (10, None):
+        changes = {c.player: c for c in await store.standings.rating_changes(game_id, scope)}
+        ada, bob = changes[ADA + seed], changes[BOB + seed]
+        assert ada.after == ada.before == START and ada.weight == 0.0
+        assert bob.after == openskill_rate([START] * 2 + BOTS[:2], ranks)[1]
+
+
 async def test_a_sock_puppet_counts_like_a_computer_and_an_established_person_whole(
     store: Storage,
 ) -> None:
     """Ada wins beside a fresh throwaway account and two `easy` computers: capped like a
     game against computers only. Beside Bob, established (five rated games, at least a
-    newcomer's rating), the same win counts whole."""
+    newcomer's rating, `REAL_OPPONENTS` different people met), the same win counts whole."""
     ceiling = solo_ceiling([EASY] * 3)
     assert ceiling is not None
     first, g1 = await play_stored(store, ONE_HAND, seed=85, seats=_seats(ADA, 100, level="easy"))
@@ -174,11 +212,14 @@ async def test_a_sock_puppet_counts_like_a_computer_and_an_established_person_wh
     [ada, _] = await store.standings.rating_changes(first)
     assert ada.after == _capped(whole)
     established = Skill(30.0, 1.5)
+    # Bob meets four people (REAL_OPPONENTS) in two games, then is set at five games.
+    for seed, people in ((1, (201, 202, 203)), (2, (204,))):
+        await play_stored(store, ONE_HAND, seed=seed, seats=_seats(BOB, *people))
     await tamper(
         store,
         (
-            "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
-            " VALUES ('main', 0, :player, :mu, :sigma, 5, 0)",
+            "UPDATE ratings SET mu = :mu, sigma = :sigma, games = 5"
+            " WHERE pool = 'main' AND chat_id = 0 AND player = :player",
             {"player": BOB, "mu": established.mu, "sigma": established.sigma},
         ),
     )
@@ -186,6 +227,57 @@ async def test_a_sock_puppet_counts_like_a_computer_and_an_established_person_wh
     [cy, _] = await store.standings.rating_changes(second)
     want = openskill_rate([START, established] + [ANCHORS["easy"]] * 2, _ranks(g2))[0]
     assert cy.after == want and cy.after.conservative > ceiling
+
+
+async def test_puppets_that_met_too_few_people_lift_their_farmer_no_higher_than_the_ceiling(
+    store: Storage,
+) -> None:
+    """Issue 50: three puppets that look established (five rated games, above a newcomer)
+    but have met only their farmer and each other (fewer than `REAL_OPPONENTS` people)
+    count like computers: the farmer's wins over them, one-hand games and games cancelled
+    after their first hand, stop at a newcomer's + `SOLO_MARGIN` (no computer at the
+    table); before, they counted whole and the farmer climbed past it."""
+    farmer, puppets = 300, (301, 302, 303)
+    lifted = Skill(30.0, 1.5)
+    await tamper(
+        store,
+        *(
+            (
+                "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
+                " VALUES ('main', 0, :player, :mu, :sigma, 5, 0)",
+                {"player": puppet, "mu": lifted.mu, "sigma": lifted.sigma},
+            )
+            for puppet in puppets
+        ),
+    )
+    ceiling = solo_ceiling(puppets, like_computers=puppets)  # a newcomer's + SOLO_MARGIN
+    assert ceiling is not None and len(puppets) < REAL_OPPONENTS
+    wins = 0
+    for seed in range(1, 40):
+        cancelled = seed % 2 == 0  # every other game stopped after its first hand
+        game_id, game = await play_stored(
+            store,
+            VARIANTS["four"] if cancelled else ONE_HAND,
+            seed=seed,
+            seats=_seats(farmer, *puppets),
+            hands=1 if cancelled else None,
+        )
+        if cancelled:
+            assert await store.games.cancel_game(game_id) is True
+        ranks = _ranks(game)
+        [change] = [c for c in await store.standings.rating_changes(game_id) if c.player == farmer]
+        assert change.after.conservative <= max(change.before.conservative, ceiling) + 1e-9
+        if ranks[0] < min(ranks[1:]):
+            wins += 1
+            whole = openskill_rate([change.before, *[lifted] * 3], ranks)[0]
+            if whole.conservative > ceiling:
+                assert change.after.conservative < whole.conservative  # capped, not whole
+                break
+    else:
+        pytest.fail("the farmer never won a game that would have lifted them past the ceiling")
+    entry = await store.standings.player_rating(farmer)
+    assert entry is not None and entry.skill.shown <= START.shown + SOLO_MARGIN
+    assert wins >= 1
 
 
 async def test_two_player_games_are_rated_in_their_own_pool(store: Storage) -> None:
@@ -483,26 +575,26 @@ async def test_games_ending_at_once_on_two_accounts_are_all_rated_one_after_anot
     postgres_url: str,
 ) -> None:
     """Two bot accounts (two processes, each with its connection pool) on one PostgreSQL
-    end games at the same moment, Ada at every table: each game is rated, in an order of
-    its own (no two share a place in the rating order), and Ada's rating counts every game.
+    end games at the same moment, in one group: each game is rated, in an order of its own
+    (no two share a place in the rating order), and the group's board counts every game.
     Rating reads the ratings and the last place and writes them back: without a lock two
-    transactions read the same ones (a /cancel failed so in the two-account load run)."""
+    transactions read the same ones (a /cancel failed so in the two-account load run).
+    Each table has people of its own: nobody sits at two live tables (issue 50.3)."""
     first, second = await Storage.open(postgres_url), await Storage.open(postgres_url)
     try:
         stores = [first, second] * 4
         played = await asyncio.gather(
             *(
-                play_stored(store, ONE_HAND, seed=50 + n, chat_id=10 + n, seats=_seats(ADA, BOB))
+                play_stored(store, ONE_HAND, seed=50 + n, chat_id=10, seats=_seats(100 + n))
                 for n, store in enumerate(stores)
             )
         )
-        ada = await first.standings.player_rating(ADA)
-        assert ada is not None and ada.games == len(stores)
-        history = await second.standings.rating_history(ADA)
-        assert sorted(h.game_id for h in history) == sorted(game_id for game_id, _ in played)
-        # One after another: each game's "before" is the "after" of the one rated before it.
-        for earlier, later in itertools.pairwise(history):
-            assert later.before == earlier.after
+        rows = await first.database.read(select(rated_games.c.seq, rated_games.c.game_id))
+        assert sorted(g for _, g in rows) == sorted(game_id for game_id, _ in played)
+        assert len({seq for seq, _ in rows}) == len(stores)  # one place each
+        for n in range(len(stores)):
+            rated = await second.standings.player_rating(100 + n)
+            assert rated is not None and rated.games == 1
     finally:
         await first.close()
         await second.close()

@@ -26,8 +26,20 @@ OPTIONS_ADDED_SINCE = {"watching": True}
 them reads them: their defaults (``/event watch``, issue 33.1: the group may watch)."""
 
 
+LOBBY_SEATS_EMPTIED = {1: 5}
+"""Lobby → the person whose seat there revision 15 empties (one live seat per person,
+issue 50.3): the fixtures seat person 5 in lobby 1 and at game 4 in progress, which
+keeps them."""
+LIVE_SEATS = {1: 13, 2: 13, 3: 13, 4: 13, 5: 4, 6: 4}
+"""Each person's one live seat after the upgrade: their newest game in progress (the
+fixtures seat people 1 to 4 at three games in progress at once)."""
+
+
 def expected(database: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((FIXTURES / f"expected-{database}.json").read_text())
+    for game_id, user_id in LOBBY_SEATS_EMPTIED.items():
+        stored = data[f"game {game_id}"]["stored"]
+        stored["seats"] = [s for s in stored["seats"] if s["user_id"] != user_id]
     for tournament in numbered(data, "tournament").values():
         if tournament.get("stored") is not None:
             for name, default in OPTIONS_ADDED_SINCE.items():
@@ -109,6 +121,7 @@ async def test_a_version_10_sqlite_database_is_upgraded_and_reads_the_same(
         assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [
             (str(latest_version()),)
         ]
+        assert dict(db.execute("SELECT user_id, game_id FROM live_seats")) == LIVE_SEATS
     # And again: a second start finds it current and changes nothing.
     assert await read_after_start(path, recorded) == recorded
 
@@ -124,6 +137,8 @@ async def test_a_version_10_postgresql_database_is_upgraded_and_reads_the_same(
         assert await connection.fetchval("SELECT version_num FROM alembic_version") == str(
             latest_version()
         )
+        live = await connection.fetch("SELECT user_id, game_id FROM live_seats")
+        assert {r["user_id"]: r["game_id"] for r in live} == LIVE_SEATS
     finally:
         await connection.close()
     assert await read_after_start(url, recorded) == recorded

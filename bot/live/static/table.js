@@ -458,9 +458,13 @@
     const shown = (code) => code.slice(0, -1).replace("T", "10") + SUITS[code.slice(-1)];
     const lines = [`${words.hand} ${h.hand}: ${ok ? words.verified : words.unverified}`];
     lines.push(`🔓 ${h.seed}`, `🔐 ${h.commitment}`);
+    // Hashed in the deal's own order (♣ ♦ ♠ ♥), shown in every screen's (♠ ♥ ♣ ♦, low to
+    // high: engine.cards.shown_order).
+    const place = (code) => "SHCD".indexOf(code.slice(-1)) * 16 + "23456789TJQKA".indexOf(code[0]);
     piles.forEach((p, s) => {
       const who = s < state.seats.length ? state.seats[s].name : "—";
-      lines.push(`${who}: ${p.map(shown).join(" ")}`);
+      const inOrder = p.slice().sort((a, b) => place(a) - place(b));
+      lines.push(`${who}: ${inOrder.map(shown).join(" ")}`);
     });
     verified = { game: state.game, ok, lines };
     if (panel === "scores") openPanel("scores");

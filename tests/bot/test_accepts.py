@@ -1,0 +1,112 @@
+"""The declaration of what each kind of table accepts at each stage (`bot.core.accepts`):
+complete, read by every way of naming a table, and saying no where issue 50 found holes.
+tests/bot/test_e2e_accepts.py drives it through the bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.basics import UserError
+from bot.core import accepts
+from bot.core.accepts import ACCEPTS, Ask, Kind, Stage, Standing
+from bot.core.phases import Phase
+from bot.i18n import english
+from bot.live import commands as page
+from bot.telegram import callbacks as cb
+
+t = english()
+
+
+def test_every_kind_of_table_says_what_it_accepts_at_every_stage() -> None:
+    assert set(ACCEPTS) == set(Kind)
+    for kind in Kind:
+        assert set(ACCEPTS[kind]) == set(Stage), kind
+
+
+def test_every_press_that_names_a_table_asks_something_declared() -> None:
+    """A button names a table, or a tournament, a day or a chat: nothing else."""
+    elsewhere = cb.TOURNAMENT_ACTIONS | cb.CHAT_ACTIONS | cb.DAILY_ACTIONS
+    assert set(cb.ASKS) == cb.ACTIONS - elsewhere
+    assert set(cb.EVENT_ASKS) == cb.TOURNAMENT_ACTIONS
+    assert set(page.ASKS) == {page.TapCard, page.PassChosen, page.ChooseMoon, page.AskHint}
+    asked = set(cb.ASKS.values()) | set(page.ASKS.values()) | set(cb.EVENT_ASKS.values())
+    assert asked == set(Ask)
+
+
+def test_a_tournaments_buttons_are_taken_only_while_its_registration_is_open() -> None:
+    """Withdrawing from a running event forfeits it: typed (``/event withdraw``), never a
+    forged button."""
+    for ask in (Ask.REGISTER, Ask.WITHDRAW):
+        accepts.admit_event(True, ask)
+    with pytest.raises(UserError) as refused:
+        accepts.admit_event(False, Ask.WITHDRAW)
+    assert t(refused.value.said) == t("That button isn't valid any more.")
+    with pytest.raises(UserError) as refused:
+        accepts.admit_event(False, Ask.REGISTER)
+    assert t(refused.value.said) == t("Registration for this event is closed.")
+
+
+def test_every_phase_is_a_stage() -> None:
+    stages = {phase: accepts.stage_of(phase) for phase in Phase}
+    assert stages[Phase.LOBBY] is Stage.LOBBY
+    assert {stages[p] for p in (Phase.PASSING, Phase.PLAYING, Phase.MOON)} == {Stage.DEALT}
+    assert stages[Phase.FINISHED] is Stage.FINISHED
+    assert stages[Phase.CANCELLED] is Stage.CANCELLED
+
+
+@pytest.mark.parametrize("stage", list(Stage))
+def test_a_daily_deal_is_never_left_cancelled_reopened_or_coached(stage: Stage) -> None:
+    """Issue 50.2's three holes, and the coach: the daily deal is played to its end alone."""
+    for ask in (Ask.LEAVE, Ask.CANCEL, Ask.REMATCH, Ask.HINT, Ask.REVIEW, Ask.JOIN):
+        assert not accepts.accepts(Standing(Kind.DAILY, stage), ask), ask
+
+
+def test_no_button_leaves_or_cancels_a_dealt_game_nor_joins_it() -> None:
+    """Once dealt, a person leaves with /leave and a host cancels with /cancel (typed: they
+    name no table); no screen offers those buttons, nor Join, nor the rules."""
+    lobby_only = {Ask.JOIN, Ask.LEAVE, Ask.ADD_COMPUTER, Ask.RULES, Ask.SET_RULE, Ask.KICK}
+    for kind in Kind:
+        for stage in (Stage.DEALT, Stage.FINISHED, Stage.CANCELLED):
+            taken = ACCEPTS[kind][stage] & (lobby_only | {Ask.START, Ask.CANCEL})
+            assert not taken, (kind, stage, taken)
+
+
+def test_only_a_groups_finished_game_is_played_again() -> None:
+    again = {
+        (kind, stage) for kind in Kind for stage in Stage if Ask.REMATCH in ACCEPTS[kind][stage]
+    }
+    assert again == {(Kind.GROUP, Stage.FINISHED), (Kind.TWO_PLAYER, Stage.FINISHED)}
+
+
+def test_a_tournament_and_a_daily_deal_have_no_lobby_and_two_player_no_moon() -> None:
+    assert ACCEPTS[Kind.TOURNAMENT][Stage.LOBBY] == frozenset()
+    assert ACCEPTS[Kind.DAILY][Stage.LOBBY] == frozenset()
+    assert Ask.MOON not in ACCEPTS[Kind.TWO_PLAYER][Stage.DEALT]
+    assert Ask.MOON in ACCEPTS[Kind.GROUP][Stage.DEALT]
+
+
+def test_a_refusal_is_one_sentence_with_its_reason_where_one_helps() -> None:
+    def refusal(standing: Standing | None, ask: Ask) -> str:
+        with pytest.raises(UserError) as refused:
+            accepts.admit(standing, ask)
+        return t(refused.value.said)
+
+    not_valid = t("That button isn't valid any more.")
+    assert refusal(None, Ask.CARD) == not_valid
+    assert refusal(Standing(Kind.DAILY, Stage.DEALT), Ask.LEAVE) == not_valid
+    assert refusal(Standing(Kind.TOURNAMENT, Stage.DEALT), Ask.HINT) == t(
+        "No hints in a tournament: everyone plays unaided."
+    )
+    assert refusal(Standing(Kind.DAILY, Stage.FINISHED), Ask.REVIEW) == t(
+        "Reviews of the daily deal open when the day is over."
+    )
+    accepts.admit(Standing(Kind.GROUP, Stage.DEALT), Ask.CARD)  # accepted: no exception
+
+
+def test_a_tables_kind_comes_from_what_it_was_made_as() -> None:
+    assert accepts.kind_of(None, 1978, "standard") is Kind.DAILY
+    assert accepts.kind_of(7, None, "two_player") is Kind.TOURNAMENT
+    assert accepts.kind_of(None, None, "two_player") is Kind.TWO_PLAYER
+    assert accepts.kind_of(None, None, "complex") is Kind.GROUP
+    assert accepts.stage_stored("active") is None  # a live table is the bot's to say
+    assert accepts.stage_stored("quarantined") is None

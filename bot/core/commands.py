@@ -71,6 +71,24 @@ AWAY = msg(
 TOURNAMENT_NO_HINT = msg("No hints in a tournament: everyone plays unaided.")
 TOURNAMENT_NO_REVIEW = msg("Reviews open when the tournament's game is over.")
 DAILY_NO_REVIEW = msg("Reviews of the daily deal open when the day is over.")
+AWAY_WHY: dict[str, Msg] = {
+    "timeouts": AWAY,
+    "left": msg(
+        "🚪 You left this game; a computer player holds your seat. Send /rejoin to take it back."
+    ),
+    "blocked": msg(
+        "🤖 A computer player held your seat while I could not message you. Send /rejoin to "
+        "take it back."
+    ),
+    "": msg("🤖 A computer player holds your seat. Send /rejoin to take it back."),
+}
+"""What a person away from their seat is told, by why (`Seat.away_why`): on their closed
+screen, and as the answer to a press there."""
+
+
+def away_said(seat: Seat) -> Msg:
+    """Why a computer player holds `seat` (a person away), in the person's words."""
+    return AWAY_WHY.get(seat.away_why, AWAY_WHY[""])
 
 
 def _nothing() -> None:
@@ -214,13 +232,13 @@ class TimeOut(Command):
         s = table.seats[seat]
         if s is None or table.game is None:
             raise UserError(msg("That game is over."))
-        before = (s.timeouts, s.away)
+        before = (s.timeouts, s.away, s.away_why)
         s.timeouts += 1
         if s.timeouts >= self.limit:
-            s.away = True
+            s.away, s.away_why = True, "timeouts"
 
         def put_back() -> None:
-            s.timeouts, s.away = before
+            s.timeouts, s.away, s.away_why = before
 
         try:
             return _move(table, MakeMove(self.move, Mover.STAND_IN), put_back)
@@ -232,19 +250,21 @@ class TimeOut(Command):
 @dataclass(frozen=True)
 class TakeOver(Command):
     """A computer player holds `seat` until its person sends /rejoin (they left, blocked
-    the bot, never showed up); `said`: what the group is told, if anything."""
+    the bot, never showed up); `said`: what the group is told, if anything; `why`: what
+    the person's screen, closed, says (`AWAY_WHY`)."""
 
     seat: int
     said: Msg | None = None
+    why: str = ""
 
     def decide(self, table: Table) -> Outcome:
         s = table.seats[self.seat]
         if s is None or s.kind == "computer" or s.away:
             return Outcome()
-        s.away = True
+        s.away, s.away_why = True, self.why
 
         def undo() -> None:
-            s.away = False
+            s.away, s.away_why = False, ""
 
         effects: list[Effect] = [StoreTable()]
         if self.said is not None:
@@ -292,12 +312,12 @@ class Rejoin(Command):
         s = table.seats[seat]
         if s is None or not s.away or not table.phase.dealt:
             raise UserError(msg("You're not away from any game."))
-        before = (s.away, s.timeouts, table.ui.idle_message_ids.get(seat))
-        s.away, s.timeouts = False, 0
+        before = (s.away, s.away_why, s.timeouts, table.ui.idle_message_ids.get(seat))
+        s.away, s.away_why, s.timeouts = False, "", 0
         table.ui.idle_message_ids.pop(seat, None)
 
         def undo() -> None:
-            s.away, s.timeouts, idle = before
+            s.away, s.away_why, s.timeouts, idle = before
             if idle is not None:
                 table.ui.idle_message_ids[seat] = idle
 
@@ -531,7 +551,7 @@ def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _noth
     presence = (s.timeouts, table.ui.idle_message_ids.get(seat)) if s is not None else None
     if command.mover in (Mover.PERSON, Mover.PAGE) and s is not None:
         if s.away:
-            raise UserError(AWAY)
+            raise UserError(away_said(s))
         # A press shows its person is there (an illegal card too); only a move storage
         # refuses is undone whole.
         s.timeouts = 0

@@ -109,7 +109,7 @@ class Closer:
                 if end.told is None or s.user_id is None:
                     continue
                 if message_id is not None:
-                    self.screens.edit_words(s.user_id, message_id, end.told)
+                    self.screens.close_dm(table, seat, end.told)
                 elif table.game is None and end.tell_lobby:
                     self.screens.tell(s.user_id, end.told)
 

@@ -33,6 +33,9 @@ class Seat:
     level: str = "standard"
     away: bool = False
     """A person whose seat a computer player holds until they /rejoin."""
+    away_why: str = ""
+    """Why it holds it (`bot.core.commands.AWAY_WHY`): ``left``, ``timeouts``, ``blocked``,
+    or ``""`` (replaced: a no-show, a player an event removed)."""
     timeouts: int = 0
     """Turns in a row the timer ran out on."""
 
@@ -241,7 +244,7 @@ class Table:
         """What the storage's ``meta`` column keeps: `meta` and the people's seat state."""
         meta = self.meta()
         meta["seat_state"] = {
-            str(n): {"away": s.away, "timeouts": s.timeouts}
+            str(n): {"away": s.away, "timeouts": s.timeouts, "why": s.away_why}
             for n, s in enumerate(self.seats)
             if s is not None and s.kind == "human"
         }
@@ -273,6 +276,7 @@ class Table:
                 user_id=s.user_id,
                 level=s.computer_level or "standard",
                 away=bool(extra.get("away", False)),
+                away_why=str(extra.get("why", "")),
                 timeouts=int(extra.get("timeouts", 0)),
             )
         return cls(

@@ -12,7 +12,15 @@ import logging
 import time
 
 from bot.basics import Person, UserError
-from bot.core.commands import ChooseCard, Command, Deal, MakeMove, Mover, ToggleTracker
+from bot.core.commands import (
+    ChooseCard,
+    Command,
+    Deal,
+    MakeMove,
+    Mover,
+    ToggleTracker,
+    away_said,
+)
 from bot.core.effects import AnnounceHand, FinishGame, StoreDeal, StoreMove, Urgency
 from bot.core.runner import Runner
 from bot.i18n import NOTHING, Msg, mark, msg
@@ -109,6 +117,9 @@ class Moves:
         game = table.game
         if not table.phase.dealt or game.phase == "over":
             raise UserError(msg("That game is over."))
+        s = table.seats[seat]
+        if s is not None and s.away:
+            raise UserError(away_said(s))  # why a computer player holds the seat
         if stamp != game.hand_number:
             raise UserError(msg("That button is from an earlier hand."))
         return table, seat, game
@@ -172,9 +183,14 @@ class Moves:
     async def toggle_tracker(self, game_id: int, stamp: int, person: Person) -> Msg:
         async with self.registry.lock(game_id):
             table = self.registry.get(game_id)
-            seat = table.seat_of(person.id) if table is not None else None
-            if table is None or seat is None or table.game is None:
+            if table is None or table.game is None:
+                raise UserError(msg("That game is over."))
+            seat = table.seat_of(person.id)
+            if seat is None:
                 raise UserError(msg("These aren't your cards."))
+            s = table.seats[seat]
+            if s is not None and s.away:
+                raise UserError(away_said(s))
             await self.runner.run(table, ToggleTracker(seat))
             return NOTHING
 

@@ -46,7 +46,7 @@ class Presence:
             seat = table.seat_of(person.id)
             if not table.phase.dealt or seat is None:
                 raise UserError(msg("You're not sitting at this table."))
-            name = await self._hand_over(table, seat)
+            name = await self._hand_over(table, seat, "left")
             # One line in the group says it, for everyone (the /leave is answered by it), and
             # what leaving costs (README, Ratings: a leaver is rated last).
             return msg(
@@ -78,10 +78,10 @@ class Presence:
             table = self.registry.require(game_id)
             await self._hand_over(table, seat)
 
-    async def _hand_over(self, table: Table, seat: int) -> str:
-        """A computer player holds the seat now (if no one did); the person's name is
-        returned."""
-        await self.runner.run(table, TakeOver(seat))
+    async def _hand_over(self, table: Table, seat: int, why: str = "") -> str:
+        """A computer player holds the seat now (if no one did), for the reason `why`
+        (`bot.core.commands.AWAY_WHY`); the person's name is returned."""
+        await self.runner.run(table, TakeOver(seat, why=why))
         return table.name(seat)
 
     async def rejoin(self, person: Person) -> Msg:
@@ -125,7 +125,7 @@ class Presence:
                 "unblock me and send /rejoin.",
                 name=Name(s.name),
             )
-            await self.runner.run(table, TakeOver(seat, said))
+            await self.runner.run(table, TakeOver(seat, said, "blocked"))
 
     def chat_back(self, chat_id: int) -> None:
         """The bot was added back to a group, or unblocked: it may write there again."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.basics import Person
+from bot.core.commands import away_said
 from bot.core.effects import Urgency
 from bot.i18n import Msg, Tr, msg
 from bot.languages import Languages
@@ -91,6 +92,11 @@ class Display(Protocol):
         """Whether the chat removed or blocked the bot."""
         ...
 
+    def is_newest(self, chat_id: int, message_id: int) -> bool:
+        """Whether the message is still at the bottom of a person's chat (nothing the bot
+        sent since is there below it)."""
+        ...
+
 
 class Pages(Protocol):
     """The table pages people have open (`bot.live.hub.LiveHub`)."""
@@ -142,6 +148,8 @@ class Screens:
         """Told of every change of a seat's screen; set when the table page is served."""
         self._notices: dict[tuple[int, int], _Notice] = {}
         """The group's idle notice each (table, seat) is in, with the lines it shows."""
+        self._moving: set[tuple[int, int]] = set()
+        """The (table, seat) DMs being sent anew at the bottom of their chat (`post_dm`)."""
 
     # ------------------------------------------------------------------ languages
 
@@ -160,10 +168,6 @@ class Screens:
     def post_to_group(self, chat_id: int, said: Words) -> None:
         """Post lines to a group (not a table's), in the group's language (without waiting)."""
         self.display.post(chat_id, self.languages.chat(chat_id), said)
-
-    def edit_words(self, user_id: int, message_id: int, said: Part) -> None:
-        """A person's DM message edited to a line, its buttons gone."""
-        self.display.edit(user_id, message_id, self.person(user_id), _words(said))
 
     def is_gone(self, chat_id: int) -> bool:
         """Whether the chat removed or blocked the bot."""
@@ -387,6 +391,10 @@ class Screens:
         self.pages.changed(table, seat)  # a page is told of a cancelled game too
         if message_id is None or not shows_play(table):
             return
+        if s.away:
+            # A computer player holds the seat: its cards are no longer the reader's to play.
+            self.close_dm(table, seat, away_said(s))
+            return
         if urgency is Urgency.IDLE:
             return  # nobody waits on it: the next screen written there shows it (show_all)
         pressed_here = urgency in (Urgency.PLAYED, Urgency.MOVED)  # a press in the DM itself
@@ -397,21 +405,42 @@ class Screens:
             # Their page has shown it already (their turn too): the DM catches up when
             # Telegram's budget has room, behind every screen someone is waiting on.
             urgency = Urgency.EDIT
+        if (table.id, seat) in self._moving:
+            return  # it is on its way to the bottom, drawn anew once there (`post_dm`)
+        if urgency is Urgency.NOW and not self.display.is_newest(s.user_id, message_id):
+            # Posts landed below it since (a review, a replay, an answer): on its reader's
+            # turn it comes back to the bottom of the chat, where the thumb is; one message
+            # sent and one deleted, and only then (issue 51, item 8).
+            self.post_dm(table, seat, replacing=message_id)
+            return
         self._edit_later(table, seat, s.user_id, message_id, urgency)
 
-    def post_dm(self, table: Table, seat: int) -> None:
-        """Send a player's living DM without waiting; its id is kept when it is known."""
+    def post_dm(self, table: Table, seat: int, replacing: int | None = None) -> None:
+        """Send a player's living DM without waiting; its id is kept when it is known.
+        `replacing`: the living DM it takes the place of, deleted once it is sent."""
         s = table.seats[seat]
-        if s is None or s.user_id is None or not shows_play(table):
-            return
-        user_id, name = s.user_id, s.name
+        if s is None or s.user_id is None or s.away or not shows_play(table):
+            return  # (a computer player holds an away seat: its person has no cards to play)
+        user_id, name, key = s.user_id, s.name, (table.id, seat)
         screen = seat_screen(table, seat, page=self.display.page)
         sent = self.display.post(user_id, self.person(user_id), screen, urgency=Urgency.NOW)
         table.ui.active_at[seat] = time.time()  # a new message: their phone buzzes with it
+        if replacing is not None:
+            self._moving.add(key)
 
         async def keep_id() -> None:
-            message_id = await sent
-            if message_id is None:
+            try:
+                message_id = await sent
+            finally:
+                self._moving.discard(key)
+            if replacing is not None:
+                if message_id is None:
+                    return  # the one it was to replace stays (a chat gone says so itself)
+                if table.ui.dm_message_ids.get(seat) != replacing:
+                    await self.display.delete(user_id, message_id)  # closed meanwhile
+                    return
+                await self.display.delete(user_id, replacing)
+            elif message_id is None:
                 await self.people.set_dm_open(user_id, False)
                 await self.ask_to_open_dm(table, Person(user_id, name))
                 return
@@ -421,11 +450,27 @@ class Screens:
 
         self.background.spawn(keep_id())
 
-    async def send_dm_again(self, table: Table, seat: int) -> None:
-        """A new living DM at the bottom of the chat (/rejoin, a /start mid-game)."""
+    def close_dm(self, table: Table, seat: int, said: Part) -> None:
+        """A player's living DM no longer applies (they left, a new one took its place,
+        the game was cancelled): at once, its buttons go and it says `said` instead, why;
+        the seat has no living DM until one is sent again (stored with the table's next
+        save: until then, a restart closes it again)."""
         s = table.seats[seat]
-        table.ui.dm_message_ids.pop(seat, None)
+        message_id = table.ui.dm_message_ids.pop(seat, None)
+        if message_id is None or s is None or s.user_id is None:
+            return
+        tr = self.person(s.user_id)
+        self.display.edit(s.user_id, message_id, tr, _words(said), urgency=Urgency.NOW)
+
+    async def send_dm_again(self, table: Table, seat: int) -> None:
+        """A new living DM at the bottom of the chat (/rejoin, a /start mid-game); the
+        one before it, if any, is closed."""
+        s = table.seats[seat]
+        self.close_dm(table, seat, MOVED_BELOW)
         if s is None or s.user_id is None or not shows_play(table):
+            return
+        if s.away:
+            self.tell(s.user_id, away_said(s))  # no cards to play until they /rejoin
             return
         screen = seat_screen(table, seat, page=self.display.page)
         table.ui.active_at[seat] = time.time()  # a new message: their phone buzzes with it
@@ -455,6 +500,10 @@ class Screens:
                 if message_id == old_id and s is not None and s.user_id == chat_id:
                     table.ui.dm_message_ids[seat] = new_id
             self.registry.save_soon(table)
+
+
+MOVED_BELOW = msg("⬇ Your cards are in a new message below.")
+"""What a player's DM says once a new one has taken its place."""
 
 
 def _words(said: Part | Words) -> Words:

@@ -53,6 +53,8 @@ class TelegramDisplay:
         urgency: Urgency | None = None,
     ) -> asyncio.Task[int | None]:
         text, markup = self.draw(tr, screen)
+        if isinstance(screen, SeatScreen):
+            self.outbox.bottom.follow(chat_id)  # whatever lands below it is known
         if urgency is None:
             return self.outbox.post(chat_id, text, markup, thread_id, notify=notify, photo=photo)
         return self.outbox.post(
@@ -69,6 +71,8 @@ class TelegramDisplay:
         self, chat_id: int, tr: Tr, screen: Screen, thread_id: int | None = None
     ) -> int | None:
         text, markup = self.draw(tr, screen)
+        if isinstance(screen, SeatScreen):
+            self.outbox.bottom.follow(chat_id)
         try:
             return await self.outbox.send(chat_id, text, markup, thread_id)
         except TelegramError as error:
@@ -114,3 +118,6 @@ class TelegramDisplay:
 
     def is_gone(self, chat_id: int) -> bool:
         return self.outbox.is_gone(chat_id)
+
+    def is_newest(self, chat_id: int, message_id: int) -> bool:
+        return self.outbox.bottom.is_newest(chat_id, message_id)

@@ -125,19 +125,32 @@ def _button(tr: Tr, screen: SeatScreen, button: Button, webapp: str | None) -> I
     return InlineKeyboardButton(label, callback_data=data)
 
 
-def card_label(tr: Tr, card: HandCard, fresh: bool) -> str:
+STRUCK = "\u0336"
+"""The combining long stroke: a card that may not be played now has its rank struck
+through (``Q̶♠``), as Windows Hearts greys it out. It takes no width of its own, so the rows
+stay as they are on the reader's turn, and it is the same in every language."""
+
+
+def card_label(tr: Tr, card: HandCard, fresh: bool, barred: bool = False) -> str:
     """A card button's label: ``[Q♠]`` chosen to pass, ``•Q♠`` just received (in rows of
-    at most `MARKED_ROW`, so every label shows whole on a phone)."""
+    at most `MARKED_ROW`, so every label shows whole on a phone); `barred`: on the
+    reader's turn, a card the rules do not let them play now (``Q̶♠``)."""
+    symbol = card.card.symbol
+    if barred:
+        rank, suit = symbol[:-1], symbol[-1]
+        symbol = "".join(c + STRUCK for c in rank) + suit
     if card.chosen:
-        return tr("[{card}]", card=card.card.symbol)
+        return tr("[{card}]", card=symbol)
     if fresh:
-        return tr("•{card}", card=card.card.symbol)
-    return card.card.symbol
+        return tr("•{card}", card=symbol)
+    return symbol
 
 
 def _card_rows(tr: Tr, screen: SeatScreen) -> list[list[InlineKeyboardButton]]:
     # Received cards stay marked until the first trick is complete.
     marked = screen.phase != "pass" and any(c.received for c in screen.cards)
+    # On the reader's turn (and only then) the cards they may play are the ones not struck.
+    turn = screen.phase == "play" and any(c.legal for c in screen.cards)
     # Cards passed are gone from the hand as far as the reader is concerned (the engine
     # keeps them until everyone has passed): no longer buttons, named in the text instead.
     gone = set(screen.passed)
@@ -149,7 +162,7 @@ def _card_rows(tr: Tr, screen: SeatScreen) -> list[list[InlineKeyboardButton]]:
     for suit in SUIT_ORDER:
         buttons = [
             InlineKeyboardButton(
-                card_label(tr, card, marked and card.received),
+                card_label(tr, card, marked and card.received, turn and not card.legal),
                 callback_data=cb.button(cb.CARD, screen.game, screen.hand, card.card.code),
             )
             for card in by_suit[suit]

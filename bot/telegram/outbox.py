@@ -41,6 +41,7 @@ from telegram import Bot, InlineKeyboardMarkup, InputFile
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
+from bot.telegram.bottom import Bottoms
 from bot.telegram.edits import Edit, Edits, Replaced, Screen, digest
 from bot.telegram.fit import CAPTION_LIMIT, fit_html, utf16_len
 from bot.telegram.pace import DELETE, EDIT, POST, URGENT, ChatPace, Pacer
@@ -126,6 +127,8 @@ class Outbox:
         """The bot's overall pace (None: unpaced)."""
         self.pace = ChatPace(group_interval, dm_interval)
         self.edits = Edits(self)
+        self.bottom = Bottoms()
+        """What is at the bottom of each person's DM (the messages sent there, deleted)."""
         self._deletions: set[asyncio.Task[None]] = set()
         self._posts: set[asyncio.Task[int | None]] = set()
         self._last_post: dict[int, asyncio.Task[int | None]] = {}
@@ -192,6 +195,7 @@ class Outbox:
             return None
         except NotWanted:
             return None
+        self.bottom.sent(chat_id, message.message_id)
         if markup is not None:
             # A message with buttons is edited later; a plain answer seldom is (and then
             # at the cost of one edit Telegram calls "not modified").
@@ -310,6 +314,7 @@ class Outbox:
         except Forbidden as error:
             self.refused(chat_id, error)
             return None
+        self.bottom.sent(chat_id, message.message_id)
         return message.message_id
 
     async def delete(self, chat_id: int, message_id: int) -> None:
@@ -319,6 +324,7 @@ class Outbox:
         from inside a move, before the press is answered.
         """
         self.edits.forget((chat_id, message_id))
+        self.bottom.deleted(chat_id, message_id)
         if self._closed or chat_id in self._gone:
             return
         task = asyncio.create_task(self._delete_now(chat_id, message_id))
@@ -476,6 +482,7 @@ class Outbox:
             "posts": len(self._posts),
             "deletions": len(self._deletions),
             "gone": len(self._gone),
+            "bottoms": len(self.bottom),
             "pacer_keys": self.pacer.waiting_keys() if self.pacer is not None else 0,
         }
 

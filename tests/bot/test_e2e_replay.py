@@ -128,8 +128,11 @@ async def test_a_finished_hand_replays_as_text_and_matches_the_journal(tmp_path:
         assert said == "That button isn't valid any more."
         said = await ann.press_forged(group, listed, f"rh:{stored.id}:7:")
         assert said == "There is no hand 7 in this game."
-        # Ann played it: her DM has ▶ Replay beside 🔍 Review, and the replay comes there.
-        said = await ann.press(ann.dm, None, "▶ Replay")
+        # Ann played it: a ▶ Replay pressed in her DM (beside 🔍 Review on a player's
+        # screen; Ann left before the end, so hers was closed) brings the replay there.
+        dm_message = ann.dm_view().last()
+        assert dm_message is not None
+        said = await ann.press_forged(ann.dm, dm_message.message_id, f"rh:{stored.id}:1:n")
         assert said == "▶ Hand 1"
         await double.wait_for(lambda: _replay_text(double, ann.dm) is not None, 5)
 

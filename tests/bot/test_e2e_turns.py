@@ -75,9 +75,25 @@ async def test_timeouts_play_for_a_person_and_three_in_a_row_hand_the_seat_over(
             await double.wait_for(
                 lambda: len(game.tricks) >= played + 2 or game.hand_number > 1, 10
             )
+            # Its screen closed at once, saying why: no card there is Alice's to play now.
+            away = (
+                "You timed out 3 times in a row, so a computer player holds your seat. "
+                "Send /rejoin to take it back."
+            )
+
+            def card_screens() -> list[int]:
+                return [
+                    m.message_id
+                    for m in alice.dm_view().bot_messages
+                    if any((b.callback_data or "").startswith("c:") for b in m.all_buttons())
+                ]
+
+            await double.wait_for(lambda: not card_screens(), 5)
+            assert sum(m.text == away for m in alice.dm_view().bot_messages) == 2  # and told
             await alice.send(alice.dm, "/rejoin")
             await double.wait_for(lambda: not s.away, 5)
             assert s.timeouts == 0
+            await double.wait_for(lambda: len(card_screens()) == 1, 5)  # one, sent anew
             await double.wait_for(
                 lambda: any(
                     "is back" in (m.text or "") for m in double.chat_view(group.id).visible

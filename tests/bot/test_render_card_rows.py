@@ -5,12 +5,14 @@ are chosen; bare cards keep rows of seven."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from test_live_view import step, table_for
 
 from bot.i18n import translator
-from bot.telegram.draw import MARKED_ROW, MAX_ROW, dm
+from bot.tables.seat_screen import seat_screen
+from bot.telegram.draw import MARKED_ROW, MAX_ROW, STRUCK, dm, seat_dm
 from engine import Game, Rules
 
 
@@ -71,3 +73,65 @@ def test_a_long_suit_goes_back_to_rows_of_seven_after_the_first_trick() -> None:
                 assert any(len(r) >= 6 for r in rows), rows
                 return
     pytest.fail("no deal with a long suit")
+
+
+LANGUAGES = ("en", "es", "pt_BR", "ru", "fa", "hi")
+
+
+def struck_cards(rows: list[list[str]]) -> set[str]:
+    """The cards whose labels are struck through (``Q̶♠`` is Q♠), marks and isolation
+    taken off."""
+    return {
+        label.replace(STRUCK, "").strip("•\u2068\u2069")
+        for row in rows
+        for label in row
+        if STRUCK in label
+    }
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_on_your_turn_the_cards_you_may_not_play_are_struck_through(seed: int) -> None:
+    """Issue 51, item 3: on the reader's turn every card they may not play has its rank
+    struck (``Q̶♠``), as Windows Hearts greys it, and only then; the same labels in every
+    language, in the rows the bare cards take (a mark of no width: nothing moves)."""
+    rules = Rules()
+    game = Game(rules, seed=seed)
+    table = table_for(rules, game)
+    rng = random.Random(seed)
+    turns = barred_turns = 0
+    while game.hand_number <= 2 and game.phase != "over":
+        for seat in range(rules.players):
+            rows = card_rows(table, seat)
+            struck = struck_cards(rows)
+            if game.phase == "play" and game.current_player == seat:
+                turns += 1
+                legal = {c.symbol for c in game.legal_plays()}
+                held = {c.symbol for c in game.hand(seat)}
+                assert struck == held - legal, (rows, legal)
+                barred_turns += bool(struck)
+                unmarked = replace(
+                    seat_screen(table, seat),
+                    cards=tuple(replace(c, legal=False) for c in seat_screen(table, seat).cards),
+                )
+                _, bare = seat_dm(translator("en"), unmarked)
+                assert bare is not None
+                bare_rows = [
+                    [b.text for b in row]
+                    for row in bare.inline_keyboard
+                    if row and (row[0].callback_data or "").startswith("c:")
+                ]
+                assert [[x.replace(STRUCK, "") for x in row] for row in rows] == bare_rows
+            else:
+                assert struck == set(), rows
+            for language in LANGUAGES[1:]:
+                _, markup = dm(translator(language), table, seat)
+                assert markup is not None
+                drawn = [
+                    [b.text for b in row]
+                    for row in markup.inline_keyboard
+                    if row and (row[0].callback_data or "").startswith("c:")
+                ]
+                assert struck_cards(drawn) == struck
+                assert [len(row) for row in drawn] == [len(row) for row in rows]
+        step(game, rng)
+    assert turns and barred_turns

@@ -1,0 +1,262 @@
+"""A player's living DM screen: one per person and game, closed with one line saying why
+the moment it stops applying, and every refusal of a press there true (issue 51, item 1)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot_harness import open_table, play_turn, running_bot, table_in
+
+from bot.tables.model import Table
+from sandbox.double import BotApiDouble
+from sandbox.people import Group, SandboxUser
+from sandbox.testing import running_double
+from sandbox.views import MessageView
+
+LEFT = "🚪 You left this game; a computer player holds your seat. Send /rejoin to take it back."
+MOVED = "⬇ Your cards are in a new message below."
+
+
+def card_screens(person: SandboxUser) -> list[MessageView]:
+    """The person's DM messages that show cards to press."""
+    return [
+        m
+        for m in person.dm_view().bot_messages
+        if any((b.callback_data or "").startswith("c:") for b in m.all_buttons())
+    ]
+
+
+def a_card(screen: MessageView) -> str:
+    data = next(b.callback_data for b in screen.all_buttons() if b.callback_data)
+    assert data is not None and data.startswith("c:")
+    return data
+
+
+@dataclass
+class Scene:
+    double: BotApiDouble
+    alice: SandboxUser
+    group: Group
+    table: Table
+    screen: MessageView
+    """Alice's first screen, as it was dealt."""
+
+    def shown(self, message_id: int) -> MessageView:
+        message = self.alice.dm_view().message(message_id)
+        assert message is not None
+        return message
+
+    async def closed_with(self, message_id: int, line: str) -> None:
+        """Wait until the message says only `line`, without a button."""
+        await self.double.wait_for(
+            lambda: self.shown(message_id).text == line and not self.shown(message_id).labels,
+            5,
+        )
+
+    async def one_new_screen(self) -> MessageView:
+        """Wait for Alice's one living screen, a new one at the bottom, and return it."""
+        await self.double.wait_for(
+            lambda: (
+                [m.message_id for m in card_screens(self.alice)]
+                not in ([], [self.screen.message_id])
+            ),
+            5,
+        )
+        await self.double.idle()
+        living = card_screens(self.alice)
+        assert len(living) == 1, [m.text for m in living]
+        return living[0]
+
+
+@asynccontextmanager
+async def dealt(tmp_path: Path) -> AsyncIterator[Scene]:
+    """Alice and Bob with two computers, dealt: the game waits on Bob's pass (he never
+    passes), so it stays in its first hand while Alice comes and goes."""
+    async with running_double() as double:
+        alice, bob = double.create_user("Alice"), double.create_user("Bob")
+        group = double.create_group("Leavers", members=[alice, bob])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await alice.start_bot()
+            await bob.start_bot()
+            await double.wait_for(lambda: bob.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, computers=2)
+            await bob.press(group, lobby, "✋ Join")
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: card_screens(alice), 5)
+            table = table_in(app, group)
+            yield Scene(double, alice, group, table, card_screens(alice)[0])
+
+
+async def test_leaving_in_the_group_closes_the_screen_and_a_press_there_says_so(
+    tmp_path: Path,
+) -> None:
+    async with dealt(tmp_path) as scene:
+        alice, old = scene.alice, scene.screen
+        await alice.send(scene.group, "/leave")
+        await scene.closed_with(old.message_id, LEFT)
+        # A press that was on its way (or a client that kept the button) hears the truth,
+        # not "You timed out 3 times in a row".
+        for data in (a_card(old), old.button("📋 Cards played").callback_data):  # type: ignore[union-attr]
+            assert data is not None
+            assert await alice.press_forged(alice.dm, old.message_id, data) == LEFT
+        assert card_screens(alice) == []
+
+        await alice.send(scene.group, "/rejoin")
+        new = await scene.one_new_screen()
+        assert new.message_id > old.message_id
+        assert scene.shown(old.message_id).text == LEFT  # it stays closed
+        assert await alice.press(alice.dm, new.message_id, "📋 Cards played") is None
+
+
+async def test_leaving_and_rejoining_in_the_dm_leaves_one_living_screen(tmp_path: Path) -> None:
+    async with dealt(tmp_path) as scene:
+        alice, old = scene.alice, scene.screen
+        await alice.send(alice.dm, "/leave")
+        await scene.closed_with(old.message_id, LEFT)
+        await alice.send(alice.dm, "/rejoin")
+        new = await scene.one_new_screen()
+        assert scene.shown(old.message_id).text == LEFT
+        # Its buttons act: 📋 opens the cards played, a card is chosen to pass.
+        assert await alice.press(alice.dm, new.message_id, "📋 Cards played") is None
+        said = await alice.press(alice.dm, new.message_id, data=a_card(new))
+        assert said in ("1/3 selected", "Passed. Waiting for the others…")
+
+
+async def test_a_screen_sent_again_closes_the_one_before(tmp_path: Path) -> None:
+    """/start in the DM mid-game brings the screen to the bottom: the one above says where
+    it went, and has no buttons left."""
+    async with dealt(tmp_path) as scene:
+        alice, old = scene.alice, scene.screen
+        await alice.start_bot()
+        await scene.closed_with(old.message_id, MOVED)
+        await scene.one_new_screen()
+
+
+async def test_a_person_away_who_comes_back_to_the_dm_is_told_why_not_dealt_in(
+    tmp_path: Path,
+) -> None:
+    async with dealt(tmp_path) as scene:
+        alice, old = scene.alice, scene.screen
+        await alice.send(scene.group, "/leave")
+        await scene.closed_with(old.message_id, LEFT)
+        before = len(alice.dm_view().bot_messages)
+        await alice.start_bot()
+        await scene.double.wait_for(
+            lambda: any(m.text == LEFT for m in alice.dm_view().bot_messages[before:]), 5
+        )
+        assert card_screens(alice) == []
+
+
+def screens_ever(person: SandboxUser) -> list[MessageView]:
+    """Every message with card buttons the person's DM was ever sent (deleted ones too)."""
+    return [
+        m
+        for m in person.dm_view().messages
+        if m.from_bot and any((b.callback_data or "").startswith("c:") for b in m.all_buttons())
+    ]
+
+
+async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Path) -> None:
+    """Issue 51, item 8: once something lands below the card screen (here the answer to
+    /help), the reader's next turn brings it back to the bottom, one message sent and the
+    old one deleted; with nothing below, it is only edited."""
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Thumbs", members=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, computers=3)
+            table = table_in(app, group)
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: card_screens(alice), 5)
+            first = card_screens(alice)[0]
+            game = table.game
+            assert game is not None
+            await alice.send(alice.dm, "/help")
+            await double.wait_for(lambda: alice.dm_view().last() != first, 5)
+            below = alice.dm_view().last()
+            assert below is not None and below.message_id > first.message_id
+
+            async def bottom() -> MessageView:
+                """Alice's card screen once it is the newest message in her chat."""
+
+                def newest() -> MessageView | None:
+                    shown = card_screens(alice)
+                    # (Its "your turn" nudge may follow it: FAST sends it at once.)
+                    kept = [
+                        m
+                        for m in alice.dm_view().bot_messages
+                        if not (m.text or "").startswith("👉 Your turn in")
+                    ]
+                    return kept[-1] if shown and kept and kept[-1] == shown[-1] else None
+
+                return await double.wait_for(newest, 10)
+
+            hand = game.hand_number
+            while game.hand_number == hand and game.phase != "over":
+                if await play_turn(double, alice, table) is None:
+                    await double.idle()
+                    continue
+                await double.idle()
+                if len(screens_ever(alice)) > 1:
+                    break
+            moved = await bottom()
+            assert moved.message_id > below.message_id
+            assert [m.message_id for m in screens_ever(alice)] == [
+                first.message_id,
+                moved.message_id,
+            ]
+            assert alice.dm_view().message(first.message_id).deleted  # type: ignore[union-attr]
+            # Nothing lands below it any more: the rest of the hand edits it in place.
+            while game.hand_number == hand and game.phase != "over":
+                if await play_turn(double, alice, table) is None:
+                    await double.idle()
+            await double.idle()
+            assert [m.message_id for m in screens_ever(alice)] == [
+                first.message_id,
+                moved.message_id,
+            ]
+
+
+async def test_a_replay_asked_for_in_the_dm_does_not_leave_the_screen_above_it(
+    tmp_path: Path,
+) -> None:
+    """▶ Replay (as 🔍 Review) under the card screen posts below it: the reader's next
+    turn brings the screen back under it."""
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Replays", members=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, computers=3)
+            table = table_in(app, group)
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: card_screens(alice), 5)
+            game = table.game
+            assert game is not None
+            while game.hand_number == 1:
+                if await play_turn(double, alice, table) is None:
+                    await double.idle()
+            await double.idle()
+            (screen,) = card_screens(alice)
+            assert await alice.press(alice.dm, screen.message_id, "▶ Replay") == "▶ Hand 1"
+            await double.wait_for(
+                lambda: (alice.dm_view().find("▶ Hand 1") or screen).message_id > screen.message_id,
+                10,
+            )
+            replay = alice.dm_view().find("▶ Hand 1")
+            assert replay is not None
+            for _ in range(13):  # her turns of hand 2, until the screen is below the replay
+                if card_screens(alice)[-1].message_id > replay.message_id:
+                    break
+                while await play_turn(double, alice, table) is None:
+                    await double.idle()
+                await double.idle()
+            (moved,) = card_screens(alice)
+            assert moved.message_id > replay.message_id
+            assert alice.dm_view().message(screen.message_id).deleted  # type: ignore[union-attr]

@@ -1,7 +1,6 @@
 """The `pro` player of RULES.md §7: passes as `standard`; plays by sampling deals of the
 unseen cards (keeping shown voids and the cards it passed), playing each out with the
-`standard` policy for every seat, and choosing the card of lowest average hand score;
-while another seat is on an obvious run for the moon, it stops it (`defence`).
+`standard` policy for every seat, and choosing the card of lowest average hand score.
 
 "Hand score" is the seat's points for the hand (a moon counted with the rule book's
 default choice); in Complex Hearts, how much the hand grows the magnitude of its total.
@@ -14,7 +13,6 @@ import time
 from ..cards import CARDS, Card
 from ..scoring import Score
 from ..view import SeatView
-from .defence import defence_card
 from .knowledge import Knowledge, decision_rng
 from .moon import best_standing_choice
 from .playout import hand_cost, standard_policy
@@ -44,9 +42,6 @@ class ProPlayer:
         preferred = standard_card(rules, legal, trick)
         if legal & (legal - 1) == 0:
             return CARDS[preferred]
-        stop = defence_card(view)
-        if stop is not None:  # its playouts play the runner as `standard`: no moon seen
-            return stop
         know = Knowledge.from_view(view)
         seat = view.seat
         total = view.scores[seat]

@@ -23,7 +23,6 @@ from ..cards import CARDS, POINT_CARDS, QS_BIT, QUEEN_OF_SPADES, SUIT_MASKS, Car
 from ..play_rules import winning_card
 from ..rules import Rules
 from ..view import SeatView
-from .defence import defence_card
 from .moon import best_standing_choice
 
 # Suit preference for equal ranks, highest first: ♠ ♥ ♦ ♣ (suit indices 2, 3, 1, 0).
@@ -100,8 +99,7 @@ def standard_card(rules: Rules, legal: Mask, trick: Sequence[int]) -> int:
 
 
 class StandardPlayer:
-    """Passes its three highest-valued cards; plays by the rules of thumb of RULES.md §7,
-    but stops another seat's obvious run for the moon (`defence`)."""
+    """Passes its three highest-valued cards; plays by the rules of thumb of RULES.md §7."""
 
     level = "standard"
 
@@ -112,9 +110,6 @@ class StandardPlayer:
         return cards_of(standard_pass(view.hand_mask))
 
     def choose_play(self, view: SeatView, budget_ms: float = 300) -> Card:
-        stop = defence_card(view)
-        if stop is not None:
-            return stop
         trick = [c.index for _, c in view.trick]
         return CARDS[standard_card(view.rules, view.legal_mask, trick)]
 

@@ -8,10 +8,9 @@ import time
 import pytest
 
 from engine import Card, Game, Rules, TrickWon
-from engine.cards import CARDS, codes, mask_of_codes
+from engine.cards import codes, mask_of_codes
 from engine.players import LEVELS, ExpertPlayer, Player, ProPlayer, make_player
 from engine.players.playout import final_points, play_out, standard_policy
-from engine.players.standard import standard_card
 
 VARIANTS = [
     Rules(players=2, variant="two_player"),
@@ -194,16 +193,12 @@ def test_playout_plays_the_hand_as_game_does(rules: Rules) -> None:
             [standard_policy] * n,
         )
         dead = game.dead
+        standard = make_player("standard", 0)
         game_taken = [0] * n
         while game.phase == "play" and game.hand_number == 1:
             seat = game.current_player
             assert seat is not None
-            # The rule book's `standard` card (the `standard` player also stops a moon).
-            view = game.view(seat)
-            card = CARDS[
-                standard_card(view.rules, view.legal_mask, [c.index for _, c in view.trick])
-            ]
-            for event in game.play(seat, card):
+            for event in game.play(seat, standard.choose_play(game.view(seat))):
                 if isinstance(event, TrickWon):
                     game_taken[event.seat] |= mask_of_codes(c for _, c in event.cards)
         assert taken == game_taken

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..cards import HEARTS_MASK, Mask
+from ..cards import HEARTS_MASK, SUIT_MASKS, Mask
 from ..play_rules import breaking_cards, breaks_hearts, legal_mask, trick_winner_position
 from ..rules import Rules
 from ..scoring import Score, best_moon_choice, hand_points, moon_shooter
@@ -60,7 +60,10 @@ def play_out(
         hand = hands[seat]
         if not hand:
             return taken
-        legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
+        if trick and not first_trick:
+            legal = hand & SUIT_MASKS[trick[0] // 13] or hand  # `legal_mask`'s common case
+        else:
+            legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
         if legal & (legal - 1):
             card = policies[seat](rules, legal, trick, hand, played)
             bit = 1 << card

@@ -50,7 +50,8 @@ def runner(taken: Sequence[Mask], run_from: int = RUN_FROM) -> int | None:
     of them (``run_from``)."""
     points = 0
     for pile in taken:
-        points |= pile & POINT_CARDS
+        points |= pile
+    points &= POINT_CARDS
     if not points:
         return None
     weight = (points & HEARTS_MASK).bit_count() + (QUEEN_WEIGHT if points & QS_BIT else 0)
@@ -170,7 +171,10 @@ def play_out_moon(
         hand = hands[seat]
         if not hand:
             return taken
-        legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
+        if trick and not first_trick:
+            legal = hand & SUIT_MASKS[trick[0] // 13] or hand  # `legal_mask`'s common case
+        else:
+            legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
         if legal & (legal - 1):
             card: int | None = None
             if run is not None:

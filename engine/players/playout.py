@@ -60,8 +60,12 @@ def play_out(
         hand = hands[seat]
         if not hand:
             return taken
-        if trick and not first_trick:
-            legal = hand & SUIT_MASKS[trick[0] // 13] or hand  # `legal_mask`'s common case
+        if first_trick:
+            legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
+        elif trick:
+            legal = hand & SUIT_MASKS[trick[0] // 13] or hand  # `legal_mask`'s common cases
+        elif hearts_broken:
+            legal = hand
         else:
             legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
         if legal & (legal - 1):

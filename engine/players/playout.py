@@ -86,7 +86,12 @@ def play_out(
         if len(trick) < n:
             seat = (seat + 1) % n
             continue
-        winner = (leader + trick_winner_position(rules, trick, mask)) % n
+        if two_player:
+            winner = (leader + trick_winner_position(rules, trick, mask)) % n
+        else:  # `trick_winner_position` without trumps: the highest card of the suit led
+            winner = (
+                leader + trick.index((mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1)
+            ) % n
         taken[winner] |= mask
         trick.clear()
         mask = 0

@@ -159,6 +159,7 @@ def play_out_moon(
     ``defend_only``: the stopper itself never runs (it plays as usual instead);
     ``run_from``: how much a seat must hold, all the points taken, to run."""
     n = rules.players
+    two_player = rules.variant == "two_player"
     breaking = breaking_cards(rules)
     seat = (leader + len(trick)) % n
     mask = 0  # the trick's cards, kept as they are played
@@ -207,7 +208,12 @@ def play_out_moon(
         if len(trick) < n:
             seat = (seat + 1) % n
             continue
-        winner = (leader + trick_winner_position(rules, trick, mask)) % n
+        if two_player:
+            winner = (leader + trick_winner_position(rules, trick, mask)) % n
+        else:  # `trick_winner_position` without trumps: the highest card of the suit led
+            winner = (
+                leader + trick.index((mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1)
+            ) % n
         taken[winner] |= mask
         trick.clear()
         leader = seat = winner

@@ -2,6 +2,12 @@
 profiled, with the time split into the parts a faster engine would attack.
 
     ./dev bench profile [--positions 40] [--seed 1] [--budget 300] [--top 12]
+                        [--deals N [--rounds 3]]
+
+With ``--deals``, the `expert` plays that many deals a play decision whatever the clock
+(`steady`, its pass search its full rounds), so the work is fixed, and the decisions are
+then timed again without the profiler: decisions and deals per CPU second (best of
+``--rounds``), the figure to compare two versions of the code by, one after the other.
 
 Parts, by the function the time is spent in (its own time, not its callees'):
 - sampling worlds: dealing the unseen cards (`Knowledge.sample`), the inferred weights;
@@ -78,9 +84,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=300.0, help="ms a decision")
     parser.add_argument("--top", type=int, default=12, help="functions listed")
+
+    parser.add_argument("--deals", type=int, default=None, help="fixed deals a play")
+    parser.add_argument("--rounds", type=int, default=3, help="timed rounds (with --deals)")
     args = parser.parse_args()
 
-    player = ExpertPlayer(seed=args.seed)
+    if args.deals is None:
+        player = ExpertPlayer(seed=args.seed)
+    else:
+        player = ExpertPlayer(seed=args.seed, deals=args.deals, steady=True)
     chosen = positions(args.positions, args.seed)
     profile = cProfile.Profile()
     times = {"pass": [], "play": []}  # type: dict[str, list[float]]
@@ -117,6 +129,36 @@ def main() -> None:
     print(f"\n{'own time':>9} {'calls':>10}  function")
     for tottime, calls, where in sorted(rows, reverse=True)[: args.top]:
         print(f"{100 * tottime / total:8.1f}% {calls:>10}  {where}")
+    if args.deals is not None:
+        print()
+        rates(player, chosen, args.budget, args.rounds)
+
+
+def rates(player: ExpertPlayer, chosen: list[tuple[Game, int]], budget: float, rounds: int) -> None:
+    """Each kind of decision per CPU second, and the play decisions' deals per second, with
+    no profiler: the best of ``rounds`` rounds over every position."""
+    best: dict[str, tuple[float, int, int]] = {}
+    for _ in range(rounds):
+        for phase in ("play", "pass"):
+            spent, count, deals = 0.0, 0, 0
+            for game, seat in chosen:
+                if game.phase != phase:
+                    continue
+                view = game.view(seat)
+                start = time.process_time()
+                if phase == "pass":
+                    player.choose_pass(view, budget)
+                else:
+                    deals += player.evaluate_play(view, budget).deals
+                spent += time.process_time() - start
+                count += 1
+            if count and (phase not in best or spent < best[phase][0]):
+                best[phase] = (spent, count, deals)
+    for phase, (spent, count, deals) in best.items():
+        line = f"{phase}: {count / spent:7.2f} decisions per CPU second"
+        if phase == "play":
+            line += f", {deals / spent:8.0f} deals per CPU second"
+        print(f"{line} (best of {rounds} rounds, {spent:.2f} s)")
 
 
 if __name__ == "__main__":

@@ -69,4 +69,8 @@ def winning_card(rules: Rules, trick: Sequence[int], mask: Mask) -> int:
 
 def trick_winner_position(rules: Rules, trick: Sequence[int], mask: Mask) -> int:
     """The position in ``trick`` (0 = the lead) of the card that takes it."""
-    return trick.index(winning_card(rules, trick, mask))
+    # `winning_card` inlined: the playouts call this once a trick.
+    hearts = mask & HEARTS_MASK
+    if hearts and rules.variant == "two_player":
+        return trick.index(hearts.bit_length() - 1)
+    return trick.index((mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1)

@@ -54,7 +54,7 @@ def cards_points(rules: Rules, taken: Mask) -> Score:
             value *= 2j
         return value
     points = hearts + 13 * queen
-    if taken & bonus_bit(rules):
+    if rules.bonus_card is not None and taken & bonus_bit(rules):
         points -= 10
     return points
 
@@ -79,7 +79,7 @@ def hand_points(
 ) -> tuple[Score, ...]:
     """Each seat's points for a hand, given who shot the moon and (if asked) their choice."""
     if shooter is None:
-        return tuple(cards_points(rules, pile) for pile in taken)
+        return tuple([cards_points(rules, pile) for pile in taken])
     if rules.variant == "two_player":
         return tuple(0 if seat == shooter else TWO_PLAYER_MOON for seat in range(len(taken)))
     if rules.variant == "complex":

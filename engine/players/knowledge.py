@@ -53,6 +53,10 @@ class Knowledge:
     allowed: list[Mask]
     """The unseen cards each seat may hold, by its shown voids (and the dead pile: any)."""
     void_suits: list[int] = field(default_factory=list)
+    _plans: dict[bool, tuple[list[tuple[int, int]], list[list[int]]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """`_plan`'s, by ``constrained``: the same for every deal of a decision."""
 
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
@@ -119,26 +123,20 @@ class Knowledge:
         self, rng: random.Random, constrained: bool, weights: list[list[float]] | None
     ) -> list[Mask] | None:
         n = self.players
-        seats = [s for s in range(n + 1) if self.need[s] > 0]
-        allowed = [self.allowed[s] if constrained else self.unseen for s in range(n + 1)]
+        order, seats_of = self._plan(constrained)
+        random_ = rng.random
+        # The most constrained cards first, ties in random order (`_plan`).
+        cards = sorted([(eligible, random_(), c) for eligible, c in order])
         left = list(self.need)
-        cards = []
-        m = self.unseen
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            m ^= low
-            eligible = sum(1 for s in seats if allowed[s] >> c & 1)
-            cards.append((eligible, rng.random(), c))
-        cards.sort()
         hands = [*self.known, 0]
         hands[self.seat] = self.hand
         for _, _, c in cards:
             total = 0.0
             options: list[tuple[int, float]] = []
-            for s in seats:
-                if left[s] and allowed[s] >> c & 1:
-                    w = float(left[s])
+            for s in seats_of[c]:
+                k = left[s]
+                if k:
+                    w = float(k)
                     if weights is not None and s < n:
                         w *= weights[s][c]
                     if w > 0:
@@ -146,7 +144,7 @@ class Knowledge:
                         total += w
             if not options:
                 return None
-            x = rng.random() * total
+            x = random_() * total
             chosen = options[-1][0]
             for s, w in options:
                 x -= w
@@ -156,3 +154,24 @@ class Knowledge:
             hands[chosen] |= 1 << c
             left[chosen] -= 1
         return hands
+
+    def _plan(self, constrained: bool) -> tuple[list[tuple[int, int]], list[list[int]]]:
+        """What every deal of `_try_sample` starts from, built once: each unseen card
+        (lowest first) with how many seats may hold it, and the seats that may hold each
+        card (by index, lowest seat first; the dead pile is seat ``players``)."""
+        plan = self._plans.get(constrained)
+        if plan is None:
+            n = self.players
+            seats = [s for s in range(n + 1) if self.need[s] > 0]
+            allowed = [self.allowed[s] if constrained else self.unseen for s in range(n + 1)]
+            seats_of: list[list[int]] = [[] for _ in range(52)]
+            order = []
+            m = self.unseen
+            while m:
+                low = m & -m
+                c = low.bit_length() - 1
+                m ^= low
+                seats_of[c] = [s for s in seats if allowed[s] >> c & 1]
+                order.append((len(seats_of[c]), c))
+            plan = self._plans[constrained] = (order, seats_of)
+        return plan

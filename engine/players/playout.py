@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..cards import HEARTS_MASK, Mask
-from ..play_rules import breaks_hearts, legal_mask, trick_winner_position
+from ..cards import HEARTS_MASK, SUIT_MASKS, Mask
+from ..play_rules import breaking_cards, breaks_hearts, legal_mask, trick_winner_position
 from ..rules import Rules
 from ..scoring import Score, best_moon_choice, hand_points, moon_shooter
 from .standard import standard_card
 
 Policy = Callable[[Rules, Mask, Sequence[int], Mask, Mask], int]
-"""(rules, legal, trick, hand, played this hand) -> the card to play."""
+"""(rules, legal, trick, hand, played this hand) -> the card to play, one of ``legal``.
+The playouts do not ask a policy when only one card is legal."""
 PlayOut = Callable[
     [Rules, list[Mask], list[int], int, bool, bool, int, list[Mask], Mask, Sequence[Policy]],
     list[Mask],
@@ -46,7 +47,11 @@ def play_out(
     changed in place. Returns ``taken``. ``policies`` gives each seat's policy."""
     n = rules.players
     two_player = rules.variant == "two_player"
+    breaking = breaking_cards(rules)
     seat = (leader + len(trick)) % n
+    mask = 0  # the trick's cards, kept as they are played
+    for c in trick:
+        mask |= 1 << c
     while True:
         if two_player and not hearts_broken:
             for h in hands[:n]:
@@ -55,23 +60,41 @@ def play_out(
         hand = hands[seat]
         if not hand:
             return taken
-        legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
-        card = policies[seat](rules, legal, trick, hand, played)
-        bit = 1 << card
+        if first_trick:
+            legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
+        elif trick:
+            legal = hand & SUIT_MASKS[trick[0] // 13] or hand  # `legal_mask`'s common cases
+        elif hearts_broken:
+            legal = hand
+        else:
+            legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
+        if legal & (legal - 1):
+            card = policies[seat](rules, legal, trick, hand, played)
+            bit = 1 << card
+        else:  # one legal card: every policy plays it
+            bit = legal
+            card = bit.bit_length() - 1
         hands[seat] = hand ^ bit
         played |= bit
-        if not hearts_broken and breaks_hearts(rules, card, trick[0] // 13 if trick else None):
+        if not hearts_broken and (
+            bit & breaking
+            or (two_player and breaks_hearts(rules, card, trick[0] // 13 if trick else None))
+        ):
             hearts_broken = True
         trick.append(card)
+        mask |= bit
         if len(trick) < n:
             seat = (seat + 1) % n
             continue
-        mask = 0
-        for c in trick:
-            mask |= 1 << c
-        winner = (leader + trick_winner_position(rules, trick, mask)) % n
+        if two_player:
+            winner = (leader + trick_winner_position(rules, trick, mask)) % n
+        else:  # `trick_winner_position` without trumps: the highest card of the suit led
+            winner = (
+                leader + trick.index((mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1)
+            ) % n
         taken[winner] |= mask
         trick.clear()
+        mask = 0
         leader = seat = winner
         first_trick = False
 

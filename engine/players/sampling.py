@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from ..cards import Mask
+from ..play_rules import breaks_hearts, trick_winner_position
 from ..rules import Rules
 from ..scoring import Score
 from .knowledge import Knowledge
@@ -109,8 +110,6 @@ def _play_first(
     policies: Sequence[Policy],
     playout: PlayOut,
 ) -> list[Mask]:
-    from ..play_rules import breaks_hearts, trick_winner_position
-
     n = rules.players
     if not hearts_broken and breaks_hearts(rules, card, trick[0] // 13 if trick else None):
         hearts_broken = True

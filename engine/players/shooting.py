@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..cards import HEARTS_MASK, POINT_CARDS, QS_BIT, SUIT_MASKS, Mask
-from ..play_rules import breaks_hearts, legal_mask, trick_winner_position
+from ..play_rules import breaking_cards, breaks_hearts, legal_mask, trick_winner_position
 from ..rules import Rules
 from .moon import RUN_FROM, runner
 from .playout import Policy
@@ -136,7 +136,12 @@ def play_out_moon(
     ``defend_only``: the stopper itself never runs (it plays as usual instead);
     ``run_from``: how much a seat must hold, all the points taken, to run."""
     n = rules.players
+    two_player = rules.variant == "two_player"
+    breaking = breaking_cards(rules)
     seat = (leader + len(trick)) % n
+    mask = 0  # the trick's cards, kept as they are played
+    for c in trick:
+        mask |= 1 << c
     run = runner(taken, run_from)
     if defend_only and run == stopper:
         run = None
@@ -144,28 +149,48 @@ def play_out_moon(
         hand = hands[seat]
         if not hand:
             return taken
-        legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
-        card: int | None = None
-        if run is not None and legal & (legal - 1):
-            if seat == run:
-                card = runner_card(rules, legal, trick)
-            elif stopper is None or seat == stopper:
-                card = stopper_card(rules, legal, trick, leader, run)
-        if card is None:
-            card = policies[seat](rules, legal, trick, hand, played)
-        bit = 1 << card
+        if first_trick:
+            legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
+        elif trick:
+            legal = hand & SUIT_MASKS[trick[0] // 13] or hand  # `legal_mask`'s common cases
+        elif hearts_broken:
+            legal = hand
+        else:
+            legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
+        if legal & (legal - 1):
+            card: int | None = None
+            if run is not None:
+                if seat == run:
+                    card = runner_card(rules, legal, trick)
+                elif stopper is None or seat == stopper:
+                    card = stopper_card(rules, legal, trick, leader, run)
+            if card is None:
+                card = policies[seat](rules, legal, trick, hand, played)
+            bit = 1 << card
+        else:  # one legal card: every policy plays it
+            bit = legal
+            card = bit.bit_length() - 1
         hands[seat] = hand ^ bit
         played |= bit
-        if not hearts_broken and breaks_hearts(rules, card, trick[0] // 13 if trick else None):
+        if not hearts_broken and (
+            bit & breaking
+            or (
+                rules.variant == "two_player"
+                and breaks_hearts(rules, card, trick[0] // 13 if trick else None)
+            )
+        ):
             hearts_broken = True
         trick.append(card)
+        mask |= bit
         if len(trick) < n:
             seat = (seat + 1) % n
             continue
-        mask = 0
-        for c in trick:
-            mask |= 1 << c
-        winner = (leader + trick_winner_position(rules, trick, mask)) % n
+        if two_player:
+            winner = (leader + trick_winner_position(rules, trick, mask)) % n
+        else:  # `trick_winner_position` without trumps: the highest card of the suit led
+            winner = (
+                leader + trick.index((mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1)
+            ) % n
         taken[winner] |= mask
         trick.clear()
         leader = seat = winner
@@ -174,3 +199,4 @@ def play_out_moon(
             run = runner(taken, run_from)
             if defend_only and run == stopper:
                 run = None
+        mask = 0

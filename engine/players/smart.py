@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..cards import HEARTS_MASK, POINT_CARDS, QS_BIT, QUEEN_OF_SPADES, SUIT_MASKS, Mask
-from ..play_rules import trick_winner_position
 from ..rules import Rules
 from .standard import highest_valued, lowest_valued, standard_card
 
@@ -71,7 +70,8 @@ def smart_card(rules: Rules, legal: Mask, trick: Sequence[int], hand: Mask, play
     trick_mask = 0
     for c in trick:
         trick_mask |= 1 << c
-    winner = trick[trick_winner_position(rules, trick, trick_mask)]
+    # The highest card of the suit led takes the trick (no trumps outside two-player).
+    winner = (trick_mask & led).bit_length() - 1
     under = follow & ((1 << winner) - 1)
     if len(trick) < rules.players - 1:
         if under:

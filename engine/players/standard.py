@@ -43,23 +43,33 @@ _VALUE: Final = tuple((c % 13) * 4 + _SUIT_RANKING[c // 13] for c in range(52))
 def highest_valued(mask: Mask) -> int:
     """The highest-valued card of a non-empty mask."""
     ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & _RANK_BITS
+    if not ranks:
+        raise ValueError("empty mask")
     r = ranks.bit_length() - 1
-    for s in SUITS_HIGH_FIRST:
-        c = s * 13 + r
-        if mask >> c & 1:
-            return c
-    raise ValueError("empty mask")
+    # The suits of that rank by `SUITS_HIGH_FIRST`: ♠ ♥ ♦ ♣.
+    if mask >> (26 + r) & 1:
+        return 26 + r
+    if mask >> (39 + r) & 1:
+        return 39 + r
+    if mask >> (13 + r) & 1:
+        return 13 + r
+    return r
 
 
 def lowest_valued(mask: Mask) -> int:
     """The lowest-valued card of a non-empty mask."""
     ranks = (mask | mask >> 13 | mask >> 26 | mask >> 39) & _RANK_BITS
+    if not ranks:
+        raise ValueError("empty mask")
     r = (ranks & -ranks).bit_length() - 1
-    for s in SUITS_LOW_FIRST:
-        c = s * 13 + r
-        if mask >> c & 1:
-            return c
-    raise ValueError("empty mask")
+    # The suits of that rank by `SUITS_LOW_FIRST`: ♣ ♦ ♥ ♠.
+    if mask >> r & 1:
+        return r
+    if mask >> (13 + r) & 1:
+        return 13 + r
+    if mask >> (39 + r) & 1:
+        return 39 + r
+    return 26 + r
 
 
 def standard_pass(hand: Mask) -> Mask:

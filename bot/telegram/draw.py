@@ -171,7 +171,24 @@ def _card_rows(tr: Tr, screen: SeatScreen) -> list[list[InlineKeyboardButton]]:
             rows.extend(_balanced(buttons, MARKED_ROW))
         else:
             rows.extend(buttons[i : i + MAX_ROW] for i in range(0, len(buttons), MAX_ROW))
-    return rows
+    return _no_lone_card(rows, MARKED_ROW if screen.phase == "pass" or marked else MAX_ROW)
+
+
+def _no_lone_card(
+    rows: list[list[InlineKeyboardButton]], most: int
+) -> list[list[InlineKeyboardButton]]:
+    """A row of one card would be one button as wide as the chat: it joins the row before it
+    (or else the one after) where that row has room for it. By the cards' counts alone, so
+    choosing a card to pass never moves a button."""
+    packed: list[list[InlineKeyboardButton]] = []
+    for i, row in enumerate(rows):
+        if len(row) == 1 and packed and len(packed[-1]) < most:
+            packed[-1] = [*packed[-1], *row]
+        elif len(row) == 1 and i + 1 < len(rows) and len(rows[i + 1]) < most:
+            rows[i + 1] = [*row, *rows[i + 1]]
+        else:
+            packed.append(row)
+    return packed
 
 
 def _balanced(buttons: list[InlineKeyboardButton], most: int) -> list[list[InlineKeyboardButton]]:

@@ -135,3 +135,26 @@ def test_on_your_turn_the_cards_you_may_not_play_are_struck_through(seed: int) -
                 assert [len(row) for row in drawn] == [len(row) for row in rows]
         step(game, rng)
     assert turns and barred_turns
+
+
+def test_a_lone_card_shares_a_row_rather_than_span_the_chat() -> None:
+    """Issue 51, item 13: a suit of one card was a button as wide as the chat. It joins a
+    row with room; a row of one is left only where no row beside it has room."""
+    rules = Rules()
+    lone_seen = 0
+    for seed in range(60):
+        game = Game(rules, seed=seed)
+        table = table_for(rules, game)
+        rng = random.Random(seed)
+        while game.phase == "pass" or not game.tricks:
+            step(game, rng)
+        for seat in range(rules.players):
+            suits = [c.suit for c in game.hand(seat)]
+            if any(suits.count(s) == 1 for s in "SHCD"):
+                lone_seen += 1
+                rows = card_rows(table, seat)
+                for i, row in enumerate(rows):
+                    if len(row) == 1:
+                        beside = [len(r) for r in rows[max(0, i - 1) : i + 2] if r is not row]
+                        assert all(n >= MAX_ROW for n in beside), rows
+    assert lone_seen > 0

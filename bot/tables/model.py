@@ -16,7 +16,7 @@ from engine import Game, Rules
 from storage.models import StoredGame, StoredSeat
 
 if TYPE_CHECKING:
-    from bot.tables.seat_screen import Words
+    from bot.tables.buttons import Words
 
 SeatKind = Literal["human", "computer"]
 LEVELS = ("easy", "standard", "pro", "expert")

@@ -21,6 +21,90 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.i18n import Msg, mark, msg, msg_plural
+from bot.tables.buttons import (
+    Action as Action,
+)
+from bot.tables.buttons import (
+    AddComputerSeat as AddComputerSeat,
+)
+from bot.tables.buttons import (
+    AskHint as AskHint,
+)
+from bot.tables.buttons import (
+    Button as Button,
+)
+from bot.tables.buttons import (
+    CancelTable as CancelTable,
+)
+from bot.tables.buttons import (
+    ChooseMoon as ChooseMoon,
+)
+from bot.tables.buttons import (
+    ChooseRule as ChooseRule,
+)
+from bot.tables.buttons import (
+    ClearSeat as ClearSeat,
+)
+from bot.tables.buttons import (
+    CloseRules as CloseRules,
+)
+from bot.tables.buttons import (
+    CopyText as CopyText,
+)
+from bot.tables.buttons import (
+    NewGame as NewGame,
+)
+from bot.tables.buttons import (
+    OpenDm as OpenDm,
+)
+from bot.tables.buttons import (
+    OpenDmToSit as OpenDmToSit,
+)
+from bot.tables.buttons import (
+    OpenRules as OpenRules,
+)
+from bot.tables.buttons import (
+    OpenTable as OpenTable,
+)
+from bot.tables.buttons import (
+    PassCards as PassCards,
+)
+from bot.tables.buttons import (
+    PostDaily as PostDaily,
+)
+from bot.tables.buttons import (
+    ReplayGame as ReplayGame,
+)
+from bot.tables.buttons import (
+    ReplayHand as ReplayHand,
+)
+from bot.tables.buttons import (
+    Review as Review,
+)
+from bot.tables.buttons import (
+    ShareInline as ShareInline,
+)
+from bot.tables.buttons import (
+    SitDown as SitDown,
+)
+from bot.tables.buttons import (
+    StandUp as StandUp,
+)
+from bot.tables.buttons import (
+    StartGame as StartGame,
+)
+from bot.tables.buttons import (
+    TapCard as TapCard,
+)
+from bot.tables.buttons import (
+    ToggleTracker as ToggleTracker,
+)
+from bot.tables.buttons import (
+    WatchTable as WatchTable,
+)
+from bot.tables.buttons import (
+    Words as Words,
+)
 from bot.tables.coach_words import decision_key, shown_hint
 from bot.tables.model import Table
 from bot.tables.parts import (
@@ -44,201 +128,6 @@ from engine.scoring import Score, rank_key
 
 CANCELLED = msg("♥ This table was cancelled.")
 AND = "{items} and {last}"
-
-
-# ---------------------------------------------------------------- actions
-
-
-@dataclass(frozen=True)
-class TapCard:
-    """Tap a card: play it, or (while passing) choose it."""
-
-    card: Card
-
-
-@dataclass(frozen=True)
-class PassCards:
-    """Pass the three cards chosen."""
-
-
-@dataclass(frozen=True)
-class ChooseMoon:
-    """The moon shooter's choice."""
-
-    choice: str
-    """``"subtract"`` (−26 for the shooter) or ``"add"`` (+26 for everyone else)."""
-
-
-@dataclass(frozen=True)
-class ToggleTracker:
-    """Show or hide the cards played."""
-
-
-@dataclass(frozen=True)
-class AskHint:
-    """💡 Hint for the choice to make now."""
-
-
-@dataclass(frozen=True)
-class Review:
-    """🔍 Review of a hand played."""
-
-    hand: int
-
-
-@dataclass(frozen=True)
-class OpenTable:
-    """🃏 Open table: the table page at this game."""
-
-
-@dataclass(frozen=True)
-class WatchTable:
-    """👀 Watch: the table page at this game, as a watcher (the group's button; a player
-    who opens it gets their own seat)."""
-
-
-@dataclass(frozen=True)
-class OpenDm:
-    """Open my cards in a DM (the group's button)."""
-
-
-@dataclass(frozen=True)
-class NewGame:
-    """🔁 New game: the same seats and rules (the group's button under a finished game)."""
-
-
-@dataclass(frozen=True)
-class SitDown:
-    """✋ Join: take a seat in the lobby."""
-
-
-@dataclass(frozen=True)
-class StandUp:
-    """🚪 Leave the lobby."""
-
-
-@dataclass(frozen=True)
-class AddComputerSeat:
-    """🤖 Add computer (the host)."""
-
-
-@dataclass(frozen=True)
-class OpenRules:
-    """⚙ Rules: the host's rules menu, in the lobby's message."""
-
-
-@dataclass(frozen=True)
-class CloseRules:
-    """« Back from the rules menu to the lobby."""
-
-
-@dataclass(frozen=True)
-class ChooseRule:
-    """One value of one option in the rules menu."""
-
-    option: str
-    value: str
-
-
-@dataclass(frozen=True)
-class StartGame:
-    """▶ Start (the host)."""
-
-
-@dataclass(frozen=True)
-class CancelTable:
-    """✖ Cancel the lobby (the host)."""
-
-
-@dataclass(frozen=True)
-class ClearSeat:
-    """✖ 2: the host empties a seat (counted from 0)."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class CopyText:
-    """A button that copies its text (the deal's commitment) to the presser's clipboard."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class OpenDmToSit:
-    """Open my cards in a DM, and be seated by it (the table's join token)."""
-
-    token: str
-
-
-@dataclass(frozen=True)
-class ReplayGame:
-    """▶ A game's finished hands, to choose one to replay (`bot.tables.replays`)."""
-
-    game: int
-    new: bool = False
-    """Said in a new message (under ``/scores``, which it must not replace); else the
-    message pressed shows it."""
-
-
-@dataclass(frozen=True)
-class ReplayHand:
-    """▶ Replay a finished hand, as text in the chat (`bot.tables.replays`)."""
-
-    game: int
-    hand: int
-    new: bool = False
-    """Said in a new message (under a hand's result); else the message pressed shows it."""
-
-
-@dataclass(frozen=True)
-class ShareInline:
-    """A button that shares through Telegram's inline mode: the presser picks a chat and
-    the bot's answer to the inline ``query`` is what they send there (the daily card)."""
-
-    query: str
-
-
-@dataclass(frozen=True)
-class PostDaily:
-    """📣 Post the presser's card of ``day`` to the groups they play in (`bot.tables.daily`)."""
-
-    day: int
-
-
-Action = (
-    TapCard
-    | PassCards
-    | ChooseMoon
-    | ToggleTracker
-    | AskHint
-    | Review
-    | OpenTable
-    | WatchTable
-    | OpenDm
-    | NewGame
-    | SitDown
-    | StandUp
-    | AddComputerSeat
-    | OpenRules
-    | CloseRules
-    | ChooseRule
-    | StartGame
-    | CancelTable
-    | ClearSeat
-    | OpenDmToSit
-    | CopyText
-    | ReplayGame
-    | ReplayHand
-    | ShareInline
-    | PostDaily
-)
-
-
-@dataclass(frozen=True)
-class Button:
-    label: Part
-    action: Action
 
 
 @dataclass(frozen=True)
@@ -323,18 +212,6 @@ class GroupScreen:
     game: int
     lines: tuple[Part, ...]
     actions: tuple[Button, ...]
-
-
-@dataclass(frozen=True)
-class Words:
-    """A message of sentences, and its buttons in rows (none: a message that only says):
-    the lobby, the rules menu, a hand's result, the game's end, a cancelled table, a
-    review, a line in a DM."""
-
-    lines: tuple[Part, ...]
-    rows: tuple[tuple[Button, ...], ...] = ()
-    game: int = 0
-    """The table the buttons act on."""
 
 
 Screen = SeatScreen | GroupScreen | Words

@@ -315,3 +315,63 @@ def test_every_value_in_a_tournament_sentence_is_escaped_on_the_way_in() -> None
         )
     ]
     assert wrong == []
+
+
+PACKAGES = ("engine", "ratings", "storage", "bot", "sandbox")
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """Each module of the project and the project's modules it imports, wherever the
+    import stands (a function's body, ``if TYPE_CHECKING``): a cycle a type checker or a
+    reader must untangle is a cycle too."""
+    names = {}
+    for package in PACKAGES:
+        for path, tree in modules(package):
+            name = ".".join(path.with_suffix("").parts).removesuffix(".__init__")
+            names[name] = (path, tree)
+
+    def project_module(dotted: str) -> str | None:
+        while dotted and dotted not in names:
+            dotted = dotted.rpartition(".")[0]
+        return dotted or None
+
+    graph: dict[str, set[str]] = {name: set() for name in names}
+    for name, (path, tree) in names.items():
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(tree):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = here.split(".")[: len(here.split(".")) - node.level + 1]
+                    base = ".".join([*parts, base] if base else parts)
+                targets = [f"{base}.{alias.name}" for alias in node.names] or [base]
+            for target in targets:
+                found = project_module(target)
+                if found is not None and found != name:
+                    graph[name].add(found)
+    return graph
+
+
+def test_no_module_imports_itself_round_a_cycle() -> None:
+    """Issue 52, item 5: no import cycle anywhere (two were: the table model, the seat
+    screen, the coach's words and the core's commands; storage's database and rating)."""
+    graph = _import_graph()
+    cycles: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> None:
+        if name in path:
+            cycles.append(path[path.index(name) :])
+            return
+        if name in done:
+            return
+        for target in sorted(graph[name]):
+            visit(target, [*path, name])
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, [])
+    assert cycles == []

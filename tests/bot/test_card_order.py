@@ -13,7 +13,7 @@ from test_live_view import step, table_for
 from bot.i18n import translator
 from bot.live.view import seat_state
 from bot.tables.replays import cards_text
-from bot.telegram.draw import dm
+from bot.telegram.draw import STRUCK, dm
 from engine import Card, Game, Move, Rules
 from engine.cards import SHOWN_SUITS, cards_of, shown_order
 from engine.replay import frames, replays
@@ -25,7 +25,7 @@ def button_cards(table: object, seat: int) -> list[str]:
     _, markup = dm(EN, table, seat)  # type: ignore[arg-type]
     assert markup is not None
     return [
-        b.text.strip("[]•")
+        b.text.strip("[]•").replace(STRUCK, "")  # a card not playable now is struck
         for row in markup.inline_keyboard
         for b in row
         if str(b.callback_data or "").startswith("c:")

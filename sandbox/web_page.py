@@ -143,6 +143,7 @@ section.panel.flash .chat-head { animation: flash 1.2s ease-out; }
 .kb-btn.card:hover { background: #fff; box-shadow: 0 3px 6px rgba(0,0,0,.22);
   transform: translateY(-1px); }
 .kb-btn.card.red { color: var(--red); }
+.kb-btn.card.barred { opacity: .45; }
 .kb-btn.card.chosen { background: #ffe59a; border-color: #e0a800;
   box-shadow: 0 0 0 2px #f2c12e inset; }
 .kb-btn.card.received { border-color: #65aadd; box-shadow: 0 0 0 2px #9fcdef inset; }
@@ -210,7 +211,8 @@ form.composer button { flex: none; border: 0; width: 36px; height: 36px; border-
 <script>
 "use strict";
 const COLORS = ["#e17076", "#7bc862", "#65aadd", "#a695e7", "#ee7aae", "#6ec9cb", "#faa774"];
-const CARD_RE = /^(\[|•)?(10|[2-9JQKA])([♠♥♦♣])\]?$/u;
+// A card's label: [Q♠] chosen, •Q♠ received, Q̶♠ (its rank struck) not playable now.
+const CARD_RE = /^(\[|•)?((?:1\u03360\u0336|[2-9JQKA]\u0336)|10|[2-9JQKA])([♠♥♦♣])\]?$/u;
 const app = {
   version: -1, bot: {name: "Hearts", username: "bot"}, people: [], languages: [], panels: new Map(),
   order: [], active: null, groupAs: null, started: false,
@@ -455,7 +457,8 @@ function drawMessage(panel, m) {
         let cls = "kb-btn";
         if (b.url) cls += " link";
         if (card) cls += " card" + ("♥♦".includes(card[3]) ? " red" : "") +
-          (card[1] === "[" ? " chosen" : card[1] === "•" ? " received" : "");
+          (card[1] === "[" ? " chosen" : card[1] === "•" ? " received" : "") +
+          (card[2].includes("\u0336") ? " barred" : "");
         r.append(h("button", {class: cls, type: "button", title: b.url || b.label,
           "data-callback": b.data, "data-url": b.url, "data-copy": b.copy_text,
           "data-inline": b.inline, text: b.label}));

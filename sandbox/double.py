@@ -102,6 +102,11 @@ class BotApiDouble:
     python-telegram-bot. Everything runs on the event loop that started it.
     """
 
+    patience: float = 1.0
+    """How many times longer than asked `wait_for` and `idle` wait before giving up. The
+    tests raise it (tests/conftest.py): on a machine busy with other work the bot is slow,
+    not wrong, and a time-out there only reports a bot that never gets there."""
+
     def __init__(
         self,
         token: str = DEFAULT_TOKEN,
@@ -550,12 +555,16 @@ class BotApiDouble:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
+    async def wait_for(
+        self, predicate: Callable[[], T | None], timeout: float = 5.0, *, exact: bool = False
+    ) -> T:
         """Wait until `predicate()` is truthy (checked after every change); return its value.
 
-        Raises TimeoutError naming the last few events when it stays falsy.
+        Raises TimeoutError naming the last few events when it stays falsy for `timeout`
+        seconds times `patience` (`exact`: for `timeout` seconds, as a long poll waits).
         """
         loop = asyncio.get_running_loop()
+        timeout = timeout if exact else timeout * self.patience
         deadline = loop.time() + timeout
         while True:
             value = predicate()
@@ -578,9 +587,11 @@ class BotApiDouble:
         """Wait until every update is confirmed, no request is in flight, for `quiet` seconds.
 
         A handler that computes for longer than `quiet` without calling the API can fool
-        this; `wait_for` on the expected output is the sharper tool.
+        this; `wait_for` on the expected output is the sharper tool. Gives up after
+        `timeout` seconds times `patience`.
         """
         loop = asyncio.get_running_loop()
+        timeout *= self.patience
         deadline = loop.time() + timeout
         while True:
             quiet_for = self._clock() - self._last_activity

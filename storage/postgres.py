@@ -65,11 +65,15 @@ KEEPALIVE: Final = {
     "tcp_keepalives_idle": "3",
     "tcp_keepalives_interval": "1",
     "tcp_keepalives_count": "3",
-    # A leader that hangs (its machine still answers TCP, the process does not) stops
-    # asking `Leadership.watch`'s every-2-s question: the server ends its idle session
-    # after 6 s, and so frees the lock too.
-    "idle_session_timeout": "6000",
 }
+
+IDLE_SESSION_MS: Final = 6000
+"""A leader that hangs (its machine still answers TCP, the process does not) stops asking
+`Leadership.watch`'s every-2-s question: the server ends its idle session after this long,
+and so frees the lock too. Armed only once `watch` asks: a leader still starting (schema
+upgrades, resuming its games, all the slower on a busy machine) asks nothing yet, and with
+the limit set at connection the server ended its session and freed its lock before it
+served (issue 51.14: two leaders, one after the other, in the failover tests)."""
 
 
 class Leadership:
@@ -118,9 +122,21 @@ class Leadership:
             raise
         return cls(connection, name, account)
 
+    async def arm(self) -> None:
+        """From now on the server ends the lock's session (and frees the lock) if it stays
+        idle for `IDLE_SESSION_MS`: `watch` keeps it busy."""
+        await self.connection.execute(f"SET idle_session_timeout = {IDLE_SESSION_MS}")
+
     async def watch(self, lost: Callable[[], None], every: float = 2.0) -> None:
-        """Check the lock's connection every `every` seconds; `lost` is called once when it
-        no longer answers (the database went away: another process may lead now)."""
+        """Arm the idle limit, then check the lock's connection every `every` seconds;
+        `lost` is called once when it no longer answers (the database went away: another
+        process may lead now)."""
+        try:
+            await asyncio.wait_for(self.arm(), timeout=5)
+        except Exception as error:  # as below: the lock can no longer be trusted
+            log.error("the leader lock's connection failed: %s", error)
+            lost()
+            return
         while True:
             await asyncio.sleep(every)
             try:

@@ -59,7 +59,7 @@ def test_sandbox_command_serves_the_world_and_stops_on_sigterm(tmp_path: Path) -
         with urllib.request.urlopen(url, timeout=5) as response:
             assert b"Hearts sandbox" in response.read()
         process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=15) == 0
+        assert process.wait(timeout=patient(15)) == 0
         assert not (tmp_path / "data").exists(), "the default database is temporary"
     finally:
         if process.poll() is None:

@@ -80,7 +80,7 @@ def test_sigterm_stops_the_bot_cleanly(tmp_path: Path, fake_bot_api: Any, unused
         )
         assert fake_bot_api.token.split(":")[1] not in metrics
         process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=20)
+        _, err = process.communicate(timeout=patient(20))
     finally:
         if process.poll() is None:
             process.kill()

@@ -114,7 +114,7 @@ class BotApiDouble:
         bot_username: str = "hearts_test_bot",
         bot_name: str = "Hearts",
         rate_limits: RateLimits | None = None,
-        callback_timeout: float = 15.0,
+        callback_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         host: str = "127.0.0.1",
         port: int = 0,
@@ -128,7 +128,11 @@ class BotApiDouble:
         bot_id = int(token.split(":", 1)[0])
         self.bot = UserRecord(id=bot_id, first_name=bot_name, username=bot_username, is_bot=True)
         self.rate_limits = rate_limits if rate_limits is not None else RateLimits()
-        self.callback_timeout = callback_timeout
+        # Telegram's answer window: 15 s, `patience` times that in the tests (a bot slowed
+        # by a busy machine answers late, not never), unless a test asks for its own.
+        self.callback_timeout = (
+            callback_timeout if callback_timeout is not None else 15.0 * self.patience
+        )
         self._clock = clock
         self._flood = FloodControl(self.rate_limits, clock)
         self._host = host

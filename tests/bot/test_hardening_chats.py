@@ -37,6 +37,9 @@ async def test_a_group_that_removes_the_bot_ends_its_game_and_gets_no_more_write
         group = double.create_group("Kicked", members=[alice, bob], admins=[alice])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
             _, table = await start_with_computers(double, app, group, [alice, bob])
+            # The computers pass first (and edit the group): not a write after the removal.
+            people = {table.seat_of(alice.id), table.seat_of(bob.id)}
+            await double.wait_for(lambda: set(table.game.waiting_for()) == people)  # type: ignore[union-attr]
             await double.idle()
             rooms = rooms_of(app)
 
@@ -166,12 +169,14 @@ async def test_a_403_alone_tells_the_bot_it_was_removed(tmp_path: Path) -> None:
             double.reset_counters()
             await bob.send(group, "/leave")  # its lobby edit and reply meet a 403
             await double.wait_for(lambda: table.status == "cancelled", 5)
-            await double.idle()
-            assert double.error_count(403) <= 2  # the edit and the reply already under way
             ended = t(
                 "✖ I was removed from {chat}, so its game has ended.", chat=isolated_name("Silent")
             )
-            assert any(ended in (m.text or "") for m in alice.dm_view().bot_messages)
+            await double.wait_for(
+                lambda: any(ended in (m.text or "") for m in alice.dm_view().bot_messages)
+            )
+            await double.idle()
+            assert double.error_count(403) <= 2  # the edit and the reply already under way
 
 
 async def test_a_lobby_nobody_starts_closes_and_says_so(tmp_path: Path) -> None:

@@ -5,10 +5,10 @@ polling, a page served); the time-out only reports a bot that never gets there. 
 machine busy with other work (two cores shared with other test runs, a build) the bot is
 slow, not wrong: a wait of "5 s" there can take 30. So the tests wait `PATIENCE` times
 what each asks (``HEARTS_TEST_PATIENCE``, 6 by default): the double's `wait_for` and
-`idle` (tests/conftest.py sets `BotApiDouble.patience`) and the helpers that poll a
-process or a port (`patient`). A passing test never waits for its time-out, so this costs
-nothing; only a failing one reports later. The tests that measure wall-clock time on
-purpose (marked ``alone``) keep their limits as they are.
+`idle` and its Telegram answer window (tests/conftest.py sets `BotApiDouble.patience`),
+and the helpers that poll a process or a port (`patient`). A passing test never waits
+for its time-out, so this costs nothing; only a failing one reports later. The tests
+that measure wall-clock time on purpose (marked ``alone``) keep their limits as they are.
 """
 
 from __future__ import annotations

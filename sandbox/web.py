@@ -272,7 +272,7 @@ class SandboxWeb:
         if since is not None and self.version() <= since and not self._closing:
             with contextlib.suppress(TimeoutError):
                 await self.double.wait_for(
-                    lambda: self.version() > since or self._closing, timeout=wait
+                    lambda: self.version() > since or self._closing, timeout=wait, exact=True
                 )
         return web.json_response(self.state(), headers={"Cache-Control": "no-store"})
 

@@ -14,9 +14,13 @@ import math
 from collections.abc import Iterator
 
 import pytest
+from patience import PATIENCE
 from system_packages import NEEDS, need_system_package
 
+from sandbox.double import BotApiDouble
 from sandbox.postgres_server import PostgresServer
+
+BotApiDouble.patience = PATIENCE  # a busy machine makes the bot slow, not wrong
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

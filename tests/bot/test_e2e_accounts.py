@@ -88,9 +88,8 @@ async def test_two_accounts_share_one_database_and_keep_their_own_games(
         async with bot(db, url) as app_b:
             # B serves Beta: Cy plays three computers there.
             _, table_b = await start_with_computers(db, app_b, beta_b, [cy_b])
-            assert urls(beta_b) and all(
-                u.startswith("https://t.me/hearts_b_bot") for u in urls(beta_b)
-            )
+            await db.wait_for(lambda: urls(beta_b))  # the dealt table's message, once edited
+            assert all(u.startswith("https://t.me/hearts_b_bot") for u in urls(beta_b))
             assert urls(alpha_a) and all(
                 u.startswith("https://t.me/hearts_a_bot") for u in urls(alpha_a)
             )

@@ -38,6 +38,7 @@ from typing import IO, Any
 import asyncpg
 import pytest
 from bot_harness import open_table
+from patience import patient
 from sqlalchemy import text
 from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 
@@ -132,7 +133,7 @@ class BotProcess:
             return
         self.process.send_signal(signal.SIGTERM)
         try:
-            await asyncio.wait_for(self.process.wait(), 15)
+            await asyncio.wait_for(self.process.wait(), patient(15))
         except TimeoutError:
             self.process.kill()
             await self.process.wait()
@@ -411,7 +412,7 @@ async def test_sigkill_in_the_middle_of_a_trick_loses_and_repeats_no_card(
             # the answer window: the press is still played, its answer is refused.
             state = await referee.play_until(mid_trick(2, 5, 1))
             await bot.kill()
-            double.callback_timeout = 0.2
+            window, double.callback_timeout = double.callback_timeout, 0.2
             record, card = await referee.press_while_dead()
             await asyncio.sleep(0.4)
             await bot.start()
@@ -424,7 +425,7 @@ async def test_sigkill_in_the_middle_of_a_trick_loses_and_repeats_no_card(
             )
             await double.idle(quiet=0.2)
             assert record.answer is None
-            double.callback_timeout = 15.0
+            double.callback_timeout = window
             referee.expired.append((record.user_id, card.code))
 
             # 3. The game goes on to its end.

@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 import aiohttp
+from patience import patient
 from prometheus_client.parser import text_string_to_metric_families
 from test_e2e_crash import BotProcess, mid_trick, read_journal, read_state, seat_four
 
@@ -132,7 +133,7 @@ async def test_metrics_say_which_process_leads_and_follow_the_takeover(
             assert await roles(first) == leading
             assert await roles(second) == waiting
             await leader.kill()
-            deadline = time.monotonic() + 15
+            deadline = time.monotonic() + patient(15)
             while (now := await roles(second)) != leading and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
             assert now == leading, standby.log_text()[-2000:]

@@ -5,6 +5,7 @@ it thought (a person back with /rejoin takes their seat from the computer thinki
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from dataclasses import replace
@@ -19,6 +20,7 @@ from bot_harness import (
     start_with_computers,
     table_in,
 )
+from patience import patient
 
 from bot.tables import thinker
 from engine import SeatView
@@ -76,10 +78,16 @@ async def test_a_persons_presses_are_answered_while_the_computers_think_their_pa
                 gate.set()
                 await double.wait_for(lambda: game.phase == "play", 10)
                 assert sorted(s for _, s in asked) == sorted(s for s in range(4) if s != seat)
+                # The computers play on to her turn; each move is made, then stored: wait
+                # until what is stored is the game in memory (a quiet moment is no proof).
                 rooms = rooms_of(app)
-                await double.idle()
-                stored = (await rooms.storage.games.load_game(table.id)).game
-                assert stored is not None and stored.to_json() == game.to_json()
+                await double.wait_for(lambda: seat in game.waiting_for(), 10)
+                deadline = asyncio.get_running_loop().time() + patient(10)
+                while (stored := (await rooms.storage.games.load_game(table.id)).game) is None or (
+                    stored.to_json() != game.to_json()
+                ):
+                    assert asyncio.get_running_loop().time() < deadline, "not stored as played"
+                    await asyncio.sleep(0.05)
     finally:
         gate.set()
 
@@ -119,10 +127,11 @@ async def test_a_person_back_with_rejoin_takes_their_seat_from_the_computer_thin
                 data = await card_button(double, alice, card, game.hand_number)
                 assert await alice.press(alice.dm, None, data=data) == f"Played {card.symbol}"
                 gate.set()  # the computer's card comes too late: it is not played
+                # The computers play round to her again (waited for: each thinks a while).
+                await double.wait_for(lambda: seat in game.waiting_for() or game.hand_number > 1)
                 await double.idle()
                 # Her card, and hers alone: the game waits for her next one.
                 assert game.hand(seat) == [c for c in before if c != card]
-                assert seat in game.waiting_for() or game.hand_number > 1
                 assert len(asked) == 1
             finally:
                 gate.set()

@@ -37,18 +37,24 @@ async def test_a_group_that_removes_the_bot_ends_its_game_and_gets_no_more_write
         group = double.create_group("Kicked", members=[alice, bob], admins=[alice])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
             _, table = await start_with_computers(double, app, group, [alice, bob])
+            # The computers pass first (and edit the group): not a write after the removal.
+            people = {table.seat_of(alice.id), table.seat_of(bob.id)}
+            await double.wait_for(lambda: set(table.game.waiting_for()) == people)  # type: ignore[union-attr]
             await double.idle()
             rooms = rooms_of(app)
 
             double.reset_counters()
             group.remove_bot(by=alice)
             await double.wait_for(lambda: table.status == "cancelled", 5)
-            await double.idle()
             ended = t(
                 "✖ I was removed from {chat}, so its game has ended.", chat=isolated_name("Kicked")
             )
             for person in (alice, bob):
-                assert any(ended in (m.text or "") for m in person.dm_view().bot_messages)
+                # Told after the table is cancelled: waited for, not assumed sent by now.
+                await double.wait_for(
+                    lambda p=person: any(ended in (m.text or "") for m in p.dm_view().bot_messages)
+                )
+            await double.idle()
             assert not rooms.registry.tables and rooms.kept_sizes()["in_chat"] == 0
             # Nothing more was written to the group (Telegram sends no updates from a group
             # that removed the bot, so nothing there asks for an answer either).
@@ -75,9 +81,14 @@ async def test_a_player_who_blocks_the_bot_is_replaced_and_takes_the_seat_back(
 
             bob.block_bot()
             await double.wait_for(lambda: table.seats[seat].away, 5)  # type: ignore[union-attr]
+            # The group is told after the seat is handed over: waited for, not assumed.
+            await double.wait_for(
+                lambda: any(
+                    f"{isolated_name('Bob')} blocked me" in (m.text or "")
+                    for m in double.chat_view(group.id).bot_messages
+                )
+            )
             await double.idle()
-            texts = [m.text or "" for m in double.chat_view(group.id).bot_messages]
-            assert any(f"{isolated_name('Bob')} blocked me" in text for text in texts)
             double.reset_counters()
             # The game goes on without writing to Bob: no refused request piles up.
             await double.wait_for(lambda: table.seat_of(alice.id) in table.game.waiting_for(), 10)  # type: ignore[union-attr]
@@ -158,12 +169,14 @@ async def test_a_403_alone_tells_the_bot_it_was_removed(tmp_path: Path) -> None:
             double.reset_counters()
             await bob.send(group, "/leave")  # its lobby edit and reply meet a 403
             await double.wait_for(lambda: table.status == "cancelled", 5)
-            await double.idle()
-            assert double.error_count(403) <= 2  # the edit and the reply already under way
             ended = t(
                 "✖ I was removed from {chat}, so its game has ended.", chat=isolated_name("Silent")
             )
-            assert any(ended in (m.text or "") for m in alice.dm_view().bot_messages)
+            await double.wait_for(
+                lambda: any(ended in (m.text or "") for m in alice.dm_view().bot_messages)
+            )
+            await double.idle()
+            assert double.error_count(403) <= 2  # the edit and the reply already under way
 
 
 async def test_a_lobby_nobody_starts_closes_and_says_so(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 from bot_harness import rooms_of, running_bot, start_with_computers
+from patience import patient
 from telegram.ext import Application
 
 from bot.live.server import ELSEWHERE, FLOOD, REFUSED
@@ -119,7 +120,7 @@ async def open_page(
 
 
 async def until(check: Any, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patient(timeout)
     while not check():
         if time.monotonic() > deadline:
             raise TimeoutError("condition not met")

@@ -27,6 +27,7 @@ from bot_harness import (
     settings_for,
     table_in,
 )
+from patience import patient
 from prometheus_client.parser import text_string_to_metric_families
 from telegram.error import RetryAfter
 from telegram.ext import Application, CommandHandler
@@ -90,7 +91,7 @@ def unseen(samples: Samples, double: BotApiDouble) -> dict[str, tuple[float, int
 async def settled(port: int, double: BotApiDouble, timeout: float = 5.0) -> Samples:
     """A scrape once every request the double answered has been counted (a response is
     counted as the bot reads it, a moment after the double has sent it)."""
-    deadline = asyncio.get_running_loop().time() + timeout
+    deadline = asyncio.get_running_loop().time() + patient(timeout)
     while True:
         samples = await scrape(port)
         if not unseen(samples, double) or asyncio.get_running_loop().time() > deadline:
@@ -331,7 +332,7 @@ async def test_a_handlers_exception_is_counted(tmp_path: Path) -> None:
             app.add_handler(CommandHandler("broken", broken))
             await alice.send(alice.dm, "/broken")
             samples = await scrape(port)
-            deadline = asyncio.get_running_loop().time() + 5
+            deadline = asyncio.get_running_loop().time() + patient(5)
             while value(samples, "hearts_handler_errors_total") == 0:
                 assert asyncio.get_running_loop().time() < deadline, "never counted"
                 await asyncio.sleep(0.05)

@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from patience import patient
 
 from bot.sandbox_runner import main, serve
 
@@ -39,7 +40,7 @@ def test_sandbox_command_serves_the_world_and_stops_on_sigterm(tmp_path: Path) -
         found = re.search(r"open (http://127\.0\.0\.1:\d+/) in your browser", line)
         assert found, line + (process.stderr.read() if process.stderr else "")
         url = found.group(1)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + patient(10)
         while True:
             with urllib.request.urlopen(url + "api/state", timeout=5) as response:
                 state = json.load(response)
@@ -58,7 +59,7 @@ def test_sandbox_command_serves_the_world_and_stops_on_sigterm(tmp_path: Path) -
         with urllib.request.urlopen(url, timeout=5) as response:
             assert b"Hearts sandbox" in response.read()
         process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=15) == 0
+        assert process.wait(timeout=patient(15)) == 0
         assert not (tmp_path / "data").exists(), "the default database is temporary"
     finally:
         if process.poll() is None:

@@ -19,6 +19,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from patience import patient
 from prometheus_client.parser import text_string_to_metric_families
 
 from storage.checks import check_database
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def wait_for_health(port: int, process: subprocess.Popen[str], timeout: float = 20) -> Any:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patient(timeout)
     while time.monotonic() < deadline:
         assert process.poll() is None, process.communicate()[1]
         try:
@@ -79,7 +80,7 @@ def test_sigterm_stops_the_bot_cleanly(tmp_path: Path, fake_bot_api: Any, unused
         )
         assert fake_bot_api.token.split(":")[1] not in metrics
         process.send_signal(signal.SIGTERM)
-        _, err = process.communicate(timeout=20)
+        _, err = process.communicate(timeout=patient(20))
     finally:
         if process.poll() is None:
             process.kill()

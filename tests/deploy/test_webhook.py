@@ -25,6 +25,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from patience import patient
 from telegram import Update
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, TypeHandler
 
@@ -54,7 +55,7 @@ class Running:
 
 
 def wait_for(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patient(timeout)
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
@@ -149,7 +150,7 @@ def running(
         assert listening(unused_port)
         yield state
     finally:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + patient(10)
         while thread.is_alive() and time.monotonic() < deadline:
             if app.running and not loops[0].is_closed():
                 loops[0].call_soon_threadsafe(app.stop_running)

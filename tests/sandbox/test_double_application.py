@@ -113,7 +113,8 @@ async def test_pressing_same_state_twice_hits_not_modified(
     await bot_api_double.wait_for(lambda: group.view().find("Lobby"))
     await alice.press(group, None, "Join")
     await alice.press(group, None, "Join")
-    await bot_api_double.idle()
+    # The handler edits after it answers: wait for the refused edit, not for a quiet moment.
+    await bot_api_double.wait_for(lambda: bot_api_double.errors)
     assert bot_api_double.errors[-1].description.startswith("Bad Request: message is not modified")
 
 

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from patience import patient
 from storage_testkit import play_stored, random_move, seats_for
 
 from engine import Game, Rules
@@ -198,7 +199,7 @@ async def test_each_account_has_its_own_leader_lock(postgres: PostgresServer) ->
     assert all(-(2**31) <= lock_key(a) < 2**31 for a in (A, B, 2**63 - 1))
     url = await postgres.database()
     lead_a = await Leadership.wait(url, "bot-a-1", account=A)
-    lead_b = await asyncio.wait_for(Leadership.wait(url, "bot-b-1", account=B), 5)
+    lead_b = await asyncio.wait_for(Leadership.wait(url, "bot-b-1", account=B), patient(5))
     told: list[str | None] = []
     standby = asyncio.create_task(Leadership.wait(url, "bot-a-2", told.append, account=A))
     try:
@@ -207,7 +208,7 @@ async def test_each_account_has_its_own_leader_lock(postgres: PostgresServer) ->
         assert await leader(url, A) == "bot-a-1"
         assert await leader(url, B) == "bot-b-1"
         await lead_a.release()  # A's leader stops: A's standby leads, B is untouched
-        taken = await asyncio.wait_for(standby, 5)
+        taken = await asyncio.wait_for(standby, patient(5))
         assert await leader(url, A) == "bot-a-2"
         assert await leader(url, B) == "bot-b-1"
         await taken.release()
@@ -257,10 +258,10 @@ async def test_a_process_of_the_version_before_accounts_never_leads_beside_a_new
         await asyncio.sleep(1.0)
         assert not newer.done() and told == ["hearts-old (an older version)"]
         await older.execute("SELECT pg_advisory_unlock($1)", LEADER_LOCK)
-        leading = await asyncio.wait_for(newer, 5)
+        leading = await asyncio.wait_for(newer, patient(5))
         try:  # and now an older process cannot lead
             assert not await older.fetchval("SELECT pg_try_advisory_lock($1)", LEADER_LOCK)
-            other = await asyncio.wait_for(Leadership.wait(url, "hearts-b", account=B), 5)
+            other = await asyncio.wait_for(Leadership.wait(url, "hearts-b", account=B), patient(5))
             await other.release()  # newer processes of other accounts lead beside it
         finally:
             await leading.release()

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from patience import patient
 from storage_testkit import pragma
 
 from sandbox.postgres_server import PostgresServer
@@ -65,7 +66,7 @@ def killed_mid_stream(
     assert first[0] == "game", first
     game_id = int(first[1])
     acked = 0
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + patient(20)
     while acked < acks_before_kill and time.monotonic() < deadline:
         line = writer.stdout.readline()
         assert line.startswith("ack "), line

@@ -68,6 +68,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             beside = BESIDE_THE_ALONE in item.nodeid
             item.add_marker(pytest.mark.xdist_group("beside" if beside else "one at a time"))
     if config.getoption("--run-slow"):
+        for item in items:
+            if item.get_closest_marker("slow") is not None:
+                item.add_marker(pytest.mark.timeout(0))  # a soak or strength run takes long
         return
     skip = pytest.mark.skip(reason="slow: run with --run-slow")
     for item in items:

@@ -197,9 +197,19 @@ async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Pa
                 return await double.wait_for(newest, 10)
 
             hand = game.hand_number
+
+            async def next_turn() -> None:
+                """Alice's turn again (or the hand over): the computers move in between."""
+                await double.wait_for(
+                    lambda: game.hand_number != hand
+                    or game.phase == "over"
+                    or table.seat_of(alice.id) in game.waiting_for(),
+                    30,
+                )
+
             while game.hand_number == hand and game.phase != "over":
+                await next_turn()
                 if await play_turn(double, alice, table) is None:
-                    await double.idle()
                     continue
                 await double.idle()
                 if len(screens_ever(alice)) > 1:
@@ -213,8 +223,8 @@ async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Pa
             assert alice.dm_view().message(first.message_id).deleted  # type: ignore[union-attr]
             # Nothing lands below it any more: the rest of the hand edits it in place.
             while game.hand_number == hand and game.phase != "over":
-                if await play_turn(double, alice, table) is None:
-                    await double.idle()
+                await next_turn()
+                await play_turn(double, alice, table)
             await double.idle()
             assert [m.message_id for m in screens_ever(alice)] == [
                 first.message_id,

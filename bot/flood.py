@@ -108,13 +108,13 @@ def moves(clock: Callable[[], float] = time.monotonic) -> CommandLimiter:
 
 class GroupPosts:
     """What the bot posts in a group because someone asked (a command's answer, a ▶ Replay):
-    each person a burst of ten, then one every ten seconds in that group, and the group
+    each person a burst of five, then one every ten seconds in that group, and the group
     twenty, then one every three seconds (Telegram's pace for a group, 20 a minute). One
     person's flood so takes at most a third of the group's pace: the others' answers
     (which may run a little ahead of it, `bot.telegram.pace.URGENT_BURST`) go at once."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.people = CommandLimiter(burst=10, every=10.0, clock=clock)
+        self.people = CommandLimiter(burst=5, every=10.0, clock=clock)
         self.chats = CommandLimiter(burst=20, every=3.0, clock=clock)
 
     def check(self, chat_id: int, user_id: int) -> Verdict:

@@ -65,12 +65,14 @@ async def test_tapping_only_marked_cards_plays_a_card_with_every_tap(tmp_path: P
                         return None
                     return shown if game.phase == "play" else None
 
-                try:
-                    shown = await double.wait_for(my_turn, 10)
-                except TimeoutError:
-                    if game.phase != "play" or game.hand_number > HANDS:
-                        continue  # the hand ended with the computers' cards
-                    raise
+                def hand_over() -> bool:
+                    return game.phase != "play" or game.hand_number > HANDS
+
+                # Her turn, or the hand ended with the computers' cards: whichever comes.
+                found = await double.wait_for(lambda: my_turn() or hand_over(), 10)
+                if not isinstance(found, MessageView):
+                    continue
+                shown = found
                 choices = marked(shown)
                 assert choices, shown.labels
                 data = choices[-1]

@@ -191,7 +191,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
     # Polling confirms an update only once it was handled (bot/telegram/poller.py).
     app.updater = ConfirmingUpdater(app.bot, app.update_queue, app.process_update)
     app.bot_data.settings = settings
-    app.bot_data.tuning = tuning
+    app.bot_data.tune(tuning)
     return app
 
 

@@ -29,6 +29,7 @@ FAST = Tuning(
     rate_limiter=False,
     nudge_delay=0.0,
     engaged_nudge_delay=0.0,
+    pace_presses=False,  # the tests play at the machine's speed, faster than any hand
 )
 
 

@@ -440,8 +440,9 @@ class Tuning:
     lobby_ttl_s: float = 6 * 3600
     """A lobby nobody starts closes after this long."""
     pace_presses: bool = True
-    """A person's presses and a seat's moves held to their rates (`bot.flood`); the tests
-    that play whole games at the machine's speed, faster than any hand, turn it off."""
+    """A person's presses, a seat's moves and a person's posts in a group held to their
+    rates (`bot.flood`); the tests that play whole games at the machine's speed, faster
+    than any hand, turn it off."""
     lean_edits: bool = True
     """The presser's DM first, others' DMs wait out a trick in progress (False: the next
     player's first and every card edits every DM, as before issue 17; `./dev bench load

@@ -26,11 +26,13 @@ class BotData:
         self.group_posts = GroupPosts()
 
     def tune(self, tuning: Tuning) -> None:
-        """Pace as `tuning` says: without `pace_presses`, presses and moves are never held."""
+        """Pace as `tuning` says: without `pace_presses`, a person's presses, moves and
+        posts in a group are never held."""
         self.tuning = tuning
         if not tuning.pace_presses:
             self.press_limiter = CommandLimiter(burst=1_000_000, every=1e-6)
             self.move_limiter = CommandLimiter(burst=1_000_000, every=1e-6)
+            self.group_posts.people = CommandLimiter(burst=1_000_000, every=1e-6)
 
 
 HeartsContext = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]

@@ -35,6 +35,7 @@ def tuning_from_env() -> Tuning:
         dm_edit_interval=float(os.environ.get("CRASH_BOT_DM_INTERVAL", "0")),
         thinker_workers=0,
         rate_limiter=False,
+        pace_presses=False,  # the referee presses at the machine's speed
     )
 
 

@@ -435,7 +435,10 @@ class Screens:
                 self._moving.discard(key)
             if replacing is not None:
                 if message_id is None:
-                    return  # the one it was to replace stays (a chat gone says so itself)
+                    # The one it was to replace stays (a chat gone says so itself), drawn
+                    # anew where it is: the moves made while the new one was on its way.
+                    self.show_dm(table, seat)
+                    return
                 if table.ui.dm_message_ids.get(seat) != replacing:
                     await self.display.delete(user_id, message_id)  # closed meanwhile
                     return

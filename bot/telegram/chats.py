@@ -4,9 +4,11 @@ its typed buttons as an inline keyboard, its `Urgency` as the outbox's pacing pr
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import TelegramError
 
 from bot.chats import NONE, Button, Buttons, OpenLink, Register, Sentence, Text, Withdraw
 from bot.core.effects import Urgency
@@ -15,6 +17,8 @@ from bot.telegram import callbacks as cb
 from bot.telegram.draw import PRIORITY
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import POST
+
+log = logging.getLogger(__name__)
 
 
 def written(text: Text) -> str:
@@ -69,7 +73,13 @@ class TelegramChats:
     async def notify(
         self, chat_id: int, text: Text, *, wanted: Callable[[], bool] | None = None
     ) -> int | None:
-        return await self.outbox.send(chat_id, written(text), wanted=wanted, priority=POST)
+        """A buzz on the person's phone (their turn), None if it could not be sent: the
+        screen it points to says as much, so a failure is only logged."""
+        try:
+            return await self.outbox.send(chat_id, written(text), wanted=wanted, priority=POST)
+        except TelegramError as error:
+            log.warning("notice to %s failed: %s", chat_id, error)
+            return None
 
     def edit(
         self,

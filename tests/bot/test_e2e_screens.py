@@ -8,10 +8,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from bot_harness import open_table, play_turn, running_bot, table_in
 
 from bot.tables.model import Table
+from engine import Game
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
@@ -151,11 +151,20 @@ async def test_a_person_away_who_comes_back_to_the_dm_is_told_why_not_dealt_in(
         assert card_screens(alice) == []
 
 
-HANGS = pytest.mark.skip(
-    reason="hangs in about one full run in two: the double times out the bot's edits while "
-    "the screen is sent again at the bottom, and the game waits on a screen that is never "
-    "redrawn; issue 51, item 8 is open on it (tests/bot/test_bottom.py covers the outbox)"
-)
+def shown(person: SandboxUser, message_id: int) -> MessageView:
+    """A message of the person's DM as it is now."""
+    message = person.dm_view().message(message_id)
+    assert message is not None
+    return message
+
+
+async def until_her_turn(double: BotApiDouble, game: Game, seat: int | None, hand: int) -> None:
+    """Until the game waits for `seat` again (the computers move in between), or `hand` is
+    over."""
+    await double.wait_for(
+        lambda: game.hand_number != hand or game.phase == "over" or seat in game.waiting_for(),
+        30,
+    )
 
 
 def screens_ever(person: SandboxUser) -> list[MessageView]:
@@ -167,7 +176,6 @@ def screens_ever(person: SandboxUser) -> list[MessageView]:
     ]
 
 
-@HANGS
 async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Path) -> None:
     """Issue 51, item 8: once something lands below the card screen (here the answer to
     /help), the reader's next turn brings it back to the bottom, one message sent and the
@@ -186,40 +194,28 @@ async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Pa
             game = table.game
             assert game is not None
             await alice.send(alice.dm, "/help")
-            await double.wait_for(lambda: alice.dm_view().last() != first, 5)
-            below = alice.dm_view().last()
-            assert below is not None and below.message_id > first.message_id
+            below = await double.wait_for(lambda: alice.dm_view().find("here in our chat"), 5)
+            assert below.message_id > first.message_id
 
             async def bottom() -> MessageView:
                 """Alice's card screen once it is the newest message in her chat."""
 
                 def newest() -> MessageView | None:
-                    shown = card_screens(alice)
+                    screens = card_screens(alice)
                     # (Its "your turn" nudge may follow it: FAST sends it at once.)
                     kept = [
                         m
                         for m in alice.dm_view().bot_messages
                         if not (m.text or "").startswith("👉 Your turn in")
                     ]
-                    return kept[-1] if shown and kept and kept[-1] == shown[-1] else None
+                    return kept[-1] if screens and kept and kept[-1] == screens[-1] else None
 
                 return await double.wait_for(newest, 10)
 
-            hand = game.hand_number
-
-            async def next_turn() -> None:
-                """Alice's turn again (or the hand over): the computers move in between."""
-                await double.wait_for(
-                    lambda: (
-                        game.hand_number != hand
-                        or game.phase == "over"
-                        or table.seat_of(alice.id) in game.waiting_for()
-                    ),
-                    30,
-                )
+            hand, seat = game.hand_number, table.seat_of(alice.id)
 
             while game.hand_number == hand and game.phase != "over":
-                await next_turn()
+                await until_her_turn(double, game, seat, hand)
                 if await play_turn(double, alice, table) is None:
                     continue
                 await double.idle()
@@ -231,10 +227,10 @@ async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Pa
                 first.message_id,
                 moved.message_id,
             ]
-            assert alice.dm_view().message(first.message_id).deleted  # type: ignore[union-attr]
+            await double.wait_for(lambda: shown(alice, first.message_id).deleted, 10)
             # Nothing lands below it any more: the rest of the hand edits it in place.
             while game.hand_number == hand and game.phase != "over":
-                await next_turn()
+                await until_her_turn(double, game, seat, hand)
                 await play_turn(double, alice, table)
             await double.idle()
             assert [m.message_id for m in screens_ever(alice)] == [
@@ -243,7 +239,51 @@ async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Pa
             ]
 
 
-@HANGS
+async def test_a_screen_that_cannot_be_sent_again_is_drawn_where_it_is(tmp_path: Path) -> None:
+    """Issue 51, item 8: when the card screen's trip to the bottom fails (Telegram errs),
+    it stays where it was and is drawn anew there: its reader sees their turn, not the
+    moment before it."""
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Errs", members=[alice])
+        async with running_bot(double, tmp_path / "db.sqlite3") as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, computers=3)
+            table = table_in(app, group)
+            await alice.press(group, lobby, "▶ Start")
+            await double.wait_for(lambda: card_screens(alice), 5)
+            first = card_screens(alice)[0]
+            game = table.game
+            assert game is not None
+            seat = table.seat_of(alice.id)
+            await alice.send(alice.dm, "/help")
+            await double.wait_for(lambda: alice.dm_view().find("here in our chat"), 5)
+            double.fail("sendMessage", "500", times=10_000)
+
+            def drawn() -> str:
+                message = shown(alice, first.message_id)
+                assert not message.deleted
+                return message.text or ""
+
+            hand = game.hand_number
+
+            def over() -> bool:
+                return game.hand_number != hand or game.phase == "over"
+
+            while not over():
+                await double.wait_for(lambda: over() or seat in game.waiting_for(), 30)
+                if over():
+                    break
+                if game.phase == "play":
+                    await double.wait_for(lambda: "Your turn." in drawn(), 10)
+                await play_turn(double, alice, table)
+            double.fail("sendMessage", None)
+            # No screen came below: the one there was kept, and drawn where it is.
+            assert {m.message_id for m in screens_ever(alice)} <= {first.message_id}
+            assert not alice.dm_view().message(first.message_id).deleted  # type: ignore[union-attr]
+
+
 async def test_a_replay_asked_for_in_the_dm_does_not_leave_the_screen_above_it(
     tmp_path: Path,
 ) -> None:
@@ -261,9 +301,11 @@ async def test_a_replay_asked_for_in_the_dm_does_not_leave_the_screen_above_it(
             await double.wait_for(lambda: card_screens(alice), 5)
             game = table.game
             assert game is not None
+            seat = table.seat_of(alice.id)
             while game.hand_number == 1:
-                if await play_turn(double, alice, table) is None:
-                    await double.idle()
+                await until_her_turn(double, game, seat, hand=1)
+                if game.hand_number == 1:
+                    await play_turn(double, alice, table)
             await double.idle()
             (screen,) = card_screens(alice)
             assert await alice.press(alice.dm, screen.message_id, "▶ Replay") == "▶ Hand 1"
@@ -273,12 +315,19 @@ async def test_a_replay_asked_for_in_the_dm_does_not_leave_the_screen_above_it(
             )
             replay = alice.dm_view().find("▶ Hand 1")
             assert replay is not None
-            for _ in range(13):  # her turns of hand 2, until the screen is below the replay
-                if card_screens(alice)[-1].message_id > replay.message_id:
-                    break
-                while await play_turn(double, alice, table) is None:
-                    await double.idle()
-                await double.idle()
+
+            def below_replay() -> bool:
+                return any(m.message_id > replay.message_id for m in card_screens(alice))
+
+            # Her turns of hand 2, until the screen comes below the replay.
+            while not below_replay():
+                await double.wait_for(
+                    lambda: below_replay() or seat in game.waiting_for() or game.hand_number > 2,
+                    30,
+                )
+                assert game.hand_number == 2, "hand 2 ended with the screen above the replay"
+                if not below_replay():
+                    await play_turn(double, alice, table)
+            await double.wait_for(lambda: shown(alice, screen.message_id).deleted, 10)
             (moved,) = card_screens(alice)
             assert moved.message_id > replay.message_id
-            assert alice.dm_view().message(screen.message_id).deleted  # type: ignore[union-attr]

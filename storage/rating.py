@@ -19,13 +19,27 @@ from sqlalchemy import BindParameter, Connection, Executable, Select, bindparam,
 
 from engine import Game
 from engine.scoring import rank_key
-from ratings import REAL_OPPONENTS, SeatResult, Skill, computer_player, pool_of, rate_game
+from ratings import (
+    REAL_OPPONENTS,
+    Change,
+    SeatResult,
+    Skill,
+    computer_player,
+    pool_of,
+    rate_game,
+    rate_record,
+)
 
 from .database import Database, Dialect, Upsert
 from .schema import game_results, game_seats, games, moves, rated_games, rating_changes, ratings
 
 OVERALL: Final = 0
 """The scope of the overall rating (a chat id is never 0)."""
+RECORDS: Final = -(2**62)
+"""The scope of each person's record against computers (`ratings.rate_record`), kept in
+`ratings` beside their ratings and never shown: no chat has this id (Telegram's fit in 52
+bits). It changes only with games played to their end against computers only, and has no
+`rating_changes` of its own (a rebuild recomputes it from the games, as every rating)."""
 
 
 def _now_ms() -> int:
@@ -255,13 +269,31 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
             }
             people = sorted({p for p in players if p > 0})
             met_before = {p: len(people_met(pool, p)) for p in people} if len(people) > 1 else {}
+            records = {
+                p: Skill(r.mu, r.sigma)
+                for p in people
+                if (r := known.get((pool, RECORDS, p))) is not None
+            }
+            rated: list[tuple[int, list[Change]]] = []
             for scope in dict.fromkeys((chat_id, OVERALL)):  # (a chat 0 exists only in tests)
                 before = {
                     p: Skill(known[(pool, scope, p)].mu, known[(pool, scope, p)].sigma)
                     for p in players
                     if (pool, scope, p) in known
                 }
-                for c in rate_game(seated, before, games=games_before, met=met_before):
+                rated.append(
+                    (
+                        scope,
+                        rate_game(
+                            seated, before, games=games_before, met=met_before, records=records
+                        ),
+                    )
+                )
+            if status == "finished" and len(people) == 1:
+                # Played to its end against computers only: it counts in their record.
+                rated.append((RECORDS, [rate_record(seated, records)]))
+            for scope, changes in rated:
+                for c in changes:
                     key = (pool, scope, c.player)
                     rating = known.get(key)
                     if rating is None:
@@ -271,6 +303,8 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
                         rating.games += 1
                         rating.updated_at = now
                     touched[key] = rating
+                    if scope == RECORDS:
+                        continue  # (a record has no history)
                     changes_rows.append(
                         {
                             "game_id": game_id,

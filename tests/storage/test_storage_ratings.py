@@ -26,6 +26,7 @@ from ratings import (
     solo_ceiling,
 )
 from storage import Storage, StoredSeat, WrongGameStatus
+from storage.rating import RECORDS
 from storage.schema import rated_games
 
 ADA, BOB, CY = 1, 2, 3
@@ -35,6 +36,26 @@ BOTS = [ANCHORS["expert"]] * 3
 ONE_HAND = Rules(players=4, target=1)
 """A game of one hand, where what a test rates is how a game ends, not its length (a game
 to 60 is four to six hands: 1.5 to 3 s each on PostgreSQL)."""
+
+
+PROVEN = Skill(50.0, 1.0)
+"""A record against computers (shown 1,940) that no test's game reaches."""
+
+
+async def _proven(store: Storage, *people: int, record: Skill = PROVEN) -> None:
+    """Give `people` a record against computers (`storage.rating.RECORDS`) that no test's
+    game reaches, so a test of something else rates their games with people whole."""
+    await tamper(
+        store,
+        *(
+            (
+                "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
+                " VALUES ('main', :scope, :player, :mu, :sigma, 50, 0)",
+                {"scope": RECORDS, "player": p, "mu": record.mu, "sigma": record.sigma},
+            )
+            for p in people
+        ),
+    )
 
 
 def _ranks(game: Game) -> list[int]:
@@ -79,6 +100,7 @@ async def test_a_finished_game_is_rated_in_its_chat_and_overall(store: Storage) 
 async def test_each_chat_keeps_its_own_ratings_and_overall_sees_them_all(
     store: Storage,
 ) -> None:
+    await _proven(store, ADA, BOB)  # (two wins over experts beside a person: not capped)
     first, _ = await play_stored(store, ONE_HAND, seed=2, chat_id=10, seats=_seats(ADA, BOB))
     second, g2 = await play_stored(store, ONE_HAND, seed=3, chat_id=20, seats=_seats(ADA, BOB))
     in_10 = {c.player: c for c in await store.standings.rating_changes(first, 10)}

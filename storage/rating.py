@@ -10,17 +10,29 @@ rating.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-from sqlalchemy import BindParameter, Connection, Executable, Select, bindparam, func, select, text
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Executable,
+    Select,
+    bindparam,
+    exists,
+    func,
+    select,
+    text,
+)
 
 from engine import Game
 from engine.scoring import rank_key
 from ratings import (
     REAL_OPPONENTS,
+    START,
     Change,
     SeatResult,
     Skill,
@@ -98,6 +110,25 @@ _MET = (
 """Up to `REAL_OPPONENTS` different people a person met in the pool's rated games (their
 overall changes: only people have changes), enough to say whether they count as a real
 opponent (`ratings.REAL_OPPONENTS`)."""
+_MY_SEAT, _ANOTHER = game_seats.alias("my_seat"), game_seats.alias("another")
+_ALONE_TO_THE_END = (
+    select(rated_games.c.game_id)
+    .join_from(_MY_SEAT, rated_games, rated_games.c.game_id == _MY_SEAT.c.game_id)
+    .join(games, games.c.id == rated_games.c.game_id)
+    .where(
+        _MY_SEAT.c.user_id == bindparam("player"),
+        rated_games.c.pool == bindparam("pool"),
+        games.c.status == "finished",
+        ~exists().where(
+            _ANOTHER.c.game_id == _MY_SEAT.c.game_id,
+            _ANOTHER.c.user_id.is_not(None),
+            _ANOTHER.c.user_id != _MY_SEAT.c.user_id,
+        ),
+    )
+    .order_by(rated_games.c.seq)
+)
+"""The rated games a person played to the end with no other person at the table (their
+record's games: `RECORDS`), in the order they were rated."""
 _LAST_SEQ = select(func.coalesce(func.max(rated_games.c.seq), 0))
 _ONE_RATER = text("SELECT pg_advisory_xact_lock(5207640365946983493)")  # "HEARRATE"
 """PostgreSQL: one transaction at a time rates games, whichever process (bot account) and
@@ -203,6 +234,46 @@ class _Rating:
         self.mu, self.sigma, self.games, self.updated_at = mu, sigma, games, updated_at
 
 
+def _inputs(
+    db: Connection, database: Database, chunk: Sequence[int]
+) -> dict[int, tuple[int, str, list[SeatResult]]]:
+    """Each game's chat, status and seats as the ratings see them (`_seat_results`), read
+    in a handful of statements."""
+    ids = {"ids": list(chunk)}
+    heads = {row[0]: row[1:] for row in db.execute(_GAMES, ids)}
+    results: dict[int, list[tuple[int, int]]] = {}
+    for game_id, seat, key in db.execute(_RANK_KEYS, ids):
+        results.setdefault(game_id, []).append((seat, key))
+    seats: dict[int, list[tuple[int, str, int | None, str | None]]] = {}
+    for game_id, *seat_row in db.execute(_SEATS, ids):
+        seats.setdefault(game_id, []).append(tuple(seat_row))
+    made: dict[int, dict[int, tuple[int, int]]] = {}
+    for game_id, seat, total, stand_ins in db.execute(_journal_counts(database.dialect), ids):
+        if seat is not None:
+            made.setdefault(game_id, {})[int(seat)] = (int(total), int(stand_ins))
+    inputs = {}
+    for game_id in chunk:
+        chat_id, status, meta, snapshot = heads[game_id]
+        keys = _rank_keys(status, snapshot, results.get(game_id, []))
+        seated = _seat_results(keys, seats.get(game_id, []), _away(meta), made.get(game_id, {}))
+        inputs[game_id] = (chat_id, status, seated)
+    return inputs
+
+
+def _record_from_games(db: Connection, database: Database, pool: str, person: int) -> _Rating:
+    """A person's record against computers (`ratings.rate_record`) from the games they
+    played alone against computers to the end, rated before records were kept (a rebuild
+    gives the same: a record depends on those games only)."""
+    ids = list(db.execute(_ALONE_TO_THE_END, {"player": person, "pool": pool}).scalars())
+    record = START
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        inputs = _inputs(db, database, chunk)
+        for game_id in chunk:
+            record = rate_record(inputs[game_id][2], {person: record}).after
+    return _Rating(record.mu, record.sigma, len(ids), _now_ms())
+
+
 def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> None:
     """Rate finished games (or ones cancelled after their first hand), in this order, each
     in its chat and overall, as if one after another; in the caller's transaction, after a
@@ -230,37 +301,26 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
     loaded: set[int] = set()
     for start in range(0, len(game_ids), CHUNK):
         chunk = list(game_ids[start : start + CHUNK])
-        ids = {"ids": chunk}
-        heads = {row[0]: row[1:] for row in db.execute(_GAMES, ids)}
-        results: dict[int, list[tuple[int, int]]] = {}
-        for game_id, seat, key in db.execute(_RANK_KEYS, ids):
-            results.setdefault(game_id, []).append((seat, key))
-        seats: dict[int, list[tuple[int, str, int | None, str | None]]] = {}
-        for game_id, *seat_row in db.execute(_SEATS, ids):
-            seats.setdefault(game_id, []).append(tuple(seat_row))
-        made: dict[int, dict[int, tuple[int, int]]] = {}
-        for game_id, seat, total, stand_ins in db.execute(_journal_counts(database.dialect), ids):
-            if seat is not None:
-                made.setdefault(game_id, {})[int(seat)] = (int(total), int(stand_ins))
+        inputs = _inputs(db, database, chunk)
         new_players = {
-            player
-            for game_seats_ in seats.values()
-            for _, _, player, _ in game_seats_
-            if player is not None and player not in loaded
-        }
+            s.player for _, _, seated in inputs.values() for s in seated if s.player > 0
+        } - loaded
+        touched: dict[_Key, _Rating] = {}
         if new_players:
             for pool, scope, player, mu, sigma, played in db.execute(
                 _RATINGS, {"players": sorted(new_players)}
             ):
                 known[(pool, scope, player)] = _Rating(mu, sigma, played, 0)
             loaded |= new_players
-        touched: dict[_Key, _Rating] = {}
+            # People rated before records were kept: theirs from the games they played.
+            for player, pool in itertools.product(sorted(new_players), ("main", "two")):
+                if (pool, OVERALL, player) in known and (pool, RECORDS, player) not in known:
+                    record = _record_from_games(db, database, pool, player)
+                    known[(pool, RECORDS, player)] = touched[(pool, RECORDS, player)] = record
         changes_rows: list[dict[str, Any]] = []
         rated_rows: list[dict[str, Any]] = []
         for game_id in chunk:
-            chat_id, status, meta, snapshot = heads[game_id]
-            keys = _rank_keys(status, snapshot, results.get(game_id, []))
-            seated = _seat_results(keys, seats.get(game_id, []), _away(meta), made.get(game_id, {}))
+            chat_id, status, seated = inputs[game_id]
             pool = pool_of(len(seated))
             now = _now_ms()
             players = [s.player for s in seated]
@@ -269,10 +329,13 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
             }
             people = sorted({p for p in players if p > 0})
             met_before = {p: len(people_met(pool, p)) for p in people} if len(people) > 1 else {}
+            for p in people:
+                if (pool, RECORDS, p) not in known:  # a newcomer's, kept from their first game
+                    new = _Rating(START.mu, START.sigma, 0, now)
+                    known[(pool, RECORDS, p)] = touched[(pool, RECORDS, p)] = new
             records = {
-                p: Skill(r.mu, r.sigma)
+                p: Skill(known[(pool, RECORDS, p)].mu, known[(pool, RECORDS, p)].sigma)
                 for p in people
-                if (r := known.get((pool, RECORDS, p))) is not None
             }
             rated: list[tuple[int, list[Change]]] = []
             for scope in dict.fromkeys((chat_id, OVERALL)):  # (a chat 0 exists only in tests)

@@ -28,11 +28,12 @@ each person's `record` is a rating of its own, kept from the games they played t
 end against computers only (`rate_record`: capped like any such game, except at a table
 whose strongest level is `TOP_LEVEL`, the strongest there is), and no game with another
 person lifts anyone above the highest of their record, a newcomer's + `SOLO_MARGIN`, and
-the rating of each person they finished above (`proven_ceiling`). No game lifts a group
-of people above the highest ceiling any of them had, so a ring of any size whose members
-never played `TOP_LEVEL` to the end stays at or below the strongest level's ceiling:
-neither puppets nor one-hand games (a game stopped early is rated, but never counts in a
-record) can lift it.
+the rating of each person they finished above (`proven_ceiling`). Beating a person lifts
+you at most to their rating, so nobody in a ring of any size rises above the highest of
+its records, a newcomer's + `SOLO_MARGIN` and `solo_ceiling` at the tables they sat at
+alone: one whose members never played `TOP_LEVEL` to the end stays at or below its
+table's ceiling, whatever puppets or one-hand games do (a game stopped early is rated,
+but never counts in a record).
 (`rate_game(..., anchored=False)` rates the levels like people: that is the calibration.)
 
 Pure: no I/O. Nothing here stores anything: `storage` calls `rate_game` inside the

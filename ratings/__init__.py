@@ -282,7 +282,8 @@ def rate_record(seats: Sequence[SeatResult], before: Mapping[int, Skill]) -> Cha
     rated as `rate_game` rates it, but a win at a table with `TOP_LEVEL` is not capped
     (the model says by how much a person is stronger than the strongest level; beating
     only weaker ones says no more than that they are stronger than those). A game stopped
-    early never counts: whoever stops it could stop it while ahead.
+    early never counts: whoever stops it could stop it while ahead (nor, `storage` says,
+    a deal someone could know beforehand or a game played with the coach's hints).
 
     Raises ValueError unless exactly one person sits at the table."""
     seats, before = _checked(seats, before, anchored=True)

@@ -50,8 +50,9 @@ OVERALL: Final = 0
 RECORDS: Final = -(2**62)
 """The scope of each person's record against computers (`ratings.rate_record`), kept in
 `ratings` beside their ratings and never shown: no chat has this id (Telegram's fit in 52
-bits). It changes only with games played to their end against computers only, and has no
-`rating_changes` of its own (a rebuild recomputes it from the games, as every rating)."""
+bits). It changes only with games played to their end against computers only, whose deal
+nobody knew and with no hint asked (`_proves`), and has no `rating_changes` of its own (a
+rebuild recomputes it from the games, as every rating)."""
 
 
 def _now_ms() -> int:
@@ -64,9 +65,14 @@ _IDS: BindParameter[Any] = bindparam("ids", expanding=True)
 CHUNK: Final = 500
 """Games read at once when many are rated (a rebuild): well under both databases' limits
 on a statement's parameters."""
-_GAMES = select(games.c.id, games.c.chat_id, games.c.status, games.c.meta, games.c.snapshot).where(
-    games.c.id.in_(_IDS)
-)
+_GAMES = select(
+    games.c.id,
+    games.c.chat_id,
+    games.c.status,
+    games.c.meta,
+    games.c.snapshot,
+    games.c.tournament_id,
+).where(games.c.id.in_(_IDS))
 _RANK_KEYS = select(game_results.c.game_id, game_results.c.seat, game_results.c.rank_key).where(
     game_results.c.game_id.in_(_IDS)
 )
@@ -178,11 +184,21 @@ def _build_set_rating(dialect: Dialect) -> Executable:
 _SET_RATING: Final = Upsert(_build_set_rating)
 
 
-def _away(meta: str | None) -> set[int]:
+def _away(meta: dict[str, Any]) -> set[int]:
     """The seats whose person was away when the game ended (left, removed, blocked the
     bot, or out of time and never back), from the bot's ``seat_state`` in ``meta``."""
-    state = json.loads(meta or "{}").get("seat_state", {})
+    state = meta.get("seat_state", {})
     return {int(seat) for seat, extra in state.items() if extra.get("away")}
+
+
+def _proves(meta: dict[str, Any], tournament_id: int | None) -> bool:
+    """Whether a game can count in a record against computers (`RECORDS`): its deal
+    known to nobody beforehand (not the daily deal, the same for everyone; not a
+    tournament's table, whose deals other tables may have played first) and played
+    without the coach's hints (the bot's own search), as the bot's ``meta`` says."""
+    used = meta.get("ui", {}).get("hints_used", {})
+    hinted = any(count for seats in used.values() for count in seats.values())
+    return meta.get("daily") is None and tournament_id is None and not hinted
 
 
 def _rank_keys(
@@ -236,9 +252,9 @@ class _Rating:
 
 def _inputs(
     db: Connection, database: Database, chunk: Sequence[int]
-) -> dict[int, tuple[int, str, list[SeatResult]]]:
-    """Each game's chat, status and seats as the ratings see them (`_seat_results`), read
-    in a handful of statements."""
+) -> dict[int, tuple[int, str, list[SeatResult], bool]]:
+    """Each game's chat, status, seats as the ratings see them (`_seat_results`) and
+    whether it can count in a record (`_proves`), read in a handful of statements."""
     ids = {"ids": list(chunk)}
     heads = {row[0]: row[1:] for row in db.execute(_GAMES, ids)}
     results: dict[int, list[tuple[int, int]]] = {}
@@ -253,10 +269,11 @@ def _inputs(
             made.setdefault(game_id, {})[int(seat)] = (int(total), int(stand_ins))
     inputs = {}
     for game_id in chunk:
-        chat_id, status, meta, snapshot = heads[game_id]
+        chat_id, status, meta_json, snapshot, tournament_id = heads[game_id]
+        meta = json.loads(meta_json or "{}")
         keys = _rank_keys(status, snapshot, results.get(game_id, []))
         seated = _seat_results(keys, seats.get(game_id, []), _away(meta), made.get(game_id, {}))
-        inputs[game_id] = (chat_id, status, seated)
+        inputs[game_id] = (chat_id, status, seated, _proves(meta, tournament_id))
     return inputs
 
 
@@ -265,13 +282,16 @@ def _record_from_games(db: Connection, database: Database, pool: str, person: in
     played alone against computers to the end, rated before records were kept (a rebuild
     gives the same: a record depends on those games only)."""
     ids = list(db.execute(_ALONE_TO_THE_END, {"player": person, "pool": pool}).scalars())
-    record = START
+    record, counted = START, 0
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start : start + CHUNK]
         inputs = _inputs(db, database, chunk)
         for game_id in chunk:
-            record = rate_record(inputs[game_id][2], {person: record}).after
-    return _Rating(record.mu, record.sigma, len(ids), _now_ms())
+            _, _, seated, proves = inputs[game_id]
+            if proves:
+                record = rate_record(seated, {person: record}).after
+                counted += 1
+    return _Rating(record.mu, record.sigma, counted, _now_ms())
 
 
 def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> None:
@@ -303,7 +323,7 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
         chunk = list(game_ids[start : start + CHUNK])
         inputs = _inputs(db, database, chunk)
         new_players = {
-            s.player for _, _, seated in inputs.values() for s in seated if s.player > 0
+            s.player for _, _, seated, _ in inputs.values() for s in seated if s.player > 0
         } - loaded
         touched: dict[_Key, _Rating] = {}
         if new_players:
@@ -320,7 +340,7 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
         changes_rows: list[dict[str, Any]] = []
         rated_rows: list[dict[str, Any]] = []
         for game_id in chunk:
-            chat_id, status, seated = inputs[game_id]
+            chat_id, status, seated, proves = inputs[game_id]
             pool = pool_of(len(seated))
             now = _now_ms()
             players = [s.player for s in seated]
@@ -352,8 +372,8 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
                         ),
                     )
                 )
-            if status == "finished" and len(people) == 1:
-                # Played to its end against computers only: it counts in their record.
+            if status == "finished" and proves and len(people) == 1:
+                # Played to its end against computers only, fairly: it counts in their record.
                 rated.append((RECORDS, [rate_record(seated, records)]))
             for scope, changes in rated:
                 for c in changes:

@@ -328,8 +328,9 @@ async def test_a_record_counts_games_played_alone_against_computers_to_their_end
     """Issue 50: each person's record against computers (what bounds their games with
     people) changes with a game played alone against computers to its end (not capped
     against `expert`); not with one stopped after its first hand, nor one with another
-    person. A rebuild gives the same records, and a database from before records were
-    kept gets them from its games at the next rating."""
+    person, nor one whose deal could be known or played with hints. A rebuild gives the
+    same records, and a database from before records were kept gets them from its games
+    at the next rating."""
     first, g1 = await play_stored(store, ONE_HAND, seed=11, chat_id=10, seats=_seats(ADA))
     record = openskill_rate([START, *BOTS], _ranks(g1))[0]  # against experts: whole
     assert await _record(store, ADA) == record
@@ -338,12 +339,34 @@ async def test_a_record_counts_games_played_alone_against_computers_to_their_end
     assert await _record(store, ADA) == record
     await play_stored(store, ONE_HAND, seed=13, chat_id=10, seats=_seats(ADA, BOB))
     assert (await _record(store, ADA), await _record(store, BOB)) == (record, START)
-    _, g4 = await play_stored(store, ONE_HAND, seed=14, seats=_seats(ADA, level="easy"))
-    record = rate_record(_alone(ADA, g4, "easy"), {ADA: record}).after
+    fourth, g4 = await play_stored(store, ONE_HAND, seed=14, seats=_seats(ADA, level="easy"))
+    against_experts, record = record, rate_record(_alone(ADA, g4, "easy"), {ADA: record}).after
     assert await _record(store, ADA) == record
     report = await store.standings.rebuild_ratings()
     assert report.differing == 0
     assert (await _record(store, ADA), await _record(store, BOB)) == (record, START)
+    # Nor does a game whose deal someone could know (the daily deal's, a tournament's) or
+    # one played with the coach's hints: rebuilt so, the fourth game no longer counts.
+    for meta, tournament in (
+        ('{"ui": {"hints_used": {"1": {"0": 1}}}}', None),
+        ('{"daily": 12}', None),
+        ("{}", 1),
+    ):
+        await tamper(
+            store,
+            (
+                "UPDATE games SET meta = :meta, tournament_id = :tournament WHERE id = :id",
+                {"meta": meta, "tournament": tournament, "id": fourth},
+            ),
+        )
+        assert (await store.standings.rebuild_ratings()).differing == 0
+        assert await _record(store, ADA) == against_experts
+    await tamper(
+        store,
+        ("UPDATE games SET meta = '{}', tournament_id = NULL WHERE id = :id", {"id": fourth}),
+    )
+    await store.standings.rebuild_ratings()
+    assert await _record(store, ADA) == record
     await tamper(store, ("DELETE FROM ratings WHERE chat_id = :scope", {"scope": RECORDS}))
     assert await _record(store, ADA) is None
     await play_stored(store, ONE_HAND, seed=15, chat_id=10, seats=_seats(BOB, ADA))

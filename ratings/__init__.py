@@ -123,8 +123,9 @@ newcomers': avg places 3.84, 2.17, 2.06, 1.88). Never moved by a game."""
 
 
 TOP_LEVEL: Final = max(ANCHORS, key=lambda level: ANCHORS[level].mu)
-"""The strongest computer level: a record (`rate_record`) rises above its table's ceiling
-only by beating it, whose ceiling the issue calls a table of experts' (1,712)."""
+"""The strongest computer level. At a table with it a record (`rate_record`) is not
+capped; its table's ceiling (`SOLO_MARGIN` above it: 1,712) is what nobody passes
+without beating it."""
 
 
 def anchor(player: int) -> Skill:
@@ -244,7 +245,7 @@ def rate_game(
     above `proven_ceiling`; None: not applied (the rules before). A seat played by its
     person not at all (share 0) gains nothing; its loss counts whole.
     Unanchored, every player id is rated alike (the calibration of the levels)."""
-    seats, before = _checked(seats, before, anchored)
+    before = _starting(seats, before, anchored)
     # People who count like computers for the ceiling: provisional ones (a throwaway
     # account has no games), those rated below a newcomer (a puppet that lost its first
     # games is established, and would let its farmer climb without end), and those who met
@@ -286,7 +287,7 @@ def rate_record(seats: Sequence[SeatResult], before: Mapping[int, Skill]) -> Cha
     a deal someone could know beforehand or a game played with the coach's hints).
 
     Raises ValueError unless exactly one person sits at the table."""
-    seats, before = _checked(seats, before, anchored=True)
+    before = _starting(seats, before, anchored=True)
     if len({s.player for s in seats if not is_computer(s.player)}) != 1:
         raise ValueError("A record is kept from games of one person against computers.")
     levels = sorted({s.player for s in seats if is_computer(s.player)})
@@ -295,12 +296,11 @@ def rate_record(seats: Sequence[SeatResult], before: Mapping[int, Skill]) -> Cha
     return change
 
 
-def _checked(
+def _starting(
     seats: Sequence[SeatResult], before: Mapping[int, Skill], anchored: bool
-) -> tuple[Sequence[SeatResult], Mapping[int, Skill]]:
-    """The seats as given and the ratings the game starts from (anchored: each computer
-    level at its anchor); raises ValueError for fewer than two seats or a share outside
-    [0, 1]."""
+) -> Mapping[int, Skill]:
+    """The ratings a game starts from (anchored: each computer level at its anchor);
+    raises ValueError for fewer than two seats or a share outside [0, 1]."""
     if len(seats) < 2:
         raise ValueError("A rated game needs at least two seats.")
     if any(not 0.0 <= s.share <= 1.0 for s in seats):
@@ -310,7 +310,7 @@ def _checked(
             s.player: anchor(s.player) if is_computer(s.player) else before.get(s.player, START)
             for s in seats
         }
-    return seats, before
+    return before
 
 
 def _changes(

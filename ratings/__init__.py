@@ -21,6 +21,19 @@ fewer than `REAL_OPPONENTS` puppets meet too few people to count for one another
 whatever they do together (lift the puppets against computers first, lose on purpose,
 one-hand games) no one of them rises above the strongest level they sat with by more than
 `SOLO_MARGIN`.
+
+A ring of more puppets than that can make each other count, so a second rule bounds every
+person by what they have shown against computers, the only strengths a farmer cannot fake:
+each person's `record` is a rating of its own, kept from the games they played to their
+end against computers only (`rate_record`: capped like any such game, except at a table
+whose strongest level is `TOP_LEVEL`, the strongest there is), and no game with another
+person lifts anyone above the highest of their record, a newcomer's + `SOLO_MARGIN`, and
+the rating of each person they finished above (`proven_ceiling`). Beating a person lifts
+you at most to their rating, so nobody in a ring of any size rises above the highest of
+its records, a newcomer's + `SOLO_MARGIN` and `solo_ceiling` at the tables they sat at
+alone: one whose members never played `TOP_LEVEL` to the end stays at or below its
+table's ceiling, whatever puppets or one-hand games do (a game stopped early is rated,
+but never counts in a record).
 (`rate_game(..., anchored=False)` rates the levels like people: that is the calibration.)
 
 Pure: no I/O. Nothing here stores anything: `storage` calls `rate_game` inside the
@@ -30,7 +43,7 @@ again, in the same order, to rebuild every rating.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -109,6 +122,12 @@ ANCHORS: Final[dict[str, Skill]] = {
 newcomers': avg places 3.84, 2.17, 2.06, 1.88). Never moved by a game."""
 
 
+TOP_LEVEL: Final = max(ANCHORS, key=lambda level: ANCHORS[level].mu)
+"""The strongest computer level. At a table with it a record (`rate_record`) is not
+capped; its table's ceiling (`SOLO_MARGIN` above it: 1,712) is what nobody passes
+without beating it."""
+
+
 def anchor(player: int) -> Skill:
     """The fixed rating of a computer level's player id."""
     level = level_of(player)
@@ -127,6 +146,31 @@ def solo_ceiling(opponents: Sequence[int], like_computers: Collection[int] = ())
         return None
     levels = [anchor(p).conservative for p in opponents if is_computer(p)]
     return (max(levels) if levels else START.conservative) + SOLO_MARGIN / SCALE
+
+
+def proven_ceiling(
+    player: int,
+    seats: Sequence[SeatResult],
+    before: Mapping[int, Skill],
+    records: Mapping[int, Skill],
+) -> float:
+    """The highest μ − 3σ a game with other people may lift `player` to: the highest of
+    their `records` (a missing one: `START`), a newcomer's + `SOLO_MARGIN`, and the rating
+    before the game of each person they finished above (`before`; missing: `START`).
+
+    It bounds a ring, however large: what any of them reaches is at most what one of
+    them had before or had shown against computers."""
+    mine = min(s.rank for s in seats if s.player == player)
+    beaten = [
+        before.get(s.player, START).conservative
+        for s in seats
+        if s.player != player and not is_computer(s.player) and s.rank > mine
+    ]
+    return max(
+        records.get(player, START).conservative,
+        START.conservative + SOLO_MARGIN / SCALE,
+        *beaten,
+    )
 
 
 _MODEL: Final = PlackettLuce()
@@ -183,6 +227,7 @@ def rate_game(
     anchored: bool = True,
     games: Mapping[int, int] | None = None,
     met: Mapping[int, int] | None = None,
+    records: Mapping[int, Skill] | None = None,
 ) -> list[Change]:
     """Each player's rating after the game, from `before` (a missing player starts at
     `START`). One `Change` per player, in seat order of their first seat.
@@ -195,18 +240,12 @@ def rate_game(
     person: none); None: every person counts as an established one, as in the old rules.
     ``met``: how many different people each person has met in rated games before this one
     (a missing person: none); fewer than `REAL_OPPONENTS` count like computers too. None:
-    not counted (the rules before). A seat played by its person not at all (share 0) gains
-    nothing; its loss counts whole.
+    not counted (the rules before). ``records``: each person's record against computers
+    (`rate_record`; a missing person: `START`): in a game with another person nobody rises
+    above `proven_ceiling`; None: not applied (the rules before). A seat played by its
+    person not at all (share 0) gains nothing; its loss counts whole.
     Unanchored, every player id is rated alike (the calibration of the levels)."""
-    if len(seats) < 2:
-        raise ValueError("A rated game needs at least two seats.")
-    if any(not 0.0 <= s.share <= 1.0 for s in seats):
-        raise ValueError("Every rated seat's share is in [0, 1].")
-    if anchored:
-        before = {
-            s.player: anchor(s.player) if is_computer(s.player) else before.get(s.player, START)
-            for s in seats
-        }
+    before = _starting(seats, before, anchored)
     # People who count like computers for the ceiling: provisional ones (a throwaway
     # account has no games), those rated below a newcomer (a puppet that lost its first
     # games is established, and would let its farmer climb without end), and those who met
@@ -226,6 +265,61 @@ def rate_game(
             )
         }
     )
+
+    def ceilings(player: int) -> list[float]:
+        opponents = [s.player for s in seats if s.player != player]
+        solo = solo_ceiling(opponents, like_computers)
+        found = [] if solo is None else [solo]
+        if records is not None and any(not is_computer(p) for p in opponents):
+            found.append(proven_ceiling(player, seats, before, records))
+        return found
+
+    return _changes(seats, before, ceilings if anchored else None)
+
+
+def rate_record(seats: Sequence[SeatResult], before: Mapping[int, Skill]) -> Change:
+    """A person's record against computers (`before`: theirs; missing, `START`) after a
+    game they played to its end against computers only, no other person at the table:
+    rated as `rate_game` rates it, but a win at a table with `TOP_LEVEL` is not capped
+    (the model says by how much a person is stronger than the strongest level; beating
+    only weaker ones says no more than that they are stronger than those). A game stopped
+    early never counts: whoever stops it could stop it while ahead (nor, `storage` says,
+    a deal someone could know beforehand or a game played with the coach's hints).
+
+    Raises ValueError unless exactly one person sits at the table."""
+    before = _starting(seats, before, anchored=True)
+    if len({s.player for s in seats if not is_computer(s.player)}) != 1:
+        raise ValueError("A record is kept from games of one person against computers.")
+    levels = sorted({s.player for s in seats if is_computer(s.player)})
+    ceiling = None if computer_player(TOP_LEVEL) in levels else solo_ceiling(levels)
+    [change] = _changes(seats, before, lambda player: [] if ceiling is None else [ceiling])
+    return change
+
+
+def _starting(
+    seats: Sequence[SeatResult], before: Mapping[int, Skill], anchored: bool
+) -> Mapping[int, Skill]:
+    """The ratings a game starts from (anchored: each computer level at its anchor);
+    raises ValueError for fewer than two seats or a share outside [0, 1]."""
+    if len(seats) < 2:
+        raise ValueError("A rated game needs at least two seats.")
+    if any(not 0.0 <= s.share <= 1.0 for s in seats):
+        raise ValueError("Every rated seat's share is in [0, 1].")
+    if anchored:
+        before = {
+            s.player: anchor(s.player) if is_computer(s.player) else before.get(s.player, START)
+            for s in seats
+        }
+    return before
+
+
+def _changes(
+    seats: Sequence[SeatResult],
+    before: Mapping[int, Skill],
+    ceilings: Callable[[int], Sequence[float]] | None,
+) -> list[Change]:
+    """The model's update of each player, capped at `ceilings(person)` (None: unanchored,
+    every player id rated alike and nobody capped; else the computer levels get none)."""
     weights = weights_for(seats, before)
     results = _rate(seats, before, weights)
     weight_of = dict(zip((s.seat for s in seats), weights or [1.0] * len(seats), strict=True))
@@ -241,12 +335,10 @@ def rate_game(
         after = rated[0][1] if len(rated) == 1 else Skill(start.mu + mu, sigma)
         if weight_of[first.seat] == 0.0 and len(rated) == 1:
             after = start  # a gain made wholly by a computer for them: nothing
-        if anchored:
+        if ceilings is not None:
             if is_computer(player):
                 continue
-            opponents = [s.player for s in seats if s.player != player]
-            ceiling = solo_ceiling(opponents, like_computers)
-            if ceiling is not None:
+            for ceiling in ceilings(player):
                 after = _capped(start, after, ceiling)
         changes.append(Change(player, first.seat, weight_of[first.seat], start, after))
     return changes

@@ -10,22 +10,49 @@ rating.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-from sqlalchemy import BindParameter, Connection, Executable, Select, bindparam, func, select, text
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Executable,
+    Select,
+    bindparam,
+    exists,
+    func,
+    select,
+    text,
+)
 
 from engine import Game
 from engine.scoring import rank_key
-from ratings import REAL_OPPONENTS, SeatResult, Skill, computer_player, pool_of, rate_game
+from ratings import (
+    REAL_OPPONENTS,
+    START,
+    Change,
+    SeatResult,
+    Skill,
+    computer_player,
+    pool_of,
+    rate_game,
+    rate_record,
+)
 
 from .database import Database, Dialect, Upsert
 from .schema import game_results, game_seats, games, moves, rated_games, rating_changes, ratings
 
 OVERALL: Final = 0
 """The scope of the overall rating (a chat id is never 0)."""
+RECORDS: Final = -(2**62)
+"""The scope of each person's record against computers (`ratings.rate_record`), kept in
+`ratings` beside their ratings and never shown: no chat has this id (Telegram's fit in 52
+bits). It changes only with games played to their end against computers only, whose deal
+nobody knew and with no hint asked (`_proves`), and has no `rating_changes` of its own (a
+rebuild recomputes it from the games, as every rating)."""
 
 
 def _now_ms() -> int:
@@ -38,9 +65,14 @@ _IDS: BindParameter[Any] = bindparam("ids", expanding=True)
 CHUNK: Final = 500
 """Games read at once when many are rated (a rebuild): well under both databases' limits
 on a statement's parameters."""
-_GAMES = select(games.c.id, games.c.chat_id, games.c.status, games.c.meta, games.c.snapshot).where(
-    games.c.id.in_(_IDS)
-)
+_GAMES = select(
+    games.c.id,
+    games.c.chat_id,
+    games.c.status,
+    games.c.meta,
+    games.c.snapshot,
+    games.c.tournament_id,
+).where(games.c.id.in_(_IDS))
 _RANK_KEYS = select(game_results.c.game_id, game_results.c.seat, game_results.c.rank_key).where(
     game_results.c.game_id.in_(_IDS)
 )
@@ -84,6 +116,25 @@ _MET = (
 """Up to `REAL_OPPONENTS` different people a person met in the pool's rated games (their
 overall changes: only people have changes), enough to say whether they count as a real
 opponent (`ratings.REAL_OPPONENTS`)."""
+_MY_SEAT, _ANOTHER = game_seats.alias("my_seat"), game_seats.alias("another")
+_ALONE_TO_THE_END = (
+    select(rated_games.c.game_id)
+    .join_from(_MY_SEAT, rated_games, rated_games.c.game_id == _MY_SEAT.c.game_id)
+    .join(games, games.c.id == rated_games.c.game_id)
+    .where(
+        _MY_SEAT.c.user_id == bindparam("player"),
+        rated_games.c.pool == bindparam("pool"),
+        games.c.status == "finished",
+        ~exists().where(
+            _ANOTHER.c.game_id == _MY_SEAT.c.game_id,
+            _ANOTHER.c.user_id.is_not(None),
+            _ANOTHER.c.user_id != _MY_SEAT.c.user_id,
+        ),
+    )
+    .order_by(rated_games.c.seq)
+)
+"""The rated games a person played to the end with no other person at the table (their
+record's games: `RECORDS`), in the order they were rated."""
 _LAST_SEQ = select(func.coalesce(func.max(rated_games.c.seq), 0))
 _ONE_RATER = text("SELECT pg_advisory_xact_lock(5207640365946983493)")  # "HEARRATE"
 """PostgreSQL: one transaction at a time rates games, whichever process (bot account) and
@@ -133,11 +184,21 @@ def _build_set_rating(dialect: Dialect) -> Executable:
 _SET_RATING: Final = Upsert(_build_set_rating)
 
 
-def _away(meta: str | None) -> set[int]:
+def _away(meta: dict[str, Any]) -> set[int]:
     """The seats whose person was away when the game ended (left, removed, blocked the
     bot, or out of time and never back), from the bot's ``seat_state`` in ``meta``."""
-    state = json.loads(meta or "{}").get("seat_state", {})
+    state = meta.get("seat_state", {})
     return {int(seat) for seat, extra in state.items() if extra.get("away")}
+
+
+def _proves(meta: dict[str, Any], tournament_id: int | None) -> bool:
+    """Whether a game can count in a record against computers (`RECORDS`): its deal
+    known to nobody beforehand (not the daily deal, the same for everyone; not a
+    tournament's table, whose deals other tables may have played first) and played
+    without the coach's hints (the bot's own search), as the bot's ``meta`` says."""
+    used = meta.get("ui", {}).get("hints_used", {})
+    hinted = any(count for seats in used.values() for count in seats.values())
+    return meta.get("daily") is None and tournament_id is None and not hinted
 
 
 def _rank_keys(
@@ -189,6 +250,50 @@ class _Rating:
         self.mu, self.sigma, self.games, self.updated_at = mu, sigma, games, updated_at
 
 
+def _inputs(
+    db: Connection, database: Database, chunk: Sequence[int]
+) -> dict[int, tuple[int, str, list[SeatResult], bool]]:
+    """Each game's chat, status, seats as the ratings see them (`_seat_results`) and
+    whether it can count in a record (`_proves`), read in a handful of statements."""
+    ids = {"ids": list(chunk)}
+    heads = {row[0]: row[1:] for row in db.execute(_GAMES, ids)}
+    results: dict[int, list[tuple[int, int]]] = {}
+    for game_id, seat, key in db.execute(_RANK_KEYS, ids):
+        results.setdefault(game_id, []).append((seat, key))
+    seats: dict[int, list[tuple[int, str, int | None, str | None]]] = {}
+    for game_id, *seat_row in db.execute(_SEATS, ids):
+        seats.setdefault(game_id, []).append(tuple(seat_row))
+    made: dict[int, dict[int, tuple[int, int]]] = {}
+    for game_id, seat, total, stand_ins in db.execute(_journal_counts(database.dialect), ids):
+        if seat is not None:
+            made.setdefault(game_id, {})[int(seat)] = (int(total), int(stand_ins))
+    inputs = {}
+    for game_id in chunk:
+        chat_id, status, meta_json, snapshot, tournament_id = heads[game_id]
+        meta = json.loads(meta_json or "{}")
+        keys = _rank_keys(status, snapshot, results.get(game_id, []))
+        seated = _seat_results(keys, seats.get(game_id, []), _away(meta), made.get(game_id, {}))
+        inputs[game_id] = (chat_id, status, seated, _proves(meta, tournament_id))
+    return inputs
+
+
+def _record_from_games(db: Connection, database: Database, pool: str, person: int) -> _Rating:
+    """A person's record against computers (`ratings.rate_record`) from the games they
+    played alone against computers to the end, rated before records were kept (a rebuild
+    gives the same: a record depends on those games only)."""
+    ids = list(db.execute(_ALONE_TO_THE_END, {"player": person, "pool": pool}).scalars())
+    record, counted = START, 0
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        inputs = _inputs(db, database, chunk)
+        for game_id in chunk:
+            _, _, seated, proves = inputs[game_id]
+            if proves:
+                record = rate_record(seated, {person: record}).after
+                counted += 1
+    return _Rating(record.mu, record.sigma, counted, _now_ms())
+
+
 def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> None:
     """Rate finished games (or ones cancelled after their first hand), in this order, each
     in its chat and overall, as if one after another; in the caller's transaction, after a
@@ -216,37 +321,26 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
     loaded: set[int] = set()
     for start in range(0, len(game_ids), CHUNK):
         chunk = list(game_ids[start : start + CHUNK])
-        ids = {"ids": chunk}
-        heads = {row[0]: row[1:] for row in db.execute(_GAMES, ids)}
-        results: dict[int, list[tuple[int, int]]] = {}
-        for game_id, seat, key in db.execute(_RANK_KEYS, ids):
-            results.setdefault(game_id, []).append((seat, key))
-        seats: dict[int, list[tuple[int, str, int | None, str | None]]] = {}
-        for game_id, *seat_row in db.execute(_SEATS, ids):
-            seats.setdefault(game_id, []).append(tuple(seat_row))
-        made: dict[int, dict[int, tuple[int, int]]] = {}
-        for game_id, seat, total, stand_ins in db.execute(_journal_counts(database.dialect), ids):
-            if seat is not None:
-                made.setdefault(game_id, {})[int(seat)] = (int(total), int(stand_ins))
+        inputs = _inputs(db, database, chunk)
         new_players = {
-            player
-            for game_seats_ in seats.values()
-            for _, _, player, _ in game_seats_
-            if player is not None and player not in loaded
-        }
+            s.player for _, _, seated, _ in inputs.values() for s in seated if s.player > 0
+        } - loaded
+        touched: dict[_Key, _Rating] = {}
         if new_players:
             for pool, scope, player, mu, sigma, played in db.execute(
                 _RATINGS, {"players": sorted(new_players)}
             ):
                 known[(pool, scope, player)] = _Rating(mu, sigma, played, 0)
             loaded |= new_players
-        touched: dict[_Key, _Rating] = {}
+            # People rated before records were kept: theirs from the games they played.
+            for player, pool in itertools.product(sorted(new_players), ("main", "two")):
+                if (pool, OVERALL, player) in known and (pool, RECORDS, player) not in known:
+                    record = _record_from_games(db, database, pool, player)
+                    known[(pool, RECORDS, player)] = touched[(pool, RECORDS, player)] = record
         changes_rows: list[dict[str, Any]] = []
         rated_rows: list[dict[str, Any]] = []
         for game_id in chunk:
-            chat_id, status, meta, snapshot = heads[game_id]
-            keys = _rank_keys(status, snapshot, results.get(game_id, []))
-            seated = _seat_results(keys, seats.get(game_id, []), _away(meta), made.get(game_id, {}))
+            chat_id, status, seated, proves = inputs[game_id]
             pool = pool_of(len(seated))
             now = _now_ms()
             players = [s.player for s in seated]
@@ -255,13 +349,34 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
             }
             people = sorted({p for p in players if p > 0})
             met_before = {p: len(people_met(pool, p)) for p in people} if len(people) > 1 else {}
+            for p in people:
+                if (pool, RECORDS, p) not in known:  # a newcomer's, kept from their first game
+                    new = _Rating(START.mu, START.sigma, 0, now)
+                    known[(pool, RECORDS, p)] = touched[(pool, RECORDS, p)] = new
+            records = {
+                p: Skill(known[(pool, RECORDS, p)].mu, known[(pool, RECORDS, p)].sigma)
+                for p in people
+            }
+            rated: list[tuple[int, list[Change]]] = []
             for scope in dict.fromkeys((chat_id, OVERALL)):  # (a chat 0 exists only in tests)
                 before = {
                     p: Skill(known[(pool, scope, p)].mu, known[(pool, scope, p)].sigma)
                     for p in players
                     if (pool, scope, p) in known
                 }
-                for c in rate_game(seated, before, games=games_before, met=met_before):
+                rated.append(
+                    (
+                        scope,
+                        rate_game(
+                            seated, before, games=games_before, met=met_before, records=records
+                        ),
+                    )
+                )
+            if status == "finished" and proves and len(people) == 1:
+                # Played to its end against computers only, fairly: it counts in their record.
+                rated.append((RECORDS, [rate_record(seated, records)]))
+            for scope, changes in rated:
+                for c in changes:
                     key = (pool, scope, c.player)
                     rating = known.get(key)
                     if rating is None:
@@ -271,6 +386,8 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
                         rating.games += 1
                         rating.updated_at = now
                     touched[key] = rating
+                    if scope == RECORDS:
+                        continue  # (a record has no history)
                     changes_rows.append(
                         {
                             "game_id": game_id,

@@ -23,6 +23,7 @@ from ratings import (
     level_of,
     pool_of,
     rate_game,
+    rate_record,
     solo_ceiling,
     weights_for,
 )
@@ -312,25 +313,35 @@ def test_no_run_of_games_against_computers_lifts_anyone_past_the_ceiling(
 EXPERT_CEILING = ANCHORS["expert"].shown + SOLO_MARGIN
 """1,712: a table of experts' ceiling, the highest a game against computers lifts anyone."""
 FARMER = 1
+EASY = COMPUTER_PLAYERS["easy"]
 
 
 class _Ring:
     """A farmer and their puppets rated game after game as `storage.rating` rates them:
-    each person's rated games in the pool and the different people they have met, before
-    each game (people only start as newcomers)."""
+    each person's rated games in the pool, the different people they have met and their
+    record against computers, before each game (people only start as newcomers).
+    ``counted``: people met are counted (`REAL_OPPONENTS`); ``proven``: records are kept
+    and bound games with people (`proven_ceiling`)."""
 
-    def __init__(self, counted: bool = True) -> None:
+    def __init__(self, counted: bool = True, proven: bool = True) -> None:
         self.skills: dict[int, Skill] = {}
         self.games: dict[int, int] = {}
         self.met: dict[int, set[int]] = {}
-        self.counted = counted
+        self.records: dict[int, Skill] = {}
+        self.counted, self.proven = counted, proven
         self.highest = START.shown
+        self.highest_record = START.shown
 
-    def play(self, seats: list[SeatResult]) -> None:
+    def play(self, seats: list[SeatResult], finished: bool = True) -> None:
+        """Rate one game; ``finished``: played to its end (not stopped after a hand)."""
         people = sorted({s.player for s in seats if s.player > 0})
         met = {p: len(self.met.get(p, set())) for p in people} if len(people) > 1 else {}
         changes = rate_game(
-            seats, self.skills, games=dict(self.games), met=met if self.counted else None
+            seats,
+            self.skills,
+            games=dict(self.games),
+            met=met if self.counted else None,
+            records=self.records if self.proven else None,
         )
         for c in changes:
             self.skills[c.player] = c.after
@@ -338,20 +349,39 @@ class _Ring:
             self.highest = max(self.highest, c.after.shown)
         for p in met:
             self.met.setdefault(p, set()).update(q for q in people if q != p)
+        if self.proven and finished and len(people) == 1:
+            record = rate_record(seats, self.records)
+            self.records[record.player] = record.after
+            self.highest_record = max(self.highest_record, record.after.shown)
+
+    def shown(self, person: int) -> int:
+        return self.skills.get(person, START).shown
 
 
-def _lift_and_farm(ring: _Ring, puppets: int, lifts: int, farms: int) -> None:
+def _lift_and_farm(
+    ring: _Ring, puppets: int, lifts: int, farms: int, *, finished: bool = True
+) -> list[int]:
     """The issue's farm: each puppet wins `lifts` games against three `easy`, then the
-    farmer beats the puppets (with `easy` in the seats left) `farms` times."""
-    easy = COMPUTER_PLAYERS["easy"]
-    for puppet in range(2, 2 + puppets):
+    farmer beats three puppets at a time (taken in turn; `easy` in the seats left) `farms`
+    times, each puppet lifted again against `easy` whenever it looks provisional or below
+    a newcomer; ``finished``: farm games played to the end, else stopped after one hand.
+    The farmer's shown rating after each farm game."""
+    accounts = list(range(2, 2 + puppets))
+    for puppet in accounts:
         for _ in range(lifts):
             ring.play(_solo(puppet, "easy", 0, (40, 60, 80)))
-    for _ in range(farms):
+    shown = []
+    for game in range(farms):
+        table = [accounts[(game + i) % puppets] for i in range(min(puppets, 3))]
+        for puppet in table:
+            while lifts and (ring.shown(puppet) < START.shown or ring.games[puppet] < 5):
+                ring.play(_solo(puppet, "easy", 0, (40, 60, 80)))
         seats = [SeatResult(0, FARMER, 0)]
-        seats += [SeatResult(s, 1 + s, 10 * s) for s in range(1, 1 + min(puppets, 3))]
-        seats += [SeatResult(s, easy, 90) for s in range(len(seats), 4)]
-        ring.play(seats)
+        seats += [SeatResult(s, p, 10 * s) for s, p in enumerate(table, start=1)]
+        seats += [SeatResult(s, EASY, 90) for s in range(len(seats), 4)]
+        ring.play(seats, finished)
+        shown.append(ring.shown(FARMER))
+    return shown
 
 
 def test_the_issues_farm_passed_the_ceiling_and_now_stops_below_it() -> None:
@@ -359,7 +389,7 @@ def test_the_issues_farm_passed_the_ceiling_and_now_stops_below_it() -> None:
     (people met not counted) the farmer passed a table of experts' ceiling; now no one in
     the ring rises above a newcomer's + `SOLO_MARGIN` (the farm's tables have no computer)
     or `easy`'s (the lifts)."""
-    before = _Ring(counted=False)
+    before = _Ring(counted=False, proven=False)
     _lift_and_farm(before, puppets=3, lifts=5, farms=400)
     assert before.highest > EXPERT_CEILING
     now = _Ring()
@@ -367,19 +397,72 @@ def test_the_issues_farm_passed_the_ceiling_and_now_stops_below_it() -> None:
     assert now.highest <= START.shown + SOLO_MARGIN
 
 
-_LEVEL_OR_PERSON = st.one_of(st.sampled_from(sorted(COMPUTER_PLAYERS)), st.integers(0, 3))
+@pytest.mark.parametrize("puppets", [4, 8])
+def test_a_ring_of_four_puppets_or_more_passed_the_ceiling_and_now_stops_below_it(
+    puppets: int,
+) -> None:
+    """Four puppets or more meet `REAL_OPPONENTS` people among themselves, so counting
+    people met no longer holds: the farmer passed the ceiling (4 puppets: 1,933 after 50
+    farm games, 2,268 after 400; 8: 1,985 and 2,358). Bound by their records against
+    computers (only `easy`, at most 1,040), nobody in the ring passes a newcomer's +
+    `SOLO_MARGIN`, in games played to the end or stopped after one hand."""
+    counted_only = _Ring(proven=False)
+    shown = _lift_and_farm(counted_only, puppets, lifts=5, farms=400)
+    assert shown[49] > EXPERT_CEILING and shown[-1] > shown[49]
+    for finished in (True, False):
+        now = _Ring()
+        shown = _lift_and_farm(now, puppets, lifts=5, farms=400, finished=finished)
+        assert max(shown) <= now.highest <= START.shown + SOLO_MARGIN
+
+
+def test_a_strong_player_who_beats_experts_rises_above_the_ceiling() -> None:
+    """Games against experts, played to the end and won more often than not, raise the
+    record past a table of experts' 1,712 (the rating itself stops there: those games
+    are capped); beating people rated near it then lifts the rating above it, up to the
+    record. Beating the same people without such a record stops where they are rated."""
+    ring = _Ring()
+    strong, rivals = 1, [11, 12, 13, 14]
+    expert = COMPUTER_PLAYERS["expert"]
+    for game in range(120):
+        rank = 0 if game % 4 else 50  # first three games in four, else second
+        ring.play([SeatResult(0, strong, rank), *_solo(0, "expert", 0, (40, 60, 80))[1:]])
+    assert ring.shown(strong) == EXPERT_CEILING
+    assert ring.records[strong].shown > EXPERT_CEILING + 200
+    # Rivals established against people: their ratings are stored as earned (1,670).
+    rival = Skill(38.0, 1.5)
+    for p in rivals:
+        ring.skills[p], ring.games[p], ring.met[p] = rival, 40, set(range(20, 24))
+        ring.records[p] = rival
+    unproven = 2
+    ring.skills[unproven] = ring.skills[strong]
+    ring.games[unproven], ring.met[unproven] = ring.games[strong], set(range(20, 24))
+    for game in range(40):
+        table = [rivals[(game + i) % 4] for i in range(2)]
+        for person in (strong, unproven):
+            seats = [SeatResult(0, person, 0)]
+            seats += [SeatResult(s, p, 10 * s) for s, p in enumerate(table, start=1)]
+            ring.play([*seats, SeatResult(3, expert, 5)])
+    assert ring.shown(strong) > EXPERT_CEILING + 50
+    assert ring.skills[strong].conservative <= ring.records[strong].conservative + 1e-9
+    assert ring.shown(unproven) == EXPERT_CEILING  # (no higher than it was)
+
+
+_LEVEL_OR_PERSON = st.one_of(st.sampled_from(sorted(COMPUTER_PLAYERS)), st.integers(0, 8))
 
 
 @settings(max_examples=80, deadline=None)
 @given(
-    puppets=st.integers(1, REAL_OPPONENTS - 1),
+    puppets=st.integers(1, 8),
     lifts=st.integers(0, 8),
     farms=st.integers(0, 60),
+    farm_finished=st.booleans(),
+    farmer_easy=st.integers(0, 30),
     games=st.lists(
         st.tuples(
             st.lists(_LEVEL_OR_PERSON, min_size=2, max_size=4),  # who sits: a level or an account
             st.lists(st.integers(0, 26), min_size=4, max_size=4),  # the totals
             st.lists(st.sampled_from([1.0, 0.5, 0.0]), min_size=4, max_size=4),  # shares
+            st.booleans(),  # played to its end (else stopped after its first hand)
         ),
         max_size=60,
     ),
@@ -389,20 +472,26 @@ def test_no_farming_ring_lifts_anyone_above_a_table_of_experts(
     puppets: int,
     lifts: int,
     farms: int,
-    games: list[tuple[list[str | int], list[int], list[float]]],
+    farm_finished: bool,
+    farmer_easy: int,
+    games: list[tuple[list[str | int], list[int], list[float], bool]],
     farm_first: bool,
 ) -> None:
-    """A farmer and fewer than `REAL_OPPONENTS` puppets, in any order: puppets lifted
-    against any level, games among themselves won and lost on purpose, two to four seats,
-    with computers or without, seats played in part (/rejoin), one-hand games or long
-    ones (a game's totals are all the ratings see). No one of them ever rises above a
-    table of experts' ceiling: none of them has met enough people to count as a real
-    opponent for another."""
+    """A farmer and 1 to 8 puppets, in any order: the farmer beating `easy`, puppets
+    lifted against it, games among themselves won and lost on purpose, two to four seats,
+    with computers of any level or without, seats played in part (/rejoin), one-hand
+    games, games played to the end or stopped after their first hand (a game's totals are
+    all the ratings see). No one of them ever rises above a table of experts' ceiling
+    unless one of them played `expert` alone to the end (a game alone with `expert` here
+    is stopped early) and nobody's record passes the ceiling of the levels below it;
+    whatever the games, nobody rises above the highest record any of them reached."""
     ring = _Ring()
+    for _ in range(farmer_easy):
+        ring.play(_solo(FARMER, "easy", 0, (40, 60, 80)))
     if farm_first:
-        _lift_and_farm(ring, puppets, lifts, farms)
+        _lift_and_farm(ring, puppets, lifts, farms, finished=farm_finished)
     accounts = [FARMER, *range(2, 2 + puppets)]
-    for sitting, totals, shares in games:
+    for sitting, totals, shares, finished in games:
         seats = []
         for seat, who in enumerate(sitting):
             if isinstance(who, str):
@@ -410,8 +499,42 @@ def test_no_farming_ring_lifts_anyone_above_a_table_of_experts(
             elif accounts[who % len(accounts)] not in {s.player for s in seats}:
                 player = accounts[who % len(accounts)]
                 seats.append(SeatResult(seat, player, totals[seat], shares[seat]))
+        alone = sum(1 for s in seats if s.player > 0) == 1
+        if alone and COMPUTER_PLAYERS["expert"] in {s.player for s in seats}:
+            finished = False
         if len(seats) >= 2:
-            ring.play([SeatResult(i, s.player, s.rank, s.share) for i, s in enumerate(seats)])
+            seats = [SeatResult(i, s.player, s.rank, s.share) for i, s in enumerate(seats)]
+            ring.play(seats, finished)
     if not farm_first:
-        _lift_and_farm(ring, puppets, lifts, farms)
+        _lift_and_farm(ring, puppets, lifts, farms, finished=farm_finished)
+    assert ring.highest_record <= ANCHORS["pro"].shown + SOLO_MARGIN
     assert ring.highest <= EXPERT_CEILING
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(_LEVEL_OR_PERSON, min_size=2, max_size=4),
+            st.lists(st.integers(0, 26), min_size=4, max_size=4),
+            st.booleans(),
+        ),
+        max_size=80,
+    )
+)
+def test_nobody_rises_above_the_highest_record_in_their_ring(
+    games: list[tuple[list[str | int], list[int], bool]],
+) -> None:
+    """Whatever nine accounts play (`expert` alone to the end included), nobody ever
+    rises above the higher of a table of experts' ceiling and the highest record against
+    computers any of them reached: the bound the rule promises."""
+    ring = _Ring()
+    for sitting, totals, finished in games:
+        seats: list[SeatResult] = []
+        for who in sitting:
+            player = COMPUTER_PLAYERS[who] if isinstance(who, str) else 1 + who
+            if player < 0 or player not in {s.player for s in seats}:
+                seats.append(SeatResult(len(seats), player, totals[len(seats)]))
+        if len(seats) >= 2 and any(s.player > 0 for s in seats):
+            ring.play(seats, finished)
+        assert ring.highest <= max(EXPERT_CEILING, ring.highest_record)

@@ -131,7 +131,9 @@ class Ratings:
 def why_lines(mine: RatingChange, everyone: list[RatingChange], scores: GameTable) -> list[Part]:
     """The last rated game in words: the change and the place, whom the player finished
     above though rated above them (the big gains) or below though rated below them (the
-    losses), and the uncertainty the game took away (why a loss can still lift the number).
+    losses), and the uncertainty the game took away (why a loss can still lift the number),
+    or, when a game with people left the number where it was though the bot grew surer,
+    the limit that kept it there (docs/ratings.md, "What puppets cannot lift").
     """
     seats = {s.seat: s for s in scores.seats}
 
@@ -181,7 +183,20 @@ def why_lines(mine: RatingChange, everyone: list[RatingChange], scores: GameTabl
         )
     if not above and not below:
         lines.append(msg("You finished about where the ratings expected."))
-    if mine.after.spread < mine.before.spread:
+    held = (
+        abs(mine.after.conservative - mine.before.conservative) < 1e-9
+        and mine.after.sigma < mine.before.sigma
+        and any(c.player > 0 and c.seat != mine.seat for c in everyone)
+    )
+    if held:  # a limit kept it (`ratings.proven_ceiling`), though the game taught the bot
+        lines.append(
+            msg(
+                "This game could lift you no higher: a game with people lifts you no higher "
+                "than your record against computer players (your games alone with them, "
+                "played to the end) or the ratings of the people you finish above."
+            )
+        )
+    elif mine.after.spread < mine.before.spread:
         lines.append(
             msg(
                 "The bot is surer of you now (± {before} → ± {after}), and that lifts your "

@@ -71,3 +71,28 @@ def test_below_a_lower_rated_player_is_said_and_an_expected_result_too() -> None
     expected = words(why_lines(everyone[2], everyone, table((40, 50, 30, 60))))
     # Bob won: above Ann and pro, both rated above him.
     assert "You finished above \u2068Ann\u2069, pro, rated above you." in expected
+
+
+def test_a_gain_a_limit_kept_says_what_limits_it() -> None:
+    """Issue 50: Ann won a game with Bob, but her record against computers (and Bob's
+    rating) kept her where she was; the bot grew surer of her all the same. The words say
+    what limits a game with people, not that the surer bot lifted her."""
+    ann = Skill(30.0, 2.0)
+    held = Skill(ann.mu - 0.3, 1.9)  # μ − 3σ as before: the limit
+    assert abs(held.conservative - ann.conservative) < 1e-9
+    everyone = [
+        change(0, 11, ann, held),
+        change(1, COMPUTER_PLAYERS["pro"], ANCHORS["pro"], ANCHORS["pro"]),
+        change(2, 12, START, Skill(START.mu - 1.0, START.sigma - 0.2)),
+        change(3, COMPUTER_PLAYERS["easy"], ANCHORS["easy"], ANCHORS["easy"]),
+    ]
+    said = words(why_lines(everyone[0], everyone, table((10, 20, 30, 40))))
+    assert "Your last game: ±0, 1 of 4." in said
+    assert "This game could lift you no higher" in said
+    assert "your record against computer players" in said
+    assert "surer" not in said
+    # Alone with computers, or a gain not held, the sentence is not said.
+    alone = [c for c in everyone if c.player != 12]
+    assert "no higher" not in words(why_lines(alone[0], alone, table((10, 20, 30, 40))))
+    free = [change(0, 11, ann, Skill(31.0, 1.9)), *everyone[1:]]
+    assert "no higher" not in words(why_lines(free[0], free, table((10, 20, 30, 40))))

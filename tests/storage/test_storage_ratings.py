@@ -8,6 +8,7 @@ import asyncio
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from openskill_reference import openskill_rate
@@ -22,11 +23,14 @@ from ratings import (
     REAL_OPPONENTS,
     SOLO_MARGIN,
     START,
+    SeatResult,
     Skill,
+    rate_record,
     solo_ceiling,
 )
 from storage import Storage, StoredSeat, WrongGameStatus
-from storage.schema import rated_games
+from storage.rating import RECORDS
+from storage.schema import rated_games, ratings
 
 ADA, BOB, CY = 1, 2, 3
 EASY = COMPUTER_PLAYERS["easy"]
@@ -35,6 +39,26 @@ BOTS = [ANCHORS["expert"]] * 3
 ONE_HAND = Rules(players=4, target=1)
 """A game of one hand, where what a test rates is how a game ends, not its length (a game
 to 60 is four to six hands: 1.5 to 3 s each on PostgreSQL)."""
+
+
+PROVEN = Skill(50.0, 1.0)
+"""A record against computers (shown 1,940) that no test's game reaches."""
+
+
+async def _proven(store: Storage, *people: int, record: Skill = PROVEN) -> None:
+    """Give `people` a record against computers (`storage.rating.RECORDS`) that no test's
+    game reaches, so a test of something else rates their games with people whole."""
+    await tamper(
+        store,
+        *(
+            (
+                "INSERT INTO ratings (pool, chat_id, player, mu, sigma, games, updated_at)"
+                " VALUES ('main', :scope, :player, :mu, :sigma, 50, 0)",
+                {"scope": RECORDS, "player": p, "mu": record.mu, "sigma": record.sigma},
+            )
+            for p in people
+        ),
+    )
 
 
 def _ranks(game: Game) -> list[int]:
@@ -79,6 +103,7 @@ async def test_a_finished_game_is_rated_in_its_chat_and_overall(store: Storage) 
 async def test_each_chat_keeps_its_own_ratings_and_overall_sees_them_all(
     store: Storage,
 ) -> None:
+    await _proven(store, ADA, BOB)  # (two wins over experts beside a person: not capped)
     first, _ = await play_stored(store, ONE_HAND, seed=2, chat_id=10, seats=_seats(ADA, BOB))
     second, g2 = await play_stored(store, ONE_HAND, seed=3, chat_id=20, seats=_seats(ADA, BOB))
     in_10 = {c.player: c for c in await store.standings.rating_changes(first, 10)}
@@ -278,6 +303,130 @@ async def test_puppets_that_met_too_few_people_lift_their_farmer_no_higher_than_
     entry = await store.standings.player_rating(farmer)
     assert entry is not None and entry.skill.shown <= START.shown + SOLO_MARGIN
     assert wins >= 1
+
+
+async def _record(store: Storage, person: int) -> Skill | None:
+    """A person's record against computers as stored (`storage.rating.RECORDS`)."""
+    rows = await store.database.read(
+        select(ratings.c.mu, ratings.c.sigma).where(
+            ratings.c.pool == "main", ratings.c.chat_id == RECORDS, ratings.c.player == person
+        )
+    )
+    return Skill(rows[0][0], rows[0][1]) if rows else None
+
+
+def _alone(person: int, game: Game, level: str) -> list[SeatResult]:
+    ranks = _ranks(game)
+    return [SeatResult(0, person, ranks[0])] + [
+        SeatResult(seat, COMPUTER_PLAYERS[level], ranks[seat]) for seat in (1, 2, 3)
+    ]
+
+
+async def test_a_record_counts_games_played_alone_against_computers_to_their_end(
+    store: Storage,
+) -> None:
+    """Issue 50: each person's record against computers (what bounds their games with
+    people) changes with a game played alone against computers to its end (not capped
+    against `expert`); not with one stopped after its first hand, nor one with another
+    person, nor one whose deal could be known or played with hints. A rebuild gives the
+    same records, and a database from before records were kept gets them from its games
+    at the next rating."""
+    first, g1 = await play_stored(store, ONE_HAND, seed=11, chat_id=10, seats=_seats(ADA))
+    record = openskill_rate([START, *BOTS], _ranks(g1))[0]  # against experts: whole
+    assert await _record(store, ADA) == record
+    stopped, _ = await play_stored(store, VARIANTS["four"], seed=12, seats=_seats(ADA), hands=1)
+    assert await store.games.cancel_game(stopped) is True
+    assert await _record(store, ADA) == record
+    await play_stored(store, ONE_HAND, seed=13, chat_id=10, seats=_seats(ADA, BOB))
+    assert (await _record(store, ADA), await _record(store, BOB)) == (record, START)
+    fourth, g4 = await play_stored(store, ONE_HAND, seed=14, seats=_seats(ADA, level="easy"))
+    against_experts, record = record, rate_record(_alone(ADA, g4, "easy"), {ADA: record}).after
+    assert await _record(store, ADA) == record
+    report = await store.standings.rebuild_ratings()
+    assert report.differing == 0
+    assert (await _record(store, ADA), await _record(store, BOB)) == (record, START)
+    # Nor does a game whose deal someone could know (the daily deal's, a tournament's) or
+    # one played with the coach's hints: rebuilt so, the fourth game no longer counts.
+    for meta, tournament in (
+        ('{"ui": {"hints_used": {"1": {"0": 1}}}}', None),
+        ('{"daily": 12}', None),
+        ("{}", 1),
+    ):
+        await tamper(
+            store,
+            (
+                "UPDATE games SET meta = :meta, tournament_id = :tournament WHERE id = :id",
+                {"meta": meta, "tournament": tournament, "id": fourth},
+            ),
+        )
+        assert (await store.standings.rebuild_ratings()).differing == 0
+        assert await _record(store, ADA) == against_experts
+    await tamper(
+        store,
+        ("UPDATE games SET meta = '{}', tournament_id = NULL WHERE id = :id", {"id": fourth}),
+    )
+    await store.standings.rebuild_ratings()
+    assert await _record(store, ADA) == record
+    await tamper(store, ("DELETE FROM ratings WHERE chat_id = :scope", {"scope": RECORDS}))
+    assert await _record(store, ADA) is None
+    await play_stored(store, ONE_HAND, seed=15, chat_id=10, seats=_seats(BOB, ADA))
+    assert (await _record(store, ADA), await _record(store, BOB)) == (record, START)
+    assert first
+
+
+async def test_a_ring_of_four_puppets_lifts_its_farmer_no_higher_than_its_records(
+    store: Storage,
+) -> None:
+    """Issue 50: four puppets meet four people among themselves and their farmer, so they
+    count as real opponents (each lifted just above a newcomer, as by wins against `easy`;
+    the farmer set just under the ceiling before each game). The farmer's wins over them,
+    one-hand games and games cancelled after their first hand, stop at a newcomer's +
+    `SOLO_MARGIN`: nobody in the ring has a record against computers above it, nor is
+    rated above it."""
+    farmer, puppets = 300, (301, 302, 303, 304)
+    for seed, table in enumerate(
+        ((300, 301, 302, 303), (300, 301, 302, 304), (303, 304, 300, 301))
+    ):
+        await play_stored(store, ONE_HAND, seed=seed, seats=_seats(*table))
+    lifted, near = Skill(6.0, 1.5), Skill(19.95, 5.0)  # 1,030; 1,099
+
+    def established(person: int, skill: Skill) -> tuple[str, dict[str, Any]]:
+        return (
+            "UPDATE ratings SET mu = :mu, sigma = :sigma, games = 5"
+            " WHERE pool = 'main' AND chat_id = 0 AND player = :player",
+            {"player": person, "mu": skill.mu, "sigma": skill.sigma},
+        )
+
+    await tamper(store, *(established(p, lifted) for p in puppets))
+    ceiling = START.conservative + SOLO_MARGIN / 20
+    passed = 0
+    for seed in range(1, 40):
+        await tamper(store, established(farmer, near))  # each game from just under it
+        table = [puppets[(seed + i) % 4] for i in range(3)]
+        cancelled = seed % 2 == 0  # every other game stopped after its first hand
+        game_id, game = await play_stored(
+            store,
+            VARIANTS["four"] if cancelled else ONE_HAND,
+            seed=seed,
+            seats=_seats(farmer, *table),
+            hands=1 if cancelled else None,
+        )
+        if cancelled:
+            assert await store.games.cancel_game(game_id) is True
+        changes = {c.player: c for c in await store.standings.rating_changes(game_id)}
+        mine = changes[farmer]
+        assert mine.before == near
+        assert mine.after.conservative <= ceiling + 1e-9
+        whole = openskill_rate([near, *(changes[p].before for p in table)], _ranks(game))
+        if whole[0].conservative > ceiling + 1e-9:  # the rules before (people met): whole
+            passed += 1
+        if passed == 2:
+            break
+    else:
+        pytest.fail("no two games would have lifted the farmer past the ceiling")
+    for person in (farmer, *puppets):
+        entry = await store.standings.player_rating(person)
+        assert entry is not None and entry.skill.shown <= START.shown + SOLO_MARGIN
 
 
 async def test_two_player_games_are_rated_in_their_own_pool(store: Storage) -> None:

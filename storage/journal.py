@@ -31,7 +31,7 @@ from engine import Game, Move, Rules
 from engine.scoring import rank_key
 
 from . import ledger
-from .database import Database, Dialect, _Positional
+from .database import Database, Dialect, _Positional, rows_changed
 from .errors import GameNotFound, SeatTaken, WrongGameStatus
 from .handling import HANDLING, Handling
 from .models import (
@@ -272,7 +272,8 @@ class Journal:
         return seq
 
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
-        if not await self._db.execute(_SET_META, {"game_id": game_id, "meta": dumps(meta)}):
+        row = {"game_id": game_id, "meta": dumps(meta)}
+        if not await self._db.transact(rows_changed, _SET_META, row):
             raise GameNotFound(game_id)
 
     async def cancel_game(self, game_id: int) -> bool:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+from typing import Any
 
 import asyncpg
 import pytest
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam
 from sqlalchemy.dialects import postgresql, sqlite
 from storage_testkit import play_stored
 
@@ -393,12 +394,14 @@ async def test_no_connection_free_within_the_pools_timeout_is_unavailable(
     held = 0
     release = asyncio.Event()
 
-    async def hold() -> None:
+    async def held_until_released(driver: Any) -> None:
         nonlocal held
-        async with store.database.write() as db:
-            await db.execute(select(1))
-            held += 1
-            await release.wait()
+        await driver.execute("SELECT 1")
+        held += 1
+        await release.wait()
+
+    async def hold() -> None:
+        await store.database.on_driver(held_until_released)
 
     holders = [asyncio.create_task(hold()) for _ in range(database_module.POOL_SIZE)]
     try:

@@ -17,17 +17,19 @@ A database is one of:
 One transaction takes the database's write lock first (SQLite's ``BEGIN IMMEDIATE``,
 PostgreSQL's advisory lock), so two processes starting at once upgrade it once.
 
-Every revision is numbered (its id is the schema's version: ``10``, ``11``…), and the
-number is also written where the code before Alembic read it (SQLite's ``user_version``,
-PostgreSQL's ``schema_version``): that code refuses a database a later revision changed,
-and ``backup`` and ``restore`` read it without Alembic. ``hearts-bot check`` reads both
-records as the bot's open does (`recorded`).
+Every revision is numbered (its id is the schema's version: ``10``, ``11``…), and
+Alembic's ``alembic_version`` is the one record of it: the bot's open, ``hearts-bot
+check`` and ``restore`` read it (`recorded`). The record of code before Alembic (SQLite's
+``user_version``, PostgreSQL's ``schema_version`` table) is read only to upgrade such a
+database, and cleared once Alembic's is written (as it is in a database an earlier
+release kept both in).
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -180,6 +182,19 @@ def recorded(revision: str | None, legacy: int) -> Recorded:
     return Recorded(legacy, too_new=legacy > legacy_migrations.LEGACY_VERSION, alembic=False)
 
 
+def sqlite_recorded(conn: sqlite3.Connection) -> Recorded:
+    """`recorded` read on a plain sqlite3 connection (``hearts-bot check``, ``restore``):
+    Alembic's revision, else the version of code before Alembic."""
+    legacy = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    revision = None
+    if conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
+    ).fetchone():
+        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        revision = str(row[0]) if row else None
+    return recorded(revision, legacy)
+
+
 def _upgrade(connection: Connection, place: str) -> int:
     """In one transaction: lock, read what the database is, upgrade it, say so."""
     dialect = connection.dialect.name
@@ -190,6 +205,7 @@ def _upgrade(connection: Connection, place: str) -> int:
     if found.too_new:
         raise SchemaTooNew(place, found.version, latest)
     if found.alembic and found.version == latest:
+        _forget_legacy_version(connection)
         return latest
     if not found.alembic and found.version > 0:
         _legacy_upgrade(connection, found.version)
@@ -198,6 +214,7 @@ def _upgrade(connection: Connection, place: str) -> int:
             "%s: schema version %d stamped as revision %s", place, found.version, FIRST_REVISION
         )
     _alembic(connection, "upgrade", "heads")
+    _forget_legacy_version(connection)
     log.info("%s: schema at version %d", place, latest)
     return latest
 
@@ -227,14 +244,14 @@ def legacy_version(connection: Connection) -> int:
     return int(found or 0)
 
 
-def write_legacy_version(connection: Connection, version: int) -> None:
-    """Write `version` where code before Alembic reads it (`env.py`, after every run)."""
+def _forget_legacy_version(connection: Connection) -> None:
+    """Clear the record of code before Alembic, so that Alembic's is the only one
+    (releases before this one wrote both)."""
     if connection.dialect.name == "sqlite":
-        connection.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
+        if legacy_version(connection):
+            connection.exec_driver_sql("PRAGMA user_version = 0")
         return
-    connection.execute(text("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"))
-    connection.execute(text("DELETE FROM schema_version"))
-    connection.execute(text("INSERT INTO schema_version VALUES (:v)"), {"v": version})
+    connection.execute(text("DROP TABLE IF EXISTS schema_version"))
 
 
 def _number(revision: str, fallback: int) -> int:
@@ -264,14 +281,6 @@ def _legacy_upgrade(connection: Connection, version: int) -> None:
 
 # ---------------------------------------------------------------- comparing with the models
 
-BOOKKEEPING: Final = frozenset({"schema_version"})
-"""Tables that are not the schema: the version where code before Alembic read it."""
-
-
-def include_name(name: str | None, type_: str, parent_names: object) -> bool:
-    """What Alembic compares with `storage.schema`: everything but the bookkeeping."""
-    return not (type_ == "table" and name in BOOKKEEPING)
-
 
 def compare_server_default(migration: MigrationContext, *args: object) -> bool | None:
     """SQLite has no identity columns (an INTEGER PRIMARY KEY is the row id): `Identity`
@@ -287,7 +296,6 @@ def comparison_options(dialect: str) -> dict[str, object]:
         "compare_type": True,
         # (Given a function, Alembic's comparison fails on PostgreSQL's identity columns.)
         "compare_server_default": compare_server_default if dialect == "sqlite" else True,
-        "include_name": include_name,
     }
 
 

@@ -7,9 +7,9 @@ A database is one of:
 
 - empty: every revision runs, the first creating the whole schema;
 - written before Alembic (SQLite's ``user_version`` 1-10, PostgreSQL's ``schema_version``
-  8-10): the frozen steps of `storage.legacy_migrations` bring it to version 10, then it is
-  stamped at the first revision (whose schema is exactly version 10's) and the later
-  revisions run, all in one transaction: nothing is left half done;
+  8-10): the first revision brings it to version 10 by the steps those releases ran
+  (``storage/alembic/versions/v10_schema_before_alembic.py``), then the later revisions
+  run, all in one transaction: nothing is left half done;
 - Alembic's, at a revision this code knows: the revisions after it run;
 - newer than this code (a revision it does not know, or a pre-Alembic version above 10):
   refused with `SchemaTooNew`, and nothing is changed.
@@ -46,7 +46,6 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry, NullPool
 
-from . import legacy_migrations
 from .errors import SchemaTooNew, StorageError
 from .schema import metadata
 
@@ -56,8 +55,9 @@ SCRIPTS: Final = Path(__file__).parent / "alembic"
 """Alembic's environment and revisions, shipped inside the package."""
 MIGRATION_LOCK: Final = 0x4865_6172_7473  # "Hearts": PostgreSQL's advisory lock of upgrades
 BUSY_TIMEOUT_MS: Final = 5000
-FIRST_REVISION: Final = str(legacy_migrations.LEGACY_VERSION)
-"""Alembic's first revision: the schema of version 10, the last before Alembic."""
+LAST_BEFORE_ALEMBIC: Final = 10
+"""The last version before Alembic, the schema of its first revision: a database that
+says a later one without Alembic's record was not written by this bot."""
 
 
 def alembic_config() -> Config:
@@ -179,7 +179,7 @@ def recorded(revision: str | None, legacy: int) -> Recorded:
         if not known(revision):
             return Recorded(_number(revision, legacy), too_new=True, alembic=True)
         return Recorded(int(revision), too_new=False, alembic=True)
-    return Recorded(legacy, too_new=legacy > legacy_migrations.LEGACY_VERSION, alembic=False)
+    return Recorded(legacy, too_new=legacy > LAST_BEFORE_ALEMBIC, alembic=False)
 
 
 def sqlite_recorded(conn: sqlite3.Connection) -> Recorded:
@@ -207,12 +207,6 @@ def _upgrade(connection: Connection, place: str) -> int:
     if found.alembic and found.version == latest:
         _forget_legacy_version(connection)
         return latest
-    if not found.alembic and found.version > 0:
-        _legacy_upgrade(connection, found.version)
-        _alembic(connection, "stamp", FIRST_REVISION)
-        log.info(
-            "%s: schema version %d stamped as revision %s", place, found.version, FIRST_REVISION
-        )
     _alembic(connection, "upgrade", "heads")
     _forget_legacy_version(connection)
     log.info("%s: schema at version %d", place, latest)
@@ -257,26 +251,6 @@ def _forget_legacy_version(connection: Connection) -> None:
 def _number(revision: str, fallback: int) -> int:
     """A revision's version number (another code's revision may not be one)."""
     return int(revision) if revision.isdigit() else fallback
-
-
-def _legacy_upgrade(connection: Connection, version: int) -> None:
-    """The pre-Alembic steps from `version` to 10 (`storage.legacy_migrations`)."""
-    if connection.dialect.name != "sqlite" and version < legacy_migrations.POSTGRES_FIRST_VERSION:
-        raise StorageError(
-            f"schema_version {version} was never written on PostgreSQL: not the bot's database."
-        )
-    if connection.dialect.name == "sqlite":
-        steps: list[tuple[int, tuple[str, ...]]] = [
-            (m.version, m.statements) for m in legacy_migrations.MIGRATIONS[version:]
-        ]
-    else:
-        steps = sorted(
-            (v, s) for v, s in legacy_migrations.POSTGRES_UPGRADES.items() if v > version
-        )
-    for number, statements in steps:
-        for statement in statements:
-            connection.exec_driver_sql(statement)
-        log.info("schema upgraded to pre-Alembic version %d", number)
 
 
 # ---------------------------------------------------------------- comparing with the models

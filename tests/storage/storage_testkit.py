@@ -8,12 +8,12 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from pre_alembic_schemas import MIGRATIONS
 from sqlalchemy import Connection, text
 
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
 from storage import Storage, StoredSeat
-from storage.legacy_migrations import MIGRATIONS
 
 # Every variant: 2 to 6 players, Complex, Omnibus, and a moon option without a choice.
 VARIANTS: dict[str, Rules] = {

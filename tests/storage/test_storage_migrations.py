@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from pre_alembic_schemas import LEGACY_VERSION, MIGRATIONS
 from storage_testkit import back_before_revision_13, legacy_sqlite, play_stored, pragma
 
 from engine import Rules
 from storage import SchemaTooNew, Storage, StorageError
-from storage.legacy_migrations import LEGACY_VERSION, MIGRATIONS
 from storage.upgrade import SCRIPTS, _scripts, latest_version
 
 LATEST_VERSION = latest_version()

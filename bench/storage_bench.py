@@ -21,10 +21,11 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from domain.games import StoredSeat
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
 from sandbox.postgres_server import PostgresServer
-from storage import Storage, StoredSeat, is_postgres, open_storage
+from storage import Storage, is_postgres, open_storage
 from storage.copy import copy_database
 
 

@@ -27,6 +27,15 @@ from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 from sqlalchemy.dialects.sqlite.aiosqlite import dialect as aiosqlite_dialect
 from sqlalchemy.exc import IntegrityError
 
+from domain.games import (
+    OPEN_STATUSES,
+    GameStanding,
+    GameStatus,
+    JournalEntry,
+    StoredGame,
+    StoredSeat,
+)
+from domain.standings import score_kind_of
 from engine import Game, Move, Rules
 from engine.scoring import rank_key
 
@@ -34,15 +43,6 @@ from . import ledger
 from .database import Database, Dialect, _Positional, rows_changed
 from .errors import GameNotFound, SeatTaken, WrongGameStatus
 from .handling import HANDLING, Handling
-from .models import (
-    OPEN_STATUSES,
-    GameStanding,
-    GameStatus,
-    JournalEntry,
-    StoredGame,
-    StoredSeat,
-    score_kind_of,
-)
 from .rating import rate_cancelled, rate_finished
 from .replay import Origin, ReplayError, replay, same_state, split_score
 from .schema import game_results, game_seats, games, hand_points, live_seats, moves

@@ -1,5 +1,5 @@
 """Tournaments as stored: the events, their registrations, each round's tables and seats,
-and the one-time actions claimed (see `storage.tournaments` for the domain objects)."""
+and the one-time actions claimed (see `domain.tournaments` for the domain objects)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,20 @@ from typing import Any, Final
 
 from sqlalchemy import ColumnElement, Connection, Executable, select
 
+from domain.tournaments import (
+    OPEN_TOURNAMENT_STATUSES,
+    Registration,
+    StateTooNew,
+    StoredTournament,
+    TournamentOptions,
+    TournamentSeat,
+    TournamentState,
+    TournamentTable,
+)
 from engine import Rules
 
 from .database import Database, rows_changed
+from .errors import SchemaTooNew
 from .journal import dumps
 from .replay import join_score, split_score
 from .schema import (
@@ -22,15 +33,6 @@ from .schema import (
     tournament_seats,
     tournament_tables,
     tournaments,
-)
-from .tournaments import (
-    OPEN_TOURNAMENT_STATUSES,
-    Registration,
-    StoredTournament,
-    TournamentOptions,
-    TournamentSeat,
-    TournamentState,
-    TournamentTable,
 )
 
 _T = tournaments.c
@@ -85,10 +87,18 @@ def _tournament(row: Sequence[Any]) -> StoredTournament:
         registration_deadline=_time(deadline),
         status=status,
         current_round=current_round,
-        state=TournamentState.from_json(state),
+        state=_state(state),
         created_at=created_at,
         finished_at=_time(finished),
     )
+
+
+def _state(text: str) -> TournamentState:
+    """A tournament's stored state; one a newer bot wrote raises `SchemaTooNew`."""
+    try:
+        return TournamentState.from_json(text)
+    except StateTooNew as newer:
+        raise SchemaTooNew("a tournament's state", newer.found, newer.known) from None
 
 
 class Tournaments:

@@ -29,7 +29,7 @@ Schema (version 2):
   ``event_seats`` are ``tournament_*``, ``event_reminders`` is ``tournament_claims`` (the
   one-time actions claimed, ``claimed_at``), and every ``event_id`` is ``tournament_id``.
   The tournament's free-form ``meta`` is ``state``: versioned JSON read by
-  `storage.tournaments.TournamentState` (``"v": 1``; ``next`` is ``advancing``).
+  `domain.tournaments.TournamentState` (``"v": 1``; ``next`` is ``advancing``).
 - version 6 keeps languages: ``person_languages`` (chosen, and the Telegram app's) and
   ``chat_languages`` (an admin's choice, and the first table's opener's).
 - version 7 adds ratings: ``ratings`` (μ and σ per pool, scope and player; scope 0 is

@@ -11,9 +11,10 @@ from typing import Any
 from pre_alembic_schemas import MIGRATIONS
 from sqlalchemy import Connection, text
 
+from domain.games import StoredSeat
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
-from storage import Storage, StoredSeat
+from storage import Storage
 
 # Every variant: 2 to 6 players, Complex, Omnibus, and a moon option without a choice.
 VARIANTS: dict[str, Rules] = {

@@ -11,11 +11,12 @@ import pytest
 from sqlalchemy import select, text
 from storage_testkit import VARIANTS, play_stored, random_move, seats_for
 
+from domain.games import StoredSeat
+from domain.people import ChatSettings, LanguageChoices
 from engine import Game, Move, Rules
-from storage import ChatSettings, GameNotFound, Storage, StoredSeat, WrongGameStatus
+from storage import GameNotFound, Storage, WrongGameStatus
 from storage import journal as journal_module
 from storage.database import rows_changed
-from storage.models import LanguageChoices
 
 
 async def test_chat_settings_default_then_saved(store: Storage) -> None:

@@ -14,6 +14,7 @@ from openskill_reference import openskill_rate
 from sqlalchemy import select
 from storage_testkit import VARIANTS, play_stored, seats_for, tamper
 
+from domain.games import StoredSeat
 from engine import Game, Rules
 from engine.scoring import rank_key
 from ratings import (
@@ -25,7 +26,7 @@ from ratings import (
     Skill,
     solo_ceiling,
 )
-from storage import Storage, StoredSeat, WrongGameStatus
+from storage import Storage, WrongGameStatus
 from storage.schema import rated_games
 
 ADA, BOB, CY = 1, 2, 3

@@ -9,15 +9,15 @@ from pathlib import Path
 
 from storage_testkit import back_before_revision_13, legacy_sqlite, play_stored
 
-from engine import Rules
-from storage import (
+from domain.tournaments import (
     Registration,
-    Storage,
     TournamentOptions,
     TournamentSeat,
     TournamentState,
     TournamentTable,
 )
+from engine import Rules
+from storage import Storage
 from storage.upgrade import latest_version
 
 START = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)

@@ -13,12 +13,13 @@ query's rows. On SQLite each goes to its connection's aiosqlite thread once, so 
 costs one wake-up of the thread and of the event loop, not one a statement.
 
 Two fast paths, kept because ``./dev bench storage`` shows they pay. A move's
-statements (`on_sqlite3`, `on_driver`, used by `storage.journal`; its move latency and
-moves a second) are compiled once from their Core expressions and run on the driver's own
-connection, without SQLAlchemy's work around each (which cost as much as SQLite's own);
-copy-db's bulk load uses the same. A read of several queries (`read_together`: a game's
-score table, the rating board) is one trip. The standings' and ratings' reads (`Query`)
-are compiled once the same way, inside `read`.
+statements (`on_sqlite3`, `on_driver`, used by `storage.journal`) are compiled once from
+their Core expressions and run on the driver's own connection, without SQLAlchemy's work
+around each (measured on SQLite: a move's commit p50 0.5 ms against 0.8-2 ms through
+`transact`, 8 tables 550-900 moves/s against 420-530); copy-db's bulk load uses the
+same. A read of several queries (`read_together`: a game's score table, the rating board)
+is one trip. The standings' and ratings' reads (`Query`) are compiled once the same way,
+inside `read`.
 
 Durability. WAL with ``synchronous=NORMAL`` by default: a commit is in the WAL file (in
 the operating system's hands) before `Journal.record_move` returns, so an acknowledged

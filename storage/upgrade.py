@@ -244,8 +244,8 @@ def _forget_legacy_version(connection: Connection) -> None:
     if connection.dialect.name == "sqlite":
         if legacy_version(connection):
             connection.exec_driver_sql("PRAGMA user_version = 0")
-        return
-    connection.execute(text("DROP TABLE IF EXISTS schema_version"))
+    elif inspect(connection).has_table("schema_version"):
+        connection.execute(text("DROP TABLE schema_version"))
 
 
 def _number(revision: str, fallback: int) -> int:

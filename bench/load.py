@@ -64,6 +64,7 @@ from bot.rooms import Rooms
 from bot.sandbox_runner import free_port
 from bot.tables.model import Table
 from bot.tables.thinker import LineFigures
+from domain.people import ChatSettings
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits
 from sandbox.people import Group, NotAnswered, SandboxUser
@@ -72,7 +73,6 @@ from sandbox.testing import running_double
 from sandbox.views import CallbackRecord, Event
 from sandbox.webapp import init_data
 from storage import is_postgres
-from storage.models import ChatSettings
 
 CARRIED_P95 = 2.0
 """Seconds: a table count is carried while a person's wait for the computers' moves, beyond

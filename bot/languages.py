@@ -18,8 +18,8 @@ import logging
 import time
 
 from bot.i18n import ENGLISH, LANGUAGES, Tr, language_of, translator
+from domain.people import LanguageChoices
 from storage import People
-from storage.models import LanguageChoices
 
 log = logging.getLogger(__name__)
 

@@ -68,9 +68,9 @@ from bot.tournaments.commands import TournamentCommands
 from bot.tournaments.entries import Entries, MemberStatus
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
+from domain.games import StoredGame
 from storage import Journal, Storage
 from storage.errors import StorageError
-from storage.models import StoredGame
 
 log = logging.getLogger(__name__)
 

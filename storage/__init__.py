@@ -22,41 +22,11 @@ from .errors import (
 from .journal import Journal
 from .ledger import Ledger
 from .maintenance import Maintenance
-from .models import (
-    ChatSettings,
-    GameStanding,
-    GameStatus,
-    GameTable,
-    HandLine,
-    JournalEntry,
-    PlayerGame,
-    PlayerStanding,
-    RatingChange,
-    RatingEntry,
-    RebuildReport,
-    Score,
-    ScoreKind,
-    SeatKind,
-    StoredGame,
-    StoredSeat,
-    User,
-    score_kind_of,
-)
 from .people import People
 from .replay import ReplayError
 from .standings import Standings
 from .store import Storage
 from .tournament_store import Tournaments
-from .tournaments import (
-    Registration,
-    RegistrationStatus,
-    StoredTournament,
-    TournamentOptions,
-    TournamentSeat,
-    TournamentState,
-    TournamentStatus,
-    TournamentTable,
-)
 
 
 async def open_storage(
@@ -80,47 +50,21 @@ async def open_storage(
 
 
 __all__ = [
-    "ChatSettings",
     "DatabaseInUse",
     "GameNotFound",
-    "GameStanding",
-    "GameStatus",
-    "GameTable",
-    "HandLine",
     "Journal",
-    "JournalEntry",
     "Ledger",
     "Maintenance",
     "People",
-    "PlayerGame",
-    "PlayerStanding",
-    "RatingChange",
-    "RatingEntry",
-    "RebuildReport",
-    "Registration",
-    "RegistrationStatus",
     "ReplayError",
     "SchemaTooNew",
-    "Score",
-    "ScoreKind",
-    "SeatKind",
     "SeatTaken",
     "Standings",
     "Storage",
     "StorageError",
     "StorageUnavailable",
-    "StoredGame",
-    "StoredSeat",
-    "StoredTournament",
-    "TournamentOptions",
-    "TournamentSeat",
-    "TournamentState",
-    "TournamentStatus",
-    "TournamentTable",
     "Tournaments",
-    "User",
     "WrongGameStatus",
     "is_postgres",
     "open_storage",
-    "score_kind_of",
 ]

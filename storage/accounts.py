@@ -20,9 +20,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
-from .database import Database
+from .database import Database, rows_changed
 from .schema import (
     accounts,
     games,
@@ -65,36 +65,37 @@ class Accounts:
         if self.account == UNCLAIMED:
             return 0
         now = _now_ms()
-        async with self._db.write() as db:
-            groups = (
-                await db.execute(
-                    select(games.c.chat_id)
-                    .where(games.c.account == UNCLAIMED, games.c.chat_id < 0)
-                    .union(
-                        select(tournaments.c.chat_id).where(
-                            tournaments.c.account == UNCLAIMED, tournaments.c.chat_id < 0
-                        )
+        account = self.account
+        served = self._db.insert(served_chats).on_conflict_do_nothing()
+
+        def claim(db: Connection) -> int:
+            groups = db.execute(
+                select(games.c.chat_id)
+                .where(games.c.account == UNCLAIMED, games.c.chat_id < 0)
+                .union(
+                    select(tournaments.c.chat_id).where(
+                        tournaments.c.account == UNCLAIMED, tournaments.c.chat_id < 0
                     )
                 )
             ).all()
-            claimed = (
-                await db.execute(
-                    games.update().where(games.c.account == UNCLAIMED).values(account=self.account)
-                )
+            claimed = db.execute(
+                games.update().where(games.c.account == UNCLAIMED).values(account=account)
             ).rowcount
             for table in (tournaments, handled_updates, open_dms):
-                await db.execute(
-                    table.update().where(table.c.account == UNCLAIMED).values(account=self.account)
+                db.execute(
+                    table.update().where(table.c.account == UNCLAIMED).values(account=account)
                 )
             if groups:
-                await db.execute(
-                    self._db.insert(served_chats).on_conflict_do_nothing(),
+                db.execute(
+                    served,
                     [
-                        {"chat_id": int(chat), "account": self.account, "claimed_at": now}
+                        {"chat_id": int(chat), "account": account, "claimed_at": now}
                         for (chat,) in groups
                     ],
                 )
-        return int(claimed)
+            return int(claimed)
+
+        return await self._db.transact(claim)
 
     async def introduce(self, username: str) -> None:
         """Record this account's @username (as getMe gives it), for others to name it."""
@@ -103,10 +104,8 @@ class Accounts:
             index_elements=[accounts.c.account],
             set_={"username": insert.excluded.username, "seen_at": insert.excluded.seen_at},
         )
-        async with self._db.write() as db:
-            await db.execute(
-                statement, {"account": self.account, "username": username, "seen_at": _now_ms()}
-            )
+        row = {"account": self.account, "username": username, "seen_at": _now_ms()}
+        await self._db.transact(rows_changed, statement, row)
 
     async def serving(self, chat_id: int) -> int:
         """The account that serves the group `chat_id`: this one, if none did before
@@ -121,16 +120,18 @@ class Accounts:
             if found == self.account:
                 self._served[chat_id] = None
             return found
-        async with self._db.write() as db:
-            await db.execute(
-                self._db.insert(served_chats).on_conflict_do_nothing(),
-                {"chat_id": chat_id, "account": self.account, "claimed_at": _now_ms()},
-            )
-            found = (
-                await db.execute(
+        claim = self._db.insert(served_chats).on_conflict_do_nothing()
+        row = {"chat_id": chat_id, "account": self.account, "claimed_at": _now_ms()}
+
+        def serving(db: Connection) -> int:
+            db.execute(claim, row)
+            return int(
+                db.execute(
                     select(served_chats.c.account).where(served_chats.c.chat_id == chat_id)
-                )
-            ).scalar_one()
+                ).scalar_one()
+            )
+
+        found = await self._db.transact(serving)
         if int(found) == self.account:
             self._served[chat_id] = None
         return int(found)
@@ -151,23 +152,22 @@ class Accounts:
     async def tell_once(self, chat_id: int) -> bool:
         """Whether this account is to say, now, which account serves `chat_id`: True
         the first time only (stored, so a restart does not say it again)."""
-        async with self._db.write() as db:
-            result = await db.execute(
-                self._db.insert(served_chats_told).on_conflict_do_nothing(),
-                {"chat_id": chat_id, "account": self.account, "told_at": _now_ms()},
-            )
-        return bool(result.rowcount)
+        told = self._db.insert(served_chats_told).on_conflict_do_nothing()
+        row = {"chat_id": chat_id, "account": self.account, "told_at": _now_ms()}
+        return bool(await self._db.transact(rows_changed, told, row))
 
     async def release(self, chat_id: int) -> None:
         """Give up the group `chat_id` (this account was removed from it): the next
         account used there claims it, and any other may say so again."""
-        async with self._db.write() as db:
-            await db.execute(
+        account = self.account
+
+        def release(db: Connection) -> None:
+            db.execute(
                 served_chats.delete().where(
-                    served_chats.c.chat_id == chat_id, served_chats.c.account == self.account
+                    served_chats.c.chat_id == chat_id, served_chats.c.account == account
                 )
             )
-            await db.execute(
-                served_chats_told.delete().where(served_chats_told.c.chat_id == chat_id)
-            )
+            db.execute(served_chats_told.delete().where(served_chats_told.c.chat_id == chat_id))
+
+        await self._db.transact(release)
         self._served.pop(chat_id, None)

@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 
 from .errors import DatabaseInUse, SchemaTooNew, StorageError
-from .upgrade import latest_version
+from .upgrade import latest_version, sqlite_recorded
 
 
 def _open_read_only(path: str) -> sqlite3.Connection:
@@ -70,9 +70,9 @@ def restore_database(src: str, dest: str) -> None:
         check = source.execute("PRAGMA quick_check").fetchone()
         if check is None or check[0] != "ok":
             raise StorageError(f"{src} is damaged ({check}); it was not restored.")
-        version = int(source.execute("PRAGMA user_version").fetchone()[0])
-        if version > latest_version():
-            raise SchemaTooNew(src, version, latest_version())
+        found = sqlite_recorded(source)
+        if found.too_new:
+            raise SchemaTooNew(src, found.version, latest_version())
         Path(dest).parent.mkdir(parents=True, exist_ok=True)
         target = sqlite3.connect(dest, isolation_level=None, timeout=0)
         try:

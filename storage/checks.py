@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from storage.schema import metadata
-from storage.upgrade import BOOKKEEPING, Recorded, latest_version, recorded
+from storage.upgrade import Recorded, latest_version, recorded, sqlite_recorded
 
 if TYPE_CHECKING:
     import asyncpg
@@ -53,9 +53,8 @@ def check_database(path: Path, busy_timeout_s: float = 5.0) -> list[Check]:
     try:
         conn.isolation_level = None  # we issue BEGIN ourselves
         try:
-            legacy = int(conn.execute("PRAGMA user_version").fetchone()[0])
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            revision = _sqlite_revision(conn)
+            found = sqlite_recorded(conn)
         except sqlite3.Error as exc:
             return [Check("database", False, f"{path} cannot be read ({exc})")]
         try:
@@ -63,22 +62,12 @@ def check_database(path: Path, busy_timeout_s: float = 5.0) -> list[Check]:
             conn.execute("ROLLBACK")
         except sqlite3.Error as exc:
             return [Check("database", False, f"{path} cannot be written ({exc})")]
-        found = recorded(revision, legacy)
         checks = [Check("database", True, f"{path} is readable and writable"), schema_check(found)]
         if not found.too_new:
             checks.append(_sqlite_integrity(conn, path, found))
     finally:
         conn.close()
     return checks
-
-
-def _sqlite_revision(conn: sqlite3.Connection) -> str | None:
-    if not conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
-    ).fetchone():
-        return None
-    row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-    return str(row[0]) if row else None
 
 
 def _sqlite_integrity(conn: sqlite3.Connection, path: Path, found: Recorded) -> Check:
@@ -109,8 +98,6 @@ def tables_check(columns: dict[str, set[str]], found: Recorded) -> Check:
         return Check("integrity", True, "the pages are whole; the tables are checked once current")
     missing: list[str] = []
     for table in metadata.sorted_tables:
-        if table.name in BOOKKEEPING:
-            continue
         have = columns.get(table.name)
         if have is None:
             missing.append(f"table {table.name}")
@@ -131,7 +118,7 @@ def _listed(items: Iterable[str]) -> str:
 
 
 def _count() -> int:
-    return sum(1 for t in metadata.sorted_tables if t.name not in BOOKKEEPING)
+    return len(metadata.sorted_tables)
 
 
 async def check_postgres(url: str, timeout_s: float = 5.0) -> list[Check]:

@@ -98,32 +98,44 @@ async def copy_database(source: str | Path, url: str, *, prove: bool = True) -> 
             )
         target = await Database.open(url)
         try:
-            rows: dict[str, int] = {}
-            async with target.write() as connection:
-                # asyncpg's own connection, in the transaction SQLAlchemy began on it
-                driver: Any = (await connection.get_raw_connection()).driver_connection
-                for table in TABLES:
-                    read, insert = _statements()[table]
-                    data = await source_db.read(read)
-                    rows[table.name] = len(data)
-                    for start in range(0, len(data), BATCH):
-                        batch = data[start : start + BATCH]
-                        await driver.executemany(insert.sql, _in_order(insert, table, batch))
-                for table in (schema.games, schema.tournaments):
-                    # The ids go on after the largest copied.
-                    largest = select(func.coalesce(func.max(table.c.id), 0) + 1).scalar_subquery()
-                    await connection.execute(
-                        select(
-                            func.setval(
-                                func.pg_get_serial_sequence(table.name, "id"), largest, false()
-                            )
-                        )
-                    )
+            # One transaction on asyncpg's own connection.
+            rows = await target.on_driver(_copy_rows, source_db)
         finally:
             await target.close()
     finally:
         await source_db.close()
     return await _prove(url, rows) if prove else CopyReport(rows, 0, 0)
+
+
+async def _copy_rows(driver: Any, source_db: Database) -> dict[str, int]:
+    """Every kept table's rows from `source_db` into asyncpg's connection `driver`, in
+    batches; then the ids go on after the largest copied. How many rows, by table."""
+    rows: dict[str, int] = {}
+    for table in TABLES:
+        read, insert = _statements()[table]
+        data = await source_db.read(read)
+        rows[table.name] = len(data)
+        for start in range(0, len(data), BATCH):
+            batch = data[start : start + BATCH]
+            await driver.executemany(insert.sql, _in_order(insert, table, batch))
+    for set_sequence in _sequences():
+        await driver.execute(set_sequence.sql, *set_sequence.values({}))
+    return rows
+
+
+@functools.cache
+def _sequences() -> list[_Positional]:
+    """The games' and tournaments' id sequences set after their largest id, compiled once
+    for asyncpg."""
+    dialect = asyncpg_dialect()  # type: ignore[no-untyped-call]
+    statements = []
+    for table in (schema.games, schema.tournaments):
+        largest = select(func.coalesce(func.max(table.c.id), 0) + 1).scalar_subquery()
+        statement = select(
+            func.setval(func.pg_get_serial_sequence(table.name, "id"), largest, false())
+        )
+        statements.append(_Positional(statement.compile(dialect=dialect)))
+    return statements
 
 
 def _in_order(insert: _Positional, table: Table, rows: Sequence[Sequence[Any]]) -> Sequence[Any]:

@@ -22,7 +22,7 @@ from sqlalchemy import Connection, and_, bindparam, case, func, or_, select, uni
 
 from engine import daily
 
-from .database import Database
+from .database import Database, rows_changed
 from .schema import (
     daily_games,
     daily_posts,
@@ -108,10 +108,13 @@ class Daily:
             .values(id=1, secret=made, created_at=_now_ms())
             .on_conflict_do_nothing(index_elements=[daily_secret.c.id])
         )
-        async with self._db.write() as db:
-            await db.execute(statement)
-            kept = (await db.execute(select(daily_secret.c.secret))).scalar_one()
-        return bytes.fromhex(kept)
+
+        def keep(db: Connection) -> str:
+            db.execute(statement)
+            kept: str = db.execute(select(daily_secret.c.secret)).scalar_one()
+            return kept
+
+        return bytes.fromhex(await self._db.transact(keep))
 
     # ------------------------------------------------------------ who played
 
@@ -133,9 +136,7 @@ class Daily:
             .values(day=day, user_id=user_id, game_id=game_id, started_at=_now_ms())
             .on_conflict_do_nothing(index_elements=[daily_games.c.day, daily_games.c.user_id])
         )
-        async with self._db.write() as db:
-            done = await db.execute(statement)
-        return bool(done.rowcount)
+        return bool(await self._db.transact(rows_changed, statement))
 
     async def reclaim(self, day: int, user_id: int, old_game: int, new_game: int) -> bool:
         """The person's game of the day changed from ``old_game`` (claimed but never dealt)
@@ -146,9 +147,7 @@ class Daily:
             .where(d.day == day, d.user_id == user_id, d.game_id == old_game)
             .values(game_id=new_game, started_at=_now_ms())
         )
-        async with self._db.write() as db:
-            done = await db.execute(statement)
-        return bool(done.rowcount)
+        return bool(await self._db.transact(rows_changed, statement))
 
     # ------------------------------------------------------------ the day's results
 
@@ -248,9 +247,7 @@ class Daily:
                 index_elements=[daily_posts.c.day, daily_posts.c.user_id, daily_posts.c.chat_id]
             )
         )
-        async with self._db.write() as db:
-            done = await db.execute(statement)
-        return bool(done.rowcount)
+        return bool(await self._db.transact(rows_changed, statement))
 
     # ------------------------------------------------------------ closed days
 

@@ -5,13 +5,21 @@ SQLite. One writer connection, used only under an `asyncio.Lock`, so no two coro
 ever share a transaction; every write is ``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK``
 on any error). One reader connection, separate and ``query_only``, so that in WAL mode
 reads never wait for a write in progress. Both: WAL, ``foreign_keys=ON``, a busy timeout,
-set as each connection opens. A write transaction (`Database.transact`) and a read (or
-reads asked together) each go to their connection's aiosqlite thread once: the work runs
-there on a synchronous SQLAlchemy connection over that same sqlite3 connection, so a move
-costs one wake-up of the thread and of the event loop, not one a statement. The hottest
-statements, a move's (`on_sqlite3`) and the standings' and ratings' reads (`Query`), are
-compiled once from their Core expressions and run on the sqlite3 connection itself:
-SQLAlchemy's work around a statement cost as much as SQLite's own.
+set as each connection opens.
+
+One way to write, one way to read. A write is `Database.transact`: a function given a
+synchronous SQLAlchemy connection, run as one transaction; a read is `Database.read`: one
+query's rows. On SQLite each goes to its connection's aiosqlite thread once, so a write
+costs one wake-up of the thread and of the event loop, not one a statement.
+
+Two fast paths, kept because ``./dev bench storage`` shows they pay. A move's
+statements (`on_sqlite3`, `on_driver`, used by `storage.journal`) are compiled once from
+their Core expressions and run on the driver's own connection, without SQLAlchemy's work
+around each (measured on SQLite: a move's commit p50 0.5 ms against 0.8-2 ms through
+`transact`, 8 tables 550-900 moves/s against 420-530); copy-db's bulk load uses the
+same. A read of several queries (`read_together`: a game's score table, the rating board)
+is one trip. The standings' and ratings' reads (`Query`) are compiled once the same way,
+inside `read`.
 
 Durability. WAL with ``synchronous=NORMAL`` by default: a commit is in the WAL file (in
 the operating system's hands) before `Journal.record_move` returns, so an acknowledged
@@ -253,27 +261,23 @@ class Database:
     # ------------------------------------------------------------ transactions
 
     @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[AsyncConnection]:
-        """The connection to write with, alone on it; a database that cannot be written
-        (disk full, I/O error, busy, the server gone) raises `StorageUnavailable`."""
+    async def _writing(self) -> AsyncIterator[None]:
+        """SQLite: the writer's thread, alone on it; a database that cannot be written
+        (disk full, I/O error, busy) raises `StorageUnavailable`."""
+        assert self._writer is not None
         async with self._write_errors():
             self._open_for("written")
-            if self._writer is not None:
-                async with self._write_lock:
-                    self._open_for("written")  # closed while this write waited
-                    if self._writer.invalidated or not _running(self._thread):
-                        await self._reconnect_writer()
-                    yield self._writer
-            else:
-                async with self._connected(self._engines[0], "written") as connection:
-                    yield connection
+            async with self._write_lock:
+                self._open_for("written")  # closed while this write waited
+                if self._writer.invalidated or not _running(self._thread):
+                    await self._reconnect_writer()
+                yield
 
     async def _reconnect_writer(self) -> None:
         """SQLite: a new writer connection in place of one SQLAlchemy gave up. A write
-        through `write` whose task is cancelled mid-statement (a handler stopped at
-        shutdown, a timeout) leaves SQLAlchemy not knowing what the connection was doing,
-        so it closes it, and aiosqlite's thread with it: its transaction is rolled back,
-        and every later write, `transact`'s included, would find that thread gone."""
+        on the writer's `AsyncConnection` whose task is cancelled mid-statement leaves
+        SQLAlchemy not knowing what the connection was doing, so it closes it, and
+        aiosqlite's thread with it: every later write would find that thread gone."""
         assert self._writer is not None
         log.warning("The SQLite writer connection was closed by a cancelled write; reopening it.")
         with contextlib.suppress(Exception):
@@ -295,19 +299,13 @@ class Database:
             self._failed(error)
         self.write_failure = None
 
-    @asynccontextmanager
-    async def write(self) -> AsyncIterator[AsyncConnection]:
-        """One write transaction: commits when the block ends (durable before this
-        returns), rolls back on error. A database that cannot be written (disk full, I/O
-        error, busy, the server gone) raises `StorageUnavailable`: nothing was written."""
-        async with self._writing() as connection, connection.begin():
-            yield connection
-
     async def transact(
         self, work: Callable[Concatenate[Connection, P], T], *args: P.args, **kwargs: P.kwargs
     ) -> T:
-        """``work(connection, *args)`` as one write transaction (as `write`), run in one go
-        with SQLAlchemy's synchronous API.
+        """``work(connection, *args)`` as one write transaction, run in one go with
+        SQLAlchemy's synchronous API: it commits when ``work`` returns (durable before this
+        returns) and rolls back if it raises. A database that cannot be written (disk full,
+        I/O error, busy, the server gone) raises `StorageUnavailable`: nothing was written.
 
         On SQLite the whole transaction, from BEGIN IMMEDIATE to COMMIT, is one trip to
         aiosqlite's thread: ``work`` runs there, on a synchronous SQLAlchemy connection
@@ -325,11 +323,6 @@ class Database:
         async with self._writing():
             result = await self._thread._execute(self._run_in_thread, work, args, kwargs)
             return result
-
-    async def execute(self, statement: Executable, parameters: Mapping[str, Any]) -> int:
-        """One statement as one write transaction (`transact`: one trip on SQLite, where
-        `write` makes three); returns how many rows it changed."""
-        return await self.transact(_rows_changed, statement, parameters)
 
     async def on_sqlite3(self, work: Callable[..., T], *args: Any) -> T:
         """SQLite: ``work(connection, *args)`` as one write transaction on the writer's own
@@ -399,6 +392,11 @@ class Database:
             self._unavailable(doing, str(unreachable(self.path, connect_error(error))), error)
 
     def _read_in_greenlet(
+        self, query: Executable | Query, parameters: Mapping[str, Any] | None
+    ) -> Sequence[Any]:
+        return self._read_all_in_greenlet(((query, parameters),))[0]
+
+    def _read_all_in_greenlet(
         self, queries: tuple[tuple[Executable | Query, Mapping[str, Any] | None], ...]
     ) -> list[Sequence[Any]]:
         with self._pooled(self._engines[-1], "read") as connection:
@@ -415,14 +413,17 @@ class Database:
     async def read_together(
         self, *queries: tuple[Executable | Query, Mapping[str, Any]]
     ) -> list[Sequence[Any]]:
-        """The rows of several queries, read together (on SQLite, in one trip to the
-        reader's thread; on PostgreSQL, on one connection), each in autocommit as `read`."""
+        """The rows of several queries, read together, each as `read` reads it: `read`'s
+        one fast path. On SQLite they go to the reader's thread in one trip (a game's
+        score table, three queries, in 0.17 ms rather than 0.43 ms read one by one,
+        ``./dev bench storage``'s "table of a 20-hand game"); on PostgreSQL, on one
+        connection."""
         if self._reader is not None:
             async with self._read_lock:
                 self._open_for("read")
                 return list(await self._reader_thread._execute(self._read_all_in_thread, queries))
         self._open_for("read")
-        return await greenlet_spawn(self._read_in_greenlet, queries)
+        return await greenlet_spawn(self._read_all_in_greenlet, queries)
 
     def _read_all_in_thread(
         self, queries: tuple[tuple[Executable | Query, Mapping[str, Any]], ...]
@@ -452,28 +453,6 @@ class Database:
         why = str(error.orig) if isinstance(error, DBAPIError) else str(error)
         self.write_failure = why
         raise StorageUnavailable(f"the database cannot be written: {why}") from error
-
-    @asynccontextmanager
-    async def _connected(self, engine: AsyncEngine, doing: str) -> AsyncIterator[AsyncConnection]:
-        """One of the pool's connections (PostgreSQL). A new one that cannot be made (the
-        server refuses, is silent, refuses the password), or none free within the pool's
-        timeout, raises `StorageUnavailable` with one sentence saying why."""
-        from .postgres import CONNECT_ERRORS, unreachable
-
-        connection = engine.connect()
-        try:
-            await connection.start()
-        except PoolTimeout as error:
-            why = f"all {POOL_SIZE} of its connections stayed busy for {POOL_TIMEOUT_S:g} s"
-            self._unavailable(doing, why, error)
-        except (DBAPIError, *CONNECT_ERRORS) as error:
-            if isinstance(error, DBAPIError) and not _unavailable(error):
-                raise
-            self._unavailable(doing, str(unreachable(self.path, connect_error(error))), error)
-        try:
-            yield connection
-        finally:
-            await connection.close()
 
     def _open_for(self, doing: str) -> None:
         if self._closed:
@@ -513,10 +492,8 @@ class Database:
                 return rows
         # One greenlet for the connection, the query and its return (not one each).
         self._open_for("read")
-        found: list[Sequence[Any]] = await greenlet_spawn(
-            self._read_in_greenlet, ((statement, parameters),)
-        )
-        return found[0]
+        found: Sequence[Any] = await greenlet_spawn(self._read_in_greenlet, statement, parameters)
+        return found
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
@@ -698,7 +675,10 @@ def _on_sqlite3(connection: sqlite3.Connection, work: Callable[..., T], args: tu
     return result
 
 
-def _rows_changed(db: Connection, statement: Executable, parameters: Mapping[str, Any]) -> int:
+def rows_changed(
+    db: Connection, statement: Executable, parameters: Mapping[str, Any] | None = None
+) -> int:
+    """How many rows `statement` changed: a `Database.transact` work of one statement."""
     changed: int = db.execute(statement, parameters).rowcount
     return changed
 

@@ -27,22 +27,22 @@ from sqlalchemy.dialects.postgresql.asyncpg import dialect as asyncpg_dialect
 from sqlalchemy.dialects.sqlite.aiosqlite import dialect as aiosqlite_dialect
 from sqlalchemy.exc import IntegrityError
 
-from engine import Game, Move, Rules
-from engine.scoring import rank_key
-
-from . import ledger
-from .database import Database, Dialect, _Positional
-from .errors import GameNotFound, SeatTaken, WrongGameStatus
-from .handling import HANDLING, Handling
-from .models import (
+from domain.games import (
     OPEN_STATUSES,
     GameStanding,
     GameStatus,
     JournalEntry,
     StoredGame,
     StoredSeat,
-    score_kind_of,
 )
+from domain.standings import score_kind_of
+from engine import Game, Move, Rules
+from engine.scoring import rank_key
+
+from . import ledger
+from .database import Database, Dialect, _Positional, rows_changed
+from .errors import GameNotFound, SeatTaken, WrongGameStatus
+from .handling import HANDLING, Handling
 from .rating import rate_cancelled, rate_finished
 from .replay import Origin, ReplayError, replay, same_state, split_score
 from .schema import game_results, game_seats, games, hand_points, live_seats, moves
@@ -272,7 +272,8 @@ class Journal:
         return seq
 
     async def set_meta(self, game_id: int, meta: dict[str, Any]) -> None:
-        if not await self._db.execute(_SET_META, {"game_id": game_id, "meta": dumps(meta)}):
+        row = {"game_id": game_id, "meta": dumps(meta)}
+        if not await self._db.transact(rows_changed, _SET_META, row):
             raise GameNotFound(game_id)
 
     async def cancel_game(self, game_id: int) -> bool:

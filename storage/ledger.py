@@ -11,7 +11,7 @@ from typing import Any, Final
 from sqlalchemy import Connection, bindparam, select
 
 from . import handling
-from .database import Database, Dialect, Query, Upsert, in_places, placed, width_of
+from .database import Database, Dialect, Query, Upsert, in_places, placed, rows_changed, width_of
 from .schema import handled_updates
 
 _PRUNE = handled_updates.delete().where(
@@ -138,9 +138,8 @@ class Ledger:
 
     async def mark_answered(self, update_id: int) -> None:
         """The press of a handled update was answered (no process answers it again)."""
-        await self._db.execute(
-            _ANSWERED, {"of_account": self.account, "update": update_id, "answered_at": _now_ms()}
-        )
+        row = {"of_account": self.account, "update": update_id, "answered_at": _now_ms()}
+        await self._db.transact(rows_changed, _ANSWERED, row)
 
     async def unanswered(self, since_ms: int) -> list[handling.Unanswered]:
         """Presses whose moves are stored, handled at or after `since_ms` (milliseconds

@@ -10,9 +10,10 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, bindparam, select
 
+from domain.people import ChatSettings, LanguageChoices, User
+
 from .database import Database, Dialect, Upsert
 from .journal import dumps
-from .models import ChatSettings, LanguageChoices, User
 from .schema import chat_languages, chats, open_dms, person_languages, users
 
 

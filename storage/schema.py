@@ -425,7 +425,7 @@ tournaments: Final = Table(
 )
 """One per tournament: group, organiser, name, rules and options, time zone, start and
 registration deadline, status, current round, and its typed ``state``
-(`storage.tournaments.TournamentState`); the bot account that runs it (as `games`)."""
+(`domain.tournaments.TournamentState`); the bot account that runs it (as `games`)."""
 
 Index(
     "tournaments_open",

@@ -23,12 +23,8 @@ from sqlalchemy import (
     select,
 )
 
-from engine import Rules
-from ratings import ANCHORS, COMPUTER_PLAYERS, Pool, Skill
-
-from .database import Database, Query, in_places, placed, width_of
-from .errors import GameNotFound
-from .models import (
+from domain.games import StoredSeat
+from domain.standings import (
     GameTable,
     HandLine,
     PlayerGame,
@@ -38,9 +34,13 @@ from .models import (
     RebuildReport,
     Score,
     ScoreKind,
-    StoredSeat,
     score_kind_of,
 )
+from engine import Rules
+from ratings import ANCHORS, COMPUTER_PLAYERS, Pool, Skill
+
+from .database import Database, Query, in_places, placed, width_of
+from .errors import GameNotFound
 from .rating import OVERALL, rate_backlog, rate_games
 from .replay import join_score
 from .schema import (

@@ -1,5 +1,5 @@
 """Tournaments as stored: the events, their registrations, each round's tables and seats,
-and the one-time actions claimed (see `storage.tournaments` for the domain objects)."""
+and the one-time actions claimed (see `domain.tournaments` for the domain objects)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,22 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from sqlalchemy import ColumnElement, select
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import ColumnElement, Connection, Executable, select
 
+from domain.tournaments import (
+    OPEN_TOURNAMENT_STATUSES,
+    Registration,
+    StateTooNew,
+    StoredTournament,
+    TournamentOptions,
+    TournamentSeat,
+    TournamentState,
+    TournamentTable,
+)
 from engine import Rules
 
-from .database import Database
+from .database import Database, rows_changed
+from .errors import SchemaTooNew
 from .journal import dumps
 from .replay import join_score, split_score
 from .schema import (
@@ -23,15 +33,6 @@ from .schema import (
     tournament_seats,
     tournament_tables,
     tournaments,
-)
-from .tournaments import (
-    OPEN_TOURNAMENT_STATUSES,
-    Registration,
-    StoredTournament,
-    TournamentOptions,
-    TournamentSeat,
-    TournamentState,
-    TournamentTable,
 )
 
 _T = tournaments.c
@@ -86,10 +87,18 @@ def _tournament(row: Sequence[Any]) -> StoredTournament:
         registration_deadline=_time(deadline),
         status=status,
         current_round=current_round,
-        state=TournamentState.from_json(state),
+        state=_state(state),
         created_at=created_at,
         finished_at=_time(finished),
     )
+
+
+def _state(text: str) -> TournamentState:
+    """A tournament's stored state; one a newer bot wrote raises `SchemaTooNew`."""
+    try:
+        return TournamentState.from_json(text)
+    except StateTooNew as newer:
+        raise SchemaTooNew("a tournament's state", newer.found, newer.known) from None
 
 
 class Tournaments:
@@ -118,31 +127,29 @@ class Tournaments:
         state: TournamentState | None = None,
     ) -> StoredTournament:
         """A new tournament, open for registration."""
-        async with self._db.write() as db:
-            tournament_id: int = (
-                await db.execute(
-                    tournaments.insert()
-                    .values(
-                        chat_id=chat_id,
-                        thread_id=thread_id,
-                        organiser_id=organiser_id,
-                        organiser_name=organiser_name,
-                        name=name,
-                        rules=dumps(rules.to_dict()),
-                        options=dumps(options.to_dict()),
-                        time_zone=time_zone,
-                        starts_at=_ms(starts_at),
-                        registration_deadline=_ms(registration_deadline),
-                        status="registration",
-                        current_round=0,
-                        state=(state or TournamentState()).to_json(),
-                        created_at=_now_ms(),
-                        finished_at=None,
-                        account=self.account,
-                    )
-                    .returning(_T.id)
-                )
-            ).scalar_one()
+        statement = (
+            tournaments.insert()
+            .values(
+                chat_id=chat_id,
+                thread_id=thread_id,
+                organiser_id=organiser_id,
+                organiser_name=organiser_name,
+                name=name,
+                rules=dumps(rules.to_dict()),
+                options=dumps(options.to_dict()),
+                time_zone=time_zone,
+                starts_at=_ms(starts_at),
+                registration_deadline=_ms(registration_deadline),
+                status="registration",
+                current_round=0,
+                state=(state or TournamentState()).to_json(),
+                created_at=_now_ms(),
+                finished_at=None,
+                account=self.account,
+            )
+            .returning(_T.id)
+        )
+        tournament_id: int = await self._db.transact(_scalar, statement)
         tournament = await self.get_tournament(tournament_id)
         assert tournament is not None
         return tournament
@@ -154,23 +161,23 @@ class Tournaments:
         finished = _ms(tournament.finished_at)
         if finished is None and tournament.status in ("finished", "cancelled"):
             finished = _now_ms()
-        async with self._db.write() as db:
-            await db.execute(
-                tournaments.update()
-                .where(_T.id == tournament.id)
-                .values(
-                    name=tournament.name,
-                    rules=dumps(tournament.rules.to_dict()),
-                    options=dumps(tournament.options.to_dict()),
-                    time_zone=tournament.time_zone,
-                    starts_at=_ms(tournament.starts_at),
-                    registration_deadline=_ms(tournament.registration_deadline),
-                    status=tournament.status,
-                    current_round=tournament.current_round,
-                    state=tournament.state.to_json(),
-                    finished_at=finished,
-                )
+        statement = (
+            tournaments.update()
+            .where(_T.id == tournament.id)
+            .values(
+                name=tournament.name,
+                rules=dumps(tournament.rules.to_dict()),
+                options=dumps(tournament.options.to_dict()),
+                time_zone=tournament.time_zone,
+                starts_at=_ms(tournament.starts_at),
+                registration_deadline=_ms(tournament.registration_deadline),
+                status=tournament.status,
+                current_round=tournament.current_round,
+                state=tournament.state.to_json(),
+                finished_at=finished,
             )
+        )
+        await self._db.transact(rows_changed, statement)
 
     async def get_tournament(self, tournament_id: int) -> StoredTournament | None:
         """This account's tournament (None for another account's: a link or a button
@@ -216,28 +223,26 @@ class Tournaments:
                 for name in ("display_name", "username", "status", "registered_at", "final_place")
             },
         )
-        async with self._db.write() as db:
-            await db.execute(
-                statement,
-                {
-                    "tournament_id": r.tournament_id,
-                    "user_id": r.user_id,
-                    "display_name": r.display_name,
-                    "username": r.username,
-                    "status": r.status,
-                    "registered_at": _ms(r.registered_at),
-                    "final_place": r.final_place,
-                },
-            )
+        row = {
+            "tournament_id": r.tournament_id,
+            "user_id": r.user_id,
+            "display_name": r.display_name,
+            "username": r.username,
+            "status": r.status,
+            "registered_at": _ms(r.registered_at),
+            "final_place": r.final_place,
+        }
+        await self._db.transact(rows_changed, statement, row)
 
     async def save_registrations(self, registrations: Sequence[Registration]) -> None:
         """Update the status and final place of several entries in one transaction
         (eliminations, the final ranking)."""
         if not registrations:
             return
-        async with self._db.write() as db:
+
+        def save(db: Connection) -> None:
             for r in registrations:
-                await db.execute(
+                db.execute(
                     tournament_registrations.update()
                     .where(
                         tournament_registrations.c.tournament_id == r.tournament_id,
@@ -245,6 +250,8 @@ class Tournaments:
                     )
                     .values(status=r.status, final_place=r.final_place)
                 )
+
+        await self._db.transact(save)
 
     async def registrations(self, tournament_id: int) -> list[Registration]:
         """Every entry of the tournament (any status), in registration order."""
@@ -278,19 +285,20 @@ class Tournaments:
                 "status": insert.excluded.status,
             },
         )
-        async with self._db.write() as db:
-            await db.execute(
-                statement,
-                {
-                    "tournament_id": table.tournament_id,
-                    "round": table.round,
-                    "table_no": table.table_no,
-                    "seed": table.seed,
-                    "game_id": table.game_id,
-                    "status": table.status,
-                },
-            )
-            await _write_seats(db, table)
+        row = {
+            "tournament_id": table.tournament_id,
+            "round": table.round,
+            "table_no": table.table_no,
+            "seed": table.seed,
+            "game_id": table.game_id,
+            "status": table.status,
+        }
+
+        def save(db: Connection) -> None:
+            db.execute(statement, row)
+            _write_seats(db, table)
+
+        await self._db.transact(save)
 
     async def tournament_tables(
         self, tournament_id: int, round: int | None = None
@@ -347,17 +355,13 @@ class Tournaments:
         action rather than ever doing it twice.
         """
         statement = self._db.insert(tournament_claims).on_conflict_do_nothing()
-        async with self._db.write() as db:
-            result = await db.execute(
-                statement,
-                {
-                    "tournament_id": tournament_id,
-                    "kind": kind,
-                    "message_id": message_id,
-                    "claimed_at": _now_ms(),
-                },
-            )
-            return bool(result.rowcount == 1)
+        row = {
+            "tournament_id": tournament_id,
+            "kind": kind,
+            "message_id": message_id,
+            "claimed_at": _now_ms(),
+        }
+        return await self._db.transact(rows_changed, statement, row) == 1
 
     async def claimed(self, tournament_id: int) -> set[str]:
         """The one-time actions of a tournament claimed so far."""
@@ -366,9 +370,14 @@ class Tournaments:
         return {r[0] for r in rows}
 
 
-async def _write_seats(db: AsyncConnection, table: TournamentTable) -> None:
+def _scalar(db: Connection, statement: Executable) -> Any:
+    """The one value `statement` returns (an id it inserted): a `Database.transact` work."""
+    return db.execute(statement).scalar_one()
+
+
+def _write_seats(db: Connection, table: TournamentTable) -> None:
     s = tournament_seats.c
-    await db.execute(
+    db.execute(
         tournament_seats.delete().where(
             s.tournament_id == table.tournament_id,
             s.round == table.round,
@@ -396,4 +405,4 @@ async def _write_seats(db: AsyncConnection, table: TournamentTable) -> None:
                 "advanced": int(seat.advanced),
             }
         )
-    await db.execute(tournament_seats.insert(), rows)
+    db.execute(tournament_seats.insert(), rows)

@@ -7,9 +7,9 @@ A database is one of:
 
 - empty: every revision runs, the first creating the whole schema;
 - written before Alembic (SQLite's ``user_version`` 1-10, PostgreSQL's ``schema_version``
-  8-10): the frozen steps of `storage.legacy_migrations` bring it to version 10, then it is
-  stamped at the first revision (whose schema is exactly version 10's) and the later
-  revisions run, all in one transaction: nothing is left half done;
+  8-10): the first revision brings it to version 10 by the steps those releases ran
+  (``storage/alembic/versions/v10_schema_before_alembic.py``), then the later revisions
+  run, all in one transaction: nothing is left half done;
 - Alembic's, at a revision this code knows: the revisions after it run;
 - newer than this code (a revision it does not know, or a pre-Alembic version above 10):
   refused with `SchemaTooNew`, and nothing is changed.
@@ -17,17 +17,19 @@ A database is one of:
 One transaction takes the database's write lock first (SQLite's ``BEGIN IMMEDIATE``,
 PostgreSQL's advisory lock), so two processes starting at once upgrade it once.
 
-Every revision is numbered (its id is the schema's version: ``10``, ``11``…), and the
-number is also written where the code before Alembic read it (SQLite's ``user_version``,
-PostgreSQL's ``schema_version``): that code refuses a database a later revision changed,
-and ``backup`` and ``restore`` read it without Alembic. ``hearts-bot check`` reads both
-records as the bot's open does (`recorded`).
+Every revision is numbered (its id is the schema's version: ``10``, ``11``…), and
+Alembic's ``alembic_version`` is the one record of it: the bot's open, ``hearts-bot
+check`` and ``restore`` read it (`recorded`). The record of code before Alembic (SQLite's
+``user_version``, PostgreSQL's ``schema_version`` table) is read only to upgrade such a
+database, and cleared once Alembic's is written (as it is in a database an earlier
+release kept both in).
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -44,7 +46,6 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry, NullPool
 
-from . import legacy_migrations
 from .errors import SchemaTooNew, StorageError
 from .schema import metadata
 
@@ -54,8 +55,9 @@ SCRIPTS: Final = Path(__file__).parent / "alembic"
 """Alembic's environment and revisions, shipped inside the package."""
 MIGRATION_LOCK: Final = 0x4865_6172_7473  # "Hearts": PostgreSQL's advisory lock of upgrades
 BUSY_TIMEOUT_MS: Final = 5000
-FIRST_REVISION: Final = str(legacy_migrations.LEGACY_VERSION)
-"""Alembic's first revision: the schema of version 10, the last before Alembic."""
+LAST_BEFORE_ALEMBIC: Final = 10
+"""The last version before Alembic, the schema of its first revision: a database that
+says a later one without Alembic's record was not written by this bot."""
 
 
 def alembic_config() -> Config:
@@ -177,7 +179,20 @@ def recorded(revision: str | None, legacy: int) -> Recorded:
         if not known(revision):
             return Recorded(_number(revision, legacy), too_new=True, alembic=True)
         return Recorded(int(revision), too_new=False, alembic=True)
-    return Recorded(legacy, too_new=legacy > legacy_migrations.LEGACY_VERSION, alembic=False)
+    return Recorded(legacy, too_new=legacy > LAST_BEFORE_ALEMBIC, alembic=False)
+
+
+def sqlite_recorded(conn: sqlite3.Connection) -> Recorded:
+    """`recorded` read on a plain sqlite3 connection (``hearts-bot check``, ``restore``):
+    Alembic's revision, else the version of code before Alembic."""
+    legacy = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    revision = None
+    if conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
+    ).fetchone():
+        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        revision = str(row[0]) if row else None
+    return recorded(revision, legacy)
 
 
 def _upgrade(connection: Connection, place: str) -> int:
@@ -190,14 +205,10 @@ def _upgrade(connection: Connection, place: str) -> int:
     if found.too_new:
         raise SchemaTooNew(place, found.version, latest)
     if found.alembic and found.version == latest:
+        _forget_legacy_version(connection)
         return latest
-    if not found.alembic and found.version > 0:
-        _legacy_upgrade(connection, found.version)
-        _alembic(connection, "stamp", FIRST_REVISION)
-        log.info(
-            "%s: schema version %d stamped as revision %s", place, found.version, FIRST_REVISION
-        )
     _alembic(connection, "upgrade", "heads")
+    _forget_legacy_version(connection)
     log.info("%s: schema at version %d", place, latest)
     return latest
 
@@ -227,14 +238,14 @@ def legacy_version(connection: Connection) -> int:
     return int(found or 0)
 
 
-def write_legacy_version(connection: Connection, version: int) -> None:
-    """Write `version` where code before Alembic reads it (`env.py`, after every run)."""
+def _forget_legacy_version(connection: Connection) -> None:
+    """Clear the record of code before Alembic, so that Alembic's is the only one
+    (releases before this one wrote both)."""
     if connection.dialect.name == "sqlite":
-        connection.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
-        return
-    connection.execute(text("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)"))
-    connection.execute(text("DELETE FROM schema_version"))
-    connection.execute(text("INSERT INTO schema_version VALUES (:v)"), {"v": version})
+        if legacy_version(connection):
+            connection.exec_driver_sql("PRAGMA user_version = 0")
+    elif inspect(connection).has_table("schema_version"):
+        connection.execute(text("DROP TABLE schema_version"))
 
 
 def _number(revision: str, fallback: int) -> int:
@@ -242,35 +253,7 @@ def _number(revision: str, fallback: int) -> int:
     return int(revision) if revision.isdigit() else fallback
 
 
-def _legacy_upgrade(connection: Connection, version: int) -> None:
-    """The pre-Alembic steps from `version` to 10 (`storage.legacy_migrations`)."""
-    if connection.dialect.name != "sqlite" and version < legacy_migrations.POSTGRES_FIRST_VERSION:
-        raise StorageError(
-            f"schema_version {version} was never written on PostgreSQL: not the bot's database."
-        )
-    if connection.dialect.name == "sqlite":
-        steps: list[tuple[int, tuple[str, ...]]] = [
-            (m.version, m.statements) for m in legacy_migrations.MIGRATIONS[version:]
-        ]
-    else:
-        steps = sorted(
-            (v, s) for v, s in legacy_migrations.POSTGRES_UPGRADES.items() if v > version
-        )
-    for number, statements in steps:
-        for statement in statements:
-            connection.exec_driver_sql(statement)
-        log.info("schema upgraded to pre-Alembic version %d", number)
-
-
 # ---------------------------------------------------------------- comparing with the models
-
-BOOKKEEPING: Final = frozenset({"schema_version"})
-"""Tables that are not the schema: the version where code before Alembic read it."""
-
-
-def include_name(name: str | None, type_: str, parent_names: object) -> bool:
-    """What Alembic compares with `storage.schema`: everything but the bookkeeping."""
-    return not (type_ == "table" and name in BOOKKEEPING)
 
 
 def compare_server_default(migration: MigrationContext, *args: object) -> bool | None:
@@ -287,7 +270,6 @@ def comparison_options(dialect: str) -> dict[str, object]:
         "compare_type": True,
         # (Given a function, Alembic's comparison fails on PostgreSQL's identity columns.)
         "compare_server_default": compare_server_default if dialect == "sqlite" else True,
-        "include_name": include_name,
     }
 
 

@@ -99,10 +99,36 @@ def test_ratings_are_openskill_and_nothing_else() -> None:
     assert wrong == []
 
 
+def test_the_domain_is_records_on_the_engine_and_ratings() -> None:
+    """`domain/` (what storage hands out and the bot reads) builds on the standard
+    library, `engine` and `ratings` only: storage and the bot both import it, and it
+    imports neither, so storage never reaches into the bot for a type."""
+    import sys
+
+    wrong = [
+        f"{path}:{line} imports {module}"
+        for path, tree in modules("domain")
+        for line, module in imported(tree)
+        if module.split(".")[0] not in ("engine", "ratings", "domain", *sys.stdlib_module_names)
+        or module.split(".")[0] in ("asyncio", "socket", "sqlite3")
+    ]
+    assert wrong == []
+
+
+def test_storage_imports_neither_the_bot_nor_the_sandbox() -> None:
+    wrong = [
+        f"{path}:{line} imports {module}"
+        for path, tree in modules("storage")
+        for line, module in imported(tree)
+        if module.split(".")[0] in ("bot", "sandbox", "telegram")
+    ]
+    assert wrong == []
+
+
 def test_only_storage_talks_to_the_database() -> None:
     wrong = [
         f"{path}:{line} imports {module}"
-        for package in ("bot", "engine", "ratings", "sandbox")
+        for package in ("bot", "domain", "engine", "ratings", "sandbox")
         for path, tree in modules(package)
         for line, module in imported(tree)
         if module.split(".")[0] in ("aiosqlite", "sqlite3", "asyncpg")
@@ -110,9 +136,10 @@ def test_only_storage_talks_to_the_database() -> None:
     assert wrong == []
 
 
-CORE_MAY_IMPORT = ("bot.core", "bot.i18n", "bot.basics", "bot.tables.model", "engine", "storage")
+CORE_MAY_IMPORT = ("bot.core", "bot.i18n", "bot.basics", "bot.tables.model", "engine", "domain")
 """What the table core (`bot/core/`) builds on: itself, the words, the table's model, the
-engine and storage's own types. Never Telegram, the Telegram adapter or the table page."""
+engine and the records storage hands out (`domain`). Never Telegram, the Telegram adapter,
+the table page, nor the database."""
 
 
 def test_the_core_knows_no_telegram_and_no_adapter() -> None:
@@ -317,7 +344,7 @@ def test_every_value_in_a_tournament_sentence_is_escaped_on_the_way_in() -> None
     assert wrong == []
 
 
-PACKAGES = ("engine", "ratings", "storage", "bot", "sandbox")
+PACKAGES = ("engine", "ratings", "domain", "storage", "bot", "sandbox")
 
 
 def _import_graph() -> dict[str, set[str]]:

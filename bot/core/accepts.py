@@ -21,7 +21,7 @@ from bot.core.commands import DAILY_NO_REVIEW, TOURNAMENT_NO_HINT, TOURNAMENT_NO
 from bot.core.phases import Phase
 from bot.i18n import Msg, msg
 from bot.tables.model import Table
-from storage.models import GameStanding
+from domain.games import GameStanding
 
 NOT_OFFERED: Final = msg("That button isn't valid any more.")
 """What a command no screen offers is answered (the words of any button that is not, or no

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from storage.tournaments import StoredTournament, TournamentStatus
+from domain.tournaments import StoredTournament, TournamentStatus
 
 TRANSITIONS: dict[TournamentStatus, frozenset[TournamentStatus]] = {
     "registration": frozenset({"running", "paused", "cancelled"}),

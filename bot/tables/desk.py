@@ -18,9 +18,9 @@ from bot.tables.play import Moves
 from bot.tables.presence import Presence
 from bot.tables.registry import TableRegistry
 from bot.tables.seating import Seated, seated
+from domain.people import ChatSettings
 from engine import Event, Game, Rules
 from storage import Journal, SeatTaken
-from storage.models import ChatSettings
 
 Listener = Callable[[Table, list[Event]], Awaitable[None]]
 """Told of every move of a tournament's table (after it is stored and shown), and of its

@@ -34,10 +34,10 @@ from bot.tables.registry import TableRegistry
 from bot.tables.screens import NotShown, Screens
 from bot.tables.seating import join_refused, seated
 from bot.timers import Scheduler
+from domain.people import ChatSettings
 from engine import Game, Rules
 from storage import Journal, People, SeatTaken
 from storage.errors import GameNotFound
-from storage.models import ChatSettings
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from bot.basics import display_name
 from bot.core import phases
 from bot.core.phases import Phase, StoredStatus
+from domain.games import StoredGame, StoredSeat
 from engine import Game, Rules
-from storage.models import StoredGame, StoredSeat
 
 if TYPE_CHECKING:
     from bot.tables.buttons import Words

@@ -19,10 +19,11 @@ from bot.tables import render
 from bot.tables.model import Table
 from bot.tables.parts import Bare, Joined, Name, Number, Part
 from bot.tables.seat_screen import LEVEL_NAMES
+from domain.standings import GameTable, RatingChange, RatingEntry
 from engine import magnitude_squared
 from engine.scoring import Score
 from ratings import Pool, level_of
-from storage import GameTable, RatingChange, RatingEntry, Standings, StorageError
+from storage import Standings, StorageError
 
 log = logging.getLogger(__name__)
 

@@ -21,10 +21,11 @@ from bot.i18n import Msg, msg
 from bot.tables.parts import SUIT_ORDER, Joined, Name, Part, Strong, format_score
 from bot.tables.render import revealed_short
 from bot.tables.seat_screen import DIRECTIONS, Button, ReplayGame, ReplayHand, Words
+from domain.games import StoredGame
 from engine import Card
 from engine.cards import shown_order
 from engine.replay import HandNotOver, HandReplay, ReplayTrick, hand_replay
-from storage import GameNotFound, Journal, Standings, StoredGame
+from storage import GameNotFound, Journal, Standings
 
 GAMES_LISTED = 5
 """How many of a group's last games `/replay` lists."""

@@ -11,10 +11,10 @@ from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table, TableOptions
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
+from domain.people import ChatSettings
 from engine import Rules
 from engine.rules import Variant
 from storage import People
-from storage.models import ChatSettings
 
 
 class RulesMenu:

@@ -19,13 +19,9 @@ from bot.timers import Clock, Scheduler
 from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.render import said, who
+from domain.tournaments import Registration, StoredTournament, TournamentTable
 from engine import Game, Rules
 from storage import Journal, People, Standings, Tournaments
-from storage.tournaments import (
-    Registration,
-    StoredTournament,
-    TournamentTable,
-)
 
 log = logging.getLogger(__name__)
 

@@ -25,8 +25,8 @@ from bot.tournaments.parsing import SWITCH, BadRequest, parse_new
 from bot.tournaments.render import said, who
 from bot.tournaments.rounds import Rounds
 from bot.tournaments.timeline import Timeline
+from domain.tournaments import TournamentState
 from engine import Rules
-from storage.tournaments import TournamentState
 
 log = logging.getLogger(__name__)
 

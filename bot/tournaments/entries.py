@@ -14,11 +14,7 @@ from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.parsing import BadRequest, usernames
 from bot.tournaments.render import said, who
-from storage.tournaments import (
-    Registration,
-    RegistrationStatus,
-    StoredTournament,
-)
+from domain.tournaments import Registration, RegistrationStatus, StoredTournament
 
 log = logging.getLogger(__name__)
 

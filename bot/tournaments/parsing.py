@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.i18n import Msg
 from bot.tables.model import LEVELS
 from bot.tournaments.render import said
-from storage.tournaments import SEEDINGS, TournamentOptions
+from domain.tournaments import SEEDINGS, TournamentOptions
 
 
 class BadRequest(ValueError):

@@ -12,8 +12,8 @@ from babel.dates import format_datetime
 from bot.chats import NONE, Button, Buttons, Register, Withdraw
 from bot.i18n import Msg, Say, Tr, isolated_name, mark, msg
 from bot.tables.render import VARIANTS, format_total, variant_key
+from domain.tournaments import Registration, StoredTournament, TournamentTable
 from engine import Game
-from storage.tournaments import Registration, StoredTournament, TournamentTable
 
 MAX_NAMES = 40
 """Names listed on the tournament message; beyond that only the count (Telegram's 4096 chars)."""

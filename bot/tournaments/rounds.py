@@ -20,15 +20,10 @@ from bot.tournaments import plan as tour
 from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.render import said, who
+from domain.tournaments import Registration, StoredTournament, TournamentSeat, TournamentTable
 from engine import Event
 from ratings import START
 from storage import SeatTaken
-from storage.tournaments import (
-    Registration,
-    StoredTournament,
-    TournamentSeat,
-    TournamentTable,
-)
 
 log = logging.getLogger(__name__)
 

@@ -16,9 +16,7 @@ from bot.tournaments import render as er
 from bot.tournaments.board import Board
 from bot.tournaments.render import said, who
 from bot.tournaments.rounds import Rounds
-from storage.tournaments import (
-    StoredTournament,
-)
+from domain.tournaments import StoredTournament
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,7 @@ repository's top folder (``alembic.ini``), on the database named by ``DATABASE_U
     alembic check
 
 A new revision is numbered after the newest (``11``, ``12``…): its number is the schema's
-version, written after every run where the code before Alembic read it (SQLite's
-``user_version``, PostgreSQL's ``schema_version``).
+version, and Alembic's ``alembic_version`` is its only record.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection
 
 from storage.schema import metadata
-from storage.upgrade import comparison_options, upgrade_engine, write_legacy_version
+from storage.upgrade import comparison_options, upgrade_engine
 
 config = context.config
 
@@ -55,10 +54,6 @@ def run(connection: Connection) -> None:
     )
     with context.begin_transaction():
         context.run_migrations()
-        if not context.is_offline_mode():
-            current = context.get_context().get_current_revision()
-            if current is not None and current.isdigit():
-                write_legacy_version(connection, int(current))
 
 
 async def run_from_command_line() -> None:

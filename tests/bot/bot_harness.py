@@ -16,10 +16,11 @@ from bot.config import Settings, Tuning
 from bot.rooms import Rooms
 from bot.sandbox_runner import free_port
 from bot.tables.model import Table
+from domain.people import ChatSettings
 from engine import Card, Rules
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
-from storage import ChatSettings, open_storage
+from storage import open_storage
 
 FAST = Tuning(
     computer_delay=0.0,

@@ -17,14 +17,14 @@ from bot.core.tournament import (
     TournamentCommand,
     decide,
 )
-from engine import Rules
-from storage.tournaments import (
+from domain.tournaments import (
     OPEN_TOURNAMENT_STATUSES,
     StoredTournament,
     TournamentOptions,
     TournamentState,
     TournamentStatus,
 )
+from engine import Rules
 
 NOW = datetime(2026, 11, 25, 18, 0, tzinfo=UTC)
 

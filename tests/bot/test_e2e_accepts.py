@@ -35,12 +35,13 @@ from bot.i18n import english
 from bot.tables.model import Table
 from bot.telegram import callbacks as cb
 from bot.timers import ManualClock
+from domain.people import ChatSettings
 from engine import Game, Rules, daily
 from engine.players import ExpertPlayer
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
-from storage import ChatSettings, Storage
+from storage import Storage
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "storage"))
 from storage_testkit import random_move, seats_for

@@ -19,13 +19,13 @@ from test_live_server import open_page, signed, until
 from bot.tables.daily import GRACE, OPTIONS
 from bot.tables.model import Seat, Table
 from bot.timers import ManualClock
+from domain.games import StoredSeat
 from engine import Game, Rules, daily, fair
 from engine.players import ExpertPlayer
 from sandbox.double import BotApiDouble
 from sandbox.people import SandboxUser
 from sandbox.testing import running_double
 from sandbox.views import MessageView
-from storage.models import StoredSeat
 
 NOW = datetime(2026, 11, 28, 10, 0, tzinfo=UTC)
 

@@ -19,13 +19,13 @@ from bot.config import Settings
 from bot.logs import setup_logging
 from bot.tables.model import Table
 from bot.telegram import callbacks as cb
+from domain.people import ChatSettings
 from engine import Game, Rules, fair
 from engine.cards import codes, mask_of_codes
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
 from sandbox.views import Event
-from storage import ChatSettings
 
 FAIR_DEALS = Path(__file__).resolve().parents[2] / "docs" / "fair-deals.md"
 SEED = re.compile(r"Deal seed: (\S+)")  # a cancelled hand's, whole

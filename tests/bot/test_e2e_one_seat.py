@@ -19,10 +19,10 @@ from test_e2e_daily import quick_computers as quick_computers  # an autouse fixt
 from test_e2e_tournaments import create_tournament, said
 
 from bot.timers import ManualClock
+from domain.tournaments import TournamentTable
 from sandbox.double import BotApiDouble
 from sandbox.people import SandboxUser
 from sandbox.testing import running_double
-from storage.tournaments import TournamentTable
 
 
 def dm_texts(double: BotApiDouble, person: SandboxUser) -> list[str]:

@@ -17,9 +17,9 @@ from bot_harness import (
 
 from bot.tables.config import Dealing
 from bot.telegram import callbacks as cb
+from domain.people import ChatSettings
 from engine import Rules
 from sandbox.testing import running_double
-from storage import ChatSettings
 
 
 @pytest.mark.parametrize(

@@ -15,12 +15,12 @@ from bot_harness import finished_game, open_table, rooms_of, running_bot, table_
 
 from bot.flood import CommandLimiter
 from bot.tables.replays import cards_text
+from domain.people import ChatSettings
 from engine import Rules
 from engine.replay import replays
 from sandbox.double import BotApiDouble
 from sandbox.testing import running_double
 from sandbox.views import MessageView
-from storage import ChatSettings
 
 STRANGER = "Only the players of that game and the members of its group can replay it."
 NOT_OVER = "That hand isn't over yet: nobody sees a hand before it ends."

@@ -12,11 +12,11 @@ from telegram.ext import Application
 
 from bot.timers import ManualClock
 from bot.tournaments.timeline import Timeline
+from domain.people import ChatSettings
 from engine import Rules
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
-from storage import ChatSettings
 
 # Far from the machine's own clock, so that nothing real-time ever fires for these events.
 START = datetime(2031, 6, 1, 12, 30, tzinfo=UTC)  # 18:00 in Asia/Kolkata

@@ -24,6 +24,7 @@ from sqlalchemy import text
 
 from bot.tables.model import TableUI
 from sandbox.testing import running_double
+from storage.database import rows_changed
 
 
 async def test_timeouts_play_for_a_person_and_three_in_a_row_hand_the_seat_over(
@@ -127,13 +128,11 @@ async def test_a_pass_timeout_storage_refuses_tells_nobody_and_counts_nothing(
             await double.wait_for(lambda: game.has_passed(computer), 5)
             storage = rooms.storage
             assert storage.dialect == "sqlite"
-            async with storage.database.write() as db:
-                await db.execute(
-                    text(
-                        "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves"
-                        " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
-                    )
-                )
+            refuse = text(
+                "CREATE TRIGGER refuse_moves BEFORE INSERT ON moves"
+                " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+            )
+            await storage.database.transact(rows_changed, refuse)
             assert all(n is not None and n in game.waiting_for() for n in seats)
 
             await double.wait_for(

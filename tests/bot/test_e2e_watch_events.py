@@ -15,9 +15,9 @@ from test_live_server import open_page, signed, table_with_two_people, until
 
 from bot.live.server import REFUSED
 from bot.tournaments.parsing import BadRequest, parse_new
+from domain.tournaments import TournamentOptions
 from sandbox.people import Group
 from sandbox.testing import running_double
-from storage.tournaments import TournamentOptions
 
 
 def test_event_new_reads_watch() -> None:

@@ -14,14 +14,22 @@ from pathlib import Path
 from typing import Any
 
 from bot_harness import open_table, rooms_of, running_bot, settings_for, table_in
-from sqlalchemy import text
+from sqlalchemy import Connection, text
 
 from bot.i18n import english
 from bot.telegram.health import HealthServer, Known
 from sandbox.testing import running_double
 from storage import Storage
+from storage.database import rows_changed
 
 t = english()
+
+
+def _disk_full_now(db: Connection) -> None:
+    """The writer connection's own limit, at the pages it has: its next writes find the
+    disk full."""
+    (pages,) = db.execute(text("PRAGMA page_count")).one()
+    db.execute(text(f"PRAGMA max_page_count = {pages}"))
 
 
 async def _health(server: HealthServer) -> tuple[int, dict[str, Any]]:
@@ -53,9 +61,7 @@ async def test_a_game_waits_out_a_full_disk_and_finishes_by_itself(tmp_path: Pat
             await alice.send(group, "/leave")
             await double.wait_for(lambda: table.seats[0].away, 5)  # type: ignore[union-attr]
             # The writer connection's own limit: its next writes find the disk full.
-            async with storage.database.write() as db:
-                (pages,) = (await db.execute(text("PRAGMA page_count"))).one()
-                await db.execute(text(f"PRAGMA max_page_count = {pages}"))
+            await storage.database.transact(_disk_full_now)
             await double.wait_for(lambda: storage.write_failure is not None, 20)
             assert "full" in (storage.write_failure or "")
             # A small write may still fit in a page already there, so between failures one
@@ -86,8 +92,9 @@ async def test_a_game_waits_out_a_full_disk_and_finishes_by_itself(tmp_path: Pat
             )
 
             # Space comes back: the game goes on and ends without anyone doing anything.
-            async with storage.database.write() as db:
-                await db.execute(text("PRAGMA max_page_count = 1073741823"))
+            await storage.database.transact(
+                rows_changed, text("PRAGMA max_page_count = 1073741823")
+            )
             await double.wait_for(lambda: table.status == "finished", 60)
             assert table.game is not None and table.game.phase == "over"
             assert storage.write_failure is None

@@ -26,16 +26,11 @@ from bot.telegram.chats import keyboard
 from bot.timers import ManualClock
 from bot.tournaments.parsing import parse_new
 from bot.tournaments.render import tournament_message
+from domain.tournaments import Registration, StoredTournament, TournamentOptions, TournamentState
 from engine import Rules
 from sandbox.limits import RateLimits
 from sandbox.markup import utf16_len
 from sandbox.testing import running_double
-from storage.tournaments import (
-    Registration,
-    StoredTournament,
-    TournamentOptions,
-    TournamentState,
-)
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
 

@@ -12,11 +12,11 @@ import pytest
 from bot_harness import open_table, rooms_of, running_bot, table_in
 from test_sandbox_browser import CHROMIUM_ARGS, chromium_path
 
+from domain.people import ChatSettings
 from engine import Rules
 from engine.replay import Frame, frames, replays
 from sandbox.testing import running_double
 from sandbox.webapp import LIGHT, init_data, page_address
-from storage import ChatSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"

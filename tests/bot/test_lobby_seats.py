@@ -30,6 +30,7 @@ from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double
 from storage import Storage
+from storage.database import rows_changed
 
 t = english()
 WRONG = t("Something went wrong; please try again.")
@@ -65,8 +66,7 @@ async def assert_stored_as_shown(app: Application, table: Table) -> None:  # typ
 
 async def on_writer(storage: Storage, sql: str) -> None:
     """Change the database on the storage's own writer connection (a trigger that refuses)."""
-    async with storage.database.write() as db:
-        await db.execute(text(sql))
+    await storage.database.transact(rows_changed, text(sql))
 
 
 async def test_the_hosts_x_on_a_middle_seat_empties_it(tmp_path: Path) -> None:

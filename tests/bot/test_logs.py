@@ -15,9 +15,9 @@ from bot_harness import open_table, rooms_of, running_bot, table_in
 
 from bot.config import Settings
 from bot.logs import REDACTED, SecretRedactor, log_fields, setup_logging
+from domain.people import ChatSettings
 from engine import Rules
 from sandbox.testing import running_double
-from storage import ChatSettings
 
 TOKEN = "123456789:AAE-abcdefghijklmnopqrstuvwxyz_0123456789"
 KEY = TOKEN.split(":")[1]

@@ -36,10 +36,10 @@ from bot.app import build_application, polling
 from bot.metrics import Metrics, account_of, method_of
 from bot.sandbox_runner import free_port
 from bot.telegram.health import attach_health_server
+from domain.people import ChatSettings
 from engine import Rules
 from sandbox.double import BotApiDouble
 from sandbox.testing import running_double
-from storage import ChatSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 from bot.i18n import english
 from bot.tables.parts import HTML, Part, say
 from bot.tables.rating import why_lines
+from domain.games import StoredSeat
+from domain.standings import GameTable, HandLine, RatingChange
 from ratings import ANCHORS, COMPUTER_PLAYERS, START, Skill
-from storage import GameTable, RatingChange
-from storage.models import HandLine, StoredSeat
 
 NOW = datetime(2026, 12, 7, tzinfo=UTC)
 

@@ -14,9 +14,9 @@ from bot.tables.replays import hand_lines
 from bot.tables.seat_screen import Words
 from bot.telegram import draw
 from bot.telegram.fit import utf16_len
+from domain.games import StoredGame, StoredSeat
 from engine import Game, Move, Rules
 from engine.replay import HandReplay, frames, replays
-from storage import StoredGame, StoredSeat
 
 NAMES = ["Ann", "Bob", "Chandra", "Dmitri", "Esperanza", "Farhad"]
 

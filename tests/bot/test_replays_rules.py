@@ -12,8 +12,9 @@ import pytest
 
 from bot.basics import Person, UserError
 from bot.tables.replays import NOT_OVER, NOT_YOURS, TOURNAMENT_PLAYING, Replays
+from domain.games import StoredSeat
 from engine import Game, Move, Rules
-from storage import Storage, StoredSeat
+from storage import Storage
 
 GROUP = -100
 RULES = Rules(players=4, target=100)

@@ -97,7 +97,7 @@ def test_a_finished_event_does_not_say_when_it_starts() -> None:
     from datetime import UTC, datetime
 
     from bot.tournaments.render import tournament_message
-    from storage.tournaments import StoredTournament, TournamentOptions, TournamentState
+    from domain.tournaments import StoredTournament, TournamentOptions, TournamentState
 
     now = datetime(2026, 12, 7, tzinfo=UTC)
 

@@ -112,14 +112,14 @@ def test_schema_behind_or_ahead(tmp_path: Path) -> None:
 
 
 def test_check_reads_the_version_record_the_bot_reads(tmp_path: Path) -> None:
-    """Alembic's revision says newer while ``user_version`` (code before Alembic's record)
-    still says current: the bot refuses it, and so does ``check`` (it passed before)."""
+    """Alembic's revision, the one record (``user_version``, code before Alembic's, is
+    0), says newer: the bot refuses it, and so does ``check``."""
     from storage.errors import SchemaTooNew
 
     path = make_database(tmp_path / "h.sqlite3")
     _set_revision(path, str(LATEST_VERSION + 1))
     with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
     database, schema = check_database(path)
     assert database.ok and not schema.ok and "newer" in schema.detail
     with pytest.raises(SchemaTooNew):
@@ -128,6 +128,7 @@ def test_check_reads_the_version_record_the_bot_reads(tmp_path: Path) -> None:
     # refused by both, too.
     with sqlite3.connect(path) as conn:
         conn.execute("DROP TABLE alembic_version")
+        conn.execute(f"PRAGMA user_version = {LATEST_VERSION}")
     assert not check_database(path)[1].ok
     with pytest.raises(SchemaTooNew):
         make_database(path)
@@ -375,12 +376,11 @@ async def test_on_postgresql_check_finds_a_dropped_table_and_a_newer_revision(
         await connection.execute("DROP TABLE moves CASCADE")
         [*_, integrity] = await check_postgres(url)
         assert not integrity.ok and "table moves missing" in integrity.detail
-        # Alembic's revision newer, the record of code before Alembic still current: the
-        # bot refuses it, and so does check.
+        # Alembic's revision, the one record, newer: the bot refuses it, and so does check.
         await connection.execute(
             "UPDATE alembic_version SET version_num = $1", str(LATEST_VERSION + 1)
         )
-        assert await connection.fetchval("SELECT version FROM schema_version") == LATEST_VERSION
+        assert await connection.fetchval("SELECT to_regclass('schema_version')") is None
     finally:
         await connection.close()
     [database, schema] = await check_postgres(url)

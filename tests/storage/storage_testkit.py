@@ -8,12 +8,13 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import text
+from pre_alembic_schemas import MIGRATIONS
+from sqlalchemy import Connection, text
 
+from domain.games import StoredSeat
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
-from storage import Storage, StoredSeat
-from storage.legacy_migrations import MIGRATIONS
+from storage import Storage
 
 # Every variant: 2 to 6 players, Complex, Omnibus, and a moon option without a choice.
 VARIANTS: dict[str, Rules] = {
@@ -114,9 +115,12 @@ async def play_stored(
 async def tamper(store: Storage, *statements: tuple[str, dict[str, Any]]) -> None:
     """Change the database behind the repositories' backs, as a bad disk or a hand edit
     would (``:name`` parameters, on either database)."""
-    async with store.database.write() as db:
+
+    def change(db: Connection) -> None:
         for sql, parameters in statements:
-            await db.execute(text(sql), parameters)
+            db.execute(text(sql), parameters)
+
+    await store.database.transact(change)
 
 
 def drop_trigger(store: Storage, name: str) -> str:
@@ -127,8 +131,11 @@ async def pragma(store: Storage, name: str, *, writer: bool = False) -> list[tup
     """A SQLite pragma's rows as the reader connection (or, `writer`, the writer) sees it."""
     if not writer:
         return [tuple(row) for row in await store.database.read(text(f"PRAGMA {name}"))]
-    async with store.database.write() as db:
-        return [tuple(row) for row in (await db.execute(text(f"PRAGMA {name}"))).all()]
+
+    def read(db: Connection) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in db.execute(text(f"PRAGMA {name}")).all()]
+
+    return await store.database.transact(read)
 
 
 def legacy_sqlite(path: Path, version: int) -> None:

@@ -10,9 +10,11 @@ import pytest
 from storage_testkit import VARIANTS, play_stored
 
 from bot.__main__ import main as hearts_bot
+from domain.people import ChatSettings
+from domain.tournaments import TournamentOptions
 from engine import Rules
 from sandbox.postgres_server import PostgresServer
-from storage import ChatSettings, Storage, StorageError, TournamentOptions, open_storage
+from storage import Storage, StorageError, open_storage
 from storage.copy import copy_database
 
 ADA, BOB, CY = 11, 12, 13

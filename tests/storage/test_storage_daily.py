@@ -100,9 +100,9 @@ async def test_a_groups_members_are_whoever_the_bot_knows_there(store: Storage) 
     daily games (in the person's DM) make nobody a member of anything."""
     from datetime import UTC, datetime
 
+    from domain.games import StoredSeat
+    from domain.tournaments import TournamentOptions
     from engine import Rules
-    from storage.models import StoredSeat
-    from storage.tournaments import TournamentOptions
 
     seats = [StoredSeat(0, "human", "Ann", 21), StoredSeat(1, "human", "Bob", 22)]
     seats += [StoredSeat(n, "computer", f"C{n}", None, "easy") for n in (2, 3)]
@@ -120,7 +120,7 @@ async def test_a_groups_members_are_whoever_the_bot_knows_there(store: Storage) 
         starts_at=None,
         registration_deadline=None,
     )
-    from storage.tournaments import Registration
+    from domain.tournaments import Registration
 
     await store.tournaments.save_registration(
         Registration(event.id, 24, "Dan", None, "registered", datetime.now(UTC))

@@ -11,10 +11,12 @@ import pytest
 from sqlalchemy import select, text
 from storage_testkit import VARIANTS, play_stored, random_move, seats_for
 
+from domain.games import StoredSeat
+from domain.people import ChatSettings, LanguageChoices
 from engine import Game, Move, Rules
-from storage import ChatSettings, GameNotFound, Storage, StoredSeat, WrongGameStatus
+from storage import GameNotFound, Storage, WrongGameStatus
 from storage import journal as journal_module
-from storage.models import LanguageChoices
+from storage.database import rows_changed
 
 
 async def test_chat_settings_default_then_saved(store: Storage) -> None:
@@ -216,8 +218,7 @@ async def test_the_journal_is_append_only(store: Storage) -> None:
         statements.append("TRUNCATE moves CASCADE")
     for sql in statements:
         with pytest.raises(Exception, match="append-only"):
-            async with store.database.write() as db:
-                await db.execute(text(sql))
+            await store.database.transact(rows_changed, text(sql))
     assert len(await store.games.journal(game_id)) == 2
 
 
@@ -536,7 +537,7 @@ async def test_the_small_writes_on_sqlite_are_one_trip_each(
 ) -> None:
     """The writes made as people press and play (a press answered, a table's screen state,
     a person's name, their DM, their language) are one transaction in one trip to the
-    writer's aiosqlite thread each (`Database.execute`, `transact`), not a trip for BEGIN,
+    writer's aiosqlite thread each (`Database.transact`), not a trip for BEGIN,
     each statement and COMMIT, and an upsert's ON CONFLICT is compiled once, not at every
     call (SQLAlchemy gives it no cache key)."""
     from sqlalchemy.dialects.sqlite.base import SQLiteCompiler
@@ -607,14 +608,10 @@ async def test_a_refused_write_names_no_bound_value(
     def again(db: Connection) -> None:
         db.execute(users.insert(), row)
 
-    with pytest.raises(IntegrityError) as in_transaction:
+    with pytest.raises(IntegrityError) as refused:
         await store.database.transact(again)
-    with pytest.raises(IntegrityError) as in_write:
-        async with store.database.write() as db:
-            await db.execute(users.insert(), row)
-    for refused in (in_transaction, in_write):
-        message = str(refused.value)
-        assert "users" in message.lower()
-        assert "Zelda" not in message and "Quartermain" not in message
-        assert "parameters hidden" in message
+    message = str(refused.value)
+    assert "users" in message.lower()
+    assert "Zelda" not in message and "Quartermain" not in message
+    assert "parameters hidden" in message
     assert "Zelda" not in caplog.text

@@ -12,11 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from pre_alembic_schemas import LEGACY_VERSION, MIGRATIONS
 from storage_testkit import back_before_revision_13, legacy_sqlite, play_stored, pragma
 
 from engine import Rules
 from storage import SchemaTooNew, Storage, StorageError
-from storage.legacy_migrations import LEGACY_VERSION, MIGRATIONS
 from storage.upgrade import SCRIPTS, _scripts, latest_version
 
 LATEST_VERSION = latest_version()
@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def versions(path: Path) -> tuple[int, list[tuple[str, ...]]]:
-    """The database's ``user_version`` and its Alembic revision (none: [])."""
+    """The database's ``user_version`` (code before Alembic's record: 0 once Alembic's is
+    the one record) and its Alembic revision (none: [])."""
     with sqlite3.connect(path) as db:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         has = db.execute(
@@ -46,7 +47,7 @@ async def test_from_empty_creates_the_folders_and_the_latest_schema(db_path: Pat
     assert {"chats", "users", "games", "game_seats", "moves", "hand_points", "game_results"} <= (
         tables(db_path)
     )
-    assert versions(db_path) == (LATEST_VERSION, [(str(LATEST_VERSION),)])
+    assert versions(db_path) == (0, [(str(LATEST_VERSION),)])
     with sqlite3.connect(db_path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
@@ -111,7 +112,7 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
             db.execute("ALTER TABLE games DROP COLUMN event_id")
     store = await Storage.open(db_path)
     try:
-        assert versions(db_path) == (LATEST_VERSION, [(str(LATEST_VERSION),)])
+        assert versions(db_path) == (0, [(str(LATEST_VERSION),)])
         loaded = await store.games.load_game(game_id)
         assert loaded.status == "finished"
         assert len(loaded.join_token) >= 12  # older rows get an unguessable token too
@@ -227,17 +228,27 @@ async def test_the_old_steps_and_the_stamp_are_one_transaction(db_path: Path) ->
 async def test_a_newer_database_is_refused(db_path: Path) -> None:
     store = await Storage.open(db_path)
     await store.close()
-    # Written by a later bot: a revision this code does not know (and its number where
-    # the code before Alembic reads it).
+    # Written by a later bot: a revision this code does not know.
     newer = LATEST_VERSION + 1
     with sqlite3.connect(db_path) as db:
-        db.execute(f"PRAGMA user_version = {newer}")
         db.execute("UPDATE alembic_version SET version_num = ?", (str(newer),))
         db.execute("ALTER TABLE chats ADD COLUMN sound INTEGER")
     with pytest.raises(SchemaTooNew, match="only knows versions up to") as refused:
         await Storage.open(db_path)
     assert (refused.value.found, refused.value.known) == (newer, LATEST_VERSION)
-    assert versions(db_path) == (newer, [(str(newer),)])
+    assert versions(db_path) == (0, [(str(newer),)])
+
+
+async def test_a_record_from_before_alembic_beside_alembics_is_cleared(db_path: Path) -> None:
+    """Releases before this one wrote the version twice (Alembic's revision, and the
+    number where code before Alembic read it): opening leaves Alembic's the only one."""
+    store = await Storage.open(db_path)
+    await store.close()
+    with sqlite3.connect(db_path) as db:
+        db.execute(f"PRAGMA user_version = {LATEST_VERSION}")
+    store = await Storage.open(db_path)
+    await store.close()
+    assert versions(db_path) == (0, [(str(LATEST_VERSION),)])
 
 
 async def test_a_newer_database_before_alembic_is_refused(db_path: Path) -> None:
@@ -256,7 +267,7 @@ async def test_four_processes_opening_a_new_database_at_once_create_it_once(
     stores = await asyncio.gather(*(Storage.open(db_path) for _ in range(4)))
     for store in stores:
         await store.close()
-    assert versions(db_path) == (LATEST_VERSION, [(str(LATEST_VERSION),)])
+    assert versions(db_path) == (0, [(str(LATEST_VERSION),)])
 
 
 def test_versions_are_numbered_in_order() -> None:

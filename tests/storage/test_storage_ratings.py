@@ -15,6 +15,7 @@ from openskill_reference import openskill_rate
 from sqlalchemy import select
 from storage_testkit import VARIANTS, play_stored, seats_for, tamper
 
+from domain.games import StoredSeat
 from engine import Game, Rules
 from engine.scoring import rank_key
 from ratings import (
@@ -28,7 +29,7 @@ from ratings import (
     rate_record,
     solo_ceiling,
 )
-from storage import Storage, StoredSeat, WrongGameStatus
+from storage import Storage, WrongGameStatus
 from storage.rating import RECORDS
 from storage.schema import rated_games, ratings
 

@@ -1,8 +1,8 @@
 """`storage.schema` and the Alembic revisions agree: a database upgraded from nothing to the
 newest revision is, object for object, the one `storage.schema` makes, on SQLite and on
 PostgreSQL, and Alembic's own check finds nothing to change; so a column cannot be added
-in one place only. A database written before Alembic (the fixtures in ``v10/``) is the
-same after its upgrade."""
+in one place only. A database written before Alembic (the fixtures in ``v10/``, and every
+schema of `pre_alembic_schemas`) is the same after its upgrade."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 from alembic import command
+from pre_alembic_schemas import LEGACY_VERSION
 from schema_describe import describe_postgres, describe_sqlite, differences
 from sqlalchemy import Connection, UniqueConstraint, text
 from sqlalchemy.ext.asyncio import create_async_engine
+from storage_testkit import legacy_sqlite
 from test_storage_upgrade import FIXTURES, load_postgres_fixture
 
 from sandbox.postgres_server import PostgresServer
@@ -142,6 +144,26 @@ async def test_a_version_10_sqlite_database_upgraded_is_the_models(tmp_path: Pat
     assert _added_by_later_revisions(differences(before, describe_sqlite(upgraded)))
     found = await _run(upgraded, alembic_differences)
     assert [d for d in found if not _legacy_spelling(d)] == []
+
+
+@pytest.mark.parametrize("version", range(1, LEGACY_VERSION + 1))
+async def test_every_schema_from_before_alembic_upgraded_is_the_models(
+    tmp_path: Path, version: int
+) -> None:
+    """Each schema a release before Alembic created (a fixture), opened by this code,
+    reaches the head: the same objects as `storage.schema` makes, and one record."""
+    upgraded, modelled = tmp_path / "upgraded.db", tmp_path / "modelled.db"
+    legacy_sqlite(upgraded, version)
+    assert await upgrade_schema(upgraded) == latest_version()
+    await _run(modelled, _create_from_models)
+    assert differences(describe_sqlite(upgraded), describe_sqlite(modelled)) == {}
+    found = await _run(upgraded, alembic_differences)
+    assert [d for d in found if not _legacy_spelling(d)] == []
+    with sqlite3.connect(upgraded) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 0
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            (str(latest_version()),)
+        ]
 
 
 async def test_a_version_10_postgresql_database_upgraded_is_the_models(

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from storage_testkit import VARIANTS, play_stored, tamper
 
+from domain.standings import ScoreKind
 from engine import Game, Rules
 from engine.scoring import magnitude_squared
-from storage import ScoreKind, Storage
+from storage import Storage
 
 ADA, BOB, CY = 1, 2, 3
 

@@ -1,7 +1,11 @@
-"""The schema of version 10, the last before Alembic: every table from nothing.
+"""The schema of version 10, the last before Alembic: every table from nothing, or from a
+database a release before Alembic wrote.
 
-A database written before Alembic is brought to version 10 by its own frozen steps
-(`storage.legacy_migrations`) and stamped here instead of running this.
+Such a database (SQLite's ``user_version`` 1-9, PostgreSQL's ``schema_version`` 8-9; at
+10 it is already this schema) is brought here by the steps those releases ran after its
+version (`SQLITE_STEPS`, `POSTGRES_STEPS`), frozen, in this revision's transaction, its
+data kept. The schemas those releases created are test fixtures
+(``tests/storage/pre_alembic_schemas.py``), each upgraded to the head by the tests.
 
 Revision ID: 10
 Revises:
@@ -10,16 +14,21 @@ Create Date: 2026-11-25
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import sqlalchemy as sa
 from alembic import op
+
+from storage.errors import StorageError
 
 revision: str = "10"
 down_revision: str | Sequence[str] | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+
+log = logging.getLogger(__name__)
 
 # Written out here, not imported from storage.schema: a revision never changes.
 INT: sa.types.TypeEngine[int] = sa.BigInteger().with_variant(sa.INTEGER(), "sqlite")
@@ -83,6 +92,40 @@ too; SQLite has none)."""
 
 
 def upgrade() -> None:
+    bind = op.get_bind()
+    version = _version_before_alembic(bind)
+    if version:
+        _upgrade_from(bind, version)
+    else:
+        _create()
+
+
+def _version_before_alembic(bind: sa.Connection) -> int:
+    """The version a release before Alembic recorded (0: none, an empty database)."""
+    if bind.dialect.name == "sqlite":
+        return int(bind.exec_driver_sql("PRAGMA user_version").scalar_one())
+    if not sa.inspect(bind).has_table("schema_version"):
+        return 0
+    return int(bind.exec_driver_sql("SELECT version FROM schema_version").scalar() or 0)
+
+
+def _upgrade_from(bind: sa.Connection, version: int) -> None:
+    """The steps after `version`, as the releases before Alembic ran them."""
+    if bind.dialect.name == "sqlite":
+        steps = SQLITE_STEPS
+    elif version < POSTGRES_FIRST_VERSION:
+        raise StorageError(
+            f"schema_version {version} was never written on PostgreSQL: not the bot's database."
+        )
+    else:
+        steps = POSTGRES_STEPS
+    for number in sorted(v for v in steps if v > version):
+        for statement in steps[number]:
+            bind.exec_driver_sql(statement)
+        log.info("schema upgraded to pre-Alembic version %d", number)
+
+
+def _create() -> None:
     op.create_table(
         "chats",
         key("chat_id"),
@@ -410,3 +453,232 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     raise NotImplementedError("The first revision is not undone: restore a backup instead.")
+
+
+# ---------------------------------------------------------------- from before Alembic
+
+SQLITE_STEPS: Final[dict[int, tuple[str, ...]]] = {
+    # room for events (tournaments): games.event_id
+    2: (
+        "ALTER TABLE games ADD COLUMN event_id INTEGER",
+        "CREATE INDEX games_by_event ON games (event_id) WHERE event_id IS NOT NULL",
+    ),
+    # events: registrations, rounds, table draws, reminders sent
+    3: (
+        """
+        CREATE TABLE events (
+            id                    INTEGER PRIMARY KEY,
+            chat_id               INTEGER NOT NULL,
+            thread_id             INTEGER,
+            organiser_id          INTEGER NOT NULL,
+            organiser_name        TEXT    NOT NULL,
+            name                  TEXT    NOT NULL,
+            rules                 TEXT    NOT NULL,
+            options               TEXT    NOT NULL,
+            time_zone             TEXT    NOT NULL,
+            starts_at             INTEGER,
+            registration_deadline INTEGER,
+            status                TEXT    NOT NULL CHECK (status IN
+                                      ('registration', 'running', 'paused', 'finished',
+                                       'cancelled')),
+            current_round         INTEGER NOT NULL DEFAULT 0,
+            meta                  TEXT    NOT NULL DEFAULT '{}',
+            created_at            INTEGER NOT NULL,
+            finished_at           INTEGER
+        )
+        """,
+        "CREATE INDEX events_open ON events (status)"
+        " WHERE status IN ('registration', 'running', 'paused')",
+        "CREATE INDEX events_by_chat ON events (chat_id, thread_id, id)",
+        """
+        CREATE TABLE event_registrations (
+            event_id      INTEGER NOT NULL REFERENCES events (id),
+            user_id       INTEGER NOT NULL,
+            display_name  TEXT    NOT NULL,
+            username      TEXT,
+            status        TEXT    NOT NULL CHECK (status IN
+                              ('pending', 'registered', 'withdrawn', 'removed', 'eliminated')),
+            registered_at INTEGER NOT NULL,
+            final_place   INTEGER,
+            PRIMARY KEY (event_id, user_id)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE event_tables (
+            event_id INTEGER NOT NULL REFERENCES events (id),
+            round    INTEGER NOT NULL CHECK (round >= 1),
+            table_no INTEGER NOT NULL CHECK (table_no >= 1),
+            seed     INTEGER NOT NULL,
+            game_id  INTEGER REFERENCES games (id),
+            status   TEXT    NOT NULL CHECK (status IN ('playing', 'finished', 'cancelled')),
+            PRIMARY KEY (event_id, round, table_no)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE event_seats (
+            event_id     INTEGER NOT NULL,
+            round        INTEGER NOT NULL,
+            table_no     INTEGER NOT NULL,
+            seat         INTEGER NOT NULL,
+            user_id      INTEGER,
+            display_name TEXT    NOT NULL,
+            present      INTEGER NOT NULL DEFAULT 0,
+            no_show      INTEGER NOT NULL DEFAULT 0,
+            place        INTEGER,
+            total_re     INTEGER,
+            total_im     INTEGER,
+            advanced     INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (event_id, round, table_no, seat),
+            FOREIGN KEY (event_id, round, table_no)
+                REFERENCES event_tables (event_id, round, table_no)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE event_reminders (
+            event_id   INTEGER NOT NULL REFERENCES events (id),
+            kind       TEXT    NOT NULL,
+            message_id INTEGER,
+            sent_at    INTEGER NOT NULL,
+            PRIMARY KEY (event_id, kind)
+        ) WITHOUT ROWID
+        """,
+    ),
+    # games.join_token: the unguessable id of a table in its /start links
+    4: (
+        "ALTER TABLE games ADD COLUMN join_token TEXT",
+        # Tables from before get a token too (18 random hex digits: 72 bits, like
+        # secrets.token_urlsafe(9)); links they showed with the row id stop working.
+        "UPDATE games SET join_token = lower(hex(randomblob(9)))",
+        "CREATE UNIQUE INDEX games_by_join_token ON games (join_token)",
+    ),
+    # tournaments are tournaments (events are the engine's); their state is typed JSON
+    5: (
+        "ALTER TABLE events RENAME TO tournaments",
+        "ALTER TABLE event_registrations RENAME TO tournament_registrations",
+        "ALTER TABLE event_tables RENAME TO tournament_tables",
+        "ALTER TABLE event_seats RENAME TO tournament_seats",
+        "ALTER TABLE event_reminders RENAME TO tournament_claims",
+        "ALTER TABLE tournament_registrations RENAME COLUMN event_id TO tournament_id",
+        "ALTER TABLE tournament_tables RENAME COLUMN event_id TO tournament_id",
+        "ALTER TABLE tournament_seats RENAME COLUMN event_id TO tournament_id",
+        "ALTER TABLE tournament_claims RENAME COLUMN event_id TO tournament_id",
+        "ALTER TABLE tournament_claims RENAME COLUMN sent_at TO claimed_at",
+        "ALTER TABLE games RENAME COLUMN event_id TO tournament_id",
+        "DROP INDEX games_by_event",
+        "CREATE INDEX games_by_tournament ON games (tournament_id) WHERE tournament_id IS NOT NULL",
+        "DROP INDEX events_open",
+        "CREATE INDEX tournaments_open ON tournaments (status)"
+        " WHERE status IN ('registration', 'running', 'paused')",
+        "DROP INDEX events_by_chat",
+        "CREATE INDEX tournaments_by_chat ON tournaments (chat_id, thread_id, id)",
+        "ALTER TABLE tournaments RENAME COLUMN meta TO state",
+        # Version 1 of the state: "next" (who goes on) is "advancing"; the rest keeps its name.
+        "UPDATE tournaments SET state = json_set(json_remove(state, '$.next'),"
+        " '$.v', 1, '$.advancing', json(coalesce(json_extract(state, '$.next'), '[]')))",
+    ),
+    # languages: a person's choice and their app's; a group's admin's, its first opener's
+    6: (
+        # chats.language was always "en" and never chosen (no /language existed).
+        "ALTER TABLE chats DROP COLUMN language",
+        """
+        CREATE TABLE person_languages (
+            user_id    INTEGER PRIMARY KEY,
+            chosen     TEXT    NOT NULL DEFAULT '',
+            app        TEXT    NOT NULL DEFAULT '',
+            updated_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE chat_languages (
+            chat_id    INTEGER PRIMARY KEY,
+            chosen     TEXT    NOT NULL DEFAULT '',
+            first      TEXT    NOT NULL DEFAULT '',
+            updated_at INTEGER NOT NULL
+        )
+        """,
+    ),
+    # ratings: per pool and scope, each game's change to each player, the order rated in
+    7: (
+        """
+        CREATE TABLE ratings (
+            pool       TEXT    NOT NULL CHECK (pool IN ('main', 'two')),
+            chat_id    INTEGER NOT NULL,
+            player     INTEGER NOT NULL,
+            mu         REAL    NOT NULL,
+            sigma      REAL    NOT NULL,
+            games      INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (pool, chat_id, player)
+        ) WITHOUT ROWID
+        """,
+        # The leaderboard and a player's place read this index, best first.
+        "CREATE INDEX ratings_board ON ratings (pool, chat_id, (mu - 3 * sigma) DESC)",
+        """
+        CREATE TABLE rated_games (
+            game_id  INTEGER PRIMARY KEY REFERENCES games (id),
+            seq      INTEGER NOT NULL UNIQUE,
+            pool     TEXT    NOT NULL,
+            rated_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE rating_changes (
+            game_id      INTEGER NOT NULL REFERENCES games (id),
+            chat_id      INTEGER NOT NULL,
+            player       INTEGER NOT NULL,
+            pool         TEXT    NOT NULL,
+            seat         INTEGER NOT NULL,
+            weight       REAL    NOT NULL,
+            mu_before    REAL    NOT NULL,
+            sigma_before REAL    NOT NULL,
+            mu_after     REAL    NOT NULL,
+            sigma_after  REAL    NOT NULL,
+            PRIMARY KEY (game_id, chat_id, player)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX rating_changes_history ON rating_changes (player, pool, chat_id, game_id)",
+    ),
+    # hints: whether a chat's tables offer the coach's hints
+    8: ("ALTER TABLE chats ADD COLUMN hints INTEGER NOT NULL DEFAULT 1",),
+    # handled updates: the Telegram updates whose effects are stored
+    9: (
+        """
+        CREATE TABLE handled_updates (
+            update_id  INTEGER PRIMARY KEY,
+            handled_at INTEGER NOT NULL
+        )
+        """,
+    ),
+    # handled updates: what a press that made a move is answered, and whether it was
+    10: (
+        "ALTER TABLE handled_updates ADD COLUMN callback_id TEXT",
+        "ALTER TABLE handled_updates ADD COLUMN answer TEXT",
+        "ALTER TABLE handled_updates ADD COLUMN answered_at INTEGER",
+        "CREATE INDEX handled_unanswered ON handled_updates (handled_at)"
+        " WHERE callback_id IS NOT NULL AND answered_at IS NULL",
+    ),
+}
+"""SQLite: what each version from 2 to 10 changed (version 1 created the tables)."""
+
+POSTGRES_STEPS: Final[dict[int, tuple[str, ...]]] = {
+    # PostgreSQL's schema was first written at version 8. Version 9 created this table in
+    # a new database only, with no step for one at 8; it is here so that one upgrades too.
+    9: (
+        """
+        CREATE TABLE handled_updates (
+            update_id  BIGINT PRIMARY KEY,
+            handled_at BIGINT NOT NULL
+        )
+        """,
+    ),
+    10: (
+        "ALTER TABLE handled_updates ADD COLUMN callback_id TEXT",
+        "ALTER TABLE handled_updates ADD COLUMN answer TEXT",
+        "ALTER TABLE handled_updates ADD COLUMN answered_at BIGINT",
+        "CREATE INDEX handled_unanswered ON handled_updates (handled_at)"
+        " WHERE callback_id IS NOT NULL AND answered_at IS NULL",
+    ),
+}
+"""PostgreSQL: what each version after 8 changed."""
+POSTGRES_FIRST_VERSION: Final = 8
+"""PostgreSQL's oldest schema: a database at an older version was never written."""

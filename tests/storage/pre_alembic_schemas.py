@@ -1,12 +1,8 @@
-"""Pre-Alembic upgrades, never changed again: how a database written before the schema
-moved to Alembic (``storage/alembic``) is brought to version 10, the schema Alembic's first
-revision starts from.
-
-SQLite counted its versions in ``PRAGMA user_version`` and reached 10 by `MIGRATIONS`;
-PostgreSQL in a ``schema_version`` table, created at version 8 and upgraded by
-`POSTGRES_UPGRADES`. `storage.upgrade` runs what a database still lacks, once, in the
-transaction that then stamps it at Alembic's first revision. A new change of the schema
-is an Alembic revision, never a step here.
+"""The schemas before Alembic, as test fixtures: each version's steps as the releases
+before Alembic ran them, version 1 creating the tables. `storage_testkit.legacy_sqlite`
+builds a database as such a release left it (``PRAGMA user_version`` set), and the tests
+open every one and check it reaches the head with its data (the runtime's own steps are
+in Alembic's first revision, ``storage/alembic/versions/v10_schema_before_alembic.py``).
 
 Schema (version 2):
 
@@ -33,7 +29,7 @@ Schema (version 2):
   ``event_seats`` are ``tournament_*``, ``event_reminders`` is ``tournament_claims`` (the
   one-time actions claimed, ``claimed_at``), and every ``event_id`` is ``tournament_id``.
   The tournament's free-form ``meta`` is ``state``: versioned JSON read by
-  `storage.tournaments.TournamentState` (``"v": 1``; ``next`` is ``advancing``).
+  `domain.tournaments.TournamentState` (``"v": 1``; ``next`` is ``advancing``).
 - version 6 keeps languages: ``person_languages`` (chosen, and the Telegram app's) and
   ``chat_languages`` (an admin's choice, and the first table's opener's).
 - version 7 adds ratings: ``ratings`` (μ and σ per pool, scope and player; scope 0 is
@@ -451,26 +447,3 @@ LEGACY_VERSION: Final = len(MIGRATIONS)
 """The last version before Alembic: its first revision's schema."""
 
 assert all(m.version == i + 1 for i, m in enumerate(MIGRATIONS)), "migrations out of order"
-
-POSTGRES_UPGRADES: Final[dict[int, tuple[str, ...]]] = {
-    # PostgreSQL's schema was first written at version 8. Version 9 created this table in
-    # a new database only, with no step for one at 8; it is here so that one upgrades too.
-    9: (
-        """
-        CREATE TABLE handled_updates (
-            update_id  BIGINT PRIMARY KEY,
-            handled_at BIGINT NOT NULL
-        )
-        """,
-    ),
-    10: (
-        "ALTER TABLE handled_updates ADD COLUMN callback_id TEXT",
-        "ALTER TABLE handled_updates ADD COLUMN answer TEXT",
-        "ALTER TABLE handled_updates ADD COLUMN answered_at BIGINT",
-        "CREATE INDEX handled_unanswered ON handled_updates (handled_at)"
-        " WHERE callback_id IS NOT NULL AND answered_at IS NULL",
-    ),
-}
-"""What each version after 8 changed on PostgreSQL."""
-POSTGRES_FIRST_VERSION: Final = 8
-"""PostgreSQL's oldest schema: a database at an older version was never written."""

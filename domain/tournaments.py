@@ -18,10 +18,20 @@ from typing import Any, ClassVar, Final, Literal
 
 from engine import Rules
 
-from .errors import SchemaTooNew
-from .models import Score
+from .standings import Score
 
 log = logging.getLogger(__name__)
+
+
+class StateTooNew(ValueError):
+    """A tournament's state written by a newer version of the bot (`found`) than this
+    code reads (`known`); storage says so as `storage.SchemaTooNew`."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(f"a tournament's state at version {found}, newer than {known}")
+        self.found = found
+        self.known = known
+
 
 TournamentStatus = Literal["registration", "running", "paused", "finished", "cancelled"]
 TOURNAMENT_STATUSES: Final = ("registration", "running", "paused", "finished", "cancelled")
@@ -164,7 +174,7 @@ class TournamentState:
             raise ValueError("a tournament's state is a JSON object")
         version = data.get("v", 0)
         if version > cls.VERSION:
-            raise SchemaTooNew("a tournament's state", version, cls.VERSION)
+            raise StateTooNew(version, cls.VERSION)
         advancing = data.get("advancing" if version else "next") or []
         paused_from = data.get("paused_from")
         return cls(

@@ -48,7 +48,7 @@ from bot.tournaments.commands import TournamentCommands
 from bot.tournaments.entries import Entries
 from storage import Journal, Ledger
 from storage.errors import StorageUnavailable
-from storage.handling import HANDLING
+from storage.handling import Handling
 
 log = logging.getLogger(__name__)
 
@@ -612,12 +612,16 @@ class Buttons:
         chat_id = message.chat.id if message is not None else None
         message_id = message.message_id if message is not None else None
         tr = self.languages.person(person.id)  # the toast is in the presser's language
-        handling = HANDLING.get()
-        if handling is not None:  # a move stores its toast with it (`storage.handling`)
-            handling.render = lambda said: say(tr, said, PLAIN)[:200]
+        # A move the press makes is stored with its update and its toast (`storage.handling`).
+        handled = Handling(
+            update.update_id,
+            query.id,
+            self.ledger.account,
+            render=lambda said: say(tr, said, PLAIN)[:200],
+        )
         said = _over_rate(context, query.data, person.id, chat_id)
         if said is None:
-            said = await self.press(query.data, person, chat_id, message_id)
+            said = await self.press(query.data, person, chat_id, message_id, handled)
         try:
             await query.answer(say(tr, said, PLAIN)[:200] or None)
         except TelegramError as error:
@@ -625,7 +629,7 @@ class Buttons:
             return
         if self.toasted is not None:
             self.toasted(time.monotonic() - began)
-        await once.answered(self.ledger)
+        await once.answered(self.ledger, handled)
 
     async def press(
         self,
@@ -633,11 +637,13 @@ class Buttons:
         person: Person,
         chat_id: int | None,
         message_id: int | None = None,
+        handled: Handling | None = None,
     ) -> Msg:
         """One press of a button, from a DM or a group: the same decoding, checks, journal
-        and words for all."""
+        and words for all. `handled`: the update it came in, stored with a move it makes."""
         try:
-            return await self._dispatch(cb.Callback.decode(data), person, chat_id, message_id)
+            decoded = cb.Callback.decode(data)
+            return await self._dispatch(decoded, person, chat_id, message_id, handled)
         except cb.BadCallback:
             return UNKNOWN_BUTTON
         except UserError as error:
@@ -647,7 +653,12 @@ class Buttons:
             return STORAGE_TROUBLE
 
     async def _dispatch(
-        self, data: cb.Callback, person: Person, chat_id: int | None, message_id: int | None
+        self,
+        data: cb.Callback,
+        person: Person,
+        chat_id: int | None,
+        message_id: int | None,
+        handled: Handling | None,
     ) -> Msg:
         if chat_id is not None and chat_id != person.id and self.outbox.is_gone(chat_id):
             # Telegram delivers presses on the old messages of a group that removed the bot.
@@ -673,7 +684,7 @@ class Buttons:
         route = ROUTES.get(data.action)
         if route is None:
             return NOTHING
-        return await route(Press(self.to, data, person, chat_id, in_group, message_id))
+        return await route(Press(self.to, data, person, chat_id, in_group, message_id, handled))
 
 
 def flooding(limits: BotData, update: Update) -> bool:
@@ -735,6 +746,8 @@ class Press:
     chat_id: int | None
     in_group: bool
     message_id: int | None = None
+    handled: Handling | None = None
+    """The update it came in: a move it makes is stored with it."""
 
     @property
     def id(self) -> int:
@@ -778,9 +791,9 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     cb.REMATCH: lambda p: p.to.lobby.rematch(p.id, p.person, p.chat_id),
     cb.CANCEL: lambda p: p.to.closer.cancel_game(p.id, p.person),
     cb.KICK: _kick,
-    cb.CARD: lambda p: p.to.moves.press_card(p.id, p.data.stamp, p.data.arg, p.person),
-    cb.PASS: lambda p: p.to.moves.press_pass(p.id, p.data.stamp, p.person),
-    cb.MOON: lambda p: p.to.moves.press_moon(p.id, p.data.stamp, p.data.arg, p.person),
+    cb.CARD: lambda p: p.to.moves.press_card(p.id, p.data.stamp, p.data.arg, p.person, p.handled),
+    cb.PASS: lambda p: p.to.moves.press_pass(p.id, p.data.stamp, p.person, p.handled),
+    cb.MOON: lambda p: p.to.moves.press_moon(p.id, p.data.stamp, p.data.arg, p.person, p.handled),
     cb.TRACKER: lambda p: p.to.moves.toggle_tracker(p.id, p.data.stamp, p.person),
     cb.HINT: lambda p: p.to.coach.hint(p.id, p.data.stamp, p.person),
     cb.REVIEW: lambda p: p.to.coach.review(p.id, p.data.stamp, p.person),

@@ -107,6 +107,9 @@ class Outcome:
     path: list[Phase] = field(default_factory=list)
     undo: Callable[[], None] = _nothing
     commit: Callable[[], None] = _nothing
+    answers: dict[type, Any] = field(default_factory=dict)
+    """What the handlers of its effects answered, by kind of effect (`bot.core.runner`):
+    the coach's hint on its way, a review started."""
 
 
 class Mover(Enum):

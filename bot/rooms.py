@@ -224,7 +224,6 @@ def open_rooms(
     if config.webapp_url is not None:  # the table page is served
         hub = LiveHub(registry.version, on_last_closed=lambda t, seat: screens.show_dm(t, seat))
     screens = Screens(registry, display, background, languages, people, hub, config.lean_edits)
-    outbox.on_replaced = screens.message_replaced
     ratings = Ratings(storage.standings)
     entered: list[Entered] = [log_ended]
     if metrics is not None:
@@ -260,7 +259,6 @@ def open_rooms(
         people,
     )
     presence = Presence(registry, screens, lobby, closer, people, runner, chats)
-    outbox.on_gone = presence.chat_gone
     links = DirectChats(registry, screens, lobby, people, chats)
     desk = TableDesk(registry, moves, lobby, presence, closer, links, games)
     board = Board(

@@ -23,6 +23,7 @@ from telegram.error import TelegramError
 
 from bot.basics import Person, UserError, parse_id
 from bot.core import accepts
+from bot.core import decode as cb
 from bot.flood import Verdict
 from bot.i18n import NOTHING, Msg, Tr, msg, plain_name
 from bot.language_menu import LanguageMenu
@@ -39,7 +40,6 @@ from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.rules_menu import RulesMenu
 from bot.tables.standings import Standings
-from bot.telegram import callbacks as cb
 from bot.telegram import draw, once
 from bot.telegram.context import BotData, HeartsContext
 from bot.telegram.outbox import ARRIVED, Outbox, Slot
@@ -641,11 +641,11 @@ class Buttons:
     ) -> Msg:
         """One press of a button, from a DM or a group: the same decoding, checks, journal
         and words for all. `handled`: the update it came in, stored with a move it makes."""
+        decoded = cb.from_callback(data)
+        if isinstance(decoded, cb.Refused):
+            return decoded.said
         try:
-            decoded = cb.Callback.decode(data)
             return await self._dispatch(decoded, person, chat_id, message_id, handled)
-        except cb.BadCallback:
-            return UNKNOWN_BUTTON
         except UserError as error:
             return error.said
         except StorageUnavailable:
@@ -779,6 +779,15 @@ async def _choose_language(p: Press) -> Msg:
     return said
 
 
+async def _seat(p: Press) -> Msg:
+    """A seat's press (a card, pass, the moon's choice, 💡): the same typed command a table
+    page sends (`bot.core.decode`), carried out the same way, with its update."""
+    command = cb.seat_command(p.data)
+    if isinstance(command, cb.Refused):
+        return command.said
+    return await cb.carry_out(command, p.person, p.to.moves, p.to.coach, p.handled)
+
+
 ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     # Pressed anywhere but in the table's group, Join must prove membership first.
     cb.JOIN: lambda p: p.to.lobby.join(p.id, p.person, in_group=p.in_group),
@@ -791,11 +800,11 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     cb.REMATCH: lambda p: p.to.lobby.rematch(p.id, p.person, p.chat_id),
     cb.CANCEL: lambda p: p.to.closer.cancel_game(p.id, p.person),
     cb.KICK: _kick,
-    cb.CARD: lambda p: p.to.moves.press_card(p.id, p.data.stamp, p.data.arg, p.person, p.handled),
-    cb.PASS: lambda p: p.to.moves.press_pass(p.id, p.data.stamp, p.person, p.handled),
-    cb.MOON: lambda p: p.to.moves.press_moon(p.id, p.data.stamp, p.data.arg, p.person, p.handled),
+    cb.CARD: _seat,
+    cb.PASS: _seat,
+    cb.MOON: _seat,
     cb.TRACKER: lambda p: p.to.moves.toggle_tracker(p.id, p.data.stamp, p.person),
-    cb.HINT: lambda p: p.to.coach.hint(p.id, p.data.stamp, p.person),
+    cb.HINT: _seat,
     cb.REVIEW: lambda p: p.to.coach.review(p.id, p.data.stamp, p.person),
     cb.TOURNAMENT_REGISTER: lambda p: p.to.entries.register(p.id, p.person),
     cb.TOURNAMENT_WITHDRAW: lambda p: p.to.entries.withdraw(p.id, p.person),
@@ -808,7 +817,7 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     ),
     cb.DAILY_POST: lambda p: p.to.daily.post(p.id, p.person),
 }
-"""What each button does, by its callback action (`bot.telegram.callbacks`)."""
+"""What each button does, by its callback action (`bot.core.decode`)."""
 
 
 class Errors:

@@ -7,10 +7,10 @@ from collections.abc import Awaitable, Callable
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.basics import Person, UserError
+from bot.core import decode as cb
 from bot.i18n import LANGUAGES, Msg, Tr, msg
 from bot.languages import Languages
 from bot.tables.config import AdminCheck
-from bot.telegram import callbacks as cb
 
 AUTOMATIC = ""
 """The button that drops a choice: a DM follows the Telegram app again, a group the

@@ -9,7 +9,7 @@ which is public), so the series of several processes stay apart in Prometheus.
 Counted as it happens: updates by kind and handlers' exceptions, Bot API requests by
 method and outcome (`AiohttpRequest` sees each one and its status: ``429`` is Telegram's
 flood control), moves stored (by kind and by
-whom), the phases tables enter (`bot.core.runner.Runner.on_enter`), and the times: a
+whom), the phases tables enter (`bot.core.runner.Runner`'s `entered`), and the times: a
 move's commit, a press until its toast is answered, a screen until its edit went through
 (press → own DM, turn → DM), a request's wait for its turn in the
 outbox's overall pace (by priority), a job's wait for the computers' worker pool (by its
@@ -348,7 +348,7 @@ class Metrics:
         self._commit_child.observe(seconds)
 
     def entered(self, table: Table, phase: Phase) -> None:
-        """A table entered `phase` (`bot.core.runner.Runner.on_enter`)."""
+        """A table entered `phase` (`bot.core.runner.Runner`'s `entered`)."""
         self._entered.labels(self.account, phase.value).inc()
 
     def toasted(self, seconds: float) -> None:

@@ -2,17 +2,18 @@
 beside them, and the two adapters' entry points, each given what it uses.
 
 `open_rooms` builds everything once storage and the outbox are open (`bot.app` calls it in
-the Application's ``post_init``); `wire_handlers` gives each class of Telegram handlers the
-entry points it calls, and `Rooms.page_server` the table page's server the same; no handler
-sees `Rooms`. `Rooms.resume` shows every stored table again and re-arms its timers;
-`Rooms.close` stores what is pending at shutdown.
+the Application's ``post_init``), the effect runner with who carries out each effect
+(`effect_handlers`: the one map, never changed after); `wire_handlers` gives each class of
+Telegram handlers the entry points it calls, and `Rooms.page_server` the table page's
+server the same; no handler sees `Rooms`. `Rooms.resume` shows every stored table again
+and re-arms its timers; `Rooms.close` stores what is pending at shutdown.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
@@ -21,7 +22,7 @@ from bot.config import Settings
 from bot.core import effects
 from bot.core.commands import Command, Outcome
 from bot.core.phases import Phase
-from bot.core.runner import Handler, Runner
+from bot.core.runner import Entered, Handler, Runner
 from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.live.hub import LiveHub
@@ -107,35 +108,22 @@ class Rooms:
     daily: DailyDesk
     """``/daily``: the daily deal's games and boards."""
     live: LiveHub | None = None
-    """The open table pages, when the table page is served (``WEBAPP_URL``)."""
+    """The open table pages, when the table page is served (``WEBAPP_URL``): told of
+    each seat's screen change and, last of a move's effects, of each move."""
     metrics: Metrics | None = None
     """What an operator watches (`bot.metrics`), when measured."""
-
-    def serve_pages(self) -> LiveHub:
-        """Tell the open table pages of every change, from now on: each seat's screen
-        change, and (last of the listeners) each move; a seat whose last page closes has
-        its DM brought up to date."""
-        hub = LiveHub(self.registry.version)
-        self.screens.pages = hub
-
-        async def push(table: Table, effect: effects.PushPages) -> None:
-            await hub.on_move(table, list(effect.events))
-
-        self.runner.on(effects.PushPages, push)
-        hub.on_last_closed = self.screens.show_dm
-        self.live = hub
-        return hub
 
     def page_server(self, settings: Settings, is_member: MemberCheck) -> LiveServer:
         """The table page's server (``WEBAPP_URL``), given the pages it serves, the live
         tables, the journal for a game that ended, the moves and hints a seat makes, and
         who is a member of a group (a watcher; Telegram asked once in a while)."""
         assert settings.bot_token is not None and settings.webapp_url is not None
+        assert self.live is not None  # built with the rooms when ``WEBAPP_URL`` is set
         return LiveServer(
             settings.bot_token,
             urlsplit(settings.webapp_url).path,
             settings.webapp_auth_max_age,
-            self.serve_pages(),
+            self.live,
             self.languages,
             self.registry,
             self.storage.games,
@@ -232,18 +220,23 @@ def open_rooms(
     games, people = storage.games, storage.people
     registry = TableRegistry(games, background)
     display = TelegramDisplay(outbox, config.bot_username, config.webapp_url)
-    screens = Screens(registry, display, background, languages, people)
-    outbox.on_replaced = screens.message_replaced
-    screens.lean = config.lean_edits
+    hub = None
+    if config.webapp_url is not None:  # the table page is served
+        hub = LiveHub(registry.version, on_last_closed=lambda t, seat: screens.show_dm(t, seat))
+    screens = Screens(registry, display, background, languages, people, hub, config.lean_edits)
     ratings = Ratings(storage.standings)
-    runner = LoggedRunner()
+    entered: list[Entered] = [log_ended]
+    if metrics is not None:
+        entered.append(metrics.entered)
+    # The runner and the collaborators that run commands need each other (a move arms the
+    # turn clock, whose timer makes the next move): the map reaches those through `crew`,
+    # built below, when an effect first comes.
+    handlers = effect_handlers(lambda: crew, registry, games, screens, hub, metrics)
+    runner = LoggedRunner(handlers, entered)
     moves = Moves(registry, screens, ratings, runner, games)
     chats = TelegramChats(outbox)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config, chats)
-    carry_out(runner, registry, games, screens, moves, turns, metrics)
-    runner.on_enter(log_ended)
     if metrics is not None:
-        runner.on_enter(metrics.entered)
         metrics.watched.tables = registry.__iter__
         metrics.watched.thinker_line = thinker.waiting_by_line
         pacer = outbox.pacer
@@ -266,7 +259,6 @@ def open_rooms(
         people,
     )
     presence = Presence(registry, screens, lobby, closer, people, runner, chats)
-    outbox.on_gone = presence.chat_gone
     links = DirectChats(registry, screens, lobby, people, chats)
     desk = TableDesk(registry, moves, lobby, presence, closer, links, games)
     board = Board(
@@ -281,8 +273,8 @@ def open_rooms(
         languages,
     )
     daily_desk = DailyDesk(registry, moves, screens, games, storage.daily, clock, closer, scheduler)
-    runner.on(effects.AnnounceHand, daily_desk.hand_scored)
-    runner.on(effects.FinishGame, daily_desk.finished)
+    coach = Coach(registry, screens, moves, thinker, games)
+    crew = Crew(moves, turns, closer, lobby, coach, daily_desk, desk)
     entries = Entries(board, member_status, config.bot_username)
     rounds = Rounds(board)
     timeline = Timeline(board, rounds)
@@ -311,7 +303,7 @@ def open_rooms(
         links=links,
         standings=Standings(registry, games, storage.standings, people),
         ratings=ratings,
-        coach=Coach(registry, screens, moves, thinker, games),
+        coach=coach,
         board=board,
         entries=entries,
         rounds=rounds,
@@ -321,6 +313,7 @@ def open_rooms(
         background=background,
         runner=runner,
         daily=daily_desk,
+        live=hub,
         metrics=metrics,
     )
 
@@ -329,14 +322,9 @@ class LoggedRunner(Runner):
     """The core's runner, with what is logged while a command runs naming its table's game
     and chat (`bot.logs.log_fields`): the turn clock's, the lobby's, every effect's."""
 
-    async def run(
-        self,
-        table: Table,
-        command: Command,
-        here: Mapping[type, Handler] | None = None,
-    ) -> Outcome:
+    async def run(self, table: Table, command: Command) -> Outcome:
         with log_fields(game_id=table.id, chat_id=table.chat_id):
-            return await super().run(table, command, here)
+            return await super().run(table, command)
 
 
 def log_ended(table: Table, phase: Phase) -> None:
@@ -345,46 +333,73 @@ def log_ended(table: Table, phase: Phase) -> None:
         log.info("game %s %s", table.id, phase.value)
 
 
-def carry_out(
-    runner: Runner,
+@dataclass(frozen=True)
+class Crew:
+    """The collaborators that carry out effects and run commands themselves (through the
+    runner, which is built before them)."""
+
+    moves: Moves
+    turns: TurnClock
+    closer: Closer
+    lobby: Lobby
+    coach: Coach
+    daily: DailyDesk
+    desk: TableDesk
+
+
+def effect_handlers(
+    crew: Callable[[], Crew],
     registry: TableRegistry,
     games: Journal,
     screens: Screens,
-    moves: Moves,
-    turns: TurnClock,
+    hub: LiveHub | None,
     metrics: Metrics | None = None,
-) -> None:
-    """Who carries out each effect of the core (the order they run in is the core's own,
-    `bot.core.effects.ORDER`; the tournaments and the table pages add theirs); a move's
-    commit timed for `metrics`."""
+) -> dict[type, Handler]:
+    """Who carries out each effect of the core, every kind once (the order they run in is
+    the core's own, `bot.core.effects.ORDER`); a move's commit timed for `metrics`.
+    `crew`: the collaborators built after the runner, reached when an effect comes."""
 
-    async def store_move(table: Table, effect: effects.StoreMove) -> None:
-        began = time.monotonic()
-        await moves.store_move(table, effect)
-        if metrics is not None:
-            metrics.stored(table, effect, time.monotonic() - began)
+    async def create_lobby(table: Table, effect: effects.CreateLobby) -> None:
+        await crew().lobby.store_new(table, effect)
 
     async def store_lobby(table: Table, _: effects.StoreLobby) -> None:
         await games.update_lobby(table.id, table.rules, table.stored_seats(), table.stored_meta())
         registry.reseat(table)  # who sits where now (fewer seats may have left someone out)
 
-    async def store_cancel(table: Table, _: effects.StoreCancel) -> None:
-        await games.cancel_game(table.id)
+    async def store_deal(table: Table, effect: effects.StoreDeal) -> None:
+        await crew().moves.store_deal(table, effect)
+
+    async def store_move(table: Table, effect: effects.StoreMove) -> None:
+        began = time.monotonic()
+        await crew().moves.store_move(table, effect)
+        if metrics is not None:
+            metrics.stored(table, effect, time.monotonic() - began)
+
+    async def store_cancel(table: Table, effect: effects.StoreCancel) -> None:
+        await crew().closer.store_cancel(table, effect)
 
     async def store_table(table: Table, _: effects.StoreTable) -> None:
         await registry.save(table)
 
-    async def show_lobby(table: Table, _: effects.ShowLobby) -> None:
-        screens.show_lobby(table)
+    async def save_now(table: Table, effect: effects.SaveNow) -> None:
+        await crew().coach.save_now(table, effect)
 
-    async def save_soon(table: Table, _: effects.SaveSoon) -> None:
-        registry.save_soon(table)
+    async def announce_hand(table: Table, effect: effects.AnnounceHand) -> None:
+        await crew().moves.announce_hand(table, effect)
+        await crew().daily.hand_scored(table, effect)
+
+    async def finish_game(table: Table, effect: effects.FinishGame) -> None:
+        await crew().moves.finish(table, effect)
+        await crew().daily.finished(table, effect)
 
     async def tell_group(table: Table, effect: effects.TellGroup) -> None:
         screens.announce(table, effect.said)
 
     async def clear_nudges(table: Table, effect: effects.ClearNudges) -> None:
         await screens.clear_nudges(table, effect.seat)
+
+    async def show_lobby(table: Table, _: effects.ShowLobby) -> None:
+        screens.show_lobby(table)
 
     async def show_deal(table: Table, _: effects.ShowDeal) -> None:
         for seat, _person in table.humans():
@@ -397,26 +412,61 @@ def carry_out(
     async def show_seat(table: Table, effect: effects.ShowSeat) -> None:
         screens.show_dm(table, effect.seat, effect.urgency)
 
+    async def show_end(table: Table, effect: effects.ShowEnd) -> None:
+        await crew().closer.show_end(table, effect)
+
     async def resend(table: Table, effect: effects.ResendScreen) -> None:
         await screens.send_dm_again(table, effect.seat)
         await registry.save(table)
 
-    runner.on(effects.StoreLobby, store_lobby)
-    runner.on(effects.StoreDeal, moves.store_deal)
-    runner.on(effects.StoreMove, store_move)
-    runner.on(effects.StoreCancel, store_cancel)
-    runner.on(effects.StoreTable, store_table)
-    runner.on(effects.AnnounceHand, moves.announce_hand)
-    runner.on(effects.FinishGame, moves.finish)
-    runner.on(effects.TellGroup, tell_group)
-    runner.on(effects.ClearNudges, clear_nudges)
-    runner.on(effects.ShowLobby, show_lobby)
-    runner.on(effects.ShowDeal, show_deal)
-    runner.on(effects.ShowAll, show_all)
-    runner.on(effects.ShowSeat, show_seat)
-    runner.on(effects.ResendScreen, resend)
-    runner.on(effects.SaveSoon, save_soon)
-    runner.on(effects.ArmNext, turns.arm_next)
+    async def save_soon(table: Table, _: effects.SaveSoon) -> None:
+        registry.save_soon(table)
+
+    async def ask_coach(table: Table, effect: effects.AskCoach) -> object:
+        return await crew().coach.ask(table, effect)
+
+    async def ask_for_review(table: Table, effect: effects.AskForReview) -> object:
+        return await crew().coach.start_review(table, effect)
+
+    async def forget(table: Table, effect: effects.Forget) -> None:
+        await crew().closer.forget(table, effect)
+
+    async def arm_next(table: Table, effect: effects.ArmNext) -> None:
+        await crew().turns.arm_next(table, effect)
+
+    async def tell_tournament(table: Table, effect: effects.TellTournament) -> None:
+        await crew().desk.told(table, effect)
+
+    async def push_pages(table: Table, effect: effects.PushPages) -> None:
+        if hub is not None:
+            await hub.on_move(table, list(effect.events))
+
+    return {
+        effects.CreateLobby: create_lobby,
+        effects.StoreLobby: store_lobby,
+        effects.StoreDeal: store_deal,
+        effects.StoreMove: store_move,
+        effects.StoreCancel: store_cancel,
+        effects.StoreTable: store_table,
+        effects.SaveNow: save_now,
+        effects.AnnounceHand: announce_hand,
+        effects.FinishGame: finish_game,
+        effects.TellGroup: tell_group,
+        effects.ClearNudges: clear_nudges,
+        effects.ShowLobby: show_lobby,
+        effects.ShowDeal: show_deal,
+        effects.ShowAll: show_all,
+        effects.ShowSeat: show_seat,
+        effects.ShowEnd: show_end,
+        effects.ResendScreen: resend,
+        effects.SaveSoon: save_soon,
+        effects.AskCoach: ask_coach,
+        effects.AskForReview: ask_for_review,
+        effects.Forget: forget,
+        effects.ArmNext: arm_next,
+        effects.TellTournament: tell_tournament,
+        effects.PushPages: push_pages,
+    }
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from storage.errors import StorageUnavailable
-from storage.handling import HANDLING
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +39,6 @@ class Scheduler:
             return  # shutting down: what is stored resumes on the next start
 
         async def run() -> None:
-            # A timer's moves are its own, not those of the update that happened to arm it
-            # (the task's context is a copy of the arming one's).
-            HANDLING.set(None)
             await asyncio.sleep(max(0.0, delay))
             self._tasks.pop(name, None)
             try:

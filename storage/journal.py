@@ -42,7 +42,7 @@ from engine.scoring import rank_key
 from . import ledger
 from .database import Database, Dialect, _Positional, rows_changed
 from .errors import GameNotFound, SeatTaken, WrongGameStatus
-from .handling import HANDLING, Handling
+from .handling import Handling
 from .rating import rate_cancelled, rate_finished
 from .replay import Origin, ReplayError, replay, same_state, split_score
 from .schema import game_results, game_seats, games, hand_points, live_seats, moves
@@ -227,12 +227,15 @@ class Journal:
         meta: dict[str, Any] | None = None,
         *,
         stand_in: bool = False,
+        handled: Handling | None = None,
     ) -> int:
         """Journal ``move`` and store ``game_after`` in one durable transaction.
 
         Returns the move's sequence number (1, 2, ...). When ``game_after`` is over, the
         results are written, the game is rated and becomes finished in the same
         transaction. ``stand_in``: a computer player made this move for the seat's person.
+        ``handled``: the Telegram update the move was made by, recorded as handled (with
+        its press's answer) in the same transaction, and marked `Handling.stored`.
         One game's moves are stored in the order they were asked for.
         """
         # Serialise outside the transaction: it is held only for the database work.
@@ -241,7 +244,6 @@ class Journal:
         snapshot = game_after.to_json()
         over = game_after.phase == "over"
         now = _now_ms()
-        handled = HANDLING.get()
         database = self._db
         async with database.game_lock(game_id):
             if over:  # it rates the game: one at a time with the others that do

@@ -63,6 +63,7 @@ from engine import (
     Move,
     Rules,
 )
+from storage.handling import Handling
 
 AWAY = msg(
     "You timed out 3 times in a row, so a computer player holds your seat. Send /rejoin to "
@@ -106,6 +107,9 @@ class Outcome:
     path: list[Phase] = field(default_factory=list)
     undo: Callable[[], None] = _nothing
     commit: Callable[[], None] = _nothing
+    answers: dict[type, Any] = field(default_factory=dict)
+    """What the handlers of its effects answered, by kind of effect (`bot.core.runner`):
+    the coach's hint on its way, a review started."""
 
 
 class Mover(Enum):
@@ -214,6 +218,8 @@ class MakeMove(Command):
 
     move: Move
     mover: Mover
+    handled: Handling | None = field(default=None, compare=False)
+    """The Telegram update the move was pressed in (stored with it: `storage.handling`)."""
 
     def decide(self, table: Table) -> Outcome:
         return _move(table, self)
@@ -577,7 +583,9 @@ def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _noth
                 table.ui.idle_message_ids[seat] = idle
         undo_also()
 
-    effects: list[Effect] = [StoreMove(move, stand_in=command.mover is Mover.STAND_IN)]
+    effects: list[Effect] = [
+        StoreMove(move, stand_in=command.mover is Mover.STAND_IN, handled=command.handled)
+    ]
     for event in events:
         if isinstance(event, HandScored):
             effects.append(AnnounceHand(event.hand_number))

@@ -7,11 +7,12 @@ tournaments are done by whoever the runner was given for each kind of effect.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from bot.i18n import Msg
 from engine import Event, Game, Move
+from storage.handling import Handling
 
 
 class Urgency(Enum):
@@ -47,10 +48,12 @@ class StoreDeal:
 @dataclass(frozen=True)
 class StoreMove:
     """Durable: the move is journaled with the game and the table's state, before anyone
-    sees it. ``stand_in``: a computer player moved for the seat's person."""
+    sees it. ``stand_in``: a computer player moved for the seat's person; ``handled``: the
+    Telegram update it was pressed in, recorded as handled in the move's transaction."""
 
     move: Move
     stand_in: bool = False
+    handled: Handling | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

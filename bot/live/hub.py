@@ -60,9 +60,14 @@ class Page:
 class LiveHub:
     """Every open page, by person and by seat; pushes each change to the pages it shows."""
 
-    def __init__(self, version: Callable[[int], int]) -> None:
+    def __init__(
+        self,
+        version: Callable[[int], int],
+        on_last_closed: Callable[[Table, int], None] | None = None,
+    ) -> None:
         """`version`: a game's stored version (`TableRegistry.version`), sent with each
-        state so a page can tell a newer one from an older."""
+        state so a page can tell a newer one from an older; `on_last_closed`: called when a
+        seat's last page closes (its DM is brought up to date)."""
         self._version = version
         self._by_seat: dict[tuple[int, int], list[Page]] = {}
         self._by_person: dict[int, list[Page]] = {}
@@ -72,8 +77,7 @@ class LiveHub:
         """The watchers' frames made in this turn of the loop, by game, language, version and
         count: every watcher of a table in one language is sent the same text, made once."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self.on_last_closed: Callable[[Table, int], None] | None = None
-        """Called when a seat's last page closes: its DM is brought up to date."""
+        self.on_last_closed = on_last_closed
 
     # ------------------------------------------------------------------ pages
 

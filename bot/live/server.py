@@ -51,7 +51,7 @@ from aiohttp import WSMsgType, web
 
 from bot.basics import Person, UserError
 from bot.config import IPNetwork
-from bot.core import accepts
+from bot.core import accepts, decode
 from bot.i18n import ENGLISH, Msg, Tr, msg, translator
 from bot.languages import Languages
 from bot.live import commands, view
@@ -142,8 +142,8 @@ class LiveServer:
         languages: Languages,
         registry: TableRegistry,
         games: Journal,
-        moves: commands.SeatMoves,
-        coach: commands.SeatHints,
+        moves: decode.SeatMoves,
+        coach: decode.SeatHints,
         trusted_proxies: tuple[IPNetwork, ...] = LOOPBACK,
         replays: PageReplays | None = None,
         membership: Membership | None = None,
@@ -485,11 +485,13 @@ class LiveServer:
         """A command from the page, as its person, on the page's own table only."""
         if page.watching:
             return NOT_SEATED  # a watcher presses nothing
-        command = commands.decode(said)
-        if command is None or command.game != page.table.id:
-            return commands.NOT_VALID
+        command = decode.from_page(said)
+        if isinstance(command, decode.Refused):
+            return command.said
+        if command.game != page.table.id:
+            return decode.FORGED
         try:  # only what that kind of table offers at its stage (issue 50.2)
-            accepts.admit(accepts.of_table(page.table), commands.ASKS[type(command)])
+            accepts.admit(accepts.of_table(page.table), decode.SEAT_ASKS[type(command)])
         except UserError as error:
             return error.said
         seat = page.table.seats[page.seat]

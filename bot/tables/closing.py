@@ -43,6 +43,8 @@ class Closer:
         self.is_admin = is_admin
         self.ratings = ratings
         self.runner = runner
+        self._rated: set[int] = set()
+        """The tables whose cancel just rated them, until their end is shown."""
 
     async def cancel(self, chat_id: int, thread_id: int | None, person: Person) -> Msg:
         table = self.registry.in_chat(chat_id, thread_id)
@@ -82,39 +84,42 @@ class Closer:
         through the core: stored as cancelled, then its people's reminders gone, its
         screens saying what `command` says (a rated game's message with the rating
         changes), and everything kept for it dropped. Under the table's lock."""
-        rated = False
+        await self.runner.run(table, command)
 
-        async def store(table: Table, _: StoreCancel) -> None:
-            nonlocal rated
-            rated = await self.games.cancel_game(table.id)
+    async def store_cancel(self, table: Table, _: StoreCancel) -> None:
+        """`StoreCancel`: the table stored as cancelled (rated, after its first hand)."""
+        if await self.games.cancel_game(table.id):
+            self._rated.add(table.id)
 
-        async def show(table: Table, end: ShowEnd) -> None:
-            changes = await self.ratings.changes(table) if rated else None
-            lines: list[Part] | None = (
-                render.cancelled_lines(table)
-                if end.standings
-                else [end.table]
-                if end.table is not None
-                else None
-            )
-            if lines is not None:
-                shown = Words(tuple(lines if changes is None else [*lines, changes]))
-                if table.ui.table_message_id is not None:
-                    self.screens.edit_table_message(table, shown, Urgency.MOVED)
-                else:
-                    table.end_words = shown  # its message is still on its way
-            for seat, s in table.humans():
-                self.screens.pages.changed(table, seat)  # open pages say so at once
-                message_id = table.ui.dm_message_ids.get(seat)
-                if end.told is None or s.user_id is None:
-                    continue
-                if message_id is not None:
-                    self.screens.close_dm(table, seat, end.told)
-                elif table.game is None and end.tell_lobby:
-                    self.screens.tell(s.user_id, end.told)
+    async def show_end(self, table: Table, end: ShowEnd) -> None:
+        """`ShowEnd`: its message and its players' screens say how the table ended."""
+        rated = table.id in self._rated
+        self._rated.discard(table.id)
+        changes = await self.ratings.changes(table) if rated else None
+        lines: list[Part] | None = (
+            render.cancelled_lines(table)
+            if end.standings
+            else [end.table]
+            if end.table is not None
+            else None
+        )
+        if lines is not None:
+            shown = Words(tuple(lines if changes is None else [*lines, changes]))
+            if table.ui.table_message_id is not None:
+                self.screens.edit_table_message(table, shown, Urgency.MOVED)
+            else:
+                table.end_words = shown  # its message is still on its way
+        for seat, s in table.humans():
+            self.screens.pages.changed(table, seat)  # open pages say so at once
+            message_id = table.ui.dm_message_ids.get(seat)
+            if end.told is None or s.user_id is None:
+                continue
+            if message_id is not None:
+                self.screens.close_dm(table, seat, end.told)
+            elif table.game is None and end.tell_lobby:
+                self.screens.tell(s.user_id, end.told)
 
-        async def forget(table: Table, _: Forget) -> None:
-            self.registry.forget(table)
-            self.clock.stop(table)
-
-        await self.runner.run(table, command, {StoreCancel: store, ShowEnd: show, Forget: forget})
+    async def forget(self, table: Table, _: Forget) -> None:
+        """`Forget`: the table's timers stop and memory lets it go."""
+        self.registry.forget(table)
+        self.clock.stop(table)

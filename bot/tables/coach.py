@@ -83,17 +83,13 @@ class Coach:
         the table's lock; a second press on the same decision waits for the same answer),
         then the answer as `GiveHint`, shown if the decision is still open."""
         self._limit(person)
-        asked: list[tuple[str, asyncio.Future[Hint]]] = []
-
-        async def ask(table: Table, effect: AskCoach) -> None:
-            asked.append((effect.key, self._think(table, effect)))
-
         async with self.registry.lock(game_id):
             table, seat, _ = self.moves.playing(game_id, stamp, person)
-            await self.moves.runner.run(table, AskHint(seat), {AskCoach: ask})
-        if not asked:
+            outcome = await self.moves.runner.run(table, AskHint(seat))
+        asked: tuple[str, asyncio.Future[Hint]] | None = outcome.answers.get(AskCoach)
+        if asked is None:
             return msg("💡 The hint is above your cards.")
-        key, flight = asked[0]
+        key, flight = asked
         # Shielded: one presser giving up does not cancel the others' answer.
         try:
             found = await asyncio.shield(flight)
@@ -104,9 +100,14 @@ class Coach:
             if now is None:
                 raise UserError(msg("That game is over."))
             given = GiveHint(seat, key, hint_to_dict(found))
-            await self.moves.runner.run(now, given, {SaveNow: self._save_now})
+            await self.moves.runner.run(now, given)
             cards = " ".join(c.symbol for c in shown_order(found.best.cards))
             return msg("💡 {cards}", cards=cards)
+
+    async def ask(self, table: Table, effect: AskCoach) -> tuple[str, asyncio.Future[Hint]]:
+        """`AskCoach`: the decision asked about and its hint on its way (the caller of
+        `AskHint` reads them from its `Outcome.answers`)."""
+        return effect.key, self._think(table, effect)
 
     def _think(self, table: Table, effect: AskCoach) -> asyncio.Future[Hint]:
         """The hint for a decision, thought out in the worker pool, or the one already
@@ -124,7 +125,7 @@ class Coach:
             flight.add_done_callback(lambda _: self._hinting.pop(job, None))
         return flight
 
-    async def _save_now(self, table: Table, _: SaveNow) -> None:
+    async def save_now(self, table: Table, _: SaveNow) -> None:
         """A hint's count is as much the game's record as its moves: stored at once."""
         try:
             await self.registry.save(table)
@@ -149,25 +150,26 @@ class Coach:
         # The live table while it is played (its hand may be ahead of storage's), else as
         # stored: the review reads the journal either way.
         table = live if live is not None and live.game is not None else Table.from_stored(stored)
-        answer: list[Msg] = []
+        outcome = await self.moves.runner.run(table, AskReview(seat, hand))
+        answer: Msg = outcome.answers[AskForReview]
+        return answer
 
-        async def start(table: Table, effect: AskForReview) -> None:
-            answer.append(self._start_review((game_id, effect.seat, effect.hand), person))
-
-        await self.moves.runner.run(table, AskReview(seat, hand), {AskForReview: start})
-        return answer[0]
-
-    def _start_review(self, job: tuple[int, int, int], person: Person) -> Msg:
+    async def start_review(self, table: Table, effect: AskForReview) -> Msg:
+        """`AskForReview`: the review starts, and follows in the seat's person's DM; what
+        the press is answered (the caller of `AskReview` reads it from `Outcome.answers`)."""
+        seat = table.seats[effect.seat]
+        assert seat is not None and seat.user_id is not None
+        job = (table.id, effect.seat, effect.hand)
         hand = job[2]
         if job in self._reviewing:
             return msg("🔍 Still thinking about hand {hand}…", hand=hand)
         if len(self._reviewing) >= self.reviews_at_once:
             raise UserError(BUSY)
         self._reviewing.add(job)
-        self.screens.background.spawn(self._review(job, person))
+        self.screens.background.spawn(self._review(job, seat.user_id))
         return msg("🔍 Reviewing hand {hand}…", hand=hand)
 
-    async def _review(self, job: tuple[int, int, int], person: Person) -> None:
+    async def _review(self, job: tuple[int, int, int], user_id: int) -> None:
         game_id, seat, hand = job
         try:
             start, moves = await self.games.game_and_moves(game_id)
@@ -176,12 +178,12 @@ class Coach:
             findings = await self.thinker.review(game_id * 7919 + seat, decisions, REVIEW_BUDGET_MS)
         except Exception:
             log.exception("review of game %s, seat %s, hand %s", game_id, seat, hand)
-            self.screens.tell(person.id, msg("Something went wrong; please try again."))
+            self.screens.tell(user_id, msg("Something went wrong; please try again."))
             return
         finally:
             self._reviewing.discard(job)
         review = review_lines(names, hand, bool(decisions), findings)
-        self.screens.tell(person.id, Words(tuple(review)))
+        self.screens.tell(user_id, Words(tuple(review)))
 
     async def findings(self, game_id: int, seat: int, hand: int) -> tuple[bool, list[Finding]]:
         """The review of a finished hand of a seat, as data (the table page's replay marks

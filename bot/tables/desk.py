@@ -45,6 +45,7 @@ class TableDesk:
         self._presence = presence
         self._closer = closer
         self._links = links
+        self._listeners: list[Listener] = []
 
     async def start_table(
         self,
@@ -115,11 +116,12 @@ class TableDesk:
 
     def subscribe(self, listener: Listener) -> None:
         """Hear of every move of every tournament's table (after it is stored and shown)."""
+        self._listeners.append(listener)
 
-        async def told(table: Table, effect: TellTournament) -> None:
+    async def told(self, table: Table, effect: TellTournament) -> None:
+        """`TellTournament`: a tournament's table moved; its listeners hear of it."""
+        for listener in self._listeners:
             await listener(table, list(effect.events))
-
-        self._moves.runner.on(TellTournament, told)
 
     def on_link(self, letter: str, handler: LinkHandler) -> None:
         self._links.on_link(letter, handler)

@@ -169,20 +169,8 @@ class Lobby:
             seats,
             free,
         )
-
-        async def create(table: Table, _: CreateLobby) -> None:
-            table.id = await self.games.create_lobby(
-                chat_id,
-                thread_id,
-                person.id,
-                rules,
-                table.stored_seats(),
-                table.stored_meta(),
-                join_token=table.join_token,
-            )
-
         try:
-            await self.moves.runner.run(table, command, {CreateLobby: create})
+            await self.moves.runner.run(table, command)
         except SeatTaken as taken:  # sat down elsewhere since we looked: storage said no
             if taken.user_id == person.id:
                 raise UserError(join_refused(await seated(self.games, taken))) from None
@@ -192,6 +180,18 @@ class Lobby:
         self.registry.add(table, 0)
         self.arm_expiry(table, self.config.lobby_ttl_s)
         return table
+
+    async def store_new(self, table: Table, _: CreateLobby) -> None:
+        """`CreateLobby`: the new lobby stored, and given its id."""
+        table.id = await self.games.create_lobby(
+            table.chat_id,
+            table.thread_id,
+            table.creator_id,
+            table.rules,
+            table.stored_seats(),
+            table.stored_meta(),
+            join_token=table.join_token,
+        )
 
     async def _free_to_sit(self, seat: Seat, host: Person) -> bool:
         """Whether a person of the last game can be seated at its rematch now."""

@@ -32,7 +32,8 @@ from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.seat_screen import Button, ReplayHand, Words, hand_result_lines
 from engine import Card, Event, Game, IllegalMove, Move
-from storage import Journal, handling
+from storage import Journal
+from storage.handling import Handling
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,12 @@ class Moves:
         game = table.game
         assert game is not None
         version = await self.games.record_move(
-            table.id, effect.move, game, table.stored_meta(), stand_in=effect.stand_in
+            table.id,
+            effect.move,
+            game,
+            table.stored_meta(),
+            stand_in=effect.stand_in,
+            handled=effect.handled,
         )
         self.registry.moved(table.id, version)
 
@@ -124,8 +130,12 @@ class Moves:
             raise UserError(msg("That button is from an earlier hand."))
         return table, seat, game
 
-    async def press_card(self, game_id: int, stamp: int, code: str, person: Person) -> Msg:
-        """A card pressed: chosen to pass (or unchosen), or played; the answer is the toast."""
+    async def press_card(
+        self, game_id: int, stamp: int, code: str, person: Person, handled: Handling | None = None
+    ) -> Msg:
+        """A card pressed: chosen to pass (or unchosen), or played; the answer is the toast.
+        `handled`: the Telegram update pressed in, stored with a move it makes (with the
+        toast it promises); None on the table page."""
         async with self.registry.lock(game_id):
             table, seat, game = self.playing(game_id, stamp, person)
             try:
@@ -141,8 +151,9 @@ class Moves:
             if choosing:
                 command = ChooseCard(seat, card, person.on_page)
             else:
-                handling.promise(played)  # the toast, stored with the move
-                command = MakeMove(Move.play(seat, card), _mover(person))
+                if handled is not None:
+                    handled.promise(played)  # the toast, stored with the move
+                command = MakeMove(Move.play(seat, card), _mover(person), handled)
             try:
                 await self.apply(table, command)
             except UserError:
@@ -156,7 +167,9 @@ class Moves:
                 return msg("{count}/3 selected", count=len(table.ui.selections.get(seat, ())))
             return played
 
-    async def press_pass(self, game_id: int, stamp: int, person: Person) -> Msg:
+    async def press_pass(
+        self, game_id: int, stamp: int, person: Person, handled: Handling | None = None
+    ) -> Msg:
         async with self.registry.lock(game_id):
             table, seat, game = self.playing(game_id, stamp, person)
             if game.phase != "pass":
@@ -167,17 +180,20 @@ class Moves:
             if len(chosen) != 3:
                 raise UserError(msg("Choose exactly 3 cards first."))
             passed = msg("Passed. Waiting for the others…")
-            await self._human_move(table, seat, Move.pass_cards(seat, chosen), person, passed)
+            move = Move.pass_cards(seat, chosen)
+            await self._human_move(table, seat, move, person, passed, handled)
             return passed
 
-    async def press_moon(self, game_id: int, stamp: int, arg: str, person: Person) -> Msg:
+    async def press_moon(
+        self, game_id: int, stamp: int, arg: str, person: Person, handled: Handling | None = None
+    ) -> Msg:
         async with self.registry.lock(game_id):
             table, seat, _ = self.playing(game_id, stamp, person)
             choice = {"s": "subtract_from_shooter", "a": "add_to_others"}.get(arg)
             if choice is None:
                 raise UserError(msg("That button isn't valid any more."))
             done = msg("Done!")
-            await self._human_move(table, seat, Move.moon(seat, choice), person, done)
+            await self._human_move(table, seat, Move.moon(seat, choice), person, done, handled)
             return done
 
     async def toggle_tracker(self, game_id: int, stamp: int, person: Person) -> Msg:
@@ -195,11 +211,18 @@ class Moves:
             return NOTHING
 
     async def _human_move(
-        self, table: Table, seat: int, move: Move, person: Person, answer: Msg
+        self,
+        table: Table,
+        seat: int,
+        move: Move,
+        person: Person,
+        answer: Msg,
+        handled: Handling | None,
     ) -> None:
         """`answer`: what the press gets once the move is stored (stored with it)."""
-        handling.promise(answer)
-        await self.apply(table, MakeMove(move, _mover(person)))
+        if handled is not None:
+            handled.promise(answer)
+        await self.apply(table, MakeMove(move, _mover(person), handled))
 
 
 def _mover(person: Person) -> Mover:

@@ -134,18 +134,20 @@ class Screens:
         background: Background,
         languages: Languages,
         people: People,
+        pages: Pages | None = None,
+        lean: bool = True,
     ) -> None:
         self.registry = registry
         self.languages = languages
         self.people = people
         self.display = display
         self.background = background
-        self.lean = True
+        self.lean = lean
         """Whether the presser's screen goes first and others' wait out a trick in progress
         (see `show_all`); False: the order before the table page (`./dev bench load
         --compare`)."""
-        self.pages: Pages = NoPages()
-        """Told of every change of a seat's screen; set when the table page is served."""
+        self.pages: Pages = NoPages() if pages is None else pages
+        """Told of every change of a seat's screen: the open table pages, when served."""
         self._notices: dict[tuple[int, int], _Notice] = {}
         """The group's idle notice each (table, seat) is in, with the lines it shows."""
         self._moving: set[tuple[int, int]] = set()

@@ -11,9 +11,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
 
 from bot.chats import NONE, Button, Buttons, OpenLink, Register, Sentence, Text, Withdraw
+from bot.core import decode as cb
 from bot.core.effects import Urgency
 from bot.tables.parts import HTML, say
-from bot.telegram import callbacks as cb
 from bot.telegram.draw import PRIORITY
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import POST

@@ -4,7 +4,7 @@ as a message and its buttons.
 
 The screens are data made in `bot.tables.seat_screen` and `bot.tables.render`; their
 sentences are written here in Telegram's HTML (`bot.tables.parts.HTML`), and what a button
-does becomes its callback data (`bot.telegram.callbacks`) or a link: the only place a
+does becomes its callback data (`bot.core.decode`) or a link: the only place a
 screen's typed action meets Telegram's wire.
 """
 
@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 
 from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
+from bot.core import decode as cb
 from bot.core.effects import Urgency
 from bot.i18n import Tr
 from bot.tables import render
@@ -54,7 +55,6 @@ from bot.tables.seat_screen import (
     Words,
     seat_screen,
 )
-from bot.telegram import callbacks as cb
 from bot.telegram.pace import ACTING, EDIT, IDLE, MOVED, PLAYED
 
 MAX_ROW = 7

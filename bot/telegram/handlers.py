@@ -23,6 +23,7 @@ from telegram.error import TelegramError
 
 from bot.basics import Person, UserError, parse_id
 from bot.core import accepts
+from bot.core import decode as cb
 from bot.flood import Verdict
 from bot.i18n import NOTHING, Msg, Tr, msg, plain_name
 from bot.language_menu import LanguageMenu
@@ -39,7 +40,6 @@ from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.rules_menu import RulesMenu
 from bot.tables.standings import Standings
-from bot.telegram import callbacks as cb
 from bot.telegram import draw, once
 from bot.telegram.context import BotData, HeartsContext
 from bot.telegram.outbox import ARRIVED, Outbox, Slot
@@ -48,7 +48,7 @@ from bot.tournaments.commands import TournamentCommands
 from bot.tournaments.entries import Entries
 from storage import Journal, Ledger
 from storage.errors import StorageUnavailable
-from storage.handling import HANDLING
+from storage.handling import Handling
 
 log = logging.getLogger(__name__)
 
@@ -612,12 +612,16 @@ class Buttons:
         chat_id = message.chat.id if message is not None else None
         message_id = message.message_id if message is not None else None
         tr = self.languages.person(person.id)  # the toast is in the presser's language
-        handling = HANDLING.get()
-        if handling is not None:  # a move stores its toast with it (`storage.handling`)
-            handling.render = lambda said: say(tr, said, PLAIN)[:200]
+        # A move the press makes is stored with its update and its toast (`storage.handling`).
+        handled = Handling(
+            update.update_id,
+            query.id,
+            self.ledger.account,
+            render=lambda said: say(tr, said, PLAIN)[:200],
+        )
         said = _over_rate(context, query.data, person.id, chat_id)
         if said is None:
-            said = await self.press(query.data, person, chat_id, message_id)
+            said = await self.press(query.data, person, chat_id, message_id, handled)
         try:
             await query.answer(say(tr, said, PLAIN)[:200] or None)
         except TelegramError as error:
@@ -625,7 +629,7 @@ class Buttons:
             return
         if self.toasted is not None:
             self.toasted(time.monotonic() - began)
-        await once.answered(self.ledger)
+        await once.answered(self.ledger, handled)
 
     async def press(
         self,
@@ -633,13 +637,15 @@ class Buttons:
         person: Person,
         chat_id: int | None,
         message_id: int | None = None,
+        handled: Handling | None = None,
     ) -> Msg:
         """One press of a button, from a DM or a group: the same decoding, checks, journal
-        and words for all."""
+        and words for all. `handled`: the update it came in, stored with a move it makes."""
+        decoded = cb.from_callback(data)
+        if isinstance(decoded, cb.Refused):
+            return decoded.said
         try:
-            return await self._dispatch(cb.Callback.decode(data), person, chat_id, message_id)
-        except cb.BadCallback:
-            return UNKNOWN_BUTTON
+            return await self._dispatch(decoded, person, chat_id, message_id, handled)
         except UserError as error:
             return error.said
         except StorageUnavailable:
@@ -647,7 +653,12 @@ class Buttons:
             return STORAGE_TROUBLE
 
     async def _dispatch(
-        self, data: cb.Callback, person: Person, chat_id: int | None, message_id: int | None
+        self,
+        data: cb.Callback,
+        person: Person,
+        chat_id: int | None,
+        message_id: int | None,
+        handled: Handling | None,
     ) -> Msg:
         if chat_id is not None and chat_id != person.id and self.outbox.is_gone(chat_id):
             # Telegram delivers presses on the old messages of a group that removed the bot.
@@ -673,7 +684,7 @@ class Buttons:
         route = ROUTES.get(data.action)
         if route is None:
             return NOTHING
-        return await route(Press(self.to, data, person, chat_id, in_group, message_id))
+        return await route(Press(self.to, data, person, chat_id, in_group, message_id, handled))
 
 
 def flooding(limits: BotData, update: Update) -> bool:
@@ -735,6 +746,8 @@ class Press:
     chat_id: int | None
     in_group: bool
     message_id: int | None = None
+    handled: Handling | None = None
+    """The update it came in: a move it makes is stored with it."""
 
     @property
     def id(self) -> int:
@@ -766,6 +779,15 @@ async def _choose_language(p: Press) -> Msg:
     return said
 
 
+async def _seat(p: Press) -> Msg:
+    """A seat's press (a card, pass, the moon's choice, 💡): the same typed command a table
+    page sends (`bot.core.decode`), carried out the same way, with its update."""
+    command = cb.seat_command(p.data)
+    if isinstance(command, cb.Refused):
+        return command.said
+    return await cb.carry_out(command, p.person, p.to.moves, p.to.coach, p.handled)
+
+
 ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     # Pressed anywhere but in the table's group, Join must prove membership first.
     cb.JOIN: lambda p: p.to.lobby.join(p.id, p.person, in_group=p.in_group),
@@ -778,11 +800,11 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     cb.REMATCH: lambda p: p.to.lobby.rematch(p.id, p.person, p.chat_id),
     cb.CANCEL: lambda p: p.to.closer.cancel_game(p.id, p.person),
     cb.KICK: _kick,
-    cb.CARD: lambda p: p.to.moves.press_card(p.id, p.data.stamp, p.data.arg, p.person),
-    cb.PASS: lambda p: p.to.moves.press_pass(p.id, p.data.stamp, p.person),
-    cb.MOON: lambda p: p.to.moves.press_moon(p.id, p.data.stamp, p.data.arg, p.person),
+    cb.CARD: _seat,
+    cb.PASS: _seat,
+    cb.MOON: _seat,
     cb.TRACKER: lambda p: p.to.moves.toggle_tracker(p.id, p.data.stamp, p.person),
-    cb.HINT: lambda p: p.to.coach.hint(p.id, p.data.stamp, p.person),
+    cb.HINT: _seat,
     cb.REVIEW: lambda p: p.to.coach.review(p.id, p.data.stamp, p.person),
     cb.TOURNAMENT_REGISTER: lambda p: p.to.entries.register(p.id, p.person),
     cb.TOURNAMENT_WITHDRAW: lambda p: p.to.entries.withdraw(p.id, p.person),
@@ -795,7 +817,7 @@ ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
     ),
     cb.DAILY_POST: lambda p: p.to.daily.post(p.id, p.person),
 }
-"""What each button does, by its callback action (`bot.telegram.callbacks`)."""
+"""What each button does, by its callback action (`bot.core.decode`)."""
 
 
 class Errors:

@@ -10,8 +10,9 @@ both the poller and the webhook's queue go through):
   being handled, a webhook posted twice, one id twice in a batch);
 - an id the database knows as handled (its move is stored, `storage.handling`) is
   skipped too: a restarted process or the standby that took over never makes a move twice;
-- otherwise the update is handled with `HANDLING` set, so that the moves it makes store
-  its id (and, for a press, what the press is answered) in their own transactions.
+- otherwise it is handled; a press hands its update down with the move it makes
+  (`storage.handling.Handling`, on the command and its `StoreMove`), so that the move
+  stores its id (and what the press is answered) in its own transaction.
 
 An update that made no move leaves nothing in the database, so after a crash it may be
 handled again (a command answered twice; a Join told "You're already at this table").
@@ -36,7 +37,7 @@ from bot.logs import log_fields
 from bot.telegram.outbox import ARRIVED, Slot
 from storage import Ledger
 from storage.errors import StorageError
-from storage.handling import HANDLING, Handling
+from storage.handling import Handling
 
 log = logging.getLogger(__name__)
 
@@ -73,14 +74,7 @@ class ExactlyOnce:
         if ledger is not None and await _asks(ledger.was_handled(update_id), False):
             log.info("update %s was handled already; not again", update_id)
             return
-        query = update.callback_query
-        account = ledger.account if ledger is not None else 0
-        handling = Handling(update_id, query.id if query is not None else None, account)
-        token = HANDLING.set(handling)
-        try:
-            await process()
-        finally:
-            HANDLING.reset(token)
+        await process()
 
 
 async def _asks(question: Awaitable[Any], otherwise: Any) -> Any:
@@ -147,12 +141,11 @@ def _is_command(update: object) -> bool:
     return message is not None and (message.text or "").startswith("/")
 
 
-async def answered(ledger: Ledger | None) -> None:
+async def answered(ledger: Ledger | None, handled: Handling) -> None:
     """After a press's answer went out: the ledger says so, if its move stored the press."""
-    handling = HANDLING.get()
-    if handling is None or not handling.stored or ledger is None:
+    if not handled.stored or ledger is None:
         return
-    await _asks(ledger.mark_answered(handling.update_id), None)
+    await _asks(ledger.mark_answered(handled.update_id), None)
 
 
 async def answer_pending(bot: Bot, ledger: Ledger, now: float | None = None) -> int:

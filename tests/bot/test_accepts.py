@@ -8,11 +8,10 @@ import pytest
 
 from bot.basics import UserError
 from bot.core import accepts
+from bot.core import decode as cb
 from bot.core.accepts import ACCEPTS, Ask, Kind, Stage, Standing
 from bot.core.phases import Phase
 from bot.i18n import english
-from bot.live import commands as page
-from bot.telegram import callbacks as cb
 
 t = english()
 
@@ -28,8 +27,8 @@ def test_every_press_that_names_a_table_asks_something_declared() -> None:
     elsewhere = cb.TOURNAMENT_ACTIONS | cb.CHAT_ACTIONS | cb.DAILY_ACTIONS
     assert set(cb.ASKS) == cb.ACTIONS - elsewhere
     assert set(cb.EVENT_ASKS) == cb.TOURNAMENT_ACTIONS
-    assert set(page.ASKS) == {page.TapCard, page.PassChosen, page.ChooseMoon, page.AskHint}
-    asked = set(cb.ASKS.values()) | set(page.ASKS.values()) | set(cb.EVENT_ASKS.values())
+    assert set(cb.SEAT_ASKS) == {cb.TapCard, cb.PassChosen, cb.ChooseMoon, cb.AskHint}
+    asked = set(cb.ASKS.values()) | set(cb.SEAT_ASKS.values()) | set(cb.EVENT_ASKS.values())
     assert asked == set(Ask)
 
 

@@ -47,7 +47,7 @@ from bot.core.commands import (
     Wait,
 )
 from bot.core.phases import TRANSITIONS, IllegalTransition, Phase
-from bot.core.runner import Runner
+from bot.core.runner import EFFECTS, Handler, Runner, nothing
 from bot.i18n import msg
 from bot.tables.model import Seat, Table, TableOptions
 from bot.tables.play import Moves
@@ -141,19 +141,26 @@ def _table(players: int, humans: int = 2) -> Table:
     )
 
 
-def _recording(runner: Runner, seen: list[str], *kinds: type[effects.Effect]) -> None:
+def _runner(handlers: dict[type, Handler] | None = None) -> Runner:
+    """A runner whose effects do nothing but those `handlers` carry out."""
+    return Runner({kind: nothing for kind in EFFECTS} | (handlers or {}))
+
+
+def _recording(seen: list[str], *kinds: type[effects.Effect]) -> dict[type, Handler]:
+    """Handlers that note the name of each effect of `kinds` they carry out in `seen`."""
+    handlers: dict[type, Handler] = {}
     for kind in kinds:
 
         async def note(table: Table, effect: Any, name: str = kind.__name__) -> None:
             seen.append(name)
 
-        runner.on(kind, note)
+        handlers[kind] = note
+    return handlers
 
 
 async def test_effects_run_in_the_declared_order_whatever_order_their_handlers_came_in() -> None:
-    runner = Runner()
     seen: list[str] = []
-    _recording(runner, seen, *reversed(effects.ORDER))
+    runner = _runner(_recording(seen, *reversed(effects.ORDER)))
     table = _table(4)
     await runner.run(table, Deal(Game(table.rules, seed=3)))
     assert seen == ["StoreDeal", "ShowDeal", "ArmNext", "PushPages"]
@@ -175,14 +182,13 @@ async def test_effects_run_in_the_declared_order_whatever_order_their_handlers_c
 
 
 async def test_a_move_storage_refuses_is_undone_and_nothing_after_it_runs() -> None:
-    runner = Runner()
     seen: list[str] = []
 
     async def refuse(table: Table, effect: effects.StoreMove) -> None:
         raise OSError("disk full")
 
-    runner.on(effects.StoreMove, refuse)
-    _recording(runner, seen, *(k for k in effects.ORDER if k is not effects.StoreMove))
+    others = _recording(seen, *(k for k in effects.ORDER if k is not effects.StoreMove))
+    runner = _runner({effects.StoreMove: refuse, **others})
     table = _table(4)
     await runner.run(table, Deal(Game(table.rules, seed=4)))
     game = table.game
@@ -202,14 +208,13 @@ async def test_a_move_storage_refuses_is_undone_and_nothing_after_it_runs() -> N
 async def test_a_reaction_that_fails_is_logged_and_the_move_stands(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    runner = Runner()
     seen: list[str] = []
 
     async def broken(table: Table, effect: effects.ArmNext) -> None:
         raise RuntimeError("clock broke")
 
-    runner.on(effects.ArmNext, broken)
-    _recording(runner, seen, effects.StoreDeal, effects.PushPages)
+    recorded = _recording(seen, effects.StoreDeal, effects.PushPages)
+    runner = _runner({effects.ArmNext: broken, **recorded})
     table = _table(4)
     await runner.run(table, Deal(Game(table.rules, seed=5)))
     assert seen == ["StoreDeal", "PushPages"] and table.phase is Phase.PASSING
@@ -226,6 +231,8 @@ class Lab:
     runner: Runner
     table: Table
     refuse_next: bool = False
+    refuse_lobby: bool = False
+    """Storage refuses the next new lobby (`CreateLobby`)."""
     seen: list[str] = field(default_factory=list)
 
 
@@ -248,21 +255,46 @@ async def _open_lab(
     storage refuses the first Start, which leaves the lobby as it was."""
     storage = await open_storage(path)
     registry = TableRegistry(storage.games, Background())
-    runner = Runner()
+
     # Only the durable effects touch storage here: the screens are the adapters' business.
-    moves = Moves(registry, None, None, runner, storage.games)  # type: ignore[arg-type]
-    runner.on(effects.StoreDeal, moves.store_deal)
-    runner.on(effects.StoreMove, moves.store_move)
+    async def store_deal(table: Table, effect: effects.StoreDeal) -> None:
+        await moves.store_deal(table, effect)
+
+    async def store_move(table: Table, effect: effects.StoreMove) -> None:
+        await moves.store_move(table, effect)
 
     async def store_table(table: Table, _: effects.StoreTable) -> None:
         await registry.save(table)
 
-    runner.on(effects.StoreTable, store_table)
-
     async def store_cancel(table: Table, _: effects.StoreCancel) -> None:
         await storage.games.cancel_game(table.id)
 
-    runner.on(effects.StoreCancel, store_cancel)
+    async def create_lobby(table: Table, _: effects.CreateLobby) -> None:
+        if lab.refuse_lobby:
+            lab.refuse_lobby = False
+            raise OSError("disk full")
+        table.id = await storage.games.create_lobby(
+            table.chat_id,
+            None,
+            table.creator_id,
+            table.rules,
+            table.stored_seats(),
+            table.stored_meta(),
+        )
+
+    seen: list[str] = []
+    others = [k for k in effects.ORDER if k not in effects.DURABLE]
+    runner = _runner(
+        {
+            **_recording(seen, *others),
+            effects.StoreDeal: store_deal,
+            effects.StoreMove: store_move,
+            effects.StoreTable: store_table,
+            effects.StoreCancel: store_cancel,
+            effects.CreateLobby: create_lobby,
+        }
+    )
+    moves = Moves(registry, None, None, runner, storage.games)  # type: ignore[arg-type]
     table = _table(players)
     for n in range(players - empty, players):
         table.seats[n] = None
@@ -275,7 +307,7 @@ async def _open_lab(
         table.chat_id, None, 100, table.rules, table.stored_seats(), table.stored_meta()
     )
     registry.add(table, 0)
-    lab = Lab(storage, registry, runner, table)
+    lab = Lab(storage, registry, runner, table, seen=seen)
     real = storage.games.record_move
 
     async def record_move(*args: Any, **kwargs: Any) -> int:
@@ -285,8 +317,6 @@ async def _open_lab(
         return await real(*args, **kwargs)
 
     storage.games.record_move = record_move  # type: ignore[method-assign]
-    others = [k for k in effects.ORDER if k not in effects.DURABLE]
-    _recording(runner, lab.seen, *others)
     if not empty and not refuse_start:
         await runner.run(table, Deal(Game(table.rules, seed=seed)))
         return lab
@@ -437,26 +467,12 @@ async def _rematch(lab: Lab, rng: random.Random) -> None:
         options=old.options,
         seats=[None] * old.rules.players,
     )
-
-    async def create(table: Table, _: effects.CreateLobby) -> None:
-        table.id = await lab.storage.games.create_lobby(
-            table.chat_id,
-            None,
-            host.user_id,
-            table.rules,
-            table.stored_seats(),
-            table.stored_meta(),
-        )
-
     if rng.random() < 0.3:
-
-        async def refuse(table: Table, _: effects.CreateLobby) -> None:
-            raise OSError("disk full")
-
+        lab.refuse_lobby = True
         with pytest.raises(OSError):
-            await lab.runner.run(new, command, {effects.CreateLobby: refuse})
+            await lab.runner.run(new, command)
         assert new.seats == [None] * old.rules.players and not new.ui.pending and new.id == 0
-    await lab.runner.run(new, command, {effects.CreateLobby: create})
+    await lab.runner.run(new, command)
     # The host first, then the game's seats in order while a seat is empty.
     wanted: list[tuple[str, int | None]] = []
     if command.host_free and command.host_dm_open:
@@ -596,7 +612,6 @@ def test_a_whole_game_goes_through_every_phase_of_a_hand_to_the_end() -> None:
 
 
 async def test_a_lobby_change_is_stored_then_shown_and_one_storage_refuses_is_undone() -> None:
-    runner = Runner()
     seen: list[str] = []
     refuse = [False]
 
@@ -605,8 +620,7 @@ async def test_a_lobby_change_is_stored_then_shown_and_one_storage_refuses_is_un
         if refuse[0]:
             raise OSError("disk full")
 
-    runner.on(effects.StoreLobby, store)
-    _recording(runner, seen, effects.ShowLobby)
+    runner = _runner({effects.StoreLobby: store, **_recording(seen, effects.ShowLobby)})
     table = _table(4, humans=1)
     table.seats[2] = table.seats[3] = None
     await runner.run(table, Sit(7, "Ann"))
@@ -641,7 +655,6 @@ async def test_a_lobby_change_is_stored_then_shown_and_one_storage_refuses_is_un
 
 
 async def test_a_take_over_and_a_rejoin_store_the_seat_first_and_are_undone_if_refused() -> None:
-    runner = Runner()
     seen: list[str] = []
     refuse = [False]
 
@@ -650,8 +663,8 @@ async def test_a_take_over_and_a_rejoin_store_the_seat_first_and_are_undone_if_r
         if refuse[0]:
             raise OSError("disk full")
 
-    runner.on(effects.StoreTable, store)
-    _recording(runner, seen, *(k for k in effects.ORDER if k is not effects.StoreTable))
+    others = _recording(seen, *(k for k in effects.ORDER if k is not effects.StoreTable))
+    runner = _runner({effects.StoreTable: store, **others})
     table = _table(4)
     await runner.run(table, Deal(Game(table.rules, seed=2)))
     seen.clear()
@@ -691,9 +704,12 @@ async def test_a_deal_stores_the_game_and_the_tables_screen_state_in_one_transac
     storage = await open_storage(tmp_path / "deal.sqlite3")
     try:
         registry = TableRegistry(storage.games, Background())
-        runner = Runner()
+
+        async def store_deal(table: Table, effect: effects.StoreDeal) -> None:
+            await moves.store_deal(table, effect)
+
+        runner = _runner({effects.StoreDeal: store_deal})
         moves = Moves(registry, None, None, runner, storage.games)  # type: ignore[arg-type]
-        runner.on(effects.StoreDeal, moves.store_deal)
         table = _table(4)
         for _, s in table.humans():
             assert s.user_id is not None
@@ -718,9 +734,8 @@ async def test_a_deal_stores_the_game_and_the_tables_screen_state_in_one_transac
 
 
 async def test_start_fills_the_empty_seats_with_computers_and_needs_a_person() -> None:
-    runner = Runner()
     seen: list[str] = []
-    _recording(runner, seen, *effects.ORDER)
+    runner = _runner(_recording(seen, *effects.ORDER))
     table = _table(4, humans=0)
     table.seats = [None, None, Seat("computer", "C2"), None]
     with pytest.raises(UserError):
@@ -742,7 +757,6 @@ async def test_start_fills_the_empty_seats_with_computers_and_needs_a_person() -
 
 
 async def test_a_cancel_is_stored_then_clears_reminders_shows_the_end_and_forgets() -> None:
-    runner = Runner()
     seen: list[str] = []
     refuse = True
 
@@ -751,8 +765,8 @@ async def test_a_cancel_is_stored_then_clears_reminders_shows_the_end_and_forget
             raise OSError("disk full")
         seen.append("StoreCancel")
 
-    runner.on(effects.StoreCancel, store)
-    _recording(runner, seen, *(k for k in effects.ORDER if k is not effects.StoreCancel))
+    others = _recording(seen, *(k for k in effects.ORDER if k is not effects.StoreCancel))
+    runner = _runner({effects.StoreCancel: store, **others})
     table = _table(4)
     await runner.run(table, Deal(Game(table.rules, seed=6)))
     seen.clear()
@@ -768,9 +782,8 @@ async def test_a_cancel_is_stored_then_clears_reminders_shows_the_end_and_forget
 
 
 async def test_a_hint_asks_the_coach_once_per_decision_and_its_answer_is_counted_once() -> None:
-    runner = Runner()
     seen: list[str] = []
-    _recording(runner, seen, *effects.ORDER)
+    runner = _runner(_recording(seen, *effects.ORDER))
     table = _table(4)
     table.options = TableOptions(hints=True)
     await runner.run(table, Deal(Game(table.rules, seed=7)))

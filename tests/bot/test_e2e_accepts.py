@@ -29,11 +29,11 @@ from telegram.ext import Application
 from test_live_server import PageClient, open_page, signed, until
 
 from bot.core import accepts
+from bot.core import decode as cb
 from bot.core.accepts import Kind, Stage
 from bot.flood import CommandLimiter
 from bot.i18n import english
 from bot.tables.model import Table
-from bot.telegram import callbacks as cb
 from bot.timers import ManualClock
 from domain.people import ChatSettings
 from engine import Game, Rules, daily

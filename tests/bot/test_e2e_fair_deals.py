@@ -16,9 +16,9 @@ import pytest
 from bot_harness import open_table, play_turn, rooms_of, running_bot, table_in
 
 from bot.config import Settings
+from bot.core import decode as cb
 from bot.logs import setup_logging
 from bot.tables.model import Table
-from bot.telegram import callbacks as cb
 from domain.people import ChatSettings
 from engine import Game, Rules, fair
 from engine.cards import codes, mask_of_codes

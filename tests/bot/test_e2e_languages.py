@@ -11,8 +11,8 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 from bot_harness import open_table, rooms_of, running_bot, table_in
 
+from bot.core import decode as cb
 from bot.i18n import LOCALES, translator
-from bot.telegram import callbacks as cb
 from sandbox.double import BotApiDouble
 from sandbox.markup import parse_html
 from sandbox.people import SandboxUser

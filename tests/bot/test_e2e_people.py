@@ -15,8 +15,8 @@ from bot_harness import (
     table_in,
 )
 
+from bot.core import decode as cb
 from bot.tables.config import Dealing
-from bot.telegram import callbacks as cb
 from domain.people import ChatSettings
 from engine import Rules
 from sandbox.testing import running_double

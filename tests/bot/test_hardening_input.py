@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from bot_harness import open_table, running_bot, wait_for_button
 
+from bot.core import decode as cb
 from bot.flood import CommandLimiter
 from bot.i18n import english
-from bot.telegram import callbacks as cb
 from sandbox.testing import running_double
 
 t = english()

@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 from telegram.ext import Application
 
+from bot.core import decode as cb
 from bot.flood import CommandLimiter
 from bot.i18n import english
 from bot.tables.model import Table
-from bot.telegram import callbacks as cb
 from sandbox.double import BotApiDouble
 from sandbox.people import Group, SandboxUser
 from sandbox.testing import running_double

@@ -15,6 +15,7 @@ from domain.games import StoredSeat
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
 from storage import Storage
+from storage.handling import Handling
 
 # Every variant: 2 to 6 players, Complex, Omnibus, and a moon option without a choice.
 VARIANTS: dict[str, Rules] = {
@@ -67,6 +68,7 @@ async def play_stored(
     hands: int | None = None,
     back_after: dict[int, int] | None = None,
     deal_key: bytes | None = None,
+    handled: Handling | None = None,
 ) -> tuple[int, Game]:
     """Create, start and play a random game through ``store``; returns its id and game.
 
@@ -77,6 +79,7 @@ async def play_stored(
     ``own_moves`` is back (as after /rejoin): its person makes the moves after that (after
     the seat's last: back for the game's end, having made none of the moves since).
     ``deal_key``: the game's hands are dealt from it (verifiable deals), not from ``seed``.
+    ``handled``: the Telegram update every move is stored as made by.
     """
     seats = seats or seats_for(rules.players, user_ids)
     creator = (user_ids or [1])[0]
@@ -108,7 +111,10 @@ async def play_stored(
         meta = None
         if away != was:
             meta = {"seat_state": {str(seat): {"away": True} for seat in away}}
-        assert await store.games.record_move(game_id, move, game, meta, stand_in=stand_in) == moves
+        stored = await store.games.record_move(
+            game_id, move, game, meta, stand_in=stand_in, handled=handled
+        )
+        assert stored == moves
     return game_id, game
 
 

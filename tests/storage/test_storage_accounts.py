@@ -18,7 +18,7 @@ from domain.tournaments import TournamentOptions
 from engine import Game, Rules
 from sandbox.postgres_server import PostgresServer
 from storage import Storage
-from storage.handling import HANDLING, Handling
+from storage.handling import Handling
 
 A, B = 7_000_000_001, 8_123_456_789  # two bots' Telegram ids (B's is past 2³²)
 
@@ -60,11 +60,7 @@ async def move_with_update(store: Storage, game_id: int, game: Game, update_id: 
     move = random_move(game, random.Random(update_id))
     move.apply(game)
     handling = Handling(update_id, f"cb-{update_id}", store.account, answer="Played")
-    token = HANDLING.set(handling)
-    try:
-        await store.games.record_move(game_id, move, game)
-    finally:
-        HANDLING.reset(token)
+    await store.games.record_move(game_id, move, game, handled=handling)
     assert handling.stored
 
 

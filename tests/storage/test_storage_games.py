@@ -276,7 +276,7 @@ async def test_game_and_moves_gives_the_dealt_game_and_each_move_with_its_stand_
 
 async def test_an_updates_id_is_stored_with_the_move_it_made(store: Storage) -> None:
     """`storage.handling`: the move and the fact its update was handled commit together."""
-    from storage.handling import HANDLING, Handling
+    from storage.handling import Handling
 
     rules = VARIANTS["four"]
     game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
@@ -285,11 +285,7 @@ async def test_an_updates_id_is_stored_with_the_move_it_made(store: Storage) -> 
     move = random_move(game, random.Random(9))
     move.apply(game)
     handled = Handling(7001)
-    token = HANDLING.set(handled)
-    try:
-        await store.games.record_move(game_id, move, game)
-    finally:
-        HANDLING.reset(token)
+    await store.games.record_move(game_id, move, game, handled=handled)
     assert handled.stored
     assert await store.ledger.was_handled(7001)
     assert not await store.ledger.was_handled(7002)  # an update that made no move: not recorded
@@ -301,7 +297,7 @@ async def test_now_and_then_a_move_drops_the_updates_that_can_no_longer_come_bac
     """A move made by an update whose id is a multiple of 1,000 drops, in its own
     transaction, the handled updates more than `handling.KEEP` ids older (Telegram never
     sends them again); the newer ones stay, and the moves are stored in order."""
-    from storage.handling import HANDLING, KEEP, Handling
+    from storage.handling import KEEP, Handling
 
     rules = VARIANTS["four"]
     game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
@@ -313,11 +309,8 @@ async def test_now_and_then_a_move_drops_the_updates_that_can_no_longer_come_bac
     for seq, update_id in enumerate(made_by, start=1):
         move = random_move(game, rng)
         move.apply(game)
-        token = HANDLING.set(Handling(update_id))
-        try:
-            assert await store.games.record_move(game_id, move, game) == seq
-        finally:
-            HANDLING.reset(token)
+        handled = Handling(update_id)
+        assert await store.games.record_move(game_id, move, game, handled=handled) == seq
     assert [await store.ledger.was_handled(u) for u in made_by] == [False, False, True, True]
     stored = await store.games.load_game(game_id)
     assert stored.last_seq == 4 and stored.game is not None
@@ -330,7 +323,7 @@ async def test_a_flood_of_updates_asks_the_ledger_together_and_hears_in_order(
     """Every update asks the ledger before its handler: 300 asking at once (a flood of
     commands) go in one query or two, not one each behind the others, and each hears its
     own answer in the order they asked (commands sent in a row are answered in order)."""
-    from storage.handling import HANDLING, Handling
+    from storage.handling import Handling
 
     rules = VARIANTS["four"]
     game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
@@ -340,11 +333,7 @@ async def test_a_flood_of_updates_asks_the_ledger_together_and_hears_in_order(
     for update_id in (9005, 9150, 9299):
         move = random_move(game, rng)
         move.apply(game)
-        token = HANDLING.set(Handling(update_id))
-        try:
-            await store.games.record_move(game_id, move, game)
-        finally:
-            HANDLING.reset(token)
+        await store.games.record_move(game_id, move, game, handled=Handling(update_id))
     reads = 0
     read = store.database.read
 
@@ -369,7 +358,7 @@ async def test_a_press_is_stored_with_its_answer_until_it_is_answered(store: Sto
     """Issue 29.9: a press whose move is stored keeps its callback query's id and toast,
     so a process that takes over answers it if its predecessor could not; once answered
     (or too old) it is not listed again."""
-    from storage.handling import HANDLING, Handling, Unanswered, promise
+    from storage.handling import Handling, Unanswered
 
     rules = VARIANTS["four"]
     game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
@@ -380,12 +369,9 @@ async def test_a_press_is_stored_with_its_answer_until_it_is_answered(store: Sto
     for update_id, callback_id in ((8001, "cq-1"), (8002, None), (8003, "cq-3")):
         move = random_move(game, rng)
         move.apply(game)
-        token = HANDLING.set(Handling(update_id, callback_id, render=lambda said: f"«{said}»"))
-        try:
-            promise("Played Q♠")
-            await store.games.record_move(game_id, move, game)
-        finally:
-            HANDLING.reset(token)
+        handled = Handling(update_id, callback_id, render=lambda said: f"«{said}»")
+        handled.promise("Played Q♠")
+        await store.games.record_move(game_id, move, game, handled=handled)
     pending = await store.ledger.unanswered(before_ms)
     assert [(p.update_id, p.callback_id, p.answer) for p in pending] == [
         (8001, "cq-1", "«Played Q♠»"),
@@ -442,7 +428,7 @@ async def test_a_move_on_sqlite_runs_its_compiled_statements_on_sqlite3_and_stor
     move (results, ratings) still goes through SQLAlchemy."""
     from sqlalchemy import Engine, event
 
-    from storage.handling import HANDLING, Handling
+    from storage.handling import Handling
 
     sent: list[str] = []
 
@@ -460,12 +446,12 @@ async def test_a_move_on_sqlite_runs_its_compiled_statements_on_sqlite3_and_stor
             move = random_move(game, rng)
             move.apply(game)
             moves += 1
-            token = HANDLING.set(Handling(6000 + moves))
-            try:
-                meta = {"moves": moves}
-                assert await sqlite_store.games.record_move(game_id, move, game, meta) == moves
-            finally:
-                HANDLING.reset(token)
+            meta = {"moves": moves}
+            handled = Handling(6000 + moves)
+            stored = await sqlite_store.games.record_move(
+                game_id, move, game, meta, handled=handled
+            )
+            assert stored == moves
             if moves == 3:
                 assert sent == []  # three moves, and not one statement through SQLAlchemy
     finally:

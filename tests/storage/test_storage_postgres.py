@@ -431,7 +431,7 @@ async def test_a_move_runs_its_compiled_statements_on_asyncpg_and_stores_the_sam
     SQLAlchemy."""
     from sqlalchemy import Engine, event
 
-    from storage.handling import HANDLING, Handling
+    from storage.handling import Handling
 
     store = await open_storage(await postgres.database())
     sent: list[str] = []
@@ -440,13 +440,11 @@ async def test_a_move_runs_its_compiled_statements_on_asyncpg_and_stores_the_sam
         sent.append(str(args[2]))
 
     event.listen(Engine, "before_cursor_execute", count)
-    token = HANDLING.set(Handling(5005))
     try:
         game_id, game = await play_stored(
-            store, Rules(players=4, target=1), seed=5, user_ids=[1, 2]
+            store, Rules(players=4, target=1), seed=5, user_ids=[1, 2], handled=Handling(5005)
         )
     finally:
-        HANDLING.reset(token)
         event.remove(Engine, "before_cursor_execute", count)
     try:
         moves = [s for s in sent if s.startswith("INSERT INTO moves")]

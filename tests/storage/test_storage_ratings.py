@@ -664,7 +664,7 @@ async def test_the_upserts_of_a_rating_and_of_a_handled_update_are_compiled_once
     from sqlalchemy.dialects.postgresql.base import PGCompiler
     from sqlalchemy.dialects.sqlite.base import SQLiteCompiler
 
-    from storage.handling import HANDLING, Handling
+    from storage.handling import Handling
 
     compiled: list[str] = []
     for compiler in (PGCompiler, SQLiteCompiler):
@@ -678,13 +678,14 @@ async def test_the_upserts_of_a_rating_and_of_a_handled_update_are_compiled_once
             monkeypatch.setattr(compiler, visit, counted)
 
     async def play(seed: int, update_id: int) -> int:
-        token = HANDLING.set(Handling(update_id))
-        try:
-            game_id, _ = await play_stored(
-                store, ONE_HAND, seed=seed, chat_id=10, seats=_seats(ADA, BOB)
-            )
-        finally:
-            HANDLING.reset(token)
+        game_id, _ = await play_stored(
+            store,
+            ONE_HAND,
+            seed=seed,
+            chat_id=10,
+            seats=_seats(ADA, BOB),
+            handled=Handling(update_id),
+        )
         return game_id
 
     await play(1, 9001)  # compiled here, if no test before compiled them

@@ -1,0 +1,295 @@
+"""Every press, decoded in one place: a button's callback data (a DM's or a group's) and a
+table page's command become the same typed commands, and anything forged is `Refused`
+with one sentence before any table is looked at.
+
+A button's data is compact (Telegram allows 64 bytes): ``<action>:<game>:<stamp>:<arg>``,
+where the stamp is the hand number for DM buttons (so a button from an earlier hand is
+recognised as stale) and 0 for lobby buttons (`Callback`). A page sends JSON:
+``{"type": "card", "game": 7, "hand": 3, "card": "QS"}`` taps a card (plays it, or chooses
+it to pass); ``{"type": "pass", ...}`` passes the three chosen; ``{"type": "moon", ...,
+"choice": "subtract" | "add"}``; ``{"type": "hint", ...}``. A seat's presses from either
+(`TapCard`, `PassChosen`, `ChooseMoon`, `AskHint`) go to the seat's entry points through
+`carry_out`. Nothing in them is trusted: who pressed, that the game is the one the message
+or page belongs to, and that the move is legal are checked after.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, Literal, Protocol, assert_never
+
+from bot.basics import Person, parse_id
+from bot.core.accepts import Ask
+from bot.i18n import Msg, msg
+from storage.handling import Handling
+
+FORGED = msg("That button isn't valid any more.")
+"""What a press this bot did not make (forged, stale, from another version) is told."""
+
+MAX_BYTES: Final = 64
+MAX_STAMP: Final = 999_999
+
+# Lobby (group) actions.
+JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK = (
+    "lj",
+    "ll",
+    "la",
+    "lr",
+    "ls",
+    "lc",
+    "lb",
+    "ro",
+    "lk",
+)
+# DM actions.
+CARD, PASS, MOON, TRACKER = "c", "p", "m", "t"
+# The coach in a DM: a hint (stamp: the hand) and a review (stamp: the hand to review).
+HINT, REVIEW = "h", "v"
+# Group actions under a finished game.
+REMATCH: Final = "rm"
+# Replays (`bot.telegram.replaying`): a game's finished hands; a hand (stamp: its number;
+# arg "n": in a new message, under a hand's result).
+REPLAY_GAME, REPLAY_HAND = "rg", "rh"
+# The daily deal: post the presser's card of the day (the id field holds the day).
+DAILY_POST: Final = "dp"
+DAILY_ACTIONS: Final = frozenset({DAILY_POST})
+# Tournament actions: the id field holds the tournament's id, not a game's.
+TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW = "er", "ew"
+TOURNAMENT_ACTIONS: Final = frozenset({TOURNAMENT_REGISTER, TOURNAMENT_WITHDRAW})
+# A chat's language (/language): no game; the argument is the language ("" for automatic).
+LANGUAGE: Final = "lg"
+CHAT_ACTIONS: Final = frozenset({LANGUAGE})
+
+SEAT_ACTIONS: Final = frozenset({CARD, PASS, MOON, TRACKER})
+"""A seat's moves: paced faster than other presses (a hand played as fast as fingers go)."""
+COACH_ACTIONS: Final = frozenset({HINT, REVIEW})
+"""Paced by the coach itself (`bot.tables.coach`: one answer for many presses)."""
+
+ACTIONS: Final = frozenset(
+    {JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK}
+    | {CARD, PASS, MOON, TRACKER, REMATCH, HINT, REVIEW}
+    | {REPLAY_GAME, REPLAY_HAND}
+    | TOURNAMENT_ACTIONS
+    | CHAT_ACTIONS
+    | DAILY_ACTIONS
+)
+
+ASKS: Final = {
+    JOIN: Ask.JOIN,
+    LEAVE: Ask.LEAVE,
+    ADD_COMPUTER: Ask.ADD_COMPUTER,
+    RULES: Ask.RULES,
+    BACK: Ask.RULES,
+    SET_RULE: Ask.SET_RULE,
+    KICK: Ask.KICK,
+    START: Ask.START,
+    CANCEL: Ask.CANCEL,
+    CARD: Ask.CARD,
+    PASS: Ask.PASS,
+    MOON: Ask.MOON,
+    TRACKER: Ask.TRACKER,
+    HINT: Ask.HINT,
+    REVIEW: Ask.REVIEW,
+    REPLAY_GAME: Ask.REPLAY,
+    REPLAY_HAND: Ask.REPLAY,
+    REMATCH: Ask.REMATCH,
+}
+"""What each action that names a table asks of it (`bot.core.accepts`): every other action
+names a tournament, a day or a chat."""
+EVENT_ASKS: Final = {TOURNAMENT_REGISTER: Ask.REGISTER, TOURNAMENT_WITHDRAW: Ask.WITHDRAW}
+"""What a tournament's buttons ask of it (`bot.core.accepts.EVENT_ACCEPTS`)."""
+
+
+class BadCallback(ValueError):
+    """Callback data this bot did not make (forged, or from another version)."""
+
+
+@dataclass(frozen=True)
+class Callback:
+    action: str
+    game_id: int
+    stamp: int = 0
+    arg: str = ""
+
+    def encode(self) -> str:
+        data = f"{self.action}:{self.game_id}:{self.stamp}:{self.arg}"
+        if len(data.encode()) > MAX_BYTES:
+            raise ValueError(f"callback data too long: {data!r}")
+        return data
+
+    @classmethod
+    def decode(cls, data: str | None) -> Callback:
+        if not data or len(data.encode()) > MAX_BYTES:
+            raise BadCallback("empty or oversized callback data")
+        parts = data.split(":", 3)
+        if len(parts) != 4 or parts[0] not in ACTIONS:
+            raise BadCallback(f"unknown callback data {data!r}")
+        action, game, stamp, arg = parts
+        game_id = parse_id(game)
+        hand = parse_id(stamp, MAX_STAMP)
+        if game_id is None or hand is None:
+            raise BadCallback(f"malformed callback data {data!r}")
+        return cls(action, game_id, hand, arg)
+
+
+def button(action: str, game_id: int, stamp: int = 0, arg: str = "") -> str:
+    return Callback(action, game_id, stamp, arg).encode()
+
+
+def posts_anew(data: Callback) -> bool:
+    """Whether the press posts a new message where it was pressed (a hand's ▶ Replay under
+    its result, 🔁 New game), rather than changing its own: in a group, it takes a share of
+    the group's posts (`bot.flood.GroupPosts`)."""
+    return data.action == REMATCH or (data.action == REPLAY_HAND and data.arg == "n")
+
+
+# ---------------------------------------------------------------- a seat's presses
+
+
+MoonChoice = Literal["subtract", "add"]
+
+
+@dataclass(frozen=True)
+class TapCard:
+    """A card tapped: played, or (while passing) chosen or unchosen."""
+
+    game: int
+    hand: int
+    card: str
+
+
+@dataclass(frozen=True)
+class PassChosen:
+    """The three chosen cards passed."""
+
+    game: int
+    hand: int
+
+
+@dataclass(frozen=True)
+class ChooseMoon:
+    """The moon shooter's choice: −26 for them, or +26 for everyone else."""
+
+    game: int
+    hand: int
+    choice: MoonChoice
+
+
+@dataclass(frozen=True)
+class AskHint:
+    """💡 Hint for the choice this seat has to make."""
+
+    game: int
+    hand: int
+
+
+SeatCommand = TapCard | PassChosen | ChooseMoon | AskHint
+
+SEAT_ASKS: dict[type[SeatCommand], Ask] = {
+    TapCard: Ask.CARD,
+    PassChosen: Ask.PASS,
+    ChooseMoon: Ask.MOON,
+    AskHint: Ask.HINT,
+}
+"""What each of a seat's commands asks of its table (`bot.core.accepts`)."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Data that is no command: the press is told `said`, and nothing else happens."""
+
+    said: Msg = FORGED
+
+
+def from_callback(data: str | None) -> Callback | Refused:
+    """A button's callback data, decoded (a seat's press then through `seat_command`)."""
+    try:
+        return Callback.decode(data)
+    except BadCallback:
+        return Refused()
+
+
+def seat_command(data: Callback) -> SeatCommand | Refused:
+    """A seat's press (a card, pass, the moon's choice, 💡) as the page sends it too."""
+    game, hand, arg = data.game_id, data.stamp, data.arg
+    if data.action == CARD:
+        return TapCard(game, hand, arg) if len(arg) <= 3 else Refused()
+    if data.action == PASS:
+        return PassChosen(game, hand)
+    if data.action == MOON and arg in ("s", "a"):
+        return ChooseMoon(game, hand, "subtract" if arg == "s" else "add")
+    if data.action == HINT:
+        return AskHint(game, hand)
+    return Refused()
+
+
+def from_page(said: Any) -> SeatCommand | Refused:
+    """The command a table page sent; anything that is not one of them is refused."""
+    if not isinstance(said, dict):
+        return Refused()
+    kind, game, hand = said.get("type"), _number(said.get("game")), _number(said.get("hand"))
+    if game is None or hand is None:
+        return Refused()
+    if kind == "card":
+        card = said.get("card")
+        return TapCard(game, hand, card) if isinstance(card, str) and len(card) <= 3 else Refused()
+    if kind == "pass":
+        return PassChosen(game, hand)
+    if kind == "moon":
+        choice = said.get("choice")
+        return ChooseMoon(game, hand, choice) if choice in ("subtract", "add") else Refused()
+    if kind == "hint":
+        return AskHint(game, hand)
+    return Refused()
+
+
+def _number(value: Any) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63:
+        return value
+    return None
+
+
+class SeatMoves(Protocol):
+    """The moves a seat makes (`bot.tables.play.Moves`)."""
+
+    async def press_card(
+        self, game_id: int, stamp: int, code: str, person: Person, handled: Handling | None = None
+    ) -> Msg: ...
+
+    async def press_pass(
+        self, game_id: int, stamp: int, person: Person, handled: Handling | None = None
+    ) -> Msg: ...
+
+    async def press_moon(
+        self, game_id: int, stamp: int, arg: str, person: Person, handled: Handling | None = None
+    ) -> Msg: ...
+
+
+class SeatHints(Protocol):
+    """The coach's hint (`bot.tables.coach.Coach`)."""
+
+    async def hint(self, game_id: int, stamp: int, person: Person) -> Msg: ...
+
+
+async def carry_out(
+    command: SeatCommand,
+    person: Person,
+    moves: SeatMoves,
+    coach: SeatHints,
+    handled: Handling | None = None,
+) -> Msg:
+    """Do what a seat's press asked, as `person` (from a DM button or the page), and say
+    what it is answered; refusals raise `UserError`. `handled`: the Telegram update it
+    came in (None on the page), stored with a move it makes."""
+    match command:
+        case TapCard(game, hand, card):
+            return await moves.press_card(game, hand, card, person, handled)
+        case PassChosen(game, hand):
+            return await moves.press_pass(game, hand, person, handled)
+        case ChooseMoon(game, hand, choice):
+            arg = "s" if choice == "subtract" else "a"
+            return await moves.press_moon(game, hand, arg, person, handled)
+        case AskHint(game, hand):
+            return await coach.hint(game, hand, person)
+        case _:
+            assert_never(command)

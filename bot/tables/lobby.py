@@ -382,7 +382,5 @@ class Lobby:
             await require_host(table, person, self.is_admin)
             seed, deals, key = self.deal_source(table)
             game = Game(table.rules, seed=seed, deals=deals, deal_key=key)
-            # A deal storage refused: still the lobby it was, its people indexed again.
-            with self.registry.lobby_change(table):
-                await self.moves.runner.run(table, Start(game))
+            await self.moves.runner.run(table, Start(game))  # refused: still the lobby
             return msg("Dealing the cards…")

@@ -4,17 +4,19 @@ The property test drives random sequences of commands (moves by people, pages, c
 and stand-ins; illegal moves; timeouts; take-overs; cards chosen to pass; a move storage
 refuses) through the core and the runner with a real SQLite storage, and after every
 command checks that each phase the table went through is a declared transition and that
-the table reloaded from storage is the one in memory.
+the table reloaded from storage is the one in memory. A command refused, or one storage
+refuses, leaves the table exactly as it was, everything it holds written out (issue 52:
+a command makes a new state, swapped in once stored; none writes an undo).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import json
 import random
 import tempfile
 import typing
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +89,7 @@ def test_a_step_not_declared_is_refused_and_the_table_stays_where_it_was(
     table = _table(4)
     table.phase = before
     with pytest.raises(IllegalTransition) as refused:
-        table.enter(after)
+        phases.check(table.phase, after)
     assert table.phase is before
     assert str(refused.value) == f"A table cannot go from {before.value} to {after.value}."
 
@@ -226,6 +228,7 @@ class Lab:
     runner: Runner
     table: Table
     refuse_next: bool = False
+    refuse_table: bool = False
     seen: list[str] = field(default_factory=list)
 
 
@@ -255,6 +258,9 @@ async def _open_lab(
     runner.on(effects.StoreMove, moves.store_move)
 
     async def store_table(table: Table, _: effects.StoreTable) -> None:
+        if lab.refuse_table:
+            lab.refuse_table = False
+            raise OSError("disk full")
         await registry.save(table)
 
     runner.on(effects.StoreTable, store_table)
@@ -298,9 +304,10 @@ async def _open_lab(
             raise OSError("disk full")
 
         storage.games.start_game = refuse  # type: ignore[method-assign]
-        seats, pending = _seats(table), dict(table.ui.pending)
+        seats, pending, whole = _seats(table), dict(table.ui.pending), _serialised(table)
         with pytest.raises(OSError):
             await runner.run(table, Start(Game(table.rules, seed=seed)))
+        assert _serialised(table) == whole
         assert table.phase is Phase.LOBBY and table.game is None
         assert _seats(table) == seats and table.ui.pending == pending
         assert lab.seen == []
@@ -310,6 +317,22 @@ async def _open_lab(
     assert None not in table.seats and not table.ui.pending
     assert [s.kind for s in table.seats[players - empty :] if s] == ["computer"] * empty
     return lab
+
+
+def _serialised(table: Table) -> str:
+    """Everything a table holds, written out: what a refused command must leave as it was."""
+    seats = [None if s is None else asdict(s) for s in table.seats]
+    game = None if table.game is None else table.game.to_json()
+    whole = {
+        "id": table.id,
+        "phase": table.phase.value,
+        "rules": repr(table.rules),
+        "seats": seats,
+        "meta": table.stored_meta(),
+        "game": game,
+        "tournament": table.tournament_id,
+    }
+    return json.dumps(whole, sort_keys=True, default=str)
 
 
 def _seats(table: Table) -> list[tuple[Any, ...]]:
@@ -342,9 +365,11 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
     game = table.game
     assert game is not None
     before_phase = table.phase
+    whole = _serialised(table)
     if not table.phase.dealt:  # the game ended: every command is refused
         with pytest.raises(UserError):
             await lab.runner.run(table, MakeMove(Move.play(0, "2C"), Mover.PERSON))
+        assert _serialised(table) == whole
         return
     waiting = game.waiting_for()
     seat = rng.choice(waiting)
@@ -357,9 +382,11 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
         cards = game.hand(other)
         move = Move.play(other, cards[0]) if cards else Move.moon(other, "add_to_others")
         snapshot = game.to_json()
+        mover = rng.choice(list(Mover))
         with pytest.raises((IllegalMove, UserError)):
-            await lab.runner.run(table, MakeMove(move, Mover.COMPUTER))
+            await lab.runner.run(table, MakeMove(move, mover))
         assert table.game is not None and table.game.to_json() == snapshot
+        assert _serialised(table) == whole
         assert table.phase is before_phase
         return
     if kind == "choose":
@@ -367,8 +394,10 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
         card = rng.choice(hand) if hand else None
         if card is None:
             return
-        with contextlib.suppress(UserError):
+        try:
             await lab.runner.run(table, ChooseCard(seat, card))
+        except UserError:
+            assert _serialised(table) == whole
         assert table.phase is before_phase
         return
     if kind == "cancel":
@@ -376,11 +405,19 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
         _declared(before_phase, outcome.path)
         assert table.phase is Phase.CANCELLED
         await _assert_stored_as_in_memory(lab)
+        whole = _serialised(table)
         with pytest.raises(UserError):
             await lab.runner.run(table, Cancel())
+        assert _serialised(table) == whole
         return
     if kind == "take_over":
-        await lab.runner.run(table, TakeOver(rng.randrange(len(table.seats))))
+        taken = rng.randrange(len(table.seats))
+        lab.refuse_table = rng.random() < 0.4
+        try:
+            await lab.runner.run(table, TakeOver(taken))
+        except OSError:
+            assert _serialised(table) == whole and not lab.refuse_table
+        lab.refuse_table = False
         assert table.phase is before_phase
         await _assert_stored_as_in_memory(lab)
         return
@@ -402,6 +439,7 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
         with pytest.raises(OSError):
             await lab.runner.run(table, command)
         assert table.game is not None and table.game.to_json() == snapshot
+        assert _serialised(table) == whole
         assert table.phase is before_phase and _seats(table) == seats and lab.seen == []
         await _assert_stored_as_in_memory(lab)
         return
@@ -503,9 +541,10 @@ async def _directed(lab: Lab, kind: str, rng: random.Random) -> None:
         if kind == "refuse_after_timeout" and person and game.phase == "play":
             if s.timeouts:
                 lab.refuse_next = True
-                seats, snapshot = _seats(table), game.to_json()
+                seats, snapshot, whole = _seats(table), game.to_json(), _serialised(table)
                 with pytest.raises(OSError):
                     await lab.runner.run(table, MakeMove(move, Mover.PERSON))
+                assert _serialised(table) == whole
                 assert _seats(table) == seats and table.game.to_json() == snapshot
                 await _assert_stored_as_in_memory(lab)
                 return
@@ -667,7 +706,8 @@ async def test_a_take_over_and_a_rejoin_store_the_seat_first_and_are_undone_if_r
     assert table.seats[1].away
     assert seen == ["StoreTable", "StoreTable", "ShowAll", "ArmNext"]
     seen.clear()
-    table.seats[1].timeouts = 3
+    assert table.seats[1] is not None
+    table.seats[1] = replace(table.seats[1], timeouts=3)
     table.ui.idle_message_ids[1] = 55
     refuse[0] = True
     with pytest.raises(OSError):

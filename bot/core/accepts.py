@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Final, Protocol
 
 from bot.basics import UserError
+from bot.core import commands as core
 from bot.core.commands import DAILY_NO_REVIEW, TOURNAMENT_NO_HINT, TOURNAMENT_NO_REVIEW
 from bot.core.phases import Phase
 from bot.i18n import Msg, msg
@@ -220,6 +221,43 @@ async def standing_of(
         return of_table(table)
     found = await stored.standing(game_id)
     return None if found is None else of_stored(found)
+
+
+def asked(command: core.Command) -> Ask | None:
+    """What a person asks of a table with `command`, for the runner to `admit` before it
+    decides (`bot.core.runner`), whichever way it came (a button, the page, a typed
+    command); None for what the bot itself does (deals, timeouts, computers' moves, the
+    coach's answers, take-overs, cancels), whose own rules are their command's."""
+    match command:
+        case core.MakeMove(move, mover) if mover in (core.Mover.PERSON, core.Mover.PAGE):
+            return {"play": Ask.CARD, "pass": Ask.PASS, "moon": Ask.MOON}[move.kind]
+        case core.ChooseCard():
+            return Ask.CARD
+        case core.ToggleTracker():
+            return Ask.TRACKER
+        case core.AskHint():
+            return Ask.HINT
+        case core.AskReview():
+            return Ask.REVIEW
+        case core.Sit() | core.Wait():
+            return Ask.JOIN
+        case core.AddComputer():
+            return Ask.ADD_COMPUTER
+        case core.EmptySeat():
+            return Ask.KICK
+        case core.SetRules():
+            return Ask.SET_RULE
+        case core.Start():
+            return Ask.START
+    return None
+
+
+def admit_command(table: Table, command: core.Command) -> None:
+    """Refuse (`UserError`) what a person asks with `command` that `table` does not accept
+    at its stage: read by the runner before every `decide`."""
+    ask = asked(command)
+    if ask is not None:
+        admit(of_table(table), ask)
 
 
 def admit_event(registration_open: bool, ask: Ask) -> None:

@@ -1,11 +1,13 @@
 """The one effect runner: a command's effects carried out in the order declared once
 (`bot.core.effects.ORDER`), whatever order they were listed or their handlers given in.
 
-A command's `decide` makes the table's new state as a new value; what must be durable is
-stored from that new state first, and only then is it swapped into the table everyone
-holds (`swap`): if storing fails, nothing was changed (the table is as if the command never
-came) and nothing else runs. The rest follows in order, on the table as it now is; the
-reactions to a move (the turn clock, the tournaments, the pages) each fail alone, logged.
+What a person asks of a table is first held against what that kind of table accepts at
+its stage (`bot.core.accepts`), whichever way it came. A command's `decide` then makes
+the table's new state as a new value; what must be durable is stored from that new state
+first, and only then is it swapped into the table everyone holds (`swap`): if storing
+fails, nothing was changed (the table is as if the command never came) and nothing else
+runs. The rest follows in order, on the table as it now is; the reactions to a move (the
+turn clock, the tournaments, the pages) each fail alone, logged.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import fields
 from typing import Any, TypeVar
 
+from bot.core import accepts
 from bot.core.commands import Command, Outcome
 from bot.core.effects import DURABLE, ORDER, REACTIONS, Effect
 from bot.core.phases import Phase
@@ -48,6 +51,7 @@ class Runner:
 
         `here`: handlers for this one run, in place of those given with `on` (a caller that
         needs what storing answered: whether a cancelled game was rated)."""
+        accepts.admit_command(table, command)  # what no screen offers there, refused first
         was = _state(table)
         outcome = command.decide(table)
         effects = sorted(outcome.effects, key=lambda e: ORDER.index(type(e)))

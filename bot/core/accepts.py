@@ -6,8 +6,9 @@ forge one. What such a command may do is decided here, once, before anything is 
 kind of table, at that stage, is refused with one sentence. The commands' own checks
 (whose turn, which cards, who is host, a stale hand) come after, unchanged.
 
-The stages are the four a table goes through (the engine's own phase says, within a dealt
-game, whether it is passed, played or a moon chosen, and refuses a move out of turn)."""
+The stages are the table's phases (`bot.core.phases`: the engine's own phase says, within a
+dealt game, whether it is passed, played or a moon chosen, and refuses a move out of
+turn)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from typing import Final, Protocol
 from bot.basics import UserError
 from bot.core import commands as core
 from bot.core.commands import DAILY_NO_REVIEW, TOURNAMENT_NO_HINT, TOURNAMENT_NO_REVIEW
-from bot.core.phases import Phase
+from bot.core.phases import Phase as Stage
 from bot.i18n import Msg, msg
 from bot.tables.model import Table
 from storage.models import GameStanding
@@ -45,15 +46,6 @@ class Kind(StrEnum):
     DAILY = "daily"
     """The daily deal: one person and three computers in the person's DM, played to the end
     or until the day closes."""
-
-
-class Stage(StrEnum):
-    """Where a table is in its life (a dealt game's own phase is the engine's)."""
-
-    LOBBY = "lobby"
-    DEALT = "dealt"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
 
 
 class Ask(StrEnum):
@@ -160,14 +152,6 @@ def kind_of(tournament_id: int | None, daily: int | None, variant: str) -> Kind:
     return Kind.TWO_PLAYER if variant == "two_player" else Kind.GROUP
 
 
-def stage_of(phase: Phase) -> Stage:
-    if phase is Phase.LOBBY:
-        return Stage.LOBBY
-    if phase.dealt:
-        return Stage.DEALT
-    return Stage.FINISHED if phase is Phase.FINISHED else Stage.CANCELLED
-
-
 def stage_stored(status: str) -> Stage | None:
     """The stage of a table as storage says (``games.status``) of a table that is no longer
     live; None for one that is (it is the registry's) or a game set aside."""
@@ -193,7 +177,7 @@ def admit(standing: Standing | None, ask: Ask) -> None:
 def of_table(table: Table) -> Standing:
     """A table's standing, as the bot keeps it."""
     kind = kind_of(table.tournament_id, table.daily, table.rules.variant)
-    return Standing(kind, stage_of(table.phase))
+    return Standing(kind, table.phase)
 
 
 def of_stored(stored: GameStanding) -> Standing | None:

@@ -301,7 +301,7 @@ class ShowAgain(Command):
     seat: int
 
     def decide(self, table: Table) -> Outcome:
-        if not table.phase.dealt or table.status != "active":
+        if table.phase is not Phase.DEALT:
             raise UserError(msg("That game is over."))
         return Outcome(table, [ResendScreen(self.seat)])
 
@@ -360,7 +360,7 @@ class GiveHint(Command):
         lists them all), while its decision is open; a second answer (a double tap) is not
         counted again."""
         game, seat, key = table.game, self.seat, self.key
-        if game is None or table.status != "active":
+        if game is None or table.phase is not Phase.DEALT:
             raise UserError(msg("That game is over."))
         if decision_key(game.view(seat)) != key:
             raise UserError(msg("Too late: that choice has been made."))
@@ -389,12 +389,12 @@ class AskReview(Command):
         seat, hand = self.seat, self.hand
         if table.daily is not None:
             raise UserError(DAILY_NO_REVIEW)
-        if table.tournament_id is not None and table.status == "active":
+        if table.tournament_id is not None and table.phase is Phase.DEALT:
             raise UserError(TOURNAMENT_NO_REVIEW)
         game = table.game
         if hand < 1 or (game is not None and hand > game.hand_number):
             raise UserError(msg("There is no hand {hand} in this game.", hand=hand))
-        if game is not None and table.status == "active" and hand >= game.hand_number:
+        if game is not None and table.phase is Phase.DEALT and hand >= game.hand_number:
             raise UserError(msg("That hand isn't over yet."))
         return Outcome(table, [AskForReview(seat, hand)])
 
@@ -409,7 +409,7 @@ class ChooseCard(Command):
 
     def decide(self, table: Table) -> Outcome:
         game, seat, card = table.game, self.seat, self.card
-        if game is None or table.phase is not Phase.PASSING:
+        if game is None or table.phase is not Phase.DEALT or game.phase != "pass":
             raise UserError(msg("That button is from an earlier hand."))
         if game.has_passed(seat):
             raise UserError(msg("Passed. Waiting for the others…"))
@@ -545,7 +545,7 @@ def _move(table: Table, command: MakeMove) -> Outcome:
         ui = _idle_gone(ui, seat)
     after = game.copy()
     events = move.apply(after)  # an illegal move raises here, on the copy
-    path = _walk(table.phase, after, events)
+    path = _walk(table.phase, after)
     if move.kind == "pass" and seat in ui.selections:
         selections = {n: c for n, c in ui.selections.items() if n != seat}
         ui = replace(ui, selections=selections)
@@ -567,18 +567,13 @@ def _move(table: Table, command: MakeMove) -> Outcome:
     return Outcome(new, effects, events, path)
 
 
-def _walk(before: Phase, game: Game, events: list[Event]) -> list[Phase]:
-    """The phases a move leads a table at `before` through (`game`: the game after it),
-    each step checked: a scored hand's end, then the next hand's pass or play, or the
-    game's end."""
-    path = []
-    if any(isinstance(e, HandScored) for e in events):
-        path.append(Phase.HAND_OVER)
-    path.append(phases.of_game(game))
-    for phase in path:
-        phases.check(before, phase)
-        before = phase
-    return path
+def _walk(before: Phase, game: Game) -> list[Phase]:
+    """Where a move leads a table at `before` (`game`: the game after it), the step
+    checked: still dealt (the engine's own phase says what the game waits for), or its
+    game finished."""
+    after = phases.of_game(game)
+    phases.check(before, after)
+    return [after]
 
 
 def _lobby(table: Table, command: LobbyCommand) -> Outcome:

@@ -222,7 +222,7 @@ class Table:
         a daily deal's (it would show the day's hands before the day is over)."""
         if self.daily is not None:
             return False
-        return self.tournament_id is None or self.status != "active"
+        return self.tournament_id is None or self.phase is not Phase.DEALT
 
     def computer(self) -> Seat:
         """A computer player with a name not yet at the table (its level is the table's)."""
@@ -277,7 +277,7 @@ class Table:
             rules=stored.rules,
             options=TableOptions.from_dict(meta.get("options", {})),
             seats=seats,
-            phase=phases.of_stored(stored.status, stored.game),
+            phase=phases.of_stored(stored.status),
             game=stored.game,
             ui=TableUI.from_dict(meta.get("ui", {})),
             tournament_id=stored.tournament_id,

@@ -74,12 +74,10 @@ def test_every_phase_declares_where_it_may_go_and_the_ended_ones_go_nowhere() ->
     ("before", "after"),
     [
         (Phase.LOBBY, Phase.FINISHED),
-        (Phase.LOBBY, Phase.HAND_OVER),
-        (Phase.PASSING, Phase.MOON),
-        (Phase.PLAYING, Phase.PASSING),
-        (Phase.MOON, Phase.PLAYING),
-        (Phase.FINISHED, Phase.PLAYING),
+        (Phase.DEALT, Phase.LOBBY),
+        (Phase.FINISHED, Phase.DEALT),
         (Phase.CANCELLED, Phase.LOBBY),
+        (Phase.CANCELLED, Phase.DEALT),
         (Phase.FINISHED, Phase.CANCELLED),
     ],
 )
@@ -102,24 +100,22 @@ def test_every_effect_has_its_place_in_the_declared_order_once() -> None:
     assert effects.ORDER[-len(effects.REACTIONS) :] == effects.REACTIONS
 
 
-def test_storage_keeps_its_statuses_every_phase_of_a_dealt_game_is_active() -> None:
+def test_storage_keeps_its_statuses_a_dealt_game_is_active() -> None:
     assert {p: phases.stored_status(p) for p in Phase} == {
         Phase.LOBBY: "lobby",
-        Phase.PASSING: "active",
-        Phase.PLAYING: "active",
-        Phase.MOON: "active",
-        Phase.HAND_OVER: "active",
+        Phase.DEALT: "active",
         Phase.FINISHED: "finished",
         Phase.CANCELLED: "cancelled",
     }
-    game = Game(Rules(), seed=1)
-    assert phases.of_stored("lobby", None) is Phase.LOBBY
-    assert phases.of_stored("active", game) is Phase.PASSING
-    assert phases.of_stored("finished", game) is Phase.FINISHED
-    assert phases.of_stored("cancelled", None) is Phase.CANCELLED
-    assert phases.of_stored("quarantined", None) is Phase.CANCELLED
+    assert phases.of_stored("lobby") is Phase.LOBBY
+    assert phases.of_stored("active") is Phase.DEALT
+    assert phases.of_stored("finished") is Phase.FINISHED
+    assert phases.of_stored("cancelled") is Phase.CANCELLED
+    assert phases.of_stored("quarantined") is Phase.CANCELLED
     with pytest.raises(ValueError):
-        phases.of_stored("paused", None)
+        phases.of_stored("paused")
+    game = Game(Rules(), seed=1)
+    assert phases.of_game(game) is Phase.DEALT
 
 
 # ---------------------------------------------------------------------- the runner
@@ -167,8 +163,9 @@ async def test_effects_run_in_the_declared_order_whatever_order_their_handlers_c
     while not (game.phase == "play" and len(game.tricks) == 12 and len(game.trick) == 3):
         await runner.run(table, MakeMove(_legal(game, rng), Mover.COMPUTER))
     seen.clear()
+    hand = game.hand_number
     outcome = await runner.run(table, MakeMove(_legal(game, rng), Mover.PERSON))
-    assert outcome.path[0] is Phase.HAND_OVER
+    assert outcome.path == [Phase.DEALT] and game.hand_number == hand + 1
     assert seen.index("StoreMove") == 0
     assert [effects.ORDER.index(getattr(effects, name)) for name in seen] == sorted(
         effects.ORDER.index(getattr(effects, name)) for name in seen
@@ -197,7 +194,7 @@ async def test_a_move_storage_refuses_is_undone_and_nothing_after_it_runs() -> N
     with pytest.raises(OSError):
         await runner.run(table, MakeMove(Move.pass_cards(seat, chosen), Mover.PERSON))
     assert table.game is not None and table.game.to_json() == before
-    assert table.phase is Phase.PASSING and table.ui.selections[seat] == chosen
+    assert table.phase is Phase.DEALT and table.ui.selections[seat] == chosen
     assert seen == []
 
 
@@ -214,7 +211,7 @@ async def test_a_reaction_that_fails_is_logged_and_the_move_stands(
     _recording(runner, seen, effects.StoreDeal, effects.PushPages)
     table = _table(4)
     await runner.run(table, Deal(Game(table.rules, seed=5)))
-    assert seen == ["StoreDeal", "PushPages"] and table.phase is Phase.PASSING
+    assert seen == ["StoreDeal", "PushPages"] and table.phase is Phase.DEALT
     assert "ArmNext failed for game 0" in caplog.text
 
 
@@ -549,7 +546,7 @@ async def _directed(lab: Lab, kind: str, rng: random.Random) -> None:
                 await _assert_stored_as_in_memory(lab)
                 return
             outcome = await lab.runner.run(table, TimeOut(move, 3))
-            _declared(Phase.PLAYING, outcome.path)
+            _declared(Phase.DEALT, outcome.path)
             continue
         mover = Mover.COMPUTER if s.kind == "computer" else Mover.STAND_IN
         await lab.runner.run(table, MakeMove(move, Mover.PERSON if person else mover))
@@ -628,7 +625,7 @@ def test_a_whole_game_goes_through_every_phase_of_a_hand_to_the_end() -> None:
         return await _run(4, 11, ["burst"] * 40)
 
     visited = asyncio.run(play())
-    assert {Phase.PASSING, Phase.PLAYING, Phase.FINISHED} <= visited
+    assert {Phase.DEALT, Phase.FINISHED} <= visited
 
 
 # ---------------------------------------------------------------------- the lobby
@@ -750,7 +747,7 @@ async def test_a_deal_stores_the_game_and_the_tables_screen_state_in_one_transac
         storage.games.set_meta = refuse  # type: ignore[method-assign]
         await runner.run(table, Deal(Game(table.rules, seed=1)))
         stored = await storage.games.load_game(table.id, verify=False)
-        assert table.phase is Phase.PASSING and table.game is not None
+        assert table.phase is Phase.DEALT and table.game is not None
         assert stored.status == "active" and stored.game is not None
         assert stored.meta["ui"]["table_message_id"] == 4321
     finally:
@@ -775,7 +772,7 @@ async def test_start_fills_the_empty_seats_with_computers_and_needs_a_person() -
         "computer",
         "computer",
     ]
-    assert table.ui.pending == {} and table.phase is Phase.PASSING
+    assert table.ui.pending == {} and table.phase is Phase.DEALT
     assert seen == ["StoreDeal", "ShowDeal", "ArmNext", "PushPages"]
     with pytest.raises(UserError):
         await runner.run(table, Start(Game(table.rules, seed=2)))  # a game is in progress
@@ -799,7 +796,7 @@ async def test_a_cancel_is_stored_then_clears_reminders_shows_the_end_and_forget
     said = msg("✖ The game was cancelled by {name}.", name="P0")
     with pytest.raises(OSError):
         await runner.run(table, Cancel(standings=True, told=said))
-    assert seen == [] and table.phase is Phase.PASSING  # nobody is told of an end not stored
+    assert seen == [] and table.phase is Phase.DEALT  # nobody is told of an end not stored
     refuse = False
     outcome = await runner.run(table, Cancel(standings=True, told=said))
     assert seen == ["StoreCancel", "ClearNudges", "ClearNudges", "ShowEnd", "Forget"]

@@ -44,6 +44,7 @@ from bot.core.commands import (
     Sit,
     Stand,
     Start,
+    StopWaiting,
     TakeOver,
     TimeOut,
     Wait,
@@ -213,6 +214,90 @@ async def test_a_reaction_that_fails_is_logged_and_the_move_stands(
     await runner.run(table, Deal(Game(table.rules, seed=5)))
     assert seen == ["StoreDeal", "PushPages"] and table.phase is Phase.DEALT
     assert "ArmNext failed for game 0" in caplog.text
+
+
+async def test_the_new_state_is_swapped_into_the_table_everyone_holds_once_stored() -> None:
+    """Issue 52, item 1: the table and its game keep their identity (the registry, the
+    screens and the clock hold them), the command's changes move in once stored, and what
+    the screens wrote while it was stored (a message id landing) stays."""
+    runner = Runner()
+    table = _table(4)
+    await runner.run(table, Deal(Game(table.rules, seed=8)))
+    game, ui = table.game, table.ui
+    assert game is not None
+    seat = game.waiting_for()[0]
+    table.ui.selections[seat] = [c.code for c in game.hand(seat)[:3]]
+    before = game.to_json()
+
+    async def store(new: Table, effect: effects.StoreMove) -> None:
+        assert new is not table and new.game is not game and game.to_json() == before
+        assert table.ui.selections[seat]  # nothing moved in before it is stored
+        table.ui.table_message_id = 77  # the screens, meanwhile
+        table.ui.dm_message_ids[seat] = 78
+
+    runner.on(effects.StoreMove, store)
+    chosen = table.ui.selections[seat]
+    await runner.run(table, MakeMove(Move.pass_cards(seat, chosen), Mover.PERSON))
+    assert table.game is game and game.has_passed(seat) and table.ui is ui
+    assert seat not in table.ui.selections
+    assert table.ui.table_message_id == 77 and table.ui.dm_message_ids[seat] == 78
+
+
+LOBBY_STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["sit", "wait", "stop", "stand", "computer", "empty", "rules"]),
+        st.integers(0, 5),
+        st.booleans(),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=LOBBY_STEPS)
+def test_any_lobby_change_refused_or_not_stored_leaves_the_lobby_as_it_was(
+    steps: list[tuple[str, int, bool]],
+) -> None:
+    """Issue 52, item 1: lobby commands build new seats; one refused, or one storage
+    refuses (`refuse`), leaves the lobby exactly as it was, written out whole."""
+
+    async def run() -> None:
+        runner = Runner()
+        refusing = [False]
+
+        async def store(table: Table, _: effects.StoreLobby) -> None:
+            if refusing[0]:
+                raise OSError("disk full")
+
+        runner.on(effects.StoreLobby, store)
+        table = _table(4, humans=1)
+        table.seats[2] = table.seats[3] = None
+        for kind, n, refuse in steps:
+            user = 200 + n
+            command: Command = {
+                "sit": Sit(user, f"U{n}"),
+                "wait": Wait(user, f"U{n}"),
+                "stop": StopWaiting(user),
+                "stand": Stand(user),
+                "computer": AddComputer(),
+                "empty": EmptySeat(n),
+                "rules": SetRules(
+                    Rules(players=3 + n % 3, target=26),
+                    TableOptions(computer_level=("easy", "pro")[n % 2]),
+                ),
+            }[kind]
+            whole = _serialised(table)
+            refusing[0] = refuse
+            try:
+                await runner.run(table, command)
+            except (UserError, OSError) as error:
+                assert refuse or isinstance(error, UserError)
+                assert _serialised(table) == whole, kind
+            else:
+                assert not refuse
+                assert len(table.seats) == table.rules.players
+
+    asyncio.run(run())
 
 
 # ---------------------------------------------------------------------- property

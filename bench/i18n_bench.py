@@ -41,7 +41,7 @@ def table_mid_hand() -> Table:
         rules=rules,
         options=TableOptions(),
         seats=[Seat("human", name, user_id=i + 1) for i, name in enumerate(NAMES)],
-        phase=Phase.PLAYING,
+        phase=Phase.DEALT,
     )
     game = Game(rules, seed=7)
     players = [make_player("easy", s) for s in range(4)]

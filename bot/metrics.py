@@ -68,6 +68,20 @@ PRIORITIES: dict[int, str] = {
 LINES: dict[int, str] = {COMPUTER: "computer", HINT: "hint", REVIEW: "review"}
 """The worker pool's line (`bot.tables.thinker`): computers' moves, hints, reviews."""
 
+PHASE_LABELS = ("lobby", "passing", "playing", "moon", "hand_over", "finished", "cancelled")
+"""The phases the dashboards are given (deploy/GUIDE.md): a dealt table's is its game's."""
+
+GAME_LABELS = {"pass": "passing", "play": "playing", "moon": "moon"}
+
+
+def phase_label(table: Table, phase: Phase) -> str:
+    """What the dashboards call a table at `phase`: a dealt one by what its game waits for
+    (the engine's phase), so their series stay as they were."""
+    if phase is Phase.DEALT and table.game is not None:
+        return GAME_LABELS.get(table.game.phase, "hand_over")
+    return phase.value
+
+
 UPDATE_KINDS = ("callback_query", "message", "my_chat_member", "edited_message")
 """The kinds of update counted by name (an update has one of its fields set); any other
 is ``other``."""
@@ -141,14 +155,14 @@ class _Scraped(Collector):
             role.add_metric([account, name], 1.0 if name == now else 0.0)
         yield role
         if watched.tables is not None:
-            counts = dict.fromkeys(Phase, 0)
+            counts = dict.fromkeys(PHASE_LABELS, 0)
             for table in list(watched.tables()):
-                counts[table.phase] += 1
+                counts[phase_label(table, table.phase)] += 1
             tables = GaugeMetricFamily(
                 "hearts_tables", "Tables the bot holds, by phase", labels=["account", "phase"]
             )
-            for phase, count in counts.items():
-                tables.add_metric([account, phase.value], float(count))
+            for label, count in counts.items():
+                tables.add_metric([account, label], float(count))
             yield tables
         if watched.outbox_line is not None:
             line = watched.outbox_line()
@@ -284,8 +298,8 @@ class Metrics:
         )
         for outcome in ("ok", "429"):  # shown at 0 before the first request
             self._requests.labels(account, "sendMessage", outcome)
-        for phase in Phase:
-            self._entered.labels(account, phase.value)
+        for label in PHASE_LABELS:
+            self._entered.labels(account, label)
         self._errors_child = self._errors.labels(account)
         self._commit_child = self._commit.labels(account)
         self._toast_child = self._toast.labels(account)
@@ -349,7 +363,7 @@ class Metrics:
 
     def entered(self, table: Table, phase: Phase) -> None:
         """A table entered `phase` (`bot.core.runner.Runner`'s `entered`)."""
-        self._entered.labels(self.account, phase.value).inc()
+        self._entered.labels(self.account, phase_label(table, phase)).inc()
 
     def toasted(self, seconds: float) -> None:
         """A press answered with its toast, `seconds` after its handling began."""

@@ -878,6 +878,19 @@ class Game:
         twin._rng.setstate(self._rng.getstate())
         return twin
 
+    def take(self, other: Game) -> None:
+        """Become `other`: its state moved into this game, which keeps its identity for
+        whoever holds it (the bot moves a game decided on a copy into the one its table
+        holds, once the move is stored). `other` is not to be changed afterwards: the two
+        share their lists."""
+        for name in Game.__slots__:
+            value = getattr(other, name, _UNSET)
+            if value is _UNSET:
+                if hasattr(self, name):
+                    delattr(self, name)
+                continue
+            setattr(self, name, value)
+
     def __repr__(self) -> str:
         return (
             f"<Game {self.rules.variant} {self.rules.players}p hand {self.hand_number} "

@@ -6,8 +6,9 @@ forge one. What such a command may do is decided here, once, before anything is 
 kind of table, at that stage, is refused with one sentence. The commands' own checks
 (whose turn, which cards, who is host, a stale hand) come after, unchanged.
 
-The stages are the four a table goes through (the engine's own phase says, within a dealt
-game, whether it is passed, played or a moon chosen, and refuses a move out of turn)."""
+The stages are the table's phases (`bot.core.phases`: the engine's own phase says, within a
+dealt game, whether it is passed, played or a moon chosen, and refuses a move out of
+turn)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from enum import StrEnum
 from typing import Final, Protocol
 
 from bot.basics import UserError
+from bot.core import commands as core
 from bot.core.commands import DAILY_NO_REVIEW, TOURNAMENT_NO_HINT, TOURNAMENT_NO_REVIEW
-from bot.core.phases import Phase
+from bot.core.phases import Phase as Stage
 from bot.i18n import Msg, msg
 from bot.tables.model import Table
 from domain.games import GameStanding
@@ -44,15 +46,6 @@ class Kind(StrEnum):
     DAILY = "daily"
     """The daily deal: one person and three computers in the person's DM, played to the end
     or until the day closes."""
-
-
-class Stage(StrEnum):
-    """Where a table is in its life (a dealt game's own phase is the engine's)."""
-
-    LOBBY = "lobby"
-    DEALT = "dealt"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
 
 
 class Ask(StrEnum):
@@ -159,14 +152,6 @@ def kind_of(tournament_id: int | None, daily: int | None, variant: str) -> Kind:
     return Kind.TWO_PLAYER if variant == "two_player" else Kind.GROUP
 
 
-def stage_of(phase: Phase) -> Stage:
-    if phase is Phase.LOBBY:
-        return Stage.LOBBY
-    if phase.dealt:
-        return Stage.DEALT
-    return Stage.FINISHED if phase is Phase.FINISHED else Stage.CANCELLED
-
-
 def stage_stored(status: str) -> Stage | None:
     """The stage of a table as storage says (``games.status``) of a table that is no longer
     live; None for one that is (it is the registry's) or a game set aside."""
@@ -192,7 +177,7 @@ def admit(standing: Standing | None, ask: Ask) -> None:
 def of_table(table: Table) -> Standing:
     """A table's standing, as the bot keeps it."""
     kind = kind_of(table.tournament_id, table.daily, table.rules.variant)
-    return Standing(kind, stage_of(table.phase))
+    return Standing(kind, table.phase)
 
 
 def of_stored(stored: GameStanding) -> Standing | None:
@@ -220,6 +205,43 @@ async def standing_of(
         return of_table(table)
     found = await stored.standing(game_id)
     return None if found is None else of_stored(found)
+
+
+def asked(command: core.Command) -> Ask | None:
+    """What a person asks of a table with `command`, for the runner to `admit` before it
+    decides (`bot.core.runner`), whichever way it came (a button, the page, a typed
+    command); None for what the bot itself does (deals, timeouts, computers' moves, the
+    coach's answers, take-overs, cancels), whose own rules are their command's."""
+    match command:
+        case core.MakeMove(move, mover) if mover in (core.Mover.PERSON, core.Mover.PAGE):
+            return {"play": Ask.CARD, "pass": Ask.PASS, "moon": Ask.MOON}[move.kind]
+        case core.ChooseCard():
+            return Ask.CARD
+        case core.ToggleTracker():
+            return Ask.TRACKER
+        case core.AskHint():
+            return Ask.HINT
+        case core.AskReview():
+            return Ask.REVIEW
+        case core.Sit() | core.Wait():
+            return Ask.JOIN
+        case core.AddComputer():
+            return Ask.ADD_COMPUTER
+        case core.EmptySeat():
+            return Ask.KICK
+        case core.SetRules():
+            return Ask.SET_RULE
+        case core.Start():
+            return Ask.START
+    return None
+
+
+def admit_command(table: Table, command: core.Command) -> None:
+    """Refuse (`UserError`) what a person asks with `command` that `table` does not accept
+    at its stage: read by the runner before every `decide`."""
+    ask = asked(command)
+    if ask is not None:
+        admit(of_table(table), ask)
 
 
 def admit_event(registration_open: bool, ask: Ask) -> None:

@@ -1,19 +1,19 @@
 """What can be asked of a table, and what each command does to it.
 
 The adapters (a DM button, the table page, the turn clock, the lobby) build a command; the
-runner (`bot.core.runner`) asks it to `decide`: it changes the table in memory, checks
-every phase it leads to against the declared transitions (`bot.core.phases`), and says
-what must follow (the effects, `bot.core.effects`). It stores nothing and shows nothing:
-the runner does, and puts the table back with `Outcome.undo` when what must be durable
-cannot be stored. The table enters its new phases (`Outcome.path`) only once that is
-stored: nobody sees a table finished, started or cancelled that storage does not hold so.
+runner (`bot.core.runner`) asks it to `decide`: it makes the table's new state as a new
+value (the table it is given is never changed), checks every phase it leads to against the
+declared transitions (`bot.core.phases`), and says what must follow (the effects,
+`bot.core.effects`). It stores nothing and shows nothing: the runner stores the new state,
+and only then swaps it in, so a command refused or not stored leaves the table as it was
+without an undo: nobody sees a table finished, started or cancelled that storage does not
+hold so.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -50,7 +50,7 @@ from bot.core.effects import (
 )
 from bot.core.phases import Phase
 from bot.i18n import Msg, msg
-from bot.tables.model import Seat, Table, TableOptions
+from bot.tables.model import Seat, Table, TableOptions, TableUI, computer, resized
 from engine import (
     Card,
     CardPlayed,
@@ -92,21 +92,16 @@ def away_said(seat: Seat) -> Msg:
     return AWAY_WHY.get(seat.away_why, AWAY_WHY[""])
 
 
-def _nothing() -> None:
-    return None
-
-
 @dataclass
 class Outcome:
-    """What a command did: the engine's events, the effects that must follow, the phases
-    the table goes through (entered once what is durable is stored), how to put the table
-    back as it was if it cannot be, and what to keep once it is (`commit`)."""
+    """What a command did: the table's new state (`table`: a new value, or the table given
+    when nothing of it changes), the engine's events, the effects that must follow, and
+    the phases the table goes through (the last is the new state's `phase`)."""
 
+    table: Table
     effects: list[Effect] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     path: list[Phase] = field(default_factory=list)
-    undo: Callable[[], None] = _nothing
-    commit: Callable[[], None] = _nothing
     answers: dict[type, Any] = field(default_factory=dict)
     """What the handlers of its effects answered, by kind of effect (`bot.core.runner`):
     the coach's hint on its way, a review started."""
@@ -131,9 +126,9 @@ class Command(ABC):
 
     @abstractmethod
     def decide(self, table: Table) -> Outcome:
-        """Carry out the command on `table` in memory: the new state, its effects, the
-        phases it leads to. Raises (`UserError`, the engine's `IllegalMove`) with the table
-        unchanged when the command is refused."""
+        """The command carried out on `table`: its new state (`table` itself is never
+        changed), its effects, the phases it leads to. Raises (`UserError`, the engine's
+        `IllegalMove`) when the command is refused."""
 
 
 @dataclass(frozen=True)
@@ -166,21 +161,21 @@ class OpenLobby(Command):
         free people, in their order; stored before it is shown (the lobby shows it)."""
         if table.phase is not Phase.LOBBY or table.id:
             raise UserError(msg("A game is already in progress here."))
-        before = table.lobby_state()
-        seats = table.seats
+        seats, pending = list(table.seats), dict(table.ui.pending)
         if self.host_free:
             if self.host_dm_open:
                 seats[0] = Seat("human", self.host_name, self.host)
             else:
-                table.ui.pending[self.host] = self.host_name
+                pending[self.host] = self.host_name
         for s in self.like:
             if s is None or None not in seats:
                 continue
             if s.kind == "computer":
-                seats[seats.index(None)] = table.computer()
+                seats[seats.index(None)] = computer(seats, table.options.computer_level)
             elif s.user_id is not None and s.user_id in self.free and s.user_id != self.host:
                 seats[seats.index(None)] = Seat("human", s.name, s.user_id)
-        return Outcome([CreateLobby()], undo=lambda: table.restore(before))
+        lobby = replace(table, seats=seats, ui=replace(table.ui, pending=pending))
+        return Outcome(lobby, [CreateLobby()])
 
 
 @dataclass(frozen=True)
@@ -193,23 +188,16 @@ class Start(Command):
     def decide(self, table: Table) -> Outcome:
         """The lobby's empty seats filled with computer players, then its game dealt; storage
         refusing the deal leaves the lobby as it was (its seats empty, its people waiting)."""
-        game = self.game
         if table.phase is not Phase.LOBBY:
             raise UserError(msg("A game is already in progress here."))
         if not table.humans():
             raise UserError(msg("At least one person must sit at the table."))
-        before = table.lobby_state()
-        for n, seat in enumerate(table.seats):
+        seats = list(table.seats)
+        for n, seat in enumerate(seats):
             if seat is None:
-                table.seats[n] = table.computer()
-        table.ui.pending.clear()
-        try:
-            outcome = _deal(table, game)
-        except BaseException:
-            table.restore(before)
-            raise
-        outcome.undo = lambda: table.restore(before)
-        return outcome
+                seats[n] = computer(seats, table.options.computer_level)
+        full = replace(table, seats=seats, ui=replace(table.ui, pending={}))
+        return _deal(full, self.game)
 
 
 @dataclass(frozen=True)
@@ -238,19 +226,11 @@ class TimeOut(Command):
         s = table.seats[seat]
         if s is None or table.game is None:
             raise UserError(msg("That game is over."))
-        before = (s.timeouts, s.away, s.away_why)
-        s.timeouts += 1
+        s = replace(s, timeouts=s.timeouts + 1)
         if s.timeouts >= self.limit:
-            s.away, s.away_why = True, "timeouts"
-
-        def put_back() -> None:
-            s.timeouts, s.away, s.away_why = before
-
-        try:
-            return _move(table, MakeMove(self.move, Mover.STAND_IN), put_back)
-        except BaseException:
-            put_back()
-            raise
+            s = replace(s, away=True, away_why="timeouts")
+        counted = replace(table, seats=_with(table.seats, seat, s))
+        return _move(counted, MakeMove(self.move, Mover.STAND_IN))
 
 
 @dataclass(frozen=True)
@@ -266,17 +246,13 @@ class TakeOver(Command):
     def decide(self, table: Table) -> Outcome:
         s = table.seats[self.seat]
         if s is None or s.kind == "computer" or s.away:
-            return Outcome()
-        s.away, s.away_why = True, self.why
-
-        def undo() -> None:
-            s.away, s.away_why = False, ""
-
+            return Outcome(table)
+        held = replace(s, away=True, away_why=self.why)
         effects: list[Effect] = [StoreTable()]
         if self.said is not None:
             effects.append(TellGroup(self.said))
         effects += [ShowAll(), ArmNext()]
-        return Outcome(effects, [], [], undo)
+        return Outcome(replace(table, seats=_with(table.seats, self.seat, held)), effects)
 
 
 @dataclass(frozen=True)
@@ -303,7 +279,7 @@ class Cancel(Command):
         effects: list[Effect] = [StoreCancel()]
         effects += [ClearNudges(seat) for seat, _ in table.humans()]
         effects += [end, Forget()]
-        return Outcome(effects, [], [Phase.CANCELLED])
+        return Outcome(replace(table, phase=Phase.CANCELLED), effects, [], [Phase.CANCELLED])
 
 
 @dataclass(frozen=True)
@@ -318,17 +294,10 @@ class Rejoin(Command):
         s = table.seats[seat]
         if s is None or not s.away or not table.phase.dealt:
             raise UserError(msg("You're not away from any game."))
-        before = (s.away, s.away_why, s.timeouts, table.ui.idle_message_ids.get(seat))
-        s.away, s.away_why, s.timeouts = False, "", 0
-        table.ui.idle_message_ids.pop(seat, None)
-
-        def undo() -> None:
-            s.away, s.away_why, s.timeouts, idle = before
-            if idle is not None:
-                table.ui.idle_message_ids[seat] = idle
-
+        back = replace(s, away=False, away_why="", timeouts=0)
+        new = replace(table, seats=_with(table.seats, seat, back), ui=_idle_gone(table.ui, seat))
         effects: list[Effect] = [StoreTable(), TellGroup(self.said), ResendScreen(seat), ArmNext()]
-        return Outcome(effects, [], [], undo)
+        return Outcome(new, effects)
 
 
 @dataclass(frozen=True)
@@ -338,9 +307,9 @@ class ShowAgain(Command):
     seat: int
 
     def decide(self, table: Table) -> Outcome:
-        if not table.phase.dealt or table.status != "active":
+        if table.phase is not Phase.DEALT:
             raise UserError(msg("That game is over."))
-        return Outcome([ResendScreen(self.seat)])
+        return Outcome(table, [ResendScreen(self.seat)])
 
 
 @dataclass(frozen=True)
@@ -353,8 +322,9 @@ class ToggleTracker(Command):
         seat = self.seat
         if table.game is None or not table.options.track_cards:
             raise UserError(msg("That button isn't valid any more."))
-        table.ui.tracker_open[seat] = not table.ui.tracker_open.get(seat, False)
-        return Outcome([SaveSoon(), ShowSeat(seat, Urgency.MOVED)])
+        tracker_open = {**table.ui.tracker_open, seat: not table.ui.tracker_open.get(seat, False)}
+        new = replace(table, ui=replace(table.ui, tracker_open=tracker_open))
+        return Outcome(new, [SaveSoon(), ShowSeat(seat, Urgency.MOVED)])
 
 
 @dataclass(frozen=True)
@@ -378,8 +348,8 @@ class AskHint(Command):
         if key is None:
             raise UserError(msg("A hint is for your turn or your pass."))
         if table.ui.hints.get(seat, {}).get("key") == key:
-            return Outcome()
-        return Outcome([AskCoach(seat, key)])
+            return Outcome(table)
+        return Outcome(table, [AskCoach(seat, key)])
 
 
 @dataclass(frozen=True)
@@ -396,16 +366,19 @@ class GiveHint(Command):
         lists them all), while its decision is open; a second answer (a double tap) is not
         counted again."""
         game, seat, key = table.game, self.seat, self.key
-        if game is None or table.status != "active":
+        if game is None or table.phase is not Phase.DEALT:
             raise UserError(msg("That game is over."))
         if decision_key(game.view(seat)) != key:
             raise UserError(msg("Too late: that choice has been made."))
         if table.ui.hints.get(seat, {}).get("key") == key:
-            return Outcome()
-        table.ui.hints[seat] = {"key": key, **self.hint}
-        counts = table.ui.hints_used.setdefault(game.hand_number, {})
+            return Outcome(table)
+        ui = table.ui
+        hints = {**ui.hints, seat: {"key": key, **self.hint}}
+        counts = dict(ui.hints_used.get(game.hand_number, {}))
         counts[seat] = counts.get(seat, 0) + 1
-        return Outcome([SaveNow(), ShowSeat(seat, Urgency.NOW)])
+        hints_used = {**ui.hints_used, game.hand_number: counts}
+        new = replace(table, ui=replace(ui, hints=hints, hints_used=hints_used))
+        return Outcome(new, [SaveNow(), ShowSeat(seat, Urgency.NOW)])
 
 
 @dataclass(frozen=True)
@@ -422,14 +395,14 @@ class AskReview(Command):
         seat, hand = self.seat, self.hand
         if table.daily is not None:
             raise UserError(DAILY_NO_REVIEW)
-        if table.tournament_id is not None and table.status == "active":
+        if table.tournament_id is not None and table.phase is Phase.DEALT:
             raise UserError(TOURNAMENT_NO_REVIEW)
         game = table.game
         if hand < 1 or (game is not None and hand > game.hand_number):
             raise UserError(msg("There is no hand {hand} in this game.", hand=hand))
-        if game is not None and table.status == "active" and hand >= game.hand_number:
+        if game is not None and table.phase is Phase.DEALT and hand >= game.hand_number:
             raise UserError(msg("That hand isn't over yet."))
-        return Outcome([AskForReview(seat, hand)])
+        return Outcome(table, [AskForReview(seat, hand)])
 
 
 @dataclass(frozen=True)
@@ -442,21 +415,23 @@ class ChooseCard(Command):
 
     def decide(self, table: Table) -> Outcome:
         game, seat, card = table.game, self.seat, self.card
-        if game is None or table.phase is not Phase.PASSING:
+        if game is None or table.phase is not Phase.DEALT or game.phase != "pass":
             raise UserError(msg("That button is from an earlier hand."))
         if game.has_passed(seat):
             raise UserError(msg("Passed. Waiting for the others…"))
         if card not in game.hand(seat):
             raise UserError(msg("You don't have {card}.", card=card.symbol))
-        chosen = table.ui.selections.setdefault(seat, [])
+        chosen = list(table.ui.selections.get(seat, []))
         if card.code in chosen:
             chosen.remove(card.code)
         elif len(chosen) >= 3:
             raise UserError(msg("3/3 selected — tap one to unselect it."))
         else:
             chosen.append(card.code)
+        selections = {**table.ui.selections, seat: chosen}
+        new = replace(table, ui=replace(table.ui, selections=selections))
         urgency = Urgency.EDIT if self.on_page else Urgency.MOVED
-        return Outcome([SaveSoon(), ShowSeat(seat, urgency)])
+        return Outcome(new, [SaveSoon(), ShowSeat(seat, urgency)])
 
 
 @dataclass(frozen=True)
@@ -533,56 +508,54 @@ class SetRules(Command):
 LobbyCommand = Sit | Wait | StopWaiting | Stand | AddComputer | EmptySeat | SetRules
 
 
+def _with(seats: list[Seat | None], number: int, seat: Seat) -> list[Seat | None]:
+    """`seats` with `seat` at `number`, as a new list."""
+    changed = list(seats)
+    changed[number] = seat
+    return changed
+
+
+def _idle_gone(ui: TableUI, seat: int) -> TableUI:
+    """`ui` without `seat`'s idle message (a next spell of timeouts gets its own); `ui`
+    itself when it has none."""
+    if seat not in ui.idle_message_ids:
+        return ui
+    idle = {n: m for n, m in ui.idle_message_ids.items() if n != seat}
+    return replace(ui, idle_message_ids=idle)
+
+
 def _deal(table: Table, game: Game) -> Outcome:
     first = phases.of_game(game)
     phases.check(table.phase, first)
-
-    def commit() -> None:
-        table.game = game
-
     effects: list[Effect] = [StoreDeal(game), ShowDeal(), ArmNext()]
     if table.tournament_id is not None:
         effects.append(TellTournament())
     effects.append(PushPages())
-    return Outcome(effects, [], [first], commit=commit)
+    return Outcome(replace(table, game=game, phase=first), effects, [], [first])
 
 
-def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _nothing) -> Outcome:
+def _move(table: Table, command: MakeMove) -> Outcome:
     game = table.game
     if game is None or not table.phase.dealt:
         raise UserError(msg("That game is over."))
     move = command.move
     seat = move.seat
-    s = table.seats[seat]
-    presence = (s.timeouts, table.ui.idle_message_ids.get(seat)) if s is not None else None
+    seats, ui = table.seats, table.ui
+    s = seats[seat]
     if command.mover in (Mover.PERSON, Mover.PAGE) and s is not None:
         if s.away:
             raise UserError(away_said(s))
-        # A press shows its person is there (an illegal card too); only a move storage
-        # refuses is undone whole.
-        s.timeouts = 0
-        table.ui.idle_message_ids.pop(seat, None)  # a next spell of timeouts gets its own
-    before_game = game.copy()
-    selection = table.ui.selections.get(seat)
-    events = move.apply(game)  # an illegal move raises here, and nothing has changed
-    try:
-        path = _walk(table, events)
-    except phases.IllegalTransition:
-        table.game = before_game
-        raise
-    if move.kind == "pass":
-        table.ui.selections.pop(seat, None)
-
-    def undo() -> None:
-        table.game = before_game
-        if selection is not None:
-            table.ui.selections[seat] = selection
-        if s is not None and presence is not None:
-            s.timeouts, idle = presence
-            if idle is not None:
-                table.ui.idle_message_ids[seat] = idle
-        undo_also()
-
+        # A press shows its person is there.
+        if s.timeouts:
+            seats = _with(seats, seat, replace(s, timeouts=0))
+        ui = _idle_gone(ui, seat)
+    after = game.copy()
+    events = move.apply(after)  # an illegal move raises here, on the copy
+    path = _walk(table.phase, after)
+    if move.kind == "pass" and seat in ui.selections:
+        selections = {n: c for n, c in ui.selections.items() if n != seat}
+        ui = replace(ui, selections=selections)
+    new = replace(table, seats=seats, ui=ui, game=after, phase=path[-1])
     effects: list[Effect] = [
         StoreMove(move, stand_in=command.mover is Mover.STAND_IN, handled=command.handled)
     ]
@@ -599,22 +572,16 @@ def _move(table: Table, command: MakeMove, undo_also: Callable[[], None] = _noth
     if table.tournament_id is not None:
         effects.append(TellTournament(said))
     effects.append(PushPages(said))
-    return Outcome(effects, events, path, undo)
+    return Outcome(new, effects, events, path)
 
 
-def _walk(table: Table, events: list[Event]) -> list[Phase]:
-    """The phases a move leads the table through, each step checked: a scored hand's end,
-    then the next hand's pass or play, or the game's end."""
-    assert table.game is not None
-    path = []
-    if any(isinstance(e, HandScored) for e in events):
-        path.append(Phase.HAND_OVER)
-    path.append(phases.of_game(table.game))
-    before = table.phase
-    for phase in path:
-        phases.check(before, phase)
-        before = phase
-    return path
+def _walk(before: Phase, game: Game) -> list[Phase]:
+    """Where a move leads a table at `before` (`game`: the game after it), the step
+    checked: still dealt (the engine's own phase says what the game waits for), or its
+    game finished."""
+    after = phases.of_game(game)
+    phases.check(before, after)
+    return [after]
 
 
 def _lobby(table: Table, command: LobbyCommand) -> Outcome:
@@ -622,8 +589,8 @@ def _lobby(table: Table, command: LobbyCommand) -> Outcome:
     its menu). Refused with the lobby unchanged."""
     if table.phase is not Phase.LOBBY:
         raise UserError(msg("A game is already in progress here."))
-    before = table.lobby_state()
-    seats, pending = table.seats, table.ui.pending
+    seats, pending = list(table.seats), dict(table.ui.pending)
+    rules, options = table.rules, table.options
     match command:
         case Sit(user_id, name):
             if table.seat_of(user_id) is not None:
@@ -645,17 +612,21 @@ def _lobby(table: Table, command: LobbyCommand) -> Outcome:
         case AddComputer():
             if None not in seats:
                 raise UserError(msg("No empty seat for a computer player."))
-            seats[seats.index(None)] = table.computer()
+            seats[seats.index(None)] = computer(seats, options.computer_level)
         case EmptySeat(seat):
             if not 0 <= seat < len(seats) or seats[seat] is None:
                 raise UserError(msg("That button isn't valid any more."))
             seats[seat] = None
         case SetRules(rules, options):
-            table.rules, table.options = rules, options
-            if len(table.seats) != rules.players:
-                table.resize(rules.players)
-            for s in table.seats:
-                if s is not None and s.kind == "computer":
-                    s.level = options.computer_level
-            return Outcome([StoreLobby()], undo=lambda: table.restore(before))
-    return Outcome([StoreLobby(), ShowLobby()], undo=lambda: table.restore(before))
+            if len(seats) != rules.players:
+                seats = resized(seats, rules.players)
+            level = options.computer_level
+            seats = [
+                replace(s, level=level) if s is not None and s.kind == "computer" else s
+                for s in seats
+            ]
+    ui = table.ui if pending == table.ui.pending else replace(table.ui, pending=pending)
+    new = replace(table, seats=seats, rules=rules, options=options, ui=ui)
+    if isinstance(command, SetRules):
+        return Outcome(new, [StoreLobby()])
+    return Outcome(new, [StoreLobby(), ShowLobby()])

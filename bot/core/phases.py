@@ -1,12 +1,13 @@
-"""A table's phases and the transitions between them, declared once.
+"""A table's phases and the transitions between them, declared once: the one vocabulary
+of where a table is.
 
-A table is a lobby until it is dealt; then each hand goes through the pass (none in a hold
-hand), the play, the moon shooter's choice (when a moon is shot and the table lets the
-shooter choose) and the hand's end, until the game is finished; a lobby or a game can be
+A table is a lobby until it is dealt; its game is then played (the engine's own phase,
+`Game.phase`, says whether cards are passed, played or a moon's scoring chosen, and the
+engine refuses a move out of turn) until it is finished; a lobby or a game can be
 cancelled at any time. `TRANSITIONS` is the whole list: `check` refuses any other step.
 
-Storage keeps fewer words (``games.status``): every phase of a dealt game is stored as
-``active``; `stored_status` and `of_stored` map one to the other.
+Storage keeps its own words (``games.status``, where a dealt table is ``active`` and a
+game set aside ``quarantined``): `stored_status` and `of_stored` map them at its edge.
 """
 
 from __future__ import annotations
@@ -21,13 +22,8 @@ StoredStatus = Literal["lobby", "active", "finished", "cancelled"]
 
 class Phase(StrEnum):
     LOBBY = "lobby"
-    PASSING = "passing"
-    PLAYING = "playing"
-    MOON = "moon"
-    """The moon shooter chooses how the moon is scored."""
-    HAND_OVER = "hand_over"
-    """A hand was scored; the next is dealt, or the game ends (the engine does either in
-    the same move, so a table passes through this phase within one command)."""
+    DEALT = "dealt"
+    """Its game is played: the engine's own phase says what the game waits for."""
     FINISHED = "finished"
     CANCELLED = "cancelled"
 
@@ -39,23 +35,19 @@ class Phase(StrEnum):
     @property
     def dealt(self) -> bool:
         """Whether the table's game is in play (dealt, not ended)."""
-        return self in IN_GAME
+        return self is Phase.DEALT
 
 
-IN_GAME = frozenset({Phase.PASSING, Phase.PLAYING, Phase.MOON, Phase.HAND_OVER})
 ENDED = frozenset({Phase.FINISHED, Phase.CANCELLED})
 
 TRANSITIONS: dict[Phase, frozenset[Phase]] = {
-    Phase.LOBBY: frozenset({Phase.PASSING, Phase.PLAYING, Phase.CANCELLED}),
-    Phase.PASSING: frozenset({Phase.PLAYING, Phase.CANCELLED}),
-    Phase.PLAYING: frozenset({Phase.MOON, Phase.HAND_OVER, Phase.CANCELLED}),
-    Phase.MOON: frozenset({Phase.HAND_OVER, Phase.CANCELLED}),
-    Phase.HAND_OVER: frozenset({Phase.PASSING, Phase.PLAYING, Phase.FINISHED, Phase.CANCELLED}),
+    Phase.LOBBY: frozenset({Phase.DEALT, Phase.CANCELLED}),
+    Phase.DEALT: frozenset({Phase.FINISHED, Phase.CANCELLED}),
     Phase.FINISHED: frozenset(),
     Phase.CANCELLED: frozenset(),
 }
-"""Phase → the phases a table may go to next. Staying in a phase (a card played mid-hand,
-a seat taken in a lobby) is no transition."""
+"""Phase → the phases a table may go to next. Staying in a phase (a card played, a hand
+scored and the next dealt, a seat taken in a lobby) is no transition."""
 
 
 class IllegalTransition(Exception):
@@ -74,21 +66,13 @@ def check(before: Phase, after: Phase) -> None:
 
 
 def of_game(game: Game) -> Phase:
-    """The phase a dealt game is at, from the engine's own phase."""
-    return {
-        "pass": Phase.PASSING,
-        "play": Phase.PLAYING,
-        "moon": Phase.MOON,
-        "over": Phase.FINISHED,
-    }[game.phase]
+    """The phase of a table whose game is `game`: dealt until the game is over."""
+    return Phase.FINISHED if game.phase == "over" else Phase.DEALT
 
 
 STORED: dict[Phase, StoredStatus] = {
     Phase.LOBBY: "lobby",
-    Phase.PASSING: "active",
-    Phase.PLAYING: "active",
-    Phase.MOON: "active",
-    Phase.HAND_OVER: "active",
+    Phase.DEALT: "active",
     Phase.FINISHED: "finished",
     Phase.CANCELLED: "cancelled",
 }
@@ -99,16 +83,12 @@ def stored_status(phase: Phase) -> StoredStatus:
     return STORED[phase]
 
 
-def of_stored(status: str, game: Game | None) -> Phase:
+def of_stored(status: str) -> Phase:
     """The phase of a table stored with `status` (a game set aside counts as cancelled:
     nothing more can happen to it)."""
-    if status == "lobby":
-        return Phase.LOBBY
-    if status == "active" and game is not None:
-        phase = of_game(game)
-        return Phase.HAND_OVER if phase is Phase.FINISHED else phase
-    if status == "finished":
-        return Phase.FINISHED
-    if status in ("cancelled", "quarantined"):
+    if status == "quarantined":
         return Phase.CANCELLED
+    for phase, stored in STORED.items():
+        if stored == status:
+            return phase
     raise ValueError(f"A table cannot be stored as {status!r}.")

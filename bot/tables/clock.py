@@ -223,12 +223,12 @@ class TurnClock:
                 for seat in late:
                     if table.game is None or seat not in table.game.waiting_for():
                         continue
-                    s = table.seats[seat]
-                    assert s is not None
                     move = await self._decide(table, seat, STAND_IN_LEVEL)
                     phase = table.game.phase
                     limit = self.config.timeouts_before_away
                     await self.moves.apply(table, TimeOut(move, limit))
+                    s = table.seats[seat]  # as the timeout left it (counted, maybe away)
+                    assert s is not None
                     said[seat] = _stand_in(s, phase)
                     if s.away and s.user_id is not None:
                         self.screens.tell(s.user_id, AWAY)

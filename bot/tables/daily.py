@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from bot.basics import Person, UserError
 from bot.core.commands import Cancel, ShowAgain
 from bot.core.effects import AnnounceHand, FinishGame
+from bot.core.phases import Phase
 from bot.i18n import Msg, msg
 from bot.tables.closing import Closer
 from bot.tables.model import Seat, Table, TableOptions
@@ -125,7 +126,7 @@ class DailyDesk:
         if mine is None:
             return await self._start(person, today)
         table = self.registry.get(mine.game_id)
-        if table is not None and table.phase.dealt and table.status == "active":
+        if table is not None and table.phase is Phase.DEALT:
             async with self.registry.lock(table.id):
                 await self.moves.apply(table, ShowAgain(daily.PERSON_SEAT))
             return [msg("☀ Your daily deal goes on: your cards are below.")]

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.basics import Person, parse_id
 from bot.chats import Chats
+from bot.core.phases import Phase
 from bot.i18n import Msg, msg
 from bot.tables.lobby import Lobby
 from bot.tables.model import Table
@@ -57,14 +58,14 @@ class DirectChats:
             if not JOIN_TOKEN.fullmatch(payload[1:]):
                 return msg("That link isn't one of mine: ask for a new one in the group.")
             table = self.registry.by_token(payload[1:])
-            if table is not None and table.status == "lobby":
+            if table is not None and table.phase is Phase.LOBBY:
                 return await self.lobby.join_from_link(table, person)
             playing = self.registry.of_user(person.id)
-            if playing is not None and playing.status == "active":
+            if playing is not None and playing.phase is Phase.DEALT:
                 return await self._send_again(playing, person)
             return msg("That table isn't open any more.")
         playing = self.registry.of_user(person.id)
-        if playing is not None and playing.status == "active":
+        if playing is not None and playing.phase is Phase.DEALT:
             return await self._send_again(playing, person)
         return msg(
             "Hi {name}! I run games of ♥ Hearts in groups. Add me to a group and "

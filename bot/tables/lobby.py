@@ -24,6 +24,7 @@ from bot.core.commands import (
     Wait,
 )
 from bot.core.effects import CreateLobby, Urgency
+from bot.core.phases import Phase
 from bot.i18n import Msg, isolated_name, msg, msg_plural
 from bot.tables.closing import Closer
 from bot.tables.config import AdminCheck, DealSource, MemberCheck, TablesConfig, require_host
@@ -219,7 +220,7 @@ class Lobby:
             message_id = None
         if message_id is None:
             async with self.registry.lock(table.id):
-                if self.registry.get(table.id) is table and table.status == "lobby":
+                if self.registry.get(table.id) is table and table.phase is Phase.LOBBY:
                     log.info("lobby %s closed: chat %s took no message", table.id, table.chat_id)
                     await self.closer.close(table, Cancel())
             if self.screens.is_gone(table.chat_id):
@@ -229,7 +230,7 @@ class Lobby:
             )
         async with self.registry.lock(table.id):
             table.ui.table_message_id = message_id
-            ended = self.registry.get(table.id) is not table or table.status != "lobby"
+            ended = self.registry.get(table.id) is not table or table.phase is not Phase.LOBBY
             if not ended:
                 await self.registry.save(table)
             elif table.end_words is not None:
@@ -258,7 +259,7 @@ class Lobby:
     async def _expire(self, game_id: int) -> None:
         async with self.registry.lock(game_id):
             table = self.registry.get(game_id)
-            if table is None or table.status != "lobby":
+            if table is None or table.phase is not Phase.LOBBY:
                 return
             hours = round(self.config.lobby_ttl_s / 3600)
             log.info("lobby %s in chat %s expired", table.id, table.chat_id)
@@ -335,7 +336,7 @@ class Lobby:
         if not proven and not await self.is_member(table.chat_id, person.id):
             return msg("Only members of the table's group can sit at it.")
         async with self.registry.lock(table.id), self.registry.seating:
-            if self.registry.get(table.id) is not table or table.status != "lobby":
+            if self.registry.get(table.id) is not table or table.phase is not Phase.LOBBY:
                 return msg("That table isn't open any more.")
             if table.seat_of(person.id) is not None:
                 await self.change(table, StopWaiting(person.id))
@@ -382,7 +383,5 @@ class Lobby:
             await require_host(table, person, self.is_admin)
             seed, deals, key = self.deal_source(table)
             game = Game(table.rules, seed=seed, deals=deals, deal_key=key)
-            # A deal storage refused: still the lobby it was, its people indexed again.
-            with self.registry.lobby_change(table):
-                await self.moves.runner.run(table, Start(game))
+            await self.moves.runner.run(table, Start(game))  # refused: still the lobby
             return msg("Dealing the cards…")

@@ -6,7 +6,8 @@ restored exactly after a restart: messages re-edited, selections kept, timers re
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.basics import display_name
@@ -25,8 +26,11 @@ TARGETS = (50, 75, 100, 150)
 COMPUTER_NAMES = ("Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Seat:
+    """Who sits in one seat: a value, changed by making a new one (`dataclasses.replace`)
+    in a command's `decide`, so a table's old state is never touched by its new one."""
+
     kind: SeatKind
     name: str
     user_id: int | None = None
@@ -115,19 +119,30 @@ class TableUI:
         return ui
 
 
-@dataclass(frozen=True)
-class LobbyState:
-    """A lobby as it was before a change (`Table.lobby_state`)."""
+def computer(seats: Sequence[Seat | None], level: str) -> Seat:
+    """A computer player of `level` with a name not yet among `seats`."""
+    taken = {s.name for s in seats if s is not None}
+    name = next(
+        (n for n in COMPUTER_NAMES if n not in taken),
+        f"{COMPUTER_NAMES[0]} {len(taken) + 1}",  # a name: the same in every language
+    )
+    return Seat("computer", name, level=level)
 
-    seats: list[Seat | None]
-    rules: Rules
-    options: TableOptions
-    pending: dict[int, str]
+
+def resized(seats: Sequence[Seat | None], players: int) -> list[Seat | None]:
+    """`seats` made `players` long, keeping who sits first."""
+    sitting = [s for s in seats if s is not None][:players]
+    return [*sitting, *([None] * (players - len(sitting)))]
 
 
 @dataclass
 class Table:
-    """One table in one chat (and forum topic), from the lobby to the last hand."""
+    """One table in one chat (and forum topic), from the lobby to the last hand.
+
+    A command never changes a table: its `decide` makes a new one (`dataclasses.replace`,
+    sharing what did not change), and the runner (`bot.core.runner`) moves what changed
+    into the table everyone holds once it is stored. The screens still write their message
+    ids into `ui` as the messages land."""
 
     id: int
     chat_id: int
@@ -139,7 +154,8 @@ class Table:
     options: TableOptions
     seats: list[Seat | None]
     phase: Phase = Phase.LOBBY
-    """Where the table is in its life (`bot.core.phases`); changed only through `enter`."""
+    """Where the table is in its life (`bot.core.phases`): set by the runner, with the
+    rest of a command's new state, once that is stored."""
     game: Game | None = None
     ui: TableUI = field(default_factory=TableUI)
     tournament_id: int | None = None
@@ -161,12 +177,6 @@ class Table:
         """What storage's ``games.status`` says of the table."""
         return phases.stored_status(self.phase)
 
-    def enter(self, phase: Phase) -> None:
-        """Go to `phase`; a step `bot.core.phases.TRANSITIONS` does not declare is refused
-        (`IllegalTransition`), and the table stays where it was."""
-        phases.check(self.phase, phase)
-        self.phase = phase
-
     def seat_of(self, user_id: int) -> int | None:
         for number, seat in enumerate(self.seats):
             if seat is not None and seat.user_id == user_id:
@@ -184,23 +194,6 @@ class Table:
         """Every seat's name, in seat order: what a screen shows of who sits where, read
         once (`bot.tables.seat_screen`)."""
         return tuple(self.name(s) for s in range(len(self.seats)))
-
-    def resize(self, players: int) -> None:
-        """Change the number of seats, keeping who sits first."""
-        sitting = [s for s in self.seats if s is not None]
-        sitting = sitting[:players]
-        self.seats = [*sitting, *([None] * (players - len(sitting)))]
-
-    def lobby_state(self) -> LobbyState:
-        """What lobby commands change (seats, rules, options, who waits to sit), copied:
-        `restore` puts it back when storing a change fails."""
-        seats = [None if s is None else replace(s) for s in self.seats]
-        return LobbyState(seats, self.rules, self.options, dict(self.ui.pending))
-
-    def restore(self, state: LobbyState) -> None:
-        self.seats = [None if s is None else replace(s) for s in state.seats]
-        self.rules, self.options = state.rules, state.options
-        self.ui.pending = dict(state.pending)
 
     def meta(self) -> dict[str, Any]:
         meta: dict[str, Any] = {
@@ -229,16 +222,11 @@ class Table:
         a daily deal's (it would show the day's hands before the day is over)."""
         if self.daily is not None:
             return False
-        return self.tournament_id is None or self.status != "active"
+        return self.tournament_id is None or self.phase is not Phase.DEALT
 
     def computer(self) -> Seat:
         """A computer player with a name not yet at the table (its level is the table's)."""
-        taken = {s.name for s in self.seats if s is not None}
-        name = next(
-            (n for n in COMPUTER_NAMES if n not in taken),
-            f"{COMPUTER_NAMES[0]} {len(taken) + 1}",  # a name: the same in every language
-        )
-        return Seat("computer", name, level=self.options.computer_level)
+        return computer(self.seats, self.options.computer_level)
 
     def stored_meta(self) -> dict[str, Any]:
         """What the storage's ``meta`` column keeps: `meta` and the people's seat state."""
@@ -289,7 +277,7 @@ class Table:
             rules=stored.rules,
             options=TableOptions.from_dict(meta.get("options", {})),
             seats=seats,
-            phase=phases.of_stored(stored.status, stored.game),
+            phase=phases.of_stored(stored.status),
             game=stored.game,
             ui=TableUI.from_dict(meta.get("ui", {})),
             tournament_id=stored.tournament_id,

@@ -4,7 +4,6 @@ their state kept in step with storage."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import weakref
 from collections.abc import Iterator, Mapping
@@ -161,21 +160,6 @@ class TableRegistry:
         for user_id in now:
             self._by_user[user_id] = table.id
         self._users_at[table.id] = now
-
-    @contextlib.contextmanager
-    def lobby_change(self, table: Table) -> Iterator[None]:
-        """One change to a lobby (seats, rules, options, who waits), made on the table and
-        stored inside the block: if anything in it fails while the table is still a lobby
-        (storage refused), the table is put back as it was, so memory never holds a lobby
-        that storage does not. Under the table's lock."""
-        before = table.lobby_state()
-        try:
-            yield
-        except BaseException:
-            if table.phase is Phase.LOBBY:
-                table.restore(before)
-                self.reseat(table)
-            raise
 
     def version(self, game_id: int) -> int:
         """The sequence number of a table's last stored move (timers armed before it are

@@ -16,6 +16,7 @@ from typing import Protocol
 from bot.basics import Person
 from bot.core.commands import away_said
 from bot.core.effects import Urgency
+from bot.core.phases import Phase
 from bot.i18n import Msg, Tr, msg
 from bot.languages import Languages
 from bot.tables import render
@@ -183,7 +184,7 @@ class Screens:
             for table in self.registry.of_chat(chat_id):
                 if table.tournament_id is not None:
                     continue  # its group follows the tournament's message instead
-                if table.status == "lobby":
+                if table.phase is Phase.LOBBY:
                     self.show_lobby(table)
                 else:
                     self.show_table(table)
@@ -531,7 +532,7 @@ def shows_play(table: Table) -> bool:
     state once it is over. A game that ended otherwise (cancelled, its group gone) keeps
     the words that said so: no later edit brings its hand back."""
     game = table.game
-    return game is not None and (table.status == "active" or game.phase == "over")
+    return game is not None and (table.phase is Phase.DEALT or game.phase == "over")
 
 
 def _settled(game: Game, chosen: Collection[str] = ()) -> bool:

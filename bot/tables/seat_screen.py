@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.core.phases import Phase
 from bot.i18n import Msg, mark, msg, msg_plural
 from bot.tables.buttons import (
     Action as Action,
@@ -442,7 +443,7 @@ def how_it_ended(table: Table, phase: str) -> str | None:
     """``"finished"``, ``"cancelled"``, or None while the game is played."""
     if phase == "over":
         return "finished"
-    return None if table.status in ("active", "lobby") else "cancelled"
+    return None if table.phase in (Phase.DEALT, Phase.LOBBY) else "cancelled"
 
 
 def seat_players(

@@ -10,8 +10,24 @@ from bot.basics import UserError
 from bot.core import accepts
 from bot.core import decode as cb
 from bot.core.accepts import ACCEPTS, Ask, Kind, Stage, Standing
+from bot.core.commands import (
+    AddComputer,
+    AskHint,
+    Cancel,
+    Deal,
+    MakeMove,
+    Mover,
+    Sit,
+    Start,
+    StopWaiting,
+    ToggleTracker,
+    Wait,
+)
 from bot.core.phases import Phase
+from bot.core.runner import Runner
 from bot.i18n import english
+from bot.tables.model import Seat, Table, TableOptions
+from engine import Game, Move, Rules
 
 t = english()
 
@@ -46,11 +62,8 @@ def test_a_tournaments_buttons_are_taken_only_while_its_registration_is_open() -
 
 
 def test_every_phase_is_a_stage() -> None:
-    stages = {phase: accepts.stage_of(phase) for phase in Phase}
-    assert stages[Phase.LOBBY] is Stage.LOBBY
-    assert {stages[p] for p in (Phase.PASSING, Phase.PLAYING, Phase.MOON)} == {Stage.DEALT}
-    assert stages[Phase.FINISHED] is Stage.FINISHED
-    assert stages[Phase.CANCELLED] is Stage.CANCELLED
+    """Issue 52, item 2: one vocabulary: a table's stage is its phase."""
+    assert Stage is Phase and set(Phase) == {"lobby", "dealt", "finished", "cancelled"}
 
 
 @pytest.mark.parametrize("stage", list(Stage))
@@ -109,3 +122,48 @@ def test_a_tables_kind_comes_from_what_it_was_made_as() -> None:
     assert accepts.kind_of(None, None, "complex") is Kind.GROUP
     assert accepts.stage_stored("active") is None  # a live table is the bot's to say
     assert accepts.stage_stored("quarantined") is None
+
+
+def _daily_lobby() -> Table:
+    return Table(
+        id=1,
+        chat_id=5,
+        thread_id=None,
+        chat_title="☀ 1",
+        creator_id=5,
+        creator_name="Ann",
+        rules=Rules(players=4),
+        options=TableOptions(),
+        seats=[Seat("human", "Ann", 5), None, None, None],
+        daily=1,
+    )
+
+
+async def test_the_runner_admits_a_persons_command_before_it_decides() -> None:
+    """Issue 52, item 3: the rule holds for every entry point, not only the buttons and
+    the page: what the table does not accept is refused before `decide`, the table as it
+    was; what the bot itself does (a deal, a computer's move) is its command's to judge."""
+    runner = Runner()
+    table = _daily_lobby()
+    before = (list(table.seats), dict(table.ui.pending))
+    for command in (Sit(6, "Bob"), Wait(6, "Bob"), AddComputer(), Start(Game(table.rules))):
+        with pytest.raises(UserError) as refused:
+            await runner.run(table, command)
+        assert t(refused.value.said) == t("That button isn't valid any more.")
+        assert (table.seats, table.ui.pending) == before
+    assert accepts.asked(StopWaiting(6)) is None and accepts.asked(Cancel()) is None
+    game = Game(table.rules, seed=1)
+    await runner.run(table, Deal(game))  # the bot deals the day's game
+    table.daily, table.tournament_id = None, 3
+    with pytest.raises(UserError) as refused:
+        await runner.run(table, AskHint(0))
+    assert t(refused.value.said) == t("No hints in a tournament: everyone plays unaided.")
+    seat = game.waiting_for()[0]
+    move = Move.pass_cards(seat, game.hand(seat)[:3])
+    assert accepts.asked(MakeMove(move, Mover.PERSON)) is Ask.PASS
+    assert accepts.asked(MakeMove(move, Mover.COMPUTER)) is None
+    await runner.run(table, MakeMove(move, Mover.PAGE))
+    table.phase = Phase.FINISHED
+    with pytest.raises(UserError) as refused:
+        await runner.run(table, ToggleTracker(0))
+    assert t(refused.value.said) == t("That game is over.")

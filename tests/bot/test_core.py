@@ -4,17 +4,19 @@ The property test drives random sequences of commands (moves by people, pages, c
 and stand-ins; illegal moves; timeouts; take-overs; cards chosen to pass; a move storage
 refuses) through the core and the runner with a real SQLite storage, and after every
 command checks that each phase the table went through is a declared transition and that
-the table reloaded from storage is the one in memory.
+the table reloaded from storage is the one in memory. A command refused, or one storage
+refuses, leaves the table exactly as it was, everything it holds written out (issue 52:
+a command makes a new state, swapped in once stored; none writes an undo).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import json
 import random
 import tempfile
 import typing
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,7 @@ from bot.core.commands import (
     Sit,
     Stand,
     Start,
+    StopWaiting,
     TakeOver,
     TimeOut,
     Wait,
@@ -72,12 +75,10 @@ def test_every_phase_declares_where_it_may_go_and_the_ended_ones_go_nowhere() ->
     ("before", "after"),
     [
         (Phase.LOBBY, Phase.FINISHED),
-        (Phase.LOBBY, Phase.HAND_OVER),
-        (Phase.PASSING, Phase.MOON),
-        (Phase.PLAYING, Phase.PASSING),
-        (Phase.MOON, Phase.PLAYING),
-        (Phase.FINISHED, Phase.PLAYING),
+        (Phase.DEALT, Phase.LOBBY),
+        (Phase.FINISHED, Phase.DEALT),
         (Phase.CANCELLED, Phase.LOBBY),
+        (Phase.CANCELLED, Phase.DEALT),
         (Phase.FINISHED, Phase.CANCELLED),
     ],
 )
@@ -87,7 +88,7 @@ def test_a_step_not_declared_is_refused_and_the_table_stays_where_it_was(
     table = _table(4)
     table.phase = before
     with pytest.raises(IllegalTransition) as refused:
-        table.enter(after)
+        phases.check(table.phase, after)
     assert table.phase is before
     assert str(refused.value) == f"A table cannot go from {before.value} to {after.value}."
 
@@ -100,24 +101,22 @@ def test_every_effect_has_its_place_in_the_declared_order_once() -> None:
     assert effects.ORDER[-len(effects.REACTIONS) :] == effects.REACTIONS
 
 
-def test_storage_keeps_its_statuses_every_phase_of_a_dealt_game_is_active() -> None:
+def test_storage_keeps_its_statuses_a_dealt_game_is_active() -> None:
     assert {p: phases.stored_status(p) for p in Phase} == {
         Phase.LOBBY: "lobby",
-        Phase.PASSING: "active",
-        Phase.PLAYING: "active",
-        Phase.MOON: "active",
-        Phase.HAND_OVER: "active",
+        Phase.DEALT: "active",
         Phase.FINISHED: "finished",
         Phase.CANCELLED: "cancelled",
     }
-    game = Game(Rules(), seed=1)
-    assert phases.of_stored("lobby", None) is Phase.LOBBY
-    assert phases.of_stored("active", game) is Phase.PASSING
-    assert phases.of_stored("finished", game) is Phase.FINISHED
-    assert phases.of_stored("cancelled", None) is Phase.CANCELLED
-    assert phases.of_stored("quarantined", None) is Phase.CANCELLED
+    assert phases.of_stored("lobby") is Phase.LOBBY
+    assert phases.of_stored("active") is Phase.DEALT
+    assert phases.of_stored("finished") is Phase.FINISHED
+    assert phases.of_stored("cancelled") is Phase.CANCELLED
+    assert phases.of_stored("quarantined") is Phase.CANCELLED
     with pytest.raises(ValueError):
-        phases.of_stored("paused", None)
+        phases.of_stored("paused")
+    game = Game(Rules(), seed=1)
+    assert phases.of_game(game) is Phase.DEALT
 
 
 # ---------------------------------------------------------------------- the runner
@@ -172,8 +171,9 @@ async def test_effects_run_in_the_declared_order_whatever_order_their_handlers_c
     while not (game.phase == "play" and len(game.tricks) == 12 and len(game.trick) == 3):
         await runner.run(table, MakeMove(_legal(game, rng), Mover.COMPUTER))
     seen.clear()
+    hand = game.hand_number
     outcome = await runner.run(table, MakeMove(_legal(game, rng), Mover.PERSON))
-    assert outcome.path[0] is Phase.HAND_OVER
+    assert outcome.path == [Phase.DEALT] and game.hand_number == hand + 1
     assert seen.index("StoreMove") == 0
     assert [effects.ORDER.index(getattr(effects, name)) for name in seen] == sorted(
         effects.ORDER.index(getattr(effects, name)) for name in seen
@@ -201,7 +201,7 @@ async def test_a_move_storage_refuses_is_undone_and_nothing_after_it_runs() -> N
     with pytest.raises(OSError):
         await runner.run(table, MakeMove(Move.pass_cards(seat, chosen), Mover.PERSON))
     assert table.game is not None and table.game.to_json() == before
-    assert table.phase is Phase.PASSING and table.ui.selections[seat] == chosen
+    assert table.phase is Phase.DEALT and table.ui.selections[seat] == chosen
     assert seen == []
 
 
@@ -217,8 +217,92 @@ async def test_a_reaction_that_fails_is_logged_and_the_move_stands(
     runner = _runner({effects.ArmNext: broken, **recorded})
     table = _table(4)
     await runner.run(table, Deal(Game(table.rules, seed=5)))
-    assert seen == ["StoreDeal", "PushPages"] and table.phase is Phase.PASSING
+    assert seen == ["StoreDeal", "PushPages"] and table.phase is Phase.DEALT
     assert "ArmNext failed for game 0" in caplog.text
+
+
+async def test_the_new_state_is_swapped_into_the_table_everyone_holds_once_stored() -> None:
+    """Issue 52, item 1: the table and its game keep their identity (the registry, the
+    screens and the clock hold them), the command's changes move in once stored, and what
+    the screens wrote while it was stored (a message id landing) stays."""
+    runner = Runner()
+    table = _table(4)
+    await runner.run(table, Deal(Game(table.rules, seed=8)))
+    game, ui = table.game, table.ui
+    assert game is not None
+    seat = game.waiting_for()[0]
+    table.ui.selections[seat] = [c.code for c in game.hand(seat)[:3]]
+    before = game.to_json()
+
+    async def store(new: Table, effect: effects.StoreMove) -> None:
+        assert new is not table and new.game is not game and game.to_json() == before
+        assert table.ui.selections[seat]  # nothing moved in before it is stored
+        table.ui.table_message_id = 77  # the screens, meanwhile
+        table.ui.dm_message_ids[seat] = 78
+
+    runner.on(effects.StoreMove, store)
+    chosen = table.ui.selections[seat]
+    await runner.run(table, MakeMove(Move.pass_cards(seat, chosen), Mover.PERSON))
+    assert table.game is game and game.has_passed(seat) and table.ui is ui
+    assert seat not in table.ui.selections
+    assert table.ui.table_message_id == 77 and table.ui.dm_message_ids[seat] == 78
+
+
+LOBBY_STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["sit", "wait", "stop", "stand", "computer", "empty", "rules"]),
+        st.integers(0, 5),
+        st.booleans(),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=LOBBY_STEPS)
+def test_any_lobby_change_refused_or_not_stored_leaves_the_lobby_as_it_was(
+    steps: list[tuple[str, int, bool]],
+) -> None:
+    """Issue 52, item 1: lobby commands build new seats; one refused, or one storage
+    refuses (`refuse`), leaves the lobby exactly as it was, written out whole."""
+
+    async def run() -> None:
+        runner = Runner()
+        refusing = [False]
+
+        async def store(table: Table, _: effects.StoreLobby) -> None:
+            if refusing[0]:
+                raise OSError("disk full")
+
+        runner.on(effects.StoreLobby, store)
+        table = _table(4, humans=1)
+        table.seats[2] = table.seats[3] = None
+        for kind, n, refuse in steps:
+            user = 200 + n
+            command: Command = {
+                "sit": Sit(user, f"U{n}"),
+                "wait": Wait(user, f"U{n}"),
+                "stop": StopWaiting(user),
+                "stand": Stand(user),
+                "computer": AddComputer(),
+                "empty": EmptySeat(n),
+                "rules": SetRules(
+                    Rules(players=3 + n % 3, target=26),
+                    TableOptions(computer_level=("easy", "pro")[n % 2]),
+                ),
+            }[kind]
+            whole = _serialised(table)
+            refusing[0] = refuse
+            try:
+                await runner.run(table, command)
+            except (UserError, OSError) as error:
+                assert refuse or isinstance(error, UserError)
+                assert _serialised(table) == whole, kind
+            else:
+                assert not refuse
+                assert len(table.seats) == table.rules.players
+
+    asyncio.run(run())
 
 
 # ---------------------------------------------------------------------- property
@@ -233,6 +317,7 @@ class Lab:
     refuse_next: bool = False
     refuse_lobby: bool = False
     """Storage refuses the next new lobby (`CreateLobby`)."""
+    refuse_table: bool = False
     seen: list[str] = field(default_factory=list)
 
 
@@ -264,6 +349,9 @@ async def _open_lab(
         await moves.store_move(table, effect)
 
     async def store_table(table: Table, _: effects.StoreTable) -> None:
+        if lab.refuse_table:
+            lab.refuse_table = False
+            raise OSError("disk full")
         await registry.save(table)
 
     async def store_cancel(table: Table, _: effects.StoreCancel) -> None:
@@ -328,9 +416,10 @@ async def _open_lab(
             raise OSError("disk full")
 
         storage.games.start_game = refuse  # type: ignore[method-assign]
-        seats, pending = _seats(table), dict(table.ui.pending)
+        seats, pending, whole = _seats(table), dict(table.ui.pending), _serialised(table)
         with pytest.raises(OSError):
             await runner.run(table, Start(Game(table.rules, seed=seed)))
+        assert _serialised(table) == whole
         assert table.phase is Phase.LOBBY and table.game is None
         assert _seats(table) == seats and table.ui.pending == pending
         assert lab.seen == []
@@ -340,6 +429,22 @@ async def _open_lab(
     assert None not in table.seats and not table.ui.pending
     assert [s.kind for s in table.seats[players - empty :] if s] == ["computer"] * empty
     return lab
+
+
+def _serialised(table: Table) -> str:
+    """Everything a table holds, written out: what a refused command must leave as it was."""
+    seats = [None if s is None else asdict(s) for s in table.seats]
+    game = None if table.game is None else table.game.to_json()
+    whole = {
+        "id": table.id,
+        "phase": table.phase.value,
+        "rules": repr(table.rules),
+        "seats": seats,
+        "meta": table.stored_meta(),
+        "game": game,
+        "tournament": table.tournament_id,
+    }
+    return json.dumps(whole, sort_keys=True, default=str)
 
 
 def _seats(table: Table) -> list[tuple[Any, ...]]:
@@ -372,9 +477,11 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
     game = table.game
     assert game is not None
     before_phase = table.phase
+    whole = _serialised(table)
     if not table.phase.dealt:  # the game ended: every command is refused
         with pytest.raises(UserError):
             await lab.runner.run(table, MakeMove(Move.play(0, "2C"), Mover.PERSON))
+        assert _serialised(table) == whole
         return
     waiting = game.waiting_for()
     seat = rng.choice(waiting)
@@ -387,9 +494,11 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
         cards = game.hand(other)
         move = Move.play(other, cards[0]) if cards else Move.moon(other, "add_to_others")
         snapshot = game.to_json()
+        mover = rng.choice(list(Mover))
         with pytest.raises((IllegalMove, UserError)):
-            await lab.runner.run(table, MakeMove(move, Mover.COMPUTER))
+            await lab.runner.run(table, MakeMove(move, mover))
         assert table.game is not None and table.game.to_json() == snapshot
+        assert _serialised(table) == whole
         assert table.phase is before_phase
         return
     if kind == "choose":
@@ -397,8 +506,10 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
         card = rng.choice(hand) if hand else None
         if card is None:
             return
-        with contextlib.suppress(UserError):
+        try:
             await lab.runner.run(table, ChooseCard(seat, card))
+        except UserError:
+            assert _serialised(table) == whole
         assert table.phase is before_phase
         return
     if kind == "cancel":
@@ -406,11 +517,19 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
         _declared(before_phase, outcome.path)
         assert table.phase is Phase.CANCELLED
         await _assert_stored_as_in_memory(lab)
+        whole = _serialised(table)
         with pytest.raises(UserError):
             await lab.runner.run(table, Cancel())
+        assert _serialised(table) == whole
         return
     if kind == "take_over":
-        await lab.runner.run(table, TakeOver(rng.randrange(len(table.seats))))
+        taken = rng.randrange(len(table.seats))
+        lab.refuse_table = rng.random() < 0.4
+        try:
+            await lab.runner.run(table, TakeOver(taken))
+        except OSError:
+            assert _serialised(table) == whole and not lab.refuse_table
+        lab.refuse_table = False
         assert table.phase is before_phase
         await _assert_stored_as_in_memory(lab)
         return
@@ -432,6 +551,7 @@ async def _step(lab: Lab, kind: str, rng: random.Random) -> None:
         with pytest.raises(OSError):
             await lab.runner.run(table, command)
         assert table.game is not None and table.game.to_json() == snapshot
+        assert _serialised(table) == whole
         assert table.phase is before_phase and _seats(table) == seats and lab.seen == []
         await _assert_stored_as_in_memory(lab)
         return
@@ -519,14 +639,15 @@ async def _directed(lab: Lab, kind: str, rng: random.Random) -> None:
         if kind == "refuse_after_timeout" and person and game.phase == "play":
             if s.timeouts:
                 lab.refuse_next = True
-                seats, snapshot = _seats(table), game.to_json()
+                seats, snapshot, whole = _seats(table), game.to_json(), _serialised(table)
                 with pytest.raises(OSError):
                     await lab.runner.run(table, MakeMove(move, Mover.PERSON))
+                assert _serialised(table) == whole
                 assert _seats(table) == seats and table.game.to_json() == snapshot
                 await _assert_stored_as_in_memory(lab)
                 return
             outcome = await lab.runner.run(table, TimeOut(move, 3))
-            _declared(Phase.PLAYING, outcome.path)
+            _declared(Phase.DEALT, outcome.path)
             continue
         mover = Mover.COMPUTER if s.kind == "computer" else Mover.STAND_IN
         await lab.runner.run(table, MakeMove(move, Mover.PERSON if person else mover))
@@ -605,7 +726,7 @@ def test_a_whole_game_goes_through_every_phase_of_a_hand_to_the_end() -> None:
         return await _run(4, 11, ["burst"] * 40)
 
     visited = asyncio.run(play())
-    assert {Phase.PASSING, Phase.PLAYING, Phase.FINISHED} <= visited
+    assert {Phase.DEALT, Phase.FINISHED} <= visited
 
 
 # ---------------------------------------------------------------------- the lobby
@@ -680,7 +801,8 @@ async def test_a_take_over_and_a_rejoin_store_the_seat_first_and_are_undone_if_r
     assert table.seats[1].away
     assert seen == ["StoreTable", "StoreTable", "ShowAll", "ArmNext"]
     seen.clear()
-    table.seats[1].timeouts = 3
+    assert table.seats[1] is not None
+    table.seats[1] = replace(table.seats[1], timeouts=3)
     table.ui.idle_message_ids[1] = 55
     refuse[0] = True
     with pytest.raises(OSError):
@@ -726,7 +848,7 @@ async def test_a_deal_stores_the_game_and_the_tables_screen_state_in_one_transac
         storage.games.set_meta = refuse  # type: ignore[method-assign]
         await runner.run(table, Deal(Game(table.rules, seed=1)))
         stored = await storage.games.load_game(table.id, verify=False)
-        assert table.phase is Phase.PASSING and table.game is not None
+        assert table.phase is Phase.DEALT and table.game is not None
         assert stored.status == "active" and stored.game is not None
         assert stored.meta["ui"]["table_message_id"] == 4321
     finally:
@@ -750,7 +872,7 @@ async def test_start_fills_the_empty_seats_with_computers_and_needs_a_person() -
         "computer",
         "computer",
     ]
-    assert table.ui.pending == {} and table.phase is Phase.PASSING
+    assert table.ui.pending == {} and table.phase is Phase.DEALT
     assert seen == ["StoreDeal", "ShowDeal", "ArmNext", "PushPages"]
     with pytest.raises(UserError):
         await runner.run(table, Start(Game(table.rules, seed=2)))  # a game is in progress
@@ -773,7 +895,7 @@ async def test_a_cancel_is_stored_then_clears_reminders_shows_the_end_and_forget
     said = msg("✖ The game was cancelled by {name}.", name="P0")
     with pytest.raises(OSError):
         await runner.run(table, Cancel(standings=True, told=said))
-    assert seen == [] and table.phase is Phase.PASSING  # nobody is told of an end not stored
+    assert seen == [] and table.phase is Phase.DEALT  # nobody is told of an end not stored
     refuse = False
     outcome = await runner.run(table, Cancel(standings=True, told=said))
     assert seen == ["StoreCancel", "ClearNudges", "ClearNudges", "ShowEnd", "Forget"]

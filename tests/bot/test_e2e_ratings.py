@@ -384,7 +384,7 @@ async def test_a_person_back_with_rejoin_gains_by_their_share_and_loses_whole(
             assert seat is not None
             await double.wait_for(lambda: bob_seat not in game.waiting_for(), 5)
             await bob.send(group, "/leave")
-            await double.wait_for(lambda: seat.away, 5)
+            await double.wait_for(lambda: table.seats[bob_seat].away, 5)  # type: ignore[union-attr]
             await _play_to_the_end(
                 double, [alice], table, lambda: len(game.tricks) >= 2 or game.hand_number > 1
             )
@@ -438,7 +438,7 @@ async def test_back_with_rejoin_after_the_seats_last_move_a_win_earns_nothing(
             seat = table.seats[bob_seat]
             assert seat is not None
             await bob.send(group, "/leave")
-            await double.wait_for(lambda: seat.away, 5)
+            await double.wait_for(lambda: table.seats[bob_seat].away, 5)  # type: ignore[union-attr]
             await _play_to_the_end(double, [alice], table, lambda: bool(game.hand_history))
             totals = list(game.hand_history[0].points)
             await bob.send(bob.dm, "/rejoin")

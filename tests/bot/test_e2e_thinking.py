@@ -115,13 +115,14 @@ async def test_a_person_back_with_rejoin_takes_their_seat_from_the_computer_thin
                 await alice.press(group, lobby, "▶ Start")
                 s = table.seats[seat]
                 assert s is not None
-                await double.wait_for(lambda: s.away, 10)  # her pass ran out: she is away
+                # her pass ran out: she is away
+                await double.wait_for(lambda: table.seats[seat].away, 10)  # type: ignore[union-attr]
                 table.options = replace(table.options, turn_timer=60)
                 await double.wait_for(lambda: bool(asked), 10)  # her seat's computer thinks
                 game = table.game
                 assert game is not None and game.current_player == seat
                 await alice.send(alice.dm, "/rejoin")
-                await double.wait_for(lambda: not s.away, 5)
+                await double.wait_for(lambda: not table.seats[seat].away, 5)  # type: ignore[union-attr]
                 card = game.legal_plays()[0]
                 before = game.hand(seat)
                 data = await card_button(double, alice, card, game.hand_number)

@@ -44,7 +44,7 @@ async def test_timeouts_play_for_a_person_and_three_in_a_row_hand_the_seat_over(
             assert seat is not None
             s = table.seats[seat]
             assert s is not None
-            await double.wait_for(lambda: s.away, 15)
+            await double.wait_for(lambda: table.seats[seat].away, 15)  # type: ignore[union-attr]
 
             def group_texts() -> list[str]:
                 return [m.text or "" for m in double.chat_view(group.id).visible]
@@ -92,8 +92,8 @@ async def test_timeouts_play_for_a_person_and_three_in_a_row_hand_the_seat_over(
             await double.wait_for(lambda: not card_screens(), 5)
             assert sum(m.text == away for m in alice.dm_view().bot_messages) == 2  # and told
             await alice.send(alice.dm, "/rejoin")
-            await double.wait_for(lambda: not s.away, 5)
-            assert s.timeouts == 0
+            await double.wait_for(lambda: not table.seats[seat].away, 5)  # type: ignore[union-attr]
+            assert table.seats[seat].timeouts == 0  # type: ignore[union-attr]
             await double.wait_for(lambda: len(card_screens()) == 1, 5)  # one, sent anew
             await double.wait_for(
                 lambda: any(

@@ -30,7 +30,7 @@ def table_for(rules: Rules, game: Game) -> Table:
         rules=rules,
         options=TableOptions(),
         seats=seats,
-        phase=Phase.PASSING,
+        phase=Phase.DEALT,
         game=game,
     )
 
@@ -115,7 +115,7 @@ def test_a_cancelled_game_says_so_and_offers_nothing_to_press() -> None:
     playing = seat_state(tr, table, game.current_player or 0, version=1)
     assert playing["ended"] is None and playing["deadline"] is not None
     assert any(c["legal"] for c in playing["cards"]) and playing["hint"] is not None
-    table.enter(Phase.CANCELLED)
+    table.phase = Phase.CANCELLED
     for seat in range(rules.players):
         state = seat_state(tr, table, seat, version=2)
         assert state["ended"] == "cancelled" and state["status"] == "♥ This table was cancelled."

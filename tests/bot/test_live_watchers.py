@@ -107,7 +107,7 @@ def test_a_cancelled_table_tells_its_watchers_so() -> None:
     rng = random.Random(4)
     while game.phase == "pass" or not game.trick:
         step(game, rng)
-    table.enter(Phase.CANCELLED)
+    table.phase = Phase.CANCELLED
     state = watcher_state(translator("en"), watcher_view(table), version=9, watchers=1)
     assert state["ended"] == "cancelled" and state["status"] == "♥ This table was cancelled."
     assert state["deadline"] is None and state["sealed"] is None

@@ -24,7 +24,7 @@ from bot.core.commands import (
     Wait,
 )
 from bot.core.phases import Phase
-from bot.core.runner import Runner
+from bot.core.runner import EFFECTS, Runner, nothing
 from bot.i18n import english
 from bot.tables.model import Seat, Table, TableOptions
 from engine import Game, Move, Rules
@@ -143,7 +143,7 @@ async def test_the_runner_admits_a_persons_command_before_it_decides() -> None:
     """Issue 52, item 3: the rule holds for every entry point, not only the buttons and
     the page: what the table does not accept is refused before `decide`, the table as it
     was; what the bot itself does (a deal, a computer's move) is its command's to judge."""
-    runner = Runner()
+    runner = Runner({kind: nothing for kind in EFFECTS})
     table = _daily_lobby()
     before = (list(table.seats), dict(table.ui.pending))
     for command in (Sit(6, "Bob"), Wait(6, "Bob"), AddComputer(), Start(Game(table.rules))):

@@ -225,7 +225,7 @@ async def test_the_new_state_is_swapped_into_the_table_everyone_holds_once_store
     """Issue 52, item 1: the table and its game keep their identity (the registry, the
     screens and the clock hold them), the command's changes move in once stored, and what
     the screens wrote while it was stored (a message id landing) stays."""
-    runner = Runner()
+    runner = _runner()
     table = _table(4)
     await runner.run(table, Deal(Game(table.rules, seed=8)))
     game, ui = table.game, table.ui
@@ -240,7 +240,7 @@ async def test_the_new_state_is_swapped_into_the_table_everyone_holds_once_store
         table.ui.table_message_id = 77  # the screens, meanwhile
         table.ui.dm_message_ids[seat] = 78
 
-    runner.on(effects.StoreMove, store)
+    runner = _runner({effects.StoreMove: store})
     chosen = table.ui.selections[seat]
     await runner.run(table, MakeMove(Move.pass_cards(seat, chosen), Mover.PERSON))
     assert table.game is game and game.has_passed(seat) and table.ui is ui
@@ -267,14 +267,13 @@ def test_any_lobby_change_refused_or_not_stored_leaves_the_lobby_as_it_was(
     refuses (`refuse`), leaves the lobby exactly as it was, written out whole."""
 
     async def run() -> None:
-        runner = Runner()
         refusing = [False]
 
         async def store(table: Table, _: effects.StoreLobby) -> None:
             if refusing[0]:
                 raise OSError("disk full")
 
-        runner.on(effects.StoreLobby, store)
+        runner = _runner({effects.StoreLobby: store})
         table = _table(4, humans=1)
         table.seats[2] = table.seats[3] = None
         for kind, n, refuse in steps:

@@ -35,6 +35,7 @@ from domain.games import (
     StoredGame,
     StoredSeat,
 )
+from domain.handling import Handling
 from domain.standings import score_kind_of
 from engine import Game, Move, Rules
 from engine.scoring import rank_key
@@ -42,7 +43,6 @@ from engine.scoring import rank_key
 from . import ledger
 from .database import Database, Dialect, _Positional, rows_changed
 from .errors import GameNotFound, SeatTaken, WrongGameStatus
-from .handling import Handling
 from .rating import rate_cancelled, rate_finished
 from .replay import Origin, ReplayError, replay, same_state, split_score
 from .schema import game_results, game_seats, games, hand_points, live_seats, moves

@@ -1,5 +1,5 @@
 """The handled-updates ledger: which Telegram updates have had their effects stored, and
-which presses were answered (see `storage.handling` for why)."""
+which presses were answered (see `domain.handling` for why)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from typing import Any, Final
 
 from sqlalchemy import Connection, bindparam, select
 
-from . import handling
+from domain import handling
+
 from .database import Database, Dialect, Query, Upsert, in_places, placed, rows_changed, width_of
 from .schema import handled_updates
 

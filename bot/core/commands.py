@@ -51,6 +51,7 @@ from bot.core.effects import (
 from bot.core.phases import Phase
 from bot.i18n import Msg, msg
 from bot.tables.model import Seat, Table, TableOptions, TableUI, computer, resized
+from domain.handling import Handling
 from engine import (
     Card,
     CardPlayed,
@@ -63,7 +64,6 @@ from engine import (
     Move,
     Rules,
 )
-from storage.handling import Handling
 
 AWAY = msg(
     "You timed out 3 times in a row, so a computer player holds your seat. Send /rejoin to "
@@ -207,7 +207,7 @@ class MakeMove(Command):
     move: Move
     mover: Mover
     handled: Handling | None = field(default=None, compare=False)
-    """The Telegram update the move was pressed in (stored with it: `storage.handling`)."""
+    """The Telegram update the move was pressed in (stored with it: `domain.handling`)."""
 
     def decide(self, table: Table) -> Outcome:
         return _move(table, self)

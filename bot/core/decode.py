@@ -21,7 +21,7 @@ from typing import Any, Final, Literal, Protocol, assert_never
 from bot.basics import Person, parse_id
 from bot.core.accepts import Ask
 from bot.i18n import Msg, msg
-from storage.handling import Handling
+from domain.handling import Handling
 
 FORGED = msg("That button isn't valid any more.")
 """What a press this bot did not make (forged, stale, from another version) is told."""

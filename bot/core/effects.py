@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from bot.i18n import Msg
+from domain.handling import Handling
 from engine import Event, Game, Move
-from storage.handling import Handling
 
 
 class Urgency(Enum):

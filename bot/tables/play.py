@@ -31,9 +31,9 @@ from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
 from bot.tables.screens import Screens
 from bot.tables.seat_screen import Button, ReplayHand, Words, hand_result_lines
+from domain.handling import Handling
 from engine import Card, Event, Game, IllegalMove, Move
 from storage import Journal
-from storage.handling import Handling
 
 log = logging.getLogger(__name__)
 

@@ -46,9 +46,9 @@ from bot.telegram.outbox import ARRIVED, Outbox, Slot
 from bot.telegram.pace import URGENT
 from bot.tournaments.commands import TournamentCommands
 from bot.tournaments.entries import Entries
+from domain.handling import Handling
 from storage import Journal, Ledger
 from storage.errors import StorageUnavailable
-from storage.handling import Handling
 
 log = logging.getLogger(__name__)
 
@@ -612,7 +612,7 @@ class Buttons:
         chat_id = message.chat.id if message is not None else None
         message_id = message.message_id if message is not None else None
         tr = self.languages.person(person.id)  # the toast is in the presser's language
-        # A move the press makes is stored with its update and its toast (`storage.handling`).
+        # A move the press makes is stored with its update and its toast (`domain.handling`).
         handled = Handling(
             update.update_id,
             query.id,

@@ -8,10 +8,10 @@ both the poller and the webhook's queue go through):
 
 - an id this process has already started is skipped (a repeat while the first is still
   being handled, a webhook posted twice, one id twice in a batch);
-- an id the database knows as handled (its move is stored, `storage.handling`) is
+- an id the database knows as handled (its move is stored, `domain.handling`) is
   skipped too: a restarted process or the standby that took over never makes a move twice;
 - otherwise it is handled; a press hands its update down with the move it makes
-  (`storage.handling.Handling`, on the command and its `StoreMove`), so that the move
+  (`domain.handling.Handling`, on the command and its `StoreMove`), so that the move
   stores its id (and what the press is answered) in its own transaction.
 
 An update that made no move leaves nothing in the database, so after a crash it may be
@@ -35,9 +35,9 @@ from telegram.ext import Application
 
 from bot.logs import log_fields
 from bot.telegram.outbox import ARRIVED, Slot
+from domain.handling import Handling
 from storage import Ledger
 from storage.errors import StorageError
-from storage.handling import Handling
 
 log = logging.getLogger(__name__)
 

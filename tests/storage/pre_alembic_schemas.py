@@ -40,7 +40,7 @@ Schema (version 2):
 - version 8 adds ``chats.hints``: whether the chat's tables offer the coach's hints (on
   unless the chat turned them off; tournaments never offer them).
 - version 9 adds ``handled_updates``: each Telegram update whose effects are stored,
-  written in the same transaction as the move it produced (`storage.handling`), so a
+  written in the same transaction as the move it produced (`domain.handling`), so a
   process that takes over never handles it again.
 - version 10 keeps what a button press that
   made a move is answered: ``handled_updates.callback_id`` (the callback query's id),

@@ -12,10 +12,10 @@ from pre_alembic_schemas import MIGRATIONS
 from sqlalchemy import Connection, text
 
 from domain.games import StoredSeat
+from domain.handling import Handling
 from engine import Game, Move, Rules
 from engine.rules import MOON_CHOICES
 from storage import Storage
-from storage.handling import Handling
 
 # Every variant: 2 to 6 players, Complex, Omnibus, and a moon option without a choice.
 VARIANTS: dict[str, Rules] = {

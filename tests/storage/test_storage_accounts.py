@@ -14,11 +14,11 @@ import pytest
 from patience import patient
 from storage_testkit import play_stored, random_move, seats_for
 
+from domain.handling import Handling
 from domain.tournaments import TournamentOptions
 from engine import Game, Rules
 from sandbox.postgres_server import PostgresServer
 from storage import Storage
-from storage.handling import Handling
 
 A, B = 7_000_000_001, 8_123_456_789  # two bots' Telegram ids (B's is past 2³²)
 

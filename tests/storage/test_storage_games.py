@@ -275,8 +275,8 @@ async def test_game_and_moves_gives_the_dealt_game_and_each_move_with_its_stand_
 
 
 async def test_an_updates_id_is_stored_with_the_move_it_made(store: Storage) -> None:
-    """`storage.handling`: the move and the fact its update was handled commit together."""
-    from storage.handling import Handling
+    """`domain.handling`: the move and the fact its update was handled commit together."""
+    from domain.handling import Handling
 
     rules = VARIANTS["four"]
     game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
@@ -297,7 +297,7 @@ async def test_now_and_then_a_move_drops_the_updates_that_can_no_longer_come_bac
     """A move made by an update whose id is a multiple of 1,000 drops, in its own
     transaction, the handled updates more than `handling.KEEP` ids older (Telegram never
     sends them again); the newer ones stay, and the moves are stored in order."""
-    from storage.handling import KEEP, Handling
+    from domain.handling import KEEP, Handling
 
     rules = VARIANTS["four"]
     game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
@@ -323,7 +323,7 @@ async def test_a_flood_of_updates_asks_the_ledger_together_and_hears_in_order(
     """Every update asks the ledger before its handler: 300 asking at once (a flood of
     commands) go in one query or two, not one each behind the others, and each hears its
     own answer in the order they asked (commands sent in a row are answered in order)."""
-    from storage.handling import Handling
+    from domain.handling import Handling
 
     rules = VARIANTS["four"]
     game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
@@ -358,7 +358,7 @@ async def test_a_press_is_stored_with_its_answer_until_it_is_answered(store: Sto
     """Issue 29.9: a press whose move is stored keeps its callback query's id and toast,
     so a process that takes over answers it if its predecessor could not; once answered
     (or too old) it is not listed again."""
-    from storage.handling import Handling, Unanswered
+    from domain.handling import Handling, Unanswered
 
     rules = VARIANTS["four"]
     game_id = await store.games.create_lobby(-1, None, 1, rules, seats_for(4))
@@ -428,7 +428,7 @@ async def test_a_move_on_sqlite_runs_its_compiled_statements_on_sqlite3_and_stor
     move (results, ratings) still goes through SQLAlchemy."""
     from sqlalchemy import Engine, event
 
-    from storage.handling import Handling
+    from domain.handling import Handling
 
     sent: list[str] = []
 

@@ -431,7 +431,7 @@ async def test_a_move_runs_its_compiled_statements_on_asyncpg_and_stores_the_sam
     SQLAlchemy."""
     from sqlalchemy import Engine, event
 
-    from storage.handling import Handling
+    from domain.handling import Handling
 
     store = await open_storage(await postgres.database())
     sent: list[str] = []

@@ -664,7 +664,7 @@ async def test_the_upserts_of_a_rating_and_of_a_handled_update_are_compiled_once
     from sqlalchemy.dialects.postgresql.base import PGCompiler
     from sqlalchemy.dialects.sqlite.base import SQLiteCompiler
 
-    from storage.handling import Handling
+    from domain.handling import Handling
 
     compiled: list[str] = []
     for compiler in (PGCompiler, SQLiteCompiler):

@@ -80,7 +80,7 @@ class Coach:
 
     async def hint(self, game_id: int, stamp: int, person: Person) -> Msg:
         """💡 Hint through the core: `AskHint` (the coach thinks in the worker pool, outside
-        the table's lock; a second press on the same decision waits for the same answer),
+        the table's mailbox; a second press on the same decision waits for the same answer),
         then the answer as `GiveHint`, shown if the decision is still open."""
         self._limit(person)
         asked: list[tuple[str, asyncio.Future[Hint]]] = []
@@ -88,9 +88,12 @@ class Coach:
         async def ask(table: Table, effect: AskCoach) -> None:
             asked.append((effect.key, self._think(table, effect)))
 
-        async with self.registry.lock(game_id):
+        async def ask_hint() -> int:
             table, seat, _ = self.moves.playing(game_id, stamp, person)
             await self.moves.runner.run(table, AskHint(seat), {AskCoach: ask})
+            return seat
+
+        seat = await self.registry.send(game_id, ask_hint)
         if not asked:
             return msg("💡 The hint is above your cards.")
         key, flight = asked[0]
@@ -99,7 +102,8 @@ class Coach:
             found = await asyncio.shield(flight)
         except TooBusy:
             raise UserError(TOO_BUSY) from None
-        async with self.registry.lock(game_id):
+
+        async def give_hint() -> Msg:
             now = self.registry.get(game_id)
             if now is None:
                 raise UserError(msg("That game is over."))
@@ -107,6 +111,8 @@ class Coach:
             await self.moves.runner.run(now, given, {SaveNow: self._save_now})
             cards = " ".join(c.symbol for c in shown_order(found.best.cards))
             return msg("💡 {cards}", cards=cards)
+
+        return await self.registry.send(game_id, give_hint)
 
     def _think(self, table: Table, effect: AskCoach) -> asyncio.Future[Hint]:
         """The hint for a decision, thought out in the worker pool, or the one already

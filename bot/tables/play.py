@@ -59,7 +59,7 @@ class Moves:
 
     async def apply(self, table: Table, command: Command) -> list[Event]:
         """Run a move's command; an illegal move changes nothing and is refused in words
-        a toast can carry. Under the table's lock."""
+        a toast can carry. In a job of the table's mailbox."""
         try:
             outcome = await self.runner.run(table, command)
         except IllegalMove as error:
@@ -126,7 +126,8 @@ class Moves:
 
     async def press_card(self, game_id: int, stamp: int, code: str, person: Person) -> Msg:
         """A card pressed: chosen to pass (or unchosen), or played; the answer is the toast."""
-        async with self.registry.lock(game_id):
+
+        async def job() -> Msg:
             table, seat, game = self.playing(game_id, stamp, person)
             try:
                 card = Card.parse(code)
@@ -156,8 +157,10 @@ class Moves:
                 return msg("{count}/3 selected", count=len(table.ui.selections.get(seat, ())))
             return played
 
+        return await self.registry.send(game_id, job)
+
     async def press_pass(self, game_id: int, stamp: int, person: Person) -> Msg:
-        async with self.registry.lock(game_id):
+        async def job() -> Msg:
             table, seat, game = self.playing(game_id, stamp, person)
             if game.phase != "pass":
                 raise UserError(msg("That button is from an earlier hand."))
@@ -170,8 +173,10 @@ class Moves:
             await self._human_move(table, seat, Move.pass_cards(seat, chosen), person, passed)
             return passed
 
+        return await self.registry.send(game_id, job)
+
     async def press_moon(self, game_id: int, stamp: int, arg: str, person: Person) -> Msg:
-        async with self.registry.lock(game_id):
+        async def job() -> Msg:
             table, seat, _ = self.playing(game_id, stamp, person)
             choice = {"s": "subtract_from_shooter", "a": "add_to_others"}.get(arg)
             if choice is None:
@@ -180,8 +185,10 @@ class Moves:
             await self._human_move(table, seat, Move.moon(seat, choice), person, done)
             return done
 
+        return await self.registry.send(game_id, job)
+
     async def toggle_tracker(self, game_id: int, stamp: int, person: Person) -> Msg:
-        async with self.registry.lock(game_id):
+        async def job() -> Msg:
             table = self.registry.get(game_id)
             if table is None or table.game is None:
                 raise UserError(msg("That game is over."))
@@ -193,6 +200,8 @@ class Moves:
                 raise UserError(away_said(s))
             await self.runner.run(table, ToggleTracker(seat))
             return NOTHING
+
+        return await self.registry.send(game_id, job)
 
     async def _human_move(
         self, table: Table, seat: int, move: Move, person: Person, answer: Msg

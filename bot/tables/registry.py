@@ -1,22 +1,26 @@
-"""The live tables: looked up by id, chat, person and link; their locks and move counters;
-their state kept in step with storage."""
+"""The live tables: looked up by id, chat, person and link; their mailboxes and move
+counters; their state kept in step with storage."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-import weakref
 from collections.abc import Iterator, Mapping
+from typing import TypeVar
 
 from bot.basics import UserError
 from bot.core.phases import Phase
 from bot.i18n import msg
+from bot.tables.mailbox import Job, Mailbox
 from bot.tables.model import Table
 from bot.timers import Background
 from storage import Journal
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class TableRegistry:
@@ -37,12 +41,12 @@ class TableRegistry:
         """The table each person sits at (kept by `reseat`)."""
         self._users_at: dict[int, set[int]] = {}
         self._versions: dict[int, int] = {}
-        self._locks = weakref.WeakValueDictionary[int, asyncio.Lock]()
-        """A table's lock while someone holds or waits for it (then it is dropped)."""
-        self.seating = asyncio.Lock()
-        """Held while deciding whether a chat may open a table or a person may sit down,
+        self._mailboxes: dict[int, Mailbox] = {}
+        """A table's mailbox while a job runs or waits in it (then it is dropped)."""
+        self.seating = Mailbox()
+        """Decides one at a time whether a chat may open a table or a person may sit down,
         so two at once keep the rules one at a time keeps (one table a chat, one seat a
-        person). Taken after a table's lock, never before."""
+        person). Asked from inside a table's job, never the other way round."""
         self._unsaved: set[int] = set()
 
     @property
@@ -55,13 +59,19 @@ class TableRegistry:
     def __len__(self) -> int:
         return len(self._tables)
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """A table's lock: the same one for everyone who holds or waits for it, and nothing
-        kept once nobody does (a forged id costs nothing after its press is answered)."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+    async def send(self, game_id: int, job: Job[T]) -> T:
+        """Run `job` in table `game_id`'s mailbox, after the jobs sent to it before, and
+        return its result. The job looks the table up itself: it may have ended meanwhile.
+
+        A mailbox is kept only while a job runs or waits in it (a forged id costs nothing
+        once its press is answered), so a forgotten table's ends with its last job."""
+        mailbox = self._mailboxes.get(game_id)
+        if mailbox is None:
+            # Dropped when idle; a mailbox dropped is never asked again (`ask` is reached
+            # from here without a pause), so the one dropped is always this one.
+            drop = functools.partial(self._mailboxes.pop, game_id, None)
+            mailbox = self._mailboxes[game_id] = Mailbox(drop)
+        return await mailbox.ask(job)
 
     # ------------------------------------------------------------------ looking up
 
@@ -167,7 +177,7 @@ class TableRegistry:
         """One change to a lobby (seats, rules, options, who waits), made on the table and
         stored inside the block: if anything in it fails while the table is still a lobby
         (storage refused), the table is put back as it was, so memory never holds a lobby
-        that storage does not. Under the table's lock."""
+        that storage does not. In a job of the table's mailbox."""
         before = table.lobby_state()
         try:
             yield
@@ -224,7 +234,7 @@ class TableRegistry:
         """How much is held per table, chat or person (memory tests)."""
         return {
             "tables": len(self._tables),
-            "locks": len(self._locks),
+            "mailboxes": len(self._mailboxes),
             "seq": len(self._versions),
             "by_token": len(self._by_token),
             "by_chat": len(self._by_chat),

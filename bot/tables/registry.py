@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 from collections.abc import Iterator, Mapping
 from typing import TypeVar
@@ -13,7 +12,7 @@ from typing import TypeVar
 from bot.basics import UserError
 from bot.core.phases import Phase
 from bot.i18n import msg
-from bot.tables.mailbox import Job, Mailbox
+from bot.mailbox import Job, Mailbox, Mailboxes
 from bot.tables.model import Table
 from bot.timers import Background
 from storage import Journal
@@ -41,8 +40,7 @@ class TableRegistry:
         """The table each person sits at (kept by `reseat`)."""
         self._users_at: dict[int, set[int]] = {}
         self._versions: dict[int, int] = {}
-        self._mailboxes: dict[int, Mailbox] = {}
-        """A table's mailbox while a job runs or waits in it (then it is dropped)."""
+        self._mailboxes = Mailboxes()
         self.seating = Mailbox()
         """Decides one at a time whether a chat may open a table or a person may sit down,
         so two at once keep the rules one at a time keeps (one table a chat, one seat a
@@ -61,17 +59,8 @@ class TableRegistry:
 
     async def send(self, game_id: int, job: Job[T]) -> T:
         """Run `job` in table `game_id`'s mailbox, after the jobs sent to it before, and
-        return its result. The job looks the table up itself: it may have ended meanwhile.
-
-        A mailbox is kept only while a job runs or waits in it (a forged id costs nothing
-        once its press is answered), so a forgotten table's ends with its last job."""
-        mailbox = self._mailboxes.get(game_id)
-        if mailbox is None:
-            # Dropped when idle; a mailbox dropped is never asked again (`ask` is reached
-            # from here without a pause), so the one dropped is always this one.
-            drop = functools.partial(self._mailboxes.pop, game_id, None)
-            mailbox = self._mailboxes[game_id] = Mailbox(drop)
-        return await mailbox.ask(job)
+        return its result. The job looks the table up itself: it may have ended meanwhile."""
+        return await self._mailboxes.send(game_id, job)
 
     # ------------------------------------------------------------------ looking up
 

@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.tables.mailbox import Mailbox
+from bot.mailbox import Mailbox
 from bot.tables.registry import TableRegistry
 from bot.timers import Background
 

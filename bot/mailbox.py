@@ -1,5 +1,6 @@
-"""A table's mailbox (Lichess's `RoundAsyncActor`): the jobs sent to one table, from the
-chat, the page, the timers and the computers, run one at a time in the order they came.
+"""Mailboxes (Lichess's `RoundAsyncActor`): the jobs sent to one table (from the chat, the
+page, the timers and the computers), or to one tournament, run one at a time in the order
+they came.
 
 A job runs in its sender's task, once its turn comes: what the sender carries (the update
 it answers, a timer's own name, its log fields) stays with the job, a job's exception
@@ -10,6 +11,7 @@ an `await` does. A sender cancelled before its turn drops its job; the mailbox g
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -81,3 +83,26 @@ class Mailbox:
         self._holder = None
         if self._on_empty is not None:
             self._on_empty()
+
+
+class Mailboxes:
+    """A mailbox for each table (or tournament) while a job runs or waits in it: nothing
+    is kept once its last job ends (a forged id costs nothing after its press is answered,
+    a forgotten table's mailbox ends with its last job)."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, Mailbox] = {}
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    async def send(self, key: int, job: Job[T]) -> T:
+        """Run `job` in `key`'s mailbox, after the jobs sent to it before, and return what
+        it returns (or raise what it raises)."""
+        mailbox = self._by_id.get(key)
+        if mailbox is None:
+            # Dropped when idle. A dropped mailbox is never asked again (`ask` is reached
+            # from here without a pause), so the one dropped is always this one.
+            drop = functools.partial(self._by_id.pop, key, None)
+            mailbox = self._by_id[key] = Mailbox(drop)
+        return await mailbox.ask(job)

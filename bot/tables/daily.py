@@ -7,7 +7,6 @@ ends, and only then are its seeds published and its scores settled.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from collections.abc import Sequence
 
@@ -15,6 +14,7 @@ from bot.basics import Person, UserError
 from bot.core.commands import Cancel, ShowAgain
 from bot.core.effects import AnnounceHand, FinishGame
 from bot.i18n import Msg, msg
+from bot.mailbox import Mailboxes
 from bot.tables.closing import Closer
 from bot.tables.model import Seat, Table, TableOptions
 from bot.tables.parts import Bare, Name, Number, Part
@@ -68,7 +68,8 @@ class DailyDesk:
         self.clock = clock
         self.boards = Boards(stored)
         """Each day's results scored, kept in memory (`storage.daily.Boards`)."""
-        self._starting: dict[int, asyncio.Lock] = {}
+        self._starting = Mailboxes()
+        """Each person's /daily, one at a time (a second waits for the first)."""
 
     # ------------------------------------------------------------------ the days
 
@@ -110,13 +111,7 @@ class DailyDesk:
 
     async def play(self, person: Person) -> list[Part]:
         """Start the day's game, or resume it, or say how it went (and the place)."""
-        lock = self._starting.setdefault(person.id, asyncio.Lock())
-        try:
-            async with lock:
-                return await self._play(person)
-        finally:
-            if not lock.locked() and self._starting.get(person.id) is lock:
-                del self._starting[person.id]
+        return await self._starting.send(person.id, lambda: self._play(person))
 
     async def _play(self, person: Person) -> list[Part]:
         today = self.today()

@@ -8,10 +8,12 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 import pytest
+from test_live_view import table_for
 
 from bot.mailbox import Mailbox
 from bot.tables.registry import TableRegistry
 from bot.timers import Background
+from engine import Game, Rules
 
 
 def _registry() -> TableRegistry:
@@ -196,3 +198,28 @@ async def test_a_mailbox_is_kept_only_while_a_job_runs_or_waits_in_it() -> None:
     # A job sent afterwards gets a fresh mailbox, and it too ends.
     assert await registry.send(9, lambda: asyncio.sleep(0, "again")) == "again"
     assert registry.kept_sizes()["mailboxes"] == 0
+
+
+async def test_jobs_queued_behind_the_one_that_forgets_a_table_find_it_gone() -> None:
+    """A table ends (finished, cancelled) in a job; the presses queued behind it look it up
+    in their turn, find nothing, and the mailbox ends with the last of them."""
+    registry = _registry()
+    rules = Rules()
+    table = table_for(rules, Game(rules, seed=1))
+    registry.add(table, 0)
+    release = asyncio.Event()
+
+    async def ends() -> None:
+        await release.wait()
+        registry.forget(table)
+
+    async def press() -> bool:
+        return registry.get(table.id) is not None
+
+    ending = asyncio.create_task(registry.send(table.id, ends))
+    presses = [asyncio.create_task(registry.send(table.id, press)) for _ in range(3)]
+    await _settle()
+    release.set()
+    await ending
+    assert await asyncio.gather(*presses) == [False, False, False]
+    assert registry.kept_sizes()["mailboxes"] == 0 and registry.kept_sizes()["tables"] == 0

@@ -284,8 +284,12 @@ def open_rooms(
         screens.redraw_in_language(chat_id)
         event = await board.open_in(chat_id) if chat_id < 0 else None
         if event is not None:
-            async with board.lock(event.id):
-                await board.refresh_message(await board.get(event.id))
+            tournament_id = event.id
+
+            async def refresh() -> None:
+                await board.refresh_message(await board.get(tournament_id))
+
+            await board.send(tournament_id, refresh)
 
     return Rooms(
         storage=storage,

@@ -3,6 +3,12 @@
 A change is rendered once per page when the event loop next turns (several changes made
 by one move become one message), and a page whose connection is slow gets only the newest
 state when its last one has gone: no queue grows behind a sleeping phone.
+
+Each state carries `change`, a number that grows by one with each change of what the
+page shows (Lichess's event versions): a page that sees it jump (a slow page of a seat
+whose other page kept up, a slow watcher) asks for the full state (`"t": "state"`) rather
+than draw a table from a state it never saw; that answer, and the first after the hello,
+say `full`.
 """
 
 from __future__ import annotations
@@ -55,6 +61,13 @@ class Page:
     sending: bool = False
     watching: bool = False
     address: str = ""
+    full: bool = False
+    """The next state sent is the full state the page asked for (or its first)."""
+
+    @property
+    def view(self) -> tuple[int, int]:
+        """What the page shows: a seat of a table, or (-1) the watchers' view of it."""
+        return (self.table.id, self.seat)
 
 
 class LiveHub:
@@ -74,8 +87,10 @@ class LiveHub:
         self._watching: dict[int, list[Page]] = {}
         """The watchers' pages, by game."""
         self._frames: dict[tuple[int, str, int, int], str] = {}
-        """The watchers' frames made in this turn of the loop, by game, language, version and
+        """The watchers' frames made in this turn of the loop, by game, language, change and
         count: every watcher of a table in one language is sent the same text, made once."""
+        self._changes: dict[tuple[int, int], int] = {}
+        """The `change` number of each view of a table (`Page.view`) while a page shows it."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.on_last_closed = on_last_closed
 
@@ -105,6 +120,7 @@ class LiveHub:
             pages.remove(page)
         if not pages:
             self._by_seat.pop(key, None)
+            self._changes.pop(key, None)
         mine = self._by_person.get(page.user_id, [])
         if page in mine:
             mine.remove(page)
@@ -121,6 +137,7 @@ class LiveHub:
             pages.remove(page)
         if not pages:
             self._watching.pop(game_id, None)
+            self._changes.pop(page.view, None)
         mine = self._by_person.get(page.user_id, [])
         if page in mine:
             mine.remove(page)
@@ -140,12 +157,10 @@ class LiveHub:
     def _count_changed(self, table: Table) -> None:
         """The number of watchers changed: every page of the table shows it (over the
         WebSockets only: the group's message shows it when it is next drawn)."""
-        for (game_id, _), pages in list(self._by_seat.items()):
-            if game_id == table.id:
-                for page in pages:
-                    self.push(page)
-        for page in self._watching.get(table.id, ()):
-            self.push(page)
+        for key, pages in list(self._by_seat.items()):
+            if key[0] == table.id:
+                self._show(key, pages)
+        self._show((table.id, -1), self._watching.get(table.id, []))
 
     def is_open(self, game_id: int, seat: int) -> bool:
         return bool(self._by_seat.get((game_id, seat)))
@@ -164,22 +179,33 @@ class LiveHub:
 
     def changed(self, table: Table, seat: int) -> None:
         """The seat's screen changed: its pages get the new state soon."""
-        for page in self._by_seat.get((table.id, seat), ()):
+        pages = self._by_seat.get((table.id, seat), [])
+        for page in pages:
             page.table = table
-            self.push(page)
-        watchers = self._watching.get(table.id, ())
+        self._show((table.id, seat), pages)
+        watchers = self._watching.get(table.id, [])
         if watchers:
             self._frames.clear()  # a frame made before the change is not sent after it
         for page in watchers:
             page.table = table
-            self.push(page)  # once for all the seats changed together (`push`)
+        self._show((table.id, -1), watchers)  # once for all the seats changed together
+
+    def _show(self, view: tuple[int, int], pages: list[Page]) -> None:
+        """A change of `view` for its pages: its number grows by one unless every page is
+        still to be sent the one before (then that state, when rendered, has this change)."""
+        if any(not page.dirty for page in pages):
+            self._changes[view] = self._changes.get(view, 0) + 1
+        for page in pages:
+            self.push(page)
 
     async def on_move(self, table: Table, events: list[Event]) -> None:
         """A `Moves` listener, last: the turn clock has set the deadline by now."""
         for seat in range(len(table.seats)):
             self.changed(table, seat)
 
-    def push(self, page: Page) -> None:
+    def push(self, page: Page, *, full: bool = False) -> None:
+        """Send `page` the newest state soon (`full`: as the full state it asked for)."""
+        page.full = page.full or full
         if page.dirty:
             return  # already on its way: it is rendered when sent
         page.dirty = True
@@ -191,9 +217,13 @@ class LiveHub:
     def state(self, page: Page) -> dict[str, Any]:
         version, watchers = self._version(page.table.id), self.watchers(page.table.id)
         if page.watching:
-            return watcher_state(page.tr, watcher_view(page.table), version, watchers)
-        state = view.seat_state(page.tr, page.table, page.seat, version)
-        state["watchers"] = watchers
+            state = watcher_state(page.tr, watcher_view(page.table), version, watchers)
+        else:
+            state = view.seat_state(page.tr, page.table, page.seat, version)
+            state["watchers"] = watchers
+        state["change"] = self._changes.get(page.view, 0)
+        if page.full:
+            state["full"] = True
         return state
 
     async def _send(self, page: Page) -> None:
@@ -204,7 +234,8 @@ class LiveHub:
                 page.dirty = False
                 if page.table.game is None:
                     return
-                text = self._frame(page) if page.watching else self._text(page)
+                text = self._frame(page) if page.watching and not page.full else self._text(page)
+                page.full = False
                 await page.socket.send_str(text)
         except (ConnectionError, RuntimeError) as error:
             log.info("a table page of user %s went away: %s", page.user_id, error)
@@ -217,7 +248,7 @@ class LiveHub:
     def _frame(self, page: Page) -> str:
         """A watcher's frame, shared with the table's other watchers until the loop turns."""
         game_id = page.table.id
-        key = (game_id, page.tr.language, self._version(game_id), self.watchers(game_id))
+        key = (game_id, page.tr.language, self._changes.get(page.view, 0), self.watchers(game_id))
         text = self._frames.get(key)
         if text is None:
             if not self._frames:

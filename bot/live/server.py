@@ -374,7 +374,7 @@ class LiveServer:
             await self._refuse(oldest.socket, oldest.tr, OPENED_ELSEWHERE, ELSEWHERE)
         hello_back = {"t": "hello", "words": view.words(tr), "lang": tr.language, "rtl": tr.rtl}
         await socket.send_str(json.dumps(hello_back, ensure_ascii=False))
-        self.hub.push(page)
+        self.hub.push(page, full=True)
         return page
 
     # ------------------------------------------------------------------ watchers
@@ -464,7 +464,7 @@ class LiveServer:
             if kind == "ping":
                 await socket.send_str('{"t":"pong"}')
             elif kind == "state" and bucket.take():
-                self.hub.push(page)  # the page asks again (after waking up)
+                self.hub.push(page, full=True)  # asked again (after waking up, or a gap)
             elif kind == "press":
                 if not bucket.take():
                     if bucket.tokens < -PRESS_BURST:

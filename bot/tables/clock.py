@@ -12,6 +12,7 @@ import functools
 import time
 from collections.abc import Awaitable
 from dataclasses import replace
+from typing import NamedTuple
 
 from bot.chats import Chats, Sentence
 from bot.core.commands import AWAY, MakeMove, Mover, TimeOut
@@ -50,7 +51,7 @@ class TurnClock:
         self._troubled: set[int] = set()
         """Tables told that their moves cannot be saved just now."""
         self._thinking: set[int] = set()
-        """Tables one of whose computers is thinking (outside the table's lock)."""
+        """Tables one of whose computers is thinking (outside the table's mailbox)."""
         scheduler.on_trouble = self._trouble
 
     async def arm_next(self, table: Table, _: ArmNext) -> None:
@@ -127,7 +128,7 @@ class TurnClock:
         """A short message that it is this person's turn, so their phone tells them.
 
         Sent a few seconds into the turn (someone playing with the chat open has moved by
-        then and gets no buzz), and never under the table's lock: Telegram's limits must
+        then and gets no buzz), and never in the table's mailbox: Telegram's limits must
         not hold up the game.
         """
         table = self._current(gid, version)
@@ -157,7 +158,7 @@ class TurnClock:
         table.ui.nudge_message_ids[seat] = message_id
 
     async def _remind(self, gid: int, version: int) -> None:
-        async with self.registry.lock(gid):
+        async def job() -> None:
             table = self._current(gid, version)
             if table is None or table.game is None:
                 return
@@ -179,6 +180,8 @@ class TurnClock:
                     self.screens.background.spawn(
                         self._keep_reminder(table, seat, s.user_id, version, sent)
                     )
+
+        await self.registry.send(gid, job)
 
     def _still_waits(self, gid: int, version: int, game: Game, seat: int) -> bool:
         """Whether the table is where it was and still waits for the seat."""
@@ -205,7 +208,8 @@ class TurnClock:
 
     async def _timeout(self, gid: int, version: int) -> None:
         """The turn timer ran out: a `standard` computer player moves for each late person."""
-        async with self.registry.lock(gid):
+
+        async def job() -> None:
             table = self._current(gid, version)
             if table is None or table.game is None:
                 return
@@ -236,40 +240,52 @@ class TurnClock:
                 if said:  # people who timed out together: one message
                     self.screens.idle_notice(table, said)
 
+        await self.registry.send(gid, job)
+
     async def _computer_turn(self, gid: int, version: int) -> None:
         """A computer player's move: the first computer seat the game waits for.
 
-        It thinks outside the table's lock, so people's presses at the table (choosing
+        It thinks outside the table's mailbox, so people's presses at the table (choosing
         the cards to pass while three `expert` computers search theirs) are answered at
-        once; under the lock again, its move is made only if the game still waits for it
+        once; in the mailbox again, its move is made only if the game still waits for it
         in the same position, or else what comes next is armed afresh. One computer thinks
         at a time per table: the move it makes arms the next (`ArmNext`), and a timer that
         fires meanwhile leaves it to that."""
-        async with self.registry.lock(gid):
+
+        async def whose_turn() -> _ComputerTurn | None:
             table = self._current(gid, version)
             if table is None or table.game is None or gid in self._thinking:
-                return
+                return None
             game = table.game
             seat = next((n for n in game.waiting_for() if _is_computer(table, n)), None)
             if seat is None or game.phase == "over":
-                return
+                return None
             level = _level(table, seat)
             s = table.seats[seat]
             stand_in = s is not None and s.kind == "human"
-            view = game.view(seat)
+            turn = _ComputerTurn(table, game, seat, level, stand_in, game.view(seat))
             self._thinking.add(gid)
+            return turn
+
+        turn = await self.registry.send(gid, whose_turn)
+        if turn is None:
+            return
+        table, game, seat, level = turn.table, turn.game, turn.seat, turn.level
         try:
             move = await self._decide(table, seat, level)
         finally:
             self._thinking.discard(gid)
-        async with self.registry.lock(gid):
+
+        async def make_move() -> None:
             if self.registry.get(gid) is not table or table.game is not game:
                 return  # the table closed, or its game ended, while the computer thought
-            if not _still(game, table, seat, level, view):
+            if not _still(game, table, seat, level, turn.view):
                 self.schedule(table, resumed=True)  # the seat was taken, or the game moved
                 return
-            mover = Mover.STAND_IN if stand_in else Mover.COMPUTER
+            mover = Mover.STAND_IN if turn.stand_in else Mover.COMPUTER
             await self.moves.apply(table, MakeMove(move, mover))
+
+        await self.registry.send(gid, make_move)
 
     async def _decide(self, table: Table, seat: int, level: str) -> Move:
         game = table.game
@@ -310,6 +326,17 @@ class TurnClock:
             for _, s in table.humans():
                 if s.user_id is not None and not s.away:
                     self.screens.tell(s.user_id, said)
+
+
+class _ComputerTurn(NamedTuple):
+    """A computer's seat to move, and what it thinks on (outside the table's mailbox)."""
+
+    table: Table
+    game: Game
+    seat: int
+    level: str
+    stand_in: bool
+    view: SeatView
 
 
 def _still(game: Game, table: Table, seat: int, level: str, view: SeatView) -> bool:

@@ -4,6 +4,7 @@ standing totals (in the storage's `cancel_game`), and its message says how."""
 
 from __future__ import annotations
 
+import functools
 import logging
 
 from bot.basics import Person, UserError
@@ -53,7 +54,7 @@ class Closer:
         return await self.cancel_game(table.id, person)
 
     async def cancel_game(self, game_id: int, person: Person) -> Msg:
-        async with self.registry.lock(game_id):
+        async def job() -> Msg:
             table = self.registry.require(game_id)
             if not table.phase.live:
                 raise UserError(msg("There's nothing to cancel here."))
@@ -65,25 +66,29 @@ class Closer:
             # lobby's button is enough for a lobby).
             return said if table.game is not None else msg("Table cancelled.")
 
+        return await self.registry.send(game_id, job)
+
     async def group_gone(self, chat_id: int) -> None:
         """A group removed the bot: its tables end, and their players still reachable are
         told in their DMs (the group cannot be written to)."""
         for table in self.registry.of_chat(chat_id):
-            async with self.registry.lock(table.id):
-                if self.registry.get(table.id) is not table or not table.phase.live:
-                    continue
-                log.info("game %s ends: chat %s removed the bot", table.id, chat_id)
-                said = msg(
-                    "✖ I was removed from {chat}, so its game has ended.",
-                    chat=Name(table.chat_title),
-                )
-                await self.close(table, Cancel(told=said, tell_lobby=True))
+            await self.registry.send(table.id, functools.partial(self._group_gone, table))
+
+    async def _group_gone(self, table: Table) -> None:
+        if self.registry.get(table.id) is not table or not table.phase.live:
+            return
+        log.info("game %s ends: chat %s removed the bot", table.id, table.chat_id)
+        said = msg(
+            "✖ I was removed from {chat}, so its game has ended.",
+            chat=Name(table.chat_title),
+        )
+        await self.close(table, Cancel(told=said, tell_lobby=True))
 
     async def close(self, table: Table, command: Cancel) -> None:
         """End a lobby or game that will not finish (cancelled, expired, its group gone)
         through the core: stored as cancelled, then its people's reminders gone, its
         screens saying what `command` says (a rated game's message with the rating
-        changes), and everything kept for it dropped. Under the table's lock."""
+        changes), and everything kept for it dropped. In a job of the table's mailbox."""
         await self.runner.run(table, command)
 
     async def store_cancel(self, table: Table, _: StoreCancel) -> None:

@@ -21,7 +21,7 @@ import asyncio
 import logging
 
 from bot.basics import Person, UserError
-from bot.core.commands import AskHint, AskReview, GiveHint
+from bot.core.commands import AskHint, AskReview, GiveHint, Outcome
 from bot.core.effects import AskCoach, AskForReview, SaveNow
 from bot.flood import CommandLimiter, Verdict
 from bot.i18n import Msg, msg
@@ -80,12 +80,15 @@ class Coach:
 
     async def hint(self, game_id: int, stamp: int, person: Person) -> Msg:
         """💡 Hint through the core: `AskHint` (the coach thinks in the worker pool, outside
-        the table's lock; a second press on the same decision waits for the same answer),
+        the table's mailbox; a second press on the same decision waits for the same answer),
         then the answer as `GiveHint`, shown if the decision is still open."""
         self._limit(person)
-        async with self.registry.lock(game_id):
+
+        async def ask_hint() -> tuple[int, Outcome]:
             table, seat, _ = self.moves.playing(game_id, stamp, person)
-            outcome = await self.moves.runner.run(table, AskHint(seat))
+            return seat, await self.moves.runner.run(table, AskHint(seat))
+
+        seat, outcome = await self.registry.send(game_id, ask_hint)
         asked: tuple[str, asyncio.Future[Hint]] | None = outcome.answers.get(AskCoach)
         if asked is None:
             return msg("💡 The hint is above your cards.")
@@ -95,7 +98,8 @@ class Coach:
             found = await asyncio.shield(flight)
         except TooBusy:
             raise UserError(TOO_BUSY) from None
-        async with self.registry.lock(game_id):
+
+        async def give_hint() -> Msg:
             now = self.registry.get(game_id)
             if now is None:
                 raise UserError(msg("That game is over."))
@@ -103,6 +107,8 @@ class Coach:
             await self.moves.runner.run(now, given)
             cards = " ".join(c.symbol for c in shown_order(found.best.cards))
             return msg("💡 {cards}", cards=cards)
+
+        return await self.registry.send(game_id, give_hint)
 
     async def ask(self, table: Table, effect: AskCoach) -> tuple[str, asyncio.Future[Hint]]:
         """`AskCoach`: the decision asked about and its hint on its way (the caller of

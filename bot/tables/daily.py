@@ -7,7 +7,7 @@ ends, and only then are its seeds published and its scores settled.
 
 from __future__ import annotations
 
-import asyncio
+import functools
 from collections.abc import Sequence
 
 from bot.basics import Person, UserError
@@ -15,6 +15,7 @@ from bot.core.commands import Cancel, ShowAgain
 from bot.core.effects import AnnounceHand, FinishGame
 from bot.core.phases import Phase
 from bot.i18n import Msg, msg
+from bot.mailbox import Mailboxes
 from bot.tables.closing import Closer
 from bot.tables.model import Seat, Table, TableOptions
 from bot.tables.parts import Bare, Name, Number, Part
@@ -68,7 +69,8 @@ class DailyDesk:
         self.clock = clock
         self.boards = Boards(stored)
         """Each day's results scored, kept in memory (`storage.daily.Boards`)."""
-        self._starting: dict[int, asyncio.Lock] = {}
+        self._starting = Mailboxes()
+        """Each person's /daily, one at a time (a second waits for the first)."""
 
     # ------------------------------------------------------------------ the days
 
@@ -87,15 +89,14 @@ class DailyDesk:
         for table in list(self.registry.tables.values()):
             if table.daily is None or table.daily > closed:
                 continue
-            async with self.registry.lock(table.id):
-                if self.registry.get(table.id) is not table or not table.phase.live:
-                    continue
-                said = msg(
-                    "☀ Daily deal {day} is closed: your game counts as it stood.",
-                    day=table.daily,
-                )
-                await self.closer.close(table, Cancel(told=said))
+            await self.registry.send(table.id, functools.partial(self._day_closed, table))
         await self.stored.settle(closed)
+
+    async def _day_closed(self, table: Table) -> None:
+        if self.registry.get(table.id) is not table or not table.phase.live:
+            return
+        said = msg("☀ Daily deal {day} is closed: your game counts as it stood.", day=table.daily)
+        await self.closer.close(table, Cancel(told=said))
 
     def arm(self) -> None:
         """Close the days at each day's close from now on (the first one now)."""
@@ -111,13 +112,7 @@ class DailyDesk:
 
     async def play(self, person: Person) -> list[Part]:
         """Start the day's game, or resume it, or say how it went (and the place)."""
-        lock = self._starting.setdefault(person.id, asyncio.Lock())
-        try:
-            async with lock:
-                return await self._play(person)
-        finally:
-            if not lock.locked() and self._starting.get(person.id) is lock:
-                del self._starting[person.id]
+        return await self._starting.send(person.id, lambda: self._play(person))
 
     async def _play(self, person: Person) -> list[Part]:
         today = self.today()
@@ -127,8 +122,10 @@ class DailyDesk:
             return await self._start(person, today)
         table = self.registry.get(mine.game_id)
         if table is not None and table.phase is Phase.DEALT:
-            async with self.registry.lock(table.id):
-                await self.moves.apply(table, ShowAgain(daily.PERSON_SEAT))
+            going = table
+            await self.registry.send(
+                going.id, lambda: self.moves.apply(going, ShowAgain(daily.PERSON_SEAT))
+            )
             return [msg("☀ Your daily deal goes on: your cards are below.")]
         stored = await self.games.load_game(mine.game_id, verify=False)
         if stored.game is None and stored.status in ("lobby", "cancelled"):
@@ -177,8 +174,8 @@ class DailyDesk:
             await self.games.cancel_game(table.id)  # a second /daily that came at once
             raise UserError(msg("☀ Your daily deal is already on its way."))
         self.registry.add(table, 0)
-        async with self.registry.lock(table.id):
-            await self.moves.begin(table, Game(daily.RULES, deal_key=key))
+        game = Game(daily.RULES, deal_key=key)
+        await self.registry.send(table.id, lambda: self.moves.begin(table, game))
         return [
             msg(
                 "☀ <b>Daily deal {day}</b>: the same four hands for everyone today, against "

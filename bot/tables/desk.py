@@ -84,8 +84,8 @@ class TableDesk:
             tournament_id=tournament_id,
         )
         self._registry.add(table, 0)
-        async with self._registry.lock(table.id):
-            await self._moves.begin(table, Game(rules, seed=seed, deals=deals))
+        game = Game(rules, seed=seed, deals=deals)
+        await self._registry.send(table.id, lambda: self._moves.begin(table, game))
         return table
 
     async def free_for_event(self, user_id: int) -> tuple[str | None, Seated | None]:
@@ -98,10 +98,16 @@ class TableDesk:
             return None, None
         table = self._registry.get(stored.id)
         if table is not None and table.phase is Phase.LOBBY:
-            async with self._registry.lock(table.id):
-                if table.phase is Phase.LOBBY and table.seat_of(user_id) is not None:
-                    await self._lobby.change(table, Stand(user_id))
-                    return table.chat_title, None
+            lobby = table
+
+            async def stand() -> bool:
+                if lobby.phase is Phase.LOBBY and lobby.seat_of(user_id) is not None:
+                    await self._lobby.change(lobby, Stand(user_id))
+                    return True
+                return False
+
+            if await self._registry.send(table.id, stand):
+                return table.chat_title, None
         return None, await seated(self._games, SeatTaken(user_id, stored.id))
 
     def live(self, game_id: int) -> Table | None:

@@ -75,11 +75,14 @@ class DirectChats:
 
     async def _send_again(self, table: Table, person: Person) -> Msg:
         """Someone at a game who came to the DM again: their screen, at the bottom."""
-        async with self.registry.lock(table.id):
+
+        async def send_again() -> None:
             seat = table.seat_of(person.id)
             if seat is not None:
                 await self.screens.send_dm_again(table, seat)
                 await self.registry.save(table)
+
+        await self.registry.send(table.id, send_again)
         return msg(
             "You're seated at the table in {chat}. Your cards will come here when the game starts.",
             chat=Name(table.chat_title),

@@ -7,6 +7,7 @@ A lobby is stored when it opens and after every change; one nobody starts closes
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 
@@ -80,10 +81,13 @@ class Lobby:
         self, chat_id: int, thread_id: int | None, chat_title: str, person: Person
     ) -> None:
         await self.people.upsert_user(person.id, person.name, person.username)
-        async with self.registry.seating:
+
+        async def open_here() -> Table:
             if self.registry.in_chat(chat_id, thread_id) is not None:
                 raise UserError(msg("There's already a table in this chat: see the message above."))
-            table = await self._open(chat_id, thread_id, chat_title, person)
+            return await self._open(chat_id, thread_id, chat_title, person)
+
+        table = await self.registry.seating.ask(open_here)
         # The group's first table gives the group its opener's language (until an admin
         # chooses one with /language).
         await self.screens.languages.table_opened(chat_id, person.id)
@@ -107,10 +111,13 @@ class Lobby:
         if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
             raise UserError(TABLE_BELOW)
         await self.people.upsert_user(person.id, person.name, person.username)
-        async with self.registry.seating:
+
+        async def open_again() -> Table:
             if self.registry.in_chat(old.chat_id, old.thread_id) is not None:
                 raise UserError(TABLE_BELOW)
-            table = await self._open(old.chat_id, old.thread_id, old.chat_title, person, like=old)
+            return await self._open(old.chat_id, old.thread_id, old.chat_title, person, like=old)
+
+        table = await self.registry.seating.ask(open_again)
         await self._show_new(table, person)
         return msg("A new table is open: same rules, same seats.")
 
@@ -219,17 +226,17 @@ class Lobby:
             log.warning("lobby %s: its message was refused: %s", table.id, error)
             message_id = None
         if message_id is None:
-            async with self.registry.lock(table.id):
-                if self.registry.get(table.id) is table and table.phase is Phase.LOBBY:
-                    log.info("lobby %s closed: chat %s took no message", table.id, table.chat_id)
-                    await self.closer.close(table, Cancel())
+            await self.registry.send(table.id, functools.partial(self._not_shown, table))
             if self.screens.is_gone(table.chat_id):
                 raise UserError(NOT_IN_CHAT)
             raise UserError(
                 msg("I couldn't post the table here, so it isn't open. Please try again.")
             )
-        async with self.registry.lock(table.id):
-            table.ui.table_message_id = message_id
+        shown = message_id
+
+        async def keep_message() -> bool:
+            """Whether the lobby ended while its message was on its way."""
+            table.ui.table_message_id = shown
             ended = self.registry.get(table.id) is not table or table.phase is not Phase.LOBBY
             if not ended:
                 await self.registry.save(table)
@@ -237,13 +244,21 @@ class Lobby:
                 # It ended (cancelled, expired) while its message was on its way: the
                 # message says so, and offers no button of a table that is gone.
                 self.screens.edit_table_message(table, table.end_words, Urgency.MOVED)
-        if ended:
+            return ended
+
+        if await self.registry.send(table.id, keep_message):
             log.info("lobby %s ended before its message was posted", table.id)
             if table.end_words is None:
                 await self.screens.display.delete(table.chat_id, message_id)
             return
         if host.id in table.ui.pending:
             await self.screens.ask_to_open_dm(table, host)
+
+    async def _not_shown(self, table: Table) -> None:
+        """A new lobby nobody could see closes at once (if it is still open)."""
+        if self.registry.get(table.id) is table and table.phase is Phase.LOBBY:
+            log.info("lobby %s closed: chat %s took no message", table.id, table.chat_id)
+            await self.closer.close(table, Cancel())
 
     def turn_timer_of(self, settings: ChatSettings) -> int:
         """The turn timer a chat's new tables get: its own choice, else the bot's default."""
@@ -257,7 +272,7 @@ class Lobby:
         self.scheduler.arm(f"lobby:{gid}", max(delay, 0.0), lambda: self._expire(gid))
 
     async def _expire(self, game_id: int) -> None:
-        async with self.registry.lock(game_id):
+        async def job() -> None:
             table = self.registry.get(game_id)
             if table is None or table.phase is not Phase.LOBBY:
                 return
@@ -273,11 +288,13 @@ class Lobby:
             )
             await self.closer.close(table, Cancel(table=expired))
 
+        await self.registry.send(game_id, job)
+
     # ------------------------------------------------------------------ seats
 
     async def change(self, table: Table, command: LobbyCommand) -> None:
         """A change of a lobby's seats, through the core: stored, then shown; refused or
-        not stored, the lobby stays as it was. Under the table's lock. Seating someone who
+        not stored, the lobby stays as it was. In a job of the table's mailbox. Seating someone who
         sits at another live table (any bot account's, their daily deal) is refused by
         storage, with a sentence naming that table."""
         try:
@@ -298,7 +315,8 @@ class Lobby:
             table = self.registry.lobby(game_id)
             if not await self.is_member(table.chat_id, person.id):
                 raise UserError(msg("Only members of the table's group can sit at it."))
-        async with self.registry.lock(game_id), self.registry.seating:
+
+        async def job() -> Msg:
             table = self.registry.lobby(game_id)
             await self.people.upsert_user(person.id, person.name, person.username)
             if table.seat_of(person.id) is not None:
@@ -325,6 +343,8 @@ class Lobby:
                 )
             return msg("You're in! Your cards will come in a DM.")
 
+        return await self.registry.send(game_id, lambda: self.registry.seating.ask(job))
+
     async def join_from_link(self, table: Table, person: Person) -> Msg:
         """``/start j<token>``: seat a member of the table's group who opened their DM.
 
@@ -335,7 +355,8 @@ class Lobby:
         proven = table.seat_of(person.id) is not None or person.id in table.ui.pending
         if not proven and not await self.is_member(table.chat_id, person.id):
             return msg("Only members of the table's group can sit at it.")
-        async with self.registry.lock(table.id), self.registry.seating:
+
+        async def job() -> Msg:
             if self.registry.get(table.id) is not table or table.phase is not Phase.LOBBY:
                 return msg("That table isn't open any more.")
             if table.seat_of(person.id) is not None:
@@ -358,30 +379,38 @@ class Lobby:
                 chat=Name(table.chat_title),
             )
 
+        return await self.registry.send(table.id, lambda: self.registry.seating.ask(job))
+
     async def leave(self, table: Table, person: Person) -> Msg:
-        """A person leaves a lobby (or stops waiting to sit). Under the table's lock."""
+        """A person leaves a lobby (or stops waiting to sit). In a job of the table's mailbox."""
         await self.change(table, Stand(person.id))
         return msg("You left the table.")
 
     async def add_computer(self, game_id: int, person: Person) -> Msg:
-        async with self.registry.lock(game_id):
+        async def job() -> Msg:
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
             await self.change(table, AddComputer())
             return msg("Computer player added.")
 
+        return await self.registry.send(game_id, job)
+
     async def remove_seat(self, game_id: int, seat: int, person: Person) -> Msg:
-        async with self.registry.lock(game_id):
+        async def job() -> Msg:
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
             await self.change(table, EmptySeat(seat))
             return msg("Seat emptied.")
 
+        return await self.registry.send(game_id, job)
+
     async def start(self, game_id: int, person: Person) -> Msg:
-        async with self.registry.lock(game_id):
+        async def job() -> Msg:
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
             seed, deals, key = self.deal_source(table)
             game = Game(table.rules, seed=seed, deals=deals, deal_key=key)
             await self.moves.runner.run(table, Start(game))  # refused: still the lobby
             return msg("Dealing the cards…")
+
+        return await self.registry.send(game_id, job)

@@ -60,7 +60,7 @@ class Moves:
 
     async def apply(self, table: Table, command: Command) -> list[Event]:
         """Run a move's command; an illegal move changes nothing and is refused in words
-        a toast can carry. Under the table's lock."""
+        a toast can carry. In a job of the table's mailbox."""
         try:
             outcome = await self.runner.run(table, command)
         except IllegalMove as error:
@@ -136,7 +136,8 @@ class Moves:
         """A card pressed: chosen to pass (or unchosen), or played; the answer is the toast.
         `handled`: the Telegram update pressed in, stored with a move it makes (with the
         toast it promises); None on the table page."""
-        async with self.registry.lock(game_id):
+
+        async def job() -> Msg:
             table, seat, game = self.playing(game_id, stamp, person)
             try:
                 card = Card.parse(code)
@@ -167,10 +168,12 @@ class Moves:
                 return msg("{count}/3 selected", count=len(table.ui.selections.get(seat, ())))
             return played
 
+        return await self.registry.send(game_id, job)
+
     async def press_pass(
         self, game_id: int, stamp: int, person: Person, handled: Handling | None = None
     ) -> Msg:
-        async with self.registry.lock(game_id):
+        async def job() -> Msg:
             table, seat, game = self.playing(game_id, stamp, person)
             if game.phase != "pass":
                 raise UserError(msg("That button is from an earlier hand."))
@@ -184,10 +187,12 @@ class Moves:
             await self._human_move(table, seat, move, person, passed, handled)
             return passed
 
+        return await self.registry.send(game_id, job)
+
     async def press_moon(
         self, game_id: int, stamp: int, arg: str, person: Person, handled: Handling | None = None
     ) -> Msg:
-        async with self.registry.lock(game_id):
+        async def job() -> Msg:
             table, seat, _ = self.playing(game_id, stamp, person)
             choice = {"s": "subtract_from_shooter", "a": "add_to_others"}.get(arg)
             if choice is None:
@@ -196,8 +201,10 @@ class Moves:
             await self._human_move(table, seat, Move.moon(seat, choice), person, done, handled)
             return done
 
+        return await self.registry.send(game_id, job)
+
     async def toggle_tracker(self, game_id: int, stamp: int, person: Person) -> Msg:
-        async with self.registry.lock(game_id):
+        async def job() -> Msg:
             table = self.registry.get(game_id)
             if table is None or table.game is None:
                 raise UserError(msg("That game is over."))
@@ -209,6 +216,8 @@ class Moves:
                 raise UserError(away_said(s))
             await self.runner.run(table, ToggleTracker(seat))
             return NOTHING
+
+        return await self.registry.send(game_id, job)
 
     async def _human_move(
         self,

@@ -39,7 +39,8 @@ class Presence:
 
     async def leave(self, game_id: int, person: Person) -> Msg:
         """``/leave`` or Leave: out of a lobby, or a computer player takes over mid-game."""
-        async with self.registry.lock(game_id):
+
+        async def job() -> Msg:
             table = self.registry.require(game_id)
             if table.phase is Phase.LOBBY:
                 return await self.lobby.leave(table, person)
@@ -54,6 +55,8 @@ class Presence:
                 "their rating counts them last in this game.",
                 name=Name(name),
             )
+
+        return await self.registry.send(game_id, job)
 
     async def leave_any(self, person: Person) -> Msg:
         """``/leave`` in a DM: out of the table the person sits at, or waits to sit at,
@@ -74,9 +77,12 @@ class Presence:
 
     async def replace_with_computer(self, game_id: int, seat: int) -> None:
         """A seat's person is gone for good (a no-show, a removed player): a computer plays."""
-        async with self.registry.lock(game_id):
+
+        async def job() -> None:
             table = self.registry.require(game_id)
             await self._hand_over(table, seat)
+
+        await self.registry.send(game_id, job)
 
     async def _hand_over(self, table: Table, seat: int, why: str = "") -> str:
         """A computer player holds the seat now (if no one did), for the reason `why`
@@ -88,7 +94,8 @@ class Presence:
         table = self.registry.of_user(person.id)
         if table is None or not table.phase.dealt:
             raise UserError(msg("You're not away from any game."))
-        async with self.registry.lock(table.id):
+
+        async def job() -> Msg:
             seat = table.seat_of(person.id)
             assert seat is not None
             s = table.seats[seat]
@@ -96,6 +103,8 @@ class Presence:
             back = msg("👋 {name} is back.", name=Name(s.name))
             await self.runner.run(table, Rejoin(seat, back))
             return msg("Welcome back! Your seat is yours again.")
+
+        return await self.registry.send(table.id, job)
 
     async def chat_gone(self, chat_id: int) -> None:
         """The chat removed or blocked the bot (the outbox already writes nothing to it).
@@ -111,7 +120,8 @@ class Presence:
         table = self.registry.of_user(chat_id)
         if table is None:
             return
-        async with self.registry.lock(table.id):
+
+        async def job() -> None:
             seat = table.seat_of(chat_id)
             if seat is None or not table.phase.live:
                 return
@@ -126,6 +136,8 @@ class Presence:
                 name=Name(s.name),
             )
             await self.runner.run(table, TakeOver(seat, said, "blocked"))
+
+        await self.registry.send(table.id, job)
 
     def chat_back(self, chat_id: int) -> None:
         """The bot was added back to a group, or unblocked: it may write there again."""

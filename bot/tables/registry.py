@@ -1,21 +1,24 @@
-"""The live tables: looked up by id, chat, person and link; their locks and move counters;
-their state kept in step with storage."""
+"""The live tables: looked up by id, chat, person and link; their mailboxes and move
+counters; their state kept in step with storage."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 from collections.abc import Iterator, Mapping
+from typing import TypeVar
 
 from bot.basics import UserError
 from bot.core.phases import Phase
 from bot.i18n import msg
+from bot.mailbox import Job, Mailbox, Mailboxes
 from bot.tables.model import Table
 from bot.timers import Background
 from storage import Journal
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class TableRegistry:
@@ -36,12 +39,11 @@ class TableRegistry:
         """The table each person sits at (kept by `reseat`)."""
         self._users_at: dict[int, set[int]] = {}
         self._versions: dict[int, int] = {}
-        self._locks = weakref.WeakValueDictionary[int, asyncio.Lock]()
-        """A table's lock while someone holds or waits for it (then it is dropped)."""
-        self.seating = asyncio.Lock()
-        """Held while deciding whether a chat may open a table or a person may sit down,
+        self._mailboxes = Mailboxes()
+        self.seating = Mailbox()
+        """Decides one at a time whether a chat may open a table or a person may sit down,
         so two at once keep the rules one at a time keeps (one table a chat, one seat a
-        person). Taken after a table's lock, never before."""
+        person). Asked from inside a table's job, never the other way round."""
         self._unsaved: set[int] = set()
 
     @property
@@ -54,13 +56,10 @@ class TableRegistry:
     def __len__(self) -> int:
         return len(self._tables)
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """A table's lock: the same one for everyone who holds or waits for it, and nothing
-        kept once nobody does (a forged id costs nothing after its press is answered)."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+    async def send(self, game_id: int, job: Job[T]) -> T:
+        """Run `job` in table `game_id`'s mailbox, after the jobs sent to it before, and
+        return its result. The job looks the table up itself: it may have ended meanwhile."""
+        return await self._mailboxes.send(game_id, job)
 
     # ------------------------------------------------------------------ looking up
 
@@ -208,7 +207,7 @@ class TableRegistry:
         """How much is held per table, chat or person (memory tests)."""
         return {
             "tables": len(self._tables),
-            "locks": len(self._locks),
+            "mailboxes": len(self._mailboxes),
             "seq": len(self._versions),
             "by_token": len(self._by_token),
             "by_chat": len(self._by_chat),

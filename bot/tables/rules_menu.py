@@ -42,15 +42,18 @@ class RulesMenu:
 
     async def show(self, game_id: int, person: Person, show: bool) -> Msg:
         """Open the menu in the table's message (`show`), or go back to the lobby."""
-        async with self.registry.lock(game_id):
+
+        async def job() -> Msg:
             table = await self._menu_table(game_id, person)
             # A toast at once: the menu itself comes with the group's next edit, seconds
             # later under a group's pace (2.4-3.4 s measured: issue 51).
             self.screens.show_rules(table, show)
             return msg("⚙ Opening the rules…") if show else msg("« Back to the seats…")
 
+        return await self.registry.send(game_id, job)
+
     async def set_rule(self, game_id: int, person: Person, option: str, value: str) -> Msg:
-        async with self.registry.lock(game_id):
+        async def job() -> Msg:
             table = self.registry.lobby(game_id)
             await require_host(table, person, self.is_admin)
             try:
@@ -75,6 +78,8 @@ class RulesMenu:
             finally:
                 self.screens.show_rules(table)
             return msg("Rules changed.")
+
+        return await self.registry.send(game_id, job)
 
 
 def changed_rules(

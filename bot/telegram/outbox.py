@@ -446,7 +446,7 @@ class Outbox:
         self.edits.drop_chat(chat_id)
         self.pace.drop(chat_id)
         if self.on_gone is not None and not self._closed:
-            # Not awaited here: the write that met the 403 may hold the table's lock.
+            # Not awaited here: the write that met the 403 may be a job in the table's mailbox.
             task = asyncio.create_task(self._tell_gone(chat_id))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

@@ -3,16 +3,16 @@ announcements, and the games of its tables (live, or finished and not yet stored
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import weakref
 from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
 
 from bot.basics import Person, UserError
 from bot.chats import NONE, Chats
 from bot.core.effects import Urgency
 from bot.i18n import Msg, Say, Tr
 from bot.languages import Languages
+from bot.mailbox import Job, Mailboxes
 from bot.tables.config import AdminCheck
 from bot.tables.desk import TableDesk
 from bot.timers import Clock, Scheduler
@@ -24,6 +24,8 @@ from engine import Game, Rules
 from storage import Journal, People, Standings, Tournaments
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class Board:
@@ -54,8 +56,8 @@ class Board:
         """The tournaments' own timers: ``tournaments:tick`` and each one's ``sync``."""
         self.ticker: Callable[[], Awaitable[None]] | None = None
         """What `arm_tick` runs (`Timeline.tick`, which sets it)."""
-        self._locks = weakref.WeakValueDictionary[int, asyncio.Lock]()
-        """A tournament's lock while someone holds or waits for it (then it is dropped)."""
+        self._mailboxes = Mailboxes()
+        """A tournament's commands (buttons, its timers, its tables' syncs), one at a time."""
         self.present: set[tuple[int, int]] = set()
         """(game id, seat) of people who made a move of their own, not yet stored."""
         self.finished: dict[int, Game] = {}
@@ -64,16 +66,15 @@ class Board:
     def kept_sizes(self) -> dict[str, int]:
         """How much is held per tournament, game or seat (memory tests)."""
         return {
-            "locks": len(self._locks),
+            "mailboxes": len(self._mailboxes),
             "present": len(self.present),
             "finished": len(self.finished),
         }
 
-    def lock(self, tournament_id: int) -> asyncio.Lock:
-        lock = self._locks.get(tournament_id)
-        if lock is None:
-            lock = self._locks[tournament_id] = asyncio.Lock()
-        return lock
+    async def send(self, tournament_id: int, job: Job[T]) -> T:
+        """Run `job` in the tournament's mailbox, after the jobs sent to it before, and
+        return its result."""
+        return await self._mailboxes.send(tournament_id, job)
 
     async def get(self, tournament_id: int) -> StoredTournament:
         tournament = await self.tournaments.get_tournament(tournament_id)

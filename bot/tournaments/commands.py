@@ -229,18 +229,21 @@ class TournamentCommands:
         if switch not in SWITCH:
             word = repr(" ".join(words)[:60])
             return _not_understood(said("unknown option or value {word}", word=word))
-        async with self.board.lock(tournament_id):
+
+        async def switch_watching() -> bool:
             tournament = await self.board.get(tournament_id)
             options = replace(tournament.options, watching=SWITCH[switch])
             tournament = replace(tournament, options=options)
             await self.tournaments.save_tournament(tournament)
             await self.board.refresh_message(tournament)
-        if options.watching:
+            return options.watching
+
+        if await self.board.send(tournament_id, switch_watching):
             return said("👀 Watching this event's tables is on.")
         return said("👀 Watching this event's tables is off.")
 
     async def pause(self, tournament_id: int, person: Person) -> Msg:
-        async with self.board.lock(tournament_id):
+        async def job() -> Msg:
             tournament = await self.board.get(tournament_id)
             if tournament.status not in ("registration", "running"):
                 raise UserError(said("That event is over."))
@@ -258,8 +261,11 @@ class TournamentCommands:
             )
             return said("Paused. <code>/event resume</code> carries on.")
 
+        return await self.board.send(tournament_id, job)
+
     async def resume_tournament(self, tournament_id: int, person: Person) -> Msg:
-        async with self.board.lock(tournament_id):
+
+        async def resume() -> None:
             tournament = await self.board.get(tournament_id)
             if tournament.status != "paused":
                 raise UserError(said("The event isn't paused."))
@@ -277,13 +283,16 @@ class TournamentCommands:
             )
             if status == "running" and tournament.state.done_round == tournament.current_round:
                 await self.rounds.next(tournament)
+
+        await self.board.send(tournament_id, resume)
         await self.rounds.sync(tournament_id)
         await self.timeline.tick()
         return said("Resumed.")
 
     async def start_now(self, tournament_id: int) -> Msg | None:
         """``/tournament start``: the first round (or a round held back by a pause) now."""
-        async with self.board.lock(tournament_id):
+
+        async def job() -> Msg | None:
             tournament = await self.board.get(tournament_id)
             if tournament.status == "paused":
                 tournament = step(tournament, Resume())
@@ -300,10 +309,12 @@ class TournamentCommands:
             await self.rounds.next(tournament)
             return None
 
+        return await self.board.send(tournament_id, job)
+
     async def cancel(self, tournament_id: int, person: Person) -> Msg:
-        async with self.board.lock(tournament_id):
+        async def job() -> Msg:
             tournament = await self.board.get(tournament_id)
-            if not tournament.is_open:  # it ended while the command waited for the lock
+            if not tournament.is_open:  # it ended while the command waited its turn
                 raise UserError(said("That event is over."))
             tournament = step(tournament, Cancel())
             await self.tournaments.save_tournament(tournament)
@@ -326,6 +337,8 @@ class TournamentCommands:
                 ),
             )
             return said("Cancelled.")
+
+        return await self.board.send(tournament_id, job)
 
 
 def _not_understood(reason: Msg) -> Msg:

@@ -44,7 +44,8 @@ class Entries:
 
     async def register(self, tournament_id: int, person: Person) -> Msg:
         """The Register button."""
-        async with self.board.lock(tournament_id):
+
+        async def job() -> Msg:
             tournament = await self.board.get(tournament_id)
             if not self.board.registration_open(tournament):
                 raise UserError(said("Registration for this event is closed."))
@@ -74,9 +75,12 @@ class Entries:
             count = await self.board.refresh_message(tournament)
             return said("You're registered! {count} so far.", count=count)
 
+        return await self.board.send(tournament_id, job)
+
     async def deep_link(self, person: Person, tournament_id: int) -> Msg:
         """``/start e<id>`` in private: the DM is open now, so the registration counts."""
-        async with self.board.lock(tournament_id):
+
+        async def job() -> Msg:
             tournament = await self.tournaments.get_tournament(tournament_id)
             if tournament is None or not self.board.registration_open(tournament):
                 return said("Registration for this event is closed.")
@@ -104,6 +108,8 @@ class Entries:
                 chat=chat,
                 when=start,
             )
+
+        return await self.board.send(tournament_id, job)
 
     async def _save(
         self, tournament: StoredTournament, person: Person, status: RegistrationStatus
@@ -153,7 +159,8 @@ class Entries:
 
     async def withdraw(self, tournament_id: int, person: Person) -> Msg:
         """The Withdraw button or ``/tournament withdraw``: in a running tournament, a forfeit."""
-        async with self.board.lock(tournament_id):
+
+        async def job() -> Msg:
             tournament = await self.board.get(tournament_id)
             entry = await self.board.entry(tournament, person.id)
             if entry is None or entry.status not in ("registered", "pending"):
@@ -171,6 +178,8 @@ class Entries:
                 )
             await self.board.refresh_message(tournament)
             return said("You've withdrawn from the event.")
+
+        return await self.board.send(tournament_id, job)
 
     async def forfeit(self, tournament: StoredTournament, user_id: int) -> None:
         """A person leaves a running tournament: a computer plays their seat; they cannot go on."""
@@ -193,7 +202,7 @@ class Entries:
         words: Sequence[str],
         reply_to: Person | None,
     ) -> Msg:
-        async with self.board.lock(tournament_id):
+        async def job() -> Msg:
             tournament = await self.board.get(tournament_id)
             entries = await self.tournaments.registrations(tournament.id)
             target: Registration | None = None
@@ -231,8 +240,10 @@ class Entries:
             )
             return said("{name} was removed.", name=who(target.display_name))
 
+        return await self.board.send(tournament_id, job)
+
     async def set_list(self, tournament_id: int, which: str, words: Sequence[str]) -> Msg:
-        async with self.board.lock(tournament_id):
+        async def job() -> Msg:
             tournament = await self.board.get(tournament_id)
             try:
                 names = usernames(which, " ".join(words))
@@ -247,3 +258,5 @@ class Entries:
             await self.board.refresh_message(tournament)
             shown = ", ".join("@" + n for n in names) or "—"
             return said("Done: {names}.", names=shown)
+
+        return await self.board.send(tournament_id, job)

@@ -1,9 +1,9 @@
 """A tournament's rounds: the draw, dealing its tables, following their moves, results, who
 goes on, and the final ranking.
 
-Locks. A table's listener (`Rounds.on_table_move`) runs under that table's lock, so it never
-takes a tournament's lock: it arms ``tournament:<id>:sync`` instead. Tournament code may take a
-table's lock (through the desk) while holding the tournament's."""
+Mailboxes. A table's listener (`Rounds.on_table_move`) runs in a job of that table's
+mailbox, so it never waits for a tournament's: it arms ``tournament:<id>:sync`` instead.
+A tournament's job may send jobs to its tables (through the desk), never the other way."""
 
 from __future__ import annotations
 
@@ -251,7 +251,8 @@ class Rounds:
 
     async def sync(self, tournament_id: int) -> None:
         """Store presence and finished tables; when the round is complete, go on."""
-        async with self.board.lock(tournament_id):
+
+        async def job() -> None:
             tournament = await self.tournaments.get_tournament(tournament_id)
             if tournament is None or tournament.status not in ("running", "paused"):
                 return
@@ -270,6 +271,8 @@ class Rounds:
             await self.board.refresh_round(tournament)
             if updated and all(tb.status != "playing" for tb in updated):
                 await self._round_over(tournament, updated)
+
+        await self.board.send(tournament_id, job)
 
     async def settled(
         self, tournament: StoredTournament, table: TournamentTable

@@ -6,6 +6,7 @@ A restart picks every open tournament up again (`Timeline.resume`)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -47,8 +48,9 @@ class Timeline:
         """Do whatever is due now (reminders, deadline, start, no-shows); arm the next tick."""
         for tournament in await self.tournaments.open_tournaments():
             try:
-                async with self.board.lock(tournament.id):
-                    await self._tick_event(tournament.id)
+                await self.board.send(
+                    tournament.id, functools.partial(self._tick_event, tournament.id)
+                )
             except Exception:
                 await self.failed(tournament, "tick")
         await self._arm_next()
@@ -187,21 +189,23 @@ class Timeline:
             return self._grace_end(tournament)
         return None
 
+    async def _resume(self, tournament: StoredTournament) -> None:
+        await self.board.refresh_message(tournament)
+        if tournament.status in ("running", "paused") and tournament.current_round:
+            tables = await self.tournaments.tournament_tables(
+                tournament.id, tournament.current_round
+            )
+            if tournament.state.done_round != tournament.current_round:
+                await self.rounds.deal(tournament, tables)
+            elif tournament.status == "running":
+                await self.rounds.next(tournament)
+            await self.board.refresh_round(tournament)
+
     async def resume(self) -> None:
         """After a start (and `Rooms.resume`): pick every open tournament up again."""
         for tournament in await self.tournaments.open_tournaments():
             try:
-                async with self.board.lock(tournament.id):
-                    await self.board.refresh_message(tournament)
-                    if tournament.status in ("running", "paused") and tournament.current_round:
-                        tables = await self.tournaments.tournament_tables(
-                            tournament.id, tournament.current_round
-                        )
-                        if tournament.state.done_round != tournament.current_round:
-                            await self.rounds.deal(tournament, tables)
-                        elif tournament.status == "running":
-                            await self.rounds.next(tournament)
-                        await self.board.refresh_round(tournament)
+                await self.board.send(tournament.id, functools.partial(self._resume, tournament))
                 log.info(
                     "resumed tournament %s in chat %s (%s)",
                     tournament.id,

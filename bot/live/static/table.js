@@ -91,7 +91,7 @@
   }, 15000);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible" || stopped) return;
-    if (socket && socket.readyState === 1) socket.send('{"t":"state"}');
+    if (socket && socket.readyState === 1) askFullState();
     else { backoff = 500; connect(); }
   });
   window.addEventListener("online", () => { if (!stopped) connect(); });
@@ -111,6 +111,9 @@
     } else if (said.t === "state") {
       // A game that ended is never stale (its table is let go, and its version with it).
       if (state && state.game === said.game && said.version < state.version && !said.ended) return;
+      // Each change of what this page shows is numbered: one that does not follow the last
+      // drawn (a state missed) is not drawn from it; the page asks for the full state.
+      if (!said.full && !follows(said)) return askFullState();
       const before = state;
       state = said;
       draw(before);
@@ -123,6 +126,13 @@
       stopped = true;
       showConnection(said.text);
     }
+  }
+
+  function follows(said) {
+    return Boolean(state) && state.game === said.game && said.change === state.change + 1;
+  }
+  function askFullState() {
+    if (socket && socket.readyState === 1) socket.send('{"t":"state"}');
   }
 
   // What the page does is a typed command (bot/live/commands.py), for the game and hand

@@ -24,8 +24,8 @@ import random
 import statistics
 import time
 
+from bot.computers.thinker import Thinker
 from bot.config import Settings, Tuning
-from bot.tables.thinker import Thinker
 from engine import Game, Rules, SeatView
 from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, hand_decisions
 from engine.moves import Move

@@ -18,9 +18,9 @@ from babel.messages.pofile import read_po
 
 from bot.core.phases import Phase
 from bot.i18n import LANGUAGES, LOCALES, translator
-from bot.tables import render
+from bot.screens import render
+from bot.screens.seat_screen import group_screen
 from bot.tables.model import Seat, Table, TableOptions
-from bot.tables.seat_screen import group_screen
 from bot.telegram import draw
 from engine import Game, Rules
 from engine.players import make_player

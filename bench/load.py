@@ -59,11 +59,11 @@ import aiohttp
 from telegram.ext import Application
 
 from bot.app import build_application, polling, rooms_of
+from bot.computers.thinker import LineFigures
 from bot.config import Settings, Tuning
 from bot.rooms import Rooms
 from bot.sandbox_runner import free_port
 from bot.tables.model import Table
-from bot.tables.thinker import LineFigures
 from domain.people import ChatSettings
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits

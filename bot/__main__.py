@@ -206,7 +206,7 @@ def run_verify(seed: str, commitment: str) -> int:
 
 
 SHOWN_DIGITS = 12
-"""The commitment's digits the screens show (`bot.tables.seat_screen.COMMITMENT_SHOWN`,
+"""The commitment's digits the screens show (`bot.screens.seat_screen.COMMITMENT_SHOWN`,
 not imported: ``verify`` runs without the bot's packages)."""
 
 

@@ -30,6 +30,7 @@ from telegram.ext import (
     TypeHandler,
 )
 
+from bot.computers.thinker import Thinker
 from bot.config import Settings, Tuning
 from bot.i18n import ENGLISH, LANGUAGES, mark, translator
 from bot.languages import Languages
@@ -37,7 +38,6 @@ from bot.live.server import LiveServer
 from bot.metrics import UPDATE_KINDS, MeasuredThinker, Metrics, Watched, account_of
 from bot.rooms import Handlers, Rooms, open_rooms, wire_handlers
 from bot.tables.config import TablesConfig
-from bot.tables.thinker import Thinker
 from bot.telegram.context import BotData, HeartsContext
 from bot.telegram.handlers import GroupMembers, flooding
 from bot.telegram.health import ROLE

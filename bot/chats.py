@@ -17,7 +17,7 @@ from bot.core.effects import Urgency
 
 if TYPE_CHECKING:
     from bot.i18n import Tr
-    from bot.tables.parts import Part
+    from bot.screens.parts import Part
 
 
 @dataclass(frozen=True)

@@ -39,10 +39,10 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from bot.computers.thinker import COMPUTER, HINT, REVIEW, Thinker
 from bot.core.effects import StoreMove
 from bot.core.phases import Phase
 from bot.tables.model import Table
-from bot.tables.thinker import COMPUTER, HINT, REVIEW, Thinker
 from bot.telegram import pace
 
 disable_created_metrics()  # type: ignore[no-untyped-call]
@@ -66,7 +66,7 @@ PRIORITIES: dict[int, str] = {
 """The outbox's priorities (`bot.telegram.pace`) by name, most urgent first."""
 
 LINES: dict[int, str] = {COMPUTER: "computer", HINT: "hint", REVIEW: "review"}
-"""The worker pool's line (`bot.tables.thinker`): computers' moves, hints, reviews."""
+"""The worker pool's line (`bot.computers.thinker`): computers' moves, hints, reviews."""
 
 PHASE_LABELS = ("lobby", "passing", "playing", "moon", "hand_over", "finished", "cancelled")
 """The phases the dashboards are given (deploy/GUIDE.md): a dealt table's is its game's."""

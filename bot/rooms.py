@@ -18,37 +18,37 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
+from bot.computers.coach import Coach
+from bot.computers.thinker import Thinker
 from bot.config import Settings
 from bot.core import effects
 from bot.core.commands import Command, Outcome
 from bot.core.phases import Phase
 from bot.core.runner import Entered, Handler, Runner
+from bot.daily.daily import DailyDesk
 from bot.language_menu import LanguageMenu
 from bot.languages import Languages
 from bot.live.hub import LiveHub
 from bot.live.membership import Membership
 from bot.live.replay import PageReplays
 from bot.live.server import LiveServer
+from bot.lobby.links import DirectChats
+from bot.lobby.lobby import Lobby
+from bot.lobby.rules_menu import RulesMenu
 from bot.logs import log_fields
 from bot.metrics import Metrics
+from bot.replays.replays import Replays
+from bot.screens.screens import Screens
+from bot.standings.rating import Ratings
+from bot.standings.standings import Standings
 from bot.tables.clock import TurnClock
 from bot.tables.closing import Closer
-from bot.tables.coach import Coach
 from bot.tables.config import AdminCheck, MemberCheck, TablesConfig, random_deal
-from bot.tables.daily import DailyDesk
 from bot.tables.desk import TableDesk
-from bot.tables.links import DirectChats
-from bot.tables.lobby import Lobby
 from bot.tables.model import Table
 from bot.tables.play import Moves
 from bot.tables.presence import Presence
-from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
-from bot.tables.replays import Replays
-from bot.tables.rules_menu import RulesMenu
-from bot.tables.screens import Screens
-from bot.tables.standings import Standings
-from bot.tables.thinker import Thinker
 from bot.telegram.chats import TelegramChats
 from bot.telegram.daily_command import DailyCommand
 from bot.telegram.display import TelegramDisplay

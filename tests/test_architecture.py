@@ -14,9 +14,26 @@ ROOT = Path(__file__).resolve().parent.parent
 MAX_METHODS = 24
 """"About twenty" methods a class (issue 13), with a little room."""
 MAX_CLASS_LINES = 500
-TABLES_FOR_TOURNAMENTS = {"desk", "model", "render", "config"}
-"""What `bot/tournaments/` may import from `bot/tables/`: the narrow interface (`desk`) and
-the shared vocabulary, never the registry, the clock, the lobby or the screens."""
+ROOMS = (
+    "bot.tables",
+    "bot.lobby",
+    "bot.screens",
+    "bot.computers",
+    "bot.daily",
+    "bot.replays",
+    "bot.standings",
+)
+"""The rooms `bot/tables/` was split into by job (issue 52, item 5)."""
+ROOM_FOLDERS = tuple(room.replace(".", "/") for room in ROOMS)
+FOR_TOURNAMENTS = {
+    "bot.tables.desk",
+    "bot.tables.model",
+    "bot.tables.config",
+    "bot.screens.render",
+}
+"""What `bot/tournaments/` may import of the rooms: the narrow interface (`desk`) and the
+shared vocabulary (the table's model and settings, the rules' names), never the registry,
+the clock, the lobby, the screens that show or the computers."""
 
 
 def modules(package: str) -> Iterator[tuple[Path, ast.Module]]:
@@ -67,10 +84,9 @@ def test_tournaments_use_tables_only_through_the_desk_and_the_shared_model() -> 
     wrong = []
     for path, tree in modules("bot/tournaments"):
         for line, module in imported(tree):
-            if module.startswith("bot.tables"):
-                inner = module.split(".")[2] if module.count(".") >= 2 else ""
-                if inner not in TABLES_FOR_TOURNAMENTS:
-                    wrong.append(f"{path}:{line} imports {module}")
+            in_rooms = any(module == r or module.startswith(f"{r}.") for r in ROOMS)
+            if in_rooms and module not in FOR_TOURNAMENTS:
+                wrong.append(f"{path}:{line} imports {module}")
     assert wrong == []
 
 
@@ -170,7 +186,7 @@ def test_the_core_imports_nothing_that_imports_telegram() -> None:
     code = (
         "import sys; import bot.core.runner, bot.core.tournament; "
         "bad = sorted(m for m in sys.modules if m == 'telegram' or m.startswith("
-        "('telegram.', 'bot.telegram', 'bot.live', 'bot.tables.screens', 'bot.rooms'))); "
+        "('telegram.', 'bot.telegram', 'bot.live', 'bot.screens.screens', 'bot.rooms'))); "
         "print(bad); sys.exit(1 if bad else 0)"
     )
     done = subprocess.run(
@@ -199,13 +215,13 @@ ADAPTERS = ("telegram", "bot.telegram", "bot.live")
 """python-telegram-bot and the two adapters (the Telegram one and the table page)."""
 
 
-def test_the_core_the_tables_and_the_tournaments_import_no_adapter() -> None:
-    """Every module of `bot/core`, `bot/tables` and `bot/tournaments` imports nothing from
+def test_the_core_the_rooms_and_the_tournaments_import_no_adapter() -> None:
+    """Every module of `bot/core`, the rooms and `bot/tournaments` imports nothing from
     Telegram or an adapter: what they say goes through a port (`bot.chats.Chats`, the
     screens' `Display`) or an effect, and the adapters import them, never the other way round."""
     wrong = [
         found
-        for package in ("bot/core", "bot/tables", "bot/tournaments")
+        for package in ("bot/core", *ROOM_FOLDERS, "bot/tournaments")
         for found in _imports_of(package, ADAPTERS)
     ]
     assert wrong == []
@@ -225,22 +241,35 @@ def test_the_adapters_are_given_what_they_call_never_the_rooms() -> None:
     assert set(vars(BotData())) == {"settings", "tuning", *limits}
 
 
-SCREEN_MODULES = ("seat_screen", "parts", "render", "coach_words", "model")
-"""`bot/tables/`'s screens as data and words: drawn by the adapters, knowing neither."""
+SCREEN_MODULES = (
+    "bot/screens/seat_screen.py",
+    "bot/screens/parts.py",
+    "bot/screens/render.py",
+    "bot/computers/coach_words.py",
+    "bot/tables/model.py",
+)
+"""The screens as data and words: drawn by the adapters, knowing neither."""
 
 
 def test_the_screens_know_neither_telegram_nor_the_page() -> None:
     wrong = [
         found
         for name in SCREEN_MODULES
-        for found in _imports_of(f"bot/tables/{name}.py", ("telegram", "bot.telegram", "bot.live"))
+        for found in _imports_of(name, ("telegram", "bot.telegram", "bot.live"))
     ]
     assert wrong == []
+    assert all((ROOT / name).is_file() for name in SCREEN_MODULES)
 
 
-SHOWING_MODULES = ("screens", "lobby", "rules_menu", "closing", "play")
-"""`bot/tables/`'s modules that show screens: they hand them, as data, to the `Display`
-port `screens` declares, which the Telegram adapter implements (`bot.telegram.display`)."""
+SHOWING_MODULES = (
+    "bot/screens/screens.py",
+    "bot/lobby/lobby.py",
+    "bot/lobby/rules_menu.py",
+    "bot/tables/closing.py",
+    "bot/tables/play.py",
+)
+"""The modules that show screens: they hand them, as data, to the `Display` port
+`screens` declares, which the Telegram adapter implements (`bot.telegram.display`)."""
 
 
 def test_the_tables_show_screens_through_a_port_and_import_no_telegram() -> None:
@@ -249,13 +278,14 @@ def test_the_tables_show_screens_through_a_port_and_import_no_telegram() -> None
     wrong = [
         found
         for name in SHOWING_MODULES
-        for found in _imports_of(f"bot/tables/{name}.py", ("telegram", "bot.telegram", "bot.live"))
+        for found in _imports_of(name, ("telegram", "bot.telegram", "bot.live"))
     ]
     assert wrong == []
+    assert all((ROOT / name).is_file() for name in SHOWING_MODULES)
 
 
 def test_nothing_strips_html_for_the_page() -> None:
-    """The page's words are written as text (`bot.tables.parts.PLAIN`), never made as
+    """The page's words are written as text (`bot.screens.parts.PLAIN`), never made as
     Telegram's HTML and stripped: no ``html.unescape`` in `bot/`, no ``html`` in `bot/live`."""
     wrong = [
         f"{path}:{node.lineno} {ast.unparse(node)}"
@@ -292,17 +322,17 @@ def test_each_command_of_the_core_says_what_it_does() -> None:
 
 
 HTML_WRITERS = ("parts",)
-"""Where `bot/tables/` keeps the ways a part is written (`parts.HTML`, `parts.PLAIN`), for
+"""Where the screens keep the ways a part is written (`parts.HTML`, `parts.PLAIN`), for
 the adapters to use."""
 
 
-def test_the_tables_make_no_html() -> None:
-    """Issue 31, item 2: `bot/tables/` makes sentences as data (`Msg`s, `Name`s); only the
+def test_the_rooms_make_no_html() -> None:
+    """Issue 31, item 2: the rooms make sentences as data (`Msg`s, `Name`s); only the
     adapters write them (``/scores``, ``/stats``, ``/rules``, ``/rating``, the turn clock's
     nudges too): no module of it escapes a name (``who``, ``esc``, ``html.escape``) or
     writes with `parts.HTML`."""
     wrong = []
-    for path, tree in modules("bot/tables"):
+    for path, tree in (found for room in ROOM_FOLDERS for found in modules(room)):
         if path.stem in HTML_WRITERS:
             continue
         for node in ast.walk(tree):
@@ -311,7 +341,7 @@ def test_the_tables_make_no_html() -> None:
             if isinstance(node, ast.Name) and node.id in ("HTML", "who", "esc"):
                 wrong.append(f"{path}:{node.lineno} {node.id}")
     assert wrong == []
-    render = (ROOT / "bot/tables/render.py").read_text(encoding="utf-8")
+    render = (ROOT / "bot/screens/render.py").read_text(encoding="utf-8")
     for helper in ("def rules_text", "def hand_result(", "def who(", "def esc("):
         assert helper not in render
 
@@ -340,6 +370,41 @@ def test_every_value_in_a_tournament_sentence_is_escaped_on_the_way_in() -> None
             call.func.id in ("msg", "msg_plural", "Msg")
             or (call.func.id == "tr" and bool(call.keywords))
         )
+    ]
+    assert wrong == []
+
+
+ROOMS_MAY_USE: dict[str, tuple[str, ...]] = {
+    "bot.tables": ("bot.computers.thinker", "bot.lobby", "bot.screens", "bot.standings.rating"),
+    "bot.lobby": ("bot.screens", "bot.tables"),
+    "bot.screens": ("bot.tables.model", "bot.tables.registry", "bot.computers.coach_words"),
+    "bot.computers": ("bot.screens", "bot.tables"),
+    "bot.daily": ("bot.screens", "bot.tables"),
+    "bot.replays": ("bot.screens",),
+    "bot.standings": ("bot.screens", "bot.tables"),
+}
+"""What each room may import of the others: the screens read a table (its model, the
+registry's lookups, the coach's words) and act on nothing; the daily deal, the replays and
+the standings are used by the adapters and the wiring alone (and by a table's play and
+closing, for a game's rating changes); a table calls on the computers' pool, never on the
+coach."""
+
+
+def test_the_rooms_are_packages_that_say_their_job_and_use_what_they_may() -> None:
+    """Issue 52, item 5: `bot/tables/` split by job, each room a package whose docstring
+    says what it holds, importing of the other rooms only what `ROOMS_MAY_USE` lets it."""
+    assert set(ROOMS_MAY_USE) == set(ROOMS)
+    for folder in ROOM_FOLDERS:
+        init = ROOT / folder / "__init__.py"
+        assert init.is_file(), folder
+        assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), folder
+    wrong = [
+        f"{path}:{line} imports {module}"
+        for room, allowed in ROOMS_MAY_USE.items()
+        for path, tree in modules(room.replace(".", "/"))
+        for line, module in imported(tree)
+        if any(module == r or module.startswith(f"{r}.") for r in ROOMS)
+        and not any(module == a or module.startswith(f"{a}.") for a in (room, *allowed))
     ]
     assert wrong == []
 

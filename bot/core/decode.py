@@ -63,7 +63,7 @@ CHAT_ACTIONS: Final = frozenset({LANGUAGE})
 SEAT_ACTIONS: Final = frozenset({CARD, PASS, MOON, TRACKER})
 """A seat's moves: paced faster than other presses (a hand played as fast as fingers go)."""
 COACH_ACTIONS: Final = frozenset({HINT, REVIEW})
-"""Paced by the coach itself (`bot.tables.coach`: one answer for many presses)."""
+"""Paced by the coach itself (`bot.computers.coach`: one answer for many presses)."""
 
 ACTIONS: Final = frozenset(
     {JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK}
@@ -266,7 +266,7 @@ class SeatMoves(Protocol):
 
 
 class SeatHints(Protocol):
-    """The coach's hint (`bot.tables.coach.Coach`)."""
+    """The coach's hint (`bot.computers.coach.Coach`)."""
 
     async def hint(self, game_id: int, stamp: int, person: Person) -> Msg: ...
 

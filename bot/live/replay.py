@@ -5,7 +5,7 @@ findings the page marks on the cards they played.
 
 The page asks with ``{"t": "replay", "id": n, "game": g, "hand": h}`` (a typed request,
 never a callback string). The page's person sits at that game (the page is theirs), so
-`bot.tables.replays`' rule lets them; any other game is refused, as is a hand not over
+`bot.replays.replays`' rule lets them; any other game is refused, as is a hand not over
 ("nobody sees a hand before it ends"). The answer is ``{"t": "replay", "id": n, ...}``
 (`engine.replay.hand_data` and the captions), or ``{"t": "answer", "id": n, "text": …}``
 with the refusal; the review follows as ``{"t": "marks", "game": g, "hand": h, ...}`` once
@@ -23,11 +23,10 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 from bot.basics import Person, UserError
+from bot.computers.coach_words import review_lines
 from bot.i18n import Msg, Tr, msg
 from bot.live.hub import Page
-from bot.tables.coach_words import review_lines
-from bot.tables.parts import PLAIN, Part, say
-from bot.tables.replays import (
+from bot.replays.replays import (
     NOT_VALID,
     Replays,
     pass_lines,
@@ -36,6 +35,7 @@ from bot.tables.replays import (
     seat_names,
     trick_line,
 )
+from bot.screens.parts import PLAIN, Part, say
 from engine.coach import Finding
 from engine.replay import HandReplay, frames, hand_data
 from storage.errors import StorageError
@@ -48,7 +48,7 @@ REVIEWS_KEPT = 256
 
 
 class ReviewMarks(Protocol):
-    """The coach's review of a seat's hand, as data (`bot.tables.coach.Coach.findings`)."""
+    """The coach's review of a seat's hand, as data (`bot.computers.coach.Coach.findings`)."""
 
     async def findings(self, game_id: int, seat: int, hand: int) -> tuple[bool, list[Finding]]: ...
 

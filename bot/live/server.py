@@ -60,8 +60,8 @@ from bot.live.initdata import InitDataError, WebAppUser, validate
 from bot.live.membership import MEMBER_TTL, Membership
 from bot.live.replay import PageReplays
 from bot.live.watchers import NOT_A_MEMBER, TOO_MANY, WATCHING_OFF
+from bot.screens.parts import PLAIN, say
 from bot.tables.model import Table
-from bot.tables.parts import PLAIN, say
 from bot.tables.registry import TableRegistry
 from storage import Journal
 from storage.errors import StorageError

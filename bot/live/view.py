@@ -2,7 +2,7 @@
 `SeatScreen` (itself made from its `SeatView` only: never another seat's cards), with
 its sentences in the reader's language.
 
-Plain text only: every sentence is written by `bot.tables.parts.PLAIN` (names isolated,
+Plain text only: every sentence is written by `bot.screens.parts.PLAIN` (names isolated,
 never escaped; nothing to strip), and the page puts every string in with
 ``textContent``, never as HTML.
 """
@@ -15,10 +15,9 @@ from dataclasses import replace
 from typing import Any
 
 from bot.i18n import Tr, msg
-from bot.tables.model import Table
-from bot.tables.parts import PLAIN, SUIT_ORDER, Part, format_score, say
-from bot.tables.render import chart_value
-from bot.tables.seat_screen import (
+from bot.screens.parts import PLAIN, SUIT_ORDER, Part, format_score, say
+from bot.screens.render import chart_value
+from bot.screens.seat_screen import (
     ChooseMoon,
     HandCard,
     PassCards,
@@ -27,6 +26,7 @@ from bot.tables.seat_screen import (
     revealed_proofs,
     seat_screen,
 )
+from bot.tables.model import Table
 from engine import Card, HandResult
 
 Json = dict[str, Any]

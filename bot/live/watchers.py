@@ -21,9 +21,8 @@ from typing import Any
 
 from bot.i18n import Msg, Tr, msg
 from bot.live.view import history_json, table_json
-from bot.tables.model import Table
-from bot.tables.parts import PLAIN, SUIT_ORDER, Name, Part, say
-from bot.tables.seat_screen import (
+from bot.screens.parts import PLAIN, SUIT_ORDER, Name, Part, say
+from bot.screens.seat_screen import (
     CANCELLED,
     PASSING,
     Player,
@@ -34,6 +33,7 @@ from bot.tables.seat_screen import (
     seat_players,
     winners,
 )
+from bot.tables.model import Table
 from engine import Card, HandResult, PublicView
 
 Json = dict[str, Any]

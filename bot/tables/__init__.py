@@ -1,2 +1,2 @@
-"""Tables: the registry of live tables, lobbies and the rules menu, play and its
-durability, the turn clock, the screens each chat shows, and the standings texts."""
+"""A table's own life: its model and registry, play, the turn clock, who is present, one
+seat per person, closing, its settings, and the desk the tournaments use."""

@@ -15,16 +15,16 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from bot.chats import Chats, Sentence
+from bot.computers.thinker import DAILY_LEVEL, Thinker
 from bot.core.commands import AWAY, MakeMove, Mover, TimeOut
 from bot.core.effects import ArmNext
 from bot.i18n import Msg, msg
+from bot.screens.parts import Name
+from bot.screens.screens import Screens
 from bot.tables.config import ENGAGED_S, TablesConfig
 from bot.tables.model import Seat, Table
-from bot.tables.parts import Name
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
-from bot.tables.screens import Screens
-from bot.tables.thinker import DAILY_LEVEL, Thinker
 from bot.timers import Scheduler
 from engine import Game, Move, SeatView, daily
 from ratings import STAND_IN_LEVEL

@@ -12,15 +12,15 @@ from bot.core.commands import Cancel
 from bot.core.effects import Forget, ShowEnd, StoreCancel, Urgency
 from bot.core.runner import Runner
 from bot.i18n import Msg, msg
-from bot.tables import render
+from bot.screens import render
+from bot.screens.parts import Name, Part
+from bot.screens.screens import Screens
+from bot.screens.seat_screen import Words
+from bot.standings.rating import Ratings
 from bot.tables.clock import TurnClock
 from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import Table
-from bot.tables.parts import Name, Part
-from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
-from bot.tables.screens import Screens
-from bot.tables.seat_screen import Words
 from storage import Journal
 
 log = logging.getLogger(__name__)

@@ -10,9 +10,9 @@ from bot.basics import Person
 from bot.core.commands import Stand
 from bot.core.effects import TellTournament
 from bot.core.phases import Phase
+from bot.lobby.links import DirectChats, LinkHandler
+from bot.lobby.lobby import Lobby
 from bot.tables.closing import Closer
-from bot.tables.links import DirectChats, LinkHandler
-from bot.tables.lobby import Lobby
 from bot.tables.model import Seat, Table, TableOptions
 from bot.tables.play import Moves
 from bot.tables.presence import Presence

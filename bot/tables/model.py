@@ -17,7 +17,7 @@ from domain.games import StoredGame, StoredSeat
 from engine import Game, Rules
 
 if TYPE_CHECKING:
-    from bot.tables.buttons import Words
+    from bot.screens.buttons import Words
 
 SeatKind = Literal["human", "computer"]
 LEVELS = ("easy", "standard", "pro", "expert")
@@ -91,7 +91,7 @@ class TableUI:
     reminded: bool = False
     hints: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The coach's hint each seat asked for, shown in its DM until it moves: the decision
-    it answers (``key``) and the hint itself (`bot.tables.coach`)."""
+    it answers (``key``) and the hint itself (`bot.computers.coach`)."""
     hints_used: dict[int, dict[int, int]] = field(default_factory=dict)
     """Hints asked for, hand number → seat → count, for every hand of the game (the hand's
     results and ``/scores`` show them; stored with the table, so a restart keeps them)."""
@@ -192,7 +192,7 @@ class Table:
 
     def names(self) -> tuple[str, ...]:
         """Every seat's name, in seat order: what a screen shows of who sits where, read
-        once (`bot.tables.seat_screen`)."""
+        once (`bot.screens.seat_screen`)."""
         return tuple(self.name(s) for s in range(len(self.seats)))
 
     def meta(self) -> dict[str, Any]:

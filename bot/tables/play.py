@@ -24,13 +24,13 @@ from bot.core.commands import (
 from bot.core.effects import AnnounceHand, FinishGame, StoreDeal, StoreMove, Urgency
 from bot.core.runner import Runner
 from bot.i18n import NOTHING, Msg, mark, msg
-from bot.tables import render
+from bot.screens import render
+from bot.screens.parts import Name
+from bot.screens.screens import Screens
+from bot.screens.seat_screen import Button, ReplayHand, Words, hand_result_lines
+from bot.standings.rating import Ratings
 from bot.tables.model import Table
-from bot.tables.parts import Name
-from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
-from bot.tables.screens import Screens
-from bot.tables.seat_screen import Button, ReplayHand, Words, hand_result_lines
 from domain.handling import Handling
 from engine import Card, Event, Game, IllegalMove, Move
 from storage import Journal

@@ -9,12 +9,12 @@ from bot.core.commands import Rejoin, Stand, TakeOver
 from bot.core.phases import Phase
 from bot.core.runner import Runner
 from bot.i18n import Msg, msg
+from bot.lobby.lobby import Lobby
+from bot.screens.parts import Name
+from bot.screens.screens import Screens
 from bot.tables.closing import Closer
-from bot.tables.lobby import Lobby
 from bot.tables.model import Table
-from bot.tables.parts import Name
 from bot.tables.registry import TableRegistry
-from bot.tables.screens import Screens
 from storage import People
 
 

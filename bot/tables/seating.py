@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.i18n import Msg, msg
-from bot.tables.parts import Name
+from bot.screens.parts import Name
 from storage import Journal, SeatTaken, StorageError
 
 

@@ -4,7 +4,7 @@ newest one there, or posts (a review, a replay, a command's answer) have landed 
 It follows the chats a player's card screen was sent to (`follow`, by the display); the
 outbox tells it of every message it sends and deletes there, and the screens ask it before
 a player's turn whether their card screen is still where the thumb is
-(`bot.tables.screens.Screens.show_dm`). It keeps the few newest messages of each chat, for
+(`bot.screens.screens.Screens.show_dm`). It keeps the few newest messages of each chat, for
 a bounded number of chats (the least recently written to dropped first): a chat it does not
 follow, or whose newest messages were all deleted, counts as having nothing below.
 """

@@ -13,7 +13,7 @@ from telegram.error import TelegramError
 from bot.chats import NONE, Button, Buttons, OpenLink, Register, Sentence, Text, Withdraw
 from bot.core import decode as cb
 from bot.core.effects import Urgency
-from bot.tables.parts import HTML, say
+from bot.screens.parts import HTML, say
 from bot.telegram.draw import PRIORITY
 from bot.telegram.outbox import Outbox
 from bot.telegram.pace import POST

@@ -1,4 +1,4 @@
-"""``/daily``: the daily deal (`bot.tables.daily`). In a DM: start, resume or report the
+"""``/daily``: the daily deal (`bot.daily.daily`). In a DM: start, resume or report the
 day's game (``/daily seeds``: the last closed day's seeds); in a group: its board. And the
 inline query that 📣 Share starts: the person's card of the day, to send to any chat."""
 
@@ -8,10 +8,10 @@ from telegram import InlineQueryResultArticle, InputTextMessageContent, Update
 from telegram.constants import ChatType, ParseMode
 
 from bot.basics import UserError
+from bot.daily.daily import DailyDesk
 from bot.i18n import msg
-from bot.tables.daily import DailyDesk
-from bot.tables.parts import PLAIN, say
-from bot.tables.seat_screen import Button, ReplayGame, Words
+from bot.screens.parts import PLAIN, say
+from bot.screens.seat_screen import Button, ReplayGame, Words
 from bot.telegram import draw
 from bot.telegram.context import HeartsContext
 from bot.telegram.handlers import Replies, command, person_of

@@ -1,4 +1,4 @@
-"""The Telegram adapter's side of the screens: what `bot.tables.screens.Screens` decides to
+"""The Telegram adapter's side of the screens: what `bot.screens.screens.Screens` decides to
 show, drawn (`bot.telegram.draw`) and handed to the `Outbox`.
 
 It implements the `Display` port `Screens` declares: the tables make screens as data and
@@ -16,8 +16,8 @@ from telegram.error import TelegramError
 
 from bot.core.effects import Urgency
 from bot.i18n import Tr
-from bot.tables.screens import NotShown
-from bot.tables.seat_screen import GroupScreen, Screen, SeatScreen
+from bot.screens.screens import NotShown
+from bot.screens.seat_screen import GroupScreen, Screen, SeatScreen
 from bot.telegram import draw
 from bot.telegram.outbox import Outbox
 

@@ -2,8 +2,8 @@
 the group's `GroupScreen` and every `Words` (the lobby, the rules menu, results, notices)
 as a message and its buttons.
 
-The screens are data made in `bot.tables.seat_screen` and `bot.tables.render`; their
-sentences are written here in Telegram's HTML (`bot.tables.parts.HTML`), and what a button
+The screens are data made in `bot.screens.seat_screen` and `bot.screens.render`; their
+sentences are written here in Telegram's HTML (`bot.screens.parts.HTML`), and what a button
 does becomes its callback data (`bot.core.decode`) or a link: the only place a
 screen's typed action meets Telegram's wire.
 """
@@ -19,10 +19,9 @@ from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup,
 from bot.core import decode as cb
 from bot.core.effects import Urgency
 from bot.i18n import Tr
-from bot.tables import render
-from bot.tables.model import Table
-from bot.tables.parts import HTML, PLAIN, SUIT_ORDER, Part, say
-from bot.tables.seat_screen import (
+from bot.screens import render
+from bot.screens.parts import HTML, PLAIN, SUIT_ORDER, Part, say
+from bot.screens.seat_screen import (
     AddComputerSeat,
     AskHint,
     Button,
@@ -55,6 +54,7 @@ from bot.tables.seat_screen import (
     Words,
     seat_screen,
 )
+from bot.tables.model import Table
 from bot.telegram.pace import ACTING, EDIT, IDLE, MOVED, PLAYED
 
 MAX_ROW = 7
@@ -218,14 +218,14 @@ def lines(tr: Tr, said: Sequence[Part]) -> str:
 
 
 def lobby(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
-    """The lobby and its buttons (`bot.tables.render.lobby_screen`)."""
+    """The lobby and its buttons (`bot.screens.render.lobby_screen`)."""
     text, markup = words(tr, render.lobby_screen(table))
     assert markup is not None
     return text, markup
 
 
 def rules_menu(tr: Tr, table: Table) -> tuple[str, InlineKeyboardMarkup]:
-    """The host's rules menu and its rows of buttons (`bot.tables.render.rules_screen`)."""
+    """The host's rules menu and its rows of buttons (`bot.screens.render.rules_screen`)."""
     text, markup = words(tr, render.rules_screen(table))
     assert markup is not None
     return text, markup

@@ -22,24 +22,24 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
 from bot.basics import Person, UserError, parse_id
+from bot.computers.coach import Coach
 from bot.core import accepts
 from bot.core import decode as cb
+from bot.daily.daily import DailyDesk
 from bot.flood import Verdict
 from bot.i18n import NOTHING, Msg, Tr, msg, plain_name
 from bot.language_menu import LanguageMenu
 from bot.languages import Languages
+from bot.lobby.links import DirectChats
+from bot.lobby.lobby import NOT_IN_CHAT, Lobby
+from bot.lobby.rules_menu import RulesMenu
+from bot.screens.parts import HTML, PLAIN, say
+from bot.standings.rating import Ratings
+from bot.standings.standings import Standings
 from bot.tables.closing import Closer
-from bot.tables.coach import Coach
-from bot.tables.daily import DailyDesk
-from bot.tables.links import DirectChats
-from bot.tables.lobby import NOT_IN_CHAT, Lobby
-from bot.tables.parts import HTML, PLAIN, say
 from bot.tables.play import Moves
 from bot.tables.presence import Presence
-from bot.tables.rating import Ratings
 from bot.tables.registry import TableRegistry
-from bot.tables.rules_menu import RulesMenu
-from bot.tables.standings import Standings
 from bot.telegram import draw, once
 from bot.telegram.context import BotData, HeartsContext
 from bot.telegram.outbox import ARRIVED, Outbox, Slot

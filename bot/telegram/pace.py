@@ -30,7 +30,7 @@ MOVED: the screen of whoever pressed there (their toast already said what happen
 DELETE. EDIT: everyone else's screens. GROUP_EDIT: the groups' table messages, whose
 readers watch rather than play. IDLE: what goes only when nothing else waits (the tables
 no longer write a DM that only another player's card mid-trick changed:
-`bot.tables.screens.Screens.show_all`).
+`bot.screens.screens.Screens.show_all`).
 """
 
 URGENT_BURST = 2

@@ -1,6 +1,6 @@
 """Replays in Telegram: `/replay` in a group, and the ▶ buttons (a game's hands, a hand).
 
-The words and who may see what are `bot.tables.replays`'; this draws them (`draw.words`)
+The words and who may see what are `bot.replays.replays`'; this draws them (`draw.words`)
 in the chat's language and puts them where they were asked for: a button of a replay's
 own message shows its answer in that message, a ▶ Replay under a hand's result (a DM's,
 the group's) in a new message of that chat. The text fits one message (`fit`).
@@ -15,9 +15,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppI
 from bot.basics import Person
 from bot.i18n import Msg, msg
 from bot.languages import Languages
-from bot.tables.parts import PLAIN, say
-from bot.tables.replays import Replays
-from bot.tables.seat_screen import Words
+from bot.replays.replays import Replays
+from bot.screens.parts import PLAIN, say
+from bot.screens.seat_screen import Words
 from bot.telegram import draw
 from bot.telegram.context import HeartsContext
 from bot.telegram.fit import MESSAGE_LIMIT, fit_html, utf16_len

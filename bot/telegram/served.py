@@ -23,7 +23,7 @@ from telegram.ext import ApplicationHandlerStop
 
 from bot.i18n import msg
 from bot.languages import Languages
-from bot.tables.parts import HTML, say
+from bot.screens.parts import HTML, say
 from bot.telegram.context import HeartsContext
 from bot.telegram.outbox import Outbox
 from storage.accounts import Accounts

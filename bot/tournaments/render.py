@@ -11,7 +11,7 @@ from babel.dates import format_datetime
 
 from bot.chats import NONE, Button, Buttons, Register, Withdraw
 from bot.i18n import Msg, Say, Tr, isolated_name, mark, msg
-from bot.tables.render import VARIANTS, format_total, variant_key
+from bot.screens.render import VARIANTS, format_total, variant_key
 from domain.tournaments import Registration, StoredTournament, TournamentTable
 from engine import Game
 

@@ -12,7 +12,7 @@ from test_live_view import step, table_for
 
 from bot.i18n import translator
 from bot.live.view import seat_state
-from bot.tables.replays import cards_text
+from bot.replays.replays import cards_text
 from bot.telegram.draw import STRUCK, dm
 from engine import Card, Game, Move, Rules
 from engine.cards import SHOWN_SUITS, cards_of, shown_order

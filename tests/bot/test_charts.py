@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from test_live_view import step, table_for
 
 from bot.i18n import LANGUAGES, translator
-from bot.tables import render
+from bot.screens import render
 from engine import Game, Rules
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.i18n import ENGLISH, Tr, translator
-from bot.tables.coach_words import (
+from bot.computers.coach_words import (
     decision_key,
     hint_from_dict,
     hint_sentences,
     hint_to_dict,
     review_lines,
 )
+from bot.i18n import ENGLISH, Tr, translator
 from bot.telegram import draw
 from engine import Card, Game, Rules
 from engine.coach import Finding, Hint, Option, pass_hint

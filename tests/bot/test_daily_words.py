@@ -1,5 +1,5 @@
 """The daily deal's words (issue 34) in every shipped language: each sentence of
-`bot.tables.daily`, its ``/daily`` refusals and its commands' descriptions translated, its
+`bot.daily.daily`, its ``/daily`` refusals and its commands' descriptions translated, its
 values kept, and a board's names and numbers isolated in right-to-left Persian."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import ENGLISH, FSI, LANGUAGES, Msg, translator
-from bot.tables.parts import HTML, Name, Number, say
+from bot.screens.parts import HTML, Name, Number, say
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [code for code in LANGUAGES if code != ENGLISH]
@@ -32,7 +32,7 @@ def sentences(path: Path, names: tuple[str, ...] = ("msg",)) -> list[str]:
     return found
 
 
-DAILY = sentences(ROOT / "bot/tables/daily.py")
+DAILY = sentences(ROOT / "bot/daily/daily.py")
 REFUSAL = "Reviews of the daily deal open when the day is over."
 MENU = [
     s

@@ -184,7 +184,7 @@ async def handled(url: str, account: int) -> set[int]:
 
 def test_the_serving_bot_is_named_in_every_shipped_language() -> None:
     from bot.i18n import ENGLISH, LANGUAGES, msg, translator
-    from bot.tables.parts import HTML, say
+    from bot.screens.parts import HTML, say
 
     named = msg("This group is served by {bot}: play Hearts here with it.", bot="@hearts_a_bot")
     unnamed = msg("This group is served by another Hearts bot: play here with it.")

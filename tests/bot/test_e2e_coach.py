@@ -20,8 +20,8 @@ from bot_harness import (
     table_in,
 )
 
+from bot.computers.thinker import HINT_WAIT_S, REVIEW
 from bot.tables.model import Table
-from bot.tables.thinker import HINT_WAIT_S, REVIEW
 from engine import Card
 from engine.cards import CARDS
 from sandbox.double import BotApiDouble

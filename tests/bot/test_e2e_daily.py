@@ -16,7 +16,7 @@ from bot_harness import FAST, card_button, finished_game, rooms_of, running_bot
 from test_e2e_fair_deals import debug_log  # noqa: F401 (a fixture)
 from test_live_server import open_page, signed, until
 
-from bot.tables.daily import GRACE, OPTIONS
+from bot.daily.daily import GRACE, OPTIONS
 from bot.tables.model import Seat, Table
 from bot.timers import ManualClock
 from domain.games import StoredSeat

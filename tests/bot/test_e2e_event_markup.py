@@ -18,7 +18,7 @@ from bot_harness import running_bot
 from test_e2e_tournaments import create_tournament, said
 
 from bot.i18n import translator
-from bot.tables.parts import HTML, say
+from bot.screens.parts import HTML, say
 from bot.tournaments.parsing import BadRequest, parse_new, usernames
 from sandbox.markup import parse_html
 from sandbox.testing import running_double

@@ -14,7 +14,7 @@ from typing import Any
 from bot_harness import finished_game, open_table, rooms_of, running_bot, table_in
 
 from bot.flood import CommandLimiter
-from bot.tables.replays import cards_text
+from bot.replays.replays import cards_text
 from domain.people import ChatSettings
 from engine import Rules
 from engine.replay import replays

@@ -22,7 +22,7 @@ from bot_harness import (
 )
 from patience import patient
 
-from bot.tables import thinker
+from bot.computers import thinker
 from engine import SeatView
 from sandbox.testing import running_double
 

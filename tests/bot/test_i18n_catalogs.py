@@ -130,7 +130,7 @@ LABELS_BY_NAME = {"🔄 As my Telegram app", "🔄 As the first host"}
 
 def button_labels() -> set[str]:
     """Every sentence the source passes to ``tr`` inside an ``InlineKeyboardButton(...)``,
-    or as ``msg`` inside a screen's ``Button(...)`` (`bot.tables.seat_screen`)."""
+    or as ``msg`` inside a screen's ``Button(...)`` (`bot.screens.seat_screen`)."""
     labels = set(LABELS_BY_NAME)
     for path in (ROOT / "bot").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -225,7 +225,7 @@ def test_a_said_message_is_english_when_printed_and_the_readers_language_when_sa
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_the_chart_labels_use_a_font_that_has_the_languages_letters(language: str) -> None:
-    from bot.tables.render import CHART_FONTS, chart_font
+    from bot.screens.render import CHART_FONTS, chart_font
 
     if not any(os.path.exists(path) for path in CHART_FONTS.get(language, CHART_FONTS[""])):
         package = "fonts-lohit-deva" if language == "hi" else "fonts-dejavu-core"
@@ -334,7 +334,7 @@ def test_each_language_says_you_one_way_on_the_page_and_in_the_chat(language: st
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_help_lists_the_daily_deal_in_every_language(language: str) -> None:
     """/help has a line for /daily in every language, after /replay, the others kept."""
-    from bot.tables.parts import PLAIN, say
+    from bot.screens.parts import PLAIN, say
     from bot.telegram.handlers import HELP
 
     english = say(translator(ENGLISH), HELP, PLAIN).splitlines()

@@ -24,9 +24,9 @@ from bot.live.watchers import (
     watcher_state,
     watcher_view,
 )
-from bot.tables.parts import PLAIN, say
-from bot.tables.render import group_screen
-from bot.tables.seat_screen import GroupScreen, WatchTable
+from bot.screens.parts import PLAIN, say
+from bot.screens.render import group_screen
+from bot.screens.seat_screen import GroupScreen, WatchTable
 from engine import Game, PublicView, Rules
 from engine.cards import codes
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.i18n import english
-from bot.tables.parts import HTML, Part, say
-from bot.tables.rating import why_lines
+from bot.screens.parts import HTML, Part, say
+from bot.standings.rating import why_lines
 from domain.games import StoredSeat
 from domain.standings import GameTable, HandLine, RatingChange
 from ratings import ANCHORS, COMPUTER_PLAYERS, START, Skill

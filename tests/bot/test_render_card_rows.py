@@ -11,7 +11,7 @@ import pytest
 from test_live_view import step, table_for
 
 from bot.i18n import translator
-from bot.tables.seat_screen import seat_screen
+from bot.screens.seat_screen import seat_screen
 from bot.telegram.draw import MARKED_ROW, MAX_ROW, STRUCK, dm, seat_dm
 from engine import Game, Rules
 

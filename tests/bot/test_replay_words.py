@@ -10,8 +10,8 @@ import pytest
 
 from bot.i18n import ENGLISH, FSI, LANGUAGES, PDI, translator
 from bot.live.replay import captions
-from bot.tables.replays import hand_lines
-from bot.tables.seat_screen import Words
+from bot.replays.replays import hand_lines
+from bot.screens.seat_screen import Words
 from bot.telegram import draw
 from bot.telegram.fit import utf16_len
 from domain.games import StoredGame, StoredSeat

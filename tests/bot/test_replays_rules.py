@@ -1,4 +1,4 @@
-"""Who may replay which hand (`bot.tables.replays.Replays`), on a real SQLite database: a
+"""Who may replay which hand (`bot.replays.replays.Replays`), on a real SQLite database: a
 group's member in the group, a player anywhere, nobody else; a hand in progress never; a
 tournament's hands once every one of its tables has finished (they may share deals)."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.basics import Person, UserError
-from bot.tables.replays import NOT_OVER, NOT_YOURS, TOURNAMENT_PLAYING, Replays
+from bot.replays.replays import NOT_OVER, NOT_YOURS, TOURNAMENT_PLAYING, Replays
 from domain.games import StoredSeat
 from engine import Game, Move, Rules
 from storage import Storage

@@ -11,7 +11,7 @@ from test_live_view import step, table_for
 
 from bot.core.effects import Urgency
 from bot.i18n import translator
-from bot.tables.screens import Screens
+from bot.screens.screens import Screens
 from engine import Game, Rules
 
 KEY = bytes(range(7, 39))

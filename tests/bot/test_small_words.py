@@ -9,10 +9,10 @@ import random
 from test_live_view import step, table_for
 
 from bot.i18n import english
+from bot.screens.parts import HTML, Name, say
+from bot.screens.seat_screen import group_screen
 from bot.tables.clock import reminder
 from bot.tables.model import Seat
-from bot.tables.parts import HTML, Name, say
-from bot.tables.seat_screen import group_screen
 from bot.telegram.draw import dm, lobby
 from engine import Game, Rules
 from engine.scoring import rank_key

@@ -1,4 +1,4 @@
-"""The worker pool's line (`bot.tables.thinker`): computer players' moves before hints,
+"""The worker pool's line (`bot.computers.thinker`): computer players' moves before hints,
 hints before reviews, first come first served within each, but the coach's turn after a
 streak of computers; a caller that gives up leaves no job behind. Under load (a manual
 clock, and fake work held by a gate): a computer's budget shrinks with the line and what
@@ -13,8 +13,8 @@ import threading
 
 import pytest
 
-from bot.tables import thinker as thinker_module
-from bot.tables.thinker import (
+from bot.computers import thinker as thinker_module
+from bot.computers.thinker import (
     COMPUTER,
     COMPUTER_STREAK,
     HINT,

@@ -18,9 +18,9 @@ from collections.abc import Callable
 
 from bot.basics import Person, UserError
 from bot.i18n import Msg, msg
-from bot.tables.parts import SUIT_ORDER, Joined, Name, Part, Strong, format_score
-from bot.tables.render import revealed_short
-from bot.tables.seat_screen import DIRECTIONS, Button, ReplayGame, ReplayHand, Words
+from bot.screens.parts import SUIT_ORDER, Joined, Name, Part, Strong, format_score
+from bot.screens.render import revealed_short
+from bot.screens.seat_screen import DIRECTIONS, Button, ReplayGame, ReplayHand, Words
 from domain.games import StoredGame
 from engine import Card
 from engine.cards import shown_order
@@ -59,7 +59,7 @@ class Replays:
         self, games: Journal, standings: Standings, closed_day: Callable[[], int] = lambda: 0
     ) -> None:
         """`closed_day`: the latest daily deal's day that has closed
-        (`bot.tables.daily.DailyDesk.last_closed`)."""
+        (`bot.daily.daily.DailyDesk.last_closed`)."""
         self.games = games
         self.standings = standings
         self.closed_day = closed_day

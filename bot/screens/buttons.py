@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.tables.parts import Part
+from bot.screens.parts import Part
 from engine import Card
 
 # ---------------------------------------------------------------- actions
@@ -136,7 +136,7 @@ class OpenDmToSit:
 
 @dataclass(frozen=True)
 class ReplayGame:
-    """▶ A game's finished hands, to choose one to replay (`bot.tables.replays`)."""
+    """▶ A game's finished hands, to choose one to replay (`bot.replays.replays`)."""
 
     game: int
     new: bool = False
@@ -146,7 +146,7 @@ class ReplayGame:
 
 @dataclass(frozen=True)
 class ReplayHand:
-    """▶ Replay a finished hand, as text in the chat (`bot.tables.replays`)."""
+    """▶ Replay a finished hand, as text in the chat (`bot.replays.replays`)."""
 
     game: int
     hand: int
@@ -164,7 +164,7 @@ class ShareInline:
 
 @dataclass(frozen=True)
 class PostDaily:
-    """📣 Post the presser's card of ``day`` to the groups they play in (`bot.tables.daily`)."""
+    """📣 Post the presser's card of ``day`` to the groups they play in (`bot.daily.daily`)."""
 
     day: int
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from bot.basics import Person
 from bot.i18n import msg
-from bot.tables import render
+from bot.screens import render
+from bot.screens.parts import Joined, Name, Part, Text, format_score, format_total
+from bot.screens.seat_screen import hand_result_lines
 from bot.tables.model import Table
-from bot.tables.parts import Joined, Name, Part, Text, format_score, format_total
 from bot.tables.registry import TableRegistry
-from bot.tables.seat_screen import hand_result_lines
 from engine import Rules
 from engine.scoring import rank_key
 from storage import Journal, People

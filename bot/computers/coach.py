@@ -10,7 +10,7 @@ Nobody can flood the worker pool through the coach: one job per decision at a ti
 second 💡 press on the same decision waits for the first's answer), each person's presses
 limited as commands are (`CommandLimiter`), at most `HINTS_AT_ONCE` hints and
 `REVIEWS_AT_ONCE` reviews being thought out (each with at most one job in the pool's
-line, behind every computer player's move: `bot.tables.thinker`), and a clear answer
+line, behind every computer player's move: `bot.computers.thinker`), and a clear answer
 when that is full. A hint the pool cannot start within `HINT_WAIT_S` says it is too busy
 (`TOO_BUSY`) rather than arriving late.
 """
@@ -21,17 +21,17 @@ import asyncio
 import logging
 
 from bot.basics import Person, UserError
+from bot.computers.coach_words import hint_to_dict, review_lines
+from bot.computers.thinker import Thinker, TooBusy
 from bot.core.commands import AskHint, AskReview, GiveHint, Outcome
 from bot.core.effects import AskCoach, AskForReview, SaveNow
 from bot.flood import CommandLimiter, Verdict
 from bot.i18n import Msg, msg
-from bot.tables.coach_words import hint_to_dict, review_lines
+from bot.screens.screens import Screens
+from bot.screens.seat_screen import Words
 from bot.tables.model import Table
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
-from bot.tables.screens import Screens
-from bot.tables.seat_screen import Words
-from bot.tables.thinker import Thinker, TooBusy
 from engine.cards import shown_order
 from engine.coach import HINT_BUDGET_MS, REVIEW_BUDGET_MS, Finding, Hint, hand_decisions
 from storage import Journal

@@ -16,13 +16,13 @@ from bot.core.effects import AnnounceHand, FinishGame
 from bot.core.phases import Phase
 from bot.i18n import Msg, msg
 from bot.mailbox import Mailboxes
+from bot.screens.parts import Bare, Name, Number, Part
+from bot.screens.screens import Screens
+from bot.screens.seat_screen import Button, PostDaily, ShareInline, Words
 from bot.tables.closing import Closer
 from bot.tables.model import Seat, Table, TableOptions
-from bot.tables.parts import Bare, Name, Number, Part
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
-from bot.tables.screens import Screens
-from bot.tables.seat_screen import Button, PostDaily, ShareInline, Words
 from bot.tables.seating import daily_refused, seated
 from bot.timers import Clock, Scheduler
 from engine import Game, daily
@@ -300,7 +300,7 @@ class DailyDesk:
     async def closed_game(self, user_id: int, day: int | None = None) -> tuple[int, int] | None:
         """The latest closed day (or ``day``, closed) and the person's game of it, to
         replay (None: they did not play it). Anyone may replay a closed day's hands
-        (`bot.tables.replays`)."""
+        (`bot.replays.replays`)."""
         day = self.last_closed() if day is None else day
         if day < 1 or day > self.last_closed():
             return None

@@ -7,10 +7,10 @@ from bot.basics import Person, UserError
 from bot.core.commands import SetRules
 from bot.core.runner import Runner
 from bot.i18n import Msg, msg
+from bot.screens.screens import Screens
 from bot.tables.config import AdminCheck, require_host
 from bot.tables.model import LEVELS, TARGETS, TIMERS, Table, TableOptions
 from bot.tables.registry import TableRegistry
-from bot.tables.screens import Screens
 from domain.people import ChatSettings
 from engine import Rules
 from engine.rules import Variant

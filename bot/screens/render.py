@@ -5,7 +5,7 @@ chart.
 
 Pure functions from a `Table`; no I/O, no Telegram object. The table's message during a
 game (`group_screen`) is made beside a seat's own screen, with the words they share
-(`bot.tables.seat_screen`).
+(`bot.screens.seat_screen`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from collections.abc import Callable, Sequence
 from PIL import ImageDraw, ImageFont
 
 from bot.i18n import Msg, Tr, mark, msg, plain_name
-from bot.tables.model import LEVELS, TARGETS, TIMERS, Table
-from bot.tables.parts import (
+from bot.screens.parts import (
     ARROWS,
     SUIT_ORDER,
     Bare,
@@ -30,7 +29,7 @@ from bot.tables.parts import (
     format_score,
     format_total,
 )
-from bot.tables.seat_screen import (
+from bot.screens.seat_screen import (
     CANCELLED,
     COMMITMENT_SHOWN,
     LEVEL_NAMES,
@@ -55,6 +54,7 @@ from bot.tables.seat_screen import (
     variant_key,
     winners,
 )
+from bot.tables.model import LEVELS, TARGETS, TIMERS, Table
 from engine import Card, Game, Rules, magnitude_squared
 from engine.scoring import Score
 

@@ -2,7 +2,7 @@
 living DM, and the ids of those messages (kept to edit them, and after a restart).
 
 `Screens` decides which screen goes where, when and with what `Urgency`, and makes it as
-data (`bot.tables.seat_screen`, `bot.tables.render`); a `Display`, the port it declares,
+data (`bot.screens.seat_screen`, `bot.screens.render`); a `Display`, the port it declares,
 draws and sends it (the Telegram adapter's, `bot.telegram.display.TelegramDisplay`)."""
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from bot.core.effects import Urgency
 from bot.core.phases import Phase
 from bot.i18n import Msg, Tr, msg
 from bot.languages import Languages
-from bot.tables import render
+from bot.screens import render
+from bot.screens.parts import Name, Part
+from bot.screens.seat_screen import Button, OpenDmToSit, Screen, Words, group_screen, seat_screen
 from bot.tables.model import Table
-from bot.tables.parts import Name, Part
 from bot.tables.registry import TableRegistry
-from bot.tables.seat_screen import Button, OpenDmToSit, Screen, Words, group_screen, seat_screen
 from bot.timers import Background
 from engine import Game
 from storage import People

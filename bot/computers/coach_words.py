@@ -1,5 +1,5 @@
 """The coach's words and stored form: a hint as the DM shows it, a review as the DM
-receives it, and a hint kept in the table's screen state (`bot.tables.coach` acts)."""
+receives it, and a hint kept in the table's screen state (`bot.computers.coach` acts)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core.decisions import decision_key as decision_key
 from bot.i18n import Msg, msg, msg_plural
-from bot.tables.parts import Joined, Name, Number, Part
+from bot.screens.parts import Joined, Name, Number, Part
 from engine import Card
 from engine.cards import SUIT_SYMBOLS, shown_order
 from engine.coach import REVIEW_THRESHOLD, Fact, Finding, Hint, Option

@@ -15,10 +15,10 @@ import math
 
 from bot.basics import Person
 from bot.i18n import Msg, Tr, msg, msg_plural
-from bot.tables import render
+from bot.screens import render
+from bot.screens.parts import Bare, Joined, Name, Number, Part
+from bot.screens.seat_screen import LEVEL_NAMES
 from bot.tables.model import Table
-from bot.tables.parts import Bare, Joined, Name, Number, Part
-from bot.tables.seat_screen import LEVEL_NAMES
 from domain.standings import GameTable, RatingChange, RatingEntry
 from engine import magnitude_squared
 from engine.scoring import Score

@@ -6,7 +6,7 @@ seat's cards) and the table. Every sentence in it is a `Msg` (a message id and i
 or a `Part` of one; a name is a `Name`, emphasis a `Strong`: no HTML and no Telegram
 object. Its buttons are typed `Action`s. An adapter draws it: the Telegram one
 (`bot.telegram.draw`) as HTML and an inline keyboard, the page's (`bot.live.view`) as JSON
-with plain text, each through `bot.tables.parts.say`.
+with plain text, each through `bot.screens.parts.say`.
 
 The group's table message during a game (`group_screen`, a `GroupScreen`) is made here
 too, beside it, with the words both share (the players' names, the plays, the winners,
@@ -20,95 +20,94 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.computers.coach_words import decision_key, shown_hint
 from bot.core.phases import Phase
 from bot.i18n import Msg, mark, msg, msg_plural
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     Action as Action,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     AddComputerSeat as AddComputerSeat,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     AskHint as AskHint,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     Button as Button,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     CancelTable as CancelTable,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     ChooseMoon as ChooseMoon,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     ChooseRule as ChooseRule,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     ClearSeat as ClearSeat,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     CloseRules as CloseRules,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     CopyText as CopyText,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     NewGame as NewGame,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     OpenDm as OpenDm,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     OpenDmToSit as OpenDmToSit,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     OpenRules as OpenRules,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     OpenTable as OpenTable,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     PassCards as PassCards,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     PostDaily as PostDaily,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     ReplayGame as ReplayGame,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     ReplayHand as ReplayHand,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     Review as Review,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     ShareInline as ShareInline,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     SitDown as SitDown,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     StandUp as StandUp,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     StartGame as StartGame,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     TapCard as TapCard,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     ToggleTracker as ToggleTracker,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     WatchTable as WatchTable,
 )
-from bot.tables.buttons import (
+from bot.screens.buttons import (
     Words as Words,
 )
-from bot.tables.coach_words import decision_key, shown_hint
-from bot.tables.model import Table
-from bot.tables.parts import (
+from bot.screens.parts import (
     ARROWS,
     SUIT_ORDER,
     Bare,
@@ -122,6 +121,7 @@ from bot.tables.parts import (
     format_score,
     format_total,
 )
+from bot.tables.model import Table
 from engine import Card, Game, HandResult, PublicView, Rules, SeatView
 from engine.cards import FULL_DECK, codes, deck_mask, shown_order
 from engine.records import TrickRecord
@@ -208,7 +208,7 @@ class SeatScreen:
 
 @dataclass(frozen=True)
 class GroupScreen:
-    """What the group's table message shows of a game (`bot.tables.render.group_screen`)."""
+    """What the group's table message shows of a game (`bot.screens.render.group_screen`)."""
 
     game: int
     lines: tuple[Part, ...]

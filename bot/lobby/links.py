@@ -10,11 +10,11 @@ from bot.basics import Person, parse_id
 from bot.chats import Chats
 from bot.core.phases import Phase
 from bot.i18n import Msg, msg
-from bot.tables.lobby import Lobby
+from bot.lobby.lobby import Lobby
+from bot.screens.parts import Name
+from bot.screens.screens import Screens
 from bot.tables.model import Table
-from bot.tables.parts import Name
 from bot.tables.registry import TableRegistry
-from bot.tables.screens import Screens
 from storage import People
 
 JOIN_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")

@@ -27,13 +27,13 @@ from bot.core.commands import (
 from bot.core.effects import CreateLobby, Urgency
 from bot.core.phases import Phase
 from bot.i18n import Msg, isolated_name, msg, msg_plural
+from bot.screens.parts import Name
+from bot.screens.screens import NotShown, Screens
 from bot.tables.closing import Closer
 from bot.tables.config import AdminCheck, DealSource, MemberCheck, TablesConfig, require_host
 from bot.tables.model import LEVELS, Seat, Table, TableOptions
-from bot.tables.parts import Name
 from bot.tables.play import Moves
 from bot.tables.registry import TableRegistry
-from bot.tables.screens import NotShown, Screens
 from bot.tables.seating import join_refused, seated
 from bot.timers import Scheduler
 from domain.people import ChatSettings

@@ -1,0 +1,1 @@
+"""What each chat shows of a table, made as data: the screens, their parts and buttons."""

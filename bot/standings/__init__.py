@@ -1,0 +1,1 @@
+"""What was played, counted: ``/scores``, ``/stats``, ``/rules`` and ``/rating``."""

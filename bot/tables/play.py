@@ -54,8 +54,8 @@ class Moves:
         self.runner = runner
 
     async def begin(self, table: Table, game: Game) -> None:
-        """Deal: the game is stored as started, and its players get their DMs. Under the
-        table's lock."""
+        """Deal: the game is stored as started, and its players get their DMs. In a job of
+        the table's mailbox."""
         await self.runner.run(table, Deal(game))
 
     async def apply(self, table: Table, command: Command) -> list[Event]:

@@ -563,7 +563,7 @@ class ReplayButtons(Protocol):
 @dataclass(frozen=True)
 class Targets:
     """What the buttons act on: the tables' entry points (each runs the core's commands
-    under the table's lock), the coach, the tournaments' entries and the language menu."""
+    in the table's mailbox), the coach, the tournaments' entries and the language menu."""
 
     lobby: Lobby
     presence: Presence

@@ -1,4 +1,4 @@
-"""What every part of a tournament shares: its lock, looking it up, its group message and
+"""What every part of a tournament shares: its mailbox, looking it up, its group message and
 announcements, and the games of its tables (live, or finished and not yet stored)."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ T = TypeVar("T")
 
 
 class Board:
-    """A tournament's lock, message and announcements, for its registration, rounds and clock."""
+    """A tournament's mailbox, message and announcements, for its registration, rounds and clock."""
 
     def __init__(
         self,
@@ -144,7 +144,7 @@ class Board:
 
     async def announce(self, tournament: StoredTournament, said: Msg | Say) -> None:
         """Post to the tournament's group in its language, in order, without holding the
-        tournament's lock for the group's pace."""
+        tournament's mailbox for the group's pace."""
         tr = self.group(tournament)
         text = tr(said) if isinstance(said, Msg) else said(tr)
         self.chats.post(tournament.chat_id, text, thread_id=tournament.thread_id)

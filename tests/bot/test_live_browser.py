@@ -10,11 +10,13 @@ phone-sized viewport, light (Ana) and dark (Bob), go to test-artifacts/.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bot_harness import play_turn, rooms_of, running_bot, seat_everyone
+from patience import patient
 from test_sandbox_browser import CHROMIUM_ARGS, chromium_path
 
 from bot.tables.model import Table
@@ -56,25 +58,33 @@ async def page_move(page: Any, table: Table, seat: int) -> None:
             await page.click(f'#cards .card[data-code="{card.code}"]')
             await page.wait_for_selector(f'#cards .card.chosen[data-code="{card.code}"]')
         await page.click("#pass:not([disabled])")
+        # Until the pass is made (the click only sends it): the next move is read from it.
+        await until(lambda: game.phase != "pass" or game.has_passed(seat))
         return
     if game.phase == "moon":
         # The seat took every point (the deals are random: fair deals), and chooses on its
         # page what its moon does, as its DM would offer.
         await page.click("button.moon")
-        for _ in range(250):
-            if game.phase != "moon":
-                return
-            await asyncio.sleep(0.02)
-        raise AssertionError(f"the page's moon choice was not taken ({game.phase})")
+        await until(lambda: game.phase != "moon", "the page's moon choice was not taken")
+        return
     hand, before = game.hand_number, len(game.hand(seat))
     card = game.legal_plays()[-1]
     await page.click(f'#cards .card.legal[data-code="{card.code}"]')
-    for _ in range(250):
-        if game.hand_number != hand or len(game.hand(seat)) < before:
-            return
+    await until(
+        lambda: game.hand_number != hand or len(game.hand(seat)) < before,
+        f"the page's {card.code} was not played",
+    )
+
+
+async def until(done: Callable[[], bool], failed: str = "not done") -> None:
+    """Until `done()` (what a click asked for is made), checked every 20 ms; a patient
+    while at most."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + patient(5)
+    while not done():
+        if loop.time() > deadline:
+            raise AssertionError(failed)
         await asyncio.sleep(0.02)
-    toast = await page.inner_text("#toast")
-    raise AssertionError(f"the page's {card.code} was not played ({toast!r}, {game.phase})")
 
 
 async def dm_move(double: BotApiDouble, person: SandboxUser, table: Table) -> None:

@@ -176,13 +176,15 @@ def screens_ever(person: SandboxUser) -> list[MessageView]:
     ]
 
 
-async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Path) -> None:
-    """Issue 51, item 8: once something lands below the card screen (here the answer to
-    /help), the reader's next turn brings it back to the bottom, one message sent and the
-    old one deleted; with nothing below, it is only edited."""
+@asynccontextmanager
+async def alone(
+    tmp_path: Path, title: str
+) -> AsyncIterator[tuple[BotApiDouble, SandboxUser, Table, Game, MessageView]]:
+    """Alice alone with three computers in the group `title`, dealt: the double, Alice,
+    the table, its game and her first card screen."""
     async with running_double() as double:
         alice = double.create_user("Alice")
-        group = double.create_group("Thumbs", members=[alice])
+        group = double.create_group(title, members=[alice])
         async with running_bot(double, tmp_path / "db.sqlite3") as app:
             await alice.start_bot()
             await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
@@ -190,98 +192,93 @@ async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Pa
             table = table_in(app, group)
             await alice.press(group, lobby, "▶ Start")
             await double.wait_for(lambda: card_screens(alice), 5)
-            first = card_screens(alice)[0]
             game = table.game
             assert game is not None
-            await alice.send(alice.dm, "/help")
-            below = await double.wait_for(lambda: alice.dm_view().find("here in our chat"), 5)
-            assert below.message_id > first.message_id
+            yield double, alice, table, game, card_screens(alice)[0]
 
-            async def bottom() -> MessageView:
-                """Alice's card screen once it is the newest message in her chat."""
 
-                def newest() -> MessageView | None:
-                    screens = card_screens(alice)
-                    # (Its "your turn" nudge may follow it: FAST sends it at once.)
-                    kept = [
-                        m
-                        for m in alice.dm_view().bot_messages
-                        if not (m.text or "").startswith("👉 Your turn in")
-                    ]
-                    return kept[-1] if screens and kept and kept[-1] == screens[-1] else None
+async def test_the_screen_comes_back_to_the_bottom_on_the_next_turn(tmp_path: Path) -> None:
+    """Issue 51, item 8: once something lands below the card screen (here the answer to
+    /help), the reader's next turn brings it back to the bottom, one message sent and the
+    old one deleted; with nothing below, it is only edited."""
+    async with alone(tmp_path, "Thumbs") as (double, alice, table, game, first):
+        await alice.send(alice.dm, "/help")
+        below = await double.wait_for(lambda: alice.dm_view().find("here in our chat"), 5)
+        assert below.message_id > first.message_id
 
-                return await double.wait_for(newest, 10)
+        async def bottom() -> MessageView:
+            """Alice's card screen once it is the newest message in her chat."""
 
-            hand, seat = game.hand_number, table.seat_of(alice.id)
+            def newest() -> MessageView | None:
+                screens = card_screens(alice)
+                # (Its "your turn" nudge may follow it: FAST sends it at once.)
+                kept = [
+                    m
+                    for m in alice.dm_view().bot_messages
+                    if not (m.text or "").startswith("👉 Your turn in")
+                ]
+                return kept[-1] if screens and kept and kept[-1] == screens[-1] else None
 
-            while game.hand_number == hand and game.phase != "over":
-                await until_her_turn(double, game, seat, hand)
-                if await play_turn(double, alice, table) is None:
-                    continue
-                await double.idle()
-                if len(screens_ever(alice)) > 1:
-                    break
-            moved = await bottom()
-            assert moved.message_id > below.message_id
-            assert [m.message_id for m in screens_ever(alice)] == [
-                first.message_id,
-                moved.message_id,
-            ]
-            await double.wait_for(lambda: shown(alice, first.message_id).deleted, 10)
-            # Nothing lands below it any more: the rest of the hand edits it in place.
-            while game.hand_number == hand and game.phase != "over":
-                await until_her_turn(double, game, seat, hand)
-                await play_turn(double, alice, table)
+            return await double.wait_for(newest, 10)
+
+        hand, seat = game.hand_number, table.seat_of(alice.id)
+
+        while game.hand_number == hand and game.phase != "over":
+            await until_her_turn(double, game, seat, hand)
+            if await play_turn(double, alice, table) is None:
+                continue
             await double.idle()
-            assert [m.message_id for m in screens_ever(alice)] == [
-                first.message_id,
-                moved.message_id,
-            ]
+            if len(screens_ever(alice)) > 1:
+                break
+        moved = await bottom()
+        assert moved.message_id > below.message_id
+        assert [m.message_id for m in screens_ever(alice)] == [
+            first.message_id,
+            moved.message_id,
+        ]
+        await double.wait_for(lambda: shown(alice, first.message_id).deleted, 10)
+        # Nothing lands below it any more: the rest of the hand edits it in place.
+        while game.hand_number == hand and game.phase != "over":
+            await until_her_turn(double, game, seat, hand)
+            await play_turn(double, alice, table)
+        await double.idle()
+        assert [m.message_id for m in screens_ever(alice)] == [
+            first.message_id,
+            moved.message_id,
+        ]
 
 
 async def test_a_screen_that_cannot_be_sent_again_is_drawn_where_it_is(tmp_path: Path) -> None:
     """Issue 51, item 8: when the card screen's trip to the bottom fails (Telegram errs),
     it stays where it was and is drawn anew there: its reader sees their turn, not the
     moment before it."""
-    async with running_double() as double:
-        alice = double.create_user("Alice")
-        group = double.create_group("Errs", members=[alice])
-        async with running_bot(double, tmp_path / "db.sqlite3") as app:
-            await alice.start_bot()
-            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
-            lobby = await open_table(double, alice, group, computers=3)
-            table = table_in(app, group)
-            await alice.press(group, lobby, "▶ Start")
-            await double.wait_for(lambda: card_screens(alice), 5)
-            first = card_screens(alice)[0]
-            game = table.game
-            assert game is not None
-            seat = table.seat_of(alice.id)
-            await alice.send(alice.dm, "/help")
-            await double.wait_for(lambda: alice.dm_view().find("here in our chat"), 5)
-            double.fail("sendMessage", "500", times=10_000)
+    async with alone(tmp_path, "Errs") as (double, alice, table, game, first):
+        seat = table.seat_of(alice.id)
+        await alice.send(alice.dm, "/help")
+        await double.wait_for(lambda: alice.dm_view().find("here in our chat"), 5)
+        double.fail("sendMessage", "500", times=10_000)
 
-            def drawn() -> str:
-                message = shown(alice, first.message_id)
-                assert not message.deleted
-                return message.text or ""
+        def drawn() -> str:
+            message = shown(alice, first.message_id)
+            assert not message.deleted
+            return message.text or ""
 
-            hand = game.hand_number
+        hand = game.hand_number
 
-            def over() -> bool:
-                return game.hand_number != hand or game.phase == "over"
+        def over() -> bool:
+            return game.hand_number != hand or game.phase == "over"
 
-            while not over():
-                await double.wait_for(lambda: over() or seat in game.waiting_for(), 30)
-                if over():
-                    break
-                if game.phase == "play":
-                    await double.wait_for(lambda: "Your turn." in drawn(), 10)
-                await play_turn(double, alice, table)
-            double.fail("sendMessage", None)
-            # No screen came below: the one there was kept, and drawn where it is.
-            assert {m.message_id for m in screens_ever(alice)} <= {first.message_id}
-            assert not alice.dm_view().message(first.message_id).deleted  # type: ignore[union-attr]
+        while not over():
+            await double.wait_for(lambda: over() or seat in game.waiting_for(), 30)
+            if over():
+                break
+            if game.phase == "play":
+                await double.wait_for(lambda: "Your turn." in drawn(), 10)
+            await play_turn(double, alice, table)
+        double.fail("sendMessage", None)
+        # No screen came below: the one there was kept, and drawn where it is.
+        assert {m.message_id for m in screens_ever(alice)} <= {first.message_id}
+        assert not alice.dm_view().message(first.message_id).deleted  # type: ignore[union-attr]
 
 
 async def test_a_replay_asked_for_in_the_dm_does_not_leave_the_screen_above_it(
@@ -289,45 +286,34 @@ async def test_a_replay_asked_for_in_the_dm_does_not_leave_the_screen_above_it(
 ) -> None:
     """▶ Replay (as 🔍 Review) under the card screen posts below it: the reader's next
     turn brings the screen back under it."""
-    async with running_double() as double:
-        alice = double.create_user("Alice")
-        group = double.create_group("Replays", members=[alice])
-        async with running_bot(double, tmp_path / "db.sqlite3") as app:
-            await alice.start_bot()
-            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
-            lobby = await open_table(double, alice, group, computers=3)
-            table = table_in(app, group)
-            await alice.press(group, lobby, "▶ Start")
-            await double.wait_for(lambda: card_screens(alice), 5)
-            game = table.game
-            assert game is not None
-            seat = table.seat_of(alice.id)
-            while game.hand_number == 1:
-                await until_her_turn(double, game, seat, hand=1)
-                if game.hand_number == 1:
-                    await play_turn(double, alice, table)
-            await double.idle()
-            (screen,) = card_screens(alice)
-            assert await alice.press(alice.dm, screen.message_id, "▶ Replay") == "▶ Hand 1"
+    async with alone(tmp_path, "Replays") as (double, alice, table, game, _):
+        seat = table.seat_of(alice.id)
+        while game.hand_number == 1:
+            await until_her_turn(double, game, seat, hand=1)
+            if game.hand_number == 1:
+                await play_turn(double, alice, table)
+        await double.idle()
+        (screen,) = card_screens(alice)
+        assert await alice.press(alice.dm, screen.message_id, "▶ Replay") == "▶ Hand 1"
+        await double.wait_for(
+            lambda: (alice.dm_view().find("▶ Hand 1") or screen).message_id > screen.message_id,
+            10,
+        )
+        replay = alice.dm_view().find("▶ Hand 1")
+        assert replay is not None
+
+        def below_replay() -> bool:
+            return any(m.message_id > replay.message_id for m in card_screens(alice))
+
+        # Her turns of hand 2, until the screen comes below the replay.
+        while not below_replay():
             await double.wait_for(
-                lambda: (alice.dm_view().find("▶ Hand 1") or screen).message_id > screen.message_id,
-                10,
+                lambda: below_replay() or seat in game.waiting_for() or game.hand_number > 2,
+                30,
             )
-            replay = alice.dm_view().find("▶ Hand 1")
-            assert replay is not None
-
-            def below_replay() -> bool:
-                return any(m.message_id > replay.message_id for m in card_screens(alice))
-
-            # Her turns of hand 2, until the screen comes below the replay.
-            while not below_replay():
-                await double.wait_for(
-                    lambda: below_replay() or seat in game.waiting_for() or game.hand_number > 2,
-                    30,
-                )
-                assert game.hand_number == 2, "hand 2 ended with the screen above the replay"
-                if not below_replay():
-                    await play_turn(double, alice, table)
-            await double.wait_for(lambda: shown(alice, screen.message_id).deleted, 10)
-            (moved,) = card_screens(alice)
-            assert moved.message_id > replay.message_id
+            assert game.hand_number == 2, "hand 2 ended with the screen above the replay"
+            if not below_replay():
+                await play_turn(double, alice, table)
+        await double.wait_for(lambda: shown(alice, screen.message_id).deleted, 10)
+        (moved,) = card_screens(alice)
+        assert moved.message_id > replay.message_id

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import tempfile
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,6 +15,7 @@ from telegram.ext import Application
 from bot.app import build_application, polling
 from bot.app import rooms_of as opened_rooms
 from bot.config import Settings, Tuning
+from bot.core import effects
 from bot.rooms import Rooms
 from bot.sandbox_runner import free_port
 from bot.tables.model import Table
@@ -271,3 +274,27 @@ async def finished_game(
     await double.wait_for(lambda: charts() > before, 10)
     await double.idle()
     return lobby
+
+
+class MoveTimes:
+    """When each move of one table was made (once what comes next is armed, as the pages
+    are told), to measure how long another's flood or coach held that table up."""
+
+    def __init__(self, rooms: Rooms, table: Table) -> None:
+        self.times: list[float] = []
+        arm_next = rooms.clock.arm_next
+
+        async def heard(moved: Table, effect: effects.ArmNext) -> None:
+            await arm_next(moved, effect)
+            if moved.id == table.id:
+                self.times.append(time.monotonic())
+
+        rooms.clock.arm_next = heard  # type: ignore[method-assign]
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    def longest_wait(self, since: float, until: float) -> float:
+        """The longest stretch between `since`, the moves made in between, and `until`."""
+        times = [since, *(t for t in self.times if since < t < until), until]
+        return max(b - a for a, b in itertools.pairwise(times))

@@ -10,7 +10,6 @@ pool in its own process as in production."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
 import time
 from dataclasses import replace
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 from bot_harness import (
     FAST,
+    MoveTimes,
     open_table,
     rooms_of,
     running_bot,
@@ -27,7 +27,6 @@ from bot_harness import (
 )
 from telegram.ext import Application
 
-from bot.core import effects
 from bot.tables.model import Table
 from engine import Move
 from sandbox.double import BotApiDouble
@@ -119,21 +118,8 @@ async def test_hints_and_reviews_never_hold_up_a_table_of_computers(tmp_path: Pa
             ann_table = rooms.registry.tables[game_id]
             _, robot_table = await start_with_computers(double, app, robots, [cara])
             await cara.send(robots, "/leave")  # a computer plays her seat: computers only
-            moved: list[float] = []
-
-            arm_next = rooms.clock.arm_next
-
-            async def heard(table: Table, effect: effects.ArmNext) -> None:
-                """Told of every move, once what comes next is armed (as the pages are)."""
-                await arm_next(table, effect)
-                if table.id == robot_table.id:
-                    moved.append(time.monotonic())
-
-            rooms.clock.arm_next = heard  # type: ignore[method-assign]
-
-            def longest_wait(since: float, until: float) -> float:
-                times = [since, *(t for t in moved if since < t < until), until]
-                return max(b - a for a, b in itertools.pairwise(times))
+            moved = MoveTimes(rooms, robot_table)
+            longest_wait = moved.longest_wait
 
             async def quiet() -> float:
                 """The computers' table's longest wait with nothing else going on, taken
@@ -150,7 +136,7 @@ async def test_hints_and_reviews_never_hold_up_a_table_of_computers(tmp_path: Pa
                 """The computers' table moved during the attack, and never waited much
                 longer than right before it."""
                 until = time.monotonic()
-                assert any(since < t < until for t in moved), "no computer move in the attack"
+                assert any(since < t < until for t in moved.times), "no computer move in the attack"
                 wait = longest_wait(since, until)
                 measured.append((baseline, wait))
                 assert wait <= 1.5 * baseline, measured

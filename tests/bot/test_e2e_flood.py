@@ -7,20 +7,24 @@ Telegram's flood limits on, so a reply that waited for a chat's pace would show 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import re
 import time
 from pathlib import Path
 
 import pytest
-from bot_harness import finished_game, open_table, rooms_of, running_bot, start_with_computers
+from bot_harness import (
+    MoveTimes,
+    finished_game,
+    open_table,
+    rooms_of,
+    running_bot,
+    start_with_computers,
+)
 from telegram import Update
 from telegram.ext import TypeHandler
 
 from bot.config import Tuning
-from bot.core import effects
 from bot.i18n import english
-from bot.tables.model import Table
 from sandbox.double import BotApiDouble
 from sandbox.limits import RateLimits
 from sandbox.testing import running_double
@@ -188,21 +192,8 @@ async def test_one_person_pressing_every_button_300_times_costs_the_others_nothi
             rooms = rooms_of(app)
             _, robot_table = await start_with_computers(double, app, robots, [cara])
             await cara.send(robots, "/leave")  # a computer plays her seat: computers only
-            moved: list[float] = []
-
-            arm_next = rooms.clock.arm_next
-
-            async def heard(table: Table, effect: effects.ArmNext) -> None:
-                """Told of every move, once what comes next is armed (as the pages are)."""
-                await arm_next(table, effect)
-                if table.id == robot_table.id:
-                    moved.append(time.monotonic())
-
-            rooms.clock.arm_next = heard  # type: ignore[method-assign]
-
-            def longest_wait(since: float, until: float) -> float:
-                times = [since, *(t for t in moved if since < t < until), until]
-                return max(b - a for a, b in itertools.pairwise(times))
+            moved = MoveTimes(rooms, robot_table)
+            longest_wait = moved.longest_wait
 
             # The buttons: ▶ Replay, the open table's, its rules menu's, /language's.
             def posted() -> list[MessageView]:

@@ -31,7 +31,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parents[2]), str(HERE.parent)]
 
-from storage.sqlite import SqliteStorage  # noqa: E402
 from storage_testkit import play_stored, random_move, seats_for  # noqa: E402
 from upgrade_reads import plain, reads  # noqa: E402
 
@@ -48,6 +47,7 @@ from storage import (  # noqa: E402
     open_storage,
 )
 from storage.handling import HANDLING, Handling  # noqa: E402
+from storage.sqlite import SqliteStorage  # noqa: E402
 
 START = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)
 SUITED_DEAL = [[f"{r}{s}" for r in "23456789TJQKA"] for s in "CDSH"]

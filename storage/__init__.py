@@ -24,6 +24,7 @@ from .ledger import Ledger
 from .maintenance import Maintenance
 from .people import People
 from .replay import ReplayError
+from .screens import ScreenStates
 from .standings import Standings
 from .store import Storage
 from .tournament_store import Tournaments
@@ -58,6 +59,7 @@ __all__ = [
     "People",
     "ReplayError",
     "SchemaTooNew",
+    "ScreenStates",
     "SeatTaken",
     "Standings",
     "Storage",

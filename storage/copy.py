@@ -36,6 +36,7 @@ TABLES: tuple[Table, ...] = (
     schema.games,
     schema.game_seats,
     schema.live_seats,
+    schema.table_screens,
     schema.moves,
     schema.hand_points,
     schema.game_results,

@@ -242,6 +242,18 @@ is cancelled or quarantined."""
 
 Index("live_seats_by_game", live_seats.c.game_id)
 
+table_screens: Final = Table(
+    "table_screens",
+    metadata,
+    _key("game_id", ForeignKey("games.id")),
+    Column("state", JSON_TEXT, nullable=False),
+    Column("updated_at", INT, nullable=False),
+)
+"""What a table's screens keep (`storage.screens`): the ids of its messages, each seat's
+selections, open tracker and hint shown, when each person last pressed. Its screens write
+it as it changes, apart from the game's journal, and read it back after a restart to edit
+the same messages; the game's own state is in ``games`` (its ``meta``)."""
+
 moves: Final = Table(
     "moves",
     metadata,

@@ -11,6 +11,7 @@ from .journal import Journal
 from .ledger import Ledger
 from .maintenance import Maintenance
 from .people import People
+from .screens import ScreenStates
 from .standings import Standings
 from .tournament_store import Tournaments
 
@@ -21,7 +22,8 @@ class Storage:
     ``games`` (the game journal), ``people`` (users, chats, languages), ``standings``
     (scores and ratings), ``tournaments``, ``daily`` (the daily deal, shared by every
     account), ``ledger`` (handled updates), ``maintenance`` (backup, replay proofs) and
-    ``accounts`` (which bot account serves which group). Every write is committed
+    ``accounts`` (which bot account serves which group), ``screens`` (what each table's
+    screens keep: message ids, selections). Every write is committed
     (durable) before its coroutine returns. Open with `storage.open_storage`.
 
     ``account`` is the bot account this process serves (its Telegram id; 0 for tools and
@@ -39,6 +41,7 @@ class Storage:
         self.daily = Daily(database, account)
         self.ledger = Ledger(database, account)
         self.accounts = Accounts(database, account)
+        self.screens = ScreenStates(database)
         self.maintenance = Maintenance(database, self.games)
 
     @classmethod

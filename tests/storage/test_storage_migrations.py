@@ -81,6 +81,7 @@ async def test_from_each_older_version_keeps_the_data(db_path: Path, old_version
         db.execute("DROP TABLE alembic_version")
         back_before_revision_13(db)
         db.execute("ALTER TABLE games DROP COLUMN deal_key")  # revision 11's
+        db.execute("DROP TABLE table_screens")  # revision 16's
         db.execute("DROP TABLE live_seats")  # revision 15's
         db.execute("DROP TABLE daily_posts")  # revision 14's
         db.execute("DROP TABLE daily_games")  # revision 12's

@@ -164,6 +164,7 @@ async def test_a_database_of_version_9_is_brought_up_to_date(postgres: PostgresS
             await connection.execute(f"ALTER TABLE handled_updates DROP COLUMN {column}")
         await undo_revision_13(connection)
         await connection.execute("ALTER TABLE games DROP COLUMN deal_key")  # revision 11's
+        await connection.execute("DROP TABLE table_screens")  # revision 16's
         await connection.execute("DROP TABLE live_seats")  # revision 15's
         await connection.execute("DROP TABLE daily_posts")  # revision 14's
         await connection.execute("DROP TABLE daily_games")  # revision 12's
@@ -206,6 +207,7 @@ async def test_a_database_of_version_8_is_brought_up_to_date(postgres: PostgresS
         await undo_revision_13(connection)
         await connection.execute("DROP TABLE handled_updates")
         await connection.execute("ALTER TABLE games DROP COLUMN deal_key")  # revision 11's
+        await connection.execute("DROP TABLE table_screens")  # revision 16's
         await connection.execute("DROP TABLE live_seats")  # revision 15's
         await connection.execute("DROP TABLE daily_posts")  # revision 14's
         await connection.execute("DROP TABLE daily_games")  # revision 12's

@@ -349,7 +349,7 @@ async def test_a_record_counts_games_played_alone_against_computers_to_their_end
     # Nor does a game whose deal someone could know (the daily deal's, a tournament's) or
     # one played with the coach's hints: rebuilt so, the fourth game no longer counts.
     for meta, tournament in (
-        ('{"ui": {"hints_used": {"1": {"0": 1}}}}', None),
+        ('{"hints_used": {"1": {"0": 1}}}', None),
         ('{"daily": 12}', None),
         ("{}", 1),
     ):

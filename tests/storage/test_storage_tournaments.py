@@ -52,6 +52,7 @@ async def test_version_2_gains_the_event_tables_and_keeps_its_games(db_path: Pat
         db.execute("DROP INDEX games_by_join_token")
         db.execute("ALTER TABLE games DROP COLUMN join_token")
         db.execute("ALTER TABLE games DROP COLUMN deal_key")
+        db.execute("DROP TABLE table_screens")  # revision 16's
         db.execute("DROP TABLE live_seats")  # revision 15's
         db.execute("DROP TABLE daily_posts")  # revision 14's
         db.execute("DROP TABLE daily_games")

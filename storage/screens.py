@@ -1,0 +1,70 @@
+"""What the screens of each table keep (`schema.table_screens`): written by the screens
+when they change it, read back when the bot starts again, apart from the game's journal.
+
+A move, a deal and a lobby's change are stored without it (`storage.journal`): the ids of
+a table's messages or a seat's selections are not the game's record, and a press that
+changes only them is not worth a write of the game."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Collection
+from typing import Any, Final
+
+from sqlalchemy import bindparam, select
+
+from .database import Database, Dialect, Upsert
+from .journal import dumps
+from .schema import table_screens
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def _build_put(dialect: Dialect) -> Any:
+    insert = (
+        Database(dialect, "", ())
+        .insert(table_screens)
+        .values(
+            game_id=bindparam("game_id"),
+            state=bindparam("state"),
+            updated_at=bindparam("updated_at"),
+        )
+    )
+    return insert.on_conflict_do_update(
+        index_elements=[table_screens.c.game_id],
+        set_={"state": insert.excluded.state, "updated_at": insert.excluded.updated_at},
+    )
+
+
+_PUT: Final = Upsert(_build_put)
+
+
+class ScreenStates:
+    """Each table's screens' state, a JSON object by game id (shared by every bot account:
+    a game's id is its own)."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def put(self, game_id: int, state: dict[str, Any]) -> None:
+        """Store the screens' state of game `game_id` (its row must exist), replacing what
+        was stored."""
+        row = {"game_id": game_id, "state": dumps(state), "updated_at": _now_ms()}
+        await self._db.transact(_PUT.execute, row)
+
+    async def get(self, game_id: int) -> dict[str, Any] | None:
+        """The screens' state stored for game `game_id` (None: none yet)."""
+        return (await self.of_games([game_id])).get(game_id)
+
+    async def of_games(self, game_ids: Collection[int]) -> dict[int, dict[str, Any]]:
+        """The screens' state of each of `game_ids` that has one (a restart's tables)."""
+        if not game_ids:
+            return {}
+        t = table_screens.c
+        rows = await self._db.read(
+            select(t.game_id, t.state).where(t.game_id.in_(sorted(set(game_ids))))
+        )
+        return {game_id: json.loads(state) for game_id, state in rows}

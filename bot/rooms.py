@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import urlsplit
 
 from bot.computers.coach import Coach
@@ -38,6 +39,7 @@ from bot.lobby.rules_menu import RulesMenu
 from bot.logs import log_fields
 from bot.metrics import Metrics
 from bot.replays.replays import Replays
+from bot.screens.kept import KeptScreens
 from bot.screens.screens import Screens
 from bot.standings.rating import Ratings
 from bot.standings.standings import Standings
@@ -150,9 +152,11 @@ class Rooms:
     async def resume(self) -> None:
         """After a start: load every open game, show it again, re-arm its timers; then the
         tournaments go on where they were."""
-        for stored in await self.storage.games.active_games():
+        active = await self.storage.games.active_games()
+        screens = await self.storage.screens.of_games([stored.id for stored in active])
+        for stored in active:
             try:
-                self._resume_one(stored)
+                self._resume_one(stored, screens.get(stored.id))
             except Exception:  # one bad table never keeps the others (or the bot) down
                 log.exception("game %s could not be resumed", stored.id)
                 table = self.registry.get(stored.id)
@@ -165,7 +169,8 @@ class Rooms:
             log.exception("the daily deal's closed days could not be closed")
         self.daily.arm()
 
-    def _resume_one(self, stored: StoredGame) -> None:
+    def _resume_one(self, stored: StoredGame, screens: dict[str, Any] | None) -> None:
+        """Resume one stored game, its screens' state (`screens`) as they stored it."""
         if stored.status == "quarantined":
             log.warning("game %s quarantined: %s", stored.id, stored.quarantine_reason)
             tr = self.languages.chat(stored.chat_id)
@@ -175,7 +180,7 @@ class Rooms:
             )
             self.outbox.post(stored.chat_id, text, thread_id=stored.thread_id)
             return
-        table = Table.from_stored(stored)
+        table = Table.from_stored(stored, screens)
         self.registry.add(table, stored.last_seq)
         log.info("resumed game %s in chat %s (%s)", table.id, table.chat_id, table.status)
         if table.phase is Phase.LOBBY:
@@ -190,15 +195,20 @@ class Rooms:
             self.clock.schedule(table, resumed=True)
 
     async def close(self) -> None:
-        """Stop the timers and store the screen state not stored yet."""
+        """Stop the timers and store the table and screen state not stored yet."""
         await self.scheduler.close()
         await self.board.scheduler.close()
         await self.registry.flush()
+        await self.screens.kept.flush()
         self.background.cancel_all()
 
     def kept_sizes(self) -> dict[str, int]:
         """How much is held per table, chat or person (memory tests)."""
-        return {**self.registry.kept_sizes(), "timers": len(self.scheduler)}
+        return {
+            **self.registry.kept_sizes(),
+            **self.screens.kept.kept_sizes(),
+            "timers": len(self.scheduler),
+        }
 
 
 def open_rooms(
@@ -223,7 +233,10 @@ def open_rooms(
     hub = None
     if config.webapp_url is not None:  # the table page is served
         hub = LiveHub(registry.version, on_last_closed=lambda t, seat: screens.show_dm(t, seat))
-    screens = Screens(registry, display, background, languages, people, hub, config.lean_edits)
+    kept = KeptScreens(storage.screens, registry, background)
+    screens = Screens(
+        registry, display, background, languages, people, kept, hub, config.lean_edits
+    )
     ratings = Ratings(storage.standings)
     entered: list[Entered] = [log_ended]
     if metrics is not None:
@@ -421,10 +434,10 @@ def effect_handlers(
 
     async def resend(table: Table, effect: effects.ResendScreen) -> None:
         await screens.send_dm_again(table, effect.seat)
-        await registry.save(table)
+        await screens.kept.save(table)
 
     async def save_soon(table: Table, _: effects.SaveSoon) -> None:
-        registry.save_soon(table)
+        screens.kept.save_soon(table)
 
     async def ask_coach(table: Table, effect: effects.AskCoach) -> object:
         return await crew().coach.ask(table, effect)

@@ -196,7 +196,7 @@ def _proves(meta: dict[str, Any], tournament_id: int | None) -> bool:
     known to nobody beforehand (not the daily deal, the same for everyone; not a
     tournament's table, whose deals other tables may have played first) and played
     without the coach's hints (the bot's own search), as the bot's ``meta`` says."""
-    used = meta.get("hints_used", meta.get("ui", {}).get("hints_used", {}))
+    used = meta.get("hints_used", {})
     hinted = any(count for seats in used.values() for count in seats.values())
     return meta.get("daily") is None and tournament_id is None and not hinted
 

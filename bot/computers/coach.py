@@ -132,7 +132,9 @@ class Coach:
         return flight
 
     async def save_now(self, table: Table, _: SaveNow) -> None:
-        """A hint's count is as much the game's record as its moves: stored at once."""
+        """A hint's count is as much the game's record as its moves: stored at once (the
+        hint shown is its screens', stored soon)."""
+        self.screens.kept.save_soon(table)
         try:
             await self.registry.save(table)
         except Exception:  # the hint stands; the next move stores the count

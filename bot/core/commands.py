@@ -161,7 +161,7 @@ class OpenLobby(Command):
         free people, in their order; stored before it is shown (the lobby shows it)."""
         if table.phase is not Phase.LOBBY or table.id:
             raise UserError(msg("A game is already in progress here."))
-        seats, pending = list(table.seats), dict(table.ui.pending)
+        seats, pending = list(table.seats), dict(table.pending)
         if self.host_free:
             if self.host_dm_open:
                 seats[0] = Seat("human", self.host_name, self.host)
@@ -174,7 +174,7 @@ class OpenLobby(Command):
                 seats[seats.index(None)] = computer(seats, table.options.computer_level)
             elif s.user_id is not None and s.user_id in self.free and s.user_id != self.host:
                 seats[seats.index(None)] = Seat("human", s.name, s.user_id)
-        lobby = replace(table, seats=seats, ui=replace(table.ui, pending=pending))
+        lobby = replace(table, seats=seats, pending=pending)
         return Outcome(lobby, [CreateLobby()])
 
 
@@ -196,7 +196,7 @@ class Start(Command):
         for n, seat in enumerate(seats):
             if seat is None:
                 seats[n] = computer(seats, table.options.computer_level)
-        full = replace(table, seats=seats, ui=replace(table.ui, pending={}))
+        full = replace(table, seats=seats, pending={})
         return _deal(full, self.game)
 
 
@@ -372,12 +372,11 @@ class GiveHint(Command):
             raise UserError(msg("Too late: that choice has been made."))
         if table.ui.hints.get(seat, {}).get("key") == key:
             return Outcome(table)
-        ui = table.ui
-        hints = {**ui.hints, seat: {"key": key, **self.hint}}
-        counts = dict(ui.hints_used.get(game.hand_number, {}))
+        hints = {**table.ui.hints, seat: {"key": key, **self.hint}}
+        counts = dict(table.hints_used.get(game.hand_number, {}))
         counts[seat] = counts.get(seat, 0) + 1
-        hints_used = {**ui.hints_used, game.hand_number: counts}
-        new = replace(table, ui=replace(ui, hints=hints, hints_used=hints_used))
+        hints_used = {**table.hints_used, game.hand_number: counts}
+        new = replace(table, ui=replace(table.ui, hints=hints), hints_used=hints_used)
         return Outcome(new, [SaveNow(), ShowSeat(seat, Urgency.NOW)])
 
 
@@ -567,6 +566,8 @@ def _move(table: Table, command: MakeMove) -> Outcome:
     acted = sorted({e.seat for e in events if isinstance(e, CardPlayed | CardsPassed | MoonShot)})
     effects.extend(ClearNudges(n) for n in acted)
     effects.append(ShowAll(frozenset() if command.mover is Mover.PAGE else frozenset(acted)))
+    if ui is not table.ui:
+        effects.append(SaveSoon())  # its screens' state, stored by them, not with the move
     said = tuple(events)
     effects.append(ArmNext(said))
     if table.tournament_id is not None:
@@ -589,7 +590,7 @@ def _lobby(table: Table, command: LobbyCommand) -> Outcome:
     its menu). Refused with the lobby unchanged."""
     if table.phase is not Phase.LOBBY:
         raise UserError(msg("A game is already in progress here."))
-    seats, pending = list(table.seats), dict(table.ui.pending)
+    seats, pending = list(table.seats), dict(table.pending)
     rules, options = table.rules, table.options
     match command:
         case Sit(user_id, name):
@@ -625,8 +626,9 @@ def _lobby(table: Table, command: LobbyCommand) -> Outcome:
                 replace(s, level=level) if s is not None and s.kind == "computer" else s
                 for s in seats
             ]
-    ui = table.ui if pending == table.ui.pending else replace(table.ui, pending=pending)
-    new = replace(table, seats=seats, rules=rules, options=options, ui=ui)
+    if pending == table.pending:
+        pending = table.pending
+    new = replace(table, seats=seats, rules=rules, options=options, pending=pending)
     if isinstance(command, SetRules):
         return Outcome(new, [StoreLobby()])
     return Outcome(new, [StoreLobby(), ShowLobby()])

@@ -74,13 +74,13 @@ class StoreCancel:
 
 @dataclass(frozen=True)
 class StoreTable:
-    """Durable: the table's seat and screen state (a seat taken over or given back)."""
+    """Durable: the table's seat state (a seat taken over or given back)."""
 
 
 @dataclass(frozen=True)
 class SaveNow:
-    """The table's screen state stored now, or soon if storage refuses: what it keeps (a
-    hint and its count) stands either way."""
+    """A hint's count stored with the table now (and the hint shown, by its screens), or
+    soon if storage refuses: what it keeps stands either way."""
 
 
 @dataclass(frozen=True)
@@ -179,7 +179,8 @@ class ResendScreen:
 
 @dataclass(frozen=True)
 class SaveSoon:
-    """The table's screen state changed: store it within a second (not worth a
+    """The table's screens' state changed (a selection, the tracker, a press's idle
+    message gone): its screens store it within a second, apart from the game (not worth a
     transaction per tap)."""
 
 

@@ -91,7 +91,7 @@ def watcher_view(table: Table) -> WatcherView:
         last_trick=(public.tricks[-1].plays, public.tricks[-1].winner) if public.tricks else None,
         tricks_done=len(public.tricks),
         hearts_broken=public.hearts_broken,
-        deadline=table.ui.deadline if public.phase == "play" and playing else None,
+        deadline=table.deadline if public.phase == "play" and playing else None,
         voids=tuple(frozenset(v) for v in public.voids()),
         played={suit: tuple(cards) for suit, cards in public.cards_played_by_suit().items()},
         results=public.hand_history,

@@ -80,7 +80,7 @@ class DirectChats:
             seat = table.seat_of(person.id)
             if seat is not None:
                 await self.screens.send_dm_again(table, seat)
-                await self.registry.save(table)
+                await self.screens.kept.save(table)
 
         await self.registry.send(table.id, send_again)
         return msg(

@@ -239,7 +239,7 @@ class Lobby:
             table.ui.table_message_id = shown
             ended = self.registry.get(table.id) is not table or table.phase is not Phase.LOBBY
             if not ended:
-                await self.registry.save(table)
+                await self.screens.kept.save(table)
             elif table.end_words is not None:
                 # It ended (cancelled, expired) while its message was on its way: the
                 # message says so, and offers no button of a table that is gone.
@@ -251,7 +251,7 @@ class Lobby:
             if table.end_words is None:
                 await self.screens.display.delete(table.chat_id, message_id)
             return
-        if host.id in table.ui.pending:
+        if host.id in table.pending:
             await self.screens.ask_to_open_dm(table, host)
 
     async def _not_shown(self, table: Table) -> None:
@@ -352,7 +352,7 @@ class Lobby:
         member of its group.
         """
         # Someone who pressed Join in the group (pending) has shown they are in it.
-        proven = table.seat_of(person.id) is not None or person.id in table.ui.pending
+        proven = table.seat_of(person.id) is not None or person.id in table.pending
         if not proven and not await self.is_member(table.chat_id, person.id):
             return msg("Only members of the table's group can sit at it.")
 

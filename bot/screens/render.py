@@ -149,7 +149,7 @@ def lobby_screen(table: Table) -> Words:
         else:
             sitting = Name(seat.name)
         lines.append(Joined((f"{number}.", sitting), " "))
-    for name in table.ui.pending.values():
+    for name in table.pending.values():
         lines.append(Joined(("   ", msg("{name} (opening their DM…)", name=Name(name))), ""))
     full = all(seat is not None for seat in table.seats)
     lines += [

@@ -1,5 +1,6 @@
 """What each chat shows of a table: the group's table message and posts, each player's
-living DM, and the ids of those messages (kept to edit them, and after a restart).
+living DM, and the ids of those messages (kept to edit them, and after a restart: the
+screens store what they keep themselves, `storage.screens`, apart from the game).
 
 `Screens` decides which screen goes where, when and with what `Urgency`, and makes it as
 data (`bot.screens.seat_screen`, `bot.screens.render`); a `Display`, the port it declares,
@@ -20,6 +21,7 @@ from bot.core.phases import Phase
 from bot.i18n import Msg, Tr, msg
 from bot.languages import Languages
 from bot.screens import render
+from bot.screens.kept import KeptScreens
 from bot.screens.parts import Name, Part
 from bot.screens.seat_screen import Button, OpenDmToSit, Screen, Words, group_screen, seat_screen
 from bot.tables.model import Table
@@ -135,10 +137,13 @@ class Screens:
         background: Background,
         languages: Languages,
         people: People,
+        kept: KeptScreens,
         pages: Pages | None = None,
         lean: bool = True,
     ) -> None:
+        """`kept`: stores what the screens keep of each table (`Table.ui`)."""
         self.registry = registry
+        self.kept = kept
         self.languages = languages
         self.people = people
         self.display = display
@@ -320,7 +325,7 @@ class Screens:
             for seat in fresh.lines:
                 if ids.get(seat) == 0:
                     ids[seat] = new_id
-            self.registry.save_soon(table)
+            self.kept.save_soon(table)
             if fresh.words() != shown:
                 latest = fresh.words()
                 self.display.edit(table.chat_id, new_id, self.group(table), latest, table.thread_id)
@@ -451,7 +456,7 @@ class Screens:
                 await self.ask_to_open_dm(table, Person(user_id, name))
                 return
             table.ui.dm_message_ids[seat] = message_id
-            self.registry.save_soon(table)
+            self.kept.save_soon(table)
             self.show_dm(table, seat)  # moves made while it was on its way
 
         self.background.spawn(keep_id())
@@ -459,7 +464,7 @@ class Screens:
     def close_dm(self, table: Table, seat: int, said: Part) -> None:
         """A player's living DM no longer applies (they left, a new one took its place,
         the game was cancelled): at once, its buttons go and it says `said` instead, why;
-        the seat has no living DM until one is sent again (stored with the table's next
+        the seat has no living DM until one is sent again (stored with the screens' next
         save: until then, a restart closes it again)."""
         s = table.seats[seat]
         message_id = table.ui.dm_message_ids.pop(seat, None)
@@ -505,7 +510,7 @@ class Screens:
                 s = table.seats[seat]
                 if message_id == old_id and s is not None and s.user_id == chat_id:
                     table.ui.dm_message_ids[seat] = new_id
-            self.registry.save_soon(table)
+            self.kept.save_soon(table)
 
 
 MOVED_BELOW = msg("⬇ Your cards are in a new message below.")

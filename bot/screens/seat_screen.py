@@ -510,7 +510,7 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
         ),
         passed=view.passed or () if view.phase == "pass" else (),
         hearts_broken=view.hearts_broken,
-        deadline=table.ui.deadline if view.phase == "play" and playing else None,
+        deadline=table.deadline if view.phase == "play" and playing else None,
         actions=tuple(actions) if playing or view.phase == "over" else (),
         chosen=len(selected),
         tracker=table.options.track_cards,
@@ -674,7 +674,7 @@ def _words(
         # Until the next hand's first trick: how the last hand went (who took what, moon).
         previous = history[-1]
         shown = 2 if previous.shooter is not None else 1
-        lines.extend(hand_result_lines(names, table.ui.hints_used, previous)[:shown])
+        lines.extend(hand_result_lines(names, table.hints_used, previous)[:shown])
         lines.append("")
     shown_hint = ["", *hint] if hint else []
     if view.phase == "pass":
@@ -729,7 +729,7 @@ def _words(
             )
         elif view.phase != "moon":  # every trick taken: no trick 14 of 13 to wait for
             lines.append(msg("Trick {number}/{total}: —", number=number, total=total))
-        if view.current_player == seat and table.ui.deadline is not None:
+        if view.current_player == seat and table.deadline is not None:
             # The turn's length, not what is left of it: a DM is not redrawn every second,
             # and Telegram tells no time zone for an "until 18:05". The ⏰ reminder at half
             # time is a message of its own, true when it comes (README, Playing).

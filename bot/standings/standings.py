@@ -48,7 +48,7 @@ class Standings:
             lines.append(title)
             names = table.names()
             for result in table.game.hand_history:
-                lines.append(hand_result_lines(names, table.ui.hints_used, result)[0])
+                lines.append(hand_result_lines(names, table.hints_used, result)[0])
             scores = table.game.scores
             order = list(range(len(scores)))
             if table.game.phase == "over":  # final: by place, lowest first (issue 51)

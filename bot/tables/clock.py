@@ -84,7 +84,7 @@ class TurnClock:
                         functools.partial(self._nudge, gid, seat, version),
                     )
         elif not resumed:
-            table.ui.deadline = None
+            table.deadline = None
 
     def nudge_delay(self, table: Table, seat: int) -> float:
         """How far into a person's turn their "your turn" message comes: later for someone
@@ -110,13 +110,13 @@ class TurnClock:
     def _arm_timer(self, table: Table, version: int, resumed: bool) -> None:
         timer = table.options.turn_timer
         if not timer:
-            table.ui.deadline = None
+            table.deadline = None
             return
         now = time.time()
-        if not (resumed and table.ui.deadline):
-            table.ui.deadline = now + timer
+        if not (resumed and table.deadline):
+            table.deadline = now + timer
             table.ui.reminded = False
-        remaining = max(1.0, table.ui.deadline - now)
+        remaining = max(1.0, table.deadline - now)
         gid = table.id
         self.scheduler.arm(f"turn:{gid}", remaining, lambda: self._timeout(gid, version))
         if not table.ui.reminded and remaining > timer / 2:
@@ -202,7 +202,8 @@ class TurnClock:
             return
         if self.registry.version(table.id) == version and table.phase.dealt:
             table.ui.reminder_message_ids[seat] = message_id
-            self.registry.save_soon(table)
+            self.screens.kept.save_soon(table)
+            self.registry.save_soon(table)  # the turn's deadline, for a restart
         else:
             await self.chats.delete(user_id, message_id)
 

@@ -1,13 +1,14 @@
 """A table as the bot keeps it: seats, options, the engine's game, and its messages.
 
-Everything here serialises to plain JSON (the storage's ``meta`` column), so a table is
+Everything here serialises to plain JSON, the game's side to the storage's ``meta``
+column and the screens' (`TableUI`) to their own row (`storage.screens`), so a table is
 restored exactly after a restart: messages re-edited, selections kept, timers re-armed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.basics import display_name
@@ -68,7 +69,14 @@ class TableOptions:
 
 @dataclass
 class TableUI:
-    """The messages that show a table, and per-seat screen state."""
+    """What a table's screens keep: the ids of its messages, and each seat's screen state
+    (selections, the tracker open, the hint shown, when they last pressed, whether the
+    turn's reminder went).
+
+    The split: what only says how the table is shown is here, stored by the screens
+    (`bot.screens.screens.Screens.save_soon`, `storage.screens`); what the table's game,
+    lobby or clock needs (who waits to sit, the turn's deadline, the hints counted in
+    results) is the table's own (`Table`), stored with the game in its ``meta``."""
 
     table_message_id: int | None = None
     dm_message_ids: dict[int, int] = field(default_factory=dict)
@@ -84,24 +92,19 @@ class TableUI:
     DM's screen as a new message, which buzzed their phone already (epoch seconds): whether
     its "your turn" message comes early or late (`TablesConfig.engaged_nudge_delay`)."""
     tracker_open: dict[int, bool] = field(default_factory=dict)
-    pending: dict[int, str] = field(default_factory=dict)
-    """People who pressed Join but must open a DM with the bot first: user id → name."""
-    deadline: float | None = None
-    """When the turn timer runs out (epoch seconds), for re-arming after a restart."""
     reminded: bool = False
+    """Whether this turn's "⏰ s left" reminder went."""
     hints: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The coach's hint each seat asked for, shown in its DM until it moves: the decision
     it answers (``key``) and the hint itself (`bot.computers.coach`)."""
-    hints_used: dict[int, dict[int, int]] = field(default_factory=dict)
-    """Hints asked for, hand number → seat → count, for every hand of the game (the hand's
-    results and ``/scores`` show them; stored with the table, so a restart keeps them)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableUI:
-        ui = cls(**data)
+        known = {f.name for f in fields(cls)}
+        ui = cls(**{k: v for k, v in data.items() if k in known})
         # JSON turns int keys into strings.
         ui.dm_message_ids = {int(k): v for k, v in ui.dm_message_ids.items()}
         ui.nudge_message_ids = {int(k): v for k, v in ui.nudge_message_ids.items()}
@@ -110,12 +113,7 @@ class TableUI:
         ui.selections = {int(k): v for k, v in ui.selections.items()}
         ui.active_at = {int(k): v for k, v in ui.active_at.items()}
         ui.tracker_open = {int(k): v for k, v in ui.tracker_open.items()}
-        ui.pending = {int(k): v for k, v in ui.pending.items()}
         ui.hints = {int(k): v for k, v in ui.hints.items()}
-        ui.hints_used = {
-            int(hand): {int(seat): n for seat, n in seats.items()}
-            for hand, seats in ui.hints_used.items()
-        }
         return ui
 
 
@@ -142,7 +140,11 @@ class Table:
     A command never changes a table: its `decide` makes a new one (`dataclasses.replace`,
     sharing what did not change), and the runner (`bot.core.runner`) moves what changed
     into the table everyone holds once it is stored. The screens still write their message
-    ids into `ui` as the messages land."""
+    ids into `ui` as the messages land.
+
+    Two owners store it: the game's side (seats, options, the game, who waits to sit, the
+    deadline, the hints counted) goes with the game (`stored_meta`, the journal); `ui`,
+    what its screens keep, only through the screens (`storage.screens`)."""
 
     id: int
     chat_id: int
@@ -158,6 +160,15 @@ class Table:
     rest of a command's new state, once that is stored."""
     game: Game | None = None
     ui: TableUI = field(default_factory=TableUI)
+    """What its screens keep (message ids, selections…): stored by the screens, apart from
+    the game (`storage.screens`); a command changes it as it changes the rest."""
+    pending: dict[int, str] = field(default_factory=dict)
+    """People who pressed Join but must open a DM with the bot first: user id → name."""
+    deadline: float | None = None
+    """When the turn timer runs out (epoch seconds), for re-arming after a restart."""
+    hints_used: dict[int, dict[int, int]] = field(default_factory=dict)
+    """Hints asked for, hand number → seat → count, for every hand of the game (the hand's
+    results and ``/scores`` show them; stored with the table, so a restart keeps them)."""
     tournament_id: int | None = None
     """The tournament this table plays in: its group sees the tournament's status, not a table
     message and hand results of its own."""
@@ -200,7 +211,9 @@ class Table:
             "chat_title": self.chat_title,
             "creator_name": self.creator_name,
             "options": self.options.to_dict(),
-            "ui": self.ui.to_dict(),
+            "pending": self.pending,
+            "deadline": self.deadline,
+            "hints_used": self.hints_used,
         }
         if self.daily is not None:
             meta["daily"] = self.daily
@@ -251,8 +264,9 @@ class Table:
         return out
 
     @classmethod
-    def from_stored(cls, stored: StoredGame) -> Table:
-        """The table as it was stored (also a finished one, for /scores and a rematch)."""
+    def from_stored(cls, stored: StoredGame, screens: dict[str, Any] | None = None) -> Table:
+        """The table as it was stored (also a finished one, for /scores and a rematch);
+        `screens`: what its screens stored (`storage.screens`), for a live table resumed."""
         meta = stored.meta
         seats: list[Seat | None] = [None] * stored.rules.players
         seat_state = meta.get("seat_state", {})
@@ -279,7 +293,13 @@ class Table:
             seats=seats,
             phase=phases.of_stored(stored.status),
             game=stored.game,
-            ui=TableUI.from_dict(meta.get("ui", {})),
+            ui=TableUI.from_dict(screens or {}),
+            pending={int(k): v for k, v in meta.get("pending", {}).items()},
+            deadline=meta.get("deadline"),
+            hints_used={
+                int(hand): {int(seat): n for seat, n in seats.items()}
+                for hand, seats in meta.get("hints_used", {}).items()
+            },
             tournament_id=stored.tournament_id,
             daily=meta.get("daily"),
             join_token=stored.join_token,

@@ -70,8 +70,9 @@ class Moves:
     # ------------------------------------------------------------------ effects
 
     async def store_deal(self, table: Table, effect: StoreDeal) -> None:
-        # The table's screen state in the same transaction: a deal stored without it would
-        # leave storage started while memory, undone, went back to the lobby.
+        # The table's own state (its seats', who waits to sit) in the same transaction: a
+        # deal stored without it would leave storage started while memory, undone, went
+        # back to the lobby. Its screens store theirs (`bot.screens.kept`).
         await self.games.start_game(
             table.id, table.stored_seats(), effect.game, table.stored_meta()
         )
@@ -93,7 +94,7 @@ class Moves:
         game = table.game
         assert game is not None
         result = game.hand_history[effect.hand_number - 1]
-        lines = hand_result_lines(table.names(), table.ui.hints_used, result)
+        lines = hand_result_lines(table.names(), table.hints_used, result)
         replay = Button(msg("▶ Replay"), ReplayHand(table.id, result.hand_number, new=True))
         proof, copy = render.revealed_short(game, result.hand_number)
         self.screens.announce(table, Words((*lines, *proof), ((replay, *copy),)))

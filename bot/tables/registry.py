@@ -95,11 +95,7 @@ class TableRegistry:
     def waited_by(self, user_id: int) -> Table | None:
         """The lobby a person waits to sit at (they pressed Join before opening their DM)."""
         return next(
-            (
-                t
-                for t in self._tables.values()
-                if t.phase is Phase.LOBBY and user_id in t.ui.pending
-            ),
+            (t for t in self._tables.values() if t.phase is Phase.LOBBY and user_id in t.pending),
             None,
         )
 
@@ -171,15 +167,13 @@ class TableRegistry:
     # ------------------------------------------------------------------ storing
 
     async def save(self, table: Table) -> None:
-        """Store a table's seat and screen state now."""
+        """Store a table's own state now (its ``meta``: seats' state, who waits to sit, the
+        turn's deadline, the hints counted); its screens store theirs (`Screens.save`)."""
         await self.games.set_meta(table.id, table.stored_meta())
 
     def save_soon(self, table: Table) -> None:
-        """Store a table's screen state (message ids, selections) within a second.
-
-        Such state is not worth a transaction per tap: under load those writes queue up
-        behind the moves. Moves store it with them anyway; this catches what comes between.
-        """
+        """Store a table's own state within a second (the turn's deadline once a reminder
+        went, a hint's count storage refused): the next move stores it anyway."""
         if table.id in self._unsaved:
             return
         self._unsaved.add(table.id)
@@ -191,7 +185,7 @@ class TableRegistry:
                 try:
                     await self.save(table)
                 except Exception:
-                    log.exception("could not store the screen state of game %s", table.id)
+                    log.exception("could not store the state of game %s", table.id)
 
         self.background.spawn(save())
 

@@ -145,12 +145,12 @@ async def test_the_runner_admits_a_persons_command_before_it_decides() -> None:
     was; what the bot itself does (a deal, a computer's move) is its command's to judge."""
     runner = Runner({kind: nothing for kind in EFFECTS})
     table = _daily_lobby()
-    before = (list(table.seats), dict(table.ui.pending))
+    before = (list(table.seats), dict(table.pending))
     for command in (Sit(6, "Bob"), Wait(6, "Bob"), AddComputer(), Start(Game(table.rules))):
         with pytest.raises(UserError) as refused:
             await runner.run(table, command)
         assert t(refused.value.said) == t("That button isn't valid any more.")
-        assert (table.seats, table.ui.pending) == before
+        assert (table.seats, table.pending) == before
     assert accepts.asked(StopWaiting(6)) is None and accepts.asked(Cancel()) is None
     game = Game(table.rules, seed=1)
     await runner.run(table, Deal(game))  # the bot deals the day's game

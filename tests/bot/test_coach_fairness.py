@@ -188,7 +188,7 @@ async def test_hints_and_reviews_never_hold_up_a_table_of_computers(tmp_path: Pa
             held_up(since, baseline)
             # One answer for the decision, however many presses waited for it.
             assert len(ann_table.ui.hints) == 1
-            assert ann_table.ui.hints_used[6] == {ann_table.seat_of(ann.id): 1}
+            assert ann_table.hints_used[6] == {ann_table.seat_of(ann.id): 1}
 
             # Four people at their pass, 12 presses each.
             friends_table = await _untimed_table(double, app, friends, four)

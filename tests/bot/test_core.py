@@ -386,7 +386,7 @@ async def _open_lab(
     for n in range(players - empty, players):
         table.seats[n] = None
     if empty:
-        table.ui.pending[300] = "Waiting"
+        table.pending[300] = "Waiting"
     for _, s in table.humans():
         assert s.user_id is not None
         await storage.people.upsert_user(s.user_id, s.name, None)
@@ -415,17 +415,17 @@ async def _open_lab(
             raise OSError("disk full")
 
         storage.games.start_game = refuse  # type: ignore[method-assign]
-        seats, pending, whole = _seats(table), dict(table.ui.pending), _serialised(table)
+        seats, pending, whole = _seats(table), dict(table.pending), _serialised(table)
         with pytest.raises(OSError):
             await runner.run(table, Start(Game(table.rules, seed=seed)))
         assert _serialised(table) == whole
         assert table.phase is Phase.LOBBY and table.game is None
-        assert _seats(table) == seats and table.ui.pending == pending
+        assert _seats(table) == seats and table.pending == pending
         assert lab.seen == []
         stored = Table.from_stored(await storage.games.load_game(table.id))
         assert stored.phase is Phase.LOBBY and _seats(stored) == seats
     await runner.run(table, Start(Game(table.rules, seed=seed)))
-    assert None not in table.seats and not table.ui.pending
+    assert None not in table.seats and not table.pending
     assert [s.kind for s in table.seats[players - empty :] if s] == ["computer"] * empty
     return lab
 
@@ -590,7 +590,7 @@ async def _rematch(lab: Lab, rng: random.Random) -> None:
         lab.refuse_lobby = True
         with pytest.raises(OSError):
             await lab.runner.run(new, command)
-        assert new.seats == [None] * old.rules.players and not new.ui.pending and new.id == 0
+        assert new.seats == [None] * old.rules.players and not new.pending and new.id == 0
     await lab.runner.run(new, command)
     # The host first, then the game's seats in order while a seat is empty.
     wanted: list[tuple[str, int | None]] = []
@@ -604,11 +604,11 @@ async def _rematch(lab: Lab, rng: random.Random) -> None:
                 wanted.append(("human", s.user_id))
     assert [(s.kind, s.user_id) for s in new.seats if s is not None] == wanted
     waiting = command.host_free and not command.host_dm_open
-    assert new.ui.pending == ({host.user_id: host.name} if waiting else {})
+    assert new.pending == ({host.user_id: host.name} if waiting else {})
     stored = await lab.storage.games.load_game(new.id)
     again = Table.from_stored(stored)
     assert stored.status == "lobby" and again.phase is Phase.LOBBY
-    assert _seats(again) == _seats(new) and again.ui.pending == new.ui.pending
+    assert _seats(again) == _seats(new) and again.pending == new.pending
     assert again.rules == old.rules and again.options == old.options
 
 
@@ -746,9 +746,9 @@ async def test_a_lobby_change_is_stored_then_shown_and_one_storage_refuses_is_un
     await runner.run(table, Sit(7, "Ann"))
     await runner.run(table, Wait(8, "Bob"))
     assert seen == ["StoreLobby", "ShowLobby"] * 2
-    assert _seats(table)[2][:3] == ("human", "Ann", 7) and table.ui.pending == {8: "Bob"}
+    assert _seats(table)[2][:3] == ("human", "Ann", 7) and table.pending == {8: "Bob"}
     refuse[0] = True
-    before, pending = _seats(table), dict(table.ui.pending)
+    before, pending = _seats(table), dict(table.pending)
     for command in (
         AddComputer(),
         Stand(7),
@@ -757,7 +757,7 @@ async def test_a_lobby_change_is_stored_then_shown_and_one_storage_refuses_is_un
     ):
         with pytest.raises(OSError):
             await runner.run(table, command)
-        assert _seats(table) == before and table.ui.pending == pending
+        assert _seats(table) == before and table.pending == pending
         assert table.rules.players == 4
     refuse[0] = False
     seen.clear()
@@ -816,12 +816,14 @@ async def test_a_take_over_and_a_rejoin_store_the_seat_first_and_are_undone_if_r
     assert seen == ["StoreTable", "TellGroup", "ResendScreen", "ArmNext"]
 
 
-async def test_a_deal_stores_the_game_and_the_tables_screen_state_in_one_transaction(
+async def test_a_deal_stores_the_game_and_the_tables_own_state_in_one_transaction(
     tmp_path: Path,
 ) -> None:
-    """The deal's one durable step holds the table's screen state too: with a separate
-    save refused after the game was stored, memory went back to the lobby while storage
-    held a started game (and Start then failed with an error no toast could carry)."""
+    """The deal's one durable step holds the table's own state too (who waits to sit, gone
+    once the host starts): with a separate save refused after the game was stored, memory
+    went back to the lobby while storage held a started game (and Start then failed with
+    an error no toast could carry). What its screens keep is theirs to store, not the
+    deal's: a lobby's message id stays out of the game's meta."""
     storage = await open_storage(tmp_path / "deal.sqlite3")
     try:
         registry = TableRegistry(storage.games, Background())
@@ -832,6 +834,7 @@ async def test_a_deal_stores_the_game_and_the_tables_screen_state_in_one_transac
         runner = _runner({effects.StoreDeal: store_deal})
         moves = Moves(registry, None, None, runner, storage.games)  # type: ignore[arg-type]
         table = _table(4)
+        table.pending[300] = "Waiting"
         for _, s in table.humans():
             assert s.user_id is not None
             await storage.people.upsert_user(s.user_id, s.name, None)
@@ -839,17 +842,18 @@ async def test_a_deal_stores_the_game_and_the_tables_screen_state_in_one_transac
             table.chat_id, None, 100, table.rules, table.stored_seats(), table.stored_meta()
         )
         registry.add(table, 0)
-        table.ui.table_message_id = 4321  # screen state the lobby's stored meta lacks
+        table.ui.table_message_id = 4321  # the screens' state: not the deal's to store
 
         async def refuse(game_id: int, meta: dict[str, Any]) -> None:
             raise OSError("disk full")
 
         storage.games.set_meta = refuse  # type: ignore[method-assign]
-        await runner.run(table, Deal(Game(table.rules, seed=1)))
+        await runner.run(table, Start(Game(table.rules, seed=1)))
         stored = await storage.games.load_game(table.id, verify=False)
         assert table.phase is Phase.DEALT and table.game is not None
         assert stored.status == "active" and stored.game is not None
-        assert stored.meta["ui"]["table_message_id"] == 4321
+        assert stored.meta["pending"] == {} and "ui" not in stored.meta
+        assert "4321" not in json.dumps(stored.meta)
     finally:
         await storage.close()
 
@@ -863,7 +867,7 @@ async def test_start_fills_the_empty_seats_with_computers_and_needs_a_person() -
         await runner.run(table, Start(Game(table.rules, seed=1)))
     assert table.seats == [None, None, Seat("computer", "C2"), None] and seen == []
     table.seats[1] = Seat("human", "Ann", user_id=7)
-    table.ui.pending[8] = "Bob"
+    table.pending[8] = "Bob"
     await runner.run(table, Start(Game(table.rules, seed=1)))
     assert [s.kind if s else None for s in table.seats] == [
         "computer",
@@ -871,7 +875,7 @@ async def test_start_fills_the_empty_seats_with_computers_and_needs_a_person() -
         "computer",
         "computer",
     ]
-    assert table.ui.pending == {} and table.phase is Phase.DEALT
+    assert table.pending == {} and table.phase is Phase.DEALT
     assert seen == ["StoreDeal", "ShowDeal", "ArmNext", "PushPages"]
     with pytest.raises(UserError):
         await runner.run(table, Start(Game(table.rules, seed=2)))  # a game is in progress
@@ -916,11 +920,11 @@ async def test_a_hint_asks_the_coach_once_per_decision_and_its_answer_is_counted
     await runner.run(table, GiveHint(0, "p1", stored_form))
     assert seen == ["SaveNow", "ShowSeat"]
     assert table.ui.hints[0] == {"key": "p1", **stored_form}
-    assert table.ui.hints_used == {1: {0: 1}}
+    assert table.hints_used == {1: {0: 1}}
     # The hint on the screen: nothing more to ask, and a second answer is not counted.
     assert (await runner.run(table, AskHint(0))).effects == []
     assert (await runner.run(table, GiveHint(0, "p1", stored_form))).effects == []
-    assert table.ui.hints_used == {1: {0: 1}}
+    assert table.hints_used == {1: {0: 1}}
     with pytest.raises(UserError):
         await runner.run(table, GiveHint(1, "t1.0.0", stored_form))  # not that decision
     table.options = TableOptions(hints=False)

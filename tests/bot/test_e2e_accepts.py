@@ -437,8 +437,8 @@ async def snapshot(lab: Lab) -> tuple[Snapshot, Snapshot]:
             _game(table),
             table.rules,
             table.options,
-            tuple(sorted(table.ui.pending.items())),
-            repr(table.ui.hints_used),
+            tuple(sorted(table.pending.items())),
+            repr(table.hints_used),
         )
         for table in sorted(registry.tables.values(), key=lambda t: t.id)
     )

@@ -190,7 +190,7 @@ async def test_hints_are_refused_where_the_table_turned_them_off(tmp_path: Path)
             # A forged press (an old client's button) gets the reason, and nothing changes.
             refused = await _forge(double, ann, f"h:{table.id}:1:")
             assert refused == "Hints are off at this table (⚙ Rules)."
-            assert table.ui.hints == {} and table.ui.hints_used == {}
+            assert table.ui.hints == {} and table.hints_used == {}
             # Someone else's game: not their cards.
             refused = await bob.press_forged(
                 bob.dm, bob.dm_view().last().message_id, f"h:{table.id}:1:"
@@ -241,7 +241,7 @@ async def test_scores_keep_every_hands_hint_count_across_a_restart(tmp_path: Pat
                 hand = game.hand_number
                 if hand > 3:
                     break
-                used = table.ui.hints_used.get(hand, {}).get(seat or 0, 0)
+                used = table.hints_used.get(hand, {}).get(seat or 0, 0)
                 if used < asked[hand] and (game.phase == "pass" or used == 1):
                     # On the living DM of this hand, once the bot knows it (a new hand's
                     # DM may still be on its way).
@@ -283,7 +283,7 @@ async def test_a_coach_busy_with_others_says_so_and_answers_once_it_is_free(
             for person in (ann, bob):
                 toast = await _forge(double, person, data)
                 assert (toast or "").startswith("💡 ")
-            assert table.ui.hints_used[1] == {0: 1, 1: 1}
+            assert table.hints_used[1] == {0: 1, 1: 1}
 
 
 async def test_a_hint_the_busy_pool_cannot_start_in_time_says_so_and_the_next_is_answered(
@@ -312,11 +312,11 @@ async def test_a_hint_the_busy_pool_cannot_start_in_time_says_so_and_the_next_is
             assert await press == (
                 "💡 Too busy to think about a hint right now. Try again in a moment."
             )
-            assert 1 not in table.ui.hints_used and not table.ui.hints
+            assert 1 not in table.hints_used and not table.ui.hints
             # Once the pool is free, the same press is answered.
             toast = await _forge(double, ann, f"h:{table.id}:1:")
             assert (toast or "").startswith("💡 ") and "busy" not in (toast or "")
-            assert table.ui.hints_used[1] == {0: 1}
+            assert table.hints_used[1] == {0: 1}
 
 
 async def test_a_review_of_a_hand_that_does_not_exist_says_so(tmp_path: Path) -> None:

@@ -56,7 +56,7 @@ async def test_a_stranger_cannot_join_by_link_or_forged_button(tmp_path: Path) -
             for text in (first, second, toast):
                 assert SECRET_GROUP not in text
             assert all(SECRET_GROUP not in (m.text or "") for m in mallory.dm_view().messages)
-            assert table.seat_of(mallory.id) is None and mallory.id not in table.ui.pending
+            assert table.seat_of(mallory.id) is None and mallory.id not in table.pending
 
             # A member's link works.
             reply = await _dm_reply(double, dave, link)

@@ -648,7 +648,7 @@ async def test_a_hint_on_the_page_goes_through_the_coach_and_shows_there(
         lines = page.states()[-1]["hint"]["lines"]
         assert lines[0].startswith("💡 The expert would pass ") and "<b>" not in lines[0]
         assert said[2:].strip() in lines[0]
-        assert rooms_of(app).registry.require(table.id).ui.hints_used[1][table.seat_of(ana.id)] == 1
+        assert rooms_of(app).registry.require(table.id).hints_used[1][table.seat_of(ana.id)] == 1
 
 
 async def test_no_hint_on_the_page_of_a_table_with_hints_off(tmp_path: Path) -> None:

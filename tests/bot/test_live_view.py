@@ -111,7 +111,7 @@ def test_a_cancelled_game_says_so_and_offers_nothing_to_press() -> None:
     rng = random.Random(5)
     while game.phase == "pass" or len(game.tricks) < 2 or not game.trick:
         step(game, rng)
-    table.ui.deadline = 1e12
+    table.deadline = 1e12
     playing = seat_state(tr, table, game.current_player or 0, version=1)
     assert playing["ended"] is None and playing["deadline"] is not None
     assert any(c["legal"] for c in playing["cards"]) and playing["hint"] is not None

@@ -51,7 +51,7 @@ def test_a_watcher_is_never_sent_a_card_any_hand_holds(rules: Rules, seed: int) 
     tr = translator("en")
     game = Game(rules, seed=seed, deal_key=random.Random(seed).randbytes(32))
     table = table_for(rules, game)
-    table.ui.deadline = 1e12
+    table.deadline = 1e12
     table.ui.selections = {0: [c.code for c in game.hand(0)[:2]]}  # chosen, never shown
     rng = random.Random(seed)
     seen_phases, frames = set(), 0

@@ -89,7 +89,7 @@ async def test_leave_in_a_dm_leaves_the_persons_lobby(tmp_path: Path) -> None:
             await bob.press(group, lobby, "✋ Join")
             await cy.press(group, lobby, "✋ Join")  # no DM yet: he waits to sit
             table = table_in(app, group)
-            assert table.seat_of(bob.id) == 1 and cy.id in table.ui.pending
+            assert table.seat_of(bob.id) == 1 and cy.id in table.pending
 
             for person in (bob, cy):
                 before = len(person.dm_view().bot_messages)
@@ -99,10 +99,10 @@ async def test_leave_in_a_dm_leaves_the_persons_lobby(tmp_path: Path) -> None:
                     5,
                 )
                 assert person.dm_view().bot_messages[-1].text == t("You left the table.")
-            assert table.seat_of(bob.id) is None and cy.id not in table.ui.pending
+            assert table.seat_of(bob.id) is None and cy.id not in table.pending
             assert rooms.registry.of_user(bob.id) is None
             stored = await rooms.storage.games.load_game(table.id)
-            assert stored.seat_of(bob.id) is None and stored.meta["ui"]["pending"] == {}
+            assert stored.seat_of(bob.id) is None and stored.meta["pending"] == {}
 
             await bob.send(bob.dm, "/leave")
             await double.wait_for(

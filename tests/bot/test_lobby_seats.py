@@ -51,7 +51,7 @@ async def assert_stored_as_shown(app: Application, table: Table) -> None:  # typ
     if table.status == "lobby":
         assert seats_of(stored) == seats_of(table)
         assert stored.rules == table.rules
-        assert stored.ui.pending == table.ui.pending
+        assert stored.pending == table.pending
     else:  # dealt: every seat stored, as played
         assert seats_of(stored) == seats_of(table) and None not in table.seats
     assert len(table.seats) == table.rules.players

@@ -63,7 +63,7 @@ def test_a_new_deals_table_message_goes_first_at_the_players_urgency() -> None:
     table.ui.table_message_id = 1
     table.ui.dm_message_ids.update({seat: 10 + seat for seat in range(rules.players)})
     display = Recording()
-    screens = Screens(None, display, None, English(), None)  # type: ignore[arg-type]
+    screens = Screens(None, display, None, English(), None, None)  # type: ignore[arg-type]
     assert group_urgency(screens, display, table) is Urgency.NOW  # just dealt
     rng = random.Random(3)
     step(game, rng)  # a pass: the commitment has been out since the deal

@@ -252,7 +252,8 @@ table_screens: Final = Table(
 """What a table's screens keep (`storage.screens`): the ids of its messages, each seat's
 selections, open tracker and hint shown, when each person last pressed. Its screens write
 it as it changes, apart from the game's journal, and read it back after a restart to edit
-the same messages; the game's own state is in ``games`` (its ``meta``)."""
+the same messages; the game's own state is in ``games`` (its ``meta``). A game's row stays
+once it has ended, as its ``meta`` does."""
 
 moves: Final = Table(
     "moves",

@@ -40,6 +40,8 @@ def _build_put(dialect: Dialect) -> Any:
 
 
 _PUT: Final = Upsert(_build_put)
+_AT_ONCE: Final = 500
+"""Game ids asked for in one query (well under SQLite's limit of bound parameters)."""
 
 
 class ScreenStates:
@@ -61,10 +63,11 @@ class ScreenStates:
 
     async def of_games(self, game_ids: Collection[int]) -> dict[int, dict[str, Any]]:
         """The screens' state of each of `game_ids` that has one (a restart's tables)."""
-        if not game_ids:
-            return {}
+        ids = sorted(set(game_ids))
+        found: dict[int, dict[str, Any]] = {}
         t = table_screens.c
-        rows = await self._db.read(
-            select(t.game_id, t.state).where(t.game_id.in_(sorted(set(game_ids))))
-        )
-        return {game_id: json.loads(state) for game_id, state in rows}
+        for start in range(0, len(ids), _AT_ONCE):
+            chunk = ids[start : start + _AT_ONCE]
+            rows = await self._db.read(select(t.game_id, t.state).where(t.game_id.in_(chunk)))
+            found.update((game_id, json.loads(state)) for game_id, state in rows)
+        return found

@@ -440,6 +440,7 @@ def _serialised(table: Table) -> str:
         "rules": repr(table.rules),
         "seats": seats,
         "meta": table.stored_meta(),
+        "screens": table.ui.to_dict(),
         "game": game,
         "tournament": table.tournament_id,
     }

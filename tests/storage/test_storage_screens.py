@@ -61,6 +61,8 @@ async def test_a_tables_screens_are_stored_apart_and_replaced(store: Storage) ->
         other: {"table_message_id": 9},
     }
     assert await store.screens.of_games([]) == {}
+    many = await store.screens.of_games([*range(other + 1, other + 1200), game_id, other])
+    assert set(many) == {game_id, other}  # asked for in several queries
 
 
 # ------------------------------------------------------------------ the upgrade

@@ -74,9 +74,9 @@ class TableUI:
     turn's reminder went).
 
     The split: what only says how the table is shown is here, stored by the screens
-    (`bot.screens.screens.Screens.save_soon`, `storage.screens`); what the table's game,
-    lobby or clock needs (who waits to sit, the turn's deadline, the hints counted in
-    results) is the table's own (`Table`), stored with the game in its ``meta``."""
+    (`bot.screens.kept`, `storage.screens`); what the table's game, lobby or clock needs
+    (who waits to sit, the turn's deadline, the hints counted in results) is the table's
+    own (`Table`), stored with the game in its ``meta``."""
 
     table_message_id: int | None = None
     dm_message_ids: dict[int, int] = field(default_factory=dict)

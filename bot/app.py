@@ -269,17 +269,19 @@ async def _post_init(app: HeartsApp) -> None:
     me = await app.bot.get_me()
     # Other accounts on the same database name this one by its @username.
     await storage.accounts.introduce(me.username or "")
+    metrics = app.metrics or Metrics(account_of(settings.bot_token))
+    metrics.named(me.username or "")
     # The outbox tells the rooms, built on it below, of a message it had to send anew and
-    # of a chat that blocked or removed the bot.
+    # of a chat that blocked or removed the bot; the metrics, of its waits.
     outbox = Outbox(
         app.bot,
         group_interval=tuning.group_edit_interval,
         dm_interval=tuning.dm_edit_interval,
         on_replaced=lambda chat_id, old, new: rooms.screens.message_replaced(chat_id, old, new),
         on_gone=lambda chat_id: rooms.presence.chat_gone(chat_id),
+        on_turn=metrics.waited_turn,
+        on_shown=metrics.shown,
     )
-    metrics = app.metrics or Metrics(account_of(settings.bot_token))
-    metrics.named(me.username or "")
     thinker = app.thinker = MeasuredThinker(
         metrics, settings.computer_workers or tuning.thinker_workers
     )

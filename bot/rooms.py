@@ -36,7 +36,7 @@ from bot.lobby.links import DirectChats
 from bot.lobby.lobby import Lobby
 from bot.lobby.rules_menu import RulesMenu
 from bot.logs import log_fields
-from bot.metrics import Metrics
+from bot.metrics import Metrics, Watched
 from bot.replays.replays import Replays
 from bot.screens.screens import Screens
 from bot.standings.rating import Ratings
@@ -237,13 +237,15 @@ def open_rooms(
     chats = TelegramChats(outbox)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config, chats)
     if metrics is not None:
-        metrics.watched.tables = registry.__iter__
-        metrics.watched.thinker_line = thinker.waiting_by_line
         pacer = outbox.pacer
-        metrics.watched.outbox_line = pacer.waiting_by_priority if pacer is not None else dict
-        metrics.watched.outbox_pending = outbox.state_sizes
-        outbox.on_turn = metrics.waited_turn
-        outbox.edits.on_shown = metrics.shown
+        metrics.watch(
+            Watched(
+                tables=registry.__iter__,
+                outbox_line=pacer.waiting_by_priority if pacer is not None else dict,
+                outbox_pending=outbox.state_sizes,
+                thinker_line=thinker.waiting_by_line,
+            )
+        )
     closer = Closer(registry, screens, turns, is_admin, ratings, games, runner)
     lobby = Lobby(
         registry,

@@ -423,10 +423,11 @@ class MeasuredThinker(Thinker):
     """The worker pool, with each job's wait for a worker and each hint's and review's
     time told to `metrics`."""
 
-    def __init__(self, metrics: Metrics, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, metrics: Metrics, workers: int = 1, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        super().__init__(workers, clock, on_start=metrics.waited_worker)
         self._metrics = metrics
-        self.on_start = metrics.waited_worker
 
     async def hint(self, *args: Any, **kwargs: Any) -> Any:
         began = time.monotonic()

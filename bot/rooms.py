@@ -216,7 +216,9 @@ def open_rooms(
     """Every collaborator, each given what it works with; `metrics` told what it counts
     and given what it reads when scraped."""
     background = Background()
-    scheduler = Scheduler()
+    # A table's timer that meets a storage error is told to its people (`TurnClock`,
+    # built below on this scheduler: reached when a timer first fails).
+    scheduler = Scheduler(on_trouble=lambda name, failing: turns.trouble(name, failing))
     games, people = storage.games, storage.people
     registry = TableRegistry(games, background)
     display = TelegramDisplay(outbox, config.bot_username, config.webapp_url)
@@ -273,6 +275,7 @@ def open_rooms(
         is_admin,
         clock,
         languages,
+        ticker=lambda: timeline.tick(),  # the tournaments' clock, built on the board below
     )
     daily_desk = DailyDesk(registry, moves, screens, games, storage.daily, clock, closer, scheduler)
     coach = Coach(registry, screens, moves, thinker, games)

@@ -42,7 +42,7 @@ from bot.telegram.context import BotData, HeartsContext
 from bot.telegram.handlers import GroupMembers, flooding
 from bot.telegram.health import ROLE
 from bot.telegram.once import ExactlyOnce, HeartsApplication, answer_pending
-from bot.telegram.outbox import Outbox
+from bot.telegram.outbox import Outbox, Slot
 from bot.telegram.poller import ConfirmingUpdater
 from bot.telegram.request import AiohttpRequest
 from bot.telegram.served import ServedGroups
@@ -139,6 +139,15 @@ class HeartsBot(HeartsApplication):
         if self.metrics is not None:
             self.metrics.came(_kind(update))
         await super().process_update(update)
+
+    def dropping(self, update: Update) -> bool:
+        """A flood let go at the door (`bot.telegram.handlers.flooding`)."""
+        return flooding(self.bot_data, update)
+
+    def keep_order(self, chat_id: int) -> Slot | None:
+        """A command's answer in its place from its arrival (`Outbox.reserve`), once the
+        rooms are open."""
+        return self.rooms.outbox.reserve(chat_id) if self.rooms is not None else None
 
 
 def _kind(update: object) -> str:
@@ -269,17 +278,19 @@ async def _post_init(app: HeartsApp) -> None:
     me = await app.bot.get_me()
     # Other accounts on the same database name this one by its @username.
     await storage.accounts.introduce(me.username or "")
+    metrics = app.metrics or Metrics(account_of(settings.bot_token))
+    metrics.named(me.username or "")
     # The outbox tells the rooms, built on it below, of a message it had to send anew and
-    # of a chat that blocked or removed the bot.
+    # of a chat that blocked or removed the bot; the metrics, of its waits.
     outbox = Outbox(
         app.bot,
         group_interval=tuning.group_edit_interval,
         dm_interval=tuning.dm_edit_interval,
         on_replaced=lambda chat_id, old, new: rooms.screens.message_replaced(chat_id, old, new),
         on_gone=lambda chat_id: rooms.presence.chat_gone(chat_id),
+        on_turn=metrics.waited_turn,
+        on_shown=metrics.shown,
     )
-    metrics = app.metrics or Metrics(account_of(settings.bot_token))
-    metrics.named(me.username or "")
     thinker = app.thinker = MeasuredThinker(
         metrics, settings.computer_workers or tuning.thinker_workers
     )
@@ -340,9 +351,6 @@ async def _post_init(app: HeartsApp) -> None:
         app.shared_languages = asyncio.create_task(_read_languages(languages))
     # First of all: a group another bot account serves gets one sentence, then silence.
     served = ServedGroups(storage.accounts, languages, outbox)
-    app.keep_order = outbox.reserve  # a command's answer in its place from its arrival
-    limits = app.bot_data
-    app.dropping = lambda update: flooding(limits, update)  # a flood let go at the door
     app.add_handler(TypeHandler(Update, served.gate), group=-2)
     add_handlers(app, wire_handlers(rooms))
     if settings.webapp_url is not None:

@@ -48,7 +48,7 @@ class LanguageMenu:
                 [
                     InlineKeyboardButton(
                         ("• " if code == chosen else "") + LANGUAGES[code],
-                        callback_data=cb.button(cb.LANGUAGE, 0, 0, code),
+                        callback_data=cb.ChooseLanguage(code).encode(),
                     )
                     for code in codes[i : i + 2]
                 ]
@@ -57,7 +57,7 @@ class LanguageMenu:
         rows.append(
             [
                 InlineKeyboardButton(
-                    mark + automatic, callback_data=cb.button(cb.LANGUAGE, 0, 0, AUTOMATIC)
+                    mark + automatic, callback_data=cb.ChooseLanguage(AUTOMATIC).encode()
                 )
             ]
         )

@@ -119,9 +119,10 @@ def outcome_of(status: int) -> str:
     return "5xx" if status >= 500 else "other"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Watched:
-    """What is read at each scrape rather than counted as it changes."""
+    """What is read at each scrape rather than counted as it changes: given to `Metrics`
+    when it is built, or (the live parts, built after it) to `Metrics.watch`."""
 
     tables: Callable[[], Iterable[Table]] | None = None
     """The live tables (`bot.tables.registry.TableRegistry`)."""
@@ -139,21 +140,25 @@ class Watched:
 class _Scraped(Collector):
     """Gauges read from `Watched` at each scrape."""
 
-    def __init__(self, account: str, watched: Watched) -> None:
+    def __init__(self, account: str, watched: Watched, *, says_role: bool = True) -> None:
+        """`says_role`: whether these gauges include the process's role (the `Watched`
+        the metrics were built with says it; one watched later does not)."""
         self._account = account
         self._watched = watched
+        self._says_role = says_role
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         account, watched = self._account, self._watched
-        role = GaugeMetricFamily(
-            "hearts_role",
-            "1 for what this process is: single (SQLite), leader, standby, or lost (it led)",
-            labels=["account", "role"],
-        )
-        now = watched.role()
-        for name in ROLES:
-            role.add_metric([account, name], 1.0 if name == now else 0.0)
-        yield role
+        if self._says_role:
+            role = GaugeMetricFamily(
+                "hearts_role",
+                "1 for what this process is: single (SQLite), leader, standby, or lost (it led)",
+                labels=["account", "role"],
+            )
+            now = watched.role()
+            for name in ROLES:
+                role.add_metric([account, name], 1.0 if name == now else 0.0)
+            yield role
         if watched.tables is not None:
             counts = dict.fromkeys(PHASE_LABELS, 0)
             for table in list(watched.tables()):
@@ -203,7 +208,6 @@ class Metrics:
     def __init__(self, account: str, watched: Watched | None = None) -> None:
         self.account = account
         self.registry = CollectorRegistry()
-        self.watched = watched if watched is not None else Watched()
         r, a = self.registry, ["account"]
         self._info = Gauge(
             "hearts_bot_info", "The bot's account and username", [*a, "username"], registry=r
@@ -307,10 +311,16 @@ class Metrics:
         self._review_child = self._review.labels(account)
         self._children: dict[tuple[str, ...], Any] = {}
         """Labelled series already looked up (a request's costs a dictionary's lookup)."""
-        self.registry.register(_Scraped(account, self.watched))
+        self.registry.register(_Scraped(account, watched if watched is not None else Watched()))
         self.last_request: str | None = None
         """The last Bot API request's outcome (``ok``, ``429``, ``4xx``, ``5xx``,
         ``timeout``, ``network``; None before the first)."""
+
+    def watch(self, watched: Watched) -> None:
+        """Read `watched` at each scrape too: the live tables, the outbox's line and the
+        worker pool's, which exist only once the rooms are open (after these metrics, which
+        count the Bot API's requests from the start)."""
+        self.registry.register(_Scraped(self.account, watched, says_role=False))
 
     # ------------------------------------------------------------------ counted
 
@@ -413,10 +423,11 @@ class MeasuredThinker(Thinker):
     """The worker pool, with each job's wait for a worker and each hint's and review's
     time told to `metrics`."""
 
-    def __init__(self, metrics: Metrics, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, metrics: Metrics, workers: int = 1, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        super().__init__(workers, clock, on_start=metrics.waited_worker)
         self._metrics = metrics
-        self.on_start = metrics.waited_worker
 
     async def hint(self, *args: Any, **kwargs: Any) -> Any:
         began = time.monotonic()

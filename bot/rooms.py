@@ -37,7 +37,7 @@ from bot.lobby.links import DirectChats
 from bot.lobby.lobby import Lobby
 from bot.lobby.rules_menu import RulesMenu
 from bot.logs import log_fields
-from bot.metrics import Metrics
+from bot.metrics import Metrics, Watched
 from bot.replays.replays import Replays
 from bot.screens.kept import KeptScreens
 from bot.screens.screens import Screens
@@ -226,7 +226,9 @@ def open_rooms(
     """Every collaborator, each given what it works with; `metrics` told what it counts
     and given what it reads when scraped."""
     background = Background()
-    scheduler = Scheduler()
+    # A table's timer that meets a storage error is told to its people (`TurnClock`,
+    # built below on this scheduler: reached when a timer first fails).
+    scheduler = Scheduler(on_trouble=lambda name, failing: turns.trouble(name, failing))
     games, people = storage.games, storage.people
     registry = TableRegistry(games, background)
     display = TelegramDisplay(outbox, config.bot_username, config.webapp_url)
@@ -250,13 +252,15 @@ def open_rooms(
     chats = TelegramChats(outbox)
     turns = TurnClock(registry, screens, moves, scheduler, thinker, config, chats)
     if metrics is not None:
-        metrics.watched.tables = registry.__iter__
-        metrics.watched.thinker_line = thinker.waiting_by_line
         pacer = outbox.pacer
-        metrics.watched.outbox_line = pacer.waiting_by_priority if pacer is not None else dict
-        metrics.watched.outbox_pending = outbox.state_sizes
-        outbox.on_turn = metrics.waited_turn
-        outbox.edits.on_shown = metrics.shown
+        metrics.watch(
+            Watched(
+                tables=registry.__iter__,
+                outbox_line=pacer.waiting_by_priority if pacer is not None else dict,
+                outbox_pending=outbox.state_sizes,
+                thinker_line=thinker.waiting_by_line,
+            )
+        )
     closer = Closer(registry, screens, turns, is_admin, ratings, games, runner)
     lobby = Lobby(
         registry,
@@ -284,6 +288,7 @@ def open_rooms(
         is_admin,
         clock,
         languages,
+        ticker=lambda: timeline.tick(),  # the tournaments' clock, built on the board below
     )
     daily_desk = DailyDesk(registry, moves, screens, games, storage.daily, clock, closer, scheduler)
     coach = Coach(registry, screens, moves, thinker, games)

@@ -19,12 +19,12 @@ RETRY_MAX_S = 30.0
 class Scheduler:
     """Named one-shot timers, each replaced when armed again (`turn:<game>` and so on)."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_trouble: Callable[[str, bool], Awaitable[None]] | None = None) -> None:
+        """`on_trouble`: told ``(name, True)`` when a timer's step met a storage error (it
+        is tried again), and ``(name, False)`` when a retried step went through."""
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.closed = False
-        self.on_trouble: Callable[[str, bool], Awaitable[None]] | None = None
-        """Told ``(name, True)`` when a timer's step met a storage error (it is tried
-        again), and ``(name, False)`` when a retried step went through."""
+        self.on_trouble = on_trouble
 
     def arm(
         self, name: str, delay: float, action: Callable[[], Awaitable[None]], *, retry: int = 0

@@ -174,7 +174,14 @@ def _choose(kind: str, level: str, seed: int, view: SeatView, budget_ms: float) 
 
 
 class Thinker:
-    def __init__(self, workers: int = 1, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        workers: int = 1,
+        clock: Callable[[], float] = time.monotonic,
+        on_start: Callable[[int, float], None] | None = None,
+    ) -> None:
+        """`on_start`: told each job's place in the line and its wait (seconds) as it goes
+        to a worker (the metrics)."""
         self._executor: Executor
         if workers > 0:
             context = multiprocessing.get_context("spawn")
@@ -188,9 +195,7 @@ class Thinker:
         self._closed = False
         self._streak = 0
         """Computer moves started in a row while the coach's work waited."""
-        self.on_start: Callable[[int, float], None] | None = None
-        """Told each job's place in the line and its wait (seconds) as it goes to a worker
-        (`bot.metrics`)."""
+        self.on_start = on_start
         self.clock = clock
         """Seconds, for waits and budgets (tests give a manual one)."""
         self.move_s = 0.0

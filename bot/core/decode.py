@@ -1,22 +1,26 @@
 """Every press, decoded in one place: a button's callback data (a DM's or a group's) and a
-table page's command become the same typed commands, and anything forged is `Refused`
-with one sentence before any table is looked at.
+table page's command become typed values, and anything forged is `Refused` with one
+sentence before any table is looked at.
 
-A button's data is compact (Telegram allows 64 bytes): ``<action>:<game>:<stamp>:<arg>``,
-where the stamp is the hand number for DM buttons (so a button from an earlier hand is
-recognised as stale) and 0 for lobby buttons (`Callback`). A page sends JSON:
-``{"type": "card", "game": 7, "hand": 3, "card": "QS"}`` taps a card (plays it, or chooses
-it to pass); ``{"type": "pass", ...}`` passes the three chosen; ``{"type": "moon", ...,
-"choice": "subtract" | "add"}``; ``{"type": "hint", ...}``. A seat's presses from either
-(`TapCard`, `PassChosen`, `ChooseMoon`, `AskHint`) go to the seat's entry points through
-`carry_out`. Nothing in them is trusted: who pressed, that the game is the one the message
-or page belongs to, and that the move is legal are checked after.
+A button's data is compact (Telegram allows 64 bytes): ``<action>:<game>:<stamp>:<arg>``
+(`Callback`), where the stamp is the hand number for DM buttons (so a button from an
+earlier hand is recognised as stale) and 0 for lobby buttons. Each kind of button is one
+frozen type below (`SitDown`, `TapCard`, `ChooseLanguage`…) that writes its own data
+(``encode``) and reads it back (``decode``), side by side; `from_button` is the way in
+for a press, and `bot.telegram.handlers.Buttons` carries each kind out in one ``match``.
+
+A page sends JSON: ``{"type": "card", "game": 7, "hand": 3, "card": "QS"}`` taps a card
+(plays it, or chooses it to pass); ``{"type": "pass", ...}`` passes the three chosen;
+``{"type": "moon", ..., "choice": "subtract" | "add"}``; ``{"type": "hint", ...}``. A seat's
+presses from either (`TapCard`, `PassChosen`, `ChooseMoon`, `AskHint`) go to the seat's
+entry points through `carry_out`. Nothing in them is trusted: who pressed, that the game
+is the one the message or page belongs to, and that the move is legal are checked after.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Protocol, assert_never
+from typing import Any, ClassVar, Final, Literal, Protocol, Self, assert_never
 
 from bot.basics import Person, parse_id
 from bot.core.accepts import Ask
@@ -28,6 +32,7 @@ FORGED = msg("That button isn't valid any more.")
 
 MAX_BYTES: Final = 64
 MAX_STAMP: Final = 999_999
+MAX_SEAT: Final = 99
 
 # Lobby (group) actions.
 JOIN, LEAVE, ADD_COMPUTER, RULES, START, CANCEL, BACK, SET_RULE, KICK = (
@@ -106,6 +111,8 @@ class BadCallback(ValueError):
 
 @dataclass(frozen=True)
 class Callback:
+    """Callback data as it travels: an action and three fields, each kind reading its own."""
+
     action: str
     game_id: int
     stamp: int = 0
@@ -143,10 +150,131 @@ def posts_anew(data: Callback) -> bool:
     return data.action == REMATCH or (data.action == REPLAY_HAND and data.arg == "n")
 
 
-# ---------------------------------------------------------------- a seat's presses
+@dataclass(frozen=True)
+class Refused:
+    """Data that is no command: the press is told `said`, and nothing else happens."""
+
+    said: Msg = FORGED
 
 
-MoonChoice = Literal["subtract", "add"]
+# ---------------------------------------------------------------- every button, typed
+# Each kind names what its button acts on (a table, a tournament, a day, a chat) and what
+# it carries, writes its callback data and reads it back. A field a kind does not use is
+# ignored when read (as it always was), so a button drawn by an earlier version still works.
+
+
+@dataclass(frozen=True)
+class OnTable:
+    """A button that names a table and nothing else (the lobby's, the rules menu's)."""
+
+    game: int
+    action: ClassVar[str]
+
+    def encode(self) -> str:
+        return button(self.action, self.game)
+
+    @classmethod
+    def decode(cls, data: Callback) -> Self:
+        return cls(data.game_id)
+
+
+class SitDown(OnTable):
+    """✋ Join: a seat in the lobby (pressed outside its group, membership is proved)."""
+
+    action = JOIN
+
+
+class StandUp(OnTable):
+    """🚪 Leave the lobby."""
+
+    action = LEAVE
+
+
+class AddComputerSeat(OnTable):
+    """🤖 Add computer (the host)."""
+
+    action = ADD_COMPUTER
+
+
+class OpenRules(OnTable):
+    """⚙ Rules: the host's rules menu, in the lobby's message."""
+
+    action = RULES
+
+
+class CloseRules(OnTable):
+    """« Back from the rules menu to the lobby."""
+
+    action = BACK
+
+
+class StartGame(OnTable):
+    """▶ Start (the host)."""
+
+    action = START
+
+
+class CancelTable(OnTable):
+    """✖ Cancel the lobby (the host)."""
+
+    action = CANCEL
+
+
+class NewGame(OnTable):
+    """🔁 New game under a finished one: the same seats and rules, in a new message."""
+
+    action = REMATCH
+
+
+@dataclass(frozen=True)
+class ChooseRule:
+    """One value of one option in the rules menu (checked by the menu, not here)."""
+
+    game: int
+    option: str
+    value: str
+    action: ClassVar[str] = SET_RULE
+
+    def encode(self) -> str:
+        return button(SET_RULE, self.game, 0, f"{self.option}={self.value}")
+
+    @classmethod
+    def decode(cls, data: Callback) -> Self:
+        option, _, value = data.arg.partition("=")
+        return cls(data.game_id, option, value)
+
+
+@dataclass(frozen=True)
+class ClearSeat:
+    """✖ 2: the host empties a seat (counted from 0)."""
+
+    game: int
+    seat: int
+    action: ClassVar[str] = KICK
+
+    def encode(self) -> str:
+        return button(KICK, self.game, 0, str(self.seat))
+
+    @classmethod
+    def decode(cls, data: Callback) -> Self | Refused:
+        seat = parse_id(data.arg, MAX_SEAT)
+        return Refused() if seat is None else cls(data.game_id, seat)
+
+
+@dataclass(frozen=True)
+class OnHand:
+    """A seat's button in its DM that names a table and a hand (the stamp)."""
+
+    game: int
+    hand: int
+    action: ClassVar[str]
+
+    def encode(self) -> str:
+        return button(self.action, self.game, self.hand)
+
+    @classmethod
+    def decode(cls, data: Callback) -> Self:
+        return cls(data.game_id, data.stamp)
 
 
 @dataclass(frozen=True)
@@ -156,14 +284,24 @@ class TapCard:
     game: int
     hand: int
     card: str
+    action: ClassVar[str] = CARD
+
+    def encode(self) -> str:
+        return button(CARD, self.game, self.hand, self.card)
+
+    @classmethod
+    def decode(cls, data: Callback) -> Self | Refused:
+        card = data.arg
+        return cls(data.game_id, data.stamp, card) if len(card) <= 3 else Refused()
 
 
-@dataclass(frozen=True)
-class PassChosen:
+class PassChosen(OnHand):
     """The three chosen cards passed."""
 
-    game: int
-    hand: int
+    action = PASS
+
+
+MoonChoice = Literal["subtract", "add"]
 
 
 @dataclass(frozen=True)
@@ -173,17 +311,182 @@ class ChooseMoon:
     game: int
     hand: int
     choice: MoonChoice
+    action: ClassVar[str] = MOON
+
+    def encode(self) -> str:
+        return button(MOON, self.game, self.hand, "s" if self.choice == "subtract" else "a")
+
+    @classmethod
+    def decode(cls, data: Callback) -> Self | Refused:
+        if data.arg == "s":
+            return cls(data.game_id, data.stamp, "subtract")
+        if data.arg == "a":
+            return cls(data.game_id, data.stamp, "add")
+        return Refused()
+
+
+class AskHint(OnHand):
+    """💡 Hint for the choice this seat has to make."""
+
+    action = HINT
+
+
+class ToggleTracker(OnHand):
+    """Show or hide the cards played, under the seat's cards."""
+
+    action = TRACKER
+
+
+class Review(OnHand):
+    """🔍 The coach's review of a hand played (`hand`: the hand reviewed)."""
+
+    action = REVIEW
 
 
 @dataclass(frozen=True)
-class AskHint:
-    """💡 Hint for the choice this seat has to make."""
+class ReplayGame:
+    """▶ A finished game's hands, to choose one to replay (`new`: in a new message)."""
+
+    game: int
+    new: bool = False
+    action: ClassVar[str] = REPLAY_GAME
+
+    def encode(self) -> str:
+        return button(REPLAY_GAME, self.game, 0, "n" if self.new else "")
+
+    @classmethod
+    def decode(cls, data: Callback) -> Self:
+        return cls(data.game_id, data.arg == "n")
+
+
+@dataclass(frozen=True)
+class ReplayHand:
+    """▶ Replay a finished hand (`new`: in a new message, under the hand's result)."""
 
     game: int
     hand: int
+    new: bool = False
+    action: ClassVar[str] = REPLAY_HAND
+
+    def encode(self) -> str:
+        return button(REPLAY_HAND, self.game, self.hand, "n" if self.new else "")
+
+    @classmethod
+    def decode(cls, data: Callback) -> Self:
+        return cls(data.game_id, data.stamp, data.arg == "n")
+
+
+@dataclass(frozen=True)
+class PostDaily:
+    """📣 Post the presser's card of `day` to the groups they play in."""
+
+    day: int
+    action: ClassVar[str] = DAILY_POST
+
+    def encode(self) -> str:
+        return button(DAILY_POST, self.day)
+
+    @classmethod
+    def decode(cls, data: Callback) -> Self:
+        return cls(data.game_id)
+
+
+@dataclass(frozen=True)
+class OnTournament:
+    """A tournament's button, while its message shows it."""
+
+    tournament: int
+    action: ClassVar[str]
+
+    def encode(self) -> str:
+        return button(self.action, self.tournament)
+
+    @classmethod
+    def decode(cls, data: Callback) -> Self:
+        return cls(data.game_id)
+
+
+class Register(OnTournament):
+    """Registers the presser for the tournament."""
+
+    action = TOURNAMENT_REGISTER
+
+
+class Withdraw(OnTournament):
+    """Withdraws the presser from the tournament (only while registration is open)."""
+
+    action = TOURNAMENT_WITHDRAW
+
+
+@dataclass(frozen=True)
+class ChooseLanguage:
+    """A language in the /language menu of the chat it is pressed in ("" for automatic;
+    the menu checks it)."""
+
+    code: str
+    action: ClassVar[str] = LANGUAGE
+
+    def encode(self) -> str:
+        return button(LANGUAGE, 0, 0, self.code)
+
+    @classmethod
+    def decode(cls, data: Callback) -> Self:
+        return cls(data.arg)
 
 
 SeatCommand = TapCard | PassChosen | ChooseMoon | AskHint
+"""A seat's presses that a table page sends too (`from_page`)."""
+
+TablePress = (
+    SitDown
+    | StandUp
+    | AddComputerSeat
+    | OpenRules
+    | CloseRules
+    | ChooseRule
+    | StartGame
+    | CancelTable
+    | ClearSeat
+    | NewGame
+    | SeatCommand
+    | ToggleTracker
+    | Review
+    | ReplayGame
+    | ReplayHand
+)
+"""A press that names a table: checked against the table's chat and what it accepts now."""
+
+Pressed = TablePress | Register | Withdraw | PostDaily | ChooseLanguage
+"""Every button the bot draws, as the typed value it was drawn from."""
+
+KINDS: Final[dict[str, type[Pressed]]] = {
+    kind.action: kind
+    for kind in (
+        SitDown,
+        StandUp,
+        AddComputerSeat,
+        OpenRules,
+        CloseRules,
+        ChooseRule,
+        StartGame,
+        CancelTable,
+        ClearSeat,
+        NewGame,
+        TapCard,
+        PassChosen,
+        ChooseMoon,
+        AskHint,
+        ToggleTracker,
+        Review,
+        ReplayGame,
+        ReplayHand,
+        PostDaily,
+        Register,
+        Withdraw,
+        ChooseLanguage,
+    )
+}
+"""Each action's kind of press, by the action its data starts with."""
 
 SEAT_ASKS: dict[type[SeatCommand], Ask] = {
     TapCard: Ask.CARD,
@@ -194,33 +497,35 @@ SEAT_ASKS: dict[type[SeatCommand], Ask] = {
 """What each of a seat's commands asks of its table (`bot.core.accepts`)."""
 
 
-@dataclass(frozen=True)
-class Refused:
-    """Data that is no command: the press is told `said`, and nothing else happens."""
-
-    said: Msg = FORGED
-
-
 def from_callback(data: str | None) -> Callback | Refused:
-    """A button's callback data, decoded (a seat's press then through `seat_command`)."""
+    """A button's callback data, as it travels (read as a kind by `pressed`)."""
     try:
         return Callback.decode(data)
     except BadCallback:
         return Refused()
 
 
+def pressed(data: Callback) -> Pressed | Refused:
+    """The typed press `data` was drawn from; refused if its argument is none it writes."""
+    return KINDS[data.action].decode(data)
+
+
+def from_button(data: str | None) -> Pressed | Refused:
+    """A button's callback data as the typed press it was drawn from: the way in for every
+    press; what this bot did not draw is refused with one sentence."""
+    wire = from_callback(data)
+    return wire if isinstance(wire, Refused) else pressed(wire)
+
+
 def seat_command(data: Callback) -> SeatCommand | Refused:
     """A seat's press (a card, pass, the moon's choice, 💡) as the page sends it too."""
-    game, hand, arg = data.game_id, data.stamp, data.arg
-    if data.action == CARD:
-        return TapCard(game, hand, arg) if len(arg) <= 3 else Refused()
-    if data.action == PASS:
-        return PassChosen(game, hand)
-    if data.action == MOON and arg in ("s", "a"):
-        return ChooseMoon(game, hand, "subtract" if arg == "s" else "add")
-    if data.action == HINT:
-        return AskHint(game, hand)
+    command = pressed(data)
+    if isinstance(command, TapCard | PassChosen | ChooseMoon | AskHint):
+        return command
     return Refused()
+
+
+# ---------------------------------------------------------------- a table page's commands
 
 
 def from_page(said: Any) -> SeatCommand | Refused:

@@ -52,7 +52,6 @@ class TurnClock:
         """Tables told that their moves cannot be saved just now."""
         self._thinking: set[int] = set()
         """Tables one of whose computers is thinking (outside the table's mailbox)."""
-        scheduler.on_trouble = self._trouble
 
     async def arm_next(self, table: Table, _: ArmNext) -> None:
         """A table moved (or dealt): arm what comes next, or stop if it ended."""
@@ -305,9 +304,10 @@ class TurnClock:
             return Move.moon(seat, await self.thinker.choose_moon(level, seed, view, budget))
         return Move.play(seat, await self.thinker.choose_play(level, seed, view, budget))
 
-    async def _trouble(self, name: str, failing: bool) -> None:
+    async def trouble(self, name: str, failing: bool) -> None:
         """A table's timer met a storage error (or went through again): its people are
-        told once that the game waits, and once that it goes on."""
+        told once that the game waits, and once that it goes on (the tables' `Scheduler`
+        tells it, `bot.rooms`)."""
         _, _, tail = name.rpartition(":")
         table = self.registry.get(int(tail)) if tail.isdigit() else None
         if table is None or failing == (table.id in self._troubled):

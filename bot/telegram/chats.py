@@ -38,10 +38,10 @@ def _button(button: Button) -> InlineKeyboardButton:
         case OpenLink(url):
             return InlineKeyboardButton(button.label, url=url)
         case Register(tournament_id):
-            data = cb.button(cb.TOURNAMENT_REGISTER, tournament_id)
+            pressed: cb.Pressed = cb.Register(tournament_id)
         case Withdraw(tournament_id):
-            data = cb.button(cb.TOURNAMENT_WITHDRAW, tournament_id)
-    return InlineKeyboardButton(button.label, callback_data=data)
+            pressed = cb.Withdraw(tournament_id)
+    return InlineKeyboardButton(button.label, callback_data=pressed.encode())
 
 
 class TelegramChats:

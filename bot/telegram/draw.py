@@ -107,22 +107,22 @@ def _button(tr: Tr, screen: SeatScreen, button: Button, webapp: str | None) -> I
                 label, web_app=WebAppInfo(f"{webapp}?{urlencode({'g': g})}")
             )
         case TapCard(card):
-            data = cb.button(cb.CARD, g, hand, card.code)
+            pressed: cb.Pressed = cb.TapCard(g, hand, card.code)
         case PassCards():
-            data = cb.button(cb.PASS, g, hand)
+            pressed = cb.PassChosen(g, hand)
         case ChooseMoon(choice):
-            data = cb.button(cb.MOON, g, hand, "s" if choice == "subtract" else "a")
+            pressed = cb.ChooseMoon(g, hand, "subtract" if choice == "subtract" else "add")
         case ToggleTracker():
-            data = cb.button(cb.TRACKER, g, hand)
+            pressed = cb.ToggleTracker(g, hand)
         case AskHint():
-            data = cb.button(cb.HINT, g, hand)
+            pressed = cb.AskHint(g, hand)
         case Review(reviewed):
-            data = cb.button(cb.REVIEW, g, reviewed)
+            pressed = cb.Review(g, reviewed)
         case ReplayHand(game, replayed, new):
-            data = cb.button(cb.REPLAY_HAND, game, replayed, "n" if new else "")
+            pressed = cb.ReplayHand(game, replayed, new)
         case _:
             raise ValueError(f"not a DM's button: {button.action}")
-    return InlineKeyboardButton(label, callback_data=data)
+    return InlineKeyboardButton(label, callback_data=pressed.encode())
 
 
 STRUCK = "\u0336"
@@ -163,7 +163,7 @@ def _card_rows(tr: Tr, screen: SeatScreen) -> list[list[InlineKeyboardButton]]:
         buttons = [
             InlineKeyboardButton(
                 card_label(tr, card, marked and card.received, turn and not card.legal),
-                callback_data=cb.button(cb.CARD, screen.game, screen.hand, card.card.code),
+                callback_data=cb.TapCard(screen.game, screen.hand, card.card.code).encode(),
             )
             for card in by_suit[suit]
         ]
@@ -277,31 +277,31 @@ def _group_button(tr: Tr, g: int, button: Button, bot_username: str) -> InlineKe
             # The same Mini App as a watcher: it seats nobody (a player gets their seat).
             return InlineKeyboardButton(label, url=f"{url}?startapp=w{g}")
         case NewGame():
-            data = cb.button(cb.REMATCH, g)
+            pressed: cb.Pressed = cb.NewGame(g)
         case SitDown():
-            data = cb.button(cb.JOIN, g)
+            pressed = cb.SitDown(g)
         case StandUp():
-            data = cb.button(cb.LEAVE, g)
+            pressed = cb.StandUp(g)
         case AddComputerSeat():
-            data = cb.button(cb.ADD_COMPUTER, g)
+            pressed = cb.AddComputerSeat(g)
         case OpenRules():
-            data = cb.button(cb.RULES, g)
+            pressed = cb.OpenRules(g)
         case CloseRules():
-            data = cb.button(cb.BACK, g)
+            pressed = cb.CloseRules(g)
         case ChooseRule(option, value):
-            data = cb.button(cb.SET_RULE, g, 0, f"{option}={value}")
+            pressed = cb.ChooseRule(g, option, value)
         case StartGame():
-            data = cb.button(cb.START, g)
+            pressed = cb.StartGame(g)
         case CancelTable():
-            data = cb.button(cb.CANCEL, g)
+            pressed = cb.CancelTable(g)
         case ClearSeat(seat):
-            data = cb.button(cb.KICK, g, 0, str(seat))
+            pressed = cb.ClearSeat(g, seat)
         case ReplayGame(game, new):
-            data = cb.button(cb.REPLAY_GAME, game, 0, "n" if new else "")
+            pressed = cb.ReplayGame(game, new)
         case PostDaily(day):
-            data = cb.button(cb.DAILY_POST, day)
+            pressed = cb.PostDaily(day)
         case ReplayHand(game, hand, new):
-            data = cb.button(cb.REPLAY_HAND, game, hand, "n" if new else "")
+            pressed = cb.ReplayHand(game, hand, new)
         case _:
             raise ValueError(f"not a group's button: {button.action}")
-    return InlineKeyboardButton(label, callback_data=data)
+    return InlineKeyboardButton(label, callback_data=pressed.encode())

@@ -93,7 +93,12 @@ class Edit:
 class Edits:
     """The latest state waiting for each message, and one worker per message sending it."""
 
-    def __init__(self, sender: Sender) -> None:
+    def __init__(
+        self, sender: Sender, on_shown: Callable[[int, int, float], None] | None = None
+    ) -> None:
+        """`on_shown`: told each message's chat, the priority its new state was asked with,
+        and the seconds from its first waiting state to the edit that showed it (the
+        metrics)."""
         self.sender = sender
         self._pending: dict[tuple[int, int], Edit] = {}
         self._shown: OrderedDict[tuple[int, int], bytes] = OrderedDict()
@@ -101,9 +106,7 @@ class Edits:
         self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._wake: dict[tuple[int, int], asyncio.Event] = {}
         """Wakes a message's worker waiting out the pace (see `_ahead`)."""
-        self.on_shown: Callable[[int, int, float], None] | None = None
-        """Told each message's chat, the priority its new state was asked with, and the
-        seconds from its first waiting state to the edit that showed it (`bot.metrics`)."""
+        self.on_shown = on_shown
 
     def edit(self, key: tuple[int, int], edit: Edit) -> None:
         """Show `edit` in the message `key` soon, unless it shows that already."""

@@ -3,7 +3,8 @@
 Handlers are methods of a small class per subject (`TableCommands`, `PeopleCommands`,
 `EventCommand`, `Buttons`, `Errors`), each given at wiring time (`bot.rooms.wire_handlers`)
 the entry points it calls and the collaborators it answers with, and nothing else; every
-command answers through `Replies`; buttons go through one table of routes (`ROUTES`)."""
+command answers through `Replies`; every button is decoded to its typed press
+(`bot.core.decode.from_button`) and carried out in one ``match`` (`Buttons`)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,13 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, assert_never
 
 from telegram import Chat, InlineKeyboardMarkup, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
-from bot.basics import Person, UserError, parse_id
+from bot.basics import Person, UserError
 from bot.computers.coach import Coach
 from bot.core import accepts
 from bot.core import decode as cb
@@ -579,7 +580,8 @@ class Targets:
 
 
 class Buttons:
-    """Every inline button: decode, check, route (`ROUTES`), and answer with a toast."""
+    """Every inline button: decode (`bot.core.decode`), check, carry out, and answer with
+    a toast."""
 
     def __init__(
         self,
@@ -641,50 +643,118 @@ class Buttons:
     ) -> Msg:
         """One press of a button, from a DM or a group: the same decoding, checks, journal
         and words for all. `handled`: the update it came in, stored with a move it makes."""
-        decoded = cb.from_callback(data)
-        if isinstance(decoded, cb.Refused):
-            return decoded.said
+        pressed = cb.from_button(data)
+        if isinstance(pressed, cb.Refused):
+            return pressed.said
         try:
-            return await self._dispatch(decoded, person, chat_id, message_id, handled)
+            in_group = await self._admit(pressed, person, chat_id)
+            return await self._carry_out(pressed, person, chat_id, message_id, in_group, handled)
         except UserError as error:
             return error.said
         except StorageUnavailable:
             log.warning("button %s: the database cannot be written", data)
             return STORAGE_TROUBLE
 
-    async def _dispatch(
-        self,
-        data: cb.Callback,
-        person: Person,
-        chat_id: int | None,
-        message_id: int | None,
-        handled: Handling | None,
-    ) -> Msg:
+    async def _admit(self, pressed: cb.Pressed, person: Person, chat_id: int | None) -> bool:
+        """Refuse (`UserError`) a press that what it names (a table, a tournament) does not
+        take now, or not from this chat; say whether it came from its table's own group."""
         if chat_id is not None and chat_id != person.id and self.outbox.is_gone(chat_id):
             # Telegram delivers presses on the old messages of a group that removed the bot.
             raise UserError(NOT_IN_CHAT)
-        no_table = (
-            data.action in cb.TOURNAMENT_ACTIONS
-            or data.action in cb.CHAT_ACTIONS
-            or data.action in cb.DAILY_ACTIONS
-        )
-        table = None if no_table else self.registry.get(data.game_id)
+        match pressed:
+            case cb.Register(tournament) | cb.Withdraw(tournament):
+                # A tournament's buttons, while its message shows them.
+                registration_open = await self.to.entries.registration_open(tournament)
+                accepts.admit_event(registration_open, cb.EVENT_ASKS[pressed.action])
+                return False
+            case cb.PostDaily() | cb.ChooseLanguage():
+                return False  # a day's, a chat's: their own entry points check them
+            case _:
+                return await self._admit_at_table(pressed, person, chat_id)
+
+    async def _admit_at_table(
+        self, pressed: cb.TablePress, person: Person, chat_id: int | None
+    ) -> bool:
+        table = self.registry.get(pressed.game)
         # A button only acts on the table its message shows: a forged game id from another
         # chat's message is refused.
         in_group = table is not None and chat_id == table.chat_id
         if table is not None and chat_id is not None and not (in_group or chat_id == person.id):
             raise UserError(UNKNOWN_BUTTON)
-        if data.action in cb.EVENT_ASKS:  # a tournament's buttons, while its message shows them
-            registration_open = await self.to.entries.registration_open(data.game_id)
-            accepts.admit_event(registration_open, cb.EVENT_ASKS[data.action])
-        ask = cb.ASKS.get(data.action)
-        if ask is not None:  # only what that kind of table offers at its stage (issue 50.2)
-            standing = await accepts.standing_of(data.game_id, self.registry.tables, self.games)
-            accepts.admit(standing, ask)
-        route = ROUTES.get(data.action)
-        if route is None:
-            return NOTHING
-        return await route(Press(self.to, data, person, chat_id, in_group, message_id, handled))
+        # Only what that kind of table offers at its stage (issue 50.2).
+        standing = await accepts.standing_of(pressed.game, self.registry.tables, self.games)
+        accepts.admit(standing, cb.ASKS[pressed.action])
+        return in_group
+
+    async def _carry_out(
+        self,
+        pressed: cb.Pressed,
+        person: Person,
+        chat_id: int | None,
+        message_id: int | None,
+        in_group: bool,
+        handled: Handling | None,
+    ) -> Msg:
+        """What each button does, once admitted: one case per kind of press."""
+        to = self.to
+        match pressed:
+            case cb.SitDown(game):
+                # Pressed anywhere but in the table's group, Join must prove membership first.
+                return await to.lobby.join(game, person, in_group=in_group)
+            case cb.StandUp(game):
+                return await to.presence.leave(game, person)
+            case cb.AddComputerSeat(game):
+                return await to.lobby.add_computer(game, person)
+            case cb.OpenRules(game):
+                return await to.rules_menu.show(game, person, True)
+            case cb.CloseRules(game):
+                return await to.rules_menu.show(game, person, False)
+            case cb.ChooseRule(game, option, value):
+                return await to.rules_menu.set_rule(game, person, option, value)
+            case cb.ClearSeat(game, seat):
+                return await to.lobby.remove_seat(game, seat, person)
+            case cb.StartGame(game):
+                return await to.lobby.start(game, person)
+            case cb.CancelTable(game):
+                return await to.closer.cancel_game(game, person)
+            case cb.NewGame(game):
+                return await to.lobby.rematch(game, person, chat_id)
+            case cb.TapCard() | cb.PassChosen() | cb.ChooseMoon() | cb.AskHint():
+                # The same typed command a table page sends, carried out the same way, with
+                # the update it came in.
+                return await cb.carry_out(pressed, person, to.moves, to.coach, handled)
+            case cb.ToggleTracker(game, hand):
+                return await to.moves.toggle_tracker(game, hand, person)
+            case cb.Review(game, hand):
+                return await to.coach.review(game, hand, person)
+            case cb.ReplayGame(game, new):
+                shown_in = None if new else message_id
+                return await to.replays.game(game, person, chat_id, shown_in)
+            case cb.ReplayHand(game, hand, new):
+                return await to.replays.hand(game, hand, new, person, chat_id, message_id)
+            case cb.PostDaily(day):
+                return await to.daily.post(day, person)
+            case cb.Register(tournament):
+                return await to.entries.register(tournament, person)
+            case cb.Withdraw(tournament):
+                return await to.entries.withdraw(tournament, person)
+            case cb.ChooseLanguage(code):
+                return await self._choose_language(code, person, chat_id, message_id)
+            case _:
+                assert_never(pressed)
+
+    async def _choose_language(
+        self, code: str, person: Person, chat_id: int | None, message_id: int | None
+    ) -> Msg:
+        """A press in the /language menu: the chat's language, and the menu shown in it."""
+        if chat_id is None:
+            raise UserError(UNKNOWN_BUTTON)
+        menu = self.to.language_menu
+        said = await menu.choose(chat_id, person, code)
+        if message_id is not None:
+            text, markup = await menu.menu(chat_id, person)
+            self.to.outbox.edit(chat_id, message_id, text, markup, priority=URGENT)
+        return said
 
 
 def flooding(limits: BotData, update: Update) -> bool:
@@ -734,90 +804,6 @@ def _over_rate(
     if verdict is Verdict.ALLOW:
         return None
     return PRESSING_TOO_FAST if verdict is Verdict.WARN else NOTHING
-
-
-@dataclass(frozen=True)
-class Press:
-    """One checked button press: who pressed what, and whether in the table's own group."""
-
-    to: Targets
-    data: cb.Callback
-    person: Person
-    chat_id: int | None
-    in_group: bool
-    message_id: int | None = None
-    handled: Handling | None = None
-    """The update it came in: a move it makes is stored with it."""
-
-    @property
-    def id(self) -> int:
-        """The game's id (a tournament's, for the tournament buttons)."""
-        return self.data.game_id
-
-
-def _set_rule(p: Press) -> Awaitable[Msg]:
-    option, _, value = p.data.arg.partition("=")
-    return p.to.rules_menu.set_rule(p.id, p.person, option, value)
-
-
-def _kick(p: Press) -> Awaitable[Msg]:
-    seat = parse_id(p.data.arg, 99)
-    if seat is None:
-        raise UserError(UNKNOWN_BUTTON)
-    return p.to.lobby.remove_seat(p.id, seat, p.person)
-
-
-async def _choose_language(p: Press) -> Msg:
-    """A press in the /language menu: the chat's language, and the menu shown in it."""
-    if p.chat_id is None:
-        raise UserError(UNKNOWN_BUTTON)
-    menu = p.to.language_menu
-    said = await menu.choose(p.chat_id, p.person, p.data.arg)
-    if p.message_id is not None:
-        text, markup = await menu.menu(p.chat_id, p.person)
-        p.to.outbox.edit(p.chat_id, p.message_id, text, markup, priority=URGENT)
-    return said
-
-
-async def _seat(p: Press) -> Msg:
-    """A seat's press (a card, pass, the moon's choice, 💡): the same typed command a table
-    page sends (`bot.core.decode`), carried out the same way, with its update."""
-    command = cb.seat_command(p.data)
-    if isinstance(command, cb.Refused):
-        return command.said
-    return await cb.carry_out(command, p.person, p.to.moves, p.to.coach, p.handled)
-
-
-ROUTES: dict[str, Callable[[Press], Awaitable[Msg]]] = {
-    # Pressed anywhere but in the table's group, Join must prove membership first.
-    cb.JOIN: lambda p: p.to.lobby.join(p.id, p.person, in_group=p.in_group),
-    cb.LEAVE: lambda p: p.to.presence.leave(p.id, p.person),
-    cb.ADD_COMPUTER: lambda p: p.to.lobby.add_computer(p.id, p.person),
-    cb.RULES: lambda p: p.to.rules_menu.show(p.id, p.person, True),
-    cb.BACK: lambda p: p.to.rules_menu.show(p.id, p.person, False),
-    cb.SET_RULE: _set_rule,
-    cb.START: lambda p: p.to.lobby.start(p.id, p.person),
-    cb.REMATCH: lambda p: p.to.lobby.rematch(p.id, p.person, p.chat_id),
-    cb.CANCEL: lambda p: p.to.closer.cancel_game(p.id, p.person),
-    cb.KICK: _kick,
-    cb.CARD: _seat,
-    cb.PASS: _seat,
-    cb.MOON: _seat,
-    cb.TRACKER: lambda p: p.to.moves.toggle_tracker(p.id, p.data.stamp, p.person),
-    cb.HINT: _seat,
-    cb.REVIEW: lambda p: p.to.coach.review(p.id, p.data.stamp, p.person),
-    cb.TOURNAMENT_REGISTER: lambda p: p.to.entries.register(p.id, p.person),
-    cb.TOURNAMENT_WITHDRAW: lambda p: p.to.entries.withdraw(p.id, p.person),
-    cb.LANGUAGE: _choose_language,
-    cb.REPLAY_GAME: lambda p: p.to.replays.game(
-        p.id, p.person, p.chat_id, None if p.data.arg == "n" else p.message_id
-    ),
-    cb.REPLAY_HAND: lambda p: p.to.replays.hand(
-        p.id, p.data.stamp, p.data.arg == "n", p.person, p.chat_id, p.message_id
-    ),
-    cb.DAILY_POST: lambda p: p.to.daily.post(p.id, p.person),
-}
-"""What each button does, by its callback action (`bot.core.decode`)."""
 
 
 class Errors:

@@ -96,18 +96,23 @@ class HeartsApplication(Application):  # type: ignore[type-arg]
     """python-telegram-bot's Application, with every update through `ExactlyOnce` first."""
 
     once: ExactlyOnce | None = None
-    dropping: Callable[[Update], bool] | None = None
-    """Whether an update is its sender's flood, to be let go before anything is done for
-    it (`bot.telegram.handlers.flooding`): no lookup, no handler; a press is answered
-    without a word."""
-    keep_order: Callable[[int], Slot] | None = None
-    """Takes a place in a chat's order of posts (`Outbox.reserve`), once the outbox is open."""
+
+    def dropping(self, update: Update) -> bool:
+        """Whether an update is its sender's flood, to be let go before anything is done for
+        it: no lookup, no handler; a press is answered without a word (none here; the
+        bot's, `bot.app.HeartsBot`, says)."""
+        return False
+
+    def keep_order(self, chat_id: int) -> Slot | None:
+        """A place in a chat's order of posts for a command's answer, as it arrives (none
+        here; the bot's takes one from its outbox once it is open)."""
+        return None
 
     async def process_update(self, update: object) -> None:
         """What is logged meanwhile names the update's chat (`bot.logs.log_fields`); when
         its handling began is `RECEIVED` (press → toast is timed from there). A command's
         answer takes its place in its chat's order now, as it arrives (`ARRIVED`)."""
-        if self.dropping is not None and isinstance(update, Update) and self.dropping(update):
+        if isinstance(update, Update) and self.dropping(update):
             if update.callback_query is not None:  # the spinner stops, without a word
                 try:
                     await update.callback_query.answer()
@@ -117,7 +122,7 @@ class HeartsApplication(Application):  # type: ignore[type-arg]
         chat = update.effective_chat if isinstance(update, Update) else None
         received = RECEIVED.set(time.monotonic())
         place = None
-        if chat is not None and self.keep_order is not None and _is_command(update):
+        if chat is not None and _is_command(update):
             place = self.keep_order(chat.id)
         arrived = ARRIVED.set((chat.id, place) if chat is not None and place is not None else None)
         try:

@@ -114,10 +114,14 @@ class Outbox:
         on_replaced: Replaced | None = None,
         per_second: float | None = None,
         on_gone: Gone | None = None,
+        on_turn: Callable[[int, float], None] | None = None,
+        on_shown: Callable[[int, int, float], None] | None = None,
     ) -> None:
         """`per_second`: the overall pace of messages, edits and deletions; by default 25 a
         second when the bot has a rate limiter (Telegram allows 30), unpaced without one
-        (tests)."""
+        (tests). `on_turn`: told each request's priority and its wait (seconds) for its
+        turn in the overall pace; `on_shown`: told when an edit showed a message's new
+        state (`Edits`); both the metrics'."""
         self.bot = bot
         self.on_replaced = on_replaced
         self.on_gone = on_gone
@@ -126,7 +130,7 @@ class Outbox:
         self.pacer = Pacer(per_second) if per_second else None
         """The bot's overall pace (None: unpaced)."""
         self.pace = ChatPace(group_interval, dm_interval)
-        self.edits = Edits(self)
+        self.edits = Edits(self, on_shown)
         self.bottom = Bottoms()
         """What is at the bottom of each person's DM (the messages sent there, deleted)."""
         self._deletions: set[asyncio.Task[None]] = set()
@@ -138,9 +142,7 @@ class Outbox:
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         """Set by `close`: nothing more is sent, even by a caller already waiting its turn."""
-        self.on_turn: Callable[[int, float], None] | None = None
-        """Told each request's priority and its wait (seconds) for its turn in the overall
-        pace (`bot.metrics`)."""
+        self.on_turn = on_turn
 
     @property
     def closed(self) -> bool:

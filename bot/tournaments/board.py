@@ -42,7 +42,9 @@ class Board:
         is_admin: AdminCheck,
         clock: Clock,
         languages: Languages,
+        ticker: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
+        """`ticker`: what `arm_tick` runs (`Timeline.tick`)."""
         self.desk = desk
         self.languages = languages
         self.tournaments = tournaments
@@ -54,8 +56,7 @@ class Board:
         self.clock = clock
         self.scheduler = Scheduler()
         """The tournaments' own timers: ``tournaments:tick`` and each one's ``sync``."""
-        self.ticker: Callable[[], Awaitable[None]] | None = None
-        """What `arm_tick` runs (`Timeline.tick`, which sets it)."""
+        self.ticker = ticker
         self._mailboxes = Mailboxes()
         """A tournament's commands (buttons, its timers, its tables' syncs), one at a time."""
         self.present: set[tuple[int, int]] = set()

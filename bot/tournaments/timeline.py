@@ -42,7 +42,6 @@ class Timeline:
         self.tournaments = board.tournaments
         self.clock = board.clock
         self.scheduler = board.scheduler
-        board.ticker = self.tick
 
     async def tick(self) -> None:
         """Do whatever is due now (reminders, deadline, start, no-shows); arm the next tick."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import importlib.machinery
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -72,7 +73,7 @@ def why_not() -> str | None:
         import mypyc.build  # noqa: F401
     except ImportError:
         return "mypyc is not installed (pip install mypy)"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler}) on PATH"
     include = sysconfig.get_paths()["include"]

@@ -74,7 +74,7 @@ PARTS = {
         "playout.py:hand_cost",
         "expert.py:measure",
     ),
-    "the others' passes": ("expert.py:expert_pass", "expert.py:_pass_danger"),
+    "the others' passes": ("pass_rule.py",),
 }
 REST = "the rest"
 

@@ -38,6 +38,7 @@ HOT_MODULES: Final = (
     "engine.players.shooting",
     "engine.players.knowledge",
     "engine.players.sampling",
+    "engine.players.pass_rule",
 )
 """What the compiled build compiles. Not `players.passing` and `players.expert`: their
 tests swap their globals (a playout counted, a clock stopped), which calls between

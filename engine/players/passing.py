@@ -31,9 +31,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..cards import JACK_OF_DIAMONDS, SPADES, SUIT_MASKS, Mask, deck_mask, lowest, mask_of
+from ..cards import SPADES, SUIT_MASKS, Mask, deck_mask, lowest, mask_of
 from ..rules import Rules
-from ..scoring import Score, bonus_bit
+from ..scoring import Score
+from .pass_rule import keep_mask
 from .playout import final_points, hand_cost, play_out
 from .shooting import play_out_moon
 from .smart import smart_card
@@ -59,11 +60,6 @@ cards to shoot with, or keeps this seat's own shot, shows in its cost."""
 PASS_BUDGET_MS = 300.0
 """The budget the deal counts above are set for; a smaller budget plays fewer deals
 (never under a fifth), a larger one no more."""
-
-
-def keep_mask(rules: Rules) -> Mask:
-    """Cards the rule of thumb never passes: the bonus card (Omnibus, Complex)."""
-    return bonus_bit(rules) | (1 << JACK_OF_DIAMONDS if rules.variant == "complex" else 0)
 
 
 def pass_options(

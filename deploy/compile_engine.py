@@ -25,6 +25,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +89,7 @@ def compile_into(engine_dir: Path) -> list[Path]:
     modules = hot_modules()
     with tempfile.TemporaryDirectory(prefix="hearts-engine-build-") as scratch:
         work = Path(scratch)
+        copied = time.time()  # an edit after this is not in the build: it makes it stale
         shutil.copytree(
             ROOT / "engine",
             work / "engine",
@@ -106,6 +108,7 @@ def compile_into(engine_dir: Path) -> list[Path]:
         for path in built_files(work / "engine"):
             target = engine_dir / path.relative_to(work / "engine")
             shutil.copy2(path, target)
+            os.utime(target, (copied, copied))
             put.append(target)
         return put
 

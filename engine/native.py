@@ -9,8 +9,8 @@ C compiler, the same sources run as they are. Both give the same decisions
 
 ``HEARTS_ENGINE=pure`` makes a process load the sources even where a build is present:
 how the test and the benchmark run both in one sitting, and a way to rule the build out.
-A build older than any hot module's source (edited, or another branch checked out since)
-is not loaded either: the sources run, and `describe` says the build is stale.
+A build older than any of the engine's sources (edited, or another branch checked out
+since) is not loaded either: the sources run, and `describe` says the build is stale.
 
 This module imports only the standard library, and nothing of the engine: the build
 script reads `HOT_MODULES` from it before the engine is installed.
@@ -78,18 +78,24 @@ def prefer_source() -> None:
 
 
 def stale(folder: str = os.path.dirname(__file__)) -> bool:
-    """Whether a compiled build is in the engine's ``folder`` and older than one of the hot
-    modules' sources: it would run code that is not the sources'."""
+    """Whether a compiled build is in the engine's ``folder`` and older than one of the
+    engine's sources: it could run code that is not the sources'. Any module counts, not
+    only the hot ones: the compiled code was type-checked against all of them."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     built = [
         os.path.getmtime(os.path.join(folder, name))
         for name in os.listdir(folder)
-        if name.startswith(LIBRARY) and name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+        if name.startswith(LIBRARY) and name.endswith(suffixes)
     ]
     if not built:
         return False
-    root = os.path.dirname(folder)
-    sources = [os.path.join(root, *name.split(".")) + ".py" for name in HOT_MODULES]
-    return max(os.path.getmtime(path) for path in sources if os.path.exists(path)) > min(built)
+    newest = max(
+        os.path.getmtime(os.path.join(where, name))
+        for where, _, names in os.walk(folder)
+        for name in names
+        if name.endswith(".py")
+    )
+    return newest > min(built)
 
 
 def pure_wanted(environ: Mapping[str, str]) -> bool:

@@ -59,7 +59,7 @@ def test_hearts_engine_pure_loads_the_sources() -> None:
     assert said == "pure True engine: pure Python (HEARTS_ENGINE=pure)"
 
 
-def test_a_build_older_than_a_hot_source_is_stale(tmp_path: Path) -> None:
+def test_a_build_older_than_a_source_of_the_engine_is_stale(tmp_path: Path) -> None:
     folder = tmp_path / "engine"
     for name in native.HOT_MODULES:
         path = tmp_path.joinpath(*name.split(".")).with_suffix(".py")
@@ -72,6 +72,10 @@ def test_a_build_older_than_a_hot_source_is_stale(tmp_path: Path) -> None:
     os.utime(library, (2000, 2000))
     assert not native.stale(str(folder))
     os.utime(folder / "players" / "smart.py", (3000, 3000))  # edited since the build
+    assert native.stale(str(folder))
+    os.utime(folder / "players" / "smart.py", (1000, 1000))
+    (folder / "rules.py").write_text("")  # not compiled, but the build was checked against it
+    os.utime(folder / "rules.py", (3000, 3000))
     assert native.stale(str(folder))
 
 

@@ -1,11 +1,16 @@
-"""The `expert`'s rule of thumb for passing: how dangerous each card is to keep.
+"""The `expert`'s rule of thumb for passing (how dangerous each card is to keep), and one
+deal of the pass search.
 
 The rule's pass is the search's first candidate (`passing`), and in the search's every
-deal each other seat is taken to pass by it, so it runs thousands of times a pass: it is
-one of the hot modules the compiled build compiles (`engine.native`).
+deal each other seat is taken to pass by it, so it runs thousands of times a pass; the
+search then plays every candidate on the deal (`deal_costs`). Both are among the hot
+modules the compiled build compiles (`engine.native`); the rest of the search stays in
+`passing`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from ..cards import (
     HEARTS,
@@ -17,7 +22,8 @@ from ..cards import (
     Mask,
 )
 from ..rules import Rules
-from ..scoring import bonus_bit
+from ..scoring import Score, bonus_bit
+from .playout import PlayOut, Policy, final_points, hand_cost
 
 
 def keep_mask(rules: Rules) -> Mask:
@@ -70,3 +76,33 @@ def pass_danger(card: int, hand: Mask, chosen: Mask, keep: Mask) -> float:
     if rank <= 5:
         score -= 10.0
     return score
+
+
+def deal_costs(
+    rules: Rules,
+    seat: int,
+    hands: Sequence[Mask],
+    passes: list[Mask],
+    candidates: Sequence[Mask],
+    offset: int,
+    first: int,
+    dead: Mask,
+    scores: Sequence[Score],
+    playout: PlayOut,
+    policies: Sequence[Policy],
+    costs: list[float],
+) -> None:
+    """Each candidate pass's cost for ``seat`` on one deal (``hands`` before the pass,
+    ``passes`` the other seats' passes, passed ``offset`` seats on; ``first`` the card that
+    leads), played out by ``playout``, into ``costs`` (one place a candidate)."""
+    n = rules.players
+    mine = scores[seat]
+    for i, candidate in enumerate(candidates):
+        passes[seat] = candidate
+        after = [h & ~passes[s] for s, h in enumerate(hands)]
+        for s in range(n):
+            after[(s + offset) % n] |= passes[s]
+        leader = next(s for s in range(n) if after[s] >> first & 1)
+        taken = playout(rules, after, [], leader, True, False, first, [0] * n, 0, policies)
+        points = final_points(rules, taken, dead, scores)
+        costs[i] = hand_cost(rules, mine, points[seat])

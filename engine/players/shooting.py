@@ -38,6 +38,7 @@ from ..play_rules import breaking_cards, breaks_hearts, legal_mask, trick_winner
 from ..rules import Rules
 from .moon import RUN_FROM, runner
 from .playout import Policy
+from .smart import smart_card
 from .standard import highest_valued, lowest_valued
 
 RUN_CHANCE: Final = (
@@ -165,7 +166,11 @@ def play_out_moon(
                 elif stopper is None or seat == stopper:
                     card = stopper_card(rules, legal, trick, leader, run)
             if card is None:
-                card = policies[seat](rules, legal, trick, hand, played)
+                policy = policies[seat]
+                if policy is smart_card:  # the `expert`'s: a direct call, compiled
+                    card = smart_card(rules, legal, trick, hand, played)
+                else:
+                    card = policy(rules, legal, trick, hand, played)
             bit = 1 << card
         else:  # one legal card: every policy plays it
             bit = legal

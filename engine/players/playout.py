@@ -16,7 +16,7 @@ from ..scoring import Score, best_moon_choice, hand_points, moon_shooter
 from .smart import smart_card
 from .standard import standard_card
 
-Policy = Callable[[Rules, Mask, Sequence[int], Mask, Mask], int]
+Policy = Callable[[Rules, Mask, list[int], Mask, Mask], int]
 """(rules, legal, trick, hand, played this hand) -> the card to play, one of ``legal``.
 The playouts do not ask a policy when only one card is legal."""
 PlayOut = Callable[
@@ -26,9 +26,7 @@ PlayOut = Callable[
 """A way to play a hand to its end: `play_out`'s arguments and result."""
 
 
-def standard_policy(
-    rules: Rules, legal: Mask, trick: Sequence[int], hand: Mask, played: Mask
-) -> int:
+def standard_policy(rules: Rules, legal: Mask, trick: list[int], hand: Mask, played: Mask) -> int:
     return standard_card(rules, legal, trick)
 
 

@@ -68,7 +68,7 @@ def threat(taken: Sequence[Mask], tricks: int, seat: int) -> tuple[int, float] |
     return run, RUN_CHANCE[min(3, (tricks - 1) // 3)][band]
 
 
-def runner_card(rules: Rules, legal: Mask, trick: Sequence[int]) -> int:
+def runner_card(rules: Rules, legal: Mask, trick: list[int]) -> int:
     """The runner's card: take every trick it can, give no point away."""
     if not trick:
         return highest_valued(legal)
@@ -88,9 +88,7 @@ def runner_card(rules: Rules, legal: Mask, trick: Sequence[int]) -> int:
     return follow.bit_length() - 1
 
 
-def stopper_card(
-    rules: Rules, legal: Mask, trick: Sequence[int], leader: int, run: int
-) -> int | None:
+def stopper_card(rules: Rules, legal: Mask, trick: list[int], leader: int, run: int) -> int | None:
     """Another seat's card while ``run`` runs, or None to play as usual: take a trick with
     points the runner is winning, and give it no point while it wins one without."""
     position = (run - leader) % rules.players

@@ -74,7 +74,11 @@ PARTS = {
         "playout.py:hand_cost",
         "expert.py:measure",
     ),
-    "the others' passes": ("pass_rule.py",),
+    "the others' passes": (
+        "pass_rule.py:expert_pass",
+        "pass_rule.py:pass_danger",
+        "pass_rule.py:keep_mask",
+    ),
 }
 REST = "the rest"
 

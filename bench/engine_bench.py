@@ -1,17 +1,32 @@
-"""Random full hands per second for every variant, and OpenSpiel's C++ hearts beside ours.
+"""Random full hands per second for every variant, and OpenSpiel's C++ hearts beside ours;
+with the compiled build (`engine.native`, `./dev build`), the `expert`'s decisions per
+second pure and compiled side by side, and the factor.
 
-Both sides do the same work: deal, pass three random cards each (where the hand passes),
-and play random legal cards to the end of the hand, driven from Python.
+OpenSpiel and ours do the same work: deal, pass three random cards each (where the hand
+passes), and play random legal cards to the end of the hand, driven from Python.
+
+Pure against compiled: two processes of this benchmark, one with ``HEARTS_ENGINE=pure``
+(the sources, though the build is present), take turns (``--rounds`` each, the best of
+each side counted, so a change in the machine's load hits both alike). Each times the
+same `expert` decisions, steady at ``--deals`` deals a play (so both do the same work and
+decide the same), over the positions `bench profile` profiles, and random hands.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
-from engine import Game, Rules
+from engine import Game, Rules, native
+from engine.players import ExpertPlayer
+
+from .profile_bench import positions
 
 VARIANTS: dict[str, Rules] = {
     "4 players": Rules(players=4),
@@ -87,12 +102,85 @@ def rate(run: Callable[[], int], seconds: float) -> float:
             return best
 
 
+FIGURES = {
+    "hands": "random 4-player hands per CPU second",
+    "play": "expert plays per CPU second",
+    "pass": "expert passes per CPU second",
+}
+
+
+def one_side(decisions: int, deals: int, batch: int) -> dict[str, float]:
+    """This process's figures (`FIGURES`), one round each: the `expert`'s decisions per
+    CPU second over the first ``decisions`` positions of `bench profile`, and random hands."""
+    player = ExpertPlayer(seed=1, deals=deals, steady=True)
+    spent = {"play": 0.0, "pass": 0.0}
+    count = {"play": 0, "pass": 0}
+    for game, seat in positions(decisions, 1):
+        view = game.view(seat)
+        start = time.process_time()
+        if game.phase == "pass":
+            player.choose_pass(view)
+        else:
+            player.choose_play(view)
+        spent[game.phase] += time.process_time() - start
+        count[game.phase] += 1
+    figures = {phase: count[phase] / spent[phase] for phase in spent if spent[phase]}
+    start = time.process_time()
+    figures["hands"] = our_hands(VARIANTS["4 players"], batch) / (time.process_time() - start)
+    return figures
+
+
+def pure_and_compiled(rounds: int, decisions: int, deals: int, batch: int) -> None:
+    """Both builds side by side, in turns, and the factor (see the module docstring)."""
+    best: dict[str, dict[str, float]] = {"pure": {}, "compiled": {}}
+    command = [sys.executable, "-m", "bench.engine_bench", "--side"]
+    command += ["--decisions", str(decisions), "--deals", str(deals), "--batch", str(batch)]
+    for _ in range(rounds):
+        for side in best:
+            env = dict(os.environ)
+            env.pop(native.ENVIRONMENT, None)
+            if side == "pure":
+                env[native.ENVIRONMENT] = "pure"
+            done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+            answer = json.loads(done.stdout.splitlines()[-1])
+            if answer.pop("build") != side:
+                sys.exit(f"the {side} side ran another build: {done.stdout}")
+            for name, value in answer.items():
+                best[side][name] = max(best[side].get(name, 0.0), value)
+    print()
+    print(
+        f"pure against compiled, side by side (best of {rounds} alternating rounds, "
+        f"{decisions} positions, {deals} deals a play):"
+    )
+    print(f"  {'':<40}{'pure':>10}{'compiled':>10}{'factor':>8}")
+    for name, label in FIGURES.items():
+        pure, compiled = best["pure"].get(name), best["compiled"].get(name)
+        if pure and compiled:
+            print(f"  {label:<40}{pure:>10.2f}{compiled:>10.2f}{compiled / pure:>7.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--batch", type=int, default=200, help="hands per timed round")
     parser.add_argument("--rounds", type=int, default=8, help="alternating rounds per side")
+    parser.add_argument("--decisions", type=int, default=24, help="expert positions timed")
+    parser.add_argument("--deals", type=int, default=200, help="deals an expert play")
+    parser.add_argument("--build-rounds", type=int, default=3, help="pure/compiled rounds")
+    parser.add_argument("--side", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.side:  # one round of `pure_and_compiled`, in a process of its own
+        figures: dict[str, object] = {"build": native.build()}
+        figures.update(one_side(args.decisions, args.deals, args.batch))
+        print(json.dumps(figures))
+        return
+
+    print(native.describe())
+    if native.build() == "compiled":
+        pure_and_compiled(args.build_rounds, args.decisions, args.deals, args.batch)
+    else:
+        print("no compiled build in this process: pure Python only (./dev build compiles it)")
+    print()
 
     print(f"{'variant':<16}{'hands/s':>10}   (per CPU second)")
     for name, rules in VARIANTS.items():

@@ -28,7 +28,8 @@ import time
 
 from engine import Game, Rules
 from engine.players import passing
-from engine.players.expert import ExpertPlayer, expert_pass
+from engine.players.expert import ExpertPlayer
+from engine.players.pass_rule import expert_pass
 from engine.rules import PassDirection
 
 DIRECTIONS: tuple[PassDirection, ...] = ("left", "right", "across")

@@ -4,20 +4,35 @@ profiled, with the time split into the parts a faster engine would attack.
     ./dev bench profile [--positions 40] [--seed 1] [--budget 300] [--top 12]
                         [--deals N [--rounds 3]]
 
+Each decision is made twice: timed without the profiler (the milliseconds in the table),
+then under it (the split). The table gives each part's share of a play's and of a pass's
+time and the milliseconds that share is of an unprofiled decision; the lines after it, the
+shares over every decision profiled, then the functions of most own time.
+
 With ``--deals``, the `expert` plays that many deals a play decision whatever the clock
 (`steady`, its pass search its full rounds), so the work is fixed, and the decisions are
 then timed again without the profiler: decisions and deals per CPU second (best of
 ``--rounds``), the figure to compare two versions of the code by, one after the other.
 
-Parts, by the function the time is spent in (its own time, not its callees'):
-- sampling worlds: dealing the unseen cards (`Knowledge.sample`), the inferred weights;
-- the playout's policy: the card each seat plays in a playout (`smart_card` and what it
-  calls);
-- legal moves and tricks: what is legal, what breaks hearts, who takes a trick
-  (`engine/play_rules.py`);
-- the playout loop: `play_out` and the first card put in by hand;
+Parts, by the function the time is spent in (its own time, not its callees'; a builtin's,
+such as ``int.bit_length``, goes to the part of the function that called it):
+- sampling worlds: dealing the unseen cards (`Knowledge.sample`, the pass search's
+  shuffles), the inferred weights;
+- play-outs, the policy: the card each seat plays in a playout (`smart_card` and what it
+  calls, the moon runner's and stopper's cards);
+- play-outs, the loop: `play_out`, `play_out_moon` and the first card put in by hand; the
+  loop inlines the common cases of what is legal and who takes a trick;
+- legal moves and tricks: the engine's rules of a card to a trick (`engine/play_rules.py`)
+  where the loop calls them;
 - scoring: a played-out hand's points and their cost;
-- the rest: the search's own loop, the pass search's bookkeeping, Python's builtins.
+- the others' passes: the rule of thumb each other seat passes by in the pass search;
+- the rest: the search's own loops and bookkeeping, the interpreter's calls.
+
+cProfile costs each Python call alike, so small functions called millions of times weigh
+more under it than they do: read the split as where to look. What the interpreter itself
+costs shows best as the compiled build's factor (`bench engine`). With the compiled build
+(`engine.native`) the profiler sees no call between compiled functions: the split is the
+pure build's (``HEARTS_ENGINE=pure``), which the bench then says.
 """
 
 from __future__ import annotations
@@ -26,29 +41,77 @@ import argparse
 import cProfile
 import pstats
 import random
+import statistics
 import time
 
-from engine import Game, Rules
+from engine import Game, Rules, native
 from engine.players import ExpertPlayer
 
 PARTS = {
-    "sampling worlds": ("knowledge.py", "inferred_weights", "sample"),
-    "the playout's policy": ("smart.py", "standard.py"),
+    "sampling worlds": (
+        "knowledge.py",
+        "random.py",
+        "expert.py:inferred_weights",
+        "cards.py:mask_of",
+        "cards.py:lowest",
+    ),
+    "play-outs, the policy": (
+        "smart.py",
+        "standard.py",
+        "shooting.py:runner_card",
+        "shooting.py:stopper_card",
+        "moon.py:runner",
+    ),
+    "play-outs, the loop": (
+        "playout.py:play_out",
+        "shooting.py:play_out_moon",
+        "sampling.py:_play_first",
+    ),
     "legal moves and tricks": ("play_rules.py",),
-    "the playout loop": ("playout.py:", "_play_first"),
-    "scoring": ("scoring.py", "measure", "hand_cost"),
+    "scoring": (
+        "scoring.py",
+        "playout.py:final_points",
+        "playout.py:hand_cost",
+        "expert.py:measure",
+    ),
+    "the others' passes": (
+        "pass_rule.py:expert_pass",
+        "pass_rule.py:pass_danger",
+        "pass_rule.py:keep_mask",
+    ),
 }
+REST = "the rest"
+
+Where = tuple[str, int, str]
+"""A profiled function as `pstats` names it: its file, first line and name."""
 
 
-def part_of(where: str) -> str:
+def part_of(where: Where) -> str:
+    """The part of `PARTS` a function's own time counts in (`REST` when none)."""
+    path, _, name = where
+    file = path.rsplit("/", 1)[-1]
     for part, marks in PARTS.items():
-        if part == "the playout loop":
-            if "play_out" in where or "_play_first" in where:
-                return part
-            continue
-        if any(mark in where for mark in marks):
+        if file in marks or f"{file}:{name}" in marks:
             return part
-    return "the rest"
+    return REST
+
+
+def split(stats: pstats.Stats) -> dict[str, float]:
+    """Own time (s) by part; a builtin's goes to its callers' parts, by what each call
+    cost."""
+    own: dict[str, float] = {}
+    entries = stats.stats  # type: ignore[attr-defined]
+    for where, (_, _, tottime, _, callers) in entries.items():
+        if where[0] == "~" and callers:
+            for caller, (_, _, spent, _) in callers.items():
+                part = part_of(caller)
+                own[part] = own.get(part, 0.0) + spent
+            attributed = sum(c[2] for c in callers.values())
+            own[REST] = own.get(REST, 0.0) + max(0.0, tottime - attributed)
+            continue
+        part = part_of(where)
+        own[part] = own.get(part, 0.0) + tottime
+    return own
 
 
 def positions(count: int, seed: int) -> list[tuple[Game, int]]:
@@ -78,6 +141,14 @@ def positions(count: int, seed: int) -> list[tuple[Game, int]]:
     return found
 
 
+def decide(player: ExpertPlayer, game: Game, seat: int, budget: float) -> None:
+    view = game.view(seat)
+    if game.phase == "pass":
+        player.choose_pass(view, budget)
+    else:
+        player.choose_play(view, budget)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=40)
@@ -93,39 +164,55 @@ def main() -> None:
         player = ExpertPlayer(seed=args.seed)
     else:
         player = ExpertPlayer(seed=args.seed, deals=args.deals, steady=True)
+    print(native.describe())
+    if native.build() != "pure":
+        print(
+            "(the profiler sees no call between compiled functions: HEARTS_ENGINE=pure for a split)"
+        )
     chosen = positions(args.positions, args.seed)
-    profile = cProfile.Profile()
-    times = {"pass": [], "play": []}  # type: dict[str, list[float]]
+    times: dict[str, list[float]] = {"play": [], "pass": []}
+    profiles = {phase: cProfile.Profile() for phase in times}
     for game, seat in chosen:
-        view = game.view(seat)
         start = time.perf_counter()
-        profile.enable()
-        if game.phase == "pass":
-            player.choose_pass(view, args.budget)
-        else:
-            player.choose_play(view, args.budget)
-        profile.disable()
+        decide(player, game, seat, args.budget)
         times[game.phase].append((time.perf_counter() - start) * 1000)
+        profile = profiles[game.phase]
+        profile.enable()
+        decide(player, game, seat, args.budget)
+        profile.disable()
 
-    stats = pstats.Stats(profile)
-    own: dict[str, float] = {}
-    rows = []
-    for (path, line, name), (_, calls, tottime, _, _) in stats.stats.items():  # type: ignore[attr-defined]
-        where = f"{path.rsplit('/', 1)[-1]}:{line}({name})"
-        part = part_of(f"{path}:{name}")
-        own[part] = own.get(part, 0.0) + tottime
-        rows.append((tottime, calls, where))
-    total = sum(own.values()) or 1.0
+    own: dict[str, dict[str, float]] = {}
     for phase, ms in times.items():
         if ms:
             ms.sort()
             print(
-                f"{phase}: {len(ms)} decisions, median {ms[len(ms) // 2]:.0f} ms, "
-                f"longest {ms[-1]:.0f} ms (under the profiler)"
+                f"{phase}: {len(ms)} decisions, median {statistics.median(ms):.0f} ms, "
+                f"mean {statistics.fmean(ms):.0f} ms, longest {ms[-1]:.0f} ms"
             )
-    print(f"{'part':<24} {'share':>6}")
-    for part in [*PARTS, "the rest"]:
-        print(f"{part:<24} {100 * own.get(part, 0.0) / total:5.1f}%")
+            own[phase] = split(pstats.Stats(profiles[phase]))
+    print()
+    print(f"{'part':<24} {'play %':>7} {'ms':>6} {'pass %':>8} {'ms':>6}")
+    for part in [*PARTS, REST]:
+        row = f"{part:<24}"
+        for phase in times:
+            if phase in own:
+                share = own[phase].get(part, 0.0) / (sum(own[phase].values()) or 1.0)
+                row += f" {100 * share:6.1f}% {share * statistics.fmean(times[phase]):6.1f}"
+            else:
+                row += f" {'-':>7} {'-':>6}"
+        print(row)
+    print("(ms: that share of a mean decision timed without the profiler)")
+
+    stats = pstats.Stats(*[profiles[phase] for phase in own])
+    overall = split(stats)
+    total = sum(overall.values()) or 1.0
+    print(f"\nevery decision:\n{'part':<24} {'share':>6}")
+    for part in [*PARTS, REST]:
+        print(f"{part:<24} {100 * overall.get(part, 0.0) / total:5.1f}%")
+    rows = [
+        (tottime, calls, f"{path.rsplit('/', 1)[-1]}:{line}({name})")
+        for (path, line, name), (_, calls, tottime, _, _) in stats.stats.items()  # type: ignore[attr-defined]
+    ]
     print(f"\n{'own time':>9} {'calls':>10}  function")
     for tottime, calls, where in sorted(rows, reverse=True)[: args.top]:
         print(f"{100 * tottime / total:8.1f}% {calls:>10}  {where}")

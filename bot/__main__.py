@@ -234,6 +234,7 @@ def run_bot(settings: Settings) -> int:
     from bot.logs import setup_logging
     from bot.telegram.health import ROLE, attach_health_server
     from bot.telegram.webhook import run_webhook
+    from engine import native
     from storage.errors import StorageError
 
     setup_logging(settings)
@@ -252,6 +253,7 @@ def run_bot(settings: Settings) -> int:
         if leadership is not None:
             attach_leadership(application, leadership)
         attach_health_server(application, settings)
+        logger.info("%s", native.describe())  # compiled or pure Python: the computers' speed
         if settings.webhook_mode:
             logger.info("starting: webhook at %s", settings.webhook_url)
             run_webhook(application, settings, stop_signals)

@@ -6,6 +6,8 @@
 'pass'
 """
 
+# First: `native` chooses which build of the hot modules the imports below load.
+from . import native
 from .cards import Card
 from .errors import IllegalMove
 from .events import (
@@ -48,5 +50,6 @@ __all__ = [
     "TrickRecord",
     "TrickWon",
     "magnitude_squared",
+    "native",
     "pass_target",
 ]

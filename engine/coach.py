@@ -48,8 +48,9 @@ from .cards import (
 )
 from .game import Game
 from .moves import Move
-from .players.expert import GAME_SWING, ExpertPlayer, PlayEvaluation, expert_pass, game_can_end
+from .players.expert import GAME_SWING, ExpertPlayer, PlayEvaluation, game_can_end
 from .players.moon import taken_masks
+from .players.pass_rule import expert_pass
 from .players.passing import PassSearch, paired_margin, pass_costs, unseen_cards
 from .scoring import cards_points, counted_cards
 from .view import SeatView

@@ -6,8 +6,6 @@ what is legal and who takes a trick.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from .cards import HEARTS, HEARTS_MASK, POINT_CARDS, QS_BIT, QUEEN_OF_SPADES, SUIT_MASKS, Mask
 from .rules import Rules
 
@@ -15,7 +13,7 @@ from .rules import Rules
 def legal_mask(
     rules: Rules,
     hand: Mask,
-    trick: Sequence[int],
+    trick: list[int],
     first_trick: bool,
     hearts_broken: bool,
     first_lead: int,
@@ -57,7 +55,7 @@ def breaks_hearts(rules: Rules, card: int, led_suit: int | None) -> bool:
     return suit == HEARTS or (card == QUEEN_OF_SPADES and rules.queen_breaks_hearts)
 
 
-def winning_card(rules: Rules, trick: Sequence[int], mask: Mask) -> int:
+def winning_card(rules: Rules, trick: list[int], mask: Mask) -> int:
     """The card taking ``trick`` so far (complete or not; ``mask`` holds its cards): the
     highest card of the suit led, or in two-player Hearts the highest heart (RULES.md §4.4,
     §8)."""
@@ -67,7 +65,7 @@ def winning_card(rules: Rules, trick: Sequence[int], mask: Mask) -> int:
     return (mask & SUIT_MASKS[trick[0] // 13]).bit_length() - 1
 
 
-def trick_winner_position(rules: Rules, trick: Sequence[int], mask: Mask) -> int:
+def trick_winner_position(rules: Rules, trick: list[int], mask: Mask) -> int:
     """The position in ``trick`` (0 = the lead) of the card that takes it."""
     # `winning_card` inlined: the playouts call this once a trick.
     hearts = mask & HEARTS_MASK

@@ -30,6 +30,7 @@ from telegram.ext import Application
 from bot.config import Settings
 from bot.logs import SecretRedactor
 from bot.telegram.request import AiohttpRequest
+from engine import native
 from storage.checks import Check, check_database, check_postgres
 from storage.postgres import describe
 from storage.upgrade import latest_version
@@ -233,6 +234,7 @@ class HealthServer:
         username = self._known.username()
         body = report(checks, {"id": self._settings.account, "username": username})
         body["role"] = ROLE.name
+        body["engine"] = native.build()  # compiled or pure Python (engine/native.py)
         status = 200 if body["ok"] else 503
         if not body["ok"]:
             logger.warning("health check failed: %s", json.dumps(body["checks"]))

@@ -44,12 +44,8 @@ from random import Random
 
 from ..cards import (
     CARDS,
-    HEARTS,
     HEARTS_MASK,
-    QS_BIT,
     QUEEN_OF_SPADES,
-    SPADES,
-    SUIT_MASKS,
     Card,
     Mask,
     cards_of,
@@ -61,7 +57,8 @@ from ..view import SeatView
 from .defence import STOP_FROM, defence_card
 from .knowledge import Knowledge, decision_rng
 from .moon import best_standing_choice, runner, taken_masks
-from .passing import PassSearch, keep_mask, ranked_passes
+from .pass_rule import expert_pass, keep_mask, pass_danger
+from .passing import PassSearch, ranked_passes
 from .playout import PlayOut, hand_cost, play_out
 from .sampling import evaluate_outcomes, pick
 from .shooting import play_out_moon, threat
@@ -341,54 +338,9 @@ def game_can_end(rules: Rules, totals: tuple[Score, ...]) -> bool:
     return worst + 26 * (1.5 if rules.variant == "complex" else 1) >= rules.target
 
 
-def expert_pass(rules: Rules, hand: Mask) -> Mask:
-    """Three cards to pass, the most dangerous to keep first."""
-    keep = keep_mask(rules)
-    chosen = 0
-    for _ in range(3):
-        best, best_score = -1, -1e9
-        rest = hand & ~chosen
-        m = rest
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            m ^= low
-            score = _pass_danger(c, rest, chosen, keep)
-            if score > best_score:
-                best, best_score = c, score
-        chosen |= 1 << best
-    return chosen
-
-
 def _danger_in(hand: Mask, keep: Mask, card: int) -> float:
     """How dangerous ``card`` is to keep in ``hand``, before anything is chosen."""
-    return _pass_danger(card, hand, 0, keep)
-
-
-def _pass_danger(card: int, hand: Mask, chosen: Mask, keep: Mask) -> float:
-    suit, rank = card // 13, card % 13 + 2
-    if keep >> card & 1:
-        return -100.0
-    spades = hand & SUIT_MASKS[SPADES]
-    low_spades = spades & ~(QS_BIT | 1 << (QUEEN_OF_SPADES + 1) | 1 << (QUEEN_OF_SPADES + 2))
-    guards = low_spades.bit_count()
-    if card == QUEEN_OF_SPADES:
-        return 100.0 if guards < 4 else -20.0
-    if suit == SPADES and rank > 12:
-        if hand & QS_BIT:
-            return -10.0 + rank if guards >= 4 else 60.0 + rank
-        return 80.0 + rank if guards < 4 else 5.0 + rank
-    if suit == SPADES:
-        return rank - 20.0  # low spades guard the queen
-    length = (hand & SUIT_MASKS[suit]).bit_count()
-    score = float(rank)
-    if suit == HEARTS:
-        score += 10.0 if rank >= 10 else -5.0
-    elif length <= 3 - chosen.bit_count() + 1:
-        score += 12.0  # empties the suit: a void to discard on
-    if rank <= 5:
-        score -= 10.0
-    return score
+    return pass_danger(card, hand, 0, keep)
 
 
 def inferred_weights(view: SeatView) -> list[list[float]]:

@@ -31,10 +31,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..cards import JACK_OF_DIAMONDS, SPADES, SUIT_MASKS, Mask, deck_mask, lowest, mask_of
+from ..cards import SPADES, SUIT_MASKS, Mask, deck_mask, lowest, mask_of
 from ..rules import Rules
-from ..scoring import Score, bonus_bit
-from .playout import final_points, hand_cost, play_out
+from ..scoring import Score
+from .pass_rule import deal_costs, keep_mask
+from .playout import play_out
 from .shooting import play_out_moon
 from .smart import smart_card
 
@@ -59,11 +60,6 @@ cards to shoot with, or keeps this seat's own shot, shows in its cost."""
 PASS_BUDGET_MS = 300.0
 """The budget the deal counts above are set for; a smaller budget plays fewer deals
 (never under a fifth), a larger one no more."""
-
-
-def keep_mask(rules: Rules) -> Mask:
-    """Cards the rule of thumb never passes: the bonus card (Omnibus, Complex)."""
-    return bonus_bit(rules) | (1 << JACK_OF_DIAMONDS if rules.variant == "complex" else 0)
 
 
 def pass_options(
@@ -138,7 +134,6 @@ def pass_costs(
         unseen = unseen_cards(rules, hand)
     policies = [smart_card] * n
     playout = play_out_moon if MOON_PASS and rules.variant == "standard" else play_out
-    mine = scores[seat]
     k = len(candidates)
     sums = [0.0] * k
     costs = [0.0] * k
@@ -156,17 +151,10 @@ def pass_costs(
         dead = mask_of(unseen[at:])
         first = lowest(deck & ~dead & SUIT_MASKS[0])
         passes = [others_pass(rules, h) if s != seat else 0 for s, h in enumerate(hands)]
-        for i, candidate in enumerate(candidates):
-            passes[seat] = candidate
-            after = [h & ~passes[s] for s, h in enumerate(hands)]
-            for s in range(n):
-                after[(s + offset) % n] |= passes[s]
-            leader = next(s for s in range(n) if after[s] >> first & 1)
-            taken = playout(rules, after, [], leader, True, False, first, [0] * n, 0, policies)
-            points = final_points(rules, taken, dead, scores)
-            cost = hand_cost(rules, mine, points[seat])
+        deal_costs(rules, seat, hands, passes, candidates, offset, first, dead, scores, playout,
+                   policies, costs)  # fmt: skip
+        for i, cost in enumerate(costs):
             sums[i] += cost
-            costs[i] = cost
         if products is not None:
             for i, a in enumerate(costs):
                 for j, b in enumerate(costs):

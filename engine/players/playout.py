@@ -13,9 +13,10 @@ from ..cards import HEARTS_MASK, SUIT_MASKS, Mask
 from ..play_rules import breaking_cards, breaks_hearts, legal_mask, trick_winner_position
 from ..rules import Rules
 from ..scoring import Score, best_moon_choice, hand_points, moon_shooter
+from .smart import smart_card
 from .standard import standard_card
 
-Policy = Callable[[Rules, Mask, Sequence[int], Mask, Mask], int]
+Policy = Callable[[Rules, Mask, list[int], Mask, Mask], int]
 """(rules, legal, trick, hand, played this hand) -> the card to play, one of ``legal``.
 The playouts do not ask a policy when only one card is legal."""
 PlayOut = Callable[
@@ -25,9 +26,7 @@ PlayOut = Callable[
 """A way to play a hand to its end: `play_out`'s arguments and result."""
 
 
-def standard_policy(
-    rules: Rules, legal: Mask, trick: Sequence[int], hand: Mask, played: Mask
-) -> int:
+def standard_policy(rules: Rules, legal: Mask, trick: list[int], hand: Mask, played: Mask) -> int:
     return standard_card(rules, legal, trick)
 
 
@@ -69,7 +68,11 @@ def play_out(
         else:
             legal = legal_mask(rules, hand, trick, first_trick, hearts_broken, first_lead)
         if legal & (legal - 1):
-            card = policies[seat](rules, legal, trick, hand, played)
+            policy = policies[seat]
+            if policy is smart_card:  # the `expert`'s: a direct call, compiled
+                card = smart_card(rules, legal, trick, hand, played)
+            else:
+                card = policy(rules, legal, trick, hand, played)
             bit = 1 << card
         else:  # one legal card: every policy plays it
             bit = legal

@@ -38,6 +38,7 @@ from ..play_rules import breaking_cards, breaks_hearts, legal_mask, trick_winner
 from ..rules import Rules
 from .moon import RUN_FROM, runner
 from .playout import Policy
+from .smart import smart_card
 from .standard import highest_valued, lowest_valued
 
 RUN_CHANCE: Final = (
@@ -67,7 +68,7 @@ def threat(taken: Sequence[Mask], tricks: int, seat: int) -> tuple[int, float] |
     return run, RUN_CHANCE[min(3, (tricks - 1) // 3)][band]
 
 
-def runner_card(rules: Rules, legal: Mask, trick: Sequence[int]) -> int:
+def runner_card(rules: Rules, legal: Mask, trick: list[int]) -> int:
     """The runner's card: take every trick it can, give no point away."""
     if not trick:
         return highest_valued(legal)
@@ -87,9 +88,7 @@ def runner_card(rules: Rules, legal: Mask, trick: Sequence[int]) -> int:
     return follow.bit_length() - 1
 
 
-def stopper_card(
-    rules: Rules, legal: Mask, trick: Sequence[int], leader: int, run: int
-) -> int | None:
+def stopper_card(rules: Rules, legal: Mask, trick: list[int], leader: int, run: int) -> int | None:
     """Another seat's card while ``run`` runs, or None to play as usual: take a trick with
     points the runner is winning, and give it no point while it wins one without."""
     position = (run - leader) % rules.players
@@ -165,7 +164,11 @@ def play_out_moon(
                 elif stopper is None or seat == stopper:
                     card = stopper_card(rules, legal, trick, leader, run)
             if card is None:
-                card = policies[seat](rules, legal, trick, hand, played)
+                policy = policies[seat]
+                if policy is smart_card:  # the `expert`'s: a direct call, compiled
+                    card = smart_card(rules, legal, trick, hand, played)
+                else:
+                    card = policy(rules, legal, trick, hand, played)
             bit = 1 << card
         else:  # one legal card: every policy plays it
             bit = legal

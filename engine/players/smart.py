@@ -21,7 +21,6 @@ Two-player Hearts (hearts are trumps) keeps `standard_card`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from ..cards import HEARTS_MASK, POINT_CARDS, QS_BIT, QUEEN_OF_SPADES, SUIT_MASKS, Mask
@@ -40,7 +39,7 @@ def _top_rank(mask: Mask) -> int:
     return ((mask | mask >> 13 | mask >> 26 | mask >> 39) & _RANK_BITS).bit_length() - 1
 
 
-def smart_card(rules: Rules, legal: Mask, trick: Sequence[int], hand: Mask, played: Mask) -> int:
+def smart_card(rules: Rules, legal: Mask, trick: list[int], hand: Mask, played: Mask) -> int:
     """The card to play from ``legal``; ``played`` is every card played this hand (the
     trick included), ``hand`` this seat's cards."""
     if rules.variant == "two_player":

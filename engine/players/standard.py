@@ -16,7 +16,6 @@ Interpretations (RULES.md §7 leaves these open):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from ..cards import CARDS, POINT_CARDS, QS_BIT, QUEEN_OF_SPADES, SUIT_MASKS, Card, Mask, cards_of
@@ -80,7 +79,7 @@ def standard_pass(hand: Mask) -> Mask:
     return chosen
 
 
-def standard_card(rules: Rules, legal: Mask, trick: Sequence[int]) -> int:
+def standard_card(rules: Rules, legal: Mask, trick: list[int]) -> int:
     """The `standard` player's card from the ``legal`` ones, ``trick`` the cards so far."""
     if not trick:
         return lowest_valued(legal)

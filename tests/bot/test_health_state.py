@@ -15,6 +15,7 @@ from bot_harness import FAST, _new_database, settings_for
 from bot.app import build_application, polling
 from bot.sandbox_runner import free_port
 from bot.telegram.health import attach_health_server
+from engine import native
 from sandbox.testing import running_double
 from storage.upgrade import latest_version
 
@@ -63,6 +64,7 @@ async def test_healthz_asks_neither_telegram_nor_the_database(tmp_path: Path) ->
     assert checks["bot_api"]["detail"].startswith("the Bot API answered getMe as @hearts_test_bot")
     assert answer["account"] == {"id": settings.account, "username": "hearts_test_bot"}
     assert answer["role"] == "single"
+    assert answer["engine"] == native.build()  # compiled or pure: which build runs
 
 
 async def test_healthz_says_when_the_bot_api_stopped_answering(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from system_packages import need_system_package
 
 from engine import native
 
@@ -97,7 +98,7 @@ def test_without_a_compiler_the_build_leaves_the_engine_pure(tmp_path: Path) -> 
 def test_a_fresh_build_decides_as_the_pure_sources(tmp_path: Path) -> None:
     """Builds a scratch copy (about ten seconds of a C compiler), then compares."""
     if shutil.which(os.environ.get("CC", "cc")) is None:
-        pytest.skip("not built: no C compiler here")
+        need_system_package("gcc", "a C compiler for the engine's compiled build")
     for part in ("engine", "deploy", "tests/engine"):
         shutil.copytree(
             ROOT / part, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__", "*.so")

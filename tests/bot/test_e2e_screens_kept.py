@@ -141,8 +141,9 @@ async def test_a_database_from_before_revision_16_restores_the_same_messages(
 async def test_a_turns_nudge_is_stored_by_the_screens(tmp_path: Path) -> None:
     """A "your turn" message's id is the screens' to store (a move no longer carries it):
     stored soon after it is sent, so a restart deletes it when its person moves rather than
-    nudging them a second time. It comes after the deal's own saves, which it must not
-    ride on."""
+    nudging them a second time; and stored as gone once they move (a card played changes
+    nothing else of the screens), or a restart would keep their next turn from its nudge.
+    Each comes apart from the screens' other saves, which it must not ride on."""
     database = tmp_path / "db.sqlite3"
     tuning = replace(FAST, nudge_delay=2.0, engaged_nudge_delay=2.0)
     async with running_double() as double:
@@ -159,10 +160,19 @@ async def test_a_turns_nudge_is_stored_by_the_screens(tmp_path: Path) -> None:
             await double.wait_for(lambda: seat in table.ui.nudge_message_ids, 5)
             nudge = table.ui.nudge_message_ids[seat]
 
-            def nudge_stored() -> bool:
+            def nudge_stored() -> int | None:
                 _, screens = stored(database, table.id)
-                return screens is not None and screens["nudge_message_ids"].get(str(seat)) == (
-                    nudge
-                )
+                assert screens is not None
+                found: int | None = screens["nudge_message_ids"].get(str(seat))
+                return found
 
-            await double.wait_for(nudge_stored, 5)
+            await double.wait_for(lambda: nudge_stored() == nudge, 5)
+            game = table.game
+            assert game is not None
+            await play_turn(double, alice, table)  # the pass
+            await double.wait_for(lambda: game.phase == "play" and seat in game.waiting_for(), 5)
+            await double.wait_for(lambda: seat in table.ui.nudge_message_ids, 5)
+            nudge = table.ui.nudge_message_ids[seat]
+            await double.wait_for(lambda: nudge_stored() == nudge, 5)
+            await play_turn(double, alice, table)  # a card: the nudge goes
+            await double.wait_for(lambda: nudge_stored() is None, 5)

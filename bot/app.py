@@ -35,7 +35,7 @@ from bot.config import Settings, Tuning
 from bot.i18n import ENGLISH, LANGUAGES, mark, translator
 from bot.languages import Languages
 from bot.live.server import LiveServer
-from bot.metrics import UPDATE_KINDS, MeasuredThinker, Metrics, Watched, account_of
+from bot.metrics import UPDATE_KINDS, MeasuredThinker, Metrics, account_of
 from bot.rooms import Handlers, Rooms, open_rooms, wire_handlers
 from bot.tables.config import TablesConfig
 from bot.telegram.context import BotData, HeartsContext
@@ -186,7 +186,7 @@ def build_application(settings: Settings, tuning: Tuning | None = None) -> Heart
     # PTB's two clients (getUpdates, and everything else), with its default pool sizes and
     # timeouts, on aiohttp (bot/telegram/request.py), sharing the process's one TLS context.
     # Every request counted by method and outcome (bot/metrics.py).
-    metrics = Metrics(account_of(settings.bot_token), Watched(role=lambda: ROLE.name))
+    metrics = Metrics(account_of(settings.bot_token), role=lambda: ROLE.name)
     builder = builder.request(AiohttpRequest(256, observe=metrics.requested))
     builder = builder.get_updates_request(AiohttpRequest(1, observe=metrics.requested))
     if tuning.rate_limiter:

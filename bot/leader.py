@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from bot.config import Settings
-from bot.metrics import Metrics, Watched, account_of
+from bot.metrics import Metrics, account_of
 from bot.telegram.health import ROLE, HealthServer
 from storage.postgres import LockThread
 
@@ -82,7 +82,7 @@ def take_lead(settings: Settings, loop: asyncio.AbstractEventLoop) -> Lead | Non
         return None
     ROLE.name = "standby"
     # A standby's /metrics says what it is (hearts_role), and nothing moves.
-    metrics = Metrics(account_of(settings.bot_token), Watched(role=lambda: ROLE.name))
+    metrics = Metrics(account_of(settings.bot_token), role=lambda: ROLE.name)
     health = (
         HealthServer(settings, scrape=metrics.text) if settings.health_port is not None else None
     )

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from prometheus_client import (
@@ -121,8 +121,8 @@ def outcome_of(status: int) -> str:
 
 @dataclass(frozen=True)
 class Watched:
-    """What is read at each scrape rather than counted as it changes: given to `Metrics`
-    when it is built, or (the live parts, built after it) to `Metrics.watch`."""
+    """The live parts read at each scrape rather than counted as they change, given to
+    `Metrics.watch` once the rooms that hold them are open."""
 
     tables: Callable[[], Iterable[Table]] | None = None
     """The live tables (`bot.tables.registry.TableRegistry`)."""
@@ -133,32 +133,36 @@ class Watched:
     messages on their way (``posts``), deletions (`bot.telegram.outbox.Outbox.state_sizes`)."""
     thinker_line: Callable[[], dict[int, int]] | None = None
     """Jobs waiting for a worker, by place in the line."""
-    role: Callable[[], str] = field(default=lambda: "single")
-    """Whether this process leads (`bot.telegram.health.ROLE`)."""
+
+
+class _Role(Collector):
+    """The process's role, read at each scrape."""
+
+    def __init__(self, account: str, role: Callable[[], str]) -> None:
+        self._account = account
+        self._role = role
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        role = GaugeMetricFamily(
+            "hearts_role",
+            "1 for what this process is: single (SQLite), leader, standby, or lost (it led)",
+            labels=["account", "role"],
+        )
+        now = self._role()
+        for name in ROLES:
+            role.add_metric([self._account, name], 1.0 if name == now else 0.0)
+        yield role
 
 
 class _Scraped(Collector):
     """Gauges read from `Watched` at each scrape."""
 
-    def __init__(self, account: str, watched: Watched, *, says_role: bool = True) -> None:
-        """`says_role`: whether these gauges include the process's role (the `Watched`
-        the metrics were built with says it; one watched later does not)."""
+    def __init__(self, account: str, watched: Watched) -> None:
         self._account = account
         self._watched = watched
-        self._says_role = says_role
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         account, watched = self._account, self._watched
-        if self._says_role:
-            role = GaugeMetricFamily(
-                "hearts_role",
-                "1 for what this process is: single (SQLite), leader, standby, or lost (it led)",
-                labels=["account", "role"],
-            )
-            now = watched.role()
-            for name in ROLES:
-                role.add_metric([account, name], 1.0 if name == now else 0.0)
-            yield role
         if watched.tables is not None:
             counts = dict.fromkeys(PHASE_LABELS, 0)
             for table in list(watched.tables()):
@@ -205,7 +209,9 @@ class _Scraped(Collector):
 class Metrics:
     """One bot's metrics (`account`: `account_of` its token), in a registry of its own."""
 
-    def __init__(self, account: str, watched: Watched | None = None) -> None:
+    def __init__(self, account: str, role: Callable[[], str] = lambda: "single") -> None:
+        """`role`: whether this process leads (`bot.telegram.health.ROLE`), read at each
+        scrape."""
         self.account = account
         self.registry = CollectorRegistry()
         r, a = self.registry, ["account"]
@@ -311,7 +317,7 @@ class Metrics:
         self._review_child = self._review.labels(account)
         self._children: dict[tuple[str, ...], Any] = {}
         """Labelled series already looked up (a request's costs a dictionary's lookup)."""
-        self.registry.register(_Scraped(account, watched if watched is not None else Watched()))
+        self.registry.register(_Role(account, role))
         self.last_request: str | None = None
         """The last Bot API request's outcome (``ok``, ``429``, ``4xx``, ``5xx``,
         ``timeout``, ``network``; None before the first)."""
@@ -320,7 +326,7 @@ class Metrics:
         """Read `watched` at each scrape too: the live tables, the outbox's line and the
         worker pool's, which exist only once the rooms are open (after these metrics, which
         count the Bot API's requests from the start)."""
-        self.registry.register(_Scraped(self.account, watched, says_role=False))
+        self.registry.register(_Scraped(self.account, watched))
 
     # ------------------------------------------------------------------ counted
 

@@ -139,7 +139,8 @@ class Callback:
         return cls(action, game_id, hand, arg)
 
 
-def button(action: str, game_id: int, stamp: int = 0, arg: str = "") -> str:
+def _button(action: str, game_id: int, stamp: int = 0, arg: str = "") -> str:
+    """A kind's callback data (each kind's ``encode``)."""
     return Callback(action, game_id, stamp, arg).encode()
 
 
@@ -171,7 +172,7 @@ class OnTable:
     action: ClassVar[str]
 
     def encode(self) -> str:
-        return button(self.action, self.game)
+        return _button(self.action, self.game)
 
     @classmethod
     def decode(cls, data: Callback) -> Self:
@@ -236,7 +237,7 @@ class ChooseRule:
     action: ClassVar[str] = SET_RULE
 
     def encode(self) -> str:
-        return button(SET_RULE, self.game, 0, f"{self.option}={self.value}")
+        return _button(SET_RULE, self.game, 0, f"{self.option}={self.value}")
 
     @classmethod
     def decode(cls, data: Callback) -> Self:
@@ -253,7 +254,7 @@ class ClearSeat:
     action: ClassVar[str] = KICK
 
     def encode(self) -> str:
-        return button(KICK, self.game, 0, str(self.seat))
+        return _button(KICK, self.game, 0, str(self.seat))
 
     @classmethod
     def decode(cls, data: Callback) -> Self | Refused:
@@ -270,7 +271,7 @@ class OnHand:
     action: ClassVar[str]
 
     def encode(self) -> str:
-        return button(self.action, self.game, self.hand)
+        return _button(self.action, self.game, self.hand)
 
     @classmethod
     def decode(cls, data: Callback) -> Self:
@@ -287,7 +288,7 @@ class TapCard:
     action: ClassVar[str] = CARD
 
     def encode(self) -> str:
-        return button(CARD, self.game, self.hand, self.card)
+        return _button(CARD, self.game, self.hand, self.card)
 
     @classmethod
     def decode(cls, data: Callback) -> Self | Refused:
@@ -314,7 +315,7 @@ class ChooseMoon:
     action: ClassVar[str] = MOON
 
     def encode(self) -> str:
-        return button(MOON, self.game, self.hand, "s" if self.choice == "subtract" else "a")
+        return _button(MOON, self.game, self.hand, "s" if self.choice == "subtract" else "a")
 
     @classmethod
     def decode(cls, data: Callback) -> Self | Refused:
@@ -352,7 +353,7 @@ class ReplayGame:
     action: ClassVar[str] = REPLAY_GAME
 
     def encode(self) -> str:
-        return button(REPLAY_GAME, self.game, 0, "n" if self.new else "")
+        return _button(REPLAY_GAME, self.game, 0, "n" if self.new else "")
 
     @classmethod
     def decode(cls, data: Callback) -> Self:
@@ -369,7 +370,7 @@ class ReplayHand:
     action: ClassVar[str] = REPLAY_HAND
 
     def encode(self) -> str:
-        return button(REPLAY_HAND, self.game, self.hand, "n" if self.new else "")
+        return _button(REPLAY_HAND, self.game, self.hand, "n" if self.new else "")
 
     @classmethod
     def decode(cls, data: Callback) -> Self:
@@ -384,7 +385,7 @@ class PostDaily:
     action: ClassVar[str] = DAILY_POST
 
     def encode(self) -> str:
-        return button(DAILY_POST, self.day)
+        return _button(DAILY_POST, self.day)
 
     @classmethod
     def decode(cls, data: Callback) -> Self:
@@ -399,7 +400,7 @@ class OnTournament:
     action: ClassVar[str]
 
     def encode(self) -> str:
-        return button(self.action, self.tournament)
+        return _button(self.action, self.tournament)
 
     @classmethod
     def decode(cls, data: Callback) -> Self:
@@ -427,7 +428,7 @@ class ChooseLanguage:
     action: ClassVar[str] = LANGUAGE
 
     def encode(self) -> str:
-        return button(LANGUAGE, 0, 0, self.code)
+        return _button(LANGUAGE, 0, 0, self.code)
 
     @classmethod
     def decode(cls, data: Callback) -> Self:
@@ -497,32 +498,15 @@ SEAT_ASKS: dict[type[SeatCommand], Ask] = {
 """What each of a seat's commands asks of its table (`bot.core.accepts`)."""
 
 
-def from_callback(data: str | None) -> Callback | Refused:
-    """A button's callback data, as it travels (read as a kind by `pressed`)."""
-    try:
-        return Callback.decode(data)
-    except BadCallback:
-        return Refused()
-
-
-def pressed(data: Callback) -> Pressed | Refused:
-    """The typed press `data` was drawn from; refused if its argument is none it writes."""
-    return KINDS[data.action].decode(data)
-
-
 def from_button(data: str | None) -> Pressed | Refused:
     """A button's callback data as the typed press it was drawn from: the way in for every
-    press; what this bot did not draw is refused with one sentence."""
-    wire = from_callback(data)
-    return wire if isinstance(wire, Refused) else pressed(wire)
-
-
-def seat_command(data: Callback) -> SeatCommand | Refused:
-    """A seat's press (a card, pass, the moon's choice, 💡) as the page sends it too."""
-    command = pressed(data)
-    if isinstance(command, TapCard | PassChosen | ChooseMoon | AskHint):
-        return command
-    return Refused()
+    press; what this bot did not draw (or an argument it never writes) is refused with one
+    sentence."""
+    try:
+        wire = Callback.decode(data)
+    except BadCallback:
+        return Refused()
+    return KINDS[wire.action].decode(wire)
 
 
 # ---------------------------------------------------------------- a table page's commands

@@ -5,15 +5,10 @@ same messages."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
-
 from bot.tables.model import Table
-from bot.tables.registry import TableRegistry
+from bot.tables.registry import SavedSoon, TableRegistry
 from bot.timers import Background
 from storage import ScreenStates
-
-log = logging.getLogger(__name__)
 
 
 class KeptScreens:
@@ -23,43 +18,22 @@ class KeptScreens:
         self, states: ScreenStates, registry: TableRegistry, background: Background
     ) -> None:
         self.states = states
-        self.registry = registry
-        self.background = background
-        self._unsaved: set[int] = set()
-        """The tables whose screens' state `save_soon` is to store."""
+        self._soon = SavedSoon(self.save, registry.get, background, "screen state")
+        """The tables' screens' state stored soon (`save_soon`)."""
 
     async def save(self, table: Table) -> None:
         """Store what the table's screens keep now."""
         await self.states.put(table.id, table.ui.to_dict())
 
     def save_soon(self, table: Table) -> None:
-        """Store what the table's screens keep within a second.
-
-        Such state is not worth a transaction per tap: under load those writes would
-        queue up behind the moves. A restart edits the messages whose ids are stored."""
-        if table.id in self._unsaved or not table.id:
-            return
-        self._unsaved.add(table.id)
-
-        async def save() -> None:
-            await asyncio.sleep(1.0)
-            self._unsaved.discard(table.id)
-            if table.phase.live:
-                try:
-                    await self.save(table)
-                except Exception:
-                    log.exception("could not store the screen state of game %s", table.id)
-
-        self.background.spawn(save())
+        """Store what the table's screens keep within a second (a selection, a message's id
+        landing): a restart edits the messages whose ids are stored."""
+        self._soon.ask(table)
 
     async def flush(self) -> None:
         """Store what `save_soon` has not stored yet (at shutdown)."""
-        for game_id in list(self._unsaved):
-            table = self.registry.get(game_id)
-            if table is not None and table.phase.live:
-                await self.save(table)
-        self._unsaved.clear()
+        await self._soon.flush()
 
     def kept_sizes(self) -> dict[str, int]:
         """How much is held per table (memory tests)."""
-        return {"screens_unsaved": len(self._unsaved)}
+        return {"screens_unsaved": len(self._soon)}

@@ -498,7 +498,12 @@ class Screens:
         s = table.seats[seat]
         for ids in (table.ui.nudge_message_ids, table.ui.reminder_message_ids):
             message_id = ids.pop(seat, None)
-            if message_id is not None and s is not None and s.user_id is not None:
+            if message_id is None:
+                continue
+            # Stored soon (a move no longer carries the screens' state): a nudge's id left
+            # stored would keep the person's next turn from its nudge after a restart.
+            self.kept.save_soon(table)
+            if s is not None and s.user_id is not None:
                 await self.display.delete(s.user_id, message_id)
 
     async def message_replaced(self, chat_id: int, old_id: int, new_id: int) -> None:

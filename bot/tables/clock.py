@@ -155,6 +155,9 @@ class TurnClock:
             await self.chats.delete(s.user_id, message_id)  # they moved while it was sent
             return
         table.ui.nudge_message_ids[seat] = message_id
+        # Stored by the screens (a move no longer carries them): after a restart the turn
+        # is not nudged twice, and this one goes when they move.
+        self.screens.kept.save_soon(table)
 
     async def _remind(self, gid: int, version: int) -> None:
         async def job() -> None:

@@ -297,8 +297,8 @@ class Table:
             pending={int(k): v for k, v in meta.get("pending", {}).items()},
             deadline=meta.get("deadline"),
             hints_used={
-                int(hand): {int(seat): n for seat, n in seats.items()}
-                for hand, seats in meta.get("hints_used", {}).items()
+                int(hand): {int(seat): n for seat, n in counts.items()}
+                for hand, counts in meta.get("hints_used", {}).items()
             },
             tournament_id=stored.tournament_id,
             daily=meta.get("daily"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import TypeVar
 
 from bot.basics import UserError
@@ -21,13 +21,64 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+class SavedSoon:
+    """A part of each live table's state stored within a second of a change, at most once
+    a second per table: not worth a transaction per tap (under load those writes would
+    queue up behind the moves). The registry's ``meta`` and the screens' own state
+    (`bot.screens.kept`) each have one."""
+
+    def __init__(
+        self,
+        save: Callable[[Table], Awaitable[None]],
+        current: Callable[[int], Table | None],
+        background: Background,
+        what: str,
+    ) -> None:
+        """`save`: stores the part now; `current`: the live table of a game id (None once
+        it is forgotten); `what`: the part, as logged when storing it fails."""
+        self._save = save
+        self._current = current
+        self._background = background
+        self._what = what
+        self._unsaved: set[int] = set()
+        """The tables with a store on its way."""
+
+    def ask(self, table: Table) -> None:
+        """Store the part of `table` within a second (once, however often asked meanwhile);
+        a table not stored yet (no id) or ended by then is not."""
+        if table.id in self._unsaved or not table.id:
+            return
+        self._unsaved.add(table.id)
+
+        async def save() -> None:
+            await asyncio.sleep(1.0)
+            self._unsaved.discard(table.id)
+            if table.phase.live:
+                try:
+                    await self._save(table)
+                except Exception:
+                    log.exception("could not store the %s of game %s", self._what, table.id)
+
+        self._background.spawn(save())
+
+    async def flush(self) -> None:
+        """Store what `ask` has not stored yet (at shutdown)."""
+        for game_id in list(self._unsaved):
+            table = self._current(game_id)
+            if table is not None and table.phase.live:
+                await self._save(table)
+        self._unsaved.clear()
+
+    def __len__(self) -> int:
+        return len(self._unsaved)
+
+
 class TableRegistry:
     """Every lobby and game in play, indexed; a table is here from its lobby (or, for a
     tournament, its deal) until it ends."""
 
     def __init__(self, games: Journal, background: Background) -> None:
         self.games = games
-        self.background = background
         self._tables: dict[int, Table] = {}
         self._by_token: dict[str, int] = {}
         """Lobbies by their link token."""
@@ -44,7 +95,8 @@ class TableRegistry:
         """Decides one at a time whether a chat may open a table or a person may sit down,
         so two at once keep the rules one at a time keeps (one table a chat, one seat a
         person). Asked from inside a table's job, never the other way round."""
-        self._unsaved: set[int] = set()
+        self._soon = SavedSoon(self.save, self._tables.get, background, "state")
+        """The tables' ``meta`` stored soon (`save_soon`)."""
 
     @property
     def tables(self) -> Mapping[int, Table]:
@@ -168,34 +220,17 @@ class TableRegistry:
 
     async def save(self, table: Table) -> None:
         """Store a table's own state now (its ``meta``: seats' state, who waits to sit, the
-        turn's deadline, the hints counted); its screens store theirs (`Screens.save`)."""
+        turn's deadline, the hints counted); its screens store theirs (`bot.screens.kept`)."""
         await self.games.set_meta(table.id, table.stored_meta())
 
     def save_soon(self, table: Table) -> None:
         """Store a table's own state within a second (the turn's deadline once a reminder
         went, a hint's count storage refused): the next move stores it anyway."""
-        if table.id in self._unsaved:
-            return
-        self._unsaved.add(table.id)
-
-        async def save() -> None:
-            await asyncio.sleep(1.0)
-            self._unsaved.discard(table.id)
-            if table.phase.live:
-                try:
-                    await self.save(table)
-                except Exception:
-                    log.exception("could not store the state of game %s", table.id)
-
-        self.background.spawn(save())
+        self._soon.ask(table)
 
     async def flush(self) -> None:
         """Store what `save_soon` has not stored yet (at shutdown)."""
-        for game_id in list(self._unsaved):
-            table = self._tables.get(game_id)
-            if table is not None and table.phase.live:
-                await self.save(table)
-        self._unsaved.clear()
+        await self._soon.flush()
 
     def kept_sizes(self) -> dict[str, int]:
         """How much is held per table, chat or person (memory tests)."""
@@ -208,5 +243,5 @@ class TableRegistry:
             "in_chat": len(self._in_chat),
             "by_user": len(self._by_user),
             "users_at": len(self._users_at),
-            "meta_dirty": len(self._unsaved),
+            "meta_dirty": len(self._soon),
         }

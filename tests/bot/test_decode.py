@@ -16,15 +16,13 @@ from bot.core.decode import (
     PASS,
     TRACKER,
     AskHint,
-    Callback,
     ChooseMoon,
     PassChosen,
     Refused,
     TapCard,
-    button,
-    from_callback,
+    ToggleTracker,
+    from_button,
     from_page,
-    seat_command,
 )
 
 
@@ -39,9 +37,7 @@ def test_each_command_the_page_sends() -> None:
 
 def test_a_seats_buttons_decode_to_the_commands_the_page_sends() -> None:
     def pressed(action: str, arg: str = "") -> object:
-        decoded = from_callback(button(action, 7, 3, arg))
-        assert isinstance(decoded, Callback)
-        return seat_command(decoded)
+        return from_button(f"{action}:7:3:{arg}")  # the data as it travels
 
     assert pressed(CARD, "QS") == from_page({"type": "card", "game": 7, "hand": 3, "card": "QS"})
     assert pressed(PASS) == from_page({"type": "pass", "game": 7, "hand": 3})
@@ -50,12 +46,14 @@ def test_a_seats_buttons_decode_to_the_commands_the_page_sends() -> None:
     assert pressed(HINT) == from_page({"type": "hint", "game": 7, "hand": 3})
     assert pressed(MOON, "x") == Refused(FORGED)
     assert pressed(CARD, "QS" * 4) == Refused(FORGED)
-    assert pressed(TRACKER) == Refused(FORGED)  # not a command the page sends
+    tracker = pressed(TRACKER)  # a button, not a command the page sends
+    assert tracker == ToggleTracker(7, 3)
+    assert not isinstance(tracker, TapCard | PassChosen | ChooseMoon | AskHint)
 
 
 @pytest.mark.parametrize("data", [None, "", "zz:7:3:QS", "c:7", "c:x:3:QS", "c:7:3:" + "Q" * 70])
 def test_forged_callback_data_is_refused_with_one_sentence(data: str | None) -> None:
-    assert from_callback(data) == Refused(FORGED)
+    assert from_button(data) == Refused(FORGED)
 
 
 @pytest.mark.parametrize(

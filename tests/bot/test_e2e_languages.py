@@ -97,9 +97,7 @@ async def test_each_dm_in_its_persons_language_and_the_group_in_its_own(tmp_path
                 ),
                 5,
             )
-            toast = await olga.press(
-                group, menu.message_id, data=cb.button(cb.LANGUAGE, 0, 0, "es")
-            )
+            toast = await olga.press(group, menu.message_id, data=cb.ChooseLanguage("es").encode())
             assert toast == shown("ru", "✅ {language}", language="Español")
             assert rooms.languages.of_chat(group.id) == "es"
             # Until now the group had no language (English); from here on, none is English.
@@ -107,7 +105,7 @@ async def test_each_dm_in_its_persons_language_and_the_group_in_its_own(tmp_path
             # A member who is not an admin is told, in his language, that he cannot.
             bruno = people["es"]
             refused = await bruno.press(
-                group, menu.message_id, data=cb.button(cb.LANGUAGE, 0, 0, "hi")
+                group, menu.message_id, data=cb.ChooseLanguage("hi").encode()
             )
             assert refused == shown("es", "Only a group admin can choose the group's language.")
             assert rooms.languages.of_chat(group.id) == "es"
@@ -127,11 +125,11 @@ async def test_each_dm_in_its_persons_language_and_the_group_in_its_own(tmp_path
             table = table_in(app, group)
             for person in list(people.values())[1:]:
                 joined = await person.press(
-                    group, lobby.message_id, data=cb.button(cb.JOIN, table.id)
+                    group, lobby.message_id, data=cb.SitDown(table.id).encode()
                 )
                 language = next(code for code, p in people.items() if p is person)
                 assert joined == shown(language, "You're in! Your cards will come in a DM.")
-            await olga.press(group, lobby.message_id, data=cb.button(cb.START, table.id))
+            await olga.press(group, lobby.message_id, data=cb.StartGame(table.id).encode())
             await double.wait_for(lambda: table.game is not None, 5)
             game = table.game
             assert game is not None
@@ -144,13 +142,13 @@ async def test_each_dm_in_its_persons_language_and_the_group_in_its_own(tmp_path
                         continue
                     if game.phase == "pass":
                         for card in game.hand(seat)[-3:]:
-                            await press(double, person, cb.button(cb.CARD, table.id, 1, card.code))
-                        await press(double, person, cb.button(cb.PASS, table.id, 1))
+                            await press(double, person, cb.TapCard(table.id, 1, card.code).encode())
+                        await press(double, person, cb.PassChosen(table.id, 1).encode())
                     elif game.phase == "moon":
-                        await press(double, person, cb.button(cb.MOON, table.id, 1, "a"))
+                        await press(double, person, cb.ChooseMoon(table.id, 1, "add").encode())
                     else:
                         card = game.legal_plays()[0]
-                        data = cb.button(cb.CARD, table.id, 1, card.code)
+                        data = cb.TapCard(table.id, 1, card.code).encode()
                         toast = await press(double, person, data)
                         assert toast == shown(language, "Played {card}", card=card.symbol)
                 await double.wait_for(
@@ -225,7 +223,7 @@ async def test_a_persons_own_choice_beats_their_app_and_survives_a_restart(
                 5,
             )
             toast = await ana.press(
-                ana.dm, menu.message_id, data=cb.button(cb.LANGUAGE, 0, 0, "pt_BR")
+                ana.dm, menu.message_id, data=cb.ChooseLanguage("pt_BR").encode()
             )
             assert toast == shown("pt_BR", "✅ {language}", language="Português (Brasil)")
             # The menu itself now reads in the new language.
@@ -305,7 +303,7 @@ async def test_a_new_language_redraws_the_open_table_message_and_the_dm_at_once(
             ),
             5,
         )
-        await person.press(chat_id, menu.message_id, data=cb.button(cb.LANGUAGE, 0, 0, code))
+        await person.press(chat_id, menu.message_id, data=cb.ChooseLanguage(code).encode())
 
     async with running_double() as double:
         ana = double.create_user("Ana", username="ana", language_code="en")

@@ -150,7 +150,7 @@ async def test_bad_input_gets_a_toast_and_never_changes_the_game(tmp_path: Path)
             )
             assert "Join" not in str(full.labels) and "Add computer" not in str(full.labels)
             assert "Tap Join" not in (full.text or "")
-            join = cb.button(cb.JOIN, table.id)
+            join = cb.SitDown(table.id).encode()
             assert await eve.press_forged(group, lobby, join) == "The table is full."
             # Someone else tries the host's buttons.
             assert (

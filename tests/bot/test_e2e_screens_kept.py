@@ -7,10 +7,20 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bot_harness import card_button, play_turn, rooms_of, running_bot, seat_everyone
+from bot_harness import (
+    FAST,
+    card_button,
+    open_table,
+    play_turn,
+    rooms_of,
+    running_bot,
+    seat_everyone,
+    table_in,
+)
 from sqlalchemy import Connection
 
 from sandbox.double import BotApiDouble
@@ -126,3 +136,43 @@ async def test_a_database_from_before_revision_16_restores_the_same_messages(
         meta, screens = stored(database, game_id)
         assert "ui" not in meta and "pending" in meta
         assert screens is not None and screens["table_message_id"] == message_id
+
+
+async def test_a_turns_nudge_is_stored_by_the_screens(tmp_path: Path) -> None:
+    """A "your turn" message's id is the screens' to store (a move no longer carries it):
+    stored soon after it is sent, so a restart deletes it when its person moves rather than
+    nudging them a second time; and stored as gone once they move (a card played changes
+    nothing else of the screens), or a restart would keep their next turn from its nudge.
+    Each comes apart from the screens' other saves, which it must not ride on."""
+    database = tmp_path / "db.sqlite3"
+    tuning = replace(FAST, nudge_delay=2.0, engaged_nudge_delay=2.0)
+    async with running_double() as double:
+        alice = double.create_user("Alice")
+        group = double.create_group("Nudged", members=[alice])
+        async with running_bot(double, database, tuning) as app:
+            await alice.start_bot()
+            await double.wait_for(lambda: alice.dm_view().last() is not None, 5)
+            lobby = await open_table(double, alice, group, computers=3, timer="0")
+            table = table_in(app, group)
+            await alice.press(group, lobby, "▶ Start")
+            seat = table.seat_of(alice.id)
+            assert seat is not None
+            await double.wait_for(lambda: seat in table.ui.nudge_message_ids, 5)
+            nudge = table.ui.nudge_message_ids[seat]
+
+            def nudge_stored() -> int | None:
+                _, screens = stored(database, table.id)
+                assert screens is not None
+                found: int | None = screens["nudge_message_ids"].get(str(seat))
+                return found
+
+            await double.wait_for(lambda: nudge_stored() == nudge, 5)
+            game = table.game
+            assert game is not None
+            await play_turn(double, alice, table)  # the pass
+            await double.wait_for(lambda: game.phase == "play" and seat in game.waiting_for(), 5)
+            await double.wait_for(lambda: seat in table.ui.nudge_message_ids, 5)
+            nudge = table.ui.nudge_message_ids[seat]
+            await double.wait_for(lambda: nudge_stored() == nudge, 5)
+            await play_turn(double, alice, table)  # a card: the nudge goes
+            await double.wait_for(lambda: nudge_stored() is None, 5)

@@ -191,7 +191,7 @@ async def test_a_rule_change_storage_refuses_keeps_the_chats_defaults(tmp_path: 
                 " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
             )
 
-            data = cb.Callback(cb.SET_RULE, table.id, 0, "target=50").encode()
+            data = cb.ChooseRule(table.id, "target", "50").encode()
             assert target != 50
             assert await ana.press_forged(group, lobby, data) == WRONG
             assert table.rules.target == target
@@ -212,7 +212,7 @@ async def test_a_rule_change_storage_refuses_keeps_the_chats_defaults(tmp_path: 
                     f"CREATE TRIGGER refuse_chats_{event} BEFORE {event} ON chats"
                     " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
                 )
-            data = cb.Callback(cb.SET_RULE, table.id, 0, "target=75").encode()
+            data = cb.ChooseRule(table.id, "target", "75").encode()
             assert await ana.press_forged(group, lobby, data) == WRONG
             assert table.rules.target == 75
             await assert_stored_as_shown(app, table)

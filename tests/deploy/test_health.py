@@ -320,11 +320,11 @@ async def test_metrics_beside_healthz_say_leader_or_standby(
     given no metrics answers 404 there."""
     from prometheus_client.parser import text_string_to_metric_families
 
-    from bot.metrics import Metrics, Watched, account_of
+    from bot.metrics import Metrics, account_of
     from bot.telegram.health import ROLE
 
     settings = Settings(bot_token="42:secret", database_path=tmp_path / "h.sqlite3")
-    metrics = Metrics(account_of(settings.bot_token), Watched(role=lambda: ROLE.name))
+    metrics = Metrics(account_of(settings.bot_token), role=lambda: ROLE.name)
     server = HealthServer(settings, scrape=metrics.text)
     bare = HealthServer(settings)
     await server.start(host="127.0.0.1", port=unused_port)

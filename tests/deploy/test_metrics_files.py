@@ -23,14 +23,14 @@ NAME = re.compile(r"\bhearts_[a-z_]+\b")
 def served_names() -> set[str]:
     """Every sample name a bot's /metrics holds once each thing it counts has happened."""
     no_tables: list[Table] = []
-    metrics = Metrics(
-        "1",
+    metrics = Metrics("1")
+    metrics.watch(
         Watched(
             tables=lambda: no_tables,
             outbox_line=lambda: dict.fromkeys(PRIORITIES, 1),
             outbox_pending=lambda: {"pending": 1, "posts": 1, "deletions": 0},
             thinker_line=lambda: dict.fromkeys(LINES, 1),
-        ),
+        )
     )
     metrics.named("hearts_bot")
     metrics.requested("http://x/bot1:secret/sendMessage", 429, 0.1)

@@ -17,12 +17,11 @@ written on every row, and resume reads that account's rows only.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from sqlalchemy import Connection, select
 
-from .database import Database, rows_changed
+from .database import Database, now_ms, rows_changed
 from .schema import (
     accounts,
     games,
@@ -35,10 +34,6 @@ from .schema import (
 
 UNCLAIMED = 0
 """The ``account`` of a row written before accounts: claimed by the first account."""
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 @dataclass(frozen=True)
@@ -64,7 +59,7 @@ class Accounts:
         returns how many games were claimed (0 once claimed, or with account 0)."""
         if self.account == UNCLAIMED:
             return 0
-        now = _now_ms()
+        now = now_ms()
         account = self.account
         served = self._db.insert(served_chats).on_conflict_do_nothing()
 
@@ -104,7 +99,7 @@ class Accounts:
             index_elements=[accounts.c.account],
             set_={"username": insert.excluded.username, "seen_at": insert.excluded.seen_at},
         )
-        row = {"account": self.account, "username": username, "seen_at": _now_ms()}
+        row = {"account": self.account, "username": username, "seen_at": now_ms()}
         await self._db.transact(rows_changed, statement, row)
 
     async def serving(self, chat_id: int) -> int:
@@ -121,7 +116,7 @@ class Accounts:
                 self._served[chat_id] = None
             return found
         claim = self._db.insert(served_chats).on_conflict_do_nothing()
-        row = {"chat_id": chat_id, "account": self.account, "claimed_at": _now_ms()}
+        row = {"chat_id": chat_id, "account": self.account, "claimed_at": now_ms()}
 
         def serving(db: Connection) -> int:
             db.execute(claim, row)
@@ -153,7 +148,7 @@ class Accounts:
         """Whether this account is to say, now, which account serves `chat_id`: True
         the first time only (stored, so a restart does not say it again)."""
         told = self._db.insert(served_chats_told).on_conflict_do_nothing()
-        row = {"chat_id": chat_id, "account": self.account, "told_at": _now_ms()}
+        row = {"chat_id": chat_id, "account": self.account, "told_at": now_ms()}
         return bool(await self._db.transact(rows_changed, told, row))
 
     async def release(self, chat_id: int) -> None:

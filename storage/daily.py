@@ -22,7 +22,7 @@ from sqlalchemy import Connection, and_, bindparam, case, func, or_, select, uni
 
 from engine import daily
 
-from .database import Database, rows_changed
+from .database import Database, now_ms, rows_changed
 from .schema import (
     daily_games,
     daily_posts,
@@ -36,10 +36,6 @@ from .schema import (
     tournaments,
     users,
 )
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def _known_in() -> Any:
@@ -105,7 +101,7 @@ class Daily:
         made = secrets.token_bytes(32).hex()
         statement = (
             self._db.insert(daily_secret)
-            .values(id=1, secret=made, created_at=_now_ms())
+            .values(id=1, secret=made, created_at=now_ms())
             .on_conflict_do_nothing(index_elements=[daily_secret.c.id])
         )
 
@@ -133,7 +129,7 @@ class Daily:
         """Record the person's game of the day; False (nothing written) if they have one."""
         statement = (
             self._db.insert(daily_games)
-            .values(day=day, user_id=user_id, game_id=game_id, started_at=_now_ms())
+            .values(day=day, user_id=user_id, game_id=game_id, started_at=now_ms())
             .on_conflict_do_nothing(index_elements=[daily_games.c.day, daily_games.c.user_id])
         )
         return bool(await self._db.transact(rows_changed, statement))
@@ -145,7 +141,7 @@ class Daily:
         statement = (
             update(daily_games)
             .where(d.day == day, d.user_id == user_id, d.game_id == old_game)
-            .values(game_id=new_game, started_at=_now_ms())
+            .values(game_id=new_game, started_at=now_ms())
         )
         return bool(await self._db.transact(rows_changed, statement))
 
@@ -242,7 +238,7 @@ class Daily:
         written) if it was already."""
         statement = (
             self._db.insert(daily_posts)
-            .values(day=day, user_id=user_id, chat_id=chat_id, posted_at=_now_ms())
+            .values(day=day, user_id=user_id, chat_id=chat_id, posted_at=now_ms())
             .on_conflict_do_nothing(
                 index_elements=[daily_posts.c.day, daily_posts.c.user_id, daily_posts.c.chat_id]
             )

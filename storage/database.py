@@ -92,6 +92,11 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
+def now_ms() -> int:
+    """Now, in the epoch milliseconds every stored time is kept in."""
+    return time.time_ns() // 1_000_000
+
+
 def is_postgres(path: str | Path) -> bool:
     """Whether `path` names a PostgreSQL database (a ``postgresql://`` URL)."""
     return str(path).startswith(("postgresql://", "postgres://"))

@@ -16,7 +16,6 @@ import json
 import logging
 import secrets
 import sqlite3
-import time
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -41,17 +40,13 @@ from engine import Game, Move, Rules
 from engine.scoring import rank_key
 
 from . import ledger
-from .database import Database, Dialect, _Positional, rows_changed
+from .database import Database, Dialect, _Positional, now_ms, rows_changed
 from .errors import GameNotFound, SeatTaken, WrongGameStatus
 from .rating import rate_cancelled, rate_finished
 from .replay import Origin, ReplayError, replay, same_state, split_score
 from .schema import game_results, game_seats, games, hand_points, live_seats, moves
 
 log = logging.getLogger(__name__)
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def _time(ms: int | None) -> datetime | None:
@@ -160,7 +155,7 @@ class Journal:
             "status": "lobby",
             "rules": dumps(rules.to_dict()),
             "meta": dumps(meta or {}),
-            "created_at": _now_ms(),
+            "created_at": now_ms(),
             "tournament_id": tournament_id,
             "join_token": join_token or secrets.token_urlsafe(9),
             "account": self.account,
@@ -212,7 +207,7 @@ class Journal:
             "snapshot": game.to_json(),
             "last_seq": 0,
             "hands_recorded": 0,
-            "started_at": _now_ms(),
+            "started_at": now_ms(),
         }
         if meta is not None:
             values["meta"] = dumps(meta)
@@ -243,7 +238,7 @@ class Journal:
         move_json = dumps(move.to_dict() | ({"stand_in": 1} if stand_in else {}))
         snapshot = game_after.to_json()
         over = game_after.phase == "over"
-        now = _now_ms()
+        now = now_ms()
         database = self._db
         async with database.game_lock(game_id):
             if over:  # it rates the game: one at a time with the others that do
@@ -805,9 +800,7 @@ def _record_on_sqlite3(connection: sqlite3.Connection, *move: Any) -> int:
 def _cancel(db: Connection, database: Database, game_id: int) -> bool:
     status = _status(db, game_id, OPEN_STATUSES)
     db.execute(
-        games.update()
-        .where(games.c.id == game_id)
-        .values(status="cancelled", finished_at=_now_ms())
+        games.update().where(games.c.id == game_id).values(status="cancelled", finished_at=now_ms())
     )
     _free_seats(db, game_id)
     # In the same transaction: a game cancelled after its first hand is rated exactly

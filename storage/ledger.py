@@ -5,14 +5,23 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import time
 from typing import Any, Final
 
 from sqlalchemy import Connection, bindparam, select
 
 from domain import handling
 
-from .database import Database, Dialect, Query, Upsert, in_places, placed, rows_changed, width_of
+from .database import (
+    Database,
+    Dialect,
+    Query,
+    Upsert,
+    in_places,
+    now_ms,
+    placed,
+    rows_changed,
+    width_of,
+)
 from .schema import handled_updates
 
 _PRUNE = handled_updates.delete().where(
@@ -42,10 +51,6 @@ def _handled_among(width: int) -> Query:
             in_places(update_id, "update", width),
         )
     )
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def handled_statement(dialect: Dialect) -> Any:
@@ -139,7 +144,7 @@ class Ledger:
 
     async def mark_answered(self, update_id: int) -> None:
         """The press of a handled update was answered (no process answers it again)."""
-        row = {"of_account": self.account, "update": update_id, "answered_at": _now_ms()}
+        row = {"of_account": self.account, "update": update_id, "answered_at": now_ms()}
         await self._db.transact(rows_changed, _ANSWERED, row)
 
     async def unanswered(self, since_ms: int) -> list[handling.Unanswered]:

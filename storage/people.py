@@ -5,20 +5,15 @@ from __future__ import annotations
 
 import functools
 import json
-import time
 from typing import Any
 
 from sqlalchemy import Connection, Table, bindparam, select
 
 from domain.people import ChatSettings, LanguageChoices, User
 
-from .database import Database, Dialect, Upsert
+from .database import Database, Dialect, Upsert, now_ms
 from .journal import dumps
 from .schema import chat_languages, chats, open_dms, person_languages, users
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 @functools.cache
@@ -78,7 +73,7 @@ class People:
                 "computer_level": settings.computer_level,
                 "track_cards": int(settings.track_cards),
                 "hints": int(settings.hints),
-                "updated_at": _now_ms(),
+                "updated_at": now_ms(),
             },
         )
 
@@ -123,7 +118,7 @@ class People:
         await self._upsert(
             person_languages,
             "user_id",
-            {"user_id": user_id, "chosen": chosen, "app": app, "updated_at": _now_ms()},
+            {"user_id": user_id, "chosen": chosen, "app": app, "updated_at": now_ms()},
         )
 
     async def save_chat_language(self, chat_id: int, *, chosen: str, first: str) -> None:
@@ -131,7 +126,7 @@ class People:
         await self._upsert(
             chat_languages,
             "chat_id",
-            {"chat_id": chat_id, "chosen": chosen, "first": first, "updated_at": _now_ms()},
+            {"chat_id": chat_id, "chosen": chosen, "first": first, "updated_at": now_ms()},
         )
 
     # ------------------------------------------------------------ users
@@ -145,7 +140,7 @@ class People:
                 "user_id": user_id,
                 "display_name": display_name,
                 "username": username,
-                "updated_at": _now_ms(),
+                "updated_at": now_ms(),
             },
         )
 
@@ -161,7 +156,7 @@ class People:
         """Whether this account may write to the user privately (``open_dms``; the user's
         row says it too, as the last any account learned)."""
         # A user we never saw gets a placeholder name until upsert_user names them.
-        now = _now_ms()
+        now = now_ms()
         row = {
             "user_id": user_id,
             "display_name": str(user_id),

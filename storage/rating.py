@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-import time
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -42,7 +41,7 @@ from ratings import (
     rate_record,
 )
 
-from .database import Database, Dialect, Upsert
+from .database import Database, Dialect, Upsert, now_ms
 from .schema import game_results, game_seats, games, moves, rated_games, rating_changes, ratings
 
 OVERALL: Final = 0
@@ -53,10 +52,6 @@ RECORDS: Final = -(2**62)
 bits). It changes only with games played to their end against computers only, whose deal
 nobody knew and with no hint asked (`_proves`), and has no `rating_changes` of its own (a
 rebuild recomputes it from the games, as every rating)."""
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 # Statements built once: SQLAlchemy finds their compiled form without walking them again.
@@ -291,7 +286,7 @@ def _record_from_games(db: Connection, database: Database, pool: str, person: in
             if proves:
                 record = rate_record(seated, {person: record}).after
                 counted += 1
-    return _Rating(record.mu, record.sigma, counted, _now_ms())
+    return _Rating(record.mu, record.sigma, counted, now_ms())
 
 
 def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> None:
@@ -342,7 +337,7 @@ def rate_games(db: Connection, database: Database, game_ids: Sequence[int]) -> N
         for game_id in chunk:
             chat_id, status, seated, proves = inputs[game_id]
             pool = pool_of(len(seated))
-            now = _now_ms()
+            now = now_ms()
             players = [s.player for s in seated]
             games_before = {
                 p: known[(pool, OVERALL, p)].games for p in players if (pool, OVERALL, p) in known

@@ -8,19 +8,14 @@ changes only them is not worth a write of the game."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Collection
 from typing import Any, Final
 
 from sqlalchemy import bindparam, select
 
-from .database import Database, Dialect, Upsert
+from .database import Database, Dialect, Upsert, now_ms
 from .journal import dumps
 from .schema import table_screens
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def _build_put(dialect: Dialect) -> Any:
@@ -54,7 +49,7 @@ class ScreenStates:
     async def put(self, game_id: int, state: dict[str, Any]) -> None:
         """Store the screens' state of game `game_id` (its row must exist), replacing what
         was stored."""
-        row = {"game_id": game_id, "state": dumps(state), "updated_at": _now_ms()}
+        row = {"game_id": game_id, "state": dumps(state), "updated_at": now_ms()}
         await self._db.transact(_PUT.execute, row)
 
     async def get(self, game_id: int) -> dict[str, Any] | None:

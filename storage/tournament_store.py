@@ -4,7 +4,6 @@ and the one-time actions claimed (see `domain.tournaments` for the domain object
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -23,7 +22,7 @@ from domain.tournaments import (
 )
 from engine import Rules
 
-from .database import Database, rows_changed
+from .database import Database, now_ms, rows_changed
 from .errors import SchemaTooNew
 from .journal import dumps
 from .replay import join_score, split_score
@@ -62,10 +61,6 @@ def _ms(moment: datetime | None) -> int | None:
 
 def _time(ms: int | None) -> datetime | None:
     return None if ms is None else datetime.fromtimestamp(ms / 1000, tz=UTC)
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def _tournament(row: Sequence[Any]) -> StoredTournament:
@@ -143,7 +138,7 @@ class Tournaments:
                 status="registration",
                 current_round=0,
                 state=(state or TournamentState()).to_json(),
-                created_at=_now_ms(),
+                created_at=now_ms(),
                 finished_at=None,
                 account=self.account,
             )
@@ -160,7 +155,7 @@ class Tournaments:
         callers pass ``dataclasses.replace(...)``."""
         finished = _ms(tournament.finished_at)
         if finished is None and tournament.status in ("finished", "cancelled"):
-            finished = _now_ms()
+            finished = now_ms()
         statement = (
             tournaments.update()
             .where(_T.id == tournament.id)
@@ -359,7 +354,7 @@ class Tournaments:
             "tournament_id": tournament_id,
             "kind": kind,
             "message_id": message_id,
-            "claimed_at": _now_ms(),
+            "claimed_at": now_ms(),
         }
         return await self._db.transact(rows_changed, statement, row) == 1
 

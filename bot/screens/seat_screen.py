@@ -28,6 +28,7 @@ from bot.core.decode import (
     PassCards,
     ReplayHand,
     Review,
+    TapCard,
     ToggleTracker,
 )
 from bot.core.phases import Phase
@@ -94,6 +95,8 @@ class HandCard:
     """Chosen to pass."""
     received: bool
     """Received in the pass, until the first trick of the hand is taken."""
+    tap: TapCard
+    """What its button sends: the card tapped at this table, in this hand."""
 
 
 @dataclass(frozen=True)
@@ -457,6 +460,7 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
                 legal=c.code in legal,
                 chosen=playing and c.code in selected,
                 received=c.code in received,
+                tap=TapCard(table.id, view.hand_number, c.code),
             )
             for c in shown_order(view.hand)
         ),

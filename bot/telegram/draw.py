@@ -16,7 +16,6 @@ from urllib.parse import urlencode
 
 from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.core import decode as cb
 from bot.core.effects import Urgency
 from bot.i18n import Tr
 from bot.screens import render
@@ -130,7 +129,7 @@ def _card_rows(tr: Tr, screen: SeatScreen) -> list[list[InlineKeyboardButton]]:
         buttons = [
             InlineKeyboardButton(
                 card_label(tr, card, marked and card.received, turn and not card.legal),
-                callback_data=cb.TapCard(screen.game, screen.hand, card.card.code).encode(),
+                callback_data=card.tap.encode(),
             )
             for card in by_suit[suit]
         ]

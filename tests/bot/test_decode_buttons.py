@@ -182,6 +182,8 @@ def test_the_presses_a_tables_screens_make_name_that_table() -> None:
     for action in seat:
         if isinstance(action, cb.OnHand | cb.ChooseMoon):
             assert (action.game, action.hand) == (7, hand), action
+    cards = seat_screen(table, 0).cards
+    assert cards and all(c.tap == cb.TapCard(7, hand, c.card.code) for c in cards)
     rng = random.Random(1)
     while table.game.phase != "over":
         step(table.game, rng)

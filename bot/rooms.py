@@ -231,6 +231,8 @@ def open_rooms(
     display = TelegramDisplay(outbox, config.bot_username, config.webapp_url)
     hub = None
     if config.webapp_url is not None:  # the table page is served
+        # A cycle, so called late: the screens push each seat's state to the hub, and the
+        # hub, when a seat's last page closes, has the screens show that seat's DM again.
         hub = LiveHub(registry.version, on_last_closed=lambda t, seat: screens.show_dm(t, seat))
     kept = KeptScreens(storage.screens, registry, background)
     screens = Screens(

@@ -318,6 +318,8 @@ class Metrics:
         self._children: dict[tuple[str, ...], Any] = {}
         """Labelled series already looked up (a request's costs a dictionary's lookup)."""
         self.registry.register(_Role(account, role))
+        self._watching = False
+        """Whether `watch` was given the live parts (a second call would count twice)."""
         self.last_request: str | None = None
         """The last Bot API request's outcome (``ok``, ``429``, ``4xx``, ``5xx``,
         ``timeout``, ``network``; None before the first)."""
@@ -325,8 +327,12 @@ class Metrics:
     def watch(self, watched: Watched) -> None:
         """Read `watched` at each scrape too: the live tables, the outbox's line and the
         worker pool's, which exist only once the rooms are open (after these metrics, which
-        count the Bot API's requests from the start)."""
+        count the Bot API's requests from the start). Once: a second call raises
+        `RuntimeError`, as its gauges would be registered, and scraped, twice."""
+        if self._watching:
+            raise RuntimeError(f"metrics of account {self.account} already watch the rooms")
         self.registry.register(_Scraped(self.account, watched))
+        self._watching = True
 
     # ------------------------------------------------------------------ counted
 

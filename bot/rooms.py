@@ -43,7 +43,7 @@ from bot.screens.kept import KeptScreens
 from bot.screens.screens import Screens
 from bot.standings.rating import Ratings
 from bot.standings.standings import Standings
-from bot.tables.clock import TurnClock
+from bot.tables.clock import TimerTrouble, TurnClock
 from bot.tables.closing import Closer
 from bot.tables.config import AdminCheck, MemberCheck, TablesConfig, random_deal
 from bot.tables.desk import TableDesk
@@ -226,19 +226,21 @@ def open_rooms(
     """Every collaborator, each given what it works with; `metrics` told what it counts
     and given what it reads when scraped."""
     background = Background()
-    # A table's timer that meets a storage error is told to its people (`TurnClock`,
-    # built below on this scheduler: reached when a timer first fails).
-    scheduler = Scheduler(on_trouble=lambda name, failing: turns.trouble(name, failing))
     games, people = storage.games, storage.people
     registry = TableRegistry(games, background)
     display = TelegramDisplay(outbox, config.bot_username, config.webapp_url)
     hub = None
     if config.webapp_url is not None:  # the table page is served
+        # A cycle, so called late: the screens push each seat's state to the hub, and the
+        # hub, when a seat's last page closes, has the screens show that seat's DM again.
         hub = LiveHub(registry.version, on_last_closed=lambda t, seat: screens.show_dm(t, seat))
     kept = KeptScreens(storage.screens, registry, background)
     screens = Screens(
         registry, display, background, languages, people, kept, hub, config.lean_edits
     )
+    # A table's timer that meets a storage error is told to its people.
+    trouble = TimerTrouble(registry, screens)
+    scheduler = Scheduler(on_trouble=trouble.tell)
     ratings = Ratings(storage.standings)
     entered: list[Entered] = [log_ended]
     if metrics is not None:
@@ -250,7 +252,7 @@ def open_rooms(
     runner = LoggedRunner(handlers, entered)
     moves = Moves(registry, screens, ratings, runner, games)
     chats = TelegramChats(outbox)
-    turns = TurnClock(registry, screens, moves, scheduler, thinker, config, chats)
+    turns = TurnClock(registry, screens, moves, scheduler, thinker, config, chats, trouble)
     if metrics is not None:
         pacer = outbox.pacer
         metrics.watch(
@@ -288,14 +290,17 @@ def open_rooms(
         is_admin,
         clock,
         languages,
-        ticker=lambda: timeline.tick(),  # the tournaments' clock, built on the board below
+        # A cycle, so called late: the tick starts rounds (`Timeline` is built on the board
+        # and its `Rounds`), and starting a round or opening a tournament asks the board
+        # for a tick at once (`Board.arm_tick`). `timeline` is assigned just below.
+        ticker=lambda: timeline.tick(),
     )
+    rounds = Rounds(board)
+    timeline = Timeline(board, rounds)
     daily_desk = DailyDesk(registry, moves, screens, games, storage.daily, clock, closer, scheduler)
     coach = Coach(registry, screens, moves, thinker, games)
     crew = Crew(moves, turns, closer, lobby, coach, daily_desk, desk)
     entries = Entries(board, member_status, config.bot_username)
-    rounds = Rounds(board)
-    timeline = Timeline(board, rounds)
 
     async def redraw(chat_id: int) -> None:
         """A chat's open screens in its new language: tables, and a group's open event."""

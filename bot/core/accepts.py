@@ -19,6 +19,7 @@ from typing import Final, Protocol
 
 from bot.basics import UserError
 from bot.core import commands as core
+from bot.core import decode as cb
 from bot.core.commands import DAILY_NO_REVIEW, TOURNAMENT_NO_HINT, TOURNAMENT_NO_REVIEW
 from bot.core.phases import Phase as Stage
 from bot.i18n import Msg, msg
@@ -133,6 +134,43 @@ EVENT_ACCEPTS: Final[Mapping[bool, frozenset[Ask]]] = {
 }
 """A tournament's buttons, by whether its registration is open: once it closes they are
 gone (withdrawing from a running event, a forfeit, is typed: ``/event withdraw``)."""
+
+ASKS: Final[Mapping[str, Ask]] = {
+    cb.JOIN: Ask.JOIN,
+    cb.LEAVE: Ask.LEAVE,
+    cb.ADD_COMPUTER: Ask.ADD_COMPUTER,
+    cb.RULES: Ask.RULES,
+    cb.BACK: Ask.RULES,
+    cb.SET_RULE: Ask.SET_RULE,
+    cb.KICK: Ask.KICK,
+    cb.START: Ask.START,
+    cb.CANCEL: Ask.CANCEL,
+    cb.CARD: Ask.CARD,
+    cb.PASS: Ask.PASS,
+    cb.MOON: Ask.MOON,
+    cb.TRACKER: Ask.TRACKER,
+    cb.HINT: Ask.HINT,
+    cb.REVIEW: Ask.REVIEW,
+    cb.REPLAY_GAME: Ask.REPLAY,
+    cb.REPLAY_HAND: Ask.REPLAY,
+    cb.REMATCH: Ask.REMATCH,
+}
+"""What each button that names a table asks of it (`bot.core.decode`'s actions): every
+other action names a tournament, a day or a chat. Declared here, not beside the buttons:
+the screens make `bot.core.decode`'s values, and `decode` importing this module (which
+reads the table's model, which names a screen's `Words`) would close an import cycle."""
+EVENT_ASKS: Final[Mapping[str, Ask]] = {
+    cb.TOURNAMENT_REGISTER: Ask.REGISTER,
+    cb.TOURNAMENT_WITHDRAW: Ask.WITHDRAW,
+}
+"""What a tournament's buttons ask of it (`EVENT_ACCEPTS`)."""
+SEAT_ASKS: Final[Mapping[type[cb.SeatCommand], Ask]] = {
+    cb.TapCard: Ask.CARD,
+    cb.PassCards: Ask.PASS,
+    cb.ChooseMoon: Ask.MOON,
+    cb.AskHint: Ask.HINT,
+}
+"""What each of a seat's commands (a DM's button or the page's) asks of its table."""
 
 
 @dataclass(frozen=True)

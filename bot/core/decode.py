@@ -6,13 +6,16 @@ A button's data is compact (Telegram allows 64 bytes): ``<action>:<game>:<stamp>
 (`Callback`), where the stamp is the hand number for DM buttons (so a button from an
 earlier hand is recognised as stale) and 0 for lobby buttons. Each kind of button is one
 frozen type below (`SitDown`, `TapCard`, `ChooseLanguage`…) that writes its own data
-(``encode``) and reads it back (``decode``), side by side; `from_button` is the way in
-for a press, and `bot.telegram.handlers.Buttons` carries each kind out in one ``match``.
+(``encode``) and reads it back (``decode``), side by side. The screens make these very
+values for their buttons (`bot.screens.buttons.Action`) and the adapter writes them with
+``encode``; `from_button` is the way in for a press, `bot.core.accepts.ASKS` says what
+each asks of its table, and `bot.telegram.handlers.Buttons` carries each kind out in one
+``match``.
 
 A page sends JSON: ``{"type": "card", "game": 7, "hand": 3, "card": "QS"}`` taps a card
 (plays it, or chooses it to pass); ``{"type": "pass", ...}`` passes the three chosen;
 ``{"type": "moon", ..., "choice": "subtract" | "add"}``; ``{"type": "hint", ...}``. A seat's
-presses from either (`TapCard`, `PassChosen`, `ChooseMoon`, `AskHint`) go to the seat's
+presses from either (`TapCard`, `PassCards`, `ChooseMoon`, `AskHint`) go to the seat's
 entry points through `carry_out`. Nothing in them is trusted: who pressed, that the game
 is the one the message or page belongs to, and that the move is legal are checked after.
 """
@@ -23,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, Protocol, Self, assert_never
 
 from bot.basics import Person, parse_id
-from bot.core.accepts import Ask
 from bot.i18n import Msg, msg
 from domain.handling import Handling
 
@@ -78,31 +80,6 @@ ACTIONS: Final = frozenset(
     | CHAT_ACTIONS
     | DAILY_ACTIONS
 )
-
-ASKS: Final = {
-    JOIN: Ask.JOIN,
-    LEAVE: Ask.LEAVE,
-    ADD_COMPUTER: Ask.ADD_COMPUTER,
-    RULES: Ask.RULES,
-    BACK: Ask.RULES,
-    SET_RULE: Ask.SET_RULE,
-    KICK: Ask.KICK,
-    START: Ask.START,
-    CANCEL: Ask.CANCEL,
-    CARD: Ask.CARD,
-    PASS: Ask.PASS,
-    MOON: Ask.MOON,
-    TRACKER: Ask.TRACKER,
-    HINT: Ask.HINT,
-    REVIEW: Ask.REVIEW,
-    REPLAY_GAME: Ask.REPLAY,
-    REPLAY_HAND: Ask.REPLAY,
-    REMATCH: Ask.REMATCH,
-}
-"""What each action that names a table asks of it (`bot.core.accepts`): every other action
-names a tournament, a day or a chat."""
-EVENT_ASKS: Final = {TOURNAMENT_REGISTER: Ask.REGISTER, TOURNAMENT_WITHDRAW: Ask.WITHDRAW}
-"""What a tournament's buttons ask of it (`bot.core.accepts.EVENT_ACCEPTS`)."""
 
 
 class BadCallback(ValueError):
@@ -296,7 +273,7 @@ class TapCard:
         return cls(data.game_id, data.stamp, card) if len(card) <= 3 else Refused()
 
 
-class PassChosen(OnHand):
+class PassCards(OnHand):
     """The three chosen cards passed."""
 
     action = PASS
@@ -435,7 +412,7 @@ class ChooseLanguage:
         return cls(data.arg)
 
 
-SeatCommand = TapCard | PassChosen | ChooseMoon | AskHint
+SeatCommand = TapCard | PassCards | ChooseMoon | AskHint
 """A seat's presses that a table page sends too (`from_page`)."""
 
 TablePress = (
@@ -474,7 +451,7 @@ KINDS: Final[dict[str, type[Pressed]]] = {
         ClearSeat,
         NewGame,
         TapCard,
-        PassChosen,
+        PassCards,
         ChooseMoon,
         AskHint,
         ToggleTracker,
@@ -488,14 +465,6 @@ KINDS: Final[dict[str, type[Pressed]]] = {
     )
 }
 """Each action's kind of press, by the action its data starts with."""
-
-SEAT_ASKS: dict[type[SeatCommand], Ask] = {
-    TapCard: Ask.CARD,
-    PassChosen: Ask.PASS,
-    ChooseMoon: Ask.MOON,
-    AskHint: Ask.HINT,
-}
-"""What each of a seat's commands asks of its table (`bot.core.accepts`)."""
 
 
 def from_button(data: str | None) -> Pressed | Refused:
@@ -523,7 +492,7 @@ def from_page(said: Any) -> SeatCommand | Refused:
         card = said.get("card")
         return TapCard(game, hand, card) if isinstance(card, str) and len(card) <= 3 else Refused()
     if kind == "pass":
-        return PassChosen(game, hand)
+        return PassCards(game, hand)
     if kind == "moon":
         choice = said.get("choice")
         return ChooseMoon(game, hand, choice) if choice in ("subtract", "add") else Refused()
@@ -573,7 +542,7 @@ async def carry_out(
     match command:
         case TapCard(game, hand, card):
             return await moves.press_card(game, hand, card, person, handled)
-        case PassChosen(game, hand):
+        case PassCards(game, hand):
             return await moves.press_pass(game, hand, person, handled)
         case ChooseMoon(game, hand, choice):
             arg = "s" if choice == "subtract" else "a"

@@ -12,13 +12,14 @@ from collections.abc import Sequence
 
 from bot.basics import Person, UserError
 from bot.core.commands import Cancel, ShowAgain
+from bot.core.decode import PostDaily
 from bot.core.effects import AnnounceHand, FinishGame
 from bot.core.phases import Phase
 from bot.i18n import Msg, msg
 from bot.mailbox import Mailboxes
 from bot.screens.parts import Bare, Name, Number, Part
 from bot.screens.screens import Screens
-from bot.screens.seat_screen import Button, PostDaily, ShareInline, Words
+from bot.screens.seat_screen import Button, ShareInline, Words
 from bot.tables.closing import Closer
 from bot.tables.model import Seat, Table, TableOptions
 from bot.tables.play import Moves

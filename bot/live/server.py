@@ -491,7 +491,7 @@ class LiveServer:
         if command.game != page.table.id:
             return decode.FORGED
         try:  # only what that kind of table offers at its stage (issue 50.2)
-            accepts.admit(accepts.of_table(page.table), decode.SEAT_ASKS[type(command)])
+            accepts.admit(accepts.of_table(page.table), accepts.SEAT_ASKS[type(command)])
         except UserError as error:
             return error.said
         seat = page.table.seats[page.seat]

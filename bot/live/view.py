@@ -14,13 +14,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot.core.decode import ChooseMoon, PassCards
 from bot.i18n import Tr, msg
 from bot.screens.parts import PLAIN, SUIT_ORDER, Part, format_score, say
 from bot.screens.render import chart_value
 from bot.screens.seat_screen import (
-    ChooseMoon,
     HandCard,
-    PassCards,
     Player,
     SeatScreen,
     revealed_proofs,

@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.basics import Person, UserError
+from bot.core.decode import ReplayGame, ReplayHand
 from bot.i18n import Msg, msg
 from bot.screens.parts import SUIT_ORDER, Joined, Name, Part, Strong, format_score
 from bot.screens.render import revealed_short
-from bot.screens.seat_screen import DIRECTIONS, Button, ReplayGame, ReplayHand, Words
+from bot.screens.seat_screen import DIRECTIONS, Button, Words
 from domain.games import StoredGame
 from engine import Card
 from engine.cards import shown_order

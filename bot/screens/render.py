@@ -17,6 +17,17 @@ from collections.abc import Callable, Sequence
 
 from PIL import ImageDraw, ImageFont
 
+from bot.core.decode import (
+    AddComputerSeat,
+    CancelTable,
+    ChooseRule,
+    ClearSeat,
+    CloseRules,
+    OpenRules,
+    SitDown,
+    StandUp,
+    StartGame,
+)
 from bot.i18n import Msg, Tr, mark, msg, plain_name
 from bot.screens.parts import (
     ARROWS,
@@ -36,17 +47,8 @@ from bot.screens.seat_screen import (
     MOONS,
     ON_OFF,
     VARIANTS,
-    AddComputerSeat,
     Button,
-    CancelTable,
-    ChooseRule,
-    ClearSeat,
-    CloseRules,
     CopyText,
-    OpenRules,
-    SitDown,
-    StandUp,
-    StartGame,
     Words,
     group_screen,
     rules_summary_part,
@@ -162,20 +164,25 @@ def lobby_screen(table: Table) -> Words:
         ),
     ]
     rows: list[tuple[Button, ...]] = (
-        [(Button(msg("🚪 Leave"), StandUp()), Button(msg("⚙ Rules"), OpenRules()))]
+        [(Button(msg("🚪 Leave"), StandUp(table.id)), Button(msg("⚙ Rules"), OpenRules(table.id)))]
         if full  # nobody can sit down, nor a computer
         else [
-            (Button(msg("✋ Join"), SitDown()), Button(msg("🚪 Leave"), StandUp())),
+            (Button(msg("✋ Join"), SitDown(table.id)), Button(msg("🚪 Leave"), StandUp(table.id))),
             (
-                Button(msg("🤖 Add computer"), AddComputerSeat()),
-                Button(msg("⚙ Rules"), OpenRules()),
+                Button(msg("🤖 Add computer"), AddComputerSeat(table.id)),
+                Button(msg("⚙ Rules"), OpenRules(table.id)),
             ),
         ]
     )
-    rows.append((Button(msg("▶ Start"), StartGame()), Button(msg("✖ Cancel"), CancelTable())))
+    rows.append(
+        (
+            Button(msg("▶ Start"), StartGame(table.id)),
+            Button(msg("✖ Cancel"), CancelTable(table.id)),
+        )
+    )
     # The host can empty any seat but their own ("✖ 2" empties seat 2).
     removable = tuple(
-        Button(msg("✖ {seat}", seat=n + 1), ClearSeat(n))
+        Button(msg("✖ {seat}", seat=n + 1), ClearSeat(table.id, n))
         for n, seat in enumerate(table.seats)
         if seat is not None and seat.user_id != table.creator_id
     )
@@ -294,7 +301,7 @@ def rules_screen(table: Table) -> Words:
             said = choice_label(option, choice)
             if choice == current[option]:
                 said = Joined(("•", said), "")
-            row.append(Button(Joined((icon, said), " "), ChooseRule(option, choice)))
+            row.append(Button(Joined((icon, said), " "), ChooseRule(table.id, option, choice)))
         width = RULE_ROW.get(option, 2)
         rows.extend(tuple(row[i : i + width]) for i in range(0, len(row), width))
     lines += [
@@ -304,7 +311,7 @@ def rules_screen(table: Table) -> Words:
             "offered at tournament tables."
         ),
     ]
-    rows.append((Button(msg("« Back"), CloseRules()),))
+    rows.append((Button(msg("« Back"), CloseRules(table.id)),))
     return Words(tuple(lines), tuple(rows), table.id)
 
 

@@ -21,40 +21,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.computers.coach_words import decision_key, shown_hint
+from bot.core.decode import (
+    AskHint,
+    ChooseMoon,
+    NewGame,
+    PassCards,
+    ReplayHand,
+    Review,
+    TapCard,
+    ToggleTracker,
+)
 from bot.core.phases import Phase
 from bot.i18n import Msg, mark, msg, msg_plural
 from bot.screens.buttons import (
     Action as Action,
 )
 from bot.screens.buttons import (
-    AddComputerSeat as AddComputerSeat,
-)
-from bot.screens.buttons import (
-    AskHint as AskHint,
-)
-from bot.screens.buttons import (
     Button as Button,
 )
 from bot.screens.buttons import (
-    CancelTable as CancelTable,
-)
-from bot.screens.buttons import (
-    ChooseMoon as ChooseMoon,
-)
-from bot.screens.buttons import (
-    ChooseRule as ChooseRule,
-)
-from bot.screens.buttons import (
-    ClearSeat as ClearSeat,
-)
-from bot.screens.buttons import (
-    CloseRules as CloseRules,
-)
-from bot.screens.buttons import (
     CopyText as CopyText,
-)
-from bot.screens.buttons import (
-    NewGame as NewGame,
 )
 from bot.screens.buttons import (
     OpenDm as OpenDm,
@@ -63,43 +49,10 @@ from bot.screens.buttons import (
     OpenDmToSit as OpenDmToSit,
 )
 from bot.screens.buttons import (
-    OpenRules as OpenRules,
-)
-from bot.screens.buttons import (
     OpenTable as OpenTable,
 )
 from bot.screens.buttons import (
-    PassCards as PassCards,
-)
-from bot.screens.buttons import (
-    PostDaily as PostDaily,
-)
-from bot.screens.buttons import (
-    ReplayGame as ReplayGame,
-)
-from bot.screens.buttons import (
-    ReplayHand as ReplayHand,
-)
-from bot.screens.buttons import (
-    Review as Review,
-)
-from bot.screens.buttons import (
     ShareInline as ShareInline,
-)
-from bot.screens.buttons import (
-    SitDown as SitDown,
-)
-from bot.screens.buttons import (
-    StandUp as StandUp,
-)
-from bot.screens.buttons import (
-    StartGame as StartGame,
-)
-from bot.screens.buttons import (
-    TapCard as TapCard,
-)
-from bot.screens.buttons import (
-    ToggleTracker as ToggleTracker,
 )
 from bot.screens.buttons import (
     WatchTable as WatchTable,
@@ -142,6 +95,8 @@ class HandCard:
     """Chosen to pass."""
     received: bool
     """Received in the pass, until the first trick of the hand is taken."""
+    tap: TapCard
+    """What its button sends: the card tapped at this table, in this hand."""
 
 
 @dataclass(frozen=True)
@@ -505,6 +460,7 @@ def seat_screen(table: Table, seat: int, *, page: bool = False) -> SeatScreen:
                 legal=c.code in legal,
                 chosen=playing and c.code in selected,
                 received=c.code in received,
+                tap=TapCard(table.id, view.hand_number, c.code),
             )
             for c in shown_order(view.hand)
         ),
@@ -616,7 +572,7 @@ def group_screen(table: Table, *, page: bool = False, watchers: int = 0) -> Grou
             actions += (Button(msg("📋 Copy commitment"), CopyText(proof.commitment)),)
     elif table.tournament_id is None:
         # The game is over: the same seats and rules, one press away.
-        actions = (Button(msg("🔁 New game"), NewGame()),)
+        actions = (Button(msg("🔁 New game"), NewGame(table.id)),)
     return GroupScreen(game=table.id, lines=tuple(lines), actions=actions)
 
 
@@ -638,6 +594,7 @@ def _words(
     """The DM's lines, and the buttons besides the cards (`review`: 🔍 Review and ▶
     Replay, if offered now)."""
     seat = view.seat
+    game, hand = table.id, view.hand_number
     lines: list[Part] = [
         msg(
             "♥ <b>Hearts</b> · {chat} · hand {hand}",
@@ -693,7 +650,8 @@ def _words(
             actions.append(
                 (
                     Button(
-                        msg("Pass {count}/3 {arrow}", count=len(selected), arrow=label), PassCards()
+                        msg("Pass {count}/3 {arrow}", count=len(selected), arrow=label),
+                        PassCards(game, hand),
                     ),
                 )
             )
@@ -749,7 +707,10 @@ def _words(
                 lines.append(msg("🌕 <b>You shot the moon!</b> Choose:"))
                 subtract, add = moon_labels(table.rules)
                 actions.append(
-                    (Button(subtract, ChooseMoon("subtract")), Button(add, ChooseMoon("add")))
+                    (
+                        Button(subtract, ChooseMoon(game, hand, "subtract")),
+                        Button(add, ChooseMoon(game, hand, "add")),
+                    )
                 )
             else:
                 assert view.moon_shooter is not None
@@ -772,11 +733,13 @@ def _words(
             (
                 Button(
                     msg("📋 Hide cards played") if is_open else msg("📋 Cards played"),
-                    ToggleTracker(),
+                    ToggleTracker(game, hand),
                 ),
             )
         )
-    coach: tuple[Button, ...] = (Button(msg("💡 Hint"), AskHint()),) if hint is not None else ()
+    coach: tuple[Button, ...] = (
+        (Button(msg("💡 Hint"), AskHint(game, hand)),) if hint is not None else ()
+    )
     coach += review
     if coach:
         actions.append(coach)
@@ -795,7 +758,7 @@ def _review(game_id: int, view: SeatView) -> tuple[Button, ...]:
         return ()
     hand = history[-1].hand_number
     replay = Button(msg("▶ Replay"), ReplayHand(game_id, hand, new=True))
-    return (Button(msg("🔍 Review hand {hand}", hand=hand), Review(hand)), replay)
+    return (Button(msg("🔍 Review hand {hand}", hand=hand), Review(game_id, hand)), replay)
 
 
 def _status(names: tuple[str, ...], view: SeatView) -> Part:

@@ -30,6 +30,45 @@ from engine import Game, Move, SeatView, daily
 from ratings import STAND_IN_LEVEL
 
 
+class TimerTrouble:
+    """Tells a table's people when its timers cannot save their moves, and when they can
+    again: what the tables' `Scheduler` is given to report a timer's storage errors with,
+    built before it (and before the `TurnClock` that arms on it)."""
+
+    def __init__(self, registry: TableRegistry, screens: Screens) -> None:
+        self.registry = registry
+        self.screens = screens
+        self._troubled: set[int] = set()
+        """Tables told that their moves cannot be saved just now."""
+
+    async def tell(self, name: str, failing: bool) -> None:
+        """A table's timer met a storage error (or went through again): its people are
+        told once that the game waits, and once that it goes on."""
+        _, _, tail = name.rpartition(":")
+        table = self.registry.get(int(tail)) if tail.isdigit() else None
+        if table is None or failing == (table.id in self._troubled):
+            return
+        if failing:
+            self._troubled.add(table.id)
+            said = msg(
+                "⚠ I can't save moves right now, so this game waits. It goes on by itself "
+                "as soon as I can."
+            )
+        else:
+            self._troubled.discard(table.id)
+            said = msg("✅ Saving works again: the game goes on.")
+        if table.in_group:
+            self.screens.announce(table, said)
+        else:
+            for _, s in table.humans():
+                if s.user_id is not None and not s.away:
+                    self.screens.tell(s.user_id, said)
+
+    def forget(self, table_id: int) -> None:
+        """The table ended: nothing more is said of its timers."""
+        self._troubled.discard(table_id)
+
+
 class TurnClock:
     def __init__(
         self,
@@ -40,7 +79,10 @@ class TurnClock:
         thinker: Thinker,
         config: TablesConfig,
         chats: Chats,
+        trouble: TimerTrouble,
     ) -> None:
+        """`trouble`: what the scheduler tells of a timer's storage errors, told when a
+        table ends."""
         self.registry = registry
         self.screens = screens
         self.chats = chats
@@ -48,8 +90,7 @@ class TurnClock:
         self.scheduler = scheduler
         self.thinker = thinker
         self.config = config
-        self._troubled: set[int] = set()
-        """Tables told that their moves cannot be saved just now."""
+        self.trouble = trouble
         self._thinking: set[int] = set()
         """Tables one of whose computers is thinking (outside the table's mailbox)."""
 
@@ -97,7 +138,7 @@ class TurnClock:
     def stop(self, table: Table) -> None:
         """The table ended: nothing of it is armed any more."""
         self.scheduler.cancel_game(table.id)
-        self._troubled.discard(table.id)
+        self.trouble.forget(table.id)
 
     def _current(self, gid: int, version: int) -> Table | None:
         """The table, if no move was made since a timer was armed at `version`."""
@@ -306,30 +347,6 @@ class TurnClock:
         if game.phase == "moon":
             return Move.moon(seat, await self.thinker.choose_moon(level, seed, view, budget))
         return Move.play(seat, await self.thinker.choose_play(level, seed, view, budget))
-
-    async def trouble(self, name: str, failing: bool) -> None:
-        """A table's timer met a storage error (or went through again): its people are
-        told once that the game waits, and once that it goes on (the tables' `Scheduler`
-        tells it, `bot.rooms`)."""
-        _, _, tail = name.rpartition(":")
-        table = self.registry.get(int(tail)) if tail.isdigit() else None
-        if table is None or failing == (table.id in self._troubled):
-            return
-        if failing:
-            self._troubled.add(table.id)
-            said = msg(
-                "⚠ I can't save moves right now, so this game waits. It goes on by itself "
-                "as soon as I can."
-            )
-        else:
-            self._troubled.discard(table.id)
-            said = msg("✅ Saving works again: the game goes on.")
-        if table.in_group:
-            self.screens.announce(table, said)
-        else:
-            for _, s in table.humans():
-                if s.user_id is not None and not s.away:
-                    self.screens.tell(s.user_id, said)
 
 
 class _ComputerTurn(NamedTuple):

@@ -21,13 +21,14 @@ from bot.core.commands import (
     ToggleTracker,
     away_said,
 )
+from bot.core.decode import ReplayHand
 from bot.core.effects import AnnounceHand, FinishGame, StoreDeal, StoreMove, Urgency
 from bot.core.runner import Runner
 from bot.i18n import NOTHING, Msg, mark, msg
 from bot.screens import render
 from bot.screens.parts import Name
 from bot.screens.screens import Screens
-from bot.screens.seat_screen import Button, ReplayHand, Words, hand_result_lines
+from bot.screens.seat_screen import Button, Words, hand_result_lines
 from bot.standings.rating import Ratings
 from bot.tables.model import Table
 from bot.tables.registry import TableRegistry

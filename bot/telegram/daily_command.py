@@ -8,10 +8,11 @@ from telegram import InlineQueryResultArticle, InputTextMessageContent, Update
 from telegram.constants import ChatType, ParseMode
 
 from bot.basics import UserError
+from bot.core.decode import ReplayGame
 from bot.daily.daily import DailyDesk
 from bot.i18n import msg
 from bot.screens.parts import PLAIN, say
-from bot.screens.seat_screen import Button, ReplayGame, Words
+from bot.screens.seat_screen import Button, Words
 from bot.telegram import draw
 from bot.telegram.context import HeartsContext
 from bot.telegram.handlers import Replies, command, person_of

@@ -4,8 +4,8 @@ as a message and its buttons.
 
 The screens are data made in `bot.screens.seat_screen` and `bot.screens.render`; their
 sentences are written here in Telegram's HTML (`bot.screens.parts.HTML`), and what a button
-does becomes its callback data (`bot.core.decode`) or a link: the only place a
-screen's typed action meets Telegram's wire.
+does becomes its callback data (a press writes its own: `bot.core.decode`) or a link: the
+only place a screen's typed action meets Telegram's wire.
 """
 
 from __future__ import annotations
@@ -16,40 +16,20 @@ from urllib.parse import urlencode
 
 from telegram import CopyTextButton, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.core import decode as cb
 from bot.core.effects import Urgency
 from bot.i18n import Tr
 from bot.screens import render
 from bot.screens.parts import HTML, PLAIN, SUIT_ORDER, Part, say
 from bot.screens.seat_screen import (
-    AddComputerSeat,
-    AskHint,
     Button,
-    CancelTable,
-    ChooseMoon,
-    ChooseRule,
-    ClearSeat,
-    CloseRules,
     CopyText,
     GroupScreen,
     HandCard,
-    NewGame,
     OpenDm,
     OpenDmToSit,
-    OpenRules,
     OpenTable,
-    PassCards,
-    PostDaily,
-    ReplayGame,
-    ReplayHand,
-    Review,
     SeatScreen,
     ShareInline,
-    SitDown,
-    StandUp,
-    StartGame,
-    TapCard,
-    ToggleTracker,
     WatchTable,
     Words,
     seat_screen,
@@ -99,30 +79,16 @@ def seat_dm(
 
 def _button(tr: Tr, screen: SeatScreen, button: Button, webapp: str | None) -> InlineKeyboardButton:
     label = say(tr, button.label, PLAIN)
-    g, hand = screen.game, screen.hand
     match button.action:
         case OpenTable():
             assert webapp is not None
             return InlineKeyboardButton(
-                label, web_app=WebAppInfo(f"{webapp}?{urlencode({'g': g})}")
+                label, web_app=WebAppInfo(f"{webapp}?{urlencode({'g': screen.game})}")
             )
-        case TapCard(card):
-            pressed: cb.Pressed = cb.TapCard(g, hand, card.code)
-        case PassCards():
-            pressed = cb.PassChosen(g, hand)
-        case ChooseMoon(choice):
-            pressed = cb.ChooseMoon(g, hand, "subtract" if choice == "subtract" else "add")
-        case ToggleTracker():
-            pressed = cb.ToggleTracker(g, hand)
-        case AskHint():
-            pressed = cb.AskHint(g, hand)
-        case Review(reviewed):
-            pressed = cb.Review(g, reviewed)
-        case ReplayHand(game, replayed, new):
-            pressed = cb.ReplayHand(game, replayed, new)
-        case _:
+        case OpenDm() | OpenDmToSit() | WatchTable() | CopyText() | ShareInline():
             raise ValueError(f"not a DM's button: {button.action}")
-    return InlineKeyboardButton(label, callback_data=pressed.encode())
+        case pressed:
+            return InlineKeyboardButton(label, callback_data=pressed.encode())
 
 
 STRUCK = "\u0336"
@@ -163,7 +129,7 @@ def _card_rows(tr: Tr, screen: SeatScreen) -> list[list[InlineKeyboardButton]]:
         buttons = [
             InlineKeyboardButton(
                 card_label(tr, card, marked and card.received, turn and not card.legal),
-                callback_data=cb.TapCard(screen.game, screen.hand, card.card.code).encode(),
+                callback_data=card.tap.encode(),
             )
             for card in by_suit[suit]
         ]
@@ -276,32 +242,5 @@ def _group_button(tr: Tr, g: int, button: Button, bot_username: str) -> InlineKe
         case WatchTable():
             # The same Mini App as a watcher: it seats nobody (a player gets their seat).
             return InlineKeyboardButton(label, url=f"{url}?startapp=w{g}")
-        case NewGame():
-            pressed: cb.Pressed = cb.NewGame(g)
-        case SitDown():
-            pressed = cb.SitDown(g)
-        case StandUp():
-            pressed = cb.StandUp(g)
-        case AddComputerSeat():
-            pressed = cb.AddComputerSeat(g)
-        case OpenRules():
-            pressed = cb.OpenRules(g)
-        case CloseRules():
-            pressed = cb.CloseRules(g)
-        case ChooseRule(option, value):
-            pressed = cb.ChooseRule(g, option, value)
-        case StartGame():
-            pressed = cb.StartGame(g)
-        case CancelTable():
-            pressed = cb.CancelTable(g)
-        case ClearSeat(seat):
-            pressed = cb.ClearSeat(g, seat)
-        case ReplayGame(game, new):
-            pressed = cb.ReplayGame(game, new)
-        case PostDaily(day):
-            pressed = cb.PostDaily(day)
-        case ReplayHand(game, hand, new):
-            pressed = cb.ReplayHand(game, hand, new)
-        case _:
-            raise ValueError(f"not a group's button: {button.action}")
-    return InlineKeyboardButton(label, callback_data=pressed.encode())
+        case pressed:
+            return InlineKeyboardButton(label, callback_data=pressed.encode())

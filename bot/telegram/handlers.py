@@ -665,7 +665,7 @@ class Buttons:
             case cb.Register(tournament) | cb.Withdraw(tournament):
                 # A tournament's buttons, while its message shows them.
                 registration_open = await self.to.entries.registration_open(tournament)
-                accepts.admit_event(registration_open, cb.EVENT_ASKS[pressed.action])
+                accepts.admit_event(registration_open, accepts.EVENT_ASKS[pressed.action])
                 return False
             case cb.PostDaily() | cb.ChooseLanguage():
                 return False  # a day's, a chat's: their own entry points check them
@@ -683,7 +683,7 @@ class Buttons:
             raise UserError(UNKNOWN_BUTTON)
         # Only what that kind of table offers at its stage (issue 50.2).
         standing = await accepts.standing_of(pressed.game, self.registry.tables, self.games)
-        accepts.admit(standing, cb.ASKS[pressed.action])
+        accepts.admit(standing, accepts.ASKS[pressed.action])
         return in_group
 
     async def _carry_out(
@@ -719,7 +719,7 @@ class Buttons:
                 return await to.closer.cancel_game(game, person)
             case cb.NewGame(game):
                 return await to.lobby.rematch(game, person, chat_id)
-            case cb.TapCard() | cb.PassChosen() | cb.ChooseMoon() | cb.AskHint():
+            case cb.TapCard() | cb.PassCards() | cb.ChooseMoon() | cb.AskHint():
                 # The same typed command a table page sends, carried out the same way, with
                 # the update it came in.
                 return await cb.carry_out(pressed, person, to.moves, to.coach, handled)

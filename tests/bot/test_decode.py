@@ -17,7 +17,7 @@ from bot.core.decode import (
     TRACKER,
     AskHint,
     ChooseMoon,
-    PassChosen,
+    PassCards,
     Refused,
     TapCard,
     ToggleTracker,
@@ -29,7 +29,7 @@ from bot.core.decode import (
 def test_each_command_the_page_sends() -> None:
     base = {"game": 7, "hand": 3}
     assert from_page({"type": "card", "card": "QS", **base}) == TapCard(7, 3, "QS")
-    assert from_page({"type": "pass", **base}) == PassChosen(7, 3)
+    assert from_page({"type": "pass", **base}) == PassCards(7, 3)
     assert from_page({"type": "moon", "choice": "add", **base}) == ChooseMoon(7, 3, "add")
     assert from_page({"type": "moon", "choice": "subtract", **base}) == ChooseMoon(7, 3, "subtract")
     assert from_page({"type": "hint", **base}) == AskHint(7, 3)
@@ -48,7 +48,7 @@ def test_a_seats_buttons_decode_to_the_commands_the_page_sends() -> None:
     assert pressed(CARD, "QS" * 4) == Refused(FORGED)
     tracker = pressed(TRACKER)  # a button, not a command the page sends
     assert tracker == ToggleTracker(7, 3)
-    assert not isinstance(tracker, TapCard | PassChosen | ChooseMoon | AskHint)
+    assert not isinstance(tracker, TapCard | PassCards | ChooseMoon | AskHint)
 
 
 @pytest.mark.parametrize("data", [None, "", "zz:7:3:QS", "c:7", "c:x:3:QS", "c:7:3:" + "Q" * 70])

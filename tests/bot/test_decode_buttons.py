@@ -5,6 +5,7 @@ truncated or another chat's data is refused with one sentence, never a traceback
 from __future__ import annotations
 
 import asyncio
+import random
 import string
 from dataclasses import fields, replace
 from types import SimpleNamespace
@@ -12,7 +13,7 @@ from typing import Any, cast
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_live_view import table_for
+from test_live_view import step, table_for
 
 from bot.basics import Person
 from bot.chats import Button as ChatButton
@@ -20,7 +21,8 @@ from bot.chats import Register, Withdraw
 from bot.core import decode as cb
 from bot.i18n import LANGUAGES, english
 from bot.screens import buttons as screen
-from bot.screens.seat_screen import seat_screen
+from bot.screens import render
+from bot.screens.seat_screen import group_screen, seat_screen
 from bot.telegram import draw
 from bot.telegram.chats import keyboard
 from bot.telegram.handlers import Buttons, Targets
@@ -54,7 +56,7 @@ presses: st.SearchStrategy[cb.Pressed] = st.one_of(
     st.builds(cb.ClearSeat, ids, st.integers(0, cb.MAX_SEAT)),
     st.builds(cb.TapCard, ids, hands, cards),
     st.builds(cb.ChooseMoon, ids, hands, st.sampled_from(["subtract", "add"])),
-    *(st.builds(kind, ids, hands) for kind in (cb.PassChosen, cb.AskHint, cb.ToggleTracker)),
+    *(st.builds(kind, ids, hands) for kind in (cb.PassCards, cb.AskHint, cb.ToggleTracker)),
     st.builds(cb.Review, ids, hands),
     st.builds(cb.ReplayGame, ids, st.booleans()),
     st.builds(cb.ReplayHand, ids, hands, st.booleans()),
@@ -114,40 +116,78 @@ def test_a_seats_buttons_decode_to_what_its_screen_offers() -> None:
     table = table_for(rules, Game(rules, seed=1))
     assert table.game is not None
     hand = table.game.hand_number
+    offered = [b.action for row in seat_screen(table, 0).actions for b in row]
+    assert cb.PassCards(7, hand) in offered
     for card in table.game.hand(0):
-        assert cb.TapCard(7, hand, card.code).encode() in _dm_data(screen.PassCards())
-    offered = {
-        screen.PassCards(): cb.PassChosen(7, hand),
-        screen.ChooseMoon("subtract"): cb.ChooseMoon(7, hand, "subtract"),
-        screen.ChooseMoon("add"): cb.ChooseMoon(7, hand, "add"),
-        screen.ToggleTracker(): cb.ToggleTracker(7, hand),
-        screen.AskHint(): cb.AskHint(7, hand),
-        screen.Review(3): cb.Review(7, 3),
-        screen.ReplayHand(8, 2, True): cb.ReplayHand(8, 2, True),
-    }
-    for action, expected in offered.items():
-        assert cb.from_button(_dm_data(action)[-1]) == expected, action
+        assert cb.TapCard(7, hand, card.code).encode() in _dm_data(cb.PassCards(7, hand))
+    drawn: list[cb.Pressed] = [
+        cb.PassCards(7, hand),
+        cb.ChooseMoon(7, hand, "subtract"),
+        cb.ChooseMoon(7, hand, "add"),
+        cb.ToggleTracker(7, hand),
+        cb.AskHint(7, hand),
+        cb.Review(7, 3),
+        cb.ReplayHand(8, 2, True),
+    ]
+    for action in drawn:
+        assert cb.from_button(_dm_data(action)[-1]) == action, action
 
 
 def test_a_groups_buttons_decode_to_what_its_message_offers() -> None:
-    offered: dict[screen.Action, cb.Pressed] = {
-        screen.NewGame(): cb.NewGame(12),
-        screen.SitDown(): cb.SitDown(12),
-        screen.StandUp(): cb.StandUp(12),
-        screen.AddComputerSeat(): cb.AddComputerSeat(12),
-        screen.OpenRules(): cb.OpenRules(12),
-        screen.CloseRules(): cb.CloseRules(12),
-        screen.ChooseRule("target", "50"): cb.ChooseRule(12, "target", "50"),
-        screen.StartGame(): cb.StartGame(12),
-        screen.CancelTable(): cb.CancelTable(12),
-        screen.ClearSeat(2): cb.ClearSeat(12, 2),
-        screen.ReplayGame(9, True): cb.ReplayGame(9, True),
-        screen.ReplayGame(9): cb.ReplayGame(9),
-        screen.PostDaily(20_400): cb.PostDaily(20_400),
-        screen.ReplayHand(9, 4): cb.ReplayHand(9, 4),
+    drawn: list[cb.Pressed] = [
+        cb.NewGame(12),
+        cb.SitDown(12),
+        cb.StandUp(12),
+        cb.AddComputerSeat(12),
+        cb.OpenRules(12),
+        cb.CloseRules(12),
+        cb.ChooseRule(12, "target", "50"),
+        cb.StartGame(12),
+        cb.CancelTable(12),
+        cb.ClearSeat(12, 2),
+        cb.ReplayGame(9, True),
+        cb.ReplayGame(9),
+        cb.PostDaily(20_400),
+        cb.ReplayHand(9, 4),
+    ]
+    for action in drawn:
+        assert cb.from_button(_group_data(action, 12)) == action, action
+
+
+def test_the_presses_a_tables_screens_make_name_that_table() -> None:
+    """The screens make each press with the table it acts on (the drawing adds nothing):
+    the lobby's, the rules menu's, a seat's and the group's under a finished game."""
+    rules = Rules()
+    table = table_for(rules, Game(rules, seed=1))
+    assert table.game is not None
+    hand = table.game.hand_number
+    seat = [b.action for row in seat_screen(table, 0).actions for b in row]
+    opening = table_for(rules, Game(rules, seed=1))
+    opening.seats[3] = None
+    lobby = [b.action for row in render.lobby_screen(opening).rows for b in row]
+    menu = [b.action for row in render.rules_screen(opening).rows for b in row]
+    assert {type(a) for a in lobby} == {
+        cb.SitDown,
+        cb.StandUp,
+        cb.AddComputerSeat,
+        cb.OpenRules,
+        cb.StartGame,
+        cb.CancelTable,
+        cb.ClearSeat,
     }
-    for action, expected in offered.items():
-        assert cb.from_button(_group_data(action, 12)) == expected, action
+    assert cb.CloseRules(7) in menu
+    for action in (*lobby, *menu):
+        assert isinstance(action, cb.OnTable | cb.ChooseRule | cb.ClearSeat), action
+        assert action.game == 7, action
+    for action in seat:
+        if isinstance(action, cb.OnHand | cb.ChooseMoon):
+            assert (action.game, action.hand) == (7, hand), action
+    cards = seat_screen(table, 0).cards
+    assert cards and all(c.tap == cb.TapCard(7, hand, c.card.code) for c in cards)
+    rng = random.Random(1)
+    while table.game.phase != "over":
+        step(table.game, rng)
+    assert [b.action for b in group_screen(table).actions] == [cb.NewGame(7)]
 
 
 def test_a_tournaments_buttons_decode_to_what_its_message_offers() -> None:

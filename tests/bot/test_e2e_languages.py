@@ -143,7 +143,7 @@ async def test_each_dm_in_its_persons_language_and_the_group_in_its_own(tmp_path
                     if game.phase == "pass":
                         for card in game.hand(seat)[-3:]:
                             await press(double, person, cb.TapCard(table.id, 1, card.code).encode())
-                        await press(double, person, cb.PassChosen(table.id, 1).encode())
+                        await press(double, person, cb.PassCards(table.id, 1).encode())
                     elif game.phase == "moon":
                         await press(double, person, cb.ChooseMoon(table.id, 1, "add").encode())
                     else:

@@ -33,7 +33,7 @@ from telegram.error import RetryAfter
 from telegram.ext import Application, CommandHandler
 
 from bot.app import build_application, polling
-from bot.metrics import Metrics, account_of, method_of
+from bot.metrics import Metrics, Watched, account_of, method_of
 from bot.sandbox_runner import free_port
 from bot.telegram.health import attach_health_server
 from domain.people import ChatSettings
@@ -304,6 +304,22 @@ def test_two_bots_in_one_process_keep_their_numbers_apart() -> None:
     assert value(first, "hearts_bot_api_requests_total", outcome="429") == 1
     assert value(first, "hearts_bot_api_requests_total", outcome="ok") == 1
     assert value(second, "hearts_bot_api_requests_total") == 0
+
+
+def test_the_live_parts_are_watched_once() -> None:
+    """A second `watch` would register the scraped gauges again: each table counted twice
+    in one scrape. It is refused, and the first stays as it was."""
+    metrics = Metrics("1")
+    metrics.watch(Watched(tables=lambda: []))
+    with pytest.raises(RuntimeError):
+        metrics.watch(Watched(tables=lambda: []))
+    families = [
+        s
+        for f in text_string_to_metric_families(metrics.text().decode())
+        for s in f.samples
+        if s.name == "hearts_tables" and s.labels["phase"] == "lobby"
+    ]
+    assert [s.value for s in families] == [0]
 
 
 def test_many_file_urls_keep_memory_bounded() -> None:

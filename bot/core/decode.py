@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Final, Literal, Protocol, Self, assert_never
 from bot.basics import Person, parse_id
 from bot.i18n import Msg, msg
 from domain.handling import Handling
+from engine.cards import FULL_DECK, codes
 
 FORGED = msg("That button isn't valid any more.")
 """What a press this bot did not make (forged, stale, from another version) is told."""
@@ -255,6 +256,10 @@ class OnHand:
         return cls(data.game_id, data.stamp)
 
 
+CARD_CODES: Final = frozenset(codes(FULL_DECK))
+"""The cards a card button or a page may name; anything else is not a card the bot drew."""
+
+
 @dataclass(frozen=True)
 class TapCard:
     """A card tapped: played, or (while passing) chosen or unchosen."""
@@ -270,7 +275,7 @@ class TapCard:
     @classmethod
     def decode(cls, data: Callback) -> Self | Refused:
         card = data.arg
-        return cls(data.game_id, data.stamp, card) if len(card) <= 3 else Refused()
+        return cls(data.game_id, data.stamp, card) if card in CARD_CODES else Refused()
 
 
 class PassCards(OnHand):
@@ -475,7 +480,12 @@ def from_button(data: str | None) -> Pressed | Refused:
         wire = Callback.decode(data)
     except BadCallback:
         return Refused()
-    return KINDS[wire.action].decode(wire)
+    pressed = KINDS[wire.action].decode(wire)
+    # Only what the bot draws: data that a value's own encoding does not give back (an
+    # argument added, a number spelled another way) was never on a screen.
+    if isinstance(pressed, Refused) or pressed.encode() == data:
+        return pressed
+    return Refused()
 
 
 # ---------------------------------------------------------------- a table page's commands
@@ -490,7 +500,9 @@ def from_page(said: Any) -> SeatCommand | Refused:
         return Refused()
     if kind == "card":
         card = said.get("card")
-        return TapCard(game, hand, card) if isinstance(card, str) and len(card) <= 3 else Refused()
+        return (
+            TapCard(game, hand, card) if isinstance(card, str) and card in CARD_CODES else Refused()
+        )
     if kind == "pass":
         return PassCards(game, hand)
     if kind == "moon":

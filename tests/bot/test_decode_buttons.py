@@ -210,7 +210,8 @@ def test_random_data_is_refused_or_a_press_it_writes_back(data: str) -> None:
         assert decoded.encode() == data
 
 
-@given(presses, st.sampled_from([":target=50", ":1", ":", "0"]))
+@settings(max_examples=500)
+@given(presses, st.sampled_from([":target=50", ":1", ":", ":0"]))
 def test_a_press_with_anything_added_is_refused(pressed: cb.Pressed, extra: str) -> None:
     """Nothing a screen did not draw gets through: a hint's data with an argument added once
     gave the hint (found by the forged-press property in test_e2e_accepts). A language's

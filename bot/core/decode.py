@@ -138,8 +138,9 @@ class Refused:
 
 # ---------------------------------------------------------------- every button, typed
 # Each kind names what its button acts on (a table, a tournament, a day, a chat) and what
-# it carries, writes its callback data and reads it back. A field a kind does not use is
-# ignored when read (as it always was), so a button drawn by an earlier version still works.
+# it carries, writes its callback data and reads it back. `from_button` accepts data only as
+# a kind writes it (a field it does not use left empty), so nothing reaches a table that no
+# screen drew; the format is the one earlier versions wrote, so their buttons still work.
 
 
 @dataclass(frozen=True)

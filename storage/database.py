@@ -10,7 +10,9 @@ set as each connection opens.
 One way to write, one way to read. A write is `Database.transact`: a function given a
 synchronous SQLAlchemy connection, run as one transaction; a read is `Database.read`: one
 query's rows. On SQLite each goes to its connection's aiosqlite thread once, so a write
-costs one wake-up of the thread and of the event loop, not one a statement.
+costs one wake-up of the thread and of the event loop, not one a statement; and the
+writes asked for while one is in the thread go there together, each still its own
+transaction (`_write_turns`), so under load a write does not wait for others' wake-ups.
 
 Two fast paths, kept because ``./dev bench storage`` shows they pay. A move's
 statements (`on_sqlite3`, `on_driver`, used by `storage.journal`) are compiled once from
@@ -44,6 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import sqlite3
 import time
@@ -143,6 +146,9 @@ class Database:
         self._reading_in_thread: Connection | None = None
         """SQLite: the same on the reader's sqlite3 connection, in the reader's thread."""
         self._write_lock = asyncio.Lock()
+        self._waiting_writes: list[tuple[Callable[[], Any], asyncio.Future[tuple[bool, Any]]]] = []
+        """SQLite: writes asked for and not yet sent to the writer's thread (`_write_turns`)."""
+        self._turns: asyncio.Task[None] | None = None
         self._read_lock = asyncio.Lock()
         self.serial = asyncio.Lock()
         """Held by the writes that rate a game (a move that finishes it, a cancel, a
@@ -266,17 +272,15 @@ class Database:
     # ------------------------------------------------------------ transactions
 
     @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[None]:
-        """SQLite: the writer's thread, alone on it; a database that cannot be written
-        (disk full, I/O error, busy) raises `StorageUnavailable`."""
+    async def _writer_alone(self) -> AsyncIterator[None]:
+        """SQLite: the writer's thread, alone on it (reopened if a cancelled write closed
+        it); `StorageUnavailable` once the database is closed."""
         assert self._writer is not None
-        async with self._write_errors():
-            self._open_for("written")
-            async with self._write_lock:
-                self._open_for("written")  # closed while this write waited
-                if self._writer.invalidated or not _running(self._thread):
-                    await self._reconnect_writer()
-                yield
+        async with self._write_lock:
+            self._open_for("written")  # closed while this write waited
+            if self._writer.invalidated or not _running(self._thread):
+                await self._reconnect_writer()
+            yield
 
     async def _reconnect_writer(self) -> None:
         """SQLite: a new writer connection in place of one SQLAlchemy gave up. A write
@@ -325,9 +329,7 @@ class Database:
             async with self._write_errors():
                 result: T = await greenlet_spawn(self._transact_in_greenlet, work, args, kwargs)
                 return result
-        async with self._writing():
-            result = await self._thread._execute(self._run_in_thread, work, args, kwargs)
-            return result
+        return await self._write_in_turn(functools.partial(self._run_in_thread, work, args, kwargs))
 
     async def on_sqlite3(self, work: Callable[..., T], *args: Any) -> T:
         """SQLite: ``work(connection, *args)`` as one write transaction on the writer's own
@@ -336,9 +338,49 @@ class Database:
         IMMEDIATE`` to ``COMMIT`` (``ROLLBACK`` on any error) under the write lock, as
         every write; the driver's errors are raised as SQLAlchemy raises them
         (`OperationalError`, `IntegrityError`, ...), so they read and map as `transact`'s."""
-        async with self._writing():
-            result: T = await self._thread._execute(_on_sqlite3, self._thread._conn, work, args)
+        return await self._write_in_turn(
+            lambda: _on_sqlite3(self._thread._conn, work, args)  # the connection of its turn
+        )
+
+    async def _write_in_turn(self, job: Callable[[], T]) -> T:
+        """SQLite: ``job`` (one whole transaction) run in the writer's thread in its turn,
+        with every write asked for while the one before was running (`_write_turns`); its
+        error raised here, as if it had run alone."""
+        async with self._write_errors():
+            self._open_for("written")
+            done: asyncio.Future[tuple[bool, Any]] = asyncio.get_running_loop().create_future()
+            self._waiting_writes.append((job, done))
+            if self._turns is None or self._turns.done():
+                self._turns = asyncio.create_task(self._write_turns(), name="sqlite writes")
+            ok, value = await done  # cancelled while it waits: it is not written
+            if not ok:
+                raise value
+            result: T = value
             return result
+
+    async def _write_turns(self) -> None:
+        """SQLite: the writes waiting, in the order asked, each its own transaction, all in
+        one trip to the writer's thread; then the writes that came meanwhile, until none
+        waits. Under load a trip and its return each wait for a turn of the event loop
+        and of the GIL (tens of ms with a few hundred tables), so one trip a write
+        capped the writes a second below what those tables ask: one trip for every write
+        waiting keeps the cost a write to its own SQLite work (`bench load`)."""
+        while self._waiting_writes:
+            batch = [(job, done) for job, done in self._waiting_writes if not done.done()]
+            self._waiting_writes = []
+            outcomes: list[tuple[bool, Any]]
+            try:
+                async with self._writer_alone():
+                    outcomes = await self._thread._execute(_each, [job for job, _ in batch])
+            except Exception as error:  # the writer could not be had: none of them ran
+                outcomes = [(False, error)] * len(batch)
+            except BaseException:  # cancelled (the loop is stopping): so are they
+                for _, done in batch + self._waiting_writes:
+                    done.cancel()
+                raise
+            for (_, done), outcome in zip(batch, outcomes, strict=True):
+                if not done.done():
+                    done.set_result(outcome)
 
     async def on_driver(self, work: Callable[..., Awaitable[T]], *args: Any) -> T:
         """PostgreSQL: ``await work(connection, *args)`` as one write transaction on the
@@ -686,6 +728,18 @@ def rows_changed(
     """How many rows `statement` changed: a `Database.transact` work of one statement."""
     changed: int = db.execute(statement, parameters).rowcount
     return changed
+
+
+def _each(jobs: list[Callable[[], Any]]) -> list[tuple[bool, Any]]:
+    """In the writer's thread: each job (a whole transaction, rolled back on its own
+    error), one after the other, as ``(True, result)`` or ``(False, error)``."""
+    outcomes: list[tuple[bool, Any]] = []
+    for job in jobs:
+        try:
+            outcomes.append((True, job()))
+        except Exception as error:
+            outcomes.append((False, error))
+    return outcomes
 
 
 def _in_transaction(

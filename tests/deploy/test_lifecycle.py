@@ -62,7 +62,12 @@ def test_sigterm_stops_the_bot_cleanly(tmp_path: Path, fake_bot_api: Any, unused
     try:
         health = wait_for_health(unused_port, process)
         assert health["ok"] is True, health
-        assert "getUpdates" in fake_bot_api.methods() or "deleteWebhook" in fake_bot_api.methods()
+        # /healthz answers while the bot still sets its commands; polling comes after.
+        deadline = time.monotonic() + patient(20)
+        while not {"getUpdates", "deleteWebhook"} & set(fake_bot_api.methods()):
+            assert time.monotonic() < deadline, fake_bot_api.methods()
+            assert process.poll() is None, process.communicate()[1]
+            time.sleep(0.05)
         # /metrics beside /healthz, in Prometheus's text format, labelled with the account.
         with urllib.request.urlopen(f"http://127.0.0.1:{unused_port}/metrics", timeout=5) as r:
             metrics = r.read().decode()

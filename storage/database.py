@@ -368,6 +368,8 @@ class Database:
         while self._waiting_writes:
             batch = [(job, done) for job, done in self._waiting_writes if not done.done()]
             self._waiting_writes = []
+            if not batch:  # every one was cancelled while it waited
+                continue
             outcomes: list[tuple[bool, Any]]
             try:
                 async with self._writer_alone():

@@ -14,6 +14,8 @@ that measure wall-clock time on purpose (marked ``alone``) keep their limits as 
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 
 PATIENCE = float(os.environ.get("HEARTS_TEST_PATIENCE", "6"))
 
@@ -21,3 +23,12 @@ PATIENCE = float(os.environ.get("HEARTS_TEST_PATIENCE", "6"))
 def patient(seconds: float) -> float:
     """`seconds` of waiting for a thing, as long as the tests are patient."""
     return seconds * PATIENCE
+
+
+def wait_for(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    """Poll `condition` until it holds; `what` names it when it never does (`patient`)."""
+    deadline = time.monotonic() + patient(timeout)
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)

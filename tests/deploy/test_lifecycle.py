@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from patience import patient
+from patience import patient, wait_for
 from prometheus_client.parser import text_string_to_metric_families
 
 from storage.checks import check_database
@@ -63,11 +63,11 @@ def test_sigterm_stops_the_bot_cleanly(tmp_path: Path, fake_bot_api: Any, unused
         health = wait_for_health(unused_port, process)
         assert health["ok"] is True, health
         # /healthz answers while the bot still sets its commands; polling comes after.
-        deadline = time.monotonic() + patient(20)
-        while not {"getUpdates", "deleteWebhook"} & set(fake_bot_api.methods()):
-            assert time.monotonic() < deadline, fake_bot_api.methods()
-            assert process.poll() is None, process.communicate()[1]
-            time.sleep(0.05)
+        wait_for(
+            lambda: bool({"getUpdates", "deleteWebhook"} & set(fake_bot_api.methods())),
+            "the bot to start polling",
+            timeout=20,
+        )
         # /metrics beside /healthz, in Prometheus's text format, labelled with the account.
         with urllib.request.urlopen(f"http://127.0.0.1:{unused_port}/metrics", timeout=5) as r:
             metrics = r.read().decode()
